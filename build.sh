@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Sets up, builds and runs obs on Debian 12. Run as root on a fresh machine:
+#
+#   ./build.sh run      install what is missing, build, run the main job
+#   ./build.sh check    install what is missing, build, run the test suite
+#
+# Environment: BUILD_DIR (default: build), OBS_SANITIZE=1 for an ASan/UBSan
+# build (in build-sanitize unless BUILD_DIR is set).
+set -euo pipefail
+
+cd "$(dirname "$0")"
+action=${1:-run}
+if [ "${OBS_SANITIZE:-0}" = 1 ]; then
+  build_dir=${BUILD_DIR:-build-sanitize}
+else
+  build_dir=${BUILD_DIR:-build}
+fi
+
+packages=(cmake ninja-build ccache python3
+          libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
+          clang-22 lld-22 libclang-rt-22-dev)
+
+install_missing_packages() {
+  local missing=()
+  for package in "${packages[@]}"; do
+    dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "build.sh: installing ${missing[*]}"
+  local sudo=
+  [ "$(id -u)" -ne 0 ] && sudo=sudo
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+}
+
+configure() {
+  [ -f "$build_dir/build.ninja" ] && return 0
+  local extra=()
+  if [ "${OBS_SANITIZE:-0}" = 1 ]; then
+    extra+=(-DLLVM_USE_SANITIZER="Address;Undefined")
+  fi
+  cmake -G Ninja -S . -B "$build_dir" \
+    -DCMAKE_BUILD_TYPE=Release \
+    -DLLVM_ENABLE_ASSERTIONS=ON \
+    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+    -DLLVM_USE_LINKER=lld \
+    -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
+    "${extra[@]}"
+}
+
+install_missing_packages
+configure
+case "$action" in
+  run)
+    ninja -C "$build_dir" obs-opt
+    "$build_dir/bin/obs-opt" examples/paper/sklansky.mlir
+    ;;
+  check)
+    ninja -C "$build_dir" check-obs
+    ;;
+  *)
+    echo "usage: $0 run|check" >&2
+    exit 2
+    ;;
+esac

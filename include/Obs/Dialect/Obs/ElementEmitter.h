@@ -1,0 +1,156 @@
+//===- ElementEmitter.h - emits the index functions of pull arrays -*- C++ -*-===//
+//
+// Obsidian's arrays are index functions; this is the machine that turns them
+// into IR. Asked for one element of a pull array, the emitter follows the
+// array back through the ops that define it (each one's PullArrayOpInterface)
+// until it reaches an array that has a *source*: a buffer the caller has
+// materialised, read through a LeafReader. Scalars the element code needs are
+// re-emitted at the insertion point; region arguments are bound to elements.
+//
+// The reference target gives every array of a program a source (each op is
+// materialised by its own loop); the kernel lowering gives sources only to
+// kernel arguments and synced arrays, so each stage's pure computation is
+// inlined into the thread that computes an element, as Obsidian does.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OBS_DIALECT_OBS_ELEMENTEMITTER_H
+#define OBS_DIALECT_OBS_ELEMENTEMITTER_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseMap.h"
+#include <functional>
+
+namespace mlir::obs {
+
+/// Reads one leaf of a materialised array: given the leaf path (one index per
+/// nesting level, outermost first), emits and returns its flattened scalars.
+using LeafReader =
+    std::function<SmallVector<Value>(OpBuilder &, Location, ValueRange path)>;
+
+/// An element of a pull array as a region receives it: the flattened scalars
+/// of a scalar or tuple element, or, for a nested array, the array and the
+/// outer indices that select it (evaluated lazily, leaf by leaf).
+struct Element {
+  SmallVector<Value> scalars;
+  Value array;
+  SmallVector<Value> prefix;
+
+  bool isNestedArray() const { return static_cast<bool>(array); }
+};
+
+class ElementEmitter {
+public:
+  ElementEmitter(OpBuilder &builder, Location loc);
+
+  OpBuilder &getBuilder() { return builder; }
+  Location getLoc() const { return loc; }
+
+  /// Makes the emitter read `array` through `reader` instead of following its
+  /// definition.
+  void setSource(Value array, LeafReader reader);
+  bool hasSource(Value array) const;
+
+  /// Whether some element could not be emitted; the error has been reported
+  /// and placeholders (poison) stand for the missing values.
+  bool failed() const { return failedFlag; }
+
+  /// Emits the flattened scalars of the leaf of `array` at `path`, which has
+  /// one index per nesting level of the array's type.
+  SmallVector<Value> emitLeaf(Value array, ValueRange path);
+
+  /// Element `index` of `array`, as a region argument receives it.
+  Element emitElement(Value array, Value index);
+
+  /// Emits the value of the scalar `value` at the insertion point.
+  Value emitScalar(Value value);
+  SmallVector<Value> emitScalars(ValueRange values);
+
+  /// Binds the block arguments of `block`, from `firstArg` on, to the
+  /// elements in order (a scalar or tuple element binds as many arguments as
+  /// it has scalars, a nested array one). Bindings live in the current scope.
+  void bindArguments(Block &block, ArrayRef<Element> elements,
+                     unsigned firstArg = 0);
+  /// Binds a scalar block argument to `value` in the current scope.
+  void bindScalar(Value argument, Value value) { mapScalar(argument, value); }
+
+  /// Binds an array-typed block argument, in the current scope, to a virtual
+  /// array whose leaves `reader` emits (a half, a segment, a nested element).
+  void bindArray(Value argument, LeafReader reader);
+
+  /// A reader for the nested array at `prefix` of `array`.
+  LeafReader nestedReader(Value array, ValueRange prefix);
+
+  /// The leaf at `innerPath` of what a region yields: the yielded scalars when
+  /// `innerPath` is empty, otherwise the leaf of the single yielded array.
+  SmallVector<Value> emitYielded(ValueRange yielded, ValueRange innerPath);
+
+  /// Emits `cond ? thenFn() : elseFn()`, both of which return values of
+  /// `types`. A constant condition emits only the branch taken; otherwise
+  /// the branches are emitted into an scf.if, each in a scope of its own, so
+  /// an element that is out of bounds in the branch not taken is never read.
+  SmallVector<Value>
+  emitChoice(Value cond, TypeRange types,
+             llvm::function_ref<SmallVector<Value>()> thenFn,
+             llvm::function_ref<SmallVector<Value>()> elseFn);
+
+  /// Index arithmetic that folds when its operands are constants.
+  Value constantIndex(int64_t value);
+  Value addIndex(Value lhs, Value rhs);
+  Value addIndex(Value lhs, int64_t rhs);
+  Value subIndex(Value lhs, Value rhs);
+  Value mulIndex(Value lhs, int64_t rhs);
+  Value divIndex(Value lhs, int64_t rhs);
+  Value remIndex(Value lhs, int64_t rhs);
+  Value ultIndex(Value lhs, int64_t rhs);
+  Value eqIndex(Value lhs, int64_t rhs);
+
+  /// A scope of bindings and emitted values. Values emitted inside it are
+  /// forgotten when it ends, so code emitted in a nested block (an scf.if
+  /// branch, a loop body) is never reused where it does not dominate.
+  ///
+  /// A scope that *isolates* a region hides what outer scopes know about the
+  /// values defined in that region. `repeat` needs it: evaluating iteration
+  /// k-1 of its body happens inside the evaluation of iteration k, and must
+  /// not reuse iteration k's values.
+  class Scope {
+  public:
+    explicit Scope(ElementEmitter &emitter, Region *isolated = nullptr);
+    ~Scope();
+    Scope(const Scope &) = delete;
+    Scope &operator=(const Scope &) = delete;
+
+  private:
+    ElementEmitter &emitter;
+  };
+
+private:
+  /// What one scope knows: scalars already emitted or bound, and arrays bound
+  /// to readers. The outermost scope holds the caller's sources.
+  struct Bindings {
+    IRMapping scalars;
+    llvm::DenseMap<Value, LeafReader> arrays;
+    Region *isolated = nullptr;
+  };
+
+  /// Whether a lookup of `value` may not go past `scope` to outer scopes.
+  static bool stopsAt(const Bindings &scope, Value value);
+
+  Value lookupScalar(Value value) const;
+  const LeafReader *lookupArray(Value value) const;
+  /// Reports `message` at `culprit` (once) and returns poison of `types`.
+  SmallVector<Value> fail(Value culprit, const Twine &message, TypeRange types);
+  void mapScalar(Value from, Value to) { scopes.back().scalars.map(from, to); }
+  /// Clones the non-obs op defining `value` with its operands emitted.
+  void cloneDefiningOp(Operation *op);
+
+  OpBuilder &builder;
+  Location loc;
+  SmallVector<Bindings> scopes;
+  bool failedFlag = false;
+};
+
+} // namespace mlir::obs
+
+#endif // OBS_DIALECT_OBS_ELEMENTEMITTER_H

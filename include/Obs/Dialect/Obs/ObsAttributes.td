@@ -1,0 +1,85 @@
+//===- ObsAttributes.td - the properties of a sync ----------*- tablegen -*-===//
+
+#ifndef OBS_DIALECT_OBS_OBSATTRIBUTES_TD
+#define OBS_DIALECT_OBS_OBSATTRIBUTES_TD
+
+include "Obs/Dialect/Obs/ObsDialect.td"
+include "Obs/Dialect/Obs/ObsInterfaces.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+class Obs_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<Obs_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+//===----------------------------------------------------------------------===//
+// Scope and placement
+//===----------------------------------------------------------------------===//
+
+def Obs_SyncScope : I32EnumAttr<"SyncScope",
+    "which threads a sync's barrier waits for", [
+      I32EnumAttrCase<"Block", 0, "block">,
+      I32EnumAttrCase<"Warp", 1, "warp">
+    ]> {
+  let cppNamespace = "::mlir::obs";
+  let genSpecializedAttr = 0;
+}
+
+def Obs_SyncScopeAttr : EnumAttr<Obs_Dialect, Obs_SyncScope, "scope"> {
+  let summary = "barrier scope of a sync: `block` (bar.sync) or `warp` (bar.warp.sync)";
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def Obs_Placement : I32EnumAttr<"Placement",
+    "where a sync stores the array it materialises", [
+      I32EnumAttrCase<"Fresh", 0, "fresh">,
+      I32EnumAttrCase<"InPlace", 1, "inplace">
+    ]> {
+  let cppNamespace = "::mlir::obs";
+  let genSpecializedAttr = 0;
+}
+
+def Obs_PlacementAttr : EnumAttr<Obs_Dialect, Obs_Placement, "placement"> {
+  let summary = "placement of a sync: a `fresh` buffer or `inplace` over its input";
+  let assemblyFormat = "`<` $value `>`";
+}
+
+//===----------------------------------------------------------------------===//
+// Work assignment (Obsidian's How)
+//===----------------------------------------------------------------------===//
+
+def Obs_StridedAttr : Obs_Attr<"Strided", "strided",
+    [DeclareAttrInterfaceMethods<Obs_WorkAssignmentAttrInterface>]> {
+  let summary = "element e is computed by thread e mod T in round e div T";
+  let description = [{
+    Obsidian's `pairNth T`: `T` threads sweep the array in rounds, thread `t`
+    computing elements `t`, `t + T`, `t + 2T`, ... Consecutive threads touch
+    consecutive elements in every round, so global accesses coalesce.
+
+    ```mlir
+    %1 = obs.sync strided<256> %0 : !obs.arr<512 x i32>
+    ```
+  }];
+  let parameters = (ins "uint64_t":$threads);
+  let assemblyFormat = "`<` $threads `>`";
+  let genVerifyDecl = 1;
+}
+
+def Obs_BlockedAttr : Obs_Attr<"Blocked", "blocked",
+    [DeclareAttrInterfaceMethods<Obs_WorkAssignmentAttrInterface>]> {
+  let summary = "thread t computes the k consecutive elements t*k .. t*k+k-1";
+  let description = [{
+    Each thread computes a contiguous run of `k` elements; the last thread may
+    have fewer. The kernel needs `ceil(N / k)` threads.
+
+    ```mlir
+    %1 = obs.sync blocked<2> %0 : !obs.arr<8 x i32>
+    ```
+  }];
+  let parameters = (ins "uint64_t":$elementsPerThread);
+  let assemblyFormat = "`<` $elementsPerThread `>`";
+  let genVerifyDecl = 1;
+}
+
+#endif // OBS_DIALECT_OBS_OBSATTRIBUTES_TD

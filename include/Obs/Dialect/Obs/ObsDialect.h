@@ -1,0 +1,10 @@
+//===- ObsDialect.h - The obs dialect ---------------------------*- C++ -*-===//
+
+#ifndef OBS_DIALECT_OBS_OBSDIALECT_H
+#define OBS_DIALECT_OBS_OBSDIALECT_H
+
+#include "mlir/IR/Dialect.h"
+
+#include "Obs/Dialect/Obs/ObsDialect.h.inc"
+
+#endif // OBS_DIALECT_OBS_OBSDIALECT_H

@@ -1,0 +1,582 @@
+//===- ObsOps.td - obs operations ---------------------------*- tablegen -*-===//
+
+#ifndef OBS_DIALECT_OBS_OBSOPS_TD
+#define OBS_DIALECT_OBS_OBSOPS_TD
+
+include "Obs/Dialect/Obs/ObsDialect.td"
+include "Obs/Dialect/Obs/ObsTypes.td"
+include "Obs/Dialect/Obs/ObsAttributes.td"
+include "Obs/Dialect/Obs/ObsInterfaces.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+// Ops that only rearrange or combine the elements of their operands.
+class Obs_ArrayOp<string mnemonic, list<Trait> traits = []>
+    : Obs_Op<mnemonic, !listconcat(traits,
+        [Pure, DeclareOpInterfaceMethods<Obs_PullArrayOpInterface>])>;
+
+// Ops with a single-block region: the region is evaluated per element
+// (element regions) or over whole arrays (program regions).
+class Obs_RegionOp<string mnemonic, list<Trait> traits = []>
+    : Obs_Op<mnemonic, !listconcat(traits,
+        [RecursiveMemoryEffects, RecursivelySpeculatable,
+         DeclareOpInterfaceMethods<Obs_PullArrayOpInterface>])> {
+  let hasRegionVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Programs: kernel, return, sync
+//===----------------------------------------------------------------------===//
+
+def Obs_KernelOp : Obs_Op<"kernel", [
+    FunctionOpInterface, IsolatedFromAbove, AutomaticAllocationScope]> {
+  let summary = "a block-level GPU program between arrays (Obsidian's `a :-> b`)";
+  let description = [{
+    A kernel is one thread block's program: pure array computations
+    interspersed with `obs.sync`. Its arguments are read from global memory
+    by the first stage that uses them; its results are written to global
+    memory by the last stage. Arguments and results are `!obs.arr` values.
+
+    `threads` fixes the number of threads of the block. Without it the kernel
+    runs one thread per element of its largest synced or returned array.
+
+    Example (seed 002's `increv`):
+
+    ```mlir
+    obs.kernel @increv(%a: !obs.arr<10 x i32>) -> !obs.arr<10 x i32> {
+      %c1 = arith.constant 1 : i32
+      %0 = obs.map %a : !obs.arr<10 x i32> -> !obs.arr<10 x i32> {
+      ^bb0(%x: i32):
+        %y = arith.addi %x, %c1 : i32
+        obs.yield %y : i32
+      }
+      %1 = obs.sync %0 : !obs.arr<10 x i32>
+      %2 = obs.rev %1 : !obs.arr<10 x i32>
+      obs.return %2 : !obs.arr<10 x i32>
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$threads);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$name,
+                                 "::mlir::FunctionType":$type)>];
+  let extraClassDeclaration = [{
+    /// The most threads a block may have.
+    static constexpr uint64_t kMaxThreads = 1024;
+
+    ::mlir::Region *getCallableRegion() { return &getBody(); }
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
+    bool isDeclaration() { return false; }
+
+    /// The block size this kernel runs with: `threads` when set, otherwise
+    /// one thread per element of the largest synced or returned array.
+    uint64_t getBlockThreads();
+  }];
+}
+
+def Obs_ReturnOp : Obs_Op<"return", [
+    Pure, HasParent<"KernelOp">, ReturnLike, Terminator]> {
+  let summary = "returns a kernel's result arrays";
+  let description = [{
+    Ends a kernel. The returned arrays are written to global memory.
+
+    ```mlir
+    obs.return %0 : !obs.arr<8 x i32>
+    ```
+  }];
+  let arguments = (ins Variadic<Obs_Arr>:$results);
+  let assemblyFormat = "attr-dict ($results^ `:` qualified(type($results)))?";
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, {}); }]>];
+  let hasVerifier = 1;
+}
+
+def Obs_YieldOp : Obs_Op<"yield", [
+    Pure, ReturnLike, Terminator,
+    ParentOneOf<["GenerateOp", "MapOp", "EvensOp", "OddsOp", "FanOp", "TwoOp",
+                 "IlvOp", "OneOp", "RepeatOp", "ReduceOp"]>]> {
+  let summary = "yields the values of a region";
+  let description = [{
+    Ends an element region (the flattened scalars of an element, or a nested
+    array) or a program region (an array).
+
+    ```mlir
+    obs.yield %lo, %hi : i32, i32
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "attr-dict ($values^ `:` qualified(type($values)))?";
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, {}); }]>];
+}
+
+def Obs_SyncOp : Obs_Op<"sync", [
+    Pure, SameOperandsAndResultType,
+    DeclareOpInterfaceMethods<Obs_PullArrayOpInterface>,
+    ParentOneOf<["KernelOp", "TwoOp", "IlvOp", "OneOp", "RepeatOp"]>]> {
+  let summary = "stores an array in shared memory: a stage boundary";
+  let description = [{
+    `obs.sync` materialises its operand in shared memory and returns a pull
+    array that reads that buffer (Obsidian's `sync`; `f ->>- g` is `f`, a
+    sync, then `g`). It is the identity on values. Three properties say how it
+    runs:
+
+    * **how**, the work assignment: `strided<T>` (thread `e mod T` computes
+      element `e` in round `e div T`, Obsidian's `pairNth T`) or `blocked<k>`
+      (thread `t` computes elements `t*k .. t*k+k-1`). Without one, the
+      kernel's threads sweep the array (one thread per element when there are
+      enough).
+    * **scope**: `block` (a barrier for the whole block, the default) or
+      `warp` (a barrier for the threads of one warp: Obsidian's `syncWarp`).
+    * **placement**: `fresh` (a new buffer, the default) or `inplace` (the
+      result overwrites the buffer the stage reads: Obsidian's `syncIP`).
+
+    `--obs-verify-sync` proves any choice of scope and placement safe, whether
+    written here or chosen by a pass.
+
+    ```mlir
+    %1 = obs.sync %0 : !obs.arr<512 x i32>
+    %2 = obs.sync warp inplace strided<256> %1 : !obs.arr<512 x i32>
+    ```
+  }];
+  let arguments = (ins Obs_Arr:$input,
+      DefaultValuedAttr<Obs_SyncScopeAttr, "::mlir::obs::SyncScope::Block">:$scope,
+      DefaultValuedAttr<Obs_PlacementAttr, "::mlir::obs::Placement::Fresh">:$placement,
+      OptionalAttr<AnyAttrOf<[Obs_StridedAttr, Obs_BlockedAttr]>>:$how);
+  let results = (outs Obs_Arr:$result);
+  let assemblyFormat = [{
+    custom<SyncProperties>($scope, $placement, $how, $input) attr-dict `:`
+    qualified(type($input))
+  }];
+  let builders = [OpBuilder<(ins "::mlir::Value":$input), [{
+    build($_builder, $_state, input.getType(), input,
+          ::mlir::obs::SyncScope::Block, ::mlir::obs::Placement::Fresh,
+          ::mlir::Attribute());
+  }]>];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The work assignment, or null for the kernel's default sweep.
+    ::mlir::obs::WorkAssignmentAttrInterface getWorkAssignment() {
+      return ::llvm::dyn_cast_if_present<
+          ::mlir::obs::WorkAssignmentAttrInterface>(getHowAttr());
+    }
+    ::mlir::obs::ArrType getType() {
+      return ::llvm::cast<::mlir::obs::ArrType>(getResult().getType());
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Index functions
+//===----------------------------------------------------------------------===//
+
+def Obs_GenerateOp : Obs_RegionOp<"generate"> {
+  let summary = "an array given by its index function (Obsidian's `mkArr`)";
+  let description = [{
+    `out[i] = f(i)`. The region takes the index and yields the element (its
+    flattened scalars, or a nested array). It may `obs.index` other arrays,
+    like EPGPU's fill kernels (`result = start + i`).
+
+    ```mlir
+    %0 = obs.generate : !obs.arr<8 x i32> {
+    ^bb0(%i: index):
+      %x = arith.index_cast %i : index to i32
+      obs.yield %x : i32
+    }
+    ```
+  }];
+  let results = (outs Obs_Arr:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "attr-dict `:` qualified(type($result)) $body";
+}
+
+def Obs_MapOp : Obs_RegionOp<"map"> {
+  let summary = "applies a function to every element (Obsidian's `fmap`, `fun`)";
+  let description = [{
+    `out[i] = f(a[i], b[i], ...)`: the operands have one length, and the
+    region takes the flattened elements of all of them in order and yields the
+    flattened result element. With several operands it is `zipWith`.
+
+    ```mlir
+    %1 = obs.map %0 : !obs.arr<4 x tuple<i32, i32>> -> !obs.arr<4 x tuple<i32, i32>> {
+    ^bb0(%x: i32, %y: i32):
+      %s = arith.addi %x, %y : i32
+      obs.yield %x, %s : i32, i32
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Obs_Arr>:$inputs);
+  let results = (outs Obs_Arr:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $inputs attr-dict `:` qualified(type($inputs)) `->` qualified(type($result)) $body
+  }];
+}
+
+def Obs_IndexOp : Obs_Op<"index", [
+    Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>,
+    DeclareOpInterfaceMethods<Obs_PullArrayOpInterface>,
+    DeclareOpInterfaceMethods<Obs_PullScalarOpInterface>]> {
+  let summary = "element i of an array (Obsidian's `!`)";
+  let description = [{
+    Reads one element: its flattened scalars for a scalar or tuple element,
+    or an `!obs.arr` for a nested one. An index outside the array is
+    undefined behaviour.
+
+    ```mlir
+    %x = obs.index %a[%i] : !obs.arr<8 x i32>
+    %p0, %p1 = obs.index %pairs[%i] : !obs.arr<4 x tuple<i32, i32>>
+    %row = obs.index %grid[%i] : !obs.arr<4 x !obs.arr<4 x f32>>
+    ```
+  }];
+  let arguments = (ins Obs_Arr:$array, Index:$index);
+  let results = (outs Variadic<AnyType>:$results);
+  let assemblyFormat = "$array `[` $index `]` attr-dict `:` qualified(type($array))";
+  let extraClassDeclaration = [{
+    ::mlir::obs::ArrType getArrayType() {
+      return ::llvm::cast<::mlir::obs::ArrType>(getArray().getType());
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Permutations and shapes
+//===----------------------------------------------------------------------===//
+
+class Obs_PermutationOp<string mnemonic> : Obs_ArrayOp<mnemonic,
+    [SameOperandsAndResultType]> {
+  let arguments = (ins Obs_Arr:$input);
+  let results = (outs Obs_Arr:$result);
+  let assemblyFormat = "$input attr-dict `:` qualified(type($input))";
+}
+
+def Obs_RevOp : Obs_PermutationOp<"rev"> {
+  let summary = "reverses an array";
+  let description = [{
+    `out[i] = a[N-1-i]`.
+
+    ```mlir
+    %1 = obs.rev %0 : !obs.arr<8 x i32>
+    ```
+  }];
+  let hasFolder = 1;
+}
+
+def Obs_RiffleOp : Obs_PermutationOp<"riffle"> {
+  let summary = "shuffles the two halves perfectly";
+  let description = [{
+    `out[2i] = a[i]`, `out[2i+1] = a[N/2+i]`: riffle `[0..7]` is
+    `[0,4,1,5,2,6,3,7]`. Seed 001 defines it as `halve ->- shuffle`. The
+    length must be even.
+
+    ```mlir
+    %1 = obs.riffle %0 : !obs.arr<8 x i32>
+    ```
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Obs_UnriffleOp : Obs_PermutationOp<"unriffle"> {
+  let summary = "the inverse of riffle: even-indexed elements, then odd-indexed";
+  let description = [{
+    `out[i] = a[2i]`, `out[N/2+i] = a[2i+1]`. The length must be even.
+
+    ```mlir
+    %1 = obs.unriffle %0 : !obs.arr<8 x i32>
+    ```
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Obs_HalveOp : Obs_ArrayOp<"halve",
+    [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "splits an array into its two halves";
+  let description = [{
+    `a1[i] = a[i]`, `a2[i] = a[N/2+i]`. The length must be even.
+
+    ```mlir
+    %lo, %hi = obs.halve %0 : !obs.arr<8 x i32>
+    ```
+  }];
+  let arguments = (ins Obs_Arr:$input);
+  let results = (outs Obs_Arr:$low, Obs_Arr:$high);
+  let assemblyFormat = "$input attr-dict `:` qualified(type($input))";
+}
+
+def Obs_ConcOp : Obs_ArrayOp<"conc",
+    [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "concatenates two arrays";
+  let description = [{
+    `out[i] = i < len a ? a[i] : b[i - len a]`. Both have one element type.
+
+    ```mlir
+    %2 = obs.conc %0, %1 : !obs.arr<4 x i32>, !obs.arr<4 x i32>
+    ```
+  }];
+  let arguments = (ins Obs_Arr:$first, Obs_Arr:$second);
+  let results = (outs Obs_Arr:$result);
+  let assemblyFormat = [{
+    $first `,` $second attr-dict `:` qualified(type($first)) `,` qualified(type($second))
+  }];
+  let hasFolder = 1;
+}
+
+def Obs_PairOp : Obs_ArrayOp<"pair",
+    [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "pairs neighbours: (a[0], a[1]), (a[2], a[3]), ...";
+  let description = [{
+    `out[i] = (a[2i], a[2i+1])`, of length N/2. The length must be even and
+    the element may not be an array (a tuple holds no arrays).
+
+    ```mlir
+    %1 = obs.pair %0 : !obs.arr<8 x i32>
+    ```
+  }];
+  let arguments = (ins Obs_Arr:$input);
+  let results = (outs Obs_Arr:$result);
+  let assemblyFormat = "$input attr-dict `:` qualified(type($input))";
+  let hasFolder = 1;
+}
+
+def Obs_UnpairOp : Obs_ArrayOp<"unpair",
+    [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "flattens an array of pairs (the inverse of pair)";
+  let description = [{
+    `out[2i] = p[i].0`, `out[2i+1] = p[i].1`. The element must be a tuple of
+    two equal types.
+
+    ```mlir
+    %1 = obs.unpair %0 : !obs.arr<4 x tuple<i32, i32>>
+    ```
+  }];
+  let arguments = (ins Obs_Arr:$input);
+  let results = (outs Obs_Arr:$result);
+  let assemblyFormat = "$input attr-dict `:` qualified(type($input))";
+  let hasFolder = 1;
+}
+
+def Obs_ZipOp : Obs_ArrayOp<"zip",
+    [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "pairs two arrays elementwise (Obsidian's `zipp`)";
+  let description = [{
+    `out[i] = (a[i], b[i])`. The arrays have one length and hold no arrays.
+
+    ```mlir
+    %2 = obs.zip %0, %1 : !obs.arr<8 x i32>, !obs.arr<8 x f32>
+    ```
+  }];
+  let arguments = (ins Obs_Arr:$first, Obs_Arr:$second);
+  let results = (outs Obs_Arr:$result);
+  let assemblyFormat = [{
+    $first `,` $second attr-dict `:` qualified(type($first)) `,` qualified(type($second))
+  }];
+}
+
+def Obs_UnzipOp : Obs_ArrayOp<"unzip",
+    [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "splits an array of pairs into two arrays";
+  let description = [{
+    `a[i] = p[i].0`, `b[i] = p[i].1`. The element must be a tuple of two.
+
+    ```mlir
+    %a, %b = obs.unzip %0 : !obs.arr<8 x tuple<i32, f32>>
+    ```
+  }];
+  let arguments = (ins Obs_Arr:$input);
+  let results = (outs Obs_Arr:$first, Obs_Arr:$second);
+  let assemblyFormat = "$input attr-dict `:` qualified(type($input))";
+}
+
+//===----------------------------------------------------------------------===//
+// Element-wise combinators
+//===----------------------------------------------------------------------===//
+
+class Obs_NeighbourOp<string mnemonic> : Obs_RegionOp<mnemonic,
+    [SameOperandsAndResultType]> {
+  let arguments = (ins Obs_Arr:$input);
+  let results = (outs Obs_Arr:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$input attr-dict `:` qualified(type($input)) $body";
+}
+
+def Obs_EvensOp : Obs_NeighbourOp<"evens"> {
+  let summary = "applies a 2-to-2 function to the pairs (a[2i], a[2i+1])";
+  let description = [{
+    Seed 001's `evens f = pair ->- fun f ->- unpair`. The region takes two
+    flattened elements and yields two. The length must be even.
+
+    ```mlir
+    %1 = obs.evens %0 : !obs.arr<8 x i32> {
+    ^bb0(%x: i32, %y: i32):
+      %lo = arith.minsi %x, %y : i32
+      %hi = arith.maxsi %x, %y : i32
+      obs.yield %lo, %hi : i32, i32
+    }
+    ```
+  }];
+}
+
+def Obs_OddsOp : Obs_NeighbourOp<"odds"> {
+  let summary = "applies a 2-to-2 function to the pairs (a[2i+1], a[2i+2])";
+  let description = [{
+    Like `evens` shifted by one: `a[0]` and `a[N-1]` pass through unchanged.
+    The length must be even.
+
+    ```mlir
+    %1 = obs.odds %0 : !obs.arr<8 x i32> {
+    ^bb0(%x: i32, %y: i32):
+      %lo = arith.minsi %x, %y : i32
+      %hi = arith.maxsi %x, %y : i32
+      obs.yield %lo, %hi : i32, i32
+    }
+    ```
+  }];
+}
+
+def Obs_FanOp : Obs_NeighbourOp<"fan"> {
+  let summary = "combines the last element of the first half into the second half";
+  let description = [{
+    Sklansky's fan: `out[i] = i < N/2 ? a[i] : f(a[N/2-1], a[i])`. The region
+    takes two flattened elements and yields one. The length must be even.
+
+    ```mlir
+    %1 = obs.fan %0 : !obs.arr<8 x i32> {
+    ^bb0(%x: i32, %y: i32):
+      %s = arith.addi %x, %y : i32
+      obs.yield %s : i32
+    }
+    ```
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Program combinators: their regions are programs, and may hold syncs
+//===----------------------------------------------------------------------===//
+
+class Obs_SubProgramOp<string mnemonic> : Obs_RegionOp<mnemonic> {
+  let arguments = (ins Obs_Arr:$input);
+  let results = (outs Obs_Arr:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $input attr-dict `:` qualified(type($input)) `->` qualified(type($result)) $body
+  }];
+}
+
+def Obs_TwoOp : Obs_SubProgramOp<"two"> {
+  let summary = "runs a program on both halves";
+  let description = [{
+    `two P = halve ->- (P, P) ->- conc`. The region is a program from a half
+    to an array of any length M; the result has length 2M. P may sync: the
+    syncs of the two instances run as one (`--obs-flatten`).
+
+    ```mlir
+    %1 = obs.two %0 : !obs.arr<8 x i32> -> !obs.arr<8 x i32> {
+    ^bb0(%half: !obs.arr<4 x i32>):
+      %r = obs.rev %half : !obs.arr<4 x i32>
+      obs.yield %r : !obs.arr<4 x i32>
+    }
+    ```
+  }];
+}
+
+def Obs_IlvOp : Obs_SubProgramOp<"ilv"> {
+  let summary = "runs a program on the even- and the odd-indexed elements";
+  let description = [{
+    `ilv P = unriffle ->- two P ->- riffle`. The region is a program from
+    N/2 elements to M; the result has length 2M.
+
+    ```mlir
+    %1 = obs.ilv %0 : !obs.arr<8 x i32> -> !obs.arr<8 x i32> {
+    ^bb0(%part: !obs.arr<4 x i32>):
+      %r = obs.rev %part : !obs.arr<4 x i32>
+      obs.yield %r : !obs.arr<4 x i32>
+    }
+    ```
+  }];
+}
+
+def Obs_OneOp : Obs_SubProgramOp<"one"> {
+  let summary = "runs a program on the second half only";
+  let description = [{
+    `one P = halve ->- (id, P) ->- conc`: `one rev` on `[1..8]` is
+    `[1,2,3,4,8,7,6,5]`. P keeps the element type.
+
+    ```mlir
+    %1 = obs.one %0 : !obs.arr<8 x i32> -> !obs.arr<8 x i32> {
+    ^bb0(%half: !obs.arr<4 x i32>):
+      %r = obs.rev %half : !obs.arr<4 x i32>
+      obs.yield %r : !obs.arr<4 x i32>
+    }
+    ```
+  }];
+}
+
+def Obs_RepeatOp : Obs_RegionOp<"repeat", [SameOperandsAndResultType]> {
+  let summary = "applies a program k times (Obsidian's `repE`)";
+  let description = [{
+    `repeat k P = P ->- P ->- ... (k times)`; `repeat 0 P` is the identity.
+    The region is a program from the array to an array of the same type. It
+    is lowered as a loop, not unrolled.
+
+    ```mlir
+    %1 = obs.repeat 4 %0 : !obs.arr<16 x i32> {
+    ^bb0(%x: !obs.arr<16 x i32>):
+      %r = obs.riffle %x : !obs.arr<16 x i32>
+      %s = obs.sync %r : !obs.arr<16 x i32>
+      obs.yield %s : !obs.arr<16 x i32>
+    }
+    ```
+  }];
+  let arguments = (ins Obs_Arr:$input, I64Attr:$count);
+  let results = (outs Obs_Arr:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$count $input attr-dict `:` qualified(type($input)) $body";
+}
+
+//===----------------------------------------------------------------------===//
+// Folds
+//===----------------------------------------------------------------------===//
+
+def Obs_ReduceOp : Obs_Op<"reduce", [
+    RecursiveMemoryEffects, RecursivelySpeculatable,
+    DeclareOpInterfaceMethods<Obs_PullScalarOpInterface>]> {
+  let summary = "folds an array into one element, left to right";
+  let description = [{
+    `f(...f(f(a[0], a[1]), a[2])..., a[N-1])`, sequentially, by one thread.
+    The region takes the accumulator and the next element (flattened) and
+    yields the new accumulator; the results are the flattened element. The
+    array must not be empty and its elements are scalars or tuples.
+
+    ```mlir
+    %sum = obs.reduce %0 : !obs.arr<8 x i32> -> i32 {
+    ^bb0(%acc: i32, %x: i32):
+      %s = arith.addi %acc, %x : i32
+      obs.yield %s : i32
+    }
+    ```
+  }];
+  let arguments = (ins Obs_Arr:$input);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $input attr-dict `:` qualified(type($input)) `->` qualified(type($results)) $body
+  }];
+  let hasRegionVerifier = 1;
+}
+
+#endif // OBS_DIALECT_OBS_OBSOPS_TD

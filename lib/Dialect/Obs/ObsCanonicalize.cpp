@@ -1,0 +1,1 @@
+//===- ObsCanonicalize.cpp - the algebraic laws as rewrite patterns -------===//

@@ -1,0 +1,221 @@
+//===- ObsDialect.cpp - the obs dialect, its types and attributes ---------===//
+
+#include "Obs/Dialect/Obs/ObsOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::obs;
+
+#include "Obs/Dialect/Obs/ObsDialect.cpp.inc"
+#include "Obs/Dialect/Obs/ObsEnums.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "Obs/Dialect/Obs/ObsTypes.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "Obs/Dialect/Obs/ObsAttributes.cpp.inc"
+
+#include "Obs/Dialect/Obs/ObsAttrInterfaces.cpp.inc"
+#include "Obs/Dialect/Obs/ObsOpInterfaces.cpp.inc"
+
+void ObsDialect::initialize() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "Obs/Dialect/Obs/ObsTypes.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "Obs/Dialect/Obs/ObsAttributes.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "Obs/Dialect/Obs/ObsOps.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// Element types
+//===----------------------------------------------------------------------===//
+
+bool mlir::obs::isScalarElementType(Type type) {
+  if (auto integer = dyn_cast<IntegerType>(type))
+    return integer.isSignless() &&
+           llvm::is_contained({1u, 8u, 16u, 32u, 64u}, integer.getWidth());
+  return type.isF16() || type.isF32() || type.isF64();
+}
+
+/// A tuple component: a scalar, or a non-empty tuple of components.
+static bool isTupleComponent(Type type) {
+  if (auto tuple = dyn_cast<TupleType>(type))
+    return tuple.size() > 0 && llvm::all_of(tuple.getTypes(), isTupleComponent);
+  return isScalarElementType(type);
+}
+
+bool mlir::obs::isElementType(Type type) {
+  return isa<ArrType>(type) || isTupleComponent(type);
+}
+
+void mlir::obs::flattenElementType(Type type,
+                                   SmallVectorImpl<Type> &flattened) {
+  if (auto tuple = dyn_cast<TupleType>(type)) {
+    for (Type component : tuple.getTypes())
+      flattenElementType(component, flattened);
+    return;
+  }
+  flattened.push_back(type);
+}
+
+SmallVector<Type> mlir::obs::flattenElementType(Type type) {
+  SmallVector<Type> flattened;
+  flattenElementType(type, flattened);
+  return flattened;
+}
+
+unsigned mlir::obs::getFlattenedSize(Type type) {
+  if (auto tuple = dyn_cast<TupleType>(type)) {
+    unsigned size = 0;
+    for (Type component : tuple.getTypes())
+      size += getFlattenedSize(component);
+    return size;
+  }
+  return 1;
+}
+
+//===----------------------------------------------------------------------===//
+// ArrType
+//===----------------------------------------------------------------------===//
+
+LogicalResult ArrType::verify(function_ref<InFlightDiagnostic()> emitError,
+                              uint64_t length, Type elementType) {
+  if (!elementType || !isElementType(elementType))
+    return emitError() << "'" << elementType
+                       << "' is not an array element type: expected i1, i8, "
+                          "i16, i32, i64, f16, f32, f64, a non-empty tuple of "
+                          "those, or an !obs.arr";
+  uint64_t innerLeaves = 1;
+  if (auto inner = dyn_cast<ArrType>(elementType))
+    innerLeaves = inner.getNumLeaves();
+  if (innerLeaves != 0 && length > kMaxArrayLeaves / innerLeaves)
+    return emitError() << "array of " << length << " x " << innerLeaves
+                       << " elements is larger than the limit of "
+                       << kMaxArrayLeaves << " elements";
+  return success();
+}
+
+unsigned ArrType::getDepth() const {
+  unsigned depth = 1;
+  for (Type t = getElementType(); auto inner = dyn_cast<ArrType>(t);
+       t = inner.getElementType())
+    ++depth;
+  return depth;
+}
+
+Type ArrType::getLeafType() const {
+  Type t = getElementType();
+  while (auto inner = dyn_cast<ArrType>(t))
+    t = inner.getElementType();
+  return t;
+}
+
+SmallVector<uint64_t> ArrType::getShape() const {
+  SmallVector<uint64_t> shape{getLength()};
+  for (Type t = getElementType(); auto inner = dyn_cast<ArrType>(t);
+       t = inner.getElementType())
+    shape.push_back(inner.getLength());
+  return shape;
+}
+
+uint64_t ArrType::getNumLeaves() const {
+  uint64_t leaves = 1;
+  for (uint64_t length : getShape())
+    leaves *= length;
+  return leaves;
+}
+
+//===----------------------------------------------------------------------===//
+// Work assignments
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+StridedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                    uint64_t threads) {
+  if (threads == 0 || threads > KernelOp::kMaxThreads)
+    return emitError() << "strided<" << threads << "> needs between 1 and "
+                       << KernelOp::kMaxThreads << " threads";
+  return success();
+}
+
+uint64_t StridedAttr::getThreadCount(uint64_t length) const {
+  return std::min(getThreads(), length);
+}
+
+uint64_t StridedAttr::getRoundCount(uint64_t length) const {
+  return llvm::divideCeil(length, getThreads());
+}
+
+std::optional<uint64_t> StridedAttr::getElement(uint64_t thread,
+                                                uint64_t round,
+                                                uint64_t length) const {
+  uint64_t element = thread + round * getThreads();
+  if (thread >= getThreads() || element >= length)
+    return std::nullopt;
+  return element;
+}
+
+uint64_t StridedAttr::getThread(uint64_t element) const {
+  return element % getThreads();
+}
+
+Value StridedAttr::buildElementIndex(OpBuilder &builder, Location loc,
+                                     Value thread, uint64_t round) const {
+  if (round == 0)
+    return thread;
+  Value offset =
+      arith::ConstantIndexOp::create(builder, loc, round * getThreads());
+  return builder.createOrFold<arith::AddIOp>(loc, thread, offset);
+}
+
+LogicalResult
+BlockedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                    uint64_t elementsPerThread) {
+  if (elementsPerThread == 0)
+    return emitError() << "blocked<0> gives threads no elements";
+  return success();
+}
+
+uint64_t BlockedAttr::getThreadCount(uint64_t length) const {
+  return llvm::divideCeil(length, getElementsPerThread());
+}
+
+uint64_t BlockedAttr::getRoundCount(uint64_t length) const {
+  return std::min(getElementsPerThread(), length);
+}
+
+std::optional<uint64_t> BlockedAttr::getElement(uint64_t thread,
+                                                uint64_t round,
+                                                uint64_t length) const {
+  if (round >= getElementsPerThread())
+    return std::nullopt;
+  uint64_t element = thread * getElementsPerThread() + round;
+  if (element >= length)
+    return std::nullopt;
+  return element;
+}
+
+uint64_t BlockedAttr::getThread(uint64_t element) const {
+  return element / getElementsPerThread();
+}
+
+Value BlockedAttr::buildElementIndex(OpBuilder &builder, Location loc,
+                                     Value thread, uint64_t round) const {
+  Value perThread =
+      arith::ConstantIndexOp::create(builder, loc, getElementsPerThread());
+  Value first = builder.createOrFold<arith::MulIOp>(loc, thread, perThread);
+  if (round == 0)
+    return first;
+  Value offset = arith::ConstantIndexOp::create(builder, loc, round);
+  return builder.createOrFold<arith::AddIOp>(loc, first, offset);
+}

@@ -1,0 +1,665 @@
+//===- ObsOps.cpp - obs operations: verifiers, types, syntax, folds -------===//
+
+#include "Obs/Dialect/Obs/ObsOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+
+using namespace mlir;
+using namespace mlir::obs;
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+static ArrType arrType(Value value) { return cast<ArrType>(value.getType()); }
+
+/// Prints types as `(t1, t2)` for messages.
+static std::string formatTypes(TypeRange types) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "(";
+  llvm::interleaveComma(types, os);
+  os << ")";
+  return text;
+}
+
+/// Checks the signature of a single-block region: its arguments and what its
+/// `obs.yield` yields. `what` says in the user's terms what the region is.
+static LogicalResult verifyRegionSignature(Operation *op, Region &region,
+                                           TypeRange expectedArgs,
+                                           TypeRange expectedYields,
+                                           StringRef what) {
+  Block &block = region.front();
+  if (block.getArgumentTypes() != expectedArgs)
+    return op->emitOpError()
+           << "region must take " << formatTypes(expectedArgs) << " (" << what
+           << "), but takes " << formatTypes(block.getArgumentTypes());
+  auto yield = dyn_cast<YieldOp>(block.getTerminator());
+  if (!yield)
+    return op->emitOpError() << "region must end in 'obs.yield'";
+  if (yield.getValues().getTypes() != expectedYields)
+    return yield.emitOpError()
+           << "must yield " << formatTypes(expectedYields) << " ("
+           << what << "), but yields "
+           << formatTypes(yield.getValues().getTypes());
+  return success();
+}
+
+/// The flattened types of `count` elements of type `element`, concatenated.
+static SmallVector<Type> repeatFlattened(Type element, unsigned count) {
+  SmallVector<Type> types;
+  for (unsigned i = 0; i < count; ++i)
+    flattenElementType(element, types);
+  return types;
+}
+
+static LogicalResult requireEvenLength(Operation *op, ArrType type,
+                                       StringRef why) {
+  if (type.getLength() % 2 != 0)
+    return op->emitOpError() << "needs an array of even length to " << why
+                             << ", but " << type << " has "
+                             << type.getLength() << " elements";
+  return success();
+}
+
+/// The region argument of a program combinator must be an array of `length`
+/// elements of the input's element type; its yield must be one array.
+static FailureOr<ArrType> verifySubProgram(Operation *op, Region &region,
+                                           ArrType argType, StringRef what) {
+  Block &block = region.front();
+  if (block.getArgumentTypes() != TypeRange{argType})
+    return op->emitOpError()
+           << "region must take " << formatTypes(argType) << " (" << what
+           << "), but takes " << formatTypes(block.getArgumentTypes());
+  auto yield = dyn_cast<YieldOp>(block.getTerminator());
+  if (!yield)
+    return op->emitOpError() << "region must end in 'obs.yield'";
+  if (yield.getValues().size() != 1 ||
+      !isa<ArrType>(yield.getValues().front().getType()))
+    return yield.emitOpError()
+           << "must yield one array (the sub-program's result), but yields "
+           << formatTypes(yield.getValues().getTypes());
+  return arrType(yield.getValues().front());
+}
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+void KernelOp::build(OpBuilder &builder, OperationState &state, StringRef name,
+                     FunctionType type) {
+  state.addAttribute(SymbolTable::getSymbolAttrName(),
+                     builder.getStringAttr(name));
+  state.addAttribute(getFunctionTypeAttrName(state.name), TypeAttr::get(type));
+  Region *body = state.addRegion();
+  Block *entry = new Block();
+  body->push_back(entry);
+  for (Type input : type.getInputs())
+    entry->addArgument(input, state.location);
+}
+
+ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
+  auto buildFuncType = [](Builder &builder, ArrayRef<Type> argTypes,
+                          ArrayRef<Type> results,
+                          function_interface_impl::VariadicFlag,
+                          std::string &) {
+    return builder.getFunctionType(argTypes, results);
+  };
+  return function_interface_impl::parseFunctionOp(
+      parser, result, /*allowVariadic=*/false,
+      getFunctionTypeAttrName(result.name), buildFuncType,
+      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+}
+
+void KernelOp::print(OpAsmPrinter &p) {
+  function_interface_impl::printFunctionOp(
+      p, *this, /*isVariadic=*/false, getFunctionTypeAttrName(),
+      getArgAttrsAttrName(), getResAttrsAttrName());
+}
+
+LogicalResult KernelOp::verify() {
+  for (auto [index, type] : llvm::enumerate(getArgumentTypes()))
+    if (!isa<ArrType>(type))
+      return emitOpError() << "argument " << index << " must be an !obs.arr, "
+                           << "but is " << type;
+  for (auto [index, type] : llvm::enumerate(getResultTypes()))
+    if (!isa<ArrType>(type))
+      return emitOpError() << "result " << index << " must be an !obs.arr, "
+                           << "but is " << type;
+  if (getThreads() && *getThreads() > int64_t(kMaxThreads))
+    return emitOpError() << "asks for " << *getThreads()
+                         << " threads, more than a block's " << kMaxThreads;
+  if (getBody().front().getArgumentTypes() != getArgumentTypes())
+    return emitOpError() << "entry block arguments "
+                         << formatTypes(getBody().front().getArgumentTypes())
+                         << " do not match the signature "
+                         << formatTypes(getArgumentTypes());
+  return success();
+}
+
+LogicalResult KernelOp::verifyRegions() {
+  // Arrays live only in obs ops: everything that computes elements goes
+  // through PullArrayOpInterface, so other dialects may neither make nor take
+  // arrays, nor hide obs ops inside their regions.
+  WalkResult result = getBody().walk([&](Operation *op) {
+    if (isa<ObsDialect>(op->getDialect()))
+      return WalkResult::advance();
+    auto isArray = [](Type type) { return isa<ArrType>(type); };
+    if (llvm::any_of(op->getOperandTypes(), isArray) ||
+        llvm::any_of(op->getResultTypes(), isArray)) {
+      op->emitOpError() << "cannot take or produce !obs.arr values: only obs "
+                           "ops compute with arrays";
+      return WalkResult::interrupt();
+    }
+    // The emitter rebuilds scf.if and scf.for around what it emits.
+    if (isa<scf::IfOp, scf::ForOp>(op))
+      return WalkResult::advance();
+    bool holdsObsOps = false;
+    for (Region &region : op->getRegions())
+      region.walk([&](Operation *nested) {
+        if (isa<ObsDialect>(nested->getDialect()))
+          holdsObsOps = true;
+      });
+    if (holdsObsOps) {
+      op->emitOpError() << "cannot hold obs ops in its regions (only scf.if "
+                           "and scf.for may)";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::skip();
+  });
+  return failure(result.wasInterrupted());
+}
+
+uint64_t KernelOp::getBlockThreads() {
+  if (std::optional<uint64_t> threads = getThreads())
+    return *threads;
+  uint64_t threads = 1;
+  getBody().walk([&](SyncOp sync) {
+    uint64_t length = sync.getType().getLength();
+    if (WorkAssignmentAttrInterface how = sync.getWorkAssignment())
+      length = how.getThreadCount(length);
+    threads = std::max(threads, length);
+  });
+  for (Type result : getResultTypes())
+    threads = std::max(threads, cast<ArrType>(result).getLength());
+  return threads;
+}
+
+LogicalResult ReturnOp::verify() {
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  if (getResults().getTypes() != kernel.getResultTypes())
+    return emitOpError() << "returns " << formatTypes(getResults().getTypes())
+                         << " but the kernel's results are "
+                         << formatTypes(kernel.getResultTypes());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SyncOp
+//===----------------------------------------------------------------------===//
+
+/// `[block|warp] [fresh|inplace] [strided<T>|blocked<k>]`, each optional, in
+/// any order.
+static ParseResult
+parseSyncProperties(OpAsmParser &parser, SyncScopeAttr &scope,
+                    PlacementAttr &placement, Attribute &how,
+                    OpAsmParser::UnresolvedOperand &input) {
+  MLIRContext *context = parser.getContext();
+  while (true) {
+    SMLoc loc = parser.getCurrentLocation();
+    StringRef keyword;
+    if (failed(parser.parseOptionalKeyword(
+            &keyword, {"block", "warp", "fresh", "inplace", "strided",
+                       "blocked"})))
+      return parser.parseOperand(input);
+    if (keyword == "block" || keyword == "warp") {
+      if (scope)
+        return parser.emitError(loc, "the sync's scope is given twice");
+      scope = SyncScopeAttr::get(
+          context, keyword == "warp" ? SyncScope::Warp : SyncScope::Block);
+      continue;
+    }
+    if (keyword == "fresh" || keyword == "inplace") {
+      if (placement)
+        return parser.emitError(loc, "the sync's placement is given twice");
+      placement = PlacementAttr::get(context, keyword == "inplace"
+                                                  ? Placement::InPlace
+                                                  : Placement::Fresh);
+      continue;
+    }
+    if (how)
+      return parser.emitError(loc, "the sync's work assignment is given twice");
+    uint64_t parameter;
+    if (parser.parseLess() || parser.parseInteger(parameter) ||
+        parser.parseGreater())
+      return failure();
+    auto emitError = [&] { return parser.emitError(loc); };
+    if (keyword == "strided")
+      how = StridedAttr::getChecked(emitError, context, parameter);
+    else
+      how = BlockedAttr::getChecked(emitError, context, parameter);
+    if (!how)
+      return failure();
+  }
+}
+
+static void printSyncProperties(OpAsmPrinter &p, SyncOp op,
+                                SyncScopeAttr scope, PlacementAttr placement,
+                                Attribute how, Value input) {
+  if (scope && scope.getValue() == SyncScope::Warp)
+    p << "warp ";
+  if (placement && placement.getValue() == Placement::InPlace)
+    p << "inplace ";
+  if (auto strided = dyn_cast_if_present<StridedAttr>(how))
+    p << "strided<" << strided.getThreads() << "> ";
+  else if (auto blocked = dyn_cast_if_present<BlockedAttr>(how))
+    p << "blocked<" << blocked.getElementsPerThread() << "> ";
+  p << input;
+}
+
+LogicalResult SyncOp::verify() {
+  // A sync is a stage of a program: every region between it and its kernel
+  // must be a sub-program, never an element function.
+  Operation *parent = (*this)->getParentOp();
+  while (parent && !isa<KernelOp>(parent)) {
+    if (!isa<TwoOp, IlvOp, OneOp, RepeatOp>(parent))
+      return emitOpError() << "may only appear in a kernel or in the "
+                              "sub-program of two, ilv, one or repeat inside "
+                              "one, not inside '"
+                           << parent->getName() << "'";
+    parent = parent->getParentOp();
+  }
+  WorkAssignmentAttrInterface how = getWorkAssignment();
+  auto kernel = dyn_cast_if_present<KernelOp>(parent);
+  if (!how || !kernel || !kernel.getThreads())
+    return success();
+  uint64_t length = getType().getLength();
+  uint64_t needed = how.getThreadCount(length);
+  if (auto strided = dyn_cast<StridedAttr>(how))
+    needed = strided.getThreads();
+  if (needed > uint64_t(*kernel.getThreads()))
+    return emitOpError() << "work assignment " << getHowAttr() << " needs "
+                         << needed << " threads to cover " << length
+                         << " elements, but the kernel has "
+                         << *kernel.getThreads();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Element-region ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult GenerateOp::verifyRegions() {
+  Type element = arrType(getResult()).getElementType();
+  return verifyRegionSignature(*this, getBody(),
+                               IndexType::get(getContext()),
+                               flattenElementType(element),
+                               "the index, to the element");
+}
+
+LogicalResult MapOp::verifyRegions() {
+  if (getInputs().empty())
+    return emitOpError() << "needs at least one array (obs.generate makes "
+                            "arrays from nothing)";
+  uint64_t length = arrType(getResult()).getLength();
+  SmallVector<Type> argTypes;
+  for (Value input : getInputs()) {
+    if (arrType(input).getLength() != length)
+      return emitOpError() << "maps arrays of one length to an array of that "
+                              "length, but has "
+                           << input.getType() << " and result "
+                           << getResult().getType();
+    flattenElementType(arrType(input).getElementType(), argTypes);
+  }
+  return verifyRegionSignature(
+      *this, getBody(), argTypes,
+      flattenElementType(arrType(getResult()).getElementType()),
+      "the elements of the inputs, to the element of the result");
+}
+
+static LogicalResult verifyNeighbourOp(Operation *op, Region &body,
+                                       Value input, unsigned results,
+                                       StringRef why, StringRef what) {
+  ArrType type = arrType(input);
+  if (failed(requireEvenLength(op, type, why)))
+    return failure();
+  return verifyRegionSignature(op, body,
+                               repeatFlattened(type.getElementType(), 2),
+                               repeatFlattened(type.getElementType(), results),
+                               what);
+}
+
+LogicalResult EvensOp::verifyRegions() {
+  return verifyNeighbourOp(*this, getBody(), getInput(), 2,
+                           "pair every element",
+                           "two elements, to two elements");
+}
+
+LogicalResult OddsOp::verifyRegions() {
+  return verifyNeighbourOp(*this, getBody(), getInput(), 2,
+                           "pass the first and last elements through",
+                           "two elements, to two elements");
+}
+
+LogicalResult FanOp::verifyRegions() {
+  return verifyNeighbourOp(*this, getBody(), getInput(), 1,
+                           "split it into halves",
+                           "the last element of the first half and an "
+                           "element of the second, to one element");
+}
+
+LogicalResult ReduceOp::verifyRegions() {
+  ArrType type = arrType(getInput());
+  if (type.getLength() == 0)
+    return emitOpError() << "cannot reduce an empty array: it has no first "
+                            "element to start from";
+  if (isa<ArrType>(type.getElementType()))
+    return emitOpError() << "reduces arrays of scalars or tuples, not "
+                         << type;
+  SmallVector<Type> element = flattenElementType(type.getElementType());
+  if (getResults().getTypes() != TypeRange(element))
+    return emitOpError() << "results must be the flattened element "
+                         << formatTypes(element) << ", but are "
+                         << formatTypes(getResults().getTypes());
+  return verifyRegionSignature(*this, getBody(),
+                               repeatFlattened(type.getElementType(), 2),
+                               element,
+                               "the accumulator and the next element, to the "
+                               "new accumulator");
+}
+
+//===----------------------------------------------------------------------===//
+// Program combinators
+//===----------------------------------------------------------------------===//
+
+/// two and ilv: P from N/2 elements to M; the result has 2M.
+static LogicalResult verifyTwoLike(Operation *op, Region &body, Value input,
+                                   Value result, StringRef why) {
+  ArrType inputType = arrType(input);
+  if (failed(requireEvenLength(op, inputType, why)))
+    return failure();
+  FailureOr<ArrType> produced = verifySubProgram(
+      op, body, inputType.withLength(inputType.getLength() / 2),
+      "half of the input, as an array");
+  if (failed(produced))
+    return failure();
+  ArrType expected = produced->withLength(2 * produced->getLength());
+  if (result.getType() != expected)
+    return op->emitOpError()
+           << "result must be " << expected << ", two of what the region "
+           << "yields, but is " << result.getType();
+  return success();
+}
+
+LogicalResult TwoOp::verifyRegions() {
+  return verifyTwoLike(*this, getBody(), getInput(), getResult(),
+                       "split it into halves");
+}
+
+LogicalResult IlvOp::verifyRegions() {
+  return verifyTwoLike(*this, getBody(), getInput(), getResult(),
+                       "split it into even- and odd-indexed elements");
+}
+
+LogicalResult OneOp::verifyRegions() {
+  ArrType inputType = arrType(getInput());
+  if (failed(requireEvenLength(*this, inputType, "split it into halves")))
+    return failure();
+  uint64_t half = inputType.getLength() / 2;
+  FailureOr<ArrType> produced = verifySubProgram(
+      *this, getBody(), inputType.withLength(half), "the second half, as an "
+                                                    "array");
+  if (failed(produced))
+    return failure();
+  if (produced->getElementType() != inputType.getElementType())
+    return emitOpError() << "region must keep the element type "
+                         << inputType.getElementType() << ", but yields "
+                         << *produced;
+  ArrType expected = inputType.withLength(half + produced->getLength());
+  if (getResult().getType() != expected)
+    return emitOpError() << "result must be " << expected
+                         << ", the first half followed by what the region "
+                            "yields, but is "
+                         << getResult().getType();
+  return success();
+}
+
+LogicalResult RepeatOp::verifyRegions() {
+  if (getCount() < 0)
+    return emitOpError() << "cannot repeat a program " << getCount()
+                         << " times";
+  FailureOr<ArrType> produced = verifySubProgram(
+      *this, getBody(), arrType(getInput()), "the array, as an array");
+  if (failed(produced))
+    return failure();
+  if (*produced != getInput().getType())
+    return emitOpError() << "region must yield what it takes, "
+                         << getInput().getType() << ", but yields "
+                         << *produced;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Shape ops: inferred result types
+//===----------------------------------------------------------------------===//
+
+/// Builds an array type, or reports (at `location`) that it is too large.
+static FailureOr<ArrType> makeArrType(std::optional<Location> location,
+                                      uint64_t length, Type element) {
+  uint64_t innerLeaves = 1;
+  if (auto inner = dyn_cast<ArrType>(element))
+    innerLeaves = inner.getNumLeaves();
+  if (innerLeaves != 0 && length > kMaxArrayLeaves / innerLeaves)
+    return emitOptionalError(location, "result of ", length, " x ",
+                             innerLeaves, " elements is larger than the limit "
+                             "of ", kMaxArrayLeaves, " elements");
+  return ArrType::get(element.getContext(), length, element);
+}
+
+static LogicalResult evenOrError(std::optional<Location> location,
+                                 StringRef opName, ArrType type,
+                                 StringRef why) {
+  if (type.getLength() % 2 == 0)
+    return success();
+  return emitOptionalError(location, "'", opName,
+                           "' op needs an array of even length to ", why,
+                           ", but ", type, " has ", type.getLength(),
+                           " elements");
+}
+
+LogicalResult IndexOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location>, ValueRange operands,
+    DictionaryAttr, OpaqueProperties, RegionRange,
+    SmallVectorImpl<Type> &inferred) {
+  if (operands.empty())
+    return failure();
+  auto type = dyn_cast<ArrType>(operands[0].getType());
+  if (!type)
+    return failure();
+  flattenElementType(type.getElementType(), inferred);
+  return success();
+}
+
+LogicalResult HalveOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, ValueRange operands,
+    DictionaryAttr, OpaqueProperties, RegionRange,
+    SmallVectorImpl<Type> &inferred) {
+  auto type = dyn_cast<ArrType>(operands[0].getType());
+  if (!type ||
+      failed(evenOrError(location, "obs.halve", type, "split it in halves")))
+    return failure();
+  ArrType half = type.withLength(type.getLength() / 2);
+  inferred.assign({half, half});
+  return success();
+}
+
+LogicalResult ConcOp::inferReturnTypes(
+    MLIRContext *context, std::optional<Location> location,
+    ValueRange operands, DictionaryAttr, OpaqueProperties, RegionRange,
+    SmallVectorImpl<Type> &inferred) {
+  auto first = dyn_cast<ArrType>(operands[0].getType());
+  auto second = dyn_cast<ArrType>(operands[1].getType());
+  if (!first || !second)
+    return failure();
+  if (first.getElementType() != second.getElementType())
+    return emitOptionalError(location,
+                             "'obs.conc' op concatenates arrays of one "
+                             "element type, but has ",
+                             first, " and ", second);
+  FailureOr<ArrType> result =
+      makeArrType(location, first.getLength() + second.getLength(),
+                  first.getElementType());
+  if (failed(result))
+    return failure();
+  inferred.push_back(*result);
+  return success();
+}
+
+LogicalResult PairOp::inferReturnTypes(
+    MLIRContext *context, std::optional<Location> location,
+    ValueRange operands, DictionaryAttr, OpaqueProperties, RegionRange,
+    SmallVectorImpl<Type> &inferred) {
+  auto type = dyn_cast<ArrType>(operands[0].getType());
+  if (!type || failed(evenOrError(location, "obs.pair", type,
+                                  "pair every element")))
+    return failure();
+  if (isa<ArrType>(type.getElementType()))
+    return emitOptionalError(location,
+                             "'obs.pair' op cannot pair nested arrays: a "
+                             "tuple holds no arrays, but ",
+                             type, " holds arrays");
+  Type element = type.getElementType();
+  inferred.push_back(ArrType::get(
+      context, type.getLength() / 2,
+      TupleType::get(context, TypeRange{element, element})));
+  return success();
+}
+
+LogicalResult UnpairOp::inferReturnTypes(
+    MLIRContext *context, std::optional<Location> location,
+    ValueRange operands, DictionaryAttr, OpaqueProperties, RegionRange,
+    SmallVectorImpl<Type> &inferred) {
+  auto type = dyn_cast<ArrType>(operands[0].getType());
+  if (!type)
+    return failure();
+  auto tuple = dyn_cast<TupleType>(type.getElementType());
+  if (!tuple || tuple.size() != 2 || tuple.getType(0) != tuple.getType(1))
+    return emitOptionalError(location,
+                             "'obs.unpair' op needs an array of pairs of one "
+                             "type, tuple<T, T>, but has ",
+                             type);
+  FailureOr<ArrType> result = makeArrType(
+      location, 2 * type.getLength(), tuple.getType(0));
+  if (failed(result))
+    return failure();
+  inferred.push_back(*result);
+  return success();
+}
+
+LogicalResult ZipOp::inferReturnTypes(
+    MLIRContext *context, std::optional<Location> location,
+    ValueRange operands, DictionaryAttr, OpaqueProperties, RegionRange,
+    SmallVectorImpl<Type> &inferred) {
+  auto first = dyn_cast<ArrType>(operands[0].getType());
+  auto second = dyn_cast<ArrType>(operands[1].getType());
+  if (!first || !second)
+    return failure();
+  if (first.getLength() != second.getLength())
+    return emitOptionalError(location,
+                             "'obs.zip' op zips arrays of one length, but has ",
+                             first, " and ", second);
+  if (isa<ArrType>(first.getElementType()) ||
+      isa<ArrType>(second.getElementType()))
+    return emitOptionalError(location,
+                             "'obs.zip' op cannot zip nested arrays: a tuple "
+                             "holds no arrays");
+  inferred.push_back(ArrType::get(
+      context, first.getLength(),
+      TupleType::get(context, TypeRange{first.getElementType(),
+                                        second.getElementType()})));
+  return success();
+}
+
+LogicalResult UnzipOp::inferReturnTypes(
+    MLIRContext *context, std::optional<Location> location,
+    ValueRange operands, DictionaryAttr, OpaqueProperties, RegionRange,
+    SmallVectorImpl<Type> &inferred) {
+  auto type = dyn_cast<ArrType>(operands[0].getType());
+  if (!type)
+    return failure();
+  auto tuple = dyn_cast<TupleType>(type.getElementType());
+  if (!tuple || tuple.size() != 2)
+    return emitOptionalError(location,
+                             "'obs.unzip' op needs an array of pairs, "
+                             "tuple<A, B>, but has ",
+                             type);
+  inferred.push_back(ArrType::get(context, type.getLength(), tuple.getType(0)));
+  inferred.push_back(ArrType::get(context, type.getLength(), tuple.getType(1)));
+  return success();
+}
+
+LogicalResult RiffleOp::verify() {
+  return requireEvenLength(*this, arrType(getInput()),
+                           "interleave its halves");
+}
+
+LogicalResult UnriffleOp::verify() {
+  return requireEvenLength(*this, arrType(getInput()),
+                           "separate even and odd elements");
+}
+
+//===----------------------------------------------------------------------===//
+// Folds: the laws that need no new ops
+//===----------------------------------------------------------------------===//
+
+/// `x` when `value` is the result of an `OpTy` applied to `x`.
+template <typename OpTy>
+static Value inputOf(Value value) {
+  if (auto op = value.getDefiningOp<OpTy>())
+    return op.getInput();
+  return {};
+}
+
+OpFoldResult RevOp::fold(FoldAdaptor) {
+  // rev ; rev = id, and reversing fewer than two elements changes nothing.
+  if (arrType(getInput()).getLength() <= 1)
+    return getInput();
+  return inputOf<RevOp>(getInput());
+}
+
+OpFoldResult RiffleOp::fold(FoldAdaptor) {
+  // unriffle ; riffle = id; riffle of two elements is the identity.
+  if (arrType(getInput()).getLength() <= 2)
+    return getInput();
+  return inputOf<UnriffleOp>(getInput());
+}
+
+OpFoldResult UnriffleOp::fold(FoldAdaptor) {
+  // riffle ; unriffle = id.
+  if (arrType(getInput()).getLength() <= 2)
+    return getInput();
+  return inputOf<RiffleOp>(getInput());
+}
+
+OpFoldResult ConcOp::fold(FoldAdaptor) {
+  // halve ; conc = id, when the halves are concatenated in order.
+  auto halve = getFirst().getDefiningOp<HalveOp>();
+  if (halve && getFirst() == halve.getLow() && getSecond() == halve.getHigh())
+    return halve.getInput();
+  return {};
+}
+
+OpFoldResult PairOp::fold(FoldAdaptor) {
+  // unpair ; pair = id.
+  return inputOf<UnpairOp>(getInput());
+}
+
+OpFoldResult UnpairOp::fold(FoldAdaptor) {
+  // pair ; unpair = id.
+  return inputOf<PairOp>(getInput());
+}
+
+#define GET_OP_CLASSES
+#include "Obs/Dialect/Obs/ObsOps.cpp.inc"

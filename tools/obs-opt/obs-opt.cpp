@@ -1,0 +1,31 @@
+//===- obs-opt.cpp - the obs optimizer driver -----------------------------===//
+//
+// mlir-opt for obs: the obs dialect and passes, plus the upstream dialects and
+// passes that obs pipelines go through.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Obs/Dialect/Obs/ObsDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "mlir/Transforms/Passes.h"
+
+namespace mlir::obs::test {
+void registerTestPasses();
+} // namespace mlir::obs::test
+
+int main(int argc, char **argv) {
+  mlir::registerTransformsPasses();
+  mlir::obs::test::registerTestPasses();
+
+  mlir::DialectRegistry registry;
+  registry.insert<mlir::obs::ObsDialect, mlir::arith::ArithDialect,
+                  mlir::func::FuncDialect, mlir::scf::SCFDialect,
+                  mlir::ub::UBDialect>();
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "obs optimizer driver\n", registry));
+}
