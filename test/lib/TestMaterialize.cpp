@@ -1,9 +1,16 @@
 //===- TestMaterialize.cpp - exercises the pull-array interface -----------===//
 //
-// Replaces every array produced by an op marked `test.materialize` with an
-// obs.generate whose region computes element i through the ElementEmitter,
-// reading the kernel's arguments with obs.index. The result shows, as IR, the
-// index function that PullArrayOpInterface builds for the array.
+// Two probes of PullArrayOpInterface, driven by attributes on ops:
+//
+//  * `test.materialize`: every array the op produces is replaced by an
+//    obs.generate whose region computes element i through the
+//    ElementEmitter, reading the kernel's arguments with obs.index. The
+//    result shows, as IR, the index function built for the array.
+//  * `test.elements`: every leaf of the op's first result is emitted with
+//    constant indices; when the arrays it comes from are generated from
+//    constants, each folds to a constant, and the attribute is replaced by
+//    the list of leaf values (a tuple leaf as a list of its scalars). The
+//    values can then be checked against DESIGN section 4 by FileCheck.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +19,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Pass/Pass.h"
 
 using namespace mlir;
@@ -50,6 +58,57 @@ Value buildGenerate(OpBuilder &builder, ElementEmitter &emitter, Value array,
   return generate.getResult();
 }
 
+/// Appends all leaf paths of an array of `shape`, in row-major order.
+void enumerateLeaves(ArrayRef<uint64_t> shape, SmallVectorImpl<uint64_t> &path,
+                     SmallVectorImpl<SmallVector<uint64_t>> &leaves) {
+  if (path.size() == shape.size()) {
+    leaves.emplace_back(path.begin(), path.end());
+    return;
+  }
+  for (uint64_t i = 0; i < shape[path.size()]; ++i) {
+    path.push_back(i);
+    enumerateLeaves(shape, path, leaves);
+    path.pop_back();
+  }
+}
+
+/// Emits every leaf of `array` with constant indices into a scratch block and
+/// returns their values, or fails at the first that does not fold.
+FailureOr<ArrayAttr> foldLeaves(Operation *op, Value array) {
+  MLIRContext *context = op->getContext();
+  auto type = cast<ArrType>(array.getType());
+  SmallVector<SmallVector<uint64_t>> leaves;
+  SmallVector<uint64_t> path;
+  enumerateLeaves(type.getShape(), path, leaves);
+
+  Block scratch;
+  OpBuilder builder(context);
+  builder.setInsertionPointToStart(&scratch);
+  ElementEmitter emitter(builder, op->getLoc());
+  SmallVector<Attribute> values;
+  for (ArrayRef<uint64_t> leaf : leaves) {
+    SmallVector<Value> indices = llvm::map_to_vector(
+        leaf, [&](uint64_t i) { return emitter.constantIndex(i); });
+    SmallVector<Attribute> scalars;
+    for (Value scalar : emitter.emitLeaf(array, indices)) {
+      Attribute constant;
+      if (!matchPattern(scalar, m_Constant(&constant))) {
+        op->emitError() << "element " << values.size()
+                        << " does not fold to a constant";
+        scratch.dropAllDefinedValueUses();
+        return failure();
+      }
+      scalars.push_back(constant);
+    }
+    values.push_back(scalars.size() == 1 ? scalars.front()
+                                         : ArrayAttr::get(context, scalars));
+  }
+  scratch.dropAllDefinedValueUses();
+  if (emitter.failed())
+    return failure();
+  return ArrayAttr::get(context, values);
+}
+
 struct TestMaterializePass
     : PassWrapper<TestMaterializePass, OperationPass<KernelOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestMaterializePass)
@@ -67,10 +126,17 @@ struct TestMaterializePass
     KernelOp kernel = getOperation();
     SmallVector<Operation *> marked;
     kernel.walk([&](Operation *op) {
-      if (op->hasAttr("test.materialize"))
+      if (op->hasAttr("test.materialize") || op->hasAttr("test.elements"))
         marked.push_back(op);
     });
     for (Operation *op : marked) {
+      if (op->hasAttr("test.elements")) {
+        FailureOr<ArrayAttr> values = foldLeaves(op, op->getResult(0));
+        if (failed(values))
+          return signalPassFailure();
+        op->setAttr("test.elements", *values);
+        continue;
+      }
       OpBuilder builder(op);
       builder.setInsertionPointAfter(op);
       ElementEmitter emitter(builder, op->getLoc());

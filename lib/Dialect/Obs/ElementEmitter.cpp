@@ -147,7 +147,7 @@ Value ElementEmitter::emitScalar(Value value) {
     SmallVector<Value> results = pull.emitScalars(*this);
     for (auto [from, to] : llvm::zip_equal(op->getResults(), results))
       mapScalar(from, to);
-  } else if (isa<ObsDialect>(op->getDialect())) {
+  } else if (isa_and_present<ObsDialect>(op->getDialect())) {
     return fail(value, "this obs op does not compute scalars",
                 value.getType())
         .front();

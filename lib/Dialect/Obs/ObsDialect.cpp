@@ -91,8 +91,8 @@ unsigned mlir::obs::getFlattenedSize(Type type) {
 LogicalResult ArrType::verify(function_ref<InFlightDiagnostic()> emitError,
                               uint64_t length, Type elementType) {
   if (!elementType || !isElementType(elementType))
-    return emitError() << "'" << elementType
-                       << "' is not an array element type: expected i1, i8, "
+    return emitError() << elementType
+                       << " is not an array element type: expected i1, i8, "
                           "i16, i32, i64, f16, f32, f64, a non-empty tuple of "
                           "those, or an !obs.arr";
   uint64_t innerLeaves = 1;

@@ -144,7 +144,7 @@ LogicalResult KernelOp::verifyRegions() {
   // through PullArrayOpInterface, so other dialects may neither make nor take
   // arrays, nor hide obs ops inside their regions.
   WalkResult result = getBody().walk([&](Operation *op) {
-    if (isa<ObsDialect>(op->getDialect()))
+    if (isa_and_present<ObsDialect>(op->getDialect()))
       return WalkResult::advance();
     auto isArray = [](Type type) { return isa<ArrType>(type); };
     if (llvm::any_of(op->getOperandTypes(), isArray) ||
@@ -159,7 +159,7 @@ LogicalResult KernelOp::verifyRegions() {
     bool holdsObsOps = false;
     for (Region &region : op->getRegions())
       region.walk([&](Operation *nested) {
-        if (isa<ObsDialect>(nested->getDialect()))
+        if (isa_and_present<ObsDialect>(nested->getDialect()))
           holdsObsOps = true;
       });
     if (holdsObsOps) {
@@ -427,9 +427,6 @@ LogicalResult OneOp::verifyRegions() {
 }
 
 LogicalResult RepeatOp::verifyRegions() {
-  if (getCount() < 0)
-    return emitOpError() << "cannot repeat a program " << getCount()
-                         << " times";
   FailureOr<ArrType> produced = verifySubProgram(
       *this, getBody(), arrType(getInput()), "the array, as an array");
   if (failed(produced))

@@ -224,6 +224,7 @@ def Obs_MapOp : Obs_RegionOp<"map"> {
   let assemblyFormat = [{
     $inputs attr-dict `:` qualified(type($inputs)) `->` qualified(type($result)) $body
   }];
+  let hasCanonicalizer = 1;
 }
 
 def Obs_IndexOp : Obs_Op<"index", [
@@ -250,6 +251,7 @@ def Obs_IndexOp : Obs_Op<"index", [
       return ::llvm::cast<::mlir::obs::ArrType>(getArray().getType());
     }
   }];
+  let hasCanonicalizer = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -316,6 +318,7 @@ def Obs_HalveOp : Obs_ArrayOp<"halve",
   let arguments = (ins Obs_Arr:$input);
   let results = (outs Obs_Arr:$low, Obs_Arr:$high);
   let assemblyFormat = "$input attr-dict `:` qualified(type($input))";
+  let hasCanonicalizer = 1;
 }
 
 def Obs_ConcOp : Obs_ArrayOp<"conc",
@@ -368,6 +371,7 @@ def Obs_UnpairOp : Obs_ArrayOp<"unpair",
   let results = (outs Obs_Arr:$result);
   let assemblyFormat = "$input attr-dict `:` qualified(type($input))";
   let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 def Obs_ZipOp : Obs_ArrayOp<"zip",
@@ -385,6 +389,7 @@ def Obs_ZipOp : Obs_ArrayOp<"zip",
   let assemblyFormat = [{
     $first `,` $second attr-dict `:` qualified(type($first)) `,` qualified(type($second))
   }];
+  let hasCanonicalizer = 1;
 }
 
 def Obs_UnzipOp : Obs_ArrayOp<"unzip",
@@ -400,6 +405,7 @@ def Obs_UnzipOp : Obs_ArrayOp<"unzip",
   let arguments = (ins Obs_Arr:$input);
   let results = (outs Obs_Arr:$first, Obs_Arr:$second);
   let assemblyFormat = "$input attr-dict `:` qualified(type($input))";
+  let hasCanonicalizer = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -492,6 +498,7 @@ def Obs_TwoOp : Obs_SubProgramOp<"two"> {
     }
     ```
   }];
+  let hasFolder = 1;
 }
 
 def Obs_IlvOp : Obs_SubProgramOp<"ilv"> {
@@ -508,6 +515,7 @@ def Obs_IlvOp : Obs_SubProgramOp<"ilv"> {
     }
     ```
   }];
+  let hasFolder = 1;
 }
 
 def Obs_OneOp : Obs_SubProgramOp<"one"> {
@@ -524,6 +532,7 @@ def Obs_OneOp : Obs_SubProgramOp<"one"> {
     }
     ```
   }];
+  let hasFolder = 1;
 }
 
 def Obs_RepeatOp : Obs_RegionOp<"repeat", [SameOperandsAndResultType]> {
@@ -542,10 +551,12 @@ def Obs_RepeatOp : Obs_RegionOp<"repeat", [SameOperandsAndResultType]> {
     }
     ```
   }];
-  let arguments = (ins Obs_Arr:$input, I64Attr:$count);
+  let arguments = (ins Obs_Arr:$input,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$count);
   let results = (outs Obs_Arr:$result);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "$count $input attr-dict `:` qualified(type($input)) $body";
+  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//

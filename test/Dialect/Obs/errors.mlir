@@ -1,0 +1,632 @@
+// RUN: obs-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{'index' is not an array element type}}
+obs.kernel @bad_element(%a: !obs.arr<4 x index>) -> !obs.arr<4 x index> {
+  obs.return %a : !obs.arr<4 x index>
+}
+
+// -----
+
+// expected-error @+1 {{'tuple<>' is not an array element type}}
+obs.kernel @empty_tuple(%a: !obs.arr<4 x tuple<>>) {
+  obs.return
+}
+
+// -----
+
+// expected-error @+1 {{'tuple<i32, !obs.arr<2 x i32>>' is not an array element type}}
+obs.kernel @tuple_of_arrays(%a: !obs.arr<4 x tuple<i32, !obs.arr<2 x i32>>>) {
+  obs.return
+}
+
+// -----
+
+// expected-error @+1 {{array of 1099511627776 x 1 elements is larger than the limit of 4294967295 elements}}
+obs.kernel @huge(%a: !obs.arr<1099511627776 x i32>) {
+  obs.return
+}
+
+// -----
+
+// expected-error @+1 {{array of 65536 x 65536 elements is larger than the limit}}
+obs.kernel @huge_nested(%a: !obs.arr<65536 x !obs.arr<65536 x i8>>) {
+  obs.return
+}
+
+// -----
+
+obs.kernel @conc_too_large(%a: !obs.arr<4294967295 x i8>) {
+  // expected-error @+1 {{result of 8589934590 x 1 elements is larger than the limit}}
+  %0 = obs.conc %a, %a : !obs.arr<4294967295 x i8>, !obs.arr<4294967295 x i8>
+  obs.return
+}
+
+// -----
+
+obs.kernel @strided_zero(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
+  // expected-error @+1 {{strided<0> needs between 1 and 1024 threads}}
+  %0 = obs.sync strided<0> %a : !obs.arr<4 x i32>
+  obs.return %0 : !obs.arr<4 x i32>
+}
+
+// -----
+
+obs.kernel @strided_too_many(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
+  // expected-error @+1 {{strided<2048> needs between 1 and 1024 threads}}
+  %0 = obs.sync strided<2048> %a : !obs.arr<4 x i32>
+  obs.return %0 : !obs.arr<4 x i32>
+}
+
+// -----
+
+obs.kernel @blocked_zero(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
+  // expected-error @+1 {{blocked<0> gives threads no elements}}
+  %0 = obs.sync blocked<0> %a : !obs.arr<4 x i32>
+  obs.return %0 : !obs.arr<4 x i32>
+}
+
+// -----
+
+obs.kernel @scope_twice(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
+  // expected-error @+1 {{the sync's scope is given twice}}
+  %0 = obs.sync warp block %a : !obs.arr<4 x i32>
+  obs.return %0 : !obs.arr<4 x i32>
+}
+
+// -----
+
+obs.kernel @placement_twice(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
+  // expected-error @+1 {{the sync's placement is given twice}}
+  %0 = obs.sync inplace fresh %a : !obs.arr<4 x i32>
+  obs.return %0 : !obs.arr<4 x i32>
+}
+
+// -----
+
+obs.kernel @how_twice(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
+  // expected-error @+1 {{the sync's work assignment is given twice}}
+  %0 = obs.sync strided<2> blocked<2> %a : !obs.arr<4 x i32>
+  obs.return %0 : !obs.arr<4 x i32>
+}
+
+// -----
+
+obs.kernel @strided_does_not_cover(%a: !obs.arr<512 x i32>) -> !obs.arr<512 x i32>
+    attributes {threads = 256} {
+  // expected-error @+1 {{work assignment #obs.strided<512> needs 512 threads to cover 512 elements, but the kernel has 256}}
+  %0 = obs.sync strided<512> %a : !obs.arr<512 x i32>
+  obs.return %0 : !obs.arr<512 x i32>
+}
+
+// -----
+
+obs.kernel @blocked_does_not_cover(%a: !obs.arr<512 x i32>) -> !obs.arr<512 x i32>
+    attributes {threads = 128} {
+  // expected-error @+1 {{work assignment #obs.blocked<2> needs 256 threads to cover 512 elements, but the kernel has 128}}
+  %0 = obs.sync blocked<2> %a : !obs.arr<512 x i32>
+  obs.return %0 : !obs.arr<512 x i32>
+}
+
+// -----
+
+obs.kernel @sync_in_element_region(%a: !obs.arr<2 x !obs.arr<4 x i32>>) -> !obs.arr<2 x !obs.arr<4 x i32>> {
+  %0 = obs.map %a : !obs.arr<2 x !obs.arr<4 x i32>> -> !obs.arr<2 x !obs.arr<4 x i32>> {
+  ^bb0(%row: !obs.arr<4 x i32>):
+    // expected-error @+1 {{'obs.sync' op expects parent op to be one of 'obs.kernel, obs.two, obs.ilv, obs.one, obs.repeat'}}
+    %s = obs.sync %row : !obs.arr<4 x i32>
+    obs.yield %s : !obs.arr<4 x i32>
+  }
+  obs.return %0 : !obs.arr<2 x !obs.arr<4 x i32>>
+}
+
+// -----
+
+obs.kernel @sync_in_two_in_map(%a: !obs.arr<2 x !obs.arr<4 x i32>>) -> !obs.arr<2 x !obs.arr<4 x i32>> {
+  %0 = obs.map %a : !obs.arr<2 x !obs.arr<4 x i32>> -> !obs.arr<2 x !obs.arr<4 x i32>> {
+  ^bb0(%row: !obs.arr<4 x i32>):
+    %t = obs.two %row : !obs.arr<4 x i32> -> !obs.arr<4 x i32> {
+    ^bb0(%h: !obs.arr<2 x i32>):
+      // expected-error @+1 {{may only appear in a kernel or in the sub-program of two, ilv, one or repeat inside one, not inside 'obs.map'}}
+      %s = obs.sync %h : !obs.arr<2 x i32>
+      obs.yield %s : !obs.arr<2 x i32>
+    }
+    obs.yield %t : !obs.arr<4 x i32>
+  }
+  obs.return %0 : !obs.arr<2 x !obs.arr<4 x i32>>
+}
+
+// -----
+
+// expected-error @+1 {{argument 0 must be an !obs.arr, but is 'i32'}}
+obs.kernel @scalar_argument(%a: i32) {
+  obs.return
+}
+
+// -----
+
+// expected-error @+1 {{result 0 must be an !obs.arr, but is 'i32'}}
+obs.kernel @scalar_result(%a: !obs.arr<4 x i32>) -> i32 {
+  %c = arith.constant 0 : i32
+  obs.return %c : i32
+}
+
+// -----
+
+// expected-error @+1 {{asks for 2048 threads, more than a block's 1024}}
+obs.kernel @too_many_threads(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32>
+    attributes {threads = 2048} {
+  obs.return %a : !obs.arr<4 x i32>
+}
+
+// -----
+
+// expected-error @+1 {{attribute 'threads' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
+obs.kernel @zero_threads(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32>
+    attributes {threads = 0} {
+  obs.return %a : !obs.arr<4 x i32>
+}
+
+// -----
+
+obs.kernel @wrong_return(%a: !obs.arr<4 x i32>) -> !obs.arr<8 x i32> {
+  // expected-error @+1 {{returns (!obs.arr<4 x i32>) but the kernel's results are (!obs.arr<8 x i32>)}}
+  obs.return %a : !obs.arr<4 x i32>
+}
+
+// -----
+
+obs.kernel @foreign_op_makes_array(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
+  %c = arith.constant true
+  // expected-error @+1 {{'arith.select' op cannot take or produce !obs.arr values: only obs ops compute with arrays}}
+  %0 = arith.select %c, %a, %a : !obs.arr<4 x i32>
+  obs.return %0 : !obs.arr<4 x i32>
+}
+
+// -----
+
+obs.kernel @foreign_region_holds_obs(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
+  %0 = obs.generate : !obs.arr<4 x i32> {
+  ^bb0(%i: index):
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{'scf.while' op cannot hold obs ops in its regions (only scf.if and scf.for may)}}
+    %r = scf.while (%j = %c0) : (index) -> index {
+      %x = obs.index %a[%j] : !obs.arr<4 x i32>
+      %z = arith.constant 0 : i32
+      %cond = arith.cmpi ne, %x, %z : i32
+      scf.condition(%cond) %j : index
+    } do {
+    ^bb0(%j: index):
+      %n = arith.addi %j, %c1 : index
+      scf.yield %n : index
+    }
+    %y = obs.index %a[%r] : !obs.arr<4 x i32>
+    obs.yield %y : i32
+  }
+  obs.return %0 : !obs.arr<4 x i32>
+}
+
+// -----
+
+obs.kernel @generate_arg(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
+  // expected-error @+1 {{'obs.generate' op region must take (index) (the index, to the element), but takes (i32)}}
+  %0 = obs.generate : !obs.arr<4 x i32> {
+  ^bb0(%i: i32):
+    obs.yield %i : i32
+  }
+  obs.return %0 : !obs.arr<4 x i32>
+}
+
+// -----
+
+obs.kernel @generate_yield(%a: !obs.arr<4 x tuple<i32, f32>>) -> !obs.arr<4 x tuple<i32, f32>> {
+  %0 = obs.generate : !obs.arr<4 x tuple<i32, f32>> {
+  ^bb0(%i: index):
+    %x = arith.index_cast %i : index to i32
+    // expected-error @+1 {{'obs.yield' op must yield (i32, f32) (the index, to the element), but yields (i32)}}
+    obs.yield %x : i32
+  }
+  obs.return %0 : !obs.arr<4 x tuple<i32, f32>>
+}
+
+// -----
+
+obs.kernel @map_nothing() -> !obs.arr<4 x i32> {
+  // expected-error @+1 {{needs at least one array (obs.generate makes arrays from nothing)}}
+  %0 = "obs.map"() ({
+  ^bb0:
+    %c = arith.constant 0 : i32
+    obs.yield %c : i32
+  }) : () -> !obs.arr<4 x i32>
+  obs.return %0 : !obs.arr<4 x i32>
+}
+
+// -----
+
+obs.kernel @map_lengths(%a: !obs.arr<4 x i32>, %b: !obs.arr<8 x i32>) -> !obs.arr<4 x i32> {
+  // expected-error @+1 {{maps arrays of one length to an array of that length, but has '!obs.arr<8 x i32>' and result '!obs.arr<4 x i32>'}}
+  %0 = obs.map %a, %b : !obs.arr<4 x i32>, !obs.arr<8 x i32> -> !obs.arr<4 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    obs.yield %x : i32
+  }
+  obs.return %0 : !obs.arr<4 x i32>
+}
+
+// -----
+
+obs.kernel @map_args(%a: !obs.arr<4 x tuple<i32, i32>>) -> !obs.arr<4 x i32> {
+  // expected-error @+1 {{region must take (i32, i32) (the elements of the inputs, to the element of the result), but takes (tuple<i32, i32>)}}
+  %0 = obs.map %a : !obs.arr<4 x tuple<i32, i32>> -> !obs.arr<4 x i32> {
+  ^bb0(%p: tuple<i32, i32>):
+    %c = arith.constant 0 : i32
+    obs.yield %c : i32
+  }
+  obs.return %0 : !obs.arr<4 x i32>
+}
+
+// -----
+
+obs.kernel @map_yield(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x f32> {
+  %0 = obs.map %a : !obs.arr<4 x i32> -> !obs.arr<4 x f32> {
+  ^bb0(%x: i32):
+    // expected-error @+1 {{must yield (f32) (the elements of the inputs, to the element of the result), but yields (i32)}}
+    obs.yield %x : i32
+  }
+  obs.return %0 : !obs.arr<4 x f32>
+}
+
+// -----
+
+obs.kernel @region_without_yield(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
+  %0 = obs.map %a : !obs.arr<4 x i32> -> !obs.arr<4 x i32> {
+  ^bb0(%x: i32):
+    // expected-error @+1 {{'obs.return' op expects parent op 'obs.kernel'}}
+    obs.return %a : !obs.arr<4 x i32>
+  }
+  obs.return %0 : !obs.arr<4 x i32>
+}
+
+// -----
+
+obs.kernel @riffle_odd(%a: !obs.arr<7 x i32>) -> !obs.arr<7 x i32> {
+  // expected-error @+1 {{'obs.riffle' op needs an array of even length to interleave its halves, but '!obs.arr<7 x i32>' has 7 elements}}
+  %0 = obs.riffle %a : !obs.arr<7 x i32>
+  obs.return %0 : !obs.arr<7 x i32>
+}
+
+// -----
+
+obs.kernel @unriffle_odd(%a: !obs.arr<3 x i32>) -> !obs.arr<3 x i32> {
+  // expected-error @+1 {{'obs.unriffle' op needs an array of even length to separate even and odd elements, but '!obs.arr<3 x i32>' has 3 elements}}
+  %0 = obs.unriffle %a : !obs.arr<3 x i32>
+  obs.return %0 : !obs.arr<3 x i32>
+}
+
+// -----
+
+obs.kernel @halve_odd(%a: !obs.arr<5 x i32>) {
+  // expected-error @+1 {{'obs.halve' op needs an array of even length to split it in halves, but '!obs.arr<5 x i32>' has 5 elements}}
+  %0, %1 = obs.halve %a : !obs.arr<5 x i32>
+  obs.return
+}
+
+// -----
+
+obs.kernel @halve_odd_generic(%a: !obs.arr<5 x i32>) {
+  // expected-error @+2 {{'obs.halve' op needs an array of even length to split it in halves, but '!obs.arr<5 x i32>' has 5 elements}}
+  // expected-error @+1 {{'obs.halve' op failed to infer returned types}}
+  %0:2 = "obs.halve"(%a) : (!obs.arr<5 x i32>) -> (!obs.arr<2 x i32>, !obs.arr<3 x i32>)
+  obs.return
+}
+
+// -----
+
+obs.kernel @halve_wrong_results(%a: !obs.arr<4 x i32>) {
+  // expected-error @+2 {{'obs.halve' op failed to infer returned types}}
+  // expected-error @+1 {{'obs.halve' op inferred type(s) '!obs.arr<2 x i32>', '!obs.arr<2 x i32>' are incompatible with return type(s) of operation '!obs.arr<1 x i32>', '!obs.arr<3 x i32>'}}
+  %0:2 = "obs.halve"(%a) : (!obs.arr<4 x i32>) -> (!obs.arr<1 x i32>, !obs.arr<3 x i32>)
+  obs.return
+}
+
+// -----
+
+obs.kernel @pair_odd(%a: !obs.arr<3 x i32>) {
+  // expected-error @+1 {{'obs.pair' op needs an array of even length to pair every element, but '!obs.arr<3 x i32>' has 3 elements}}
+  %0 = obs.pair %a : !obs.arr<3 x i32>
+  obs.return
+}
+
+// -----
+
+obs.kernel @pair_nested(%a: !obs.arr<2 x !obs.arr<2 x i32>>) {
+  // expected-error @+1 {{'obs.pair' op cannot pair nested arrays: a tuple holds no arrays, but '!obs.arr<2 x !obs.arr<2 x i32>>' holds arrays}}
+  %0 = obs.pair %a : !obs.arr<2 x !obs.arr<2 x i32>>
+  obs.return
+}
+
+// -----
+
+obs.kernel @unpair_not_pairs(%a: !obs.arr<4 x i32>) {
+  // expected-error @+1 {{'obs.unpair' op needs an array of pairs of one type, tuple<T, T>, but has '!obs.arr<4 x i32>'}}
+  %0 = obs.unpair %a : !obs.arr<4 x i32>
+  obs.return
+}
+
+// -----
+
+obs.kernel @unpair_mixed(%a: !obs.arr<4 x tuple<i32, f32>>) {
+  // expected-error @+1 {{'obs.unpair' op needs an array of pairs of one type, tuple<T, T>, but has '!obs.arr<4 x tuple<i32, f32>>'}}
+  %0 = obs.unpair %a : !obs.arr<4 x tuple<i32, f32>>
+  obs.return
+}
+
+// -----
+
+obs.kernel @zip_lengths(%a: !obs.arr<4 x i32>, %b: !obs.arr<2 x i32>) {
+  // expected-error @+1 {{'obs.zip' op zips arrays of one length, but has '!obs.arr<4 x i32>' and '!obs.arr<2 x i32>'}}
+  %0 = obs.zip %a, %b : !obs.arr<4 x i32>, !obs.arr<2 x i32>
+  obs.return
+}
+
+// -----
+
+obs.kernel @zip_nested(%a: !obs.arr<2 x !obs.arr<2 x i32>>, %b: !obs.arr<2 x i32>) {
+  // expected-error @+1 {{'obs.zip' op cannot zip nested arrays: a tuple holds no arrays}}
+  %0 = obs.zip %a, %b : !obs.arr<2 x !obs.arr<2 x i32>>, !obs.arr<2 x i32>
+  obs.return
+}
+
+// -----
+
+obs.kernel @unzip_triple(%a: !obs.arr<4 x tuple<i32, i32, i32>>) {
+  // expected-error @+1 {{'obs.unzip' op needs an array of pairs, tuple<A, B>, but has '!obs.arr<4 x tuple<i32, i32, i32>>'}}
+  %0, %1 = obs.unzip %a : !obs.arr<4 x tuple<i32, i32, i32>>
+  obs.return
+}
+
+// -----
+
+obs.kernel @conc_elements(%a: !obs.arr<4 x i32>, %b: !obs.arr<4 x f32>) {
+  // expected-error @+1 {{'obs.conc' op concatenates arrays of one element type, but has '!obs.arr<4 x i32>' and '!obs.arr<4 x f32>'}}
+  %0 = obs.conc %a, %b : !obs.arr<4 x i32>, !obs.arr<4 x f32>
+  obs.return
+}
+
+// -----
+
+obs.kernel @rev_type(%a: !obs.arr<4 x i32>) {
+  // expected-error @+1 {{'obs.rev' op requires the same type for all operands and results}}
+  %0 = "obs.rev"(%a) : (!obs.arr<4 x i32>) -> !obs.arr<4 x f32>
+  obs.return
+}
+
+// -----
+
+obs.kernel @evens_odd(%a: !obs.arr<5 x i32>) {
+  // expected-error @+1 {{'obs.evens' op needs an array of even length to pair every element, but '!obs.arr<5 x i32>' has 5 elements}}
+  %0 = obs.evens %a : !obs.arr<5 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    obs.yield %x, %y : i32, i32
+  }
+  obs.return
+}
+
+// -----
+
+obs.kernel @evens_one_output(%a: !obs.arr<4 x i32>) {
+  %0 = obs.evens %a : !obs.arr<4 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    // expected-error @+1 {{'obs.yield' op must yield (i32, i32) (two elements, to two elements), but yields (i32)}}
+    obs.yield %x : i32
+  }
+  obs.return
+}
+
+// -----
+
+obs.kernel @odds_odd(%a: !obs.arr<5 x i32>) {
+  // expected-error @+1 {{'obs.odds' op needs an array of even length to pass the first and last elements through}}
+  %0 = obs.odds %a : !obs.arr<5 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    obs.yield %x, %y : i32, i32
+  }
+  obs.return
+}
+
+// -----
+
+obs.kernel @odds_tuple_args(%a: !obs.arr<4 x tuple<i32, i32>>) {
+  // expected-error @+1 {{'obs.odds' op region must take (i32, i32, i32, i32) (two elements, to two elements), but takes (i32, i32)}}
+  %0 = obs.odds %a : !obs.arr<4 x tuple<i32, i32>> {
+  ^bb0(%x: i32, %y: i32):
+    obs.yield %x, %y, %x, %y : i32, i32, i32, i32
+  }
+  obs.return
+}
+
+// -----
+
+obs.kernel @fan_odd(%a: !obs.arr<3 x i32>) {
+  // expected-error @+1 {{'obs.fan' op needs an array of even length to split it into halves, but '!obs.arr<3 x i32>' has 3 elements}}
+  %0 = obs.fan %a : !obs.arr<3 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    obs.yield %x : i32
+  }
+  obs.return
+}
+
+// -----
+
+obs.kernel @fan_two_outputs(%a: !obs.arr<4 x i32>) {
+  %0 = obs.fan %a : !obs.arr<4 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    // expected-error @+1 {{must yield (i32) (the last element of the first half and an element of the second, to one element), but yields (i32, i32)}}
+    obs.yield %x, %y : i32, i32
+  }
+  obs.return
+}
+
+// -----
+
+obs.kernel @two_odd(%a: !obs.arr<5 x i32>) {
+  // expected-error @+1 {{'obs.two' op needs an array of even length to split it into halves, but '!obs.arr<5 x i32>' has 5 elements}}
+  %0 = obs.two %a : !obs.arr<5 x i32> -> !obs.arr<4 x i32> {
+  ^bb0(%h: !obs.arr<2 x i32>):
+    obs.yield %h : !obs.arr<2 x i32>
+  }
+  obs.return
+}
+
+// -----
+
+obs.kernel @two_arg(%a: !obs.arr<8 x i32>) {
+  // expected-error @+1 {{'obs.two' op region must take (!obs.arr<4 x i32>) (half of the input, as an array), but takes (!obs.arr<8 x i32>)}}
+  %0 = obs.two %a : !obs.arr<8 x i32> -> !obs.arr<16 x i32> {
+  ^bb0(%h: !obs.arr<8 x i32>):
+    obs.yield %h : !obs.arr<8 x i32>
+  }
+  obs.return
+}
+
+// -----
+
+obs.kernel @two_yields_scalar(%a: !obs.arr<8 x i32>) {
+  %0 = obs.two %a : !obs.arr<8 x i32> -> !obs.arr<8 x i32> {
+  ^bb0(%h: !obs.arr<4 x i32>):
+    %c = arith.constant 0 : i32
+    // expected-error @+1 {{'obs.yield' op must yield one array (the sub-program's result), but yields (i32)}}
+    obs.yield %c : i32
+  }
+  obs.return
+}
+
+// -----
+
+obs.kernel @two_result(%a: !obs.arr<8 x i32>) {
+  // expected-error @+1 {{'obs.two' op result must be '!obs.arr<4 x i32>', two of what the region yields, but is '!obs.arr<8 x i32>'}}
+  %0 = obs.two %a : !obs.arr<8 x i32> -> !obs.arr<8 x i32> {
+  ^bb0(%h: !obs.arr<4 x i32>):
+    %p = obs.pair %h : !obs.arr<4 x i32>
+    %s = obs.map %p : !obs.arr<2 x tuple<i32, i32>> -> !obs.arr<2 x i32> {
+    ^bb0(%x: i32, %y: i32):
+      obs.yield %x : i32
+    }
+    obs.yield %s : !obs.arr<2 x i32>
+  }
+  obs.return
+}
+
+// -----
+
+obs.kernel @ilv_odd(%a: !obs.arr<3 x i32>) {
+  // expected-error @+1 {{'obs.ilv' op needs an array of even length to split it into even- and odd-indexed elements}}
+  %0 = obs.ilv %a : !obs.arr<3 x i32> -> !obs.arr<2 x i32> {
+  ^bb0(%h: !obs.arr<1 x i32>):
+    obs.yield %h : !obs.arr<1 x i32>
+  }
+  obs.return
+}
+
+// -----
+
+obs.kernel @one_changes_element(%a: !obs.arr<4 x i32>) {
+  // expected-error @+1 {{'obs.one' op region must keep the element type 'i32', but yields '!obs.arr<2 x f32>'}}
+  %0 = obs.one %a : !obs.arr<4 x i32> -> !obs.arr<4 x i32> {
+  ^bb0(%h: !obs.arr<2 x i32>):
+    %f = obs.map %h : !obs.arr<2 x i32> -> !obs.arr<2 x f32> {
+    ^bb0(%x: i32):
+      %y = arith.sitofp %x : i32 to f32
+      obs.yield %y : f32
+    }
+    obs.yield %f : !obs.arr<2 x f32>
+  }
+  obs.return
+}
+
+// -----
+
+obs.kernel @one_result(%a: !obs.arr<4 x i32>) {
+  // expected-error @+1 {{'obs.one' op result must be '!obs.arr<4 x i32>', the first half followed by what the region yields, but is '!obs.arr<8 x i32>'}}
+  %0 = obs.one %a : !obs.arr<4 x i32> -> !obs.arr<8 x i32> {
+  ^bb0(%h: !obs.arr<2 x i32>):
+    obs.yield %h : !obs.arr<2 x i32>
+  }
+  obs.return
+}
+
+// -----
+
+obs.kernel @repeat_changes_type(%a: !obs.arr<4 x i32>) {
+  // expected-error @+1 {{'obs.repeat' op region must yield what it takes, '!obs.arr<4 x i32>', but yields '!obs.arr<2 x i32>'}}
+  %0 = obs.repeat 2 %a : !obs.arr<4 x i32> {
+  ^bb0(%x: !obs.arr<4 x i32>):
+    %lo, %hi = obs.halve %x : !obs.arr<4 x i32>
+    obs.yield %lo : !obs.arr<2 x i32>
+  }
+  obs.return
+}
+
+// -----
+
+obs.kernel @repeat_negative(%a: !obs.arr<4 x i32>) {
+  // expected-error @+1 {{attribute 'count' failed to satisfy constraint: 64-bit signless integer attribute whose value is non-negative}}
+  %0 = obs.repeat -1 %a : !obs.arr<4 x i32> {
+  ^bb0(%x: !obs.arr<4 x i32>):
+    obs.yield %x : !obs.arr<4 x i32>
+  }
+  obs.return
+}
+
+// -----
+
+obs.kernel @reduce_empty(%a: !obs.arr<0 x i32>) {
+  // expected-error @+1 {{'obs.reduce' op cannot reduce an empty array: it has no first element to start from}}
+  %0 = obs.reduce %a : !obs.arr<0 x i32> -> i32 {
+  ^bb0(%acc: i32, %x: i32):
+    obs.yield %acc : i32
+  }
+  obs.return
+}
+
+// -----
+
+obs.kernel @reduce_nested(%a: !obs.arr<2 x !obs.arr<2 x i32>>) {
+  // expected-error @+1 {{'obs.reduce' op reduces arrays of scalars or tuples, not '!obs.arr<2 x !obs.arr<2 x i32>>'}}
+  %0 = obs.reduce %a : !obs.arr<2 x !obs.arr<2 x i32>> -> !obs.arr<2 x i32> {
+  ^bb0(%acc: !obs.arr<2 x i32>, %x: !obs.arr<2 x i32>):
+    obs.yield %acc : !obs.arr<2 x i32>
+  }
+  obs.return
+}
+
+// -----
+
+obs.kernel @reduce_results(%a: !obs.arr<4 x tuple<i32, f32>>) {
+  // expected-error @+1 {{'obs.reduce' op results must be the flattened element (i32, f32), but are (i32)}}
+  %0 = obs.reduce %a : !obs.arr<4 x tuple<i32, f32>> -> i32 {
+  ^bb0(%acc: i32, %accf: f32, %x: i32, %xf: f32):
+    obs.yield %acc, %accf : i32, f32
+  }
+  obs.return
+}
+
+// -----
+
+obs.kernel @reduce_region(%a: !obs.arr<4 x i32>) {
+  // expected-error @+1 {{'obs.reduce' op region must take (i32, i32) (the accumulator and the next element, to the new accumulator), but takes (i32)}}
+  %0 = obs.reduce %a : !obs.arr<4 x i32> -> i32 {
+  ^bb0(%x: i32):
+    obs.yield %x : i32
+  }
+  obs.return
+}
+
+// -----
+
+obs.kernel @index_not_array(%a: !obs.arr<4 x i32>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+2 {{'obs.index' op failed to infer returned types}}
+  // expected-error @+1 {{'obs.index' op inferred type(s) 'i32' are incompatible with return type(s) of operation 'f32'}}
+  %0 = "obs.index"(%a, %c0) : (!obs.arr<4 x i32>, index) -> f32
+  obs.return
+}

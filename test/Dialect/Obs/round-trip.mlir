@@ -1,0 +1,179 @@
+// RUN: obs-opt %s | obs-opt | FileCheck %s
+// RUN: obs-opt %s --mlir-print-op-generic | obs-opt | FileCheck %s
+// RUN: obs-opt %s --emit-bytecode | obs-opt | FileCheck %s
+
+// CHECK-LABEL: obs.kernel @types
+// CHECK-SAME: (%{{.*}}: !obs.arr<8 x i32>, %{{.*}}: !obs.arr<4 x tuple<i32, f32>>, %{{.*}}: !obs.arr<2 x !obs.arr<3 x f64>>, %{{.*}}: !obs.arr<0 x i1>, %{{.*}}: !obs.arr<1 x tuple<tuple<i8, i16>, i64>>, %{{.*}}: !obs.arr<2 x f16>)
+// CHECK-SAME: -> !obs.arr<8 x i32>
+obs.kernel @types(%a: !obs.arr<8 x i32>, %b: !obs.arr<4 x tuple<i32, f32>>,
+                  %c: !obs.arr<2 x !obs.arr<3 x f64>>, %d: !obs.arr<0 x i1>,
+                  %e: !obs.arr<1 x tuple<tuple<i8, i16>, i64>>,
+                  %f: !obs.arr<2 x f16>) -> !obs.arr<8 x i32> {
+  obs.return %a : !obs.arr<8 x i32>
+}
+
+// CHECK-LABEL: obs.kernel @syncs
+// CHECK-SAME: attributes {threads = 4 : i64}
+// CHECK: obs.sync %{{.*}} : !obs.arr<8 x i32>
+// CHECK: obs.sync warp %{{.*}} : !obs.arr<8 x i32>
+// CHECK: obs.sync inplace %{{.*}} : !obs.arr<8 x i32>
+// CHECK: obs.sync strided<4> %{{.*}} : !obs.arr<8 x i32>
+// CHECK: obs.sync warp inplace blocked<2> %{{.*}} : !obs.arr<8 x i32>
+// CHECK: obs.sync %{{.*}} : !obs.arr<8 x i32>
+// CHECK: obs.sync warp inplace strided<4> %{{.*}} : !obs.arr<8 x i32>
+obs.kernel @syncs(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32>
+    attributes {threads = 4} {
+  %0 = obs.sync %a : !obs.arr<8 x i32>
+  %1 = obs.sync warp %0 : !obs.arr<8 x i32>
+  %2 = obs.sync inplace %1 : !obs.arr<8 x i32>
+  %3 = obs.sync strided<4> %2 : !obs.arr<8 x i32>
+  %4 = obs.sync warp inplace blocked<2> %3 : !obs.arr<8 x i32>
+  // The defaults may be written out, in any order.
+  %5 = obs.sync block fresh %4 : !obs.arr<8 x i32>
+  %6 = obs.sync strided<4> inplace warp %5 : !obs.arr<8 x i32>
+  obs.return %6 : !obs.arr<8 x i32>
+}
+
+// CHECK-LABEL: obs.kernel @index_functions
+// CHECK: %[[G:.*]] = obs.generate : !obs.arr<8 x i32> {
+// CHECK-NEXT: ^bb0(%[[I:.*]]: index):
+// CHECK: obs.yield %{{.*}} : i32
+// CHECK: obs.map %[[G]], %[[G]] : !obs.arr<8 x i32>, !obs.arr<8 x i32> -> !obs.arr<8 x tuple<i32, i32>> {
+// CHECK-NEXT: ^bb0(%{{.*}}: i32, %{{.*}}: i32):
+// CHECK: obs.yield %{{.*}}, %{{.*}} : i32, i32
+// CHECK: obs.index %[[G]][%{{.*}}] : !obs.arr<8 x i32>
+// CHECK: obs.index %{{.*}}[%{{.*}}] : !obs.arr<8 x tuple<i32, i32>>
+// CHECK: obs.index %{{.*}}[%{{.*}}] : !obs.arr<2 x !obs.arr<3 x f64>>
+obs.kernel @index_functions(%grid: !obs.arr<2 x !obs.arr<3 x f64>>)
+    -> !obs.arr<8 x tuple<i32, i32>> {
+  %g = obs.generate : !obs.arr<8 x i32> {
+  ^bb0(%i: index):
+    %x = arith.index_cast %i : index to i32
+    obs.yield %x : i32
+  }
+  %m = obs.map %g, %g : !obs.arr<8 x i32>, !obs.arr<8 x i32> -> !obs.arr<8 x tuple<i32, i32>> {
+  ^bb0(%x: i32, %y: i32):
+    %s = arith.addi %x, %y : i32
+    obs.yield %x, %s : i32, i32
+  }
+  %c1 = arith.constant 1 : index
+  %e = obs.index %g[%c1] : !obs.arr<8 x i32>
+  %p0, %p1 = obs.index %m[%c1] : !obs.arr<8 x tuple<i32, i32>>
+  %row = obs.index %grid[%c1] : !obs.arr<2 x !obs.arr<3 x f64>>
+  obs.return %m : !obs.arr<8 x tuple<i32, i32>>
+}
+
+// CHECK-LABEL: obs.kernel @shapes
+// CHECK: obs.rev %{{.*}} : !obs.arr<8 x i32>
+// CHECK: obs.riffle %{{.*}} : !obs.arr<8 x i32>
+// CHECK: obs.unriffle %{{.*}} : !obs.arr<8 x i32>
+// CHECK: %[[LO:.*]], %[[HI:.*]] = obs.halve %{{.*}} : !obs.arr<8 x i32>
+// CHECK: obs.conc %[[HI]], %[[LO]] : !obs.arr<4 x i32>, !obs.arr<4 x i32>
+// CHECK: %[[P:.*]] = obs.pair %{{.*}} : !obs.arr<8 x i32>
+// CHECK: obs.unpair %[[P]] : !obs.arr<4 x tuple<i32, i32>>
+// CHECK: %[[Z:.*]] = obs.zip %{{.*}}, %{{.*}} : !obs.arr<8 x i32>, !obs.arr<8 x f32>
+// CHECK: obs.unzip %[[Z]] : !obs.arr<8 x tuple<i32, f32>>
+obs.kernel @shapes(%a: !obs.arr<8 x i32>, %f: !obs.arr<8 x f32>) -> !obs.arr<8 x i32> {
+  %0 = obs.rev %a : !obs.arr<8 x i32>
+  %1 = obs.riffle %0 : !obs.arr<8 x i32>
+  %2 = obs.unriffle %1 : !obs.arr<8 x i32>
+  %lo, %hi = obs.halve %2 : !obs.arr<8 x i32>
+  %3 = obs.conc %hi, %lo : !obs.arr<4 x i32>, !obs.arr<4 x i32>
+  %4 = obs.pair %3 : !obs.arr<8 x i32>
+  %5 = obs.unpair %4 : !obs.arr<4 x tuple<i32, i32>>
+  %6 = obs.zip %5, %f : !obs.arr<8 x i32>, !obs.arr<8 x f32>
+  %7, %8 = obs.unzip %6 : !obs.arr<8 x tuple<i32, f32>>
+  obs.return %7 : !obs.arr<8 x i32>
+}
+
+// CHECK-LABEL: obs.kernel @element_combinators
+// CHECK: obs.evens %{{.*}} : !obs.arr<8 x i32> {
+// CHECK: obs.odds %{{.*}} : !obs.arr<8 x i32> {
+// CHECK: obs.fan %{{.*}} : !obs.arr<8 x i32> {
+// CHECK: obs.reduce %{{.*}} : !obs.arr<8 x i32> -> i32 {
+obs.kernel @element_combinators(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  %0 = obs.evens %a : !obs.arr<8 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %lo = arith.minsi %x, %y : i32
+    %hi = arith.maxsi %x, %y : i32
+    obs.yield %lo, %hi : i32, i32
+  }
+  %1 = obs.odds %0 : !obs.arr<8 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    obs.yield %y, %x : i32, i32
+  }
+  %2 = obs.fan %1 : !obs.arr<8 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %s = arith.addi %x, %y : i32
+    obs.yield %s : i32
+  }
+  %sum = obs.reduce %2 : !obs.arr<8 x i32> -> i32 {
+  ^bb0(%acc: i32, %x: i32):
+    %s = arith.addi %acc, %x : i32
+    obs.yield %s : i32
+  }
+  obs.return %2 : !obs.arr<8 x i32>
+}
+
+// CHECK-LABEL: obs.kernel @programs
+// CHECK: obs.two %{{.*}} : !obs.arr<8 x i32> -> !obs.arr<4 x i32> {
+// CHECK-NEXT: ^bb0(%{{.*}}: !obs.arr<4 x i32>):
+// CHECK: obs.sync
+// CHECK: obs.yield %{{.*}} : !obs.arr<2 x i32>
+// CHECK: obs.ilv %{{.*}} : !obs.arr<4 x i32> -> !obs.arr<4 x i32> {
+// CHECK: obs.one %{{.*}} : !obs.arr<4 x i32> -> !obs.arr<4 x i32> {
+// CHECK: obs.repeat 3 %{{.*}} : !obs.arr<4 x i32> {
+obs.kernel @programs(%a: !obs.arr<8 x i32>) -> !obs.arr<4 x i32> {
+  %0 = obs.two %a : !obs.arr<8 x i32> -> !obs.arr<4 x i32> {
+  ^bb0(%h: !obs.arr<4 x i32>):
+    %p = obs.pair %h : !obs.arr<4 x i32>
+    %s = obs.map %p : !obs.arr<2 x tuple<i32, i32>> -> !obs.arr<2 x i32> {
+    ^bb0(%x: i32, %y: i32):
+      %t = arith.addi %x, %y : i32
+      obs.yield %t : i32
+    }
+    %r = obs.sync %s : !obs.arr<2 x i32>
+    obs.yield %r : !obs.arr<2 x i32>
+  }
+  %1 = obs.ilv %0 : !obs.arr<4 x i32> -> !obs.arr<4 x i32> {
+  ^bb0(%h: !obs.arr<2 x i32>):
+    %r = obs.rev %h : !obs.arr<2 x i32>
+    obs.yield %r : !obs.arr<2 x i32>
+  }
+  %2 = obs.one %1 : !obs.arr<4 x i32> -> !obs.arr<4 x i32> {
+  ^bb0(%h: !obs.arr<2 x i32>):
+    %r = obs.rev %h : !obs.arr<2 x i32>
+    obs.yield %r : !obs.arr<2 x i32>
+  }
+  %3 = obs.repeat 3 %2 : !obs.arr<4 x i32> {
+  ^bb0(%x: !obs.arr<4 x i32>):
+    %r = obs.riffle %x : !obs.arr<4 x i32>
+    %s = obs.sync %r : !obs.arr<4 x i32>
+    obs.yield %s : !obs.arr<4 x i32>
+  }
+  obs.return %3 : !obs.arr<4 x i32>
+}
+
+// Nested arrays: a map over rows whose region is an array program.
+// CHECK-LABEL: obs.kernel @rows
+// CHECK: obs.map %{{.*}} : !obs.arr<4 x !obs.arr<4 x f32>> -> !obs.arr<4 x !obs.arr<4 x f32>> {
+// CHECK-NEXT: ^bb0(%[[ROW:.*]]: !obs.arr<4 x f32>):
+// CHECK: obs.rev %[[ROW]] : !obs.arr<4 x f32>
+obs.kernel @rows(%g: !obs.arr<4 x !obs.arr<4 x f32>>) -> !obs.arr<4 x !obs.arr<4 x f32>> {
+  %0 = obs.map %g : !obs.arr<4 x !obs.arr<4 x f32>> -> !obs.arr<4 x !obs.arr<4 x f32>> {
+  ^bb0(%row: !obs.arr<4 x f32>):
+    %r = obs.rev %row : !obs.arr<4 x f32>
+    obs.yield %r : !obs.arr<4 x f32>
+  }
+  obs.return %0 : !obs.arr<4 x !obs.arr<4 x f32>>
+}
+
+// Attributes print in their own form too.
+// CHECK-LABEL: func.func @attributes
+// CHECK-SAME: obs.how = #obs.strided<256>
+// CHECK-SAME: obs.other = #obs.blocked<2>
+// CHECK-SAME: obs.placement = #obs.placement<inplace>
+// CHECK-SAME: obs.scope = #obs.scope<warp>
+func.func @attributes() attributes {obs.how = #obs.strided<256>, obs.other = #obs.blocked<2>, obs.scope = #obs.scope<warp>, obs.placement = #obs.placement<inplace>} {
+  return
+}
