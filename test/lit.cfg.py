@@ -10,7 +10,7 @@ from lit.llvm.subst import ToolSubst
 config.name = "OBS"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
-config.excludes = ["lib", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["lib", "Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.obs_obj_root, "test")
 
@@ -22,7 +22,7 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.obs_tools_dir, config.llvm_tools_dir]
-tools = ["obs-opt"]
+tools = ["obs-opt", "obs-run"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.obs_tools_dir, append_path=True)
@@ -30,3 +30,7 @@ llvm_config.with_environment("PATH", config.obs_tools_dir, append_path=True)
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas))
+
+# `%exit-code CMD ARGS`: CMD's output and stderr, then "exit code: N".
+config.substitutions.append(
+    ("%exit-code", "sh " + os.path.join(config.test_source_root, "Inputs", "exit-code.sh")))

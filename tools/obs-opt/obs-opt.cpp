@@ -1,13 +1,19 @@
 //===- obs-opt.cpp - the obs optimizer driver -----------------------------===//
 //
-// mlir-opt for obs: the obs dialect and passes, plus the upstream dialects and
-// passes that obs pipelines go through.
+// mlir-opt for obs: the obs dialect, passes and pipelines, plus the upstream
+// dialects and passes that obs pipelines go through.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Obs/Conversion/Passes.h"
 #include "Obs/Dialect/Obs/ObsDialect.h"
+#include "Obs/Pipelines/Pipelines.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -20,11 +26,15 @@ void registerTestPasses();
 
 int main(int argc, char **argv) {
   mlir::registerTransformsPasses();
+  mlir::obs::registerObsConversionPasses();
+  mlir::obs::registerPipelines();
   mlir::obs::test::registerTestPasses();
 
   mlir::DialectRegistry registry;
   registry.insert<mlir::obs::ObsDialect, mlir::arith::ArithDialect,
-                  mlir::func::FuncDialect, mlir::scf::SCFDialect,
+                  mlir::cf::ControlFlowDialect, mlir::func::FuncDialect,
+                  mlir::LLVM::LLVMDialect, mlir::math::MathDialect,
+                  mlir::memref::MemRefDialect, mlir::scf::SCFDialect,
                   mlir::ub::UBDialect>();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "obs optimizer driver\n", registry));

@@ -1,0 +1,36 @@
+//===- Passes.h - obs conversion passes -------------------------*- C++ -*-===//
+
+#ifndef OBS_CONVERSION_PASSES_H
+#define OBS_CONVERSION_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+namespace arith {
+class ArithDialect;
+} // namespace arith
+namespace func {
+class FuncDialect;
+} // namespace func
+namespace memref {
+class MemRefDialect;
+} // namespace memref
+namespace scf {
+class SCFDialect;
+} // namespace scf
+namespace ub {
+class UBDialect;
+} // namespace ub
+} // namespace mlir
+
+namespace mlir::obs {
+
+#define GEN_PASS_DECL
+#include "Obs/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "Obs/Conversion/Passes.h.inc"
+
+} // namespace mlir::obs
+
+#endif // OBS_CONVERSION_PASSES_H

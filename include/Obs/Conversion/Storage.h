@@ -1,0 +1,32 @@
+//===- Storage.h - how arrays are laid out in memory ------------*- C++ -*-===//
+//
+// Every target stores an array the same way: one memref per scalar of its
+// leaf element (a tuple's scalars in order), shaped like the array's nesting
+// (`!obs.arr<4 x !obs.arr<8 x tuple<i32, f32>>>` is memref<4x8xi32> and
+// memref<4x8xf32>). obs-run reads and writes host data in this layout.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OBS_CONVERSION_STORAGE_H
+#define OBS_CONVERSION_STORAGE_H
+
+#include "Obs/Dialect/Obs/ElementEmitter.h"
+#include "Obs/Dialect/Obs/ObsTypes.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+namespace mlir::obs {
+
+/// The memref types that store an array of `type`, one per leaf scalar.
+SmallVector<MemRefType> getStorageTypes(ArrType type,
+                                        Attribute memorySpace = {});
+
+/// Reads leaves from the memrefs that store an array.
+LeafReader makeStorageReader(SmallVector<Value> components);
+
+/// Stores the flattened scalars of one leaf at `path` into `components`.
+void storeLeaf(OpBuilder &builder, Location loc, ValueRange components,
+               ValueRange scalars, ValueRange path);
+
+} // namespace mlir::obs
+
+#endif // OBS_CONVERSION_STORAGE_H

@@ -1,0 +1,330 @@
+//===- ObsToReference.cpp - the reference target --------------------------===//
+//
+// The oracle: kernels as plain sequential loops. It is deliberately naive and
+// independent of everything the other targets decide (threads, work
+// assignment, barriers, buffer reuse); its only shared piece is the index
+// function of each op, which DESIGN section 4 defines and the pull-array
+// tests check against the papers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Obs/Conversion/Passes.h"
+#include "Obs/Conversion/Storage.h"
+#include "Obs/Dialect/Obs/ElementEmitter.h"
+#include "Obs/Dialect/Obs/ObsOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+
+namespace mlir::obs {
+#define GEN_PASS_DEF_OBSLOWERREFERENCE
+#include "Obs/Conversion/Passes.h.inc"
+} // namespace mlir::obs
+
+using namespace mlir;
+using namespace mlir::obs;
+
+namespace {
+
+/// The memrefs that store one materialised array (see Storage.h).
+using Buffer = SmallVector<Value>;
+
+/// Maps the outermost index of an array's leaf to the index it has in a
+/// buffer (the part of a `two` lives at an offset of its parent, ...).
+using OuterIndexMap = std::function<Value(Value)>;
+
+Value identityIndex(Value index) { return index; }
+
+class ReferenceLowering {
+public:
+  ReferenceLowering(OpBuilder &builder, llvm::Statistic &numBuffers)
+      : builder(builder), numBuffers(numBuffers) {}
+
+  LogicalResult lowerKernel(KernelOp kernel);
+
+private:
+  /// Runs the program in `body` with its arguments stored in `arguments` and
+  /// returns the buffers holding what it yields.
+  FailureOr<SmallVector<Buffer>> lowerProgram(Region &body,
+                                              ArrayRef<Buffer> arguments);
+  LogicalResult lowerOp(Operation *op);
+  LogicalResult lowerParts(Operation *op, Region &body, Value input,
+                           Value result);
+  LogicalResult lowerRepeat(RepeatOp repeat);
+
+  Buffer allocate(ArrType type, Location loc);
+  /// Computes every leaf of `array` with its index function and stores it.
+  LogicalResult materialize(Value array, const Buffer &dest);
+  /// Copies the leaves of an array of `type` between buffers, element i
+  /// of the array living at `fromIndex(i)` and `toIndex(i)` respectively.
+  void copy(ArrType type, Location loc, const Buffer &from,
+            const OuterIndexMap &fromIndex, const Buffer &to,
+            const OuterIndexMap &toIndex);
+  void forEachLeaf(ArrType type, Location loc,
+                   function_ref<void(ValueRange)> body);
+
+  Value constant(Location loc, int64_t value) {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  }
+  Value affine(Location loc, Value index, int64_t scale, Value offset) {
+    Value scaled = builder.createOrFold<arith::MulIOp>(
+        loc, index, constant(loc, scale));
+    return builder.createOrFold<arith::AddIOp>(loc, scaled, offset);
+  }
+
+  /// Buffers are freed at the end of the program region that made them.
+  void pushScope() { scopes.emplace_back(); }
+  void popScope(Location loc) {
+    for (Value allocation : scopes.back())
+      memref::DeallocOp::create(builder, loc, allocation);
+    scopes.pop_back();
+  }
+
+  OpBuilder &builder;
+  llvm::Statistic &numBuffers;
+  llvm::DenseMap<Value, Buffer> buffers;
+  SmallVector<SmallVector<Value>> scopes;
+};
+
+} // namespace
+
+Buffer ReferenceLowering::allocate(ArrType type, Location loc) {
+  ++numBuffers;
+  Buffer buffer;
+  for (MemRefType memrefType : getStorageTypes(type)) {
+    Value allocation = memref::AllocOp::create(builder, loc, memrefType);
+    scopes.back().push_back(allocation);
+    buffer.push_back(allocation);
+  }
+  return buffer;
+}
+
+void ReferenceLowering::forEachLeaf(ArrType type, Location loc,
+                                    function_ref<void(ValueRange)> body) {
+  SmallVector<Value> lowerBounds, upperBounds, steps;
+  for (uint64_t length : type.getShape()) {
+    lowerBounds.push_back(constant(loc, 0));
+    upperBounds.push_back(constant(loc, length));
+    steps.push_back(constant(loc, 1));
+  }
+  scf::buildLoopNest(builder, loc, lowerBounds, upperBounds, steps,
+                     [&](OpBuilder &nested, Location, ValueRange ivs) {
+                       OpBuilder::InsertionGuard guard(builder);
+                       builder.setInsertionPoint(nested.getInsertionBlock(),
+                                                 nested.getInsertionPoint());
+                       body(ivs);
+                     });
+}
+
+LogicalResult ReferenceLowering::materialize(Value array, const Buffer &dest) {
+  bool failed = false;
+  forEachLeaf(cast<ArrType>(array.getType()), array.getLoc(),
+              [&](ValueRange path) {
+                ElementEmitter emitter(builder, array.getLoc());
+                for (const auto &[value, buffer] : buffers)
+                  emitter.setSource(value, makeStorageReader(buffer));
+                SmallVector<Value> leaf = emitter.emitLeaf(array, path);
+                storeLeaf(builder, array.getLoc(), dest, leaf, path);
+                failed |= emitter.failed();
+              });
+  return failure(failed);
+}
+
+void ReferenceLowering::copy(ArrType type, Location loc, const Buffer &from,
+                             const OuterIndexMap &fromIndex, const Buffer &to,
+                             const OuterIndexMap &toIndex) {
+  forEachLeaf(type, loc, [&](ValueRange path) {
+    SmallVector<Value> fromPath(path), toPath(path);
+    fromPath[0] = fromIndex(path[0]);
+    toPath[0] = toIndex(path[0]);
+    SmallVector<Value> leaf = makeStorageReader(from)(builder, loc, fromPath);
+    storeLeaf(builder, loc, to, leaf, toPath);
+  });
+}
+
+FailureOr<SmallVector<Buffer>>
+ReferenceLowering::lowerProgram(Region &body, ArrayRef<Buffer> arguments) {
+  Block &block = body.front();
+  for (auto [argument, buffer] : llvm::zip_equal(block.getArguments(),
+                                                 arguments))
+    buffers[argument] = buffer;
+  for (Operation &op : block.without_terminator())
+    if (failed(lowerOp(&op)))
+      return failure();
+  SmallVector<Buffer> results;
+  for (Value yielded : block.getTerminator()->getOperands())
+    results.push_back(buffers.lookup(yielded));
+  return results;
+}
+
+LogicalResult ReferenceLowering::lowerOp(Operation *op) {
+  auto isArray = [](Type type) { return isa<ArrType>(type); };
+  // Scalars (constants, obs.index and obs.reduce of arrays) are emitted where
+  // an element needs them.
+  if (llvm::none_of(op->getResultTypes(), isArray))
+    return success();
+  if (auto sync = dyn_cast<SyncOp>(op)) {
+    buffers[sync.getResult()] = buffers.lookup(sync.getInput());
+    return success();
+  }
+  if (auto two = dyn_cast<TwoOp>(op))
+    return lowerParts(op, two.getBody(), two.getInput(), two.getResult());
+  if (auto ilv = dyn_cast<IlvOp>(op))
+    return lowerParts(op, ilv.getBody(), ilv.getInput(), ilv.getResult());
+  if (auto one = dyn_cast<OneOp>(op))
+    return lowerParts(op, one.getBody(), one.getInput(), one.getResult());
+  if (auto repeat = dyn_cast<RepeatOp>(op))
+    return lowerRepeat(repeat);
+  for (Value result : op->getResults()) {
+    Buffer buffer = allocate(cast<ArrType>(result.getType()), op->getLoc());
+    if (failed(materialize(result, buffer)))
+      return failure();
+    buffers[result] = buffer;
+  }
+  return success();
+}
+
+LogicalResult ReferenceLowering::lowerParts(Operation *op, Region &body,
+                                            Value input, Value result) {
+  Location loc = op->getLoc();
+  auto inputType = cast<ArrType>(input.getType());
+  auto resultType = cast<ArrType>(result.getType());
+  int64_t half = inputType.getLength() / 2;
+  auto partType =
+      cast<ArrType>(body.front().getTerminator()->getOperand(0).getType());
+  int64_t partLength = partType.getLength();
+  const Buffer &from = buffers.lookup(input);
+  Buffer out = allocate(resultType, loc);
+
+  // Where element j of part s lives in the input and in the result:
+  //   two: s*N/2 + j and s*M + j;  ilv: 2j + s in both;  one: N/2 + j.
+  std::function<Value(Value, Value)> inputIndex, outputIndex;
+  int64_t firstPart = 0;
+  if (isa<TwoOp>(op)) {
+    inputIndex = [&](Value s, Value j) {
+      return affine(loc, s, half, j);
+    };
+    outputIndex = [&](Value s, Value j) {
+      return affine(loc, s, partLength, j);
+    };
+  } else if (isa<IlvOp>(op)) {
+    inputIndex = outputIndex = [&](Value s, Value j) {
+      return affine(loc, j, 2, s);
+    };
+  } else {
+    // one P keeps the first half as it is.
+    firstPart = 1;
+    copy(inputType.withLength(half), loc, from, identityIndex, out,
+         identityIndex);
+    inputIndex = outputIndex = [&](Value, Value j) {
+      return affine(loc, j, 1, constant(loc, half));
+    };
+  }
+
+  auto loop = scf::ForOp::create(builder, loc, constant(loc, firstPart),
+                                 constant(loc, 2), constant(loc, 1));
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(loop.getBody()->getTerminator());
+  Value segment = loop.getInductionVar();
+  pushScope();
+  Buffer part = allocate(inputType.withLength(half), loc);
+  copy(inputType.withLength(half), loc, from,
+       [&](Value j) { return inputIndex(segment, j); }, part, identityIndex);
+  FailureOr<SmallVector<Buffer>> produced = lowerProgram(body, {part});
+  if (failed(produced))
+    return failure();
+  copy(partType, loc, produced->front(), identityIndex, out,
+       [&](Value j) { return outputIndex(segment, j); });
+  popScope(loc);
+  buffers[result] = out;
+  return success();
+}
+
+LogicalResult ReferenceLowering::lowerRepeat(RepeatOp repeat) {
+  Location loc = repeat.getLoc();
+  auto type = cast<ArrType>(repeat.getType());
+  Buffer current = allocate(type, loc);
+  copy(type, loc, buffers.lookup(repeat.getInput()), identityIndex, current,
+       identityIndex);
+  auto loop = scf::ForOp::create(builder, loc, constant(loc, 0),
+                                 constant(loc, repeat.getCount()),
+                                 constant(loc, 1));
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(loop.getBody()->getTerminator());
+    pushScope();
+    FailureOr<SmallVector<Buffer>> produced =
+        lowerProgram(repeat.getBody(), {current});
+    if (failed(produced))
+      return failure();
+    if (produced->front() != current)
+      copy(type, loc, produced->front(), identityIndex, current,
+           identityIndex);
+    popScope(loc);
+  }
+  buffers[repeat.getResult()] = current;
+  return success();
+}
+
+LogicalResult ReferenceLowering::lowerKernel(KernelOp kernel) {
+  Location loc = kernel.getLoc();
+  // Arguments, then one destination per result, each as its memrefs.
+  SmallVector<Type> argumentTypes;
+  auto appendStorage = [&](Type type) {
+    for (MemRefType memref : getStorageTypes(cast<ArrType>(type)))
+      argumentTypes.push_back(memref);
+  };
+  llvm::for_each(kernel.getArgumentTypes(), appendStorage);
+  llvm::for_each(kernel.getResultTypes(), appendStorage);
+  auto func = func::FuncOp::create(builder, loc, kernel.getSymName(),
+                                   builder.getFunctionType(argumentTypes, {}));
+  Block *entry = func.addEntryBlock();
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(entry);
+
+  // Slices the entry block's arguments into the buffers of the arrays.
+  unsigned nextArgument = 0;
+  auto takeBuffer = [&](Type type) {
+    unsigned width = getFlattenedSize(cast<ArrType>(type).getLeafType());
+    Buffer buffer(entry->getArguments().slice(nextArgument, width));
+    nextArgument += width;
+    return buffer;
+  };
+  SmallVector<Buffer> inputs =
+      llvm::map_to_vector(kernel.getArgumentTypes(), takeBuffer);
+  SmallVector<Buffer> destinations =
+      llvm::map_to_vector(kernel.getResultTypes(), takeBuffer);
+
+  pushScope();
+  FailureOr<SmallVector<Buffer>> results =
+      lowerProgram(kernel.getBody(), inputs);
+  if (failed(results))
+    return failure();
+  for (auto [type, result, destination] :
+       llvm::zip_equal(kernel.getResultTypes(), *results, destinations))
+    copy(cast<ArrType>(type), loc, result, identityIndex, destination,
+         identityIndex);
+  popScope(loc);
+  func::ReturnOp::create(builder, loc);
+  return success();
+}
+
+namespace {
+struct ObsLowerReferencePass
+    : mlir::obs::impl::ObsLowerReferenceBase<ObsLowerReferencePass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    for (KernelOp kernel :
+         llvm::make_early_inc_range(module.getOps<KernelOp>())) {
+      OpBuilder builder(kernel);
+      ReferenceLowering lowering(builder, numBuffers);
+      if (failed(lowering.lowerKernel(kernel)))
+        return signalPassFailure();
+      ++numKernels;
+      kernel.erase();
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,545 @@
+//===- HostData.cpp - kernel arrays on the host ---------------------------===//
+
+#include "HostData.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include <cfloat>
+#include <cmath>
+#include <cstring>
+
+using namespace llvm;
+using namespace mlir;
+using namespace obs_run;
+
+Error obs_run::makeError(const Twine &message) {
+  return createStringError(inconvertibleErrorCode(), message);
+}
+
+//===----------------------------------------------------------------------===//
+// Scalar types
+//===----------------------------------------------------------------------===//
+
+ScalarType ScalarType::get(Type type) {
+  if (type.isInteger(1))
+    return {I1, 1, false};
+  if (type.isInteger(8))
+    return {I8, 1, false};
+  if (type.isInteger(16))
+    return {I16, 2, false};
+  if (type.isInteger(32))
+    return {I32, 4, false};
+  if (type.isInteger(64))
+    return {I64, 8, false};
+  if (type.isF16())
+    return {F16, 2, true};
+  if (type.isF32())
+    return {F32, 4, true};
+  return {F64, 8, true};
+}
+
+std::string ScalarType::name() const {
+  static const char *names[] = {"i1",  "i8",  "i16", "i32",
+                                "i64", "f16", "f32", "f64"};
+  return names[kind];
+}
+
+std::string ScalarType::npyDescr() const {
+  static const char *descrs[] = {"|b1", "|i1", "<i2", "<i4",
+                                 "<i8", "<f2", "<f4", "<f8"};
+  return descrs[kind];
+}
+
+/// The range of an integer type, as the values users write (signed).
+static std::pair<int64_t, int64_t> integerRange(const ScalarType &type) {
+  if (type.kind == ScalarType::I1)
+    return {0, 1};
+  unsigned bits = type.bytes * 8;
+  if (bits == 64)
+    return {INT64_MIN, INT64_MAX};
+  return {-(int64_t(1) << (bits - 1)), (int64_t(1) << (bits - 1)) - 1};
+}
+
+/// Formats a number as text that reads back as the same value of its type:
+/// integers exactly, floats with the fewest digits that round-trip.
+static std::string formatNumber(const ScalarType &type, const Number &value) {
+  if (!type.isFloat)
+    return std::to_string(value.integer);
+  double x = value.real;
+  if (std::isnan(x))
+    return "nan";
+  if (std::isinf(x))
+    return x < 0 ? "-inf" : "inf";
+  char text[64];
+  for (int precision = 1; precision <= 17; ++precision) {
+    snprintf(text, sizeof(text), "%.*g", precision, x);
+    double back = strtod(text, nullptr);
+    bool same = type.kind == ScalarType::F64
+                    ? back == x
+                    : type.kind == ScalarType::F32 ? float(back) == float(x)
+                                                   : back == x;
+    if (same)
+      break;
+  }
+  return text;
+}
+
+/// Parses one token of a list for a scalar of `type`.
+static Expected<Number> parseNumber(StringRef token, const ScalarType &type) {
+  Number number;
+  if (!token.getAsInteger(10, number.integer)) {
+    if (type.isFloat) {
+      number.isFloat = true;
+      number.real = static_cast<double>(number.integer);
+    }
+    return number;
+  }
+  bool integral = !token.empty() &&
+                  token.drop_front(token.front() == '-' || token.front() == '+')
+                          .find_first_not_of("0123456789") == StringRef::npos;
+  if (!type.isFloat && integral)
+    return makeError("'" + token + "' does not fit " + type.name());
+  // strtod must take the whole token: "3e" is not 3.
+  std::string text = token.str();
+  char *end = nullptr;
+  double real = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size())
+    return makeError("'" + token + "' is not a number");
+  if (!type.isFloat)
+    return makeError("'" + token + "' is not an integer, as " + type.name() +
+                     " needs");
+  number.isFloat = true;
+  number.real = real;
+  return number;
+}
+
+//===----------------------------------------------------------------------===//
+// HostArray
+//===----------------------------------------------------------------------===//
+
+HostArray::HostArray(obs::ArrType type)
+    : type(type), leaves(type.getNumLeaves()) {
+  for (Type scalar : obs::flattenElementType(type.getLeafType())) {
+    components.push_back(ScalarType::get(scalar));
+    storage.emplace_back(
+        (leaves * components.back().bytes + sizeof(uint64_t) - 1) /
+            sizeof(uint64_t) +
+        1);
+  }
+}
+
+Error HostArray::set(uint64_t k, const Number &value, StringRef spelling) {
+  std::string shown = spelling.empty()
+                          ? formatNumber({ScalarType::F64, 8, true}, value)
+                          : spelling.str();
+  if (spelling.empty() && !value.isFloat)
+    shown = std::to_string(value.integer);
+  uint64_t leaf = k / getWidth();
+  unsigned c = k % getWidth();
+  const ScalarType &scalar = components[c];
+  char *slot = reinterpret_cast<char *>(storage[c].data()) + leaf * scalar.bytes;
+  if (!scalar.isFloat) {
+    if (value.isFloat)
+      return makeError("'" + shown + "' is not an integer, as " +
+                       scalar.name() + " needs");
+    auto [low, high] = integerRange(scalar);
+    if (value.integer < low || value.integer > high)
+      return makeError("'" + shown + "' does not fit " + scalar.name());
+    int64_t v = value.integer;
+    switch (scalar.bytes) {
+    case 1: {
+      int8_t narrow = static_cast<int8_t>(v);
+      std::memcpy(slot, &narrow, 1);
+      break;
+    }
+    case 2: {
+      int16_t narrow = static_cast<int16_t>(v);
+      std::memcpy(slot, &narrow, 2);
+      break;
+    }
+    case 4: {
+      int32_t narrow = static_cast<int32_t>(v);
+      std::memcpy(slot, &narrow, 4);
+      break;
+    }
+    default:
+      std::memcpy(slot, &v, 8);
+    }
+    return Error::success();
+  }
+  double real = value.isFloat ? value.real : static_cast<double>(value.integer);
+  switch (scalar.kind) {
+  case ScalarType::F64:
+    std::memcpy(slot, &real, 8);
+    return Error::success();
+  case ScalarType::F32: {
+    if (std::isfinite(real) && std::fabs(real) > FLT_MAX)
+      return makeError("'" + shown + "' does not fit f32");
+    float narrow = static_cast<float>(real);
+    std::memcpy(slot, &narrow, 4);
+    return Error::success();
+  }
+  default: {
+    APFloat half(real);
+    bool losesInfo;
+    APFloat::opStatus status =
+        half.convert(APFloat::IEEEhalf(), APFloat::rmNearestTiesToEven,
+                     &losesInfo);
+    if (std::isfinite(real) && (status & APFloat::opOverflow))
+      return makeError("'" + shown + "' does not fit f16");
+    uint16_t bits = half.bitcastToAPInt().getZExtValue();
+    std::memcpy(slot, &bits, 2);
+    return Error::success();
+  }
+  }
+}
+
+Number HostArray::get(uint64_t k) const {
+  uint64_t leaf = k / getWidth();
+  unsigned c = k % getWidth();
+  const ScalarType &scalar = components[c];
+  const char *slot =
+      reinterpret_cast<const char *>(storage[c].data()) + leaf * scalar.bytes;
+  Number number;
+  number.isFloat = scalar.isFloat;
+  switch (scalar.kind) {
+  case ScalarType::I1:
+    number.integer = (*reinterpret_cast<const uint8_t *>(slot)) & 1;
+    break;
+  case ScalarType::I8:
+    number.integer = *reinterpret_cast<const int8_t *>(slot);
+    break;
+  case ScalarType::I16: {
+    int16_t v;
+    std::memcpy(&v, slot, 2);
+    number.integer = v;
+    break;
+  }
+  case ScalarType::I32: {
+    int32_t v;
+    std::memcpy(&v, slot, 4);
+    number.integer = v;
+    break;
+  }
+  case ScalarType::I64:
+    std::memcpy(&number.integer, slot, 8);
+    break;
+  case ScalarType::F16: {
+    uint16_t bits;
+    std::memcpy(&bits, slot, 2);
+    APFloat half(APFloat::IEEEhalf(), APInt(16, bits));
+    number.real = half.convertToFloat();
+    break;
+  }
+  case ScalarType::F32: {
+    float v;
+    std::memcpy(&v, slot, 4);
+    number.real = v;
+    break;
+  }
+  case ScalarType::F64:
+    std::memcpy(&number.real, slot, 8);
+    break;
+  }
+  return number;
+}
+
+//===----------------------------------------------------------------------===//
+// Input
+//===----------------------------------------------------------------------===//
+
+/// splitmix64: a small generator whose stream is the same on every machine.
+static uint64_t nextRandom(uint64_t &state) {
+  uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+Error HostArray::fillFromList(StringRef text, const Twine &origin) {
+  SmallVector<StringRef> tokens;
+  SplitString(text, tokens, " \t\r\n,");
+  if (tokens.size() != getNumScalars())
+    return makeError(origin + " has " + Twine(tokens.size()) +
+                     " numbers, but " + Twine(getNumScalars()) +
+                     " are needed");
+  for (auto [k, token] : llvm::enumerate(tokens)) {
+    Expected<Number> number = parseNumber(token, components[k % getWidth()]);
+    if (!number)
+      return makeError(origin + ", number " + Twine(k) + ": " +
+                       toString(number.takeError()));
+    if (Error error = set(k, *number, token))
+      return makeError(origin + ", number " + Twine(k) + ": " +
+                       toString(std::move(error)));
+  }
+  return Error::success();
+}
+
+Error HostArray::fill(StringRef spec) {
+  if (spec == "iota" || spec.starts_with("iota:")) {
+    int64_t start = 0;
+    if (spec.consume_front("iota:") && spec.getAsInteger(10, start))
+      return makeError("iota:START needs an integer start, not '" + spec +
+                       "'");
+    for (uint64_t k = 0; k < getNumScalars(); ++k) {
+      Number number;
+      number.integer = start + static_cast<int64_t>(k);
+      if (Error error = set(k, number))
+        return makeError("iota, number " + Twine(k) + ": " +
+                         toString(std::move(error)));
+    }
+    return Error::success();
+  }
+  if (spec.consume_front("random:")) {
+    SmallVector<StringRef> fields;
+    spec.split(fields, ':');
+    uint64_t seed;
+    if ((fields.size() != 1 && fields.size() != 3) ||
+        fields[0].getAsInteger(10, seed))
+      return makeError("random needs random:SEED or random:SEED:LO:HI with "
+                       "integer SEED, not 'random:" +
+                       spec + "'");
+    double low = 0, high = 100;
+    if (fields.size() == 3 &&
+        (fields[1].getAsDouble(low) || fields[2].getAsDouble(high) ||
+         low > high))
+      return makeError("random:SEED:LO:HI needs numbers LO <= HI, not '" +
+                       fields[1] + "' and '" + fields[2] + "'");
+    uint64_t state = seed;
+    for (uint64_t k = 0; k < getNumScalars(); ++k) {
+      const ScalarType &scalar = components[k % getWidth()];
+      uint64_t bits = nextRandom(state);
+      Number number;
+      if (scalar.isFloat) {
+        number.isFloat = true;
+        number.real = low + (bits >> 11) * 0x1.0p-53 * (high - low);
+      } else {
+        double lowInt = scalar.kind == ScalarType::I1 && fields.size() == 1
+                            ? 0
+                            : std::ceil(low);
+        double highInt = scalar.kind == ScalarType::I1 && fields.size() == 1
+                             ? 1
+                             : std::floor(high);
+        uint64_t span = static_cast<uint64_t>(highInt - lowInt) + 1;
+        number.integer = static_cast<int64_t>(lowInt) +
+                         static_cast<int64_t>(span ? bits % span : bits);
+      }
+      if (Error error = set(k, number))
+        return makeError("random, number " + Twine(k) + ": " +
+                         toString(std::move(error)));
+    }
+    return Error::success();
+  }
+  if (sys::fs::is_regular_file(spec)) {
+    if (spec.ends_with(".npy"))
+      return fillFromNpy(spec);
+    ErrorOr<std::unique_ptr<MemoryBuffer>> file =
+        MemoryBuffer::getFile(spec, /*IsText=*/true);
+    if (!file)
+      return makeError("cannot read '" + spec +
+                       "': " + file.getError().message());
+    return fillFromList((*file)->getBuffer(), "'" + spec + "'");
+  }
+  if (spec.ends_with(".npy") || spec.ends_with(".txt") || spec.contains('/'))
+    return makeError("cannot open '" + spec + "': no such file");
+  // One word that is not a number is a misspelt form, not a list.
+  Number unused;
+  if (spec.find_first_of(", \t") == StringRef::npos && !spec.empty() &&
+      !parseNumber(spec, {ScalarType::F64, 8, true}).moveInto(unused))
+    return makeError("'" + spec +
+                     "' is not an input: expected iota, iota:START, "
+                     "random:SEED[:LO:HI], a list like 1,2,3, or a file");
+  return fillFromList(spec, "the list");
+}
+
+/// The header of a .npy file: its dtype, order and shape.
+struct NpyHeader {
+  std::string descr;
+  bool fortranOrder = false;
+  std::vector<uint64_t> shape;
+  size_t dataOffset = 0;
+};
+
+static Expected<NpyHeader> parseNpyHeader(StringRef bytes, StringRef path) {
+  auto bad = [&](const Twine &why) {
+    return makeError("'" + path + "' is not a valid .npy file: " + why);
+  };
+  if (bytes.size() < 10 || !bytes.starts_with("\x93NUMPY"))
+    return bad("it does not start with the .npy magic string");
+  unsigned major = static_cast<uint8_t>(bytes[6]);
+  size_t lengthBytes = major == 1 ? 2 : 4;
+  if (bytes.size() < 8 + lengthBytes)
+    return bad("it is truncated");
+  size_t headerLength = 0;
+  for (size_t i = 0; i < lengthBytes; ++i)
+    headerLength |= size_t(static_cast<uint8_t>(bytes[8 + i])) << (8 * i);
+  NpyHeader header;
+  header.dataOffset = 8 + lengthBytes + headerLength;
+  if (bytes.size() < header.dataOffset)
+    return bad("its header is truncated");
+  StringRef dict = bytes.slice(8 + lengthBytes, header.dataOffset);
+  auto field = [&](StringRef key) -> StringRef {
+    size_t at = dict.find("'" + key.str() + "'");
+    if (at == StringRef::npos)
+      return {};
+    StringRef rest = dict.drop_front(at + key.size() + 2).ltrim(" :");
+    return rest;
+  };
+  StringRef descr = field("descr");
+  if (descr.empty() || (descr.front() != '\'' && descr.front() != '"'))
+    return bad("its header has no 'descr'");
+  header.descr = descr.drop_front().take_until([](char c) {
+    return c == '\'' || c == '"';
+  }).str();
+  header.fortranOrder = field("fortran_order").starts_with("True");
+  StringRef shape = field("shape");
+  if (!shape.consume_front("("))
+    return bad("its header has no 'shape'");
+  shape = shape.take_until([](char c) { return c == ')'; });
+  SmallVector<StringRef> dims;
+  SplitString(shape, dims, ", ");
+  for (StringRef dim : dims) {
+    uint64_t extent;
+    if (dim.getAsInteger(10, extent))
+      return bad("its shape has '" + dim + "'");
+    header.shape.push_back(extent);
+  }
+  return header;
+}
+
+Error HostArray::fillFromNpy(StringRef path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> file =
+      MemoryBuffer::getFile(path, /*IsText=*/false);
+  if (!file)
+    return makeError("cannot read '" + path +
+                     "': " + file.getError().message());
+  StringRef bytes = (*file)->getBuffer();
+  Expected<NpyHeader> header = parseNpyHeader(bytes, path);
+  if (!header)
+    return header.takeError();
+  for (const ScalarType &scalar : components)
+    if (scalar.kind != components.front().kind)
+      return makeError("'" + path + "': an array of tuples of mixed types "
+                                    "cannot be read from .npy; use a text "
+                                    "file");
+  const ScalarType &scalar = components.front();
+  if (header->descr != scalar.npyDescr())
+    return makeError("'" + path + "' holds dtype " + header->descr +
+                     ", but the argument holds " + scalar.name() + " (" +
+                     scalar.npyDescr() + ")");
+  if (header->fortranOrder)
+    return makeError("'" + path + "' is in Fortran order; save it in C order");
+  uint64_t count = 1;
+  for (uint64_t extent : header->shape)
+    count *= extent;
+  if (count != getNumScalars())
+    return makeError("'" + path + "' has " + Twine(count) + " numbers, but " +
+                     Twine(getNumScalars()) + " are needed");
+  StringRef data = bytes.drop_front(header->dataOffset);
+  if (data.size() < count * scalar.bytes)
+    return makeError("'" + path + "' is truncated: its data has " +
+                     Twine(data.size()) + " bytes of the " +
+                     Twine(count * scalar.bytes) + " its shape needs");
+  for (uint64_t k = 0; k < count; ++k) {
+    uint64_t leaf = k / getWidth();
+    unsigned c = k % getWidth();
+    std::memcpy(reinterpret_cast<char *>(storage[c].data()) +
+                    leaf * scalar.bytes,
+                data.data() + k * scalar.bytes, scalar.bytes);
+  }
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Output
+//===----------------------------------------------------------------------===//
+
+void HostArray::printScalar(raw_ostream &os, uint64_t leaf,
+                            unsigned component) const {
+  os << formatNumber(components[component], get(leaf * getWidth() + component));
+}
+
+void HostArray::printElement(raw_ostream &os, Type elementType,
+                             uint64_t &leaf, unsigned &component,
+                             unsigned depth) const {
+  if (auto nested = dyn_cast<obs::ArrType>(elementType)) {
+    os << "[";
+    for (uint64_t i = 0; i < nested.getLength(); ++i) {
+      if (i)
+        os << ", ";
+      printElement(os, nested.getElementType(), leaf, component, depth + 1);
+    }
+    os << "]";
+    return;
+  }
+  if (auto tuple = dyn_cast<TupleType>(elementType)) {
+    os << "(";
+    for (auto [i, part] : llvm::enumerate(tuple.getTypes())) {
+      if (i)
+        os << ", ";
+      printElement(os, part, leaf, component, depth + 1);
+    }
+    os << ")";
+  } else {
+    printScalar(os, leaf, component++);
+  }
+  // A leaf is done when all of its scalars are printed.
+  if (component == getWidth() && depth == type.getDepth()) {
+    component = 0;
+    ++leaf;
+  }
+}
+
+void HostArray::print(raw_ostream &os) const {
+  uint64_t leaf = 0;
+  unsigned component = 0;
+  printElement(os, type, leaf, component, 0);
+}
+
+Error HostArray::write(StringRef path) const {
+  std::error_code error;
+  raw_fd_ostream os(path, error);
+  if (error)
+    return makeError("cannot write '" + path + "': " + error.message());
+  if (path.ends_with(".txt")) {
+    for (uint64_t k = 0; k < getNumScalars(); ++k)
+      os << formatNumber(components[k % getWidth()], get(k)) << "\n";
+    return Error::success();
+  }
+  if (!path.ends_with(".npy"))
+    return makeError("cannot write '" + path +
+                     "': an output file ends in .txt or .npy");
+  for (const ScalarType &scalar : components)
+    if (scalar.kind != components.front().kind)
+      return makeError("cannot write '" + path +
+                       "': the tuples of this array mix types; use .txt");
+  const ScalarType &scalar = components.front();
+  std::string shape = "(";
+  for (uint64_t extent : type.getShape())
+    shape += std::to_string(extent) + ", ";
+  if (getWidth() > 1)
+    shape += std::to_string(getWidth()) + ", ";
+  if (shape.size() > 1)
+    shape.resize(shape.size() - 2);
+  if (type.getShape().size() + (getWidth() > 1) == 1)
+    shape += ",";
+  shape += ")";
+  std::string dict = "{'descr': '" + scalar.npyDescr() +
+                     "', 'fortran_order': False, 'shape': " + shape + ", }";
+  // The header is padded so that the data starts at a multiple of 64.
+  size_t total = 10 + dict.size() + 1;
+  dict.append((64 - total % 64) % 64, ' ');
+  dict += '\n';
+  os << "\x93NUMPY" << char(1) << char(0) << char(dict.size() & 0xff)
+     << char(dict.size() >> 8) << dict;
+  for (uint64_t k = 0; k < getNumScalars(); ++k) {
+    uint64_t leaf = k / getWidth();
+    unsigned c = k % getWidth();
+    os.write(reinterpret_cast<const char *>(storage[c].data()) +
+                 leaf * scalar.bytes,
+             scalar.bytes);
+  }
+  return Error::success();
+}

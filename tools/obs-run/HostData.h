@@ -1,0 +1,92 @@
+//===- HostData.h - kernel arrays on the host -------------------*- C++ -*-===//
+//
+// obs-run's model of the data a kernel reads and writes: an array stored as
+// every target stores it (Obs/Conversion/Storage.h: one buffer per scalar of
+// the leaf element, row-major over the nesting), filled from the forms
+// `--input` accepts and written in the forms `--output` accepts. Users see an
+// array of tuples as its flattened scalars in order (seed 001 passes pAdd'
+// its pairs as a flat list); the buffers keep each scalar of the tuple apart.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OBS_TOOLS_OBSRUN_HOSTDATA_H
+#define OBS_TOOLS_OBSRUN_HOSTDATA_H
+
+#include "Obs/Dialect/Obs/ObsTypes.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace obs_run {
+
+/// A scalar type kernels compute with.
+struct ScalarType {
+  enum Kind { I1, I8, I16, I32, I64, F16, F32, F64 } kind;
+  unsigned bytes;
+  bool isFloat;
+
+  static ScalarType get(mlir::Type type);
+  std::string name() const;
+  /// numpy's dtype string for this type ('<i4', ...).
+  std::string npyDescr() const;
+};
+
+/// One scalar as the user writes it: exact for integers.
+struct Number {
+  bool isFloat = false;
+  int64_t integer = 0;
+  double real = 0;
+};
+
+class HostArray {
+public:
+  explicit HostArray(mlir::obs::ArrType type);
+
+  mlir::obs::ArrType getType() const { return type; }
+  /// Scalars per leaf (the width of a tuple element, 1 otherwise).
+  unsigned getWidth() const { return components.size(); }
+  uint64_t getNumLeaves() const { return leaves; }
+  /// The number of scalars the user reads or writes: leaves x width.
+  uint64_t getNumScalars() const { return leaves * getWidth(); }
+  const ScalarType &getComponentType(unsigned c) const { return components[c]; }
+
+  /// The buffer of component `c` (what the kernel receives).
+  void *getBuffer(unsigned c) { return storage[c].data(); }
+
+  /// Stores the `k`-th scalar of the flat list; fails when it does not fit,
+  /// naming it as `spelling` (as the user wrote it) when given.
+  llvm::Error set(uint64_t k, const Number &value,
+                  llvm::StringRef spelling = {});
+  Number get(uint64_t k) const;
+
+  /// Fills the array from an `--input` specification.
+  llvm::Error fill(llvm::StringRef spec);
+
+  /// `[a, b, c]`, a tuple as `(a, b)`, a nested array as `[[..], [..]]`.
+  void print(llvm::raw_ostream &os) const;
+  /// Writes FILE.txt (one scalar per line) or FILE.npy.
+  llvm::Error write(llvm::StringRef path) const;
+
+private:
+  llvm::Error fillFromList(llvm::StringRef text, const llvm::Twine &origin);
+  llvm::Error fillFromNpy(llvm::StringRef path);
+  void printElement(llvm::raw_ostream &os, mlir::Type type, uint64_t &leaf,
+                    unsigned &component, unsigned depth) const;
+  void printScalar(llvm::raw_ostream &os, uint64_t leaf,
+                   unsigned component) const;
+
+  mlir::obs::ArrType type;
+  std::vector<ScalarType> components;
+  uint64_t leaves;
+  std::vector<std::vector<uint64_t>> storage;
+};
+
+/// Formats an error for obs-run's one-line reports.
+llvm::Error makeError(const llvm::Twine &message);
+
+} // namespace obs_run
+
+#endif // OBS_TOOLS_OBSRUN_HOSTDATA_H
