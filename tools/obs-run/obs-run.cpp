@@ -88,7 +88,7 @@ public:
       std::string location;
       llvm::raw_string_ostream os(location);
       if (auto fileLoc = dyn_cast<FileLineColLoc>(diagnostic.getLocation()))
-        os << fileLoc.getFilename() << ":" << fileLoc.getLine() << ":"
+        os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
            << fileLoc.getColumn() << ": ";
       llvm::errs() << location << "error: " << diagnostic.str() << "\n";
       return success();
