@@ -345,9 +345,12 @@ Error HostArray::fill(StringRef spec) {
   if (spec.ends_with(".npy") || spec.ends_with(".txt") || spec.contains('/'))
     return makeError("cannot open '" + spec + "': no such file");
   // One word that is not a number is a misspelt form, not a list.
-  Number unused;
+  Expected<Number> single = parseNumber(spec, {ScalarType::F64, 8, true});
+  bool isNumber = static_cast<bool>(single);
+  if (!isNumber)
+    consumeError(single.takeError());
   if (spec.find_first_of(", \t") == StringRef::npos && !spec.empty() &&
-      !parseNumber(spec, {ScalarType::F64, 8, true}).moveInto(unused))
+      !isNumber)
     return makeError("'" + spec +
                      "' is not an input: expected iota, iota:START, "
                      "random:SEED[:LO:HI], a list like 1,2,3, or a file");
