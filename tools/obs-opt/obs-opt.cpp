@@ -8,6 +8,7 @@
 #include "Obs/Conversion/Passes.h"
 #include "Obs/Dialect/Obs/ObsDialect.h"
 #include "Obs/Pipelines/Pipelines.h"
+#include "Obs/Support/Statistics.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -36,6 +37,9 @@ int main(int argc, char **argv) {
                   mlir::LLVM::LLVMDialect, mlir::math::MathDialect,
                   mlir::memref::MemRefDialect, mlir::scf::SCFDialect,
                   mlir::ub::UBDialect>();
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "obs optimizer driver\n", registry));
+  mlir::LogicalResult result =
+      mlir::MlirOptMain(argc, argv, "obs optimizer driver\n", registry);
+  if (mlir::obs::statisticsRequested())
+    mlir::obs::printStatistics(llvm::errs());
+  return mlir::asMainReturnCode(result);
 }

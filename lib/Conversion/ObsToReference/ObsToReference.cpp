@@ -12,6 +12,7 @@
 #include "Obs/Conversion/Storage.h"
 #include "Obs/Dialect/Obs/ElementEmitter.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
+#include "Obs/Support/Statistics.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -39,8 +40,9 @@ Value identityIndex(Value index) { return index; }
 
 class ReferenceLowering {
 public:
-  ReferenceLowering(OpBuilder &builder, llvm::Statistic &numBuffers)
-      : builder(builder), numBuffers(numBuffers) {}
+  /// `countBuffer` is called for every buffer allocated.
+  ReferenceLowering(OpBuilder &builder, std::function<void()> countBuffer)
+      : builder(builder), countBuffer(std::move(countBuffer)) {}
 
   LogicalResult lowerKernel(KernelOp kernel);
 
@@ -83,7 +85,7 @@ private:
   }
 
   OpBuilder &builder;
-  llvm::Statistic &numBuffers;
+  std::function<void()> countBuffer;
   llvm::DenseMap<Value, Buffer> buffers;
   SmallVector<SmallVector<Value>> scopes;
 };
@@ -91,7 +93,7 @@ private:
 } // namespace
 
 Buffer ReferenceLowering::allocate(ArrType type, Location loc) {
-  ++numBuffers;
+  countBuffer();
   Buffer buffer;
   for (MemRefType memrefType : getStorageTypes(type)) {
     Value allocation = memref::AllocOp::create(builder, loc, memrefType);
@@ -319,10 +321,11 @@ struct ObsLowerReferencePass
     for (KernelOp kernel :
          llvm::make_early_inc_range(module.getOps<KernelOp>())) {
       OpBuilder builder(kernel);
-      ReferenceLowering lowering(builder, numBuffers);
+      ReferenceLowering lowering(
+          builder, [&] { addToStatistic(*this, numBuffers, "buffers"); });
       if (failed(lowering.lowerKernel(kernel)))
         return signalPassFailure();
-      ++numKernels;
+      addToStatistic(*this, numKernels, "kernels");
       kernel.erase();
     }
   }

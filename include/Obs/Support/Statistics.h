@@ -1,0 +1,31 @@
+//===- Statistics.h - pass statistics that always report --------*- C++ -*-===//
+//
+// obs passes declare their statistics in TableGen, and count them there too.
+// Those counters print with --mlir-pass-statistics only where LLVM was built
+// with statistics; Debian's LLVM is not. So every count also goes into obs's
+// own report, printed by obs-opt and obs-run under --obs-statistics.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OBS_SUPPORT_STATISTICS_H
+#define OBS_SUPPORT_STATISTICS_H
+
+#include "mlir/Pass/Pass.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::obs {
+
+/// Adds `amount` to the pass's statistic `statistic`, named `name` as in its
+/// TableGen declaration.
+void addToStatistic(Pass &pass, Pass::Statistic &statistic, StringRef name,
+                    uint64_t amount = 1);
+
+/// Whether --obs-statistics was given.
+bool statisticsRequested();
+
+/// Prints the counts gathered so far, by pass, in the order passes ran.
+void printStatistics(llvm::raw_ostream &os);
+
+} // namespace mlir::obs
+
+#endif // OBS_SUPPORT_STATISTICS_H

@@ -1,0 +1,106 @@
+// RUN: obs-opt %s --obs-lower-reference --split-input-file | FileCheck %s
+// RUN: obs-opt %s --obs-lower-reference --obs-statistics --split-input-file 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
+
+// Tests of lib/Conversion/ObsToReference: the ref target.
+
+// A kernel becomes a function over memrefs: arguments, then destinations.
+// Every array is materialised into its own buffer by a loop; the sync is the
+// identity; the result is copied out and the buffers freed.
+// CHECK-LABEL: func.func @increv(
+// CHECK-SAME: %[[IN:.*]]: memref<10xi32>, %[[OUT:.*]]: memref<10xi32>)
+// CHECK: %[[MAPPED:.*]] = memref.alloc() : memref<10xi32>
+// CHECK: scf.for %[[I:.*]] =
+// CHECK:   %[[X:.*]] = memref.load %[[IN]][%[[I]]]
+// CHECK:   %[[Y:.*]] = arith.addi %[[X]]
+// CHECK:   memref.store %[[Y]], %[[MAPPED]][%[[I]]]
+// CHECK: %[[REVERSED:.*]] = memref.alloc() : memref<10xi32>
+// CHECK: scf.for %[[J:.*]] =
+// CHECK:   %[[K:.*]] = arith.subi %{{.*}}, %[[J]] : index
+// CHECK:   memref.load %[[MAPPED]][%[[K]]]
+// CHECK: scf.for
+// CHECK:   memref.load %[[REVERSED]]
+// CHECK:   memref.store %{{.*}}, %[[OUT]]
+// CHECK: memref.dealloc %[[MAPPED]]
+// CHECK: memref.dealloc %[[REVERSED]]
+// CHECK: return
+// The four kernels below allocate 2, 0, 3 (result, part, rev) and 2
+// (iteration, riffle) buffers.
+// STATS: obs-lower-reference
+// STATS-NEXT: 7 buffers
+// STATS-NEXT: 4 kernels
+obs.kernel @increv(%input: !obs.arr<10 x i32>) -> !obs.arr<10 x i32> {
+  %one = arith.constant 1 : i32
+  %incremented = obs.map %input : !obs.arr<10 x i32> -> !obs.arr<10 x i32> {
+  ^bb0(%x: i32):
+    %y = arith.addi %x, %one : i32
+    obs.yield %y : i32
+  }
+  %stored = obs.sync %incremented : !obs.arr<10 x i32>
+  %result = obs.rev %stored : !obs.arr<10 x i32>
+  obs.return %result : !obs.arr<10 x i32>
+}
+
+// -----
+
+// Tuples are stored as one memref per scalar, nested arrays as more
+// dimensions.
+// CHECK-LABEL: func.func @layout(
+// CHECK-SAME: memref<4xi32>, %{{.*}}: memref<4xf32>, %{{.*}}: memref<2x3xf64>, %{{.*}}: memref<4xi32>, %{{.*}}: memref<4xf32>)
+obs.kernel @layout(%p: !obs.arr<4 x tuple<i32, f32>>, %g: !obs.arr<2 x !obs.arr<3 x f64>>) -> !obs.arr<4 x tuple<i32, f32>> {
+  obs.return %p : !obs.arr<4 x tuple<i32, f32>>
+}
+
+// -----
+
+// two runs its sub-program on each half, in a loop over the halves: copy
+// the half in, run the program, copy the part out.
+// CHECK-LABEL: func.func @two_rev(
+// CHECK: %[[OUT:.*]] = memref.alloc() : memref<8xi32>
+// CHECK: scf.for %[[S:.*]] = %c0{{.*}} to %c2{{.*}} step
+// CHECK:   %[[PART:.*]] = memref.alloc() : memref<4xi32>
+// CHECK:   scf.for
+// CHECK:     memref.store %{{.*}}, %[[PART]]
+// CHECK:   %[[REV:.*]] = memref.alloc() : memref<4xi32>
+// CHECK:   scf.for
+// CHECK:     memref.load %[[PART]]
+// CHECK:   scf.for
+// CHECK:     memref.load %[[REV]]
+// CHECK:     memref.store %{{.*}}, %[[OUT]]
+// CHECK:   memref.dealloc %[[PART]]
+// CHECK:   memref.dealloc %[[REV]]
+obs.kernel @two_rev(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  %0 = obs.two %a : !obs.arr<8 x i32> -> !obs.arr<8 x i32> {
+  ^bb0(%h: !obs.arr<4 x i32>):
+    %r = obs.rev %h : !obs.arr<4 x i32>
+    %s = obs.sync %r : !obs.arr<4 x i32>
+    obs.yield %s : !obs.arr<4 x i32>
+  }
+  obs.return %0 : !obs.arr<8 x i32>
+}
+
+// -----
+
+// repeat is a loop, not unrolled: the body's result is copied back into the
+// buffer of the iteration.
+// CHECK-LABEL: func.func @repeat_riffle(
+// CHECK: %[[CUR:.*]] = memref.alloc() : memref<8xi32>
+// CHECK: scf.for
+// CHECK:   memref.store %{{.*}}, %[[CUR]]
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c5{{.*}} step
+// CHECK:   %[[R:.*]] = memref.alloc() : memref<8xi32>
+// CHECK:   scf.for
+// CHECK:     memref.load %[[CUR]]
+// CHECK:     memref.store %{{.*}}, %[[R]]
+// CHECK:   scf.for
+// CHECK:     memref.load %[[R]]
+// CHECK:     memref.store %{{.*}}, %[[CUR]]
+// CHECK:   memref.dealloc %[[R]]
+// CHECK-NOT: obs.riffle
+obs.kernel @repeat_riffle(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  %0 = obs.repeat 5 %a : !obs.arr<8 x i32> {
+  ^bb0(%x: !obs.arr<8 x i32>):
+    %r = obs.riffle %x : !obs.arr<8 x i32>
+    obs.yield %r : !obs.arr<8 x i32>
+  }
+  obs.return %0 : !obs.arr<8 x i32>
+}
