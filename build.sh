@@ -51,8 +51,11 @@ install_missing_packages
 configure
 case "$action" in
   run)
-    ninja -C "$build_dir" obs-opt
-    "$build_dir/bin/obs-opt" examples/paper/sklansky.mlir
+    ninja -C "$build_dir" obs-opt obs-run
+    # The main job: seed 002's Sklansky prefix sum, sklansky 3 (+) on [0..7].
+    echo "obs-run examples/paper/sklansky.mlir --kernel=sklansky3 --target=ref --input=iota"
+    "$build_dir/bin/obs-run" examples/paper/sklansky.mlir --kernel=sklansky3 \
+      --target=ref --input=iota
     ;;
   check)
     ninja -C "$build_dir" check-obs
