@@ -9,6 +9,7 @@
 #include "Obs/Dialect/Obs/ObsDialect.h"
 #include "Obs/Pipelines/Pipelines.h"
 #include "Obs/Support/Statistics.h"
+#include "Obs/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -28,6 +29,7 @@ void registerTestPasses();
 int main(int argc, char **argv) {
   mlir::registerTransformsPasses();
   mlir::obs::registerObsConversionPasses();
+  mlir::obs::registerObsTransformsPasses();
   mlir::obs::registerPipelines();
   mlir::obs::test::registerTestPasses();
 
