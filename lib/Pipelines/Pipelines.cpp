@@ -2,14 +2,21 @@
 
 #include "Obs/Pipelines/Pipelines.h"
 #include "Obs/Conversion/Passes.h"
+#include "Obs/Dialect/Obs/ObsOps.h"
+#include "Obs/Transforms/Passes.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -35,6 +42,56 @@ void mlir::obs::buildReferencePipeline(OpPassManager &pm) {
   buildHostToLLVMPipeline(pm);
 }
 
+void mlir::obs::buildKernelsToGPUPipeline(OpPassManager &pm) {
+  pm.addNestedPass<KernelOp>(createObsFlatten());
+  pm.addPass(createConvertObsToGPU());
+  // Specialise the element code per thread and round: fold what the thread
+  // id's range decides (fan's `i < N/2` under strided<256>), then share the
+  // index arithmetic.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(arith::createArithIntRangeOpts());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void mlir::obs::buildCPUPipeline(OpPassManager &pm,
+                                 const CPUPipelineOptions &options) {
+  buildKernelsToGPUPipeline(pm);
+  ObsGPUToCPUOptions cpuOptions;
+  cpuOptions.order = options.order;
+  cpuOptions.seed = options.seed;
+  pm.addPass(createObsGPUToCPU(cpuOptions));
+  buildHostToLLVMPipeline(pm);
+}
+
+void mlir::obs::buildPTXPipeline(OpPassManager &pm,
+                                 const PTXPipelineOptions &options) {
+  buildKernelsToGPUPipeline(pm);
+  pm.addNestedPass<gpu::GPUModuleOp>(createSCFToControlFlowPass());
+  ConvertGpuOpsToNVVMOpsOptions nvvmOptions;
+  nvvmOptions.useBarePtrCallConv = true;
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(nvvmOptions));
+  pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
+  GpuNVVMAttachTargetOptions targetOptions;
+  targetOptions.chip = options.chip;
+  targetOptions.features = "+ptx80";
+  targetOptions.optLevel = options.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(targetOptions));
+  buildHostToLLVMPipeline(pm);
+  GpuToLLVMConversionPassOptions launchOptions;
+  launchOptions.hostBarePtrCallConv = true;
+  launchOptions.kernelBarePtrCallConv = true;
+  pm.addPass(createGpuToLLVMConversionPass(launchOptions));
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  GpuModuleToBinaryPassOptions binaryOptions;
+  binaryOptions.compilationTarget = options.format;
+  binaryOptions.toolkitPath = options.toolkit;
+  pm.addPass(createGpuModuleToBinaryPass(binaryOptions));
+}
+
 void mlir::obs::registerPipelines() {
   PassPipelineRegistration<>(
       "obs-reference",
@@ -46,4 +103,19 @@ void mlir::obs::registerPipelines() {
       "Host code (func, scf, arith, math, memref, cf) to the LLVM dialect, "
       "memrefs passed as bare pointers",
       buildHostToLLVMPipeline);
+  PassPipelineRegistration<>(
+      "obs-to-gpu",
+      "obs kernels and launches to gpu.func and gpu.launch_func, flattened "
+      "and specialised per thread and round",
+      buildKernelsToGPUPipeline);
+  PassPipelineRegistration<CPUPipelineOptions>(
+      "obs-to-cpu",
+      "The cpu target: the gpu.func of obs-to-gpu as loops over threads "
+      "split at barriers, then to the LLVM dialect",
+      buildCPUPipeline);
+  PassPipelineRegistration<PTXPipelineOptions>(
+      "obs-to-ptx",
+      "The cuda target: obs kernels to NVVM and PTX (or a cubin), host code "
+      "and launches to the LLVM dialect",
+      buildPTXPipeline);
 }

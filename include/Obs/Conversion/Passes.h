@@ -12,6 +12,12 @@ class ArithDialect;
 namespace func {
 class FuncDialect;
 } // namespace func
+namespace gpu {
+class GPUDialect;
+} // namespace gpu
+namespace NVVM {
+class NVVMDialect;
+} // namespace NVVM
 namespace memref {
 class MemRefDialect;
 } // namespace memref

@@ -38,4 +38,93 @@ def ObsLowerReference : Pass<"obs-lower-reference", "::mlir::ModuleOp"> {
   ];
 }
 
+def ConvertObsToGPU : Pass<"convert-obs-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Lower obs kernels to gpu.func in a gpu.module, and launches "
+                "to gpu.launch_func";
+  let description = [{
+    Each `obs.kernel @k` becomes `gpu.func @k` in `gpu.module @obs_kernels`,
+    a block-level program over the kernel's thread block, plus a host
+    function `@k` that launches it on one block. Each `obs.launch @k
+    grid(G)` becomes a `gpu.launch_func` of an instance of `@k` for G blocks
+    (`@k_grid<G>`), in which block `b` reads and writes the `b`-th chunk of
+    each memref.
+
+    Each sync is a stage: every thread computes the elements its work
+    assignment gives it (round by round, the element index built from
+    `gpu.thread_id`), with the stage's pure computation inlined through the
+    index functions, stores them into the sync's workgroup buffer, and
+    meets the others at a barrier: `gpu.barrier` for block scope,
+    `nvvm.bar.warp.sync` with the warp's mask for warp scope. Kernel
+    arguments are read from global memory where the first stage needs them;
+    results are written to global memory by the last stage, under its own
+    assignment (a sync whose result is only returned writes straight to
+    global memory). An in-place sync writes the buffer its stage reads.
+
+    `obs.repeat` becomes an `scf.for` over two buffers that swap each
+    iteration (chosen from the loop counter, so that no value but the thread
+    id and loop counters lives across a barrier).
+
+    Kernels must be flat (`--obs-flatten`): a `two`, `ilv` or `one` holding
+    a sync is an error. The element code is left general; the pipelines
+    specialise it with `gpu.func`'s `known_block_size`, integer range
+    optimisations and canonicalization.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
+    "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",
+    "::mlir::ub::UBDialect"
+  ];
+  let statistics = [
+    Statistic<"numKernels", "kernels", "Kernels lowered">,
+    Statistic<"numStages", "stages", "Stages (one per sync and output)">,
+    Statistic<"numBlockBarriers", "block-barriers", "gpu.barrier emitted">,
+    Statistic<"numWarpBarriers", "warp-barriers",
+              "nvvm.bar.warp.sync emitted">,
+    Statistic<"numSharedBytes", "shared-bytes",
+              "Bytes of workgroup memory, over all kernels">
+  ];
+}
+
+def ObsGPUToCPU : Pass<"obs-gpu-to-cpu", "::mlir::ModuleOp"> {
+  let summary = "Run gpu.func kernels on the CPU: split at barriers into "
+                "loops over threads";
+  let description = [{
+    The cpu target runs the very `gpu.func` that becomes PTX. Each kernel
+    of a `gpu.module` becomes `func.func @<name>.block`, which runs one block:
+    its body is split at barriers into loops over the block's threads, so a
+    block barrier (`gpu.barrier`) ends a loop over all threads, and a warp
+    barrier (`nvvm.bar.warp.sync`) ends a loop over the threads of one warp:
+    between block barriers, warps run one after the other, each through all
+    its warp-synchronous steps. A block barrier that was wrongly relaxed to
+    a warp barrier therefore changes the result under some order.
+
+    `order` sets the order of threads and of warps: `forward`, `reverse`, or
+    `shuffle` (a permutation drawn from `seed`), so that a race shows. Loops
+    around barriers (a `repeat`) stay outside the thread loops. Workgroup
+    buffers become one allocation per block; `gpu.launch_func` becomes a
+    loop over the blocks of the grid calling `@<name>.block`.
+
+    The kernel must keep the lowering's invariant: no value computed by a
+    thread is used after a barrier. A kernel that breaks it, or that has a
+    barrier under a condition, is rejected.
+  }];
+  let options = [
+    Option<"order", "order", "std::string", /*default=*/"\"forward\"",
+           "Order of threads and warps: forward, reverse or shuffle">,
+    Option<"seed", "seed", "uint64_t", /*default=*/"1",
+           "Seed of the shuffled order">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"
+  ];
+  let statistics = [
+    Statistic<"numThreadLoops", "thread-loops",
+              "Loops over the threads of a block">,
+    Statistic<"numWarpLoops", "warp-loops",
+              "Loops over the threads of one warp">
+  ];
+}
+
 #endif // OBS_CONVERSION_PASSES_TD

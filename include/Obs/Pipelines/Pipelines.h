@@ -9,6 +9,7 @@
 #define OBS_PIPELINES_PIPELINES_H
 
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
 
 namespace mlir::obs {
 
@@ -21,6 +22,49 @@ void buildReferencePipeline(OpPassManager &pm);
 /// Lowers host code (func, scf, arith, memref, math, cf) to the LLVM
 /// dialect, memrefs as bare pointers at function boundaries.
 void buildHostToLLVMPipeline(OpPassManager &pm);
+
+/// The kernel half of every GPU pipeline: obs kernels and launches to
+/// gpu.module/gpu.func and gpu.launch_func, with the element code
+/// specialised per thread and round (the thread id's range from
+/// known_block_size, integer range optimisations, canonicalization, CSE).
+void buildKernelsToGPUPipeline(OpPassManager &pm);
+
+struct CPUPipelineOptions : PassPipelineOptions<CPUPipelineOptions> {
+  Option<std::string> order{
+      *this, "order",
+      llvm::cl::desc("Order of threads and warps: forward, reverse, shuffle"),
+      llvm::cl::init("forward")};
+  Option<uint64_t> seed{*this, "seed",
+                        llvm::cl::desc("Seed of the shuffled order"),
+                        llvm::cl::init(1)};
+};
+
+/// `obs-to-cpu`: the cpu target. The gpu.func of buildKernelsToGPUPipeline
+/// runs as loops over threads split at barriers; each kernel @k and each
+/// host function with launches becomes an LLVM function over bare pointers,
+/// called like the ref target's.
+void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
+
+struct PTXPipelineOptions : PassPipelineOptions<PTXPipelineOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("The GPU architecture, e.g. sm_90"),
+                           llvm::cl::init("sm_90")};
+  Option<unsigned> optLevel{*this, "opt-level",
+                            llvm::cl::desc("NVPTX optimisation level"),
+                            llvm::cl::init(3)};
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("isa (PTX text) or bin (a cubin, assembled by ptxas "
+                     "from `toolkit`)"),
+      llvm::cl::init("isa")};
+  Option<std::string> toolkit{
+      *this, "toolkit", llvm::cl::desc("The CUDA toolkit, for format=bin"),
+      llvm::cl::init("/usr/local/cuda")};
+};
+
+/// `obs-to-ptx`: kernels to NVVM and PTX (gpu.binary, by
+/// gpu-module-to-binary), host code with gpu.launch_func to the LLVM dialect.
+void buildPTXPipeline(OpPassManager &pm, const PTXPipelineOptions &options);
 
 /// Registers the pipelines with the pass registry (obs-opt).
 void registerPipelines();

@@ -439,6 +439,45 @@ LogicalResult RepeatOp::verifyRegions() {
 }
 
 //===----------------------------------------------------------------------===//
+// LaunchOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto kernel =
+      symbolTable.lookupNearestSymbolFrom<KernelOp>(*this, getKernelAttr());
+  if (!kernel)
+    return emitOpError() << "launches @" << getKernel()
+                         << ", which is not an obs.kernel";
+  // Each array is passed as one memref per scalar of its element, holding
+  // the chunks of all blocks.
+  auto expectedMemRefs = [&](TypeRange arrays) {
+    SmallVector<Type> memrefs;
+    for (Type type : arrays) {
+      auto array = cast<ArrType>(type);
+      SmallVector<int64_t> shape;
+      for (uint64_t length : array.getShape())
+        shape.push_back(static_cast<int64_t>(length));
+      shape[0] *= getGrid();
+      for (Type scalar : flattenElementType(array.getLeafType()))
+        memrefs.push_back(MemRefType::get(shape, scalar));
+    }
+    return memrefs;
+  };
+  SmallVector<Type> inputs = expectedMemRefs(kernel.getArgumentTypes());
+  if (getInputs().getTypes() != TypeRange(inputs))
+    return emitOpError() << "passes ins " << formatTypes(getInputs().getTypes())
+                         << ", but @" << getKernel() << " over " << getGrid()
+                         << " blocks needs " << formatTypes(inputs);
+  SmallVector<Type> outputs = expectedMemRefs(kernel.getResultTypes());
+  if (getOutputs().getTypes() != TypeRange(outputs))
+    return emitOpError() << "passes outs "
+                         << formatTypes(getOutputs().getTypes()) << ", but @"
+                         << getKernel() << " over " << getGrid()
+                         << " blocks needs " << formatTypes(outputs);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Shape ops: inferred result types
 //===----------------------------------------------------------------------===//
 

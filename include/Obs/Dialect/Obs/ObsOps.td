@@ -590,4 +590,41 @@ def Obs_ReduceOp : Obs_Op<"reduce", [
   let hasRegionVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Beyond one block
+//===----------------------------------------------------------------------===//
+
+def Obs_LaunchOp : Obs_Op<"launch", [
+    AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "runs a kernel over a grid of blocks, on memrefs";
+  let description = [{
+    Runs the kernel `@kernel` in `grid` blocks, from a host function. Each
+    array argument of the kernel is passed as the memrefs that store it
+    (one per scalar of its element, see docs/Rationale.md), for the whole
+    grid: block `b` sees the `b`-th contiguous chunk of each, so an argument
+    `!obs.arr<512 x i32>` launched over 64 blocks is a `memref<32768xi32>`.
+    `ins` are the kernel's arguments, `outs` its results. Launches run one
+    after the other: a later launch sees what an earlier one wrote.
+
+    ```mlir
+    func.func @scan(%in: memref<1048576xi32>, %out: memref<1048576xi32>) {
+      obs.launch @sklansky9 grid(2048) ins(%in : memref<1048576xi32>)
+                                       outs(%out : memref<1048576xi32>)
+      return
+    }
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$kernel,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$grid,
+                       Variadic<AnyStaticShapeMemRef>:$inputs,
+                       Variadic<AnyStaticShapeMemRef>:$outputs);
+  let assemblyFormat = [{
+    $kernel `grid` `(` $grid `)`
+    (`ins` `(` $inputs^ `:` type($inputs) `)`)?
+    (`outs` `(` $outputs^ `:` type($outputs) `)`)?
+    attr-dict
+  }];
+}
+
 #endif // OBS_DIALECT_OBS_OBSOPS_TD

@@ -1,0 +1,444 @@
+//===- GPUToCPU.cpp - gpu.func kernels as loops over threads --------------===//
+//
+// The cpu target executes the same gpu.func that becomes PTX. A block is a
+// sequence of *phases* separated by block barriers; a phase is a sequence of
+// *steps* separated by warp barriers. A phase with one step is a loop over
+// the block's threads; a phase with several is a loop over warps whose body
+// runs each step as a loop over the warp's threads. What a thread computes in
+// a step moves into the loop; what every thread computes alike (constants,
+// the block id, loop counters, values derived from them) stays outside; a
+// loop holding barriers (a repeat) stays outside too and is split inside.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Obs/Conversion/Passes.h"
+#include "Obs/Support/Statistics.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include <numeric>
+
+namespace mlir::obs {
+#define GEN_PASS_DEF_OBSGPUTOCPU
+#include "Obs/Conversion/Passes.h.inc"
+} // namespace mlir::obs
+
+using namespace mlir;
+using namespace mlir::obs;
+
+static constexpr int64_t kWarpSize = 32;
+
+static bool isBarrier(Operation *op) {
+  return isa<gpu::BarrierOp, NVVM::SyncWarpOp>(op);
+}
+
+static bool holdsBarrier(Operation *op) {
+  return op
+      ->walk([](Operation *nested) {
+        return isBarrier(nested) ? WalkResult::interrupt()
+                                 : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+namespace {
+
+/// The order in which threads (and warps, and lanes) run.
+class ThreadOrder {
+public:
+  ThreadOrder(StringRef kind, uint64_t seed) : kind(kind), seed(seed) {}
+
+  /// The position `k` of a loop over `count` threads, as a thread (or warp,
+  /// or lane) number.
+  Value apply(OpBuilder &builder, Location loc, ModuleOp module, Value k,
+              int64_t count);
+
+private:
+  /// splitmix64, so that a seed gives the same order everywhere.
+  static uint64_t nextRandom(uint64_t &state) {
+    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+
+  std::string kind;
+  uint64_t seed;
+  llvm::DenseMap<int64_t, memref::GlobalOp> tables;
+};
+
+class BlockSplitter {
+public:
+  BlockSplitter(ModuleOp module, int64_t threads, ThreadOrder &order,
+                std::function<void()> countThreadLoop,
+                std::function<void()> countWarpLoop)
+      : module(module), threads(threads), order(order),
+        countThreadLoop(std::move(countThreadLoop)),
+        countWarpLoop(std::move(countWarpLoop)) {}
+
+  /// Splits `block`, which every thread runs (a function body or the body
+  /// of a loop around barriers).
+  LogicalResult split(Block &block);
+
+private:
+  /// Whether every thread computes `op` alike: no effects, no regions, and
+  /// operands that are all uniform.
+  bool isUniform(Operation *op);
+  /// Moves the steps of a phase into thread loops before `before`.
+  void emitPhase(ArrayRef<SmallVector<Operation *>> steps, Operation *before);
+  void moveStep(ArrayRef<Operation *> step, Block *body, Value thread);
+  /// `value` in a step whose thread is `thread`: a thread id or a pure
+  /// computation from it is computed again there.
+  Value rematerialize(Value value, OpBuilder &builder, Value thread,
+                      IRMapping &cache);
+
+public:
+  /// Pure computations from thread ids, computed again in each step.
+  llvm::SetVector<Operation *> rematerializable;
+
+private:
+
+  ModuleOp module;
+  int64_t threads;
+  ThreadOrder &order;
+  std::function<void()> countThreadLoop, countWarpLoop;
+  llvm::DenseSet<Value> threadValues;
+};
+
+} // namespace
+
+Value ThreadOrder::apply(OpBuilder &builder, Location loc, ModuleOp module,
+                         Value k, int64_t count) {
+  if (kind == "forward" || count <= 1)
+    return k;
+  if (kind == "reverse")
+    return arith::SubIOp::create(
+        builder, loc, arith::ConstantIndexOp::create(builder, loc, count - 1),
+        k);
+  // A shuffle: Fisher-Yates over [0, count), kept as a constant table.
+  memref::GlobalOp &table = tables[count];
+  if (!table) {
+    SmallVector<int32_t> permutation(count);
+    std::iota(permutation.begin(), permutation.end(), 0);
+    uint64_t state = seed * 0x100000001b3ull + count;
+    for (int64_t i = count - 1; i > 0; --i)
+      std::swap(permutation[i], permutation[nextRandom(state) % (i + 1)]);
+    OpBuilder globalBuilder = OpBuilder::atBlockBegin(module.getBody());
+    auto type = MemRefType::get({count}, globalBuilder.getI32Type());
+    table = memref::GlobalOp::create(
+        globalBuilder, loc, ("obs_thread_order_" + Twine(count)).str(),
+        globalBuilder.getStringAttr("private"), type,
+        DenseElementsAttr::get(
+            RankedTensorType::get({count}, globalBuilder.getI32Type()),
+            ArrayRef(permutation)),
+        /*constant=*/true, /*alignment=*/nullptr);
+  }
+  Value memref = memref::GetGlobalOp::create(builder, loc, table.getType(),
+                                             table.getSymName());
+  Value entry = memref::LoadOp::create(builder, loc, memref, k);
+  return arith::IndexCastOp::create(builder, loc, builder.getIndexType(),
+                                    entry);
+}
+
+bool BlockSplitter::isUniform(Operation *op) {
+  // The block's stand-ins for workgroup memory are allocated once, for all.
+  if (isa<memref::AllocaOp>(op) && op->getBlock()->isEntryBlock() &&
+      isa<func::FuncOp>(op->getParentOp()))
+    return true;
+  if (op->getNumRegions() || isa<gpu::ThreadIdOp>(op) || !isPure(op))
+    return false;
+  return llvm::none_of(op->getOperands(), [&](Value operand) {
+    return threadValues.contains(operand);
+  });
+}
+
+Value BlockSplitter::rematerialize(Value value, OpBuilder &builder,
+                                   Value thread, IRMapping &cache) {
+  if (Value known = cache.lookupOrNull(value))
+    return known;
+  Operation *producer = value.getDefiningOp();
+  if (isa_and_present<gpu::ThreadIdOp>(producer))
+    return thread;
+  if (!producer || !rematerializable.contains(producer))
+    return value;
+  for (Value operand : producer->getOperands())
+    cache.map(operand, rematerialize(operand, builder, thread, cache));
+  Operation *clone = builder.clone(*producer, cache);
+  return clone->getResult(cast<OpResult>(value).getResultNumber());
+}
+
+void BlockSplitter::moveStep(ArrayRef<Operation *> step, Block *body,
+                             Value thread) {
+  // What a thread computes from its id alone (after CSE, possibly once for
+  // several steps) is computed again in each step that uses it.
+  OpBuilder builder(body->getTerminator());
+  IRMapping cache;
+  for (Operation *op : step) {
+    op->moveBefore(body->getTerminator());
+    builder.setInsertionPoint(op);
+    op->walk([&](Operation *nested) {
+      for (OpOperand &operand : nested->getOpOperands())
+        operand.set(rematerialize(operand.get(), builder, thread, cache));
+    });
+  }
+}
+
+void BlockSplitter::emitPhase(ArrayRef<SmallVector<Operation *>> steps,
+                              Operation *before) {
+  bool empty = llvm::all_of(steps, [](const auto &step) {
+    return step.empty();
+  });
+  if (empty)
+    return;
+  OpBuilder builder(before);
+  Location loc = before->getLoc();
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, v);
+  };
+  if (steps.size() == 1) {
+    auto loop = scf::ForOp::create(builder, loc, constant(0),
+                                   constant(threads), constant(1));
+    OpBuilder inner = OpBuilder::atBlockBegin(loop.getBody());
+    Value thread =
+        order.apply(inner, loc, module, loop.getInductionVar(), threads);
+    moveStep(steps.front(), loop.getBody(), thread);
+    countThreadLoop();
+    return;
+  }
+  // Warp by warp: each warp runs all its steps before the next warp starts.
+  int64_t warps = llvm::divideCeil(threads, kWarpSize);
+  auto warpLoop = scf::ForOp::create(builder, loc, constant(0),
+                                     constant(warps), constant(1));
+  OpBuilder warpBuilder =
+      OpBuilder::atBlockBegin(warpLoop.getBody());
+  Value warp = order.apply(warpBuilder, loc, module,
+                           warpLoop.getInductionVar(), warps);
+  for (ArrayRef<Operation *> step : steps) {
+    if (step.empty())
+      continue;
+    OpBuilder b(warpLoop.getBody()->getTerminator());
+    auto c = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(b, loc, v);
+    };
+    auto laneLoop =
+        scf::ForOp::create(b, loc, c(0), c(kWarpSize), c(1));
+    OpBuilder lane = OpBuilder::atBlockBegin(laneLoop.getBody());
+    Value laneId = order.apply(lane, loc, module,
+                               laneLoop.getInductionVar(), kWarpSize);
+    Value thread = arith::AddIOp::create(
+        lane, loc,
+        arith::MulIOp::create(lane, loc, warp,
+                              arith::ConstantIndexOp::create(lane, loc,
+                                                             kWarpSize)),
+        laneId);
+    // The last warp may be partial.
+    Value exists = arith::CmpIOp::create(
+        lane, loc, arith::CmpIPredicate::ult, thread,
+        arith::ConstantIndexOp::create(lane, loc, threads));
+    auto guard = scf::IfOp::create(lane, loc, exists, /*withElse=*/false);
+    moveStep(step, guard.thenBlock(), thread);
+    countWarpLoop();
+  }
+}
+
+LogicalResult BlockSplitter::split(Block &block) {
+  SmallVector<SmallVector<Operation *>> steps(1);
+  for (Operation &op : llvm::make_early_inc_range(block)) {
+    if (op.hasTrait<OpTrait::IsTerminator>()) {
+      emitPhase(steps, &op);
+      break;
+    }
+    if (isa<gpu::BarrierOp>(op)) {
+      emitPhase(steps, &op);
+      steps.assign(1, {});
+      op.erase();
+      continue;
+    }
+    if (isa<NVVM::SyncWarpOp>(op)) {
+      // Its mask, computed by the threads of the step, dies with it.
+      steps.emplace_back();
+      op.erase();
+      continue;
+    }
+    if (isa<gpu::ThreadIdOp>(op)) {
+      threadValues.insert(op.getResult(0));
+      continue;
+    }
+    if (holdsBarrier(&op)) {
+      auto loop = dyn_cast<scf::ForOp>(op);
+      if (!loop || llvm::any_of(op.getOperands(), [&](Value v) {
+            return threadValues.contains(v);
+          }))
+        return op.emitOpError()
+               << "holds a barrier that some threads could skip: only loops "
+                  "that every thread runs alike may hold barriers";
+      emitPhase(steps, &op);
+      steps.assign(1, {});
+      if (failed(split(*loop.getBody())))
+        return failure();
+      continue;
+    }
+    if (isUniform(&op))
+      continue;
+    if (isPure(&op) && op.getNumRegions() == 0) {
+      rematerializable.insert(&op);
+      for (Value result : op.getResults())
+        threadValues.insert(result);
+      continue;
+    }
+    for (Value result : op.getResults())
+      threadValues.insert(result);
+    op.walk([&](Operation *nested) {
+      for (Value result : nested->getResults())
+        threadValues.insert(result);
+    });
+    steps.back().push_back(&op);
+  }
+  return success();
+}
+
+/// Checks that every value a thread loop uses is defined in it or outside all
+/// thread loops: nothing a thread computed survives a barrier.
+static LogicalResult checkNoValueCrossesABarrier(func::FuncOp func) {
+  WalkResult result = func.walk([&](Operation *op) {
+    for (Value operand : op->getOperands()) {
+      Operation *producer = operand.getDefiningOp();
+      Region *region = producer ? producer->getParentRegion()
+                                : cast<BlockArgument>(operand).getParentRegion();
+      if (!region->isAncestor(op->getParentRegion())) {
+        op->emitOpError() << "uses a value a thread computed before a "
+                             "barrier; threads keep no values across "
+                             "barriers";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+namespace {
+struct ObsGPUToCPUPass : mlir::obs::impl::ObsGPUToCPUBase<ObsGPUToCPUPass> {
+  using ObsGPUToCPUBase::ObsGPUToCPUBase;
+  void runOnOperation() override;
+};
+} // namespace
+
+void ObsGPUToCPUPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  if (order != "forward" && order != "reverse" && order != "shuffle") {
+    module.emitError() << "unknown thread order '" << order
+                       << "': expected forward, reverse or shuffle";
+    return signalPassFailure();
+  }
+  ThreadOrder threadOrder(order, seed);
+  SmallVector<gpu::GPUModuleOp> gpuModules(module.getOps<gpu::GPUModuleOp>());
+  llvm::StringMap<func::FuncOp> blockFuncs;
+  for (gpu::GPUModuleOp gpuModule : gpuModules) {
+    for (auto kernel : gpuModule.getOps<gpu::GPUFuncOp>()) {
+      std::optional<ArrayRef<int32_t>> blockSize = kernel.getKnownBlockSize();
+      if (!kernel.isKernel() || !blockSize) {
+        kernel.emitOpError() << "needs known_block_size to run on the CPU";
+        return signalPassFailure();
+      }
+      int64_t threads = (*blockSize)[0];
+      OpBuilder builder(module.getBody(), module.getBody()->end());
+      SmallVector<Type> inputs(kernel.getArgumentTypes());
+      inputs.push_back(builder.getIndexType());
+      auto func = func::FuncOp::create(
+          builder, kernel.getLoc(), (kernel.getName() + ".block").str(),
+          builder.getFunctionType(inputs, {}));
+      func.setPrivate();
+      Block *entry = func.addEntryBlock();
+      IRMapping mapping;
+      builder.setInsertionPointToStart(entry);
+      for (unsigned i = 0, e = kernel.getArgumentTypes().size(); i < e; ++i)
+        mapping.map(kernel.getArgument(i), entry->getArgument(i));
+      // One allocation per block stands for each workgroup buffer.
+      for (BlockArgument buffer : kernel.getWorkgroupAttributions()) {
+        auto type = cast<MemRefType>(buffer.getType());
+        auto local = MemRefType::get(type.getShape(), type.getElementType());
+        mapping.map(buffer,
+                    memref::AllocaOp::create(builder, kernel.getLoc(), local));
+      }
+      Value blockId = entry->getArguments().back();
+      for (Operation &op : kernel.getBody().front())
+        builder.clone(op, mapping);
+      func.walk([&](Operation *op) {
+        OpBuilder b(op);
+        if (auto id = dyn_cast<gpu::BlockIdOp>(op)) {
+          id.replaceAllUsesWith(blockId);
+          id.erase();
+        } else if (auto dim = dyn_cast<gpu::BlockDimOp>(op)) {
+          dim.replaceAllUsesWith(
+              arith::ConstantIndexOp::create(b, op->getLoc(), threads)
+                  .getResult());
+          dim.erase();
+        } else if (isa<gpu::ReturnOp>(op)) {
+          func::ReturnOp::create(b, op->getLoc());
+          op->erase();
+        }
+      });
+      // Workgroup memory spaces are gone from the allocations; the casts
+      // the body made to them go too.
+      func.walk([&](Operation *op) {
+        for (Value result : op->getResults())
+          if (auto type = dyn_cast<MemRefType>(result.getType());
+              type && type.getMemorySpace())
+            result.setType(MemRefType::get(type.getShape(),
+                                           type.getElementType()));
+      });
+      BlockSplitter splitter(
+          module, threads, threadOrder,
+          [&] { addToStatistic(*this, numThreadLoops, "thread-loops"); },
+          [&] { addToStatistic(*this, numWarpLoops, "warp-loops"); });
+      if (failed(splitter.split(func.getBody().front())))
+        return signalPassFailure();
+      // Every step now computes what it needs of these itself.
+      for (Operation *op : llvm::reverse(splitter.rematerializable))
+        if (op->use_empty())
+          op->erase();
+      func.walk([](gpu::ThreadIdOp id) {
+        if (id->use_empty())
+          id.erase();
+      });
+      if (failed(checkNoValueCrossesABarrier(func)))
+        return signalPassFailure();
+      blockFuncs[(gpuModule.getName() + "::" + kernel.getName()).str()] = func;
+    }
+  }
+
+  // Launches become loops over the grid's blocks.
+  SmallVector<gpu::LaunchFuncOp> launches;
+  module.walk([&](gpu::LaunchFuncOp launch) { launches.push_back(launch); });
+  for (gpu::LaunchFuncOp launch : launches) {
+    std::string key =
+        (launch.getKernelModuleName().getValue() + "::" +
+         launch.getKernelName().getValue())
+            .str();
+    func::FuncOp callee = blockFuncs.lookup(key);
+    if (!callee) {
+      launch.emitOpError() << "launches a kernel this pass did not convert";
+      return signalPassFailure();
+    }
+    OpBuilder builder(launch);
+    Location loc = launch.getLoc();
+    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+    Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+    auto blocks = scf::ForOp::create(builder, loc, zero,
+                                     launch.getGridSizeX(), one);
+    builder.setInsertionPoint(blocks.getBody()->getTerminator());
+    SmallVector<Value> operands(launch.getKernelOperands());
+    operands.push_back(blocks.getInductionVar());
+    func::CallOp::create(builder, loc, callee, operands);
+    launch.erase();
+  }
+  for (gpu::GPUModuleOp gpuModule : gpuModules)
+    gpuModule.erase();
+  module->removeAttr(gpu::GPUDialect::getContainerModuleAttrName());
+}

@@ -1,0 +1,544 @@
+//===- ObsToGPU.cpp - obs kernels to gpu.func ------------------------------===//
+//
+// A kernel is a sequence of stages, one per sync: every thread computes the
+// elements the sync's work assignment gives it, stores them, and waits at a
+// barrier. Element code comes from the index functions (ElementEmitter), with
+// sources only where memory is: the kernel's arguments (global memory) and
+// the arrays stages have stored (workgroup memory). Everything between two
+// syncs is therefore inlined into the thread that needs it, as Obsidian's
+// code generator does.
+//
+// Invariant for the CPU target: no SSA value defined in one stage is used in
+// another, except the thread id, block id and loop counters (and values
+// computed from them alone). Element code is emitted inside each stage.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Obs/Conversion/Passes.h"
+#include "Obs/Conversion/Storage.h"
+#include "Obs/Dialect/Obs/ElementEmitter.h"
+#include "Obs/Dialect/Obs/ObsOps.h"
+#include "Obs/Support/Statistics.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir::obs {
+#define GEN_PASS_DEF_CONVERTOBSTOGPU
+#include "Obs/Conversion/Passes.h.inc"
+} // namespace mlir::obs
+
+using namespace mlir;
+using namespace mlir::obs;
+
+static constexpr StringLiteral kGPUModuleName = "obs_kernels";
+static constexpr uint64_t kWarpSize = 32;
+
+static ArrType arrType(Value value) { return cast<ArrType>(value.getType()); }
+
+/// The name of the instance of `kernel` for a grid of `grid` blocks.
+static std::string instanceName(StringRef kernel, int64_t grid) {
+  if (grid == 1)
+    return kernel.str();
+  return (kernel + "_grid" + Twine(grid)).str();
+}
+
+/// The memref types of an array for a whole grid: the outermost dimension
+/// holds every block's chunk.
+static SmallVector<Type> gridStorageTypes(ArrType type, int64_t grid,
+                                          Attribute memorySpace = {}) {
+  SmallVector<Type> types;
+  for (MemRefType memref : getStorageTypes(type, memorySpace)) {
+    SmallVector<int64_t> shape(memref.getShape());
+    shape[0] *= grid;
+    types.push_back(MemRefType::get(shape, memref.getElementType(),
+                                    MemRefLayoutAttrInterface(), memorySpace));
+  }
+  return types;
+}
+
+static bool holdsSync(Operation *op) {
+  return op
+      ->walk([](SyncOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
+namespace {
+
+/// Where a stage stores its elements: component memrefs, and the offset of
+/// this block's chunk in them (for global memory).
+struct Destination {
+  SmallVector<Value> components;
+  uint64_t chunkLength = 0; // Non-zero for global memory: b * chunkLength.
+};
+
+/// The counters the lowering reports.
+struct Counters {
+  std::function<void()> stage, blockBarrier, warpBarrier;
+  std::function<void(uint64_t)> sharedBytes;
+};
+
+class KernelLowering {
+public:
+  KernelLowering(KernelOp kernel, gpu::GPUFuncOp func, int64_t grid,
+                 Counters counters)
+      : kernel(kernel), func(func), grid(grid),
+        blockThreads(kernel.getBlockThreads()), counters(std::move(counters)),
+        builder(func.getContext()) {}
+
+  LogicalResult lower();
+
+private:
+  LogicalResult lowerBlock(Block &block);
+  LogicalResult lowerSync(SyncOp sync, const Destination *target);
+  LogicalResult lowerRepeat(RepeatOp repeat);
+
+  /// Emits the stage that computes `array` under `how` (null: the block's
+  /// threads sweep it) into `destination`.
+  LogicalResult emitStage(Value array, WorkAssignmentAttrInterface how,
+                          const Destination &destination);
+  void emitBarrier(SyncScope scope);
+  Destination allocateShared(ArrType type);
+  Destination globalDestination(ValueRange components, ArrType type);
+  LeafReader readerFor(const Destination &destination);
+  Value threadId() {
+    return gpu::ThreadIdOp::create(builder, loc(), gpu::Dimension::x);
+  }
+  Value constant(int64_t value) {
+    return arith::ConstantIndexOp::create(builder, loc(), value);
+  }
+  Location loc() { return kernel.getLoc(); }
+
+  KernelOp kernel;
+  gpu::GPUFuncOp func;
+  int64_t grid;
+  uint64_t blockThreads;
+  Counters counters;
+  OpBuilder builder;
+  /// Arrays that live in memory, and how to read them.
+  llvm::DenseMap<Value, LeafReader> sources;
+  /// Where each array stored by a stage lives (for in-place syncs).
+  llvm::DenseMap<Value, Destination> stored;
+  /// Syncs whose result is only returned: they write global memory.
+  llvm::DenseMap<Operation *, SmallVector<unsigned>> outputSyncs;
+  SmallVector<Destination> outputs;
+};
+
+} // namespace
+
+Destination KernelLowering::allocateShared(ArrType type) {
+  Attribute workgroup = gpu::AddressSpaceAttr::get(
+      func.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+  Destination destination;
+  for (MemRefType memref : getStorageTypes(type, workgroup)) {
+    destination.components.push_back(
+        func.addWorkgroupAttribution(memref, loc()));
+    counters.sharedBytes(memref.getNumElements() *
+                         std::max<uint64_t>(1, memref.getElementTypeBitWidth() / 8));
+  }
+  return destination;
+}
+
+Destination KernelLowering::globalDestination(ValueRange components,
+                                              ArrType type) {
+  Destination destination;
+  destination.components.assign(components.begin(), components.end());
+  destination.chunkLength = grid > 1 ? type.getLength() : 0;
+  return destination;
+}
+
+LeafReader KernelLowering::readerFor(const Destination &destination) {
+  uint64_t chunkLength = destination.chunkLength;
+  LeafReader read = makeStorageReader(destination.components);
+  if (!chunkLength)
+    return read;
+  return [read, chunkLength](OpBuilder &b, Location loc, ValueRange path) {
+    SmallVector<Value> shifted(path);
+    Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+    Value offset = arith::MulIOp::create(
+        b, loc, block, arith::ConstantIndexOp::create(b, loc, chunkLength));
+    shifted[0] = arith::AddIOp::create(b, loc, offset, path[0]);
+    return read(b, loc, shifted);
+  };
+}
+
+void KernelLowering::emitBarrier(SyncScope scope) {
+  if (scope == SyncScope::Block) {
+    gpu::BarrierOp::create(builder, loc());
+    counters.blockBarrier();
+    return;
+  }
+  // bar.warp.sync's mask names exactly the warp's threads: all 32, or the
+  // threads that exist in a last, partial warp.
+  uint64_t partial = blockThreads % kWarpSize;
+  Value mask = arith::ConstantIntOp::create(builder, loc(), 0xffffffff, 32);
+  if (partial) {
+    Value lastWarp = constant(blockThreads / kWarpSize);
+    Value warp = arith::DivUIOp::create(builder, loc(), threadId(),
+                                        constant(kWarpSize));
+    Value isLast = arith::CmpIOp::create(builder, loc(),
+                                         arith::CmpIPredicate::eq, warp,
+                                         lastWarp);
+    Value partialMask = arith::ConstantIntOp::create(
+        builder, loc(), (uint64_t(1) << partial) - 1, 32);
+    mask = arith::SelectOp::create(builder, loc(), isLast, partialMask, mask);
+  }
+  NVVM::SyncWarpOp::create(builder, loc(), mask);
+  counters.warpBarrier();
+}
+
+LogicalResult KernelLowering::emitStage(Value array,
+                                        WorkAssignmentAttrInterface how,
+                                        const Destination &destination) {
+  counters.stage();
+  ArrType type = arrType(array);
+  uint64_t length = type.getLength();
+  if (!how)
+    how = StridedAttr::get(builder.getContext(), blockThreads);
+  uint64_t rounds = how.getRoundCount(length);
+  SmallVector<uint64_t> shape = type.getShape();
+  bool failed = false;
+  for (uint64_t round = 0; round < rounds; ++round) {
+    Value thread = threadId();
+    Value element = how.buildElementIndex(builder, loc(), thread, round);
+    // A thread works in this round when the assignment gives it an element
+    // of the array; the pipelines fold this where the thread id's range
+    // decides it.
+    Value inRange = arith::CmpIOp::create(builder, loc(),
+                                          arith::CmpIPredicate::ult, element,
+                                          constant(length));
+    Value works = inRange;
+    if (auto strided = dyn_cast<StridedAttr>(how);
+        strided && strided.getThreads() < blockThreads)
+      works = arith::AndIOp::create(
+          builder, loc(), works,
+          arith::CmpIOp::create(builder, loc(), arith::CmpIPredicate::ult,
+                                thread, constant(strided.getThreads())));
+    if (auto blocked = dyn_cast<BlockedAttr>(how);
+        blocked && blocked.getElementsPerThread() > 1)
+      works = arith::AndIOp::create(
+          builder, loc(), works,
+          arith::CmpIOp::create(
+              builder, loc(), arith::CmpIPredicate::ult, thread,
+              constant(how.getThreadCount(length))));
+    auto ifOp = scf::IfOp::create(builder, loc(), works, /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(ifOp.thenBlock());
+    // A nested element is computed whole by its thread, leaf by leaf.
+    SmallVector<Value> lowerBounds, upperBounds, steps;
+    for (uint64_t extent : ArrayRef(shape).drop_front()) {
+      lowerBounds.push_back(constant(0));
+      upperBounds.push_back(constant(extent));
+      steps.push_back(constant(1));
+    }
+    scf::buildLoopNest(
+        builder, loc(), lowerBounds, upperBounds, steps,
+        [&](OpBuilder &nested, Location, ValueRange inner) {
+          OpBuilder::InsertionGuard innerGuard(builder);
+          builder.setInsertionPoint(nested.getInsertionBlock(),
+                                    nested.getInsertionPoint());
+          ElementEmitter emitter(builder, loc());
+          for (const auto &[value, reader] : sources)
+            emitter.setSource(value, reader);
+          SmallVector<Value> path{element};
+          path.append(inner.begin(), inner.end());
+          SmallVector<Value> leaf = emitter.emitLeaf(array, path);
+          SmallVector<Value> target(path);
+          if (destination.chunkLength) {
+            Value block = gpu::BlockIdOp::create(builder, loc(),
+                                                 gpu::Dimension::x);
+            target[0] = arith::AddIOp::create(
+                builder, loc(),
+                arith::MulIOp::create(builder, loc(), block,
+                                      constant(destination.chunkLength)),
+                element);
+          }
+          storeLeaf(builder, loc(), destination.components, leaf, target);
+          failed |= emitter.failed();
+        });
+  }
+  return failure(failed);
+}
+
+LogicalResult KernelLowering::lowerSync(SyncOp sync,
+                                        const Destination *target) {
+  auto outputIt = outputSyncs.find(sync);
+  if (outputIt != outputSyncs.end()) {
+    // Only returned: the stage writes each output it is returned as.
+    for (unsigned index : outputIt->second)
+      if (failed(emitStage(sync.getInput(), sync.getWorkAssignment(),
+                           outputs[index])))
+        return failure();
+    return success();
+  }
+  Destination destination;
+  if (target) {
+    destination = *target;
+  } else if (sync.getPlacement() == Placement::InPlace &&
+             stored.count(sync.getInput())) {
+    destination = stored.lookup(sync.getInput());
+  } else {
+    destination = allocateShared(sync.getType());
+  }
+  if (failed(emitStage(sync.getInput(), sync.getWorkAssignment(),
+                       destination)))
+    return failure();
+  emitBarrier(sync.getScope());
+  sources[sync.getResult()] = readerFor(destination);
+  stored[sync.getResult()] = destination;
+  return success();
+}
+
+LogicalResult KernelLowering::lowerRepeat(RepeatOp repeat) {
+  ArrType type = arrType(repeat.getInput());
+  Block &body = repeat.getBody().front();
+  Value yielded = body.getTerminator()->getOperand(0);
+
+  // The first buffer starts as the input: the input's own buffer when
+  // nothing else reads it, a copy otherwise.
+  Value input = repeat.getInput();
+  Destination first;
+  if (stored.count(input) && input.hasOneUse() &&
+      !outputSyncs.count(input.getDefiningOp())) {
+    first = stored.lookup(input);
+  } else {
+    first = allocateShared(type);
+    if (failed(emitStage(input, {}, first)))
+      return failure();
+    emitBarrier(SyncScope::Block);
+  }
+  Destination second = allocateShared(type);
+
+  auto loop = scf::ForOp::create(builder, loc(), constant(0),
+                                 constant(repeat.getCount()), constant(1));
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(loop.getBody()->getTerminator());
+  // Even iterations read the first buffer and write the second; odd ones
+  // the other way round.
+  Value parity = arith::RemUIOp::create(builder, loc(),
+                                        loop.getInductionVar(), constant(2));
+  Value even = arith::CmpIOp::create(builder, loc(), arith::CmpIPredicate::eq,
+                                     parity, constant(0));
+  Destination current, next;
+  for (auto [a, b] : llvm::zip_equal(first.components, second.components)) {
+    current.components.push_back(
+        arith::SelectOp::create(builder, loc(), even, a, b));
+    next.components.push_back(
+        arith::SelectOp::create(builder, loc(), even, b, a));
+  }
+  sources[body.getArgument(0)] = readerFor(current);
+  stored[body.getArgument(0)] = current;
+
+  // The sync that makes the yielded array writes it into the next buffer.
+  auto yieldingSync = yielded.getDefiningOp<SyncOp>();
+  if (yieldingSync && yieldingSync->getBlock() != &body)
+    yieldingSync = nullptr;
+  for (Operation &op : body.without_terminator()) {
+    if (auto sync = dyn_cast<SyncOp>(op)) {
+      if (failed(lowerSync(sync, sync == yieldingSync ? &next : nullptr)))
+        return failure();
+      continue;
+    }
+    if (auto nested = dyn_cast<RepeatOp>(op); nested && holdsSync(nested)) {
+      if (failed(lowerRepeat(nested)))
+        return failure();
+      continue;
+    }
+    if (isa<TwoOp, IlvOp, OneOp>(op) && holdsSync(&op))
+      return op.emitOpError() << "holds syncs: run --obs-flatten first";
+  }
+  if (!yieldingSync) {
+    if (failed(emitStage(yielded, {}, next)))
+      return failure();
+    emitBarrier(SyncScope::Block);
+  }
+  const Destination &result =
+      repeat.getCount() % 2 == 0 ? first : second;
+  sources[repeat.getResult()] = readerFor(result);
+  stored[repeat.getResult()] = result;
+  return success();
+}
+
+LogicalResult KernelLowering::lowerBlock(Block &block) {
+  for (Operation &op : block.without_terminator()) {
+    if (auto sync = dyn_cast<SyncOp>(op)) {
+      if (failed(lowerSync(sync, nullptr)))
+        return failure();
+      continue;
+    }
+    if (auto repeat = dyn_cast<RepeatOp>(op); repeat && holdsSync(repeat)) {
+      if (failed(lowerRepeat(repeat)))
+        return failure();
+      continue;
+    }
+    if (isa<TwoOp, IlvOp, OneOp>(op) && holdsSync(&op))
+      return op.emitOpError() << "holds syncs: run --obs-flatten first";
+    // Everything else is an index function, emitted where it is needed.
+  }
+  return success();
+}
+
+LogicalResult KernelLowering::lower() {
+  Block &entry = func.getBody().front();
+  builder.setInsertionPointToStart(&entry);
+
+  // Arguments, then outputs, each as its components.
+  unsigned next = 0;
+  for (BlockArgument argument : kernel.getArguments()) {
+    unsigned width = getFlattenedSize(arrType(argument).getLeafType());
+    Destination global = globalDestination(
+        entry.getArguments().slice(next, width), arrType(argument));
+    sources[argument] = readerFor(global);
+    next += width;
+  }
+  for (Type result : kernel.getResultTypes()) {
+    auto type = cast<ArrType>(result);
+    unsigned width = getFlattenedSize(type.getLeafType());
+    outputs.push_back(
+        globalDestination(entry.getArguments().slice(next, width), type));
+    next += width;
+  }
+
+  // Syncs whose result is only returned write global memory directly.
+  auto ret = cast<ReturnOp>(kernel.getBody().front().getTerminator());
+  for (auto [index, value] : llvm::enumerate(ret.getResults())) {
+    auto sync = value.getDefiningOp<SyncOp>();
+    if (!sync || sync->getBlock() != ret->getBlock())
+      continue;
+    if (llvm::all_of(sync->getUsers(),
+                     [&](Operation *user) { return user == ret; }))
+      outputSyncs[sync].push_back(index);
+  }
+
+  if (failed(lowerBlock(kernel.getBody().front())))
+    return failure();
+  for (auto [index, value] : llvm::enumerate(ret.getResults())) {
+    auto sync = value.getDefiningOp<SyncOp>();
+    if (sync && outputSyncs.count(sync))
+      continue;
+    if (failed(emitStage(value, {}, outputs[index])))
+      return failure();
+  }
+  gpu::ReturnOp::create(builder, loc());
+  return success();
+}
+
+namespace {
+struct ConvertObsToGPUPass
+    : mlir::obs::impl::ConvertObsToGPUBase<ConvertObsToGPUPass> {
+  void runOnOperation() override;
+};
+} // namespace
+
+void ConvertObsToGPUPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  MLIRContext *context = &getContext();
+  SmallVector<KernelOp> kernels(module.getOps<KernelOp>());
+  if (kernels.empty())
+    return;
+
+  // The grid sizes each kernel is launched with; every kernel also gets a
+  // one-block instance, which its host function launches.
+  llvm::MapVector<Operation *, llvm::SetVector<int64_t>> grids;
+  for (KernelOp kernel : kernels)
+    grids[kernel].insert(1);
+  SmallVector<LaunchOp> launches;
+  module.walk([&](LaunchOp launch) { launches.push_back(launch); });
+  SymbolTable symbols(module);
+  for (LaunchOp launch : launches)
+    if (auto kernel = symbols.lookup<KernelOp>(launch.getKernel()))
+      grids[kernel].insert(launch.getGrid());
+
+  OpBuilder builder(context);
+  builder.setInsertionPointToEnd(module.getBody());
+  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                  builder.getUnitAttr());
+  auto gpuModule = gpu::GPUModuleOp::create(builder, module.getLoc(),
+                                            kGPUModuleName);
+  Counters counters{
+      [&] { addToStatistic(*this, numStages, "stages"); },
+      [&] { addToStatistic(*this, numBlockBarriers, "block-barriers"); },
+      [&] { addToStatistic(*this, numWarpBarriers, "warp-barriers"); },
+      [&](uint64_t bytes) {
+        addToStatistic(*this, numSharedBytes, "shared-bytes", bytes);
+      }};
+
+  llvm::StringMap<std::pair<gpu::GPUFuncOp, uint64_t>> instances;
+  for (auto &[op, gridSizes] : grids) {
+    auto kernel = cast<KernelOp>(op);
+    uint64_t threads = kernel.getBlockThreads();
+    if (threads > KernelOp::kMaxThreads) {
+      kernel.emitOpError()
+          << "needs " << threads << " threads, more than a block's "
+          << KernelOp::kMaxThreads
+          << ": set `threads` and give its syncs work assignments";
+      return signalPassFailure();
+    }
+    for (int64_t grid : gridSizes) {
+      SmallVector<Type> arguments;
+      for (Type type : kernel.getArgumentTypes())
+        llvm::append_range(arguments,
+                           gridStorageTypes(cast<ArrType>(type), grid));
+      for (Type type : kernel.getResultTypes())
+        llvm::append_range(arguments,
+                           gridStorageTypes(cast<ArrType>(type), grid));
+      std::string name = instanceName(kernel.getSymName(), grid);
+      builder.setInsertionPointToEnd(gpuModule.getBody());
+      auto func = gpu::GPUFuncOp::create(
+          builder, kernel.getLoc(), name,
+          builder.getFunctionType(arguments, {}));
+      func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                    builder.getUnitAttr());
+      func.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr(
+          {static_cast<int32_t>(threads), 1, 1}));
+      func.setKnownGridSizeAttr(builder.getDenseI32ArrayAttr(
+          {static_cast<int32_t>(grid), 1, 1}));
+      KernelLowering lowering(kernel, func, grid, counters);
+      if (failed(lowering.lower()))
+        return signalPassFailure();
+      instances[name] = {func, threads};
+    }
+    addToStatistic(*this, numKernels, "kernels");
+  }
+
+  // Launches: of an obs.launch, and of each kernel's host function.
+  auto launch = [&](OpBuilder &b, Location loc, StringRef name, int64_t grid,
+                    ValueRange operands) {
+    auto [func, threads] = instances.lookup(name);
+    auto constant = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(b, loc, v);
+    };
+    Value one = constant(1);
+    gpu::LaunchFuncOp::create(b, loc, func,
+                              gpu::KernelDim3{constant(grid), one, one},
+                              gpu::KernelDim3{constant(threads), one, one},
+                              /*dynamicSharedMemorySize=*/Value(), operands);
+  };
+  for (LaunchOp op : launches) {
+    OpBuilder b(op);
+    SmallVector<Value> operands(op.getInputs());
+    llvm::append_range(operands, op.getOutputs());
+    launch(b, op.getLoc(), instanceName(op.getKernel(), op.getGrid()),
+           op.getGrid(), operands);
+    op.erase();
+  }
+  for (KernelOp kernel : kernels) {
+    auto [func, threads] = instances.lookup(kernel.getSymName());
+    builder.setInsertionPoint(kernel);
+    auto host = func::FuncOp::create(builder, kernel.getLoc(),
+                                     kernel.getSymName().str() + ".host",
+                                     func.getFunctionType());
+    Block *entry = host.addEntryBlock();
+    OpBuilder b = OpBuilder::atBlockEnd(entry);
+    launch(b, kernel.getLoc(), kernel.getSymName(), 1, entry->getArguments());
+    func::ReturnOp::create(b, kernel.getLoc());
+    StringAttr name = kernel.getSymNameAttr();
+    kernel.erase();
+    host.setSymNameAttr(name);
+  }
+}
