@@ -86,6 +86,8 @@ void mlir::obs::buildPTXPipeline(OpPassManager &pm,
   launchOptions.kernelBarePtrCallConv = true;
   pm.addPass(createGpuToLLVMConversionPass(launchOptions));
   pm.addPass(createReconcileUnrealizedCastsPass());
+  if (!options.serialize)
+    return;
   GpuModuleToBinaryPassOptions binaryOptions;
   binaryOptions.compilationTarget = options.format;
   binaryOptions.toolkitPath = options.toolkit;

@@ -53,8 +53,11 @@ public:
   uint64_t getNumScalars() const { return leaves * getWidth(); }
   const ScalarType &getComponentType(unsigned c) const { return components[c]; }
 
-  /// The buffer of component `c` (what the kernel receives).
+  /// The buffer of component `c` (what the kernel receives), and its size.
   void *getBuffer(unsigned c) { return storage[c].data(); }
+  size_t getBufferBytes(unsigned c) const {
+    return leaves * components[c].bytes;
+  }
 
   /// Stores the `k`-th scalar of the flat list; fails when it does not fit,
   /// naming it as `spelling` (as the user wrote it) when given.

@@ -1,36 +1,39 @@
 //===- obs-run.cpp - runs obs kernels -------------------------------------===//
 //
-// obs-run FILE.mlir --kernel=NAME --target=ref --input=... [--output=FILE]
+//   obs-run FILE.mlir --kernel=NAME|--entry=FUNC --target=ref|cpu|cuda
+//           --input=... [--output=FILE] [--check] [--emit=STAGE]
 //
-// Parses and verifies FILE, lowers the kernel for the target, JIT-compiles it
-// with MLIR's ExecutionEngine and runs it on the inputs. Bad input of any kind
-// is one line on stderr and exit code 1.
+// Parses and verifies FILE, lowers the kernel (or the host function and the
+// kernels it launches) for the target, and runs it on the inputs: ref and
+// cpu through MLIR's ExecutionEngine, cuda through the driver API. Bad input
+// of any kind is one line on stderr and exit code 1.
 //
 //===----------------------------------------------------------------------===//
 
+#include "CudaDriver.h"
 #include "HostData.h"
+#include "Obs/Conversion/Storage.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
+#include "Obs/InitAll.h"
 #include "Obs/Pipelines/Pipelines.h"
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "Obs/Support/Statistics.h"
+#include "Obs/Transforms/Passes.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
+#include <algorithm>
+#include <cmath>
 
 using namespace mlir;
 using namespace obs_run;
@@ -43,15 +46,26 @@ static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<file.mlir>"),
 
 static cl::opt<std::string>
     kernelName("kernel",
-               cl::desc("The obs.kernel to run, by its symbol name (without "
-                        "the @)"),
+               cl::desc("The obs.kernel to run on one block, by its symbol "
+                        "name (without the @)"),
                cl::value_desc("name"), cl::cat(runCategory));
+
+static cl::opt<std::string> entryName(
+    "entry",
+    cl::desc("A host func.func over memrefs to run instead of a kernel; it "
+             "runs kernels with obs.launch. --input fills its first "
+             "arguments, in order; the arguments after them start as zeros "
+             "and are printed (or written) after the run"),
+    cl::value_desc("name"), cl::cat(runCategory));
 
 static cl::opt<std::string> targetName(
     "target",
     cl::desc("Where the kernel runs:\n"
-             "  ref  sequential loops, one buffer per array: the oracle"),
-    cl::value_desc("ref"), cl::init("ref"), cl::cat(runCategory));
+             "  ref   sequential loops, one buffer per array: the oracle\n"
+             "  cpu   the kernel's gpu.func, as loops over threads split at "
+             "barriers\n"
+             "  cuda  PTX on an NVIDIA GPU, through the CUDA driver"),
+    cl::value_desc("ref|cpu|cuda"), cl::init("ref"), cl::cat(runCategory));
 
 static cl::list<std::string> inputs(
     "input",
@@ -76,6 +90,39 @@ static cl::opt<std::string> outputFile(
              "results, the i-th goes to FILE with '.i' before the extension"),
     cl::value_desc("file"), cl::cat(runCategory));
 
+// libLLVM owns a global `-threads` option (ThinLTO's), so obs-run's
+// --threads is taken out of the command line before LLVM parses it.
+static cl::extrahelp threadsHelp(
+    "\n  --threads=N    The kernel's block size (1 to 1024), overriding its "
+    "`threads`\n                 attribute\n");
+
+static cl::opt<std::string> chip("chip",
+                                 cl::desc("The GPU architecture for PTX"),
+                                 cl::value_desc("sm_XX"), cl::init("sm_90"),
+                                 cl::cat(runCategory));
+
+static cl::opt<std::string> threadOrder(
+    "thread-order",
+    cl::desc("On the cpu target, the order in which threads and warps run: "
+             "forward, reverse, or shuffle[:SEED] (a race shows as a wrong "
+             "result under some order)"),
+    cl::value_desc("order"), cl::init("forward"), cl::cat(runCategory));
+
+static cl::opt<std::string> emitStage(
+    "emit",
+    cl::desc("Print the IR after a stage instead of running:\n"
+             "  obs   the obs program the target lowers\n"
+             "  gpu   the gpu.module and host code (cpu and cuda)\n"
+             "  llvm  the LLVM dialect the target compiles\n"
+             "  ptx   the kernel's PTX"),
+    cl::value_desc("obs|gpu|llvm|ptx"), cl::cat(runCategory));
+
+static cl::opt<bool> check(
+    "check",
+    cl::desc("Also run on the ref target and compare; a difference is an "
+             "error that names the first differing element"),
+    cl::init(false), cl::cat(runCategory));
+
 namespace {
 
 /// Prints each diagnostic as one line: `file:line:col: error: message`.
@@ -88,8 +135,8 @@ public:
       std::string location;
       llvm::raw_string_ostream os(location);
       if (auto fileLoc = dyn_cast<FileLineColLoc>(diagnostic.getLocation()))
-        os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
-           << fileLoc.getColumn() << ": ";
+        os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine()
+           << ":" << fileLoc.getColumn() << ": ";
       llvm::errs() << location << "error: " << diagnostic.str() << "\n";
       return success();
     });
@@ -122,15 +169,93 @@ std::string outputPath(unsigned index, unsigned count) {
       .str();
 }
 
-/// Lowers `module`, holding only the kernel, with the ref pipeline and runs
-/// it on `arguments` (inputs then results, each as its component buffers).
-void runOnReference(ModuleOp module, llvm::StringRef name,
-                    SmallVectorImpl<void *> &buffers) {
-  PassManager pm(module.getContext());
-  obs::buildReferencePipeline(pm);
-  if (failed(pm.run(module)))
-    fail("cannot lower @" + name + " for the ref target");
+/// What runs: the kernel's or the host function's arrays, in order (the
+/// arguments, then the results of a kernel; the memref arguments of a host
+/// function), and how many of them are inputs.
+struct Job {
+  std::string symbol;
+  std::vector<HostArray> arrays;
+  unsigned numInputs = 0;
+  unsigned grid = 1, threads = 1;
 
+  SmallVector<void *> buffers() {
+    SmallVector<void *> pointers;
+    for (HostArray &array : arrays)
+      for (unsigned c = 0; c < array.getWidth(); ++c)
+        pointers.push_back(array.getBuffer(c));
+    return pointers;
+  }
+};
+
+/// A host function's memref as an array of obs-run's model.
+obs::ArrType arrayOfMemRef(MemRefType memref) {
+  Type element = memref.getElementType();
+  for (int64_t extent : llvm::reverse(memref.getShape().drop_front()))
+    element = obs::ArrType::get(memref.getContext(), extent, element);
+  return obs::ArrType::get(memref.getContext(), memref.getShape().front(),
+                           element);
+}
+
+/// Parses "forward", "reverse" or "shuffle[:SEED]" into `options`.
+void parseThreadOrder(obs::CPUPipelineOptions &options) {
+  llvm::StringRef order(threadOrder);
+  if (order == "forward" || order == "reverse") {
+    options.order = order.str();
+    return;
+  }
+  uint64_t seed = 1;
+  if (order == "shuffle" ||
+      (order.consume_front("shuffle:") && !order.getAsInteger(10, seed))) {
+    options.order = "shuffle";
+    options.seed = seed;
+    return;
+  }
+  fail("unknown thread order '" + threadOrder +
+       "': expected forward, reverse or shuffle[:SEED]");
+}
+
+/// Lowers a copy of `module` for `target` (up to `stage`, all the way when
+/// empty) and returns it.
+OwningOpRef<ModuleOp> lower(ModuleOp module, llvm::StringRef target,
+                            llvm::StringRef stage) {
+  OwningOpRef<ModuleOp> copy(module.clone());
+  PassManager pm(module.getContext());
+  if (stage == "obs") {
+    if (target != "ref")
+      pm.addNestedPass<obs::KernelOp>(obs::createObsFlatten());
+  } else if (stage == "gpu") {
+    obs::buildKernelsToGPUPipeline(pm);
+  } else if (target == "ref") {
+    obs::buildReferencePipeline(pm);
+  } else if (target == "cpu") {
+    obs::CPUPipelineOptions options;
+    parseThreadOrder(options);
+    obs::buildCPUPipeline(pm, options);
+  } else {
+    obs::PTXPipelineOptions options;
+    options.chip = chip;
+    // At the llvm stage, the gpu.module in NVVM, before it becomes PTX.
+    options.serialize = stage != "llvm";
+    obs::buildPTXPipeline(pm, options);
+  }
+  if (failed(pm.run(*copy)))
+    fail("cannot lower '" + inputFile + "' for the " + target + " target");
+  return copy;
+}
+
+/// The PTX of the gpu.binary in `module`.
+std::string ptxOf(ModuleOp module) {
+  std::string ptx;
+  module.walk([&](gpu::BinaryOp binary) {
+    for (Attribute object : binary.getObjects())
+      ptx += cast<gpu::ObjectAttr>(object).getObject().getValue().str();
+  });
+  return ptx;
+}
+
+/// JIT-compiles the lowered `module` and calls `symbol` with `job`'s
+/// buffers, one bare pointer each.
+void runOnJit(ModuleOp module, Job &job) {
   ExecutionEngineOptions options;
   auto transformer = makeOptimizingTransformer(/*optLevel=*/2,
                                                /*sizeLevel=*/0,
@@ -139,39 +264,134 @@ void runOnReference(ModuleOp module, llvm::StringRef name,
   llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
       ExecutionEngine::create(module, options);
   if (!engine)
-    failOn(engine.takeError(), "cannot JIT-compile @" + name + ": ");
-
-  // invokePacked takes a pointer to each argument; the arguments are the
-  // bare pointers to the buffers.
+    failOn(engine.takeError(), "cannot JIT-compile @" + job.symbol + ": ");
+  SmallVector<void *> buffers = job.buffers();
   SmallVector<void *> packed;
   for (void *&buffer : buffers)
     packed.push_back(&buffer);
-  failOn((*engine)->invokePacked(name, packed), "running @" + name + ": ");
+  failOn((*engine)->invokePacked(job.symbol, packed),
+         "running @" + job.symbol + ": ");
+}
+
+void runOnCuda(ModuleOp module, Job &job) {
+  if (!entryName.empty())
+    fail("--entry runs on the ref and cpu targets; run its kernels on cuda "
+         "with --kernel");
+  llvm::Expected<std::unique_ptr<CudaDriver>> driver = CudaDriver::open();
+  if (!driver)
+    failOn(driver.takeError());
+  OwningOpRef<ModuleOp> lowered = lower(module, "cuda", "");
+  failOn((*driver)->load(ptxOf(*lowered), job.symbol));
+  SmallVector<size_t> bytes;
+  for (HostArray &array : job.arrays)
+    for (unsigned c = 0; c < array.getWidth(); ++c)
+      bytes.push_back(array.getBufferBytes(c));
+  llvm::Expected<std::vector<float>> times =
+      (*driver)->run(job.buffers(), bytes, job.grid, job.threads, 1);
+  if (!times)
+    failOn(times.takeError());
+}
+
+void run(ModuleOp module, llvm::StringRef target, Job &job) {
+  if (target == "cuda")
+    return runOnCuda(module, job);
+  OwningOpRef<ModuleOp> lowered = lower(module, target, "");
+  runOnJit(*lowered, job);
+}
+
+/// Fails, naming the first difference, unless `job` and `reference` hold the
+/// same results.
+void compareWithReference(Job &job, Job &reference) {
+  for (unsigned a = job.numInputs; a < job.arrays.size(); ++a) {
+    HostArray &mine = job.arrays[a], &theirs = reference.arrays[a];
+    for (uint64_t k = 0; k < mine.getNumScalars(); ++k) {
+      Number x = mine.get(k), y = theirs.get(k);
+      bool same = x.isFloat ? (x.real == y.real ||
+                               (std::isnan(x.real) && std::isnan(y.real)))
+                            : x.integer == y.integer;
+      if (same)
+        continue;
+      std::string left, right;
+      llvm::raw_string_ostream l(left), r(right);
+      auto show = [](llvm::raw_ostream &os, const Number &n) {
+        if (n.isFloat)
+          os << n.real;
+        else
+          os << n.integer;
+      };
+      show(l, x);
+      show(r, y);
+      fail(targetName + " and ref differ: result " +
+           llvm::Twine(a - job.numInputs) + ", number " + llvm::Twine(k) +
+           " is " + left + " on " + targetName + " but " + right +
+           " on ref");
+    }
+  }
 }
 
 } // namespace
 
+/// Removes `--threads=N` (or `--threads N`, with one or two dashes) from
+/// the arguments and returns N's text, empty when absent.
+std::optional<std::string> takeThreadsArgument(int &argc, char **argv) {
+  std::optional<std::string> value;
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef arg(argv[i]);
+    if (arg == "--") {
+      while (i < argc)
+        argv[kept++] = argv[i++];
+      break;
+    }
+    if (!arg.consume_front("--") && !arg.consume_front("-")) {
+      argv[kept++] = argv[i];
+      continue;
+    }
+    if (arg.consume_front("threads=")) {
+      value = arg.str();
+      continue;
+    }
+    if (arg == "threads" && i + 1 < argc) {
+      value = argv[++i];
+      continue;
+    }
+    argv[kept++] = argv[i];
+  }
+  argc = kept;
+  return value;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  std::optional<std::string> threadsText = takeThreadsArgument(argc, argv);
   cl::HideUnrelatedOptions(runCategory);
   cl::ParseCommandLineOptions(
       argc, argv,
       "obs-run: runs an obs kernel on the given inputs and prints its "
       "results\n\n"
       "  obs-run examples/paper/sklansky.mlir --kernel=sklansky3 "
-      "--target=ref --input=iota\n");
+      "--target=cpu --input=iota\n");
 
-  if (kernelName.empty())
-    fail("no kernel given: use --kernel=NAME");
-  if (targetName != "ref")
-    fail("unknown target '" + targetName + "': expected ref");
+  if (kernelName.empty() == entryName.empty())
+    fail("give either --kernel=NAME or --entry=FUNC");
+  if (targetName != "ref" && targetName != "cpu" && targetName != "cuda")
+    fail("unknown target '" + targetName + "': expected ref, cpu or cuda");
+  if (!emitStage.empty() && emitStage != "obs" && emitStage != "gpu" &&
+      emitStage != "llvm" && emitStage != "ptx")
+    fail("unknown stage '" + emitStage + "': expected obs, gpu, llvm or ptx");
+  if (targetName == "cpu") {
+    obs::CPUPipelineOptions options;
+    parseThreadOrder(options);
+  }
+  uint64_t threadsOption = 0;
+  if (threadsText &&
+      (llvm::StringRef(*threadsText).getAsInteger(10, threadsOption) ||
+       threadsOption == 0 || threadsOption > obs::KernelOp::kMaxThreads))
+    fail("--threads=" + *threadsText + ": a block has 1 to " +
+         llvm::Twine(obs::KernelOp::kMaxThreads) + " threads");
 
   DialectRegistry registry;
-  registry.insert<obs::ObsDialect, arith::ArithDialect, cf::ControlFlowDialect,
-                  func::FuncDialect, LLVM::LLVMDialect, math::MathDialect,
-                  memref::MemRefDialect, scf::SCFDialect, ub::UBDialect>();
-  registerBuiltinDialectTranslation(registry);
-  registerLLVMDialectTranslation(registry);
+  obs::registerAllDialects(registry);
   MLIRContext context(registry);
   OneLineDiagnostics diagnostics(context);
 
@@ -185,56 +405,110 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
 
-  auto kernel = module->lookupSymbol<obs::KernelOp>(kernelName);
-  if (!kernel) {
-    std::string available;
-    for (auto other : module->getOps<obs::KernelOp>())
-      available += (available.empty() ? "" : ", ") + other.getSymName().str();
-    fail("no kernel @" + kernelName + " in '" + inputFile + "'" +
-         (available.empty() ? llvm::Twine(" (it has no kernels)")
-                            : llvm::Twine(" (its kernels: ") + available +
-                                  ")"));
+  // What runs, and the data it runs on.
+  Job job;
+  auto listSymbols = [&](auto ops) {
+    std::string names;
+    for (auto op : ops)
+      names += (names.empty() ? "" : ", ") + op.getSymName().str();
+    return names;
+  };
+  if (!kernelName.empty()) {
+    auto kernel = module->lookupSymbol<obs::KernelOp>(kernelName);
+    if (!kernel) {
+      std::string available = listSymbols(module->getOps<obs::KernelOp>());
+      fail("no kernel @" + kernelName + " in '" + inputFile + "'" +
+           (available.empty() ? llvm::Twine(" (it has no kernels)")
+                              : llvm::Twine(" (its kernels: ") + available +
+                                    ")"));
+    }
+    if (threadsText) {
+      kernel.setThreadsAttr(
+          IntegerAttr::get(IntegerType::get(&context, 64), threadsOption));
+      if (failed(mlir::verify(kernel)))
+        return 1;
+    }
+    // Only the kernel goes through the pipelines.
+    for (Operation &op : llvm::make_early_inc_range(module->getOps()))
+      if (&op != kernel.getOperation())
+        op.erase();
+    job.symbol = kernelName;
+    job.threads = kernel.getBlockThreads();
+    for (Type type : kernel.getArgumentTypes())
+      job.arrays.emplace_back(cast<obs::ArrType>(type));
+    job.numInputs = job.arrays.size();
+    for (Type type : kernel.getResultTypes())
+      job.arrays.emplace_back(cast<obs::ArrType>(type));
+  } else {
+    auto entry = module->lookupSymbol<func::FuncOp>(entryName);
+    if (!entry)
+      fail("no function @" + entryName + " in '" + inputFile + "'");
+    for (Type type : entry.getArgumentTypes()) {
+      auto memref = dyn_cast<MemRefType>(type);
+      if (!memref || !memref.hasStaticShape() || memref.getRank() == 0 ||
+          !obs::isScalarElementType(memref.getElementType()))
+        fail("@" + entryName + " must take memrefs of static shape and "
+                               "scalar elements only");
+      job.arrays.emplace_back(arrayOfMemRef(memref));
+    }
+    if (entry.getNumResults())
+      fail("@" + entryName + " must return nothing: its results are the "
+                             "memrefs it writes");
+    if (inputs.size() > entry.getNumArguments())
+      fail("@" + entryName + " takes " + llvm::Twine(entry.getNumArguments()) +
+           " memrefs, but " + llvm::Twine(inputs.size()) +
+           " --input were given");
+    job.symbol = entryName;
   }
-
-  // The data: the arguments from --input, the results to fill.
-  unsigned numArguments = kernel.getNumArguments();
-  if (inputs.size() != numArguments)
-    fail("@" + kernelName + " takes " + llvm::Twine(numArguments) +
-         " array" + (numArguments == 1 ? "" : "s") + ", but " +
+  if (!kernelName.empty() && inputs.size() != job.numInputs)
+    fail("@" + kernelName + " takes " + llvm::Twine(job.numInputs) +
+         " array" + (job.numInputs == 1 ? "" : "s") + ", but " +
          llvm::Twine(inputs.size()) + " --input " +
          (inputs.size() == 1 ? "was" : "were") + " given");
-  std::vector<HostArray> arguments, results;
-  for (auto [index, type] : llvm::enumerate(kernel.getArgumentTypes())) {
-    arguments.emplace_back(cast<obs::ArrType>(type));
-    failOn(arguments.back().fill(inputs[index]),
+  if (!entryName.empty())
+    job.numInputs = inputs.size();
+  for (unsigned index = 0; index < inputs.size(); ++index)
+    failOn(job.arrays[index].fill(inputs[index]),
            "input " + llvm::Twine(index) + " (" +
-               llvm::Twine(arguments.back().getNumScalars()) + " numbers of " +
-               arguments.back().getComponentType(0).name() + "): ");
-  }
-  for (Type type : kernel.getResultTypes())
-    results.emplace_back(cast<obs::ArrType>(type));
-  SmallVector<void *> buffers;
-  for (auto *group : {&arguments, &results})
-    for (HostArray &array : *group)
-      for (unsigned c = 0; c < array.getWidth(); ++c)
-        buffers.push_back(array.getBuffer(c));
-
-  // Only the kernel goes through the pipeline.
-  for (Operation &op : llvm::make_early_inc_range(module->getOps()))
-    if (&op != kernel.getOperation())
-      op.erase();
+               llvm::Twine(job.arrays[index].getNumScalars()) +
+               " numbers of " +
+               job.arrays[index].getComponentType(0).name() + "): ");
 
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
-  runOnReference(*module, kernelName, buffers);
 
-  for (auto [index, result] : llvm::enumerate(results)) {
+  if (!emitStage.empty()) {
+    if (emitStage == "ptx") {
+      OwningOpRef<ModuleOp> lowered = lower(*module, "cuda", "");
+      llvm::outs() << ptxOf(*lowered);
+    } else {
+      OwningOpRef<ModuleOp> lowered = lower(*module, targetName, emitStage);
+      lowered->print(llvm::outs());
+      llvm::outs() << "\n";
+    }
+    if (obs::statisticsRequested())
+      obs::printStatistics(llvm::errs());
+    return 0;
+  }
+
+  Job reference = job;
+  run(*module, targetName, job);
+  if (check) {
+    run(*module, "ref", reference);
+    compareWithReference(job, reference);
+  }
+  if (obs::statisticsRequested())
+    obs::printStatistics(llvm::errs());
+
+  unsigned numResults = job.arrays.size() - job.numInputs;
+  for (unsigned index = 0; index < numResults; ++index) {
+    HostArray &result = job.arrays[job.numInputs + index];
     if (outputFile.empty()) {
       result.print(llvm::outs());
       llvm::outs() << "\n";
       continue;
     }
-    failOn(result.write(outputPath(index, results.size())));
+    failOn(result.write(outputPath(index, numResults)));
   }
   return 0;
 }

@@ -60,6 +60,11 @@ struct PTXPipelineOptions : PassPipelineOptions<PTXPipelineOptions> {
   Option<std::string> toolkit{
       *this, "toolkit", llvm::cl::desc("The CUDA toolkit, for format=bin"),
       llvm::cl::init("/usr/local/cuda")};
+  Option<bool> serialize{
+      *this, "serialize",
+      llvm::cl::desc("Serialize the gpu.module to PTX or a cubin (off: stop "
+                     "at the NVVM dialect)"),
+      llvm::cl::init(true)};
 };
 
 /// `obs-to-ptx`: kernels to NVVM and PTX (gpu.binary, by
