@@ -34,3 +34,13 @@ if config.ptxas and os.path.exists(config.ptxas):
 # `%exit-code CMD ARGS`: CMD's output and stderr, then "exit code: N".
 config.substitutions.append(
     ("%exit-code", "sh " + os.path.join(config.test_source_root, "Inputs", "exit-code.sh")))
+
+# A GPU that the CUDA driver can use: only then do the cuda execution tests run.
+import shutil
+import subprocess
+if shutil.which("nvidia-smi"):
+    try:
+        if subprocess.run(["nvidia-smi", "-L"], capture_output=True, timeout=30).returncode == 0:
+            config.available_features.add("cuda-device")
+    except (OSError, subprocess.TimeoutExpired):
+        pass

@@ -460,7 +460,11 @@ int main(int argc, char **argv) {
            " --input were given");
     job.symbol = entryName;
   }
-  if (!kernelName.empty() && inputs.size() != job.numInputs)
+  // Emitting IR needs no data.
+  if (!emitStage.empty())
+    inputs.clear();
+  if (!kernelName.empty() && emitStage.empty() &&
+      inputs.size() != job.numInputs)
     fail("@" + kernelName + " takes " + llvm::Twine(job.numInputs) +
          " array" + (job.numInputs == 1 ? "" : "s") + ", but " +
          llvm::Twine(inputs.size()) + " --input " +

@@ -22,7 +22,9 @@ def ObsLowerReference : Pass<"obs-lower-reference", "::mlir::ModuleOp"> {
       work assignment are ignored;
     * `two`, `ilv` and `one` copy each part into a buffer and run their
       sub-program on it, in a loop over the parts; `repeat` is a loop;
-    * the results are copied into the destinations.
+    * the results are copied into the destinations;
+    * `obs.launch` calls the kernel's function once per block, in order, on
+      copies of the block's chunks.
 
     Buffers are heap-allocated and freed at the end of the program region
     that made them.

@@ -313,11 +313,80 @@ LogicalResult ReferenceLowering::lowerKernel(KernelOp kernel) {
   return success();
 }
 
+/// A launch runs the kernel's function once per block, in order, on copies
+/// of the block's chunks: the kernel's function takes whole memrefs.
+static void lowerLaunch(LaunchOp launch, KernelOp kernel) {
+  OpBuilder builder(launch);
+  Location loc = launch.getLoc();
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, v);
+  };
+  auto blocks = scf::ForOp::create(builder, loc, constant(0),
+                                   constant(launch.getGrid()), constant(1));
+  builder.setInsertionPoint(blocks.getBody()->getTerminator());
+  Value block = blocks.getInductionVar();
+
+  // Copies between a block's buffer and its chunk of a grid memref.
+  auto copyChunk = [&](MemRefType type, Value grid, Value local,
+                       bool toLocal) {
+    SmallVector<Value> lowerBounds, upperBounds, steps;
+    for (int64_t extent : type.getShape()) {
+      lowerBounds.push_back(constant(0));
+      upperBounds.push_back(constant(extent));
+      steps.push_back(constant(1));
+    }
+    scf::buildLoopNest(
+        builder, loc, lowerBounds, upperBounds, steps,
+        [&](OpBuilder &b, Location, ValueRange path) {
+          SmallVector<Value> gridPath(path);
+          Value offset = arith::MulIOp::create(
+              b, loc, block,
+              arith::ConstantIndexOp::create(b, loc, type.getShape()[0]));
+          gridPath[0] = arith::AddIOp::create(b, loc, offset, path[0]);
+          if (toLocal)
+            memref::StoreOp::create(
+                b, loc, memref::LoadOp::create(b, loc, grid, gridPath),
+                local, path);
+          else
+            memref::StoreOp::create(
+                b, loc, memref::LoadOp::create(b, loc, local, path), grid,
+                gridPath);
+        });
+  };
+  SmallVector<MemRefType> localTypes;
+  for (Type type : kernel.getArgumentTypes())
+    llvm::append_range(localTypes, getStorageTypes(cast<ArrType>(type)));
+  for (Type type : kernel.getResultTypes())
+    llvm::append_range(localTypes, getStorageTypes(cast<ArrType>(type)));
+  SmallVector<Value> grids(launch.getInputs());
+  llvm::append_range(grids, launch.getOutputs());
+  SmallVector<Value> locals;
+  for (auto [index, type] : llvm::enumerate(localTypes)) {
+    Value local = memref::AllocOp::create(builder, loc, type);
+    if (index < launch.getInputs().size())
+      copyChunk(type, grids[index], local, /*toLocal=*/true);
+    locals.push_back(local);
+  }
+  func::CallOp::create(builder, loc, kernel.getSymName(), TypeRange(),
+                       locals);
+  for (auto [index, type] : llvm::enumerate(localTypes)) {
+    if (index >= launch.getInputs().size())
+      copyChunk(type, grids[index], locals[index], /*toLocal=*/false);
+    memref::DeallocOp::create(builder, loc, locals[index]);
+  }
+  launch.erase();
+}
+
 namespace {
 struct ObsLowerReferencePass
     : mlir::obs::impl::ObsLowerReferenceBase<ObsLowerReferencePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    SmallVector<LaunchOp> launches;
+    module.walk([&](LaunchOp launch) { launches.push_back(launch); });
+    SymbolTable symbols(module);
+    for (LaunchOp launch : launches)
+      lowerLaunch(launch, symbols.lookup<KernelOp>(launch.getKernel()));
     for (KernelOp kernel :
          llvm::make_early_inc_range(module.getOps<KernelOp>())) {
       OpBuilder builder(kernel);
