@@ -97,6 +97,9 @@ private:
   LogicalResult lowerBlock(Block &block);
   LogicalResult lowerSync(SyncOp sync, const Destination *target);
   LogicalResult lowerRepeat(RepeatOp repeat);
+  /// The stored array an in-place sync overwrites: the one array in memory
+  /// its stage reads, when there is one of the sync's type.
+  Value inPlaceTarget(SyncOp sync);
 
   /// Emits the stage that computes `array` under `how` (null: the block's
   /// threads sweep it) into `destination`.
@@ -265,6 +268,34 @@ LogicalResult KernelLowering::emitStage(Value array,
   return failure(failed);
 }
 
+Value KernelLowering::inPlaceTarget(SyncOp sync) {
+  if (sync.getPlacement() != Placement::InPlace)
+    return {};
+  // The stored arrays the stage reads: its computation's sources.
+  llvm::SetVector<Value> read;
+  llvm::DenseSet<Value> visited;
+  SmallVector<Value> worklist{sync.getInput()};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!visited.insert(value).second)
+      continue;
+    if (stored.count(value)) {
+      read.insert(value);
+      continue;
+    }
+    Operation *producer = value.getDefiningOp();
+    if (!producer)
+      continue;
+    llvm::append_range(worklist, producer->getOperands());
+    producer->walk([&](Operation *nested) {
+      llvm::append_range(worklist, nested->getOperands());
+    });
+  }
+  if (read.size() != 1 || read.front().getType() != sync.getType())
+    return {};
+  return read.front();
+}
+
 LogicalResult KernelLowering::lowerSync(SyncOp sync,
                                         const Destination *target) {
   auto outputIt = outputSyncs.find(sync);
@@ -279,9 +310,8 @@ LogicalResult KernelLowering::lowerSync(SyncOp sync,
   Destination destination;
   if (target) {
     destination = *target;
-  } else if (sync.getPlacement() == Placement::InPlace &&
-             stored.count(sync.getInput())) {
-    destination = stored.lookup(sync.getInput());
+  } else if (Value overwritten = inPlaceTarget(sync)) {
+    destination = stored.lookup(overwritten);
   } else {
     destination = allocateShared(sync.getType());
   }
