@@ -393,6 +393,9 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   obs::registerAllDialects(registry);
   MLIRContext context(registry);
+  // obs-run describes every array with obs types, even for a file that has
+  // no obs ops.
+  context.loadDialect<obs::ObsDialect>();
   OneLineDiagnostics diagnostics(context);
 
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputFile);

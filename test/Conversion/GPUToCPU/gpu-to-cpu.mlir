@@ -1,0 +1,152 @@
+// RUN: obs-opt %s --split-input-file --obs-gpu-to-cpu --verify-diagnostics | FileCheck %s
+// RUN: obs-opt %s --split-input-file --obs-gpu-to-cpu=order=reverse --verify-diagnostics | FileCheck %s --check-prefix=REVERSE
+// RUN: obs-opt %s --split-input-file --obs-gpu-to-cpu="order=shuffle seed=3" --verify-diagnostics | FileCheck %s --check-prefix=SHUFFLE
+
+// Tests of lib/Conversion/GPUToCPU: a block barrier ends a loop over all
+// threads; warp barriers split a loop over warps into loops over the
+// threads of one warp; launches become loops over blocks.
+
+// CHECK-LABEL: func.func @host(
+// CHECK: scf.for %[[B:.*]] = %c0 to %c2 step %{{.*}} {
+// CHECK:   func.call @stages.block(%arg0, %arg1, %[[B]])
+// CHECK-LABEL: func.func private @stages.block(
+// CHECK-SAME: %[[BLOCK:[^:]*]]: index)
+// CHECK: %[[SM:.*]] = memref.alloca() : memref<64xi32>
+// CHECK: scf.for %[[T:.*]] = %c0{{.*}} to %c64{{.*}} step
+// CHECK:   memref.load %arg0[
+// CHECK:   memref.store %{{.*}}, %[[SM]][%[[T]]]
+// CHECK: }
+// The second stage reads what every thread stored, after all of them.
+// CHECK: scf.for %[[U:.*]] = %c0{{.*}} to %c64{{.*}} step
+// CHECK:   %[[R:.*]] = arith.subi %c63, %[[U]]
+// CHECK:   memref.load %[[SM]][%[[R]]]
+// REVERSE-LABEL: func.func private @stages.block(
+// REVERSE: scf.for %[[K:.*]] =
+// REVERSE: %[[T:.*]] = arith.subi %c63{{.*}}, %[[K]]
+// REVERSE: memref.store %{{.*}}, %alloca[%[[T]]]
+// SHUFFLE: memref.global "private" constant @obs_thread_order_64 : memref<64xi32> = dense<[
+// SHUFFLE-LABEL: func.func private @stages.block(
+// SHUFFLE: scf.for %[[K:.*]] =
+// SHUFFLE-NEXT: %[[TABLE:.*]] = memref.get_global @obs_thread_order_64
+// SHUFFLE-NEXT: %[[E:.*]] = memref.load %[[TABLE]][%[[K]]]
+// SHUFFLE-NEXT: arith.index_cast %[[E]] : i32 to index
+module attributes {gpu.container_module} {
+  func.func @host(%in: memref<128xi32>, %out: memref<128xi32>) {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c64 = arith.constant 64 : index
+    gpu.launch_func @m::@stages blocks in (%c2, %c1, %c1) threads in (%c64, %c1, %c1) args(%in : memref<128xi32>, %out : memref<128xi32>)
+    return
+  }
+  gpu.module @m {
+    gpu.func @stages(%in: memref<128xi32>, %out: memref<128xi32>) workgroup(%sm : memref<64xi32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+      %c63 = arith.constant 63 : index
+      %c64 = arith.constant 64 : index
+      %t = gpu.thread_id x
+      %b = gpu.block_id x
+      %base = arith.muli %b, %c64 : index
+      %i = arith.addi %base, %t : index
+      %x = memref.load %in[%i] : memref<128xi32>
+      memref.store %x, %sm[%t] : memref<64xi32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %r = arith.subi %c63, %t : index
+      %y = memref.load %sm[%r] : memref<64xi32, #gpu.address_space<workgroup>>
+      memref.store %y, %out[%i] : memref<128xi32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Warp barriers: each warp runs both of its steps before the next warp.
+// CHECK-LABEL: func.func private @warp_steps.block(
+// CHECK: scf.for %[[W:.*]] = %c0{{.*}} to %c2{{.*}} step
+// CHECK:   scf.for %[[L:.*]] = %c0{{.*}} to %c32{{.*}} step
+// CHECK:     %[[T:.*]] = arith.addi %{{.*}}, %[[L]]
+// CHECK:     scf.if
+// CHECK:       memref.store
+// CHECK:   scf.for %{{.*}} = %c0{{.*}} to %c32{{.*}} step
+// CHECK:     scf.if
+// CHECK:       memref.load
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @warp_steps(%in: memref<64xi32>, %out: memref<64xi32>) workgroup(%sm : memref<64xi32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+      %c1 = arith.constant 1 : index
+      %mask = arith.constant -1 : i32
+      %t = gpu.thread_id x
+      %x = memref.load %in[%t] : memref<64xi32>
+      memref.store %x, %sm[%t] : memref<64xi32, #gpu.address_space<workgroup>>
+      nvvm.bar.warp.sync %mask : i32
+      %r = arith.xori %t, %c1 : index
+      %y = memref.load %sm[%r] : memref<64xi32, #gpu.address_space<workgroup>>
+      memref.store %y, %out[%t] : memref<64xi32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A loop around barriers stays outside the thread loops.
+// CHECK-LABEL: func.func private @looped.block(
+// CHECK: scf.for %[[I:.*]] = %c0 to %c3 step %c1 {
+// CHECK:   scf.for %{{.*}} = %c0{{.*}} to %c8{{.*}} step
+// CHECK:   scf.for %{{.*}} = %c0{{.*}} to %c8{{.*}} step
+// CHECK: }
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @looped(%buf: memref<8xi32>) workgroup(%sm : memref<8xi32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 8, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c3 = arith.constant 3 : index
+      %c7 = arith.constant 7 : index
+      scf.for %i = %c0 to %c3 step %c1 {
+        %t = gpu.thread_id x
+        %x = memref.load %buf[%t] : memref<8xi32>
+        memref.store %x, %sm[%t] : memref<8xi32, #gpu.address_space<workgroup>>
+        gpu.barrier
+        %r = arith.subi %c7, %t : index
+        %y = memref.load %sm[%r] : memref<8xi32, #gpu.address_space<workgroup>>
+        memref.store %y, %buf[%t] : memref<8xi32>
+        gpu.barrier
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A barrier that some threads could skip cannot be run as loops over
+// threads (nor, on a GPU, without deadlock).
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @skippable(%buf: memref<8xi32>) kernel attributes {known_block_size = array<i32: 8, 1, 1>} {
+      %c4 = arith.constant 4 : index
+      %t = gpu.thread_id x
+      %low = arith.cmpi ult, %t, %c4 : index
+      // expected-error @+1 {{'scf.if' op holds a barrier that some threads could skip: only loops that every thread runs alike may hold barriers}}
+      scf.if %low {
+        gpu.barrier
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A value a thread loaded before a barrier is gone after it.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @kept(%buf: memref<8xi32>) kernel attributes {known_block_size = array<i32: 8, 1, 1>} {
+      %t = gpu.thread_id x
+      %x = memref.load %buf[%t] : memref<8xi32>
+      gpu.barrier
+      // expected-error @+1 {{'memref.store' op uses a value a thread computed before a barrier; threads keep no values across barriers}}
+      memref.store %x, %buf[%t] : memref<8xi32>
+      gpu.return
+    }
+  }
+}
