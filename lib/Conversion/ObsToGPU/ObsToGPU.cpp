@@ -269,7 +269,7 @@ LogicalResult KernelLowering::emitStage(Value array,
 }
 
 Value KernelLowering::inPlaceTarget(SyncOp sync) {
-  if (sync.getPlacement() != Placement::InPlace)
+  if (sync.getPlacementOrDefault() != Placement::InPlace)
     return {};
   // The stored arrays the stage reads: its computation's sources.
   llvm::SetVector<Value> read;
@@ -318,7 +318,7 @@ LogicalResult KernelLowering::lowerSync(SyncOp sync,
   if (failed(emitStage(sync.getInput(), sync.getWorkAssignment(),
                        destination)))
     return failure();
-  emitBarrier(sync.getScope());
+  emitBarrier(sync.getScopeOrDefault());
   sources[sync.getResult()] = readerFor(destination);
   stored[sync.getResult()] = destination;
   return success();

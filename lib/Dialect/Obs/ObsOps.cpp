@@ -248,10 +248,11 @@ parseSyncProperties(OpAsmParser &parser, SyncScopeAttr &scope,
 static void printSyncProperties(OpAsmPrinter &p, SyncOp op,
                                 SyncScopeAttr scope, PlacementAttr placement,
                                 Attribute how, Value input) {
-  if (scope && scope.getValue() == SyncScope::Warp)
-    p << "warp ";
-  if (placement && placement.getValue() == Placement::InPlace)
-    p << "inplace ";
+  // Only what was chosen prints: an open property stays open.
+  if (scope)
+    p << stringifySyncScope(scope.getValue()) << " ";
+  if (placement)
+    p << stringifyPlacement(placement.getValue()) << " ";
   if (auto strided = dyn_cast_if_present<StridedAttr>(how))
     p << "strided<" << strided.getThreads() << "> ";
   else if (auto blocked = dyn_cast_if_present<BlockedAttr>(how))

@@ -19,7 +19,7 @@ obs.kernel @types(%a: !obs.arr<8 x i32>, %b: !obs.arr<4 x tuple<i32, f32>>,
 // CHECK: obs.sync inplace %{{.*}} : !obs.arr<8 x i32>
 // CHECK: obs.sync strided<4> %{{.*}} : !obs.arr<8 x i32>
 // CHECK: obs.sync warp inplace blocked<2> %{{.*}} : !obs.arr<8 x i32>
-// CHECK: obs.sync %{{.*}} : !obs.arr<8 x i32>
+// CHECK: obs.sync block fresh %{{.*}} : !obs.arr<8 x i32>
 // CHECK: obs.sync warp inplace strided<4> %{{.*}} : !obs.arr<8 x i32>
 obs.kernel @syncs(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32>
     attributes {threads = 4} {
@@ -28,7 +28,7 @@ obs.kernel @syncs(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32>
   %2 = obs.sync inplace %1 : !obs.arr<8 x i32>
   %3 = obs.sync strided<4> %2 : !obs.arr<8 x i32>
   %4 = obs.sync warp inplace blocked<2> %3 : !obs.arr<8 x i32>
-  // The defaults may be written out, in any order.
+  // Written out, the defaults are the user's choice and stay; in any order.
   %5 = obs.sync block fresh %4 : !obs.arr<8 x i32>
   %6 = obs.sync strided<4> inplace warp %5 : !obs.arr<8 x i32>
   obs.return %6 : !obs.arr<8 x i32>

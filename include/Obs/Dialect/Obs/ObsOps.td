@@ -139,13 +139,16 @@ def Obs_SyncOp : Obs_Op<"sync", [
       (thread `t` computes elements `t*k .. t*k+k-1`). Without one, the
       kernel's threads sweep the array (one thread per element when there are
       enough).
-    * **scope**: `block` (a barrier for the whole block, the default) or
-      `warp` (a barrier for the threads of one warp: Obsidian's `syncWarp`).
-    * **placement**: `fresh` (a new buffer, the default) or `inplace` (the
-      result overwrites the buffer the stage reads: Obsidian's `syncIP`).
+    * **scope**: `block` (a barrier for the whole block) or `warp` (a barrier
+      for the threads of one warp: Obsidian's `syncWarp`).
+    * **placement**: `fresh` (a new buffer) or `inplace` (the result
+      overwrites the buffer the stage reads: Obsidian's `syncIP`).
 
-    `--obs-verify-sync` proves any choice of scope and placement safe, whether
-    written here or chosen by a pass.
+    A property the user leaves out is open: the refinement passes may choose
+    it (`obs-assign-work`, `obs-elide-warp-syncs`, `obs-inplace`), and until
+    one does, a sync is `block` and `fresh`, with the kernel's threads
+    sweeping the array. A property written here is kept. Either way
+    `--obs-verify-sync` proves the choice safe.
 
     ```mlir
     %1 = obs.sync %0 : !obs.arr<512 x i32>
@@ -153,8 +156,8 @@ def Obs_SyncOp : Obs_Op<"sync", [
     ```
   }];
   let arguments = (ins Obs_Arr:$input,
-      DefaultValuedAttr<Obs_SyncScopeAttr, "::mlir::obs::SyncScope::Block">:$scope,
-      DefaultValuedAttr<Obs_PlacementAttr, "::mlir::obs::Placement::Fresh">:$placement,
+      OptionalAttr<Obs_SyncScopeAttr>:$scope,
+      OptionalAttr<Obs_PlacementAttr>:$placement,
       OptionalAttr<AnyAttrOf<[Obs_StridedAttr, Obs_BlockedAttr]>>:$how);
   let results = (outs Obs_Arr:$result);
   let assemblyFormat = [{
@@ -163,7 +166,7 @@ def Obs_SyncOp : Obs_Op<"sync", [
   }];
   let builders = [OpBuilder<(ins "::mlir::Value":$input), [{
     build($_builder, $_state, input.getType(), input,
-          ::mlir::obs::SyncScope::Block, ::mlir::obs::Placement::Fresh,
+          ::mlir::obs::SyncScopeAttr(), ::mlir::obs::PlacementAttr(),
           ::mlir::Attribute());
   }]>];
   let hasVerifier = 1;
@@ -175,6 +178,15 @@ def Obs_SyncOp : Obs_Op<"sync", [
     }
     ::mlir::obs::ArrType getType() {
       return ::llvm::cast<::mlir::obs::ArrType>(getResult().getType());
+    }
+    /// The barrier scope: as written, or block when the user left it to
+    /// the passes.
+    ::mlir::obs::SyncScope getScopeOrDefault() {
+      return getScope().value_or(::mlir::obs::SyncScope::Block);
+    }
+    /// The placement: as written, or fresh when the user left it open.
+    ::mlir::obs::Placement getPlacementOrDefault() {
+      return getPlacement().value_or(::mlir::obs::Placement::Fresh);
     }
   }];
 }
