@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Obs/Conversion/ObsToGPU.h"
 #include "Obs/Conversion/Passes.h"
 #include "Obs/Conversion/Storage.h"
 #include "Obs/Dialect/Obs/ElementEmitter.h"
@@ -27,6 +28,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/ScopeExit.h"
 
 namespace mlir::obs {
 #define GEN_PASS_DEF_CONVERTOBSTOGPU
@@ -77,19 +79,17 @@ struct Destination {
   uint64_t chunkLength = 0; // Non-zero for global memory: b * chunkLength.
 };
 
-/// The counters the lowering reports.
-struct Counters {
-  std::function<void()> stage, blockBarrier, warpBarrier;
-  std::function<void(uint64_t)> sharedBytes;
-};
-
 class KernelLowering {
 public:
   KernelLowering(KernelOp kernel, gpu::GPUFuncOp func, int64_t grid,
-                 Counters counters)
+                 const GPULoweringCounters &counters)
       : kernel(kernel), func(func), grid(grid),
-        blockThreads(kernel.getBlockThreads()), counters(std::move(counters)),
-        builder(func.getContext()) {}
+        blockThreads(kernel.getBlockThreads()), counters(counters),
+        builder(func.getContext()) {
+    kernel.walk([&](SyncOp sync) {
+      syncIndex[sync] = static_cast<int64_t>(syncIndex.size());
+    });
+  }
 
   LogicalResult lower();
 
@@ -105,8 +105,9 @@ private:
   /// threads sweep it) into `destination`.
   LogicalResult emitStage(Value array, WorkAssignmentAttrInterface how,
                           const Destination &destination);
-  void emitBarrier(SyncScope scope);
-  Destination allocateShared(ArrType type);
+  void emitBarrier(SyncScope scope, SyncOp sync);
+  /// A workgroup buffer for an array of `type`, owned by `owner`.
+  Destination allocateShared(ArrType type, Operation *owner);
   Destination globalDestination(ValueRange components, ArrType type);
   LeafReader readerFor(const Destination &destination);
   Value threadId() {
@@ -115,14 +116,17 @@ private:
   Value constant(int64_t value) {
     return arith::ConstantIndexOp::create(builder, loc(), value);
   }
-  Location loc() { return kernel.getLoc(); }
+  /// The location of what is being lowered: the current stage's sync.
+  Location loc() { return currentLoc ? *currentLoc : kernel.getLoc(); }
 
   KernelOp kernel;
   gpu::GPUFuncOp func;
   int64_t grid;
   uint64_t blockThreads;
-  Counters counters;
+  const GPULoweringCounters &counters;
   OpBuilder builder;
+  std::optional<Location> currentLoc;
+  llvm::DenseMap<Operation *, int64_t> syncIndex;
   /// Arrays that live in memory, and how to read them.
   llvm::DenseMap<Value, LeafReader> sources;
   /// Where each array stored by a stage lives (for in-place syncs).
@@ -134,13 +138,15 @@ private:
 
 } // namespace
 
-Destination KernelLowering::allocateShared(ArrType type) {
+Destination KernelLowering::allocateShared(ArrType type, Operation *owner) {
   Attribute workgroup = gpu::AddressSpaceAttr::get(
       func.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
   Destination destination;
   for (MemRefType memref : getStorageTypes(type, workgroup)) {
     destination.components.push_back(
-        func.addWorkgroupAttribution(memref, loc()));
+        func.addWorkgroupAttribution(memref, owner->getLoc()));
+    func.setWorkgroupAttributionAttr(func.getNumWorkgroupAttributions() - 1,
+                                     "obs.owner", owner->getLoc());
     counters.sharedBytes(memref.getNumElements() *
                          std::max<uint64_t>(1, memref.getElementTypeBitWidth() / 8));
   }
@@ -170,9 +176,10 @@ LeafReader KernelLowering::readerFor(const Destination &destination) {
   };
 }
 
-void KernelLowering::emitBarrier(SyncScope scope) {
+void KernelLowering::emitBarrier(SyncScope scope, SyncOp sync) {
+  auto index = builder.getI64IntegerAttr(sync ? syncIndex.lookup(sync) : -1);
   if (scope == SyncScope::Block) {
-    gpu::BarrierOp::create(builder, loc());
+    gpu::BarrierOp::create(builder, loc())->setAttr("obs.sync_index", index);
     counters.blockBarrier();
     return;
   }
@@ -191,7 +198,8 @@ void KernelLowering::emitBarrier(SyncScope scope) {
         builder, loc(), (uint64_t(1) << partial) - 1, 32);
     mask = arith::SelectOp::create(builder, loc(), isLast, partialMask, mask);
   }
-  NVVM::SyncWarpOp::create(builder, loc(), mask);
+  NVVM::SyncWarpOp::create(builder, loc(), mask)->setAttr("obs.sync_index",
+                                                          index);
   counters.warpBarrier();
 }
 
@@ -298,6 +306,9 @@ Value KernelLowering::inPlaceTarget(SyncOp sync) {
 
 LogicalResult KernelLowering::lowerSync(SyncOp sync,
                                         const Destination *target) {
+  std::optional<Location> outerLoc = currentLoc;
+  currentLoc = sync.getLoc();
+  auto restore = llvm::make_scope_exit([&] { currentLoc = outerLoc; });
   auto outputIt = outputSyncs.find(sync);
   if (outputIt != outputSyncs.end()) {
     // Only returned: the stage writes each output it is returned as.
@@ -313,12 +324,12 @@ LogicalResult KernelLowering::lowerSync(SyncOp sync,
   } else if (Value overwritten = inPlaceTarget(sync)) {
     destination = stored.lookup(overwritten);
   } else {
-    destination = allocateShared(sync.getType());
+    destination = allocateShared(sync.getType(), sync);
   }
   if (failed(emitStage(sync.getInput(), sync.getWorkAssignment(),
                        destination)))
     return failure();
-  emitBarrier(sync.getScopeOrDefault());
+  emitBarrier(sync.getScopeOrDefault(), sync);
   sources[sync.getResult()] = readerFor(destination);
   stored[sync.getResult()] = destination;
   return success();
@@ -331,18 +342,21 @@ LogicalResult KernelLowering::lowerRepeat(RepeatOp repeat) {
 
   // The first buffer starts as the input: the input's own buffer when
   // nothing else reads it, a copy otherwise.
+  std::optional<Location> outerLoc = currentLoc;
+  currentLoc = repeat.getLoc();
+  auto restore = llvm::make_scope_exit([&] { currentLoc = outerLoc; });
   Value input = repeat.getInput();
   Destination first;
   if (stored.count(input) && input.hasOneUse() &&
       !outputSyncs.count(input.getDefiningOp())) {
     first = stored.lookup(input);
   } else {
-    first = allocateShared(type);
+    first = allocateShared(type, repeat);
     if (failed(emitStage(input, {}, first)))
       return failure();
-    emitBarrier(SyncScope::Block);
+    emitBarrier(SyncScope::Block, {});
   }
-  Destination second = allocateShared(type);
+  Destination second = allocateShared(type, repeat);
 
   auto loop = scf::ForOp::create(builder, loc(), constant(0),
                                  constant(repeat.getCount()), constant(1));
@@ -385,7 +399,7 @@ LogicalResult KernelLowering::lowerRepeat(RepeatOp repeat) {
   if (!yieldingSync) {
     if (failed(emitStage(yielded, {}, next)))
       return failure();
-    emitBarrier(SyncScope::Block);
+    emitBarrier(SyncScope::Block, {});
   }
   const Destination &result =
       repeat.getCount() % 2 == 0 ? first : second;
@@ -458,6 +472,38 @@ LogicalResult KernelLowering::lower() {
   return success();
 }
 
+FailureOr<gpu::GPUFuncOp>
+mlir::obs::lowerKernelToGPUFunc(KernelOp kernel, gpu::GPUModuleOp module,
+                                StringRef name, int64_t grid,
+                                const GPULoweringCounters &counters) {
+  uint64_t threads = kernel.getBlockThreads();
+  if (threads > KernelOp::kMaxThreads)
+    return kernel.emitOpError()
+           << "needs " << threads << " threads, more than a block's "
+           << KernelOp::kMaxThreads
+           << ": set `threads` and give its syncs work assignments";
+  OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+  SmallVector<Type> arguments;
+  for (Type type : kernel.getArgumentTypes())
+    llvm::append_range(arguments, gridStorageTypes(cast<ArrType>(type), grid));
+  for (Type type : kernel.getResultTypes())
+    llvm::append_range(arguments, gridStorageTypes(cast<ArrType>(type), grid));
+  auto func = gpu::GPUFuncOp::create(builder, kernel.getLoc(), name,
+                                     builder.getFunctionType(arguments, {}));
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                builder.getUnitAttr());
+  func.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr(
+      {static_cast<int32_t>(threads), 1, 1}));
+  func.setKnownGridSizeAttr(
+      builder.getDenseI32ArrayAttr({static_cast<int32_t>(grid), 1, 1}));
+  KernelLowering lowering(kernel, func, grid, counters);
+  if (failed(lowering.lower())) {
+    func.erase();
+    return failure();
+  }
+  return func;
+}
+
 namespace {
 struct ConvertObsToGPUPass
     : mlir::obs::impl::ConvertObsToGPUBase<ConvertObsToGPUPass> {
@@ -490,7 +536,7 @@ void ConvertObsToGPUPass::runOnOperation() {
                   builder.getUnitAttr());
   auto gpuModule = gpu::GPUModuleOp::create(builder, module.getLoc(),
                                             kGPUModuleName);
-  Counters counters{
+  GPULoweringCounters counters{
       [&] { addToStatistic(*this, numStages, "stages"); },
       [&] { addToStatistic(*this, numBlockBarriers, "block-barriers"); },
       [&] { addToStatistic(*this, numWarpBarriers, "warp-barriers"); },
@@ -501,37 +547,13 @@ void ConvertObsToGPUPass::runOnOperation() {
   llvm::StringMap<std::pair<gpu::GPUFuncOp, uint64_t>> instances;
   for (auto &[op, gridSizes] : grids) {
     auto kernel = cast<KernelOp>(op);
-    uint64_t threads = kernel.getBlockThreads();
-    if (threads > KernelOp::kMaxThreads) {
-      kernel.emitOpError()
-          << "needs " << threads << " threads, more than a block's "
-          << KernelOp::kMaxThreads
-          << ": set `threads` and give its syncs work assignments";
-      return signalPassFailure();
-    }
     for (int64_t grid : gridSizes) {
-      SmallVector<Type> arguments;
-      for (Type type : kernel.getArgumentTypes())
-        llvm::append_range(arguments,
-                           gridStorageTypes(cast<ArrType>(type), grid));
-      for (Type type : kernel.getResultTypes())
-        llvm::append_range(arguments,
-                           gridStorageTypes(cast<ArrType>(type), grid));
       std::string name = instanceName(kernel.getSymName(), grid);
-      builder.setInsertionPointToEnd(gpuModule.getBody());
-      auto func = gpu::GPUFuncOp::create(
-          builder, kernel.getLoc(), name,
-          builder.getFunctionType(arguments, {}));
-      func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
-                    builder.getUnitAttr());
-      func.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr(
-          {static_cast<int32_t>(threads), 1, 1}));
-      func.setKnownGridSizeAttr(builder.getDenseI32ArrayAttr(
-          {static_cast<int32_t>(grid), 1, 1}));
-      KernelLowering lowering(kernel, func, grid, counters);
-      if (failed(lowering.lower()))
+      FailureOr<gpu::GPUFuncOp> func =
+          lowerKernelToGPUFunc(kernel, gpuModule, name, grid, counters);
+      if (failed(func))
         return signalPassFailure();
-      instances[name] = {func, threads};
+      instances[name] = {*func, kernel.getBlockThreads()};
     }
     addToStatistic(*this, numKernels, "kernels");
   }

@@ -8,13 +8,13 @@
 // CHECK-LABEL: func.func @increv(
 // CHECK: gpu.launch_func @obs_kernels::@increv blocks in (%[[ONE:.*]], %[[ONE]], %[[ONE]]) threads in (%c10, %[[ONE]], %[[ONE]])
 // CHECK-LABEL: gpu.func @increv(
-// CHECK-SAME: %[[IN:.*]]: memref<10xi32>, %[[OUT:.*]]: memref<10xi32>) workgroup(%[[SM:.*]] : memref<10xi32, #gpu.address_space<workgroup>>) kernel
+// CHECK-SAME: %[[IN:.*]]: memref<10xi32>, %[[OUT:.*]]: memref<10xi32>) workgroup(%[[SM:[^ ]*]] : memref<10xi32, #gpu.address_space<workgroup>> {obs.owner = {{.*}}}) kernel
 // CHECK-SAME: known_block_size = array<i32: 10, 1, 1>
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK-NEXT: %[[X:.*]] = memref.load %[[IN]][%[[TID]]]
 // CHECK-NEXT: %[[Y:.*]] = arith.addi %[[X]]
 // CHECK-NEXT: memref.store %[[Y]], %[[SM]][%[[TID]]]
-// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: gpu.barrier {obs.sync_index = 0 : i64}
 // CHECK-NEXT: %[[R:.*]] = arith.subi %c9, %[[TID]]
 // CHECK-NEXT: %[[Z:.*]] = memref.load %[[SM]][%[[R]]]
 // CHECK-NEXT: memref.store %[[Z]], %[[OUT]][%[[TID]]]
@@ -39,7 +39,7 @@ obs.kernel @increv(%input: !obs.arr<10 x i32>) -> !obs.arr<10 x i32> {
 // (seed 002's sklansky1). The last sync is only returned: it writes global
 // memory directly and needs no buffer or barrier.
 // CHECK-LABEL: gpu.func @fan512(
-// CHECK-SAME: workgroup(%[[SM:.*]] : memref<512xi32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%[[SM:[^ ]*]] : memref<512xi32, #gpu.address_space<workgroup>> {obs.owner
 // CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
 // CHECK-NOT: scf.if
 // CHECK: %[[TID:.*]] = gpu.thread_id x
@@ -78,7 +78,7 @@ obs.kernel @fan512(%a: !obs.arr<512 x i32>) -> !obs.arr<512 x i32> attributes {t
 // CHECK: %[[WARP:.*]] = arith.divui %{{.*}}, %c32
 // CHECK: %[[LAST:.*]] = arith.cmpi eq, %[[WARP]], %c1
 // CHECK: %[[MASK:.*]] = arith.select %[[LAST]], %[[PARTIAL]], %[[FULL]]
-// CHECK: nvvm.bar.warp.sync %[[MASK]] : i32
+// CHECK: nvvm.bar.warp.sync %[[MASK]] {obs.sync_index = 0 : i64} : i32
 // CHECK-NOT: gpu.barrier
 obs.kernel @warps(%a: !obs.arr<40 x i32>) -> !obs.arr<40 x i32> {
   %0 = obs.sync warp %a : !obs.arr<40 x i32>
@@ -95,7 +95,7 @@ obs.kernel @warps(%a: !obs.arr<40 x i32>) -> !obs.arr<40 x i32> {
 // repeat is a loop over two buffers that swap, chosen from the counter;
 // the body is not unrolled.
 // CHECK-LABEL: gpu.func @merger(
-// CHECK-SAME: workgroup(%[[A:.*]] : memref<16xi32, #gpu.address_space<workgroup>>, %[[B:.*]] : memref<16xi32, #gpu.address_space<workgroup>>, %[[RIFFLED:.*]] : memref<16xi32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%[[A:[^ ]*]] : memref<16xi32, #gpu.address_space<workgroup>> {{{.*}}}, %[[B:[^ ]*]] : memref<16xi32, #gpu.address_space<workgroup>> {{{.*}}}, %[[RIFFLED:[^ ]*]] : memref<16xi32, #gpu.address_space<workgroup>> {{{.*}}})
 // CHECK: gpu.barrier
 // CHECK: scf.for %[[I:.*]] = %c0 to %c4 step %c1 {
 // CHECK:   %[[PARITY:.*]] = arith.remui %[[I]], %c2
@@ -130,7 +130,7 @@ obs.kernel @merger(%input: !obs.arr<16 x i32>) -> !obs.arr<16 x i32> {
 
 // An in-place sync writes the buffer its stage reads.
 // CHECK-LABEL: gpu.func @inplace(
-// CHECK-SAME: workgroup(%[[SM:[^ ]*]] : memref<8xi32, #gpu.address_space<workgroup>>) kernel
+// CHECK-SAME: workgroup(%[[SM:[^ ]*]] : memref<8xi32, #gpu.address_space<workgroup>> {obs.owner = {{.*}}}) kernel
 // CHECK: memref.store %{{.*}}, %[[SM]]
 // CHECK: gpu.barrier
 // CHECK: memref.load %[[SM]]

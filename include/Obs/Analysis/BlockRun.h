@@ -1,0 +1,109 @@
+//===- BlockRun.h - every access of every thread of a block -----*- C++ -*-===//
+//
+// The exact analysis behind the refinement passes. A kernel's lengths are
+// static and its index arithmetic depends only on the thread id, so running
+// the gpu.func once per thread, with only its index arithmetic evaluated,
+// gives every address each thread reads and writes between each pair of
+// barriers. Values read from memory stay unknown; an address computed from
+// them is taken to be anywhere in its buffer, and a branch on them to go
+// both ways, so what a data-dependent kernel may touch is over-approximated,
+// never missed.
+//
+// findHazards then checks, address by address, that every conflicting pair
+// of accesses (read after write, write after read, write after write) by
+// different threads is ordered by a barrier that covers both: a block
+// barrier, or a warp barrier when the two threads share a warp. It also
+// reports a stage that reads what it has itself written (an unsafe in-place
+// stage): the pull-array semantics reads only earlier stages' values.
+//
+// The passes decide by simulating the code the lowering would produce; the
+// verifier checks the code that will run. Both see exactly what the
+// lowering emits (buffer reuse, in-place stores, dropped identity writes,
+// repeat loops with their wrap-around), and nothing else.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OBS_ANALYSIS_BLOCKRUN_H
+#define OBS_ANALYSIS_BLOCKRUN_H
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/SmallVector.h"
+#include <optional>
+#include <string>
+
+namespace mlir::obs {
+
+/// A memory the block uses: a kernel argument (global memory) or a
+/// workgroup buffer.
+struct Memory {
+  Value root;
+  bool workgroup = false;
+  uint64_t bytes = 0;
+};
+
+/// One load or store of one thread.
+struct Access {
+  unsigned phase;   // Barriers passed before it.
+  unsigned thread;
+  uint64_t order;   // Position in the thread's own program order.
+  bool write;
+  unsigned memory;  // Index into BlockRun::getMemories().
+  uint64_t byteBegin, byteEnd;
+  /// The element accessed, in the memref the op names (or -1 when the index
+  /// depends on data and the access stands for the whole buffer).
+  int64_t element;
+  Operation *op;
+  /// Who the accessed buffer belongs to: the location in its `obs.owner`
+  /// attribute (set by the lowering on workgroup buffers and views).
+  Attribute owner;
+};
+
+/// A barrier the block passes, in the order they are passed.
+struct Barrier {
+  Operation *op;
+  bool block; // A block barrier; otherwise a warp barrier.
+};
+
+class BlockRun {
+public:
+  /// Runs every thread of one block of `kernel` (whose known_block_size
+  /// gives the threads), or reports why it cannot: a barrier that some
+  /// threads could skip, a loop whose bounds are not known.
+  static FailureOr<BlockRun> simulate(gpu::GPUFuncOp kernel);
+
+  unsigned getThreads() const { return threads; }
+  ArrayRef<Memory> getMemories() const { return memories; }
+  ArrayRef<Access> getAccesses() const { return accesses; }
+  ArrayRef<Barrier> getBarriers() const { return barriers; }
+  /// Whether an address depended on data somewhere.
+  bool dependsOnData() const { return dataDependent; }
+
+private:
+  friend class ThreadRunner;
+  unsigned threads = 0;
+  SmallVector<Memory> memories;
+  std::vector<Access> accesses;
+  SmallVector<Barrier> barriers;
+  bool dataDependent = false;
+};
+
+/// Two accesses that nothing orders.
+struct Hazard {
+  enum Kind { ReadAfterWrite, WriteAfterRead, WriteAfterWrite };
+  Kind kind;
+  Access first, second; // In program order (by phase).
+  /// Whether both are in one stage (no barrier between them at all).
+  bool sameStage() const { return first.phase == second.phase; }
+};
+
+StringRef stringifyHazardKind(Hazard::Kind kind);
+
+/// Every conflicting pair of accesses to shared memory that no barrier
+/// orders, at most `limit` of them, in a deterministic order.
+SmallVector<Hazard> findHazards(const BlockRun &run, unsigned warpSize = 32,
+                                unsigned limit = 16);
+
+} // namespace mlir::obs
+
+#endif // OBS_ANALYSIS_BLOCKRUN_H

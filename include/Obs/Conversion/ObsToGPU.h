@@ -1,0 +1,34 @@
+//===- ObsToGPU.h - obs kernels to gpu.func ---------------------*- C++ -*-===//
+
+#ifndef OBS_CONVERSION_OBSTOGPU_H
+#define OBS_CONVERSION_OBSTOGPU_H
+
+#include "Obs/Dialect/Obs/ObsOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include <functional>
+
+namespace mlir::obs {
+
+/// What the lowering counts, for pass statistics.
+struct GPULoweringCounters {
+  std::function<void()> stage = [] {};
+  std::function<void()> blockBarrier = [] {};
+  std::function<void()> warpBarrier = [] {};
+  std::function<void(uint64_t)> sharedBytes = [](uint64_t) {};
+};
+
+/// Lowers the flat kernel `kernel` (see --obs-flatten) to a new kernel
+/// gpu.func `name` at the end of `module`, for a grid of `grid` blocks.
+///
+/// Every barrier carries `obs.sync_index`, the position (in program order)
+/// of the sync it ends; every workgroup buffer and view carries
+/// `obs.owner`, the location of the op whose array it stores; the ops of a
+/// stage have its sync's location. The analyses map what they find in the
+/// gpu.func back to the kernel through them.
+FailureOr<gpu::GPUFuncOp>
+lowerKernelToGPUFunc(KernelOp kernel, gpu::GPUModuleOp module, StringRef name,
+                     int64_t grid, const GPULoweringCounters &counters = {});
+
+} // namespace mlir::obs
+
+#endif // OBS_CONVERSION_OBSTOGPU_H

@@ -1,0 +1,399 @@
+//===- BlockRun.cpp - every access of every thread of a block -------------===//
+
+#include "Obs/Analysis/BlockRun.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/DenseMap.h"
+#include <map>
+
+using namespace mlir;
+using namespace mlir::obs;
+
+StringRef mlir::obs::stringifyHazardKind(Hazard::Kind kind) {
+  switch (kind) {
+  case Hazard::ReadAfterWrite:
+    return "read after write";
+  case Hazard::WriteAfterRead:
+    return "write after read";
+  case Hazard::WriteAfterWrite:
+    return "write after write";
+  }
+  llvm_unreachable("unknown hazard");
+}
+
+namespace mlir::obs {
+
+/// Runs one thread: index arithmetic is folded with the thread id known;
+/// memory contents stay unknown.
+class ThreadRunner {
+public:
+  ThreadRunner(BlockRun &run, unsigned thread) : run(run), thread(thread) {}
+
+  LogicalResult runRegion(Region &region);
+
+  /// Makes `root` point at the start of memory `memory`.
+  void bindMemory(Value root, unsigned memory, Attribute owner) {
+    pointers[root] = {memory, 0, owner};
+  }
+
+  /// The barriers this thread passed, in order.
+  SmallVector<Operation *> passed;
+
+private:
+  /// Where a memref value points: a root memory and a byte offset into it.
+  struct Pointer {
+    unsigned memory;
+    uint64_t byteOffset;
+    Attribute owner;
+  };
+
+  LogicalResult runOp(Operation &op);
+  LogicalResult runBlock(Block &block);
+  Attribute known(Value value) const { return values.lookup(value); }
+  std::optional<int64_t> knownInt(Value value) const {
+    if (auto attr = dyn_cast_if_present<IntegerAttr>(known(value)))
+      return attr.getValue().getSExtValue();
+    return std::nullopt;
+  }
+  void recordAccess(Operation *op, Value memref, ValueRange indices,
+                    bool write);
+  FailureOr<bool> knownCondition(Operation *op, Value condition);
+
+  BlockRun &run;
+  unsigned thread;
+  llvm::DenseMap<Value, Attribute> values;
+  llvm::DenseMap<Value, Pointer> pointers;
+  uint64_t order = 0;
+};
+
+} // namespace mlir::obs
+
+void ThreadRunner::recordAccess(Operation *op, Value memref,
+                                ValueRange indices, bool write) {
+  auto it = pointers.find(memref);
+  if (it == pointers.end())
+    return; // A memref the kernel did not get from its arguments.
+  auto type = cast<MemRefType>(memref.getType());
+  uint64_t elementBytes =
+      std::max<uint64_t>(1, type.getElementTypeBitWidth() / 8);
+  Access access{static_cast<unsigned>(passed.size()),
+                thread,
+                order++,
+                write,
+                it->second.memory,
+                /*byteBegin=*/0,
+                /*byteEnd=*/0,
+                /*element=*/-1,
+                op,
+                it->second.owner};
+  // Row-major linearisation of the indices, when they are all known.
+  int64_t linear = 0;
+  bool allKnown = true;
+  for (auto [index, extent] : llvm::zip_equal(indices, type.getShape())) {
+    std::optional<int64_t> value = knownInt(index);
+    if (!value) {
+      allKnown = false;
+      break;
+    }
+    linear = linear * extent + *value;
+  }
+  if (allKnown) {
+    access.element = linear;
+    access.byteBegin = it->second.byteOffset + linear * elementBytes;
+    access.byteEnd = access.byteBegin + elementBytes;
+  } else {
+    // Anywhere in the buffer this memref views.
+    run.dataDependent = true;
+    access.byteBegin = it->second.byteOffset;
+    access.byteEnd = access.byteBegin + type.getNumElements() * elementBytes;
+  }
+  run.accesses.push_back(access);
+}
+
+FailureOr<bool> ThreadRunner::knownCondition(Operation *op, Value condition) {
+  if (std::optional<int64_t> value = knownInt(condition))
+    return *value != 0;
+  return failure();
+}
+
+LogicalResult ThreadRunner::runBlock(Block &block) {
+  for (Operation &op : block)
+    if (failed(runOp(op)))
+      return failure();
+  return success();
+}
+
+LogicalResult ThreadRunner::runRegion(Region &region) {
+  if (region.empty())
+    return success();
+  return runBlock(region.front());
+}
+
+static bool holdsBarrier(Region &region) {
+  return region
+      .walk([](Operation *op) {
+        return isa<gpu::BarrierOp, NVVM::SyncWarpOp>(op)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+LogicalResult ThreadRunner::runOp(Operation &op) {
+  if (auto id = dyn_cast<gpu::ThreadIdOp>(op)) {
+    int64_t value = id.getDimension() == gpu::Dimension::x ? thread : 0;
+    values[id.getResult()] = IntegerAttr::get(id.getType(), value);
+    return success();
+  }
+  if (auto id = dyn_cast<gpu::BlockIdOp>(op)) {
+    values[id.getResult()] = IntegerAttr::get(id.getType(), 0);
+    return success();
+  }
+  if (auto dim = dyn_cast<gpu::BlockDimOp>(op)) {
+    int64_t value = dim.getDimension() == gpu::Dimension::x ? run.threads : 1;
+    values[dim.getResult()] = IntegerAttr::get(dim.getType(), value);
+    return success();
+  }
+  if (isa<gpu::BarrierOp, NVVM::SyncWarpOp>(op)) {
+    passed.push_back(&op);
+    return success();
+  }
+  if (isa<gpu::ReturnOp, scf::YieldOp>(op))
+    return success();
+  if (auto load = dyn_cast<memref::LoadOp>(op)) {
+    recordAccess(&op, load.getMemRef(), load.getIndices(), /*write=*/false);
+    return success();
+  }
+  if (auto store = dyn_cast<memref::StoreOp>(op)) {
+    recordAccess(&op, store.getMemRef(), store.getIndices(), /*write=*/true);
+    return success();
+  }
+  if (auto view = dyn_cast<memref::ViewOp>(op)) {
+    auto source = pointers.find(view.getSource());
+    std::optional<int64_t> shift = knownInt(view.getByteShift());
+    if (source == pointers.end() || !shift)
+      return op.emitOpError() << "views memory the analysis cannot follow";
+    Attribute owner = op.getAttr("obs.owner");
+    pointers[view.getResult()] = {
+        source->second.memory,
+        source->second.byteOffset + static_cast<uint64_t>(*shift),
+        owner ? owner : source->second.owner};
+    return success();
+  }
+  if (auto select = dyn_cast<arith::SelectOp>(op);
+      select && isa<MemRefType>(select.getType())) {
+    FailureOr<bool> condition = knownCondition(&op, select.getCondition());
+    if (failed(condition))
+      return op.emitOpError()
+             << "chooses a buffer by a condition the analysis cannot follow";
+    Value chosen =
+        *condition ? select.getTrueValue() : select.getFalseValue();
+    auto it = pointers.find(chosen);
+    if (it != pointers.end())
+      pointers[select.getResult()] = it->second;
+    return success();
+  }
+  if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+    FailureOr<bool> condition = knownCondition(&op, ifOp.getCondition());
+    if (succeeded(condition)) {
+      Region &taken = *condition ? ifOp.getThenRegion() : ifOp.getElseRegion();
+      if (failed(runRegion(taken)))
+        return failure();
+      if (!taken.empty())
+        for (auto [result, yielded] : llvm::zip_equal(
+                 ifOp.getResults(),
+                 taken.front().getTerminator()->getOperands()))
+          if (Attribute value = known(yielded))
+            values[result] = value;
+      return success();
+    }
+    // A condition on data: either branch may run, so both are counted. A
+    // barrier in either would be skipped by some threads.
+    if (holdsBarrier(ifOp.getThenRegion()) ||
+        holdsBarrier(ifOp.getElseRegion()))
+      return op.emitOpError()
+             << "holds a barrier under a condition that depends on data";
+    if (failed(runRegion(ifOp.getThenRegion())) ||
+        failed(runRegion(ifOp.getElseRegion())))
+      return failure();
+    return success();
+  }
+  if (auto loop = dyn_cast<scf::ForOp>(op)) {
+    std::optional<int64_t> lower = knownInt(loop.getLowerBound());
+    std::optional<int64_t> upper = knownInt(loop.getUpperBound());
+    std::optional<int64_t> step = knownInt(loop.getStep());
+    if (!lower || !upper || !step || *step <= 0)
+      return op.emitOpError()
+             << "is a loop whose bounds the analysis cannot follow";
+    if (!loop.getInitArgs().empty())
+      return op.emitOpError() << "carries values the analysis cannot follow";
+    for (int64_t i = *lower; i < *upper; i += *step) {
+      values[loop.getInductionVar()] =
+          IntegerAttr::get(loop.getInductionVar().getType(), i);
+      if (failed(runRegion(loop.getRegion())))
+        return failure();
+    }
+    return success();
+  }
+  if (op.getNumRegions())
+    return op.emitOpError() << "has regions the analysis cannot follow";
+
+  // Anything else: fold it when its operands are known.
+  SmallVector<Attribute> operands;
+  for (Value operand : op.getOperands())
+    operands.push_back(known(operand));
+  if (llvm::all_of(operands, [](Attribute a) { return a != nullptr; }) ||
+      op.getNumOperands() == 0) {
+    SmallVector<OpFoldResult> folded;
+    Attribute constant;
+    if (op.getNumResults() == 1 && op.hasTrait<OpTrait::ConstantLike>() &&
+        matchPattern(op.getResult(0), m_Constant(&constant))) {
+      values[op.getResult(0)] = constant;
+      return success();
+    }
+    if (succeeded(op.fold(operands, folded)) &&
+        folded.size() == op.getNumResults()) {
+      for (auto [result, value] : llvm::zip_equal(op.getResults(), folded)) {
+        if (auto attr = dyn_cast<Attribute>(value))
+          values[result] = attr;
+        else if (Attribute forwarded = known(cast<Value>(value)))
+          values[result] = forwarded;
+      }
+    }
+  }
+  return success();
+}
+
+FailureOr<BlockRun> BlockRun::simulate(gpu::GPUFuncOp kernel) {
+  BlockRun run;
+  std::optional<ArrayRef<int32_t>> blockSize = kernel.getKnownBlockSize();
+  if (!blockSize)
+    return kernel.emitOpError() << "needs known_block_size to be analysed";
+  run.threads = (*blockSize)[0];
+
+  llvm::DenseMap<Value, unsigned> roots;
+  llvm::DenseMap<Value, Attribute> owners;
+  auto addMemory = [&](Value value, bool workgroup) {
+    auto type = dyn_cast<MemRefType>(value.getType());
+    if (!type)
+      return;
+    roots[value] = run.memories.size();
+    run.memories.push_back(
+        {value, workgroup,
+         type.getNumElements() *
+             std::max<uint64_t>(1, type.getElementTypeBitWidth() / 8)});
+  };
+  for (unsigned i = 0, e = kernel.getArgumentTypes().size(); i < e; ++i)
+    addMemory(kernel.getArgument(i), /*workgroup=*/false);
+  for (auto [index, buffer] :
+       llvm::enumerate(kernel.getWorkgroupAttributions())) {
+    addMemory(buffer, /*workgroup=*/true);
+    owners[buffer] = kernel.getWorkgroupAttributionAttr(index, "obs.owner");
+  }
+
+  SmallVector<Operation *> reference;
+  for (unsigned thread = 0; thread < run.threads; ++thread) {
+    ThreadRunner runner(run, thread);
+    for (auto [value, memory] : roots)
+      runner.bindMemory(value, memory, owners.lookup(value));
+    if (failed(runner.runRegion(kernel.getBody())))
+      return failure();
+    // Every thread must pass the same barriers in the same order.
+    if (thread == 0) {
+      reference = runner.passed;
+      for (Operation *op : reference)
+        run.barriers.push_back({op, isa<gpu::BarrierOp>(op)});
+    } else if (runner.passed != reference) {
+      Operation *culprit = kernel;
+      for (auto [a, b] : llvm::zip(runner.passed, reference))
+        if (a != b) {
+          culprit = a;
+          break;
+        }
+      return culprit->emitOpError()
+             << "is a barrier that threads 0 and " << thread
+             << " do not pass alike: some threads could skip it";
+    }
+  }
+  return run;
+}
+
+SmallVector<Hazard> mlir::obs::findHazards(const BlockRun &run,
+                                           unsigned warpSize,
+                                           unsigned limit) {
+  // Prefix counts of block barriers: a block barrier between phases a < b
+  // orders everything; any barrier orders threads of one warp.
+  ArrayRef<Barrier> barriers = run.getBarriers();
+  SmallVector<unsigned> blockBarriersBefore(barriers.size() + 1, 0);
+  for (auto [index, barrier] : llvm::enumerate(barriers))
+    blockBarriersBefore[index + 1] =
+        blockBarriersBefore[index] + (barrier.block ? 1 : 0);
+  auto ordered = [&](const Access &a, const Access &b) {
+    if (a.phase == b.phase)
+      return false;
+    const Access &early = a.phase < b.phase ? a : b;
+    const Access &late = a.phase < b.phase ? b : a;
+    if (blockBarriersBefore[late.phase] - blockBarriersBefore[early.phase] > 0)
+      return true;
+    return early.thread / warpSize == late.thread / warpSize;
+  };
+
+  // Accesses to shared memory, by byte.
+  std::map<std::pair<unsigned, uint64_t>, SmallVector<unsigned, 4>> byByte;
+  ArrayRef<Access> accesses = run.getAccesses();
+  for (auto [index, access] : llvm::enumerate(accesses)) {
+    if (!run.getMemories()[access.memory].workgroup)
+      continue;
+    for (uint64_t byte = access.byteBegin; byte < access.byteEnd; ++byte)
+      byByte[{access.memory, byte}].push_back(index);
+  }
+
+  SmallVector<Hazard> hazards;
+  llvm::DenseSet<std::pair<unsigned, unsigned>> reported;
+  for (auto &[location, indices] : byByte) {
+    for (unsigned w : indices) {
+      const Access &write = accesses[w];
+      if (!write.write)
+        continue;
+      for (unsigned x : indices) {
+        if (x == w)
+          continue;
+        const Access &other = accesses[x];
+        if (other.write && x < w)
+          continue; // Each pair of writes once.
+        const Access *first = &write, *second = &other;
+        if (other.phase < write.phase ||
+            (other.phase == write.phase && other.thread == write.thread &&
+             other.order < write.order))
+          std::swap(first, second);
+        if (first->phase == second->phase && first->thread == second->thread) {
+          // One thread's own order: only reading what this stage wrote is
+          // wrong (the stage must read earlier stages' values).
+          if (!(first->write && !second->write))
+            continue;
+        } else if (ordered(*first, *second)) {
+          continue;
+        }
+        Hazard::Kind kind = first->write
+                                ? (second->write ? Hazard::WriteAfterWrite
+                                                 : Hazard::ReadAfterWrite)
+                                : Hazard::WriteAfterRead;
+        // One report per pair of ops and phase is enough.
+        auto key = std::make_pair(
+            static_cast<unsigned>(reinterpret_cast<uintptr_t>(first->op) ^
+                                  (second->phase << 8)),
+            static_cast<unsigned>(reinterpret_cast<uintptr_t>(second->op) ^
+                                  first->phase));
+        if (!reported.insert(key).second)
+          continue;
+        hazards.push_back({kind, *first, *second});
+        if (hazards.size() >= limit)
+          return hazards;
+      }
+    }
+  }
+  return hazards;
+}
