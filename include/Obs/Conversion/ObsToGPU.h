@@ -15,6 +15,8 @@ struct GPULoweringCounters {
   std::function<void()> blockBarrier = [] {};
   std::function<void()> warpBarrier = [] {};
   std::function<void(uint64_t)> sharedBytes = [](uint64_t) {};
+  /// Elements an in-place stage leaves as they are.
+  std::function<void(uint64_t)> identityWrites = [](uint64_t) {};
 };
 
 /// Lowers the flat kernel `kernel` (see --obs-flatten) to a new kernel

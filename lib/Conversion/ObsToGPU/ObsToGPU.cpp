@@ -27,7 +27,9 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/ScopeExit.h"
 
 namespace mlir::obs {
@@ -79,6 +81,136 @@ struct Destination {
   uint64_t chunkLength = 0; // Non-zero for global memory: b * chunkLength.
 };
 
+/// A set of elements of an array, as code tests and enumerates it: when it
+/// is a band `lo <= e mod period < hi` (Sklansky's second halves, say) by
+/// arithmetic, otherwise through a constant table.
+class ElementSet {
+public:
+  ElementSet(llvm::BitVector members, gpu::GPUModuleOp module)
+      : members(std::move(members)), module(module) {
+    findBand();
+  }
+
+  bool isAll() const { return members.all(); }
+  uint64_t size() const { return members.count(); }
+
+  /// Whether `element` is in the set.
+  Value emitContains(OpBuilder &builder, Location loc, Value element) const;
+  /// The k-th member, in increasing order (k < size()).
+  Value emitNth(OpBuilder &builder, Location loc, Value k) const;
+
+private:
+  void findBand();
+  /// A constant table in the gpu.module (a new global each time).
+  Value table(OpBuilder &builder, Location loc, StringRef kind,
+              ArrayRef<int32_t> entries) const;
+
+  llvm::BitVector members;
+  mutable gpu::GPUModuleOp module;
+  std::optional<uint64_t> period, low, high;
+};
+
+void ElementSet::findBand() {
+  uint64_t n = members.size();
+  if (n == 0)
+    return;
+  for (uint64_t p = 1; p <= n; ++p) {
+    if (n % p)
+      continue;
+    bool periodic = true;
+    for (uint64_t e = p; e < n && periodic; ++e)
+      periodic = members[e] == members[e % p];
+    if (!periodic)
+      continue;
+    // One contiguous run within the period.
+    int64_t first = -1, last = -1;
+    bool contiguous = true;
+    for (uint64_t e = 0; e < p; ++e) {
+      if (!members[e])
+        continue;
+      if (first < 0)
+        first = e;
+      else if (last != static_cast<int64_t>(e) - 1)
+        contiguous = false;
+      last = e;
+    }
+    if (!contiguous || first < 0)
+      continue;
+    period = p;
+    low = first;
+    high = last + 1;
+    return;
+  }
+}
+
+Value ElementSet::table(OpBuilder &builder, Location loc, StringRef kind,
+                        ArrayRef<int32_t> entries) const {
+  SymbolTable symbols(module);
+  OpBuilder globalBuilder = OpBuilder::atBlockBegin(module.getBody());
+  auto type = MemRefType::get({static_cast<int64_t>(entries.size())},
+                              builder.getI32Type());
+  auto global = memref::GlobalOp::create(
+      globalBuilder, loc, ("obs_" + kind).str(),
+      globalBuilder.getStringAttr("private"), type,
+      DenseElementsAttr::get(
+          RankedTensorType::get(type.getShape(), builder.getI32Type()),
+          entries),
+      /*constant=*/true, /*alignment=*/nullptr);
+  symbols.insert(global); // Renames it when the name is taken.
+  return memref::GetGlobalOp::create(builder, loc, type, global.getSymName());
+}
+
+Value ElementSet::emitContains(OpBuilder &builder, Location loc,
+                               Value element) const {
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, v);
+  };
+  if (period) {
+    Value offset = builder.createOrFold<arith::RemUIOp>(loc, element,
+                                                        constant(*period));
+    Value aboveLow = builder.createOrFold<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::uge, offset, constant(*low));
+    Value belowHigh = builder.createOrFold<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::ult, offset, constant(*high));
+    return builder.createOrFold<arith::AndIOp>(loc, aboveLow, belowHigh);
+  }
+  SmallVector<int32_t> flags;
+  for (uint64_t e = 0; e < members.size(); ++e)
+    flags.push_back(members[e] ? 1 : 0);
+  Value entry = memref::LoadOp::create(
+      builder, loc, table(builder, loc, "written", flags), element);
+  return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne, entry,
+                               arith::ConstantIntOp::create(builder, loc, 0, 32));
+}
+
+Value ElementSet::emitNth(OpBuilder &builder, Location loc, Value k) const {
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, v);
+  };
+  if (isAll())
+    return k;
+  if (period) {
+    // The k-th member is in period k div w, at lo + k mod w.
+    uint64_t width = *high - *low;
+    Value periods =
+        builder.createOrFold<arith::DivUIOp>(loc, k, constant(width));
+    Value within =
+        builder.createOrFold<arith::RemUIOp>(loc, k, constant(width));
+    Value base =
+        builder.createOrFold<arith::MulIOp>(loc, periods, constant(*period));
+    Value offset =
+        builder.createOrFold<arith::AddIOp>(loc, within, constant(*low));
+    return builder.createOrFold<arith::AddIOp>(loc, base, offset);
+  }
+  SmallVector<int32_t> list;
+  for (unsigned e : members.set_bits())
+    list.push_back(e);
+  Value entry = memref::LoadOp::create(
+      builder, loc, table(builder, loc, "work_list", list), k);
+  return arith::IndexCastOp::create(builder, loc, builder.getIndexType(),
+                                    entry);
+}
+
 class KernelLowering {
 public:
   KernelLowering(KernelOp kernel, gpu::GPUFuncOp func, int64_t grid,
@@ -104,7 +236,11 @@ private:
   /// Emits the stage that computes `array` under `how` (null: the block's
   /// threads sweep it) into `destination`.
   LogicalResult emitStage(Value array, WorkAssignmentAttrInterface how,
-                          const Destination &destination);
+                          const Destination &destination,
+                          const ElementSet *written = nullptr);
+  /// The elements of an in-place sync's array that differ from what the
+  /// array it overwrites holds at the same place.
+  llvm::BitVector changedElements(SyncOp sync, Value overwritten);
   void emitBarrier(SyncScope scope, SyncOp sync);
   /// A workgroup buffer for an array of `type`, owned by `owner`.
   Destination allocateShared(ArrType type, Operation *owner);
@@ -205,41 +341,51 @@ void KernelLowering::emitBarrier(SyncScope scope, SyncOp sync) {
 
 LogicalResult KernelLowering::emitStage(Value array,
                                         WorkAssignmentAttrInterface how,
-                                        const Destination &destination) {
+                                        const Destination &destination,
+                                        const ElementSet *written) {
   counters.stage();
   ArrType type = arrType(array);
   uint64_t length = type.getLength();
   if (!how)
     how = StridedAttr::get(builder.getContext(), blockThreads);
-  uint64_t rounds = how.getRoundCount(length);
+  // compact deals out only the written elements; the others give each
+  // element to its thread and skip the ones an in-place stage leaves alone.
+  bool compact = isa<CompactAttr>(how);
+  uint64_t positions = compact && written ? written->size() : length;
+  uint64_t rounds = how.getRoundCount(positions);
   SmallVector<uint64_t> shape = type.getShape();
   bool failed = false;
   for (uint64_t round = 0; round < rounds; ++round) {
     Value thread = threadId();
-    Value element = how.buildElementIndex(builder, loc(), thread, round);
+    Value position = how.buildElementIndex(builder, loc(), thread, round);
     // A thread works in this round when the assignment gives it an element
     // of the array; the pipelines fold this where the thread id's range
     // decides it.
-    Value inRange = arith::CmpIOp::create(builder, loc(),
-                                          arith::CmpIPredicate::ult, element,
-                                          constant(length));
-    Value works = inRange;
-    if (auto strided = dyn_cast<StridedAttr>(how);
-        strided && strided.getThreads() < blockThreads)
+    Value works = arith::CmpIOp::create(builder, loc(),
+                                        arith::CmpIPredicate::ult, position,
+                                        constant(positions));
+    uint64_t threadsUsed = how.getThreadCount(positions);
+    if (!isa<BlockedAttr>(how))
+      threadsUsed = isa<StridedAttr>(how)
+                        ? cast<StridedAttr>(how).getThreads()
+                        : cast<CompactAttr>(how).getThreads();
+    if (threadsUsed < blockThreads)
       works = arith::AndIOp::create(
           builder, loc(), works,
           arith::CmpIOp::create(builder, loc(), arith::CmpIPredicate::ult,
-                                thread, constant(strided.getThreads())));
-    if (auto blocked = dyn_cast<BlockedAttr>(how);
-        blocked && blocked.getElementsPerThread() > 1)
-      works = arith::AndIOp::create(
-          builder, loc(), works,
-          arith::CmpIOp::create(
-              builder, loc(), arith::CmpIPredicate::ult, thread,
-              constant(how.getThreadCount(length))));
+                                thread, constant(threadsUsed)));
     auto ifOp = scf::IfOp::create(builder, loc(), works, /*withElse=*/false);
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(ifOp.thenBlock());
+    Value element = position;
+    if (compact && written)
+      element = written->emitNth(builder, loc(), position);
+    if (!compact && written && !written->isAll()) {
+      auto skipIdentity = scf::IfOp::create(
+          builder, loc(), written->emitContains(builder, loc(), element),
+          /*withElse=*/false);
+      builder.setInsertionPointToStart(skipIdentity.thenBlock());
+    }
     // A nested element is computed whole by its thread, leaf by leaf.
     SmallVector<Value> lowerBounds, upperBounds, steps;
     for (uint64_t extent : ArrayRef(shape).drop_front()) {
@@ -276,6 +422,80 @@ LogicalResult KernelLowering::emitStage(Value array,
   return failure(failed);
 }
 
+llvm::BitVector KernelLowering::changedElements(SyncOp sync,
+                                                Value overwritten) {
+  // Each element's code with its index known, reading placeholders: an
+  // element whose every leaf scalar is exactly what the overwritten array
+  // holds at the same place is an identity write.
+  Value array = sync.getInput();
+  ArrType type = arrType(array);
+  llvm::BitVector changed(type.getLength(), true);
+  Block scratch;
+  OpBuilder scratchBuilder(builder.getContext());
+  scratchBuilder.setInsertionPointToStart(&scratch);
+  // What each placeholder stands for: the array, its leaf and scalar.
+  llvm::DenseMap<Value, std::tuple<Value, SmallVector<int64_t>, unsigned>>
+      placeholders;
+  auto constantPath = [](ValueRange path) {
+    SmallVector<int64_t> indices;
+    for (Value index : path) {
+      APInt value;
+      if (!matchPattern(index, m_ConstantInt(&value)))
+        return SmallVector<int64_t>();
+      indices.push_back(value.getSExtValue());
+    }
+    return indices;
+  };
+  ElementEmitter emitter(scratchBuilder, sync.getLoc());
+  for (const auto &[value, reader] : sources) {
+    Value source = value;
+    emitter.setSource(value, [&, source](OpBuilder &b, Location loc,
+                                         ValueRange path) {
+      SmallVector<Value> scalars;
+      SmallVector<Type> types =
+          flattenElementType(arrType(source).getLeafType());
+      for (auto [component, scalarType] : llvm::enumerate(types)) {
+        Value placeholder = ub::PoisonOp::create(b, loc, scalarType);
+        placeholders[placeholder] = {source, constantPath(path),
+                                     static_cast<unsigned>(component)};
+        scalars.push_back(placeholder);
+      }
+      return scalars;
+    });
+  }
+  SmallVector<uint64_t> innerShape(ArrayRef(type.getShape()).drop_front());
+  for (uint64_t e = 0; e < type.getLength(); ++e) {
+    bool identity = true;
+    // Every leaf of the element, in row-major order.
+    SmallVector<int64_t> inner(innerShape.size(), 0);
+    do {
+      SmallVector<Value> path{emitter.constantIndex(e)};
+      SmallVector<int64_t> expected{static_cast<int64_t>(e)};
+      for (int64_t index : inner) {
+        path.push_back(emitter.constantIndex(index));
+        expected.push_back(index);
+      }
+      SmallVector<Value> leaf = emitter.emitLeaf(array, path);
+      for (auto [component, scalar] : llvm::enumerate(leaf)) {
+        auto it = placeholders.find(scalar);
+        identity &= it != placeholders.end() &&
+                    std::get<0>(it->second) == overwritten &&
+                    std::get<1>(it->second) == expected &&
+                    std::get<2>(it->second) == component;
+      }
+      // Next inner index.
+      unsigned dim = inner.size();
+      while (dim > 0 && ++inner[dim - 1] == (int64_t)innerShape[dim - 1])
+        inner[--dim] = 0;
+      if (dim == 0)
+        break;
+    } while (identity);
+    changed[e] = !identity || emitter.failed();
+  }
+  scratch.dropAllDefinedValueUses();
+  return changed;
+}
+
 Value KernelLowering::inPlaceTarget(SyncOp sync) {
   if (sync.getPlacementOrDefault() != Placement::InPlace)
     return {};
@@ -308,7 +528,7 @@ LogicalResult KernelLowering::lowerSync(SyncOp sync,
                                         const Destination *target) {
   std::optional<Location> outerLoc = currentLoc;
   currentLoc = sync.getLoc();
-  auto restore = llvm::make_scope_exit([&] { currentLoc = outerLoc; });
+  llvm::scope_exit restore([&] { currentLoc = outerLoc; });
   auto outputIt = outputSyncs.find(sync);
   if (outputIt != outputSyncs.end()) {
     // Only returned: the stage writes each output it is returned as.
@@ -319,15 +539,23 @@ LogicalResult KernelLowering::lowerSync(SyncOp sync,
     return success();
   }
   Destination destination;
+  std::optional<ElementSet> written;
   if (target) {
     destination = *target;
   } else if (Value overwritten = inPlaceTarget(sync)) {
     destination = stored.lookup(overwritten);
+    // In place, identity writes are dropped.
+    llvm::BitVector changed = changedElements(sync, overwritten);
+    counters.identityWrites(changed.size() - changed.count());
+    written.emplace(std::move(changed), func->getParentOfType<gpu::GPUModuleOp>());
   } else {
     destination = allocateShared(sync.getType(), sync);
   }
+  if (!written && isa_and_present<CompactAttr>(sync.getHowAttr()))
+    written.emplace(llvm::BitVector(sync.getType().getLength(), true),
+                    func->getParentOfType<gpu::GPUModuleOp>());
   if (failed(emitStage(sync.getInput(), sync.getWorkAssignment(),
-                       destination)))
+                       destination, written ? &*written : nullptr)))
     return failure();
   emitBarrier(sync.getScopeOrDefault(), sync);
   sources[sync.getResult()] = readerFor(destination);
@@ -344,7 +572,7 @@ LogicalResult KernelLowering::lowerRepeat(RepeatOp repeat) {
   // nothing else reads it, a copy otherwise.
   std::optional<Location> outerLoc = currentLoc;
   currentLoc = repeat.getLoc();
-  auto restore = llvm::make_scope_exit([&] { currentLoc = outerLoc; });
+  llvm::scope_exit restore([&] { currentLoc = outerLoc; });
   Value input = repeat.getInput();
   Destination first;
   if (stored.count(input) && input.hasOneUse() &&

@@ -219,3 +219,44 @@ Value BlockedAttr::buildElementIndex(OpBuilder &builder, Location loc,
   Value offset = arith::ConstantIndexOp::create(builder, loc, round);
   return builder.createOrFold<arith::AddIOp>(loc, first, offset);
 }
+
+LogicalResult
+CompactAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                    uint64_t threads) {
+  if (threads == 0 || threads > KernelOp::kMaxThreads)
+    return emitError() << "compact<" << threads << "> needs between 1 and "
+                       << KernelOp::kMaxThreads << " threads";
+  return success();
+}
+
+// For compact, the "elements" are positions in the list of elements the
+// stage writes; the lowering maps them to elements.
+uint64_t CompactAttr::getThreadCount(uint64_t length) const {
+  return std::min(getThreads(), length);
+}
+
+uint64_t CompactAttr::getRoundCount(uint64_t length) const {
+  return llvm::divideCeil(length, getThreads());
+}
+
+std::optional<uint64_t> CompactAttr::getElement(uint64_t thread,
+                                                uint64_t round,
+                                                uint64_t length) const {
+  uint64_t position = thread + round * getThreads();
+  if (thread >= getThreads() || position >= length)
+    return std::nullopt;
+  return position;
+}
+
+uint64_t CompactAttr::getThread(uint64_t position) const {
+  return position % getThreads();
+}
+
+Value CompactAttr::buildElementIndex(OpBuilder &builder, Location loc,
+                                     Value thread, uint64_t round) const {
+  if (round == 0)
+    return thread;
+  Value offset =
+      arith::ConstantIndexOp::create(builder, loc, round * getThreads());
+  return builder.createOrFold<arith::AddIOp>(loc, thread, offset);
+}

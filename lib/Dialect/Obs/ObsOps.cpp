@@ -212,7 +212,7 @@ parseSyncProperties(OpAsmParser &parser, SyncScopeAttr &scope,
     StringRef keyword;
     if (failed(parser.parseOptionalKeyword(
             &keyword, {"block", "warp", "fresh", "inplace", "strided",
-                       "blocked"})))
+                       "blocked", "compact"})))
       return parser.parseOperand(input);
     if (keyword == "block" || keyword == "warp") {
       if (scope)
@@ -238,8 +238,10 @@ parseSyncProperties(OpAsmParser &parser, SyncScopeAttr &scope,
     auto emitError = [&] { return parser.emitError(loc); };
     if (keyword == "strided")
       how = StridedAttr::getChecked(emitError, context, parameter);
-    else
+    else if (keyword == "blocked")
       how = BlockedAttr::getChecked(emitError, context, parameter);
+    else
+      how = CompactAttr::getChecked(emitError, context, parameter);
     if (!how)
       return failure();
   }
@@ -257,6 +259,8 @@ static void printSyncProperties(OpAsmPrinter &p, SyncOp op,
     p << "strided<" << strided.getThreads() << "> ";
   else if (auto blocked = dyn_cast_if_present<BlockedAttr>(how))
     p << "blocked<" << blocked.getElementsPerThread() << "> ";
+  else if (auto compact = dyn_cast_if_present<CompactAttr>(how))
+    p << "compact<" << compact.getThreads() << "> ";
   p << input;
 }
 
@@ -280,6 +284,8 @@ LogicalResult SyncOp::verify() {
   uint64_t needed = how.getThreadCount(length);
   if (auto strided = dyn_cast<StridedAttr>(how))
     needed = strided.getThreads();
+  if (auto compact = dyn_cast<CompactAttr>(how))
+    needed = compact.getThreads();
   if (needed > uint64_t(*kernel.getThreads()))
     return emitOpError() << "work assignment " << getHowAttr() << " needs "
                          << needed << " threads to cover " << length

@@ -82,4 +82,28 @@ def Obs_BlockedAttr : Obs_Attr<"Blocked", "blocked",
   let genVerifyDecl = 1;
 }
 
+def Obs_CompactAttr : Obs_Attr<"Compact", "compact",
+    [DeclareAttrInterfaceMethods<Obs_WorkAssignmentAttrInterface>]> {
+  let summary = "T threads share out only the elements the stage writes";
+  let description = [{
+    The perfect division of labour that seed 000's `How` could not express:
+    the elements a stage really writes are dealt to `T` threads in rounds,
+    the k-th of them to thread `k mod T` in round `k div T`. An in-place
+    stage writes only the elements that change (identity writes are
+    dropped), so Sklansky's fan on 512 elements gives each of 256 threads
+    exactly one element to compute; a fresh stage writes them all, and
+    compact is then strided.
+
+    As a work assignment, its "elements" are positions in that list of
+    written elements; the lowering maps positions to elements.
+
+    ```mlir
+    %1 = obs.sync inplace compact<256> %0 : !obs.arr<512 x i32>
+    ```
+  }];
+  let parameters = (ins "uint64_t":$threads);
+  let assemblyFormat = "`<` $threads `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // OBS_DIALECT_OBS_OBSATTRIBUTES_TD

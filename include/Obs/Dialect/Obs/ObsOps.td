@@ -135,8 +135,9 @@ def Obs_SyncOp : Obs_Op<"sync", [
     runs:
 
     * **how**, the work assignment: `strided<T>` (thread `e mod T` computes
-      element `e` in round `e div T`, Obsidian's `pairNth T`) or `blocked<k>`
-      (thread `t` computes elements `t*k .. t*k+k-1`). Without one, the
+      element `e` in round `e div T`, Obsidian's `pairNth T`), `blocked<k>`
+      (thread `t` computes elements `t*k .. t*k+k-1`) or `compact<T>` (T
+      threads share out only the elements the stage writes). Without one, the
       kernel's threads sweep the array (one thread per element when there are
       enough).
     * **scope**: `block` (a barrier for the whole block) or `warp` (a barrier
@@ -158,7 +159,8 @@ def Obs_SyncOp : Obs_Op<"sync", [
   let arguments = (ins Obs_Arr:$input,
       OptionalAttr<Obs_SyncScopeAttr>:$scope,
       OptionalAttr<Obs_PlacementAttr>:$placement,
-      OptionalAttr<AnyAttrOf<[Obs_StridedAttr, Obs_BlockedAttr]>>:$how);
+      OptionalAttr<AnyAttrOf<[Obs_StridedAttr, Obs_BlockedAttr,
+                                       Obs_CompactAttr]>>:$how);
   let results = (outs Obs_Arr:$result);
   let assemblyFormat = [{
     custom<SyncProperties>($scope, $placement, $how, $input) attr-dict `:`
