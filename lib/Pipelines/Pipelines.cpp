@@ -42,8 +42,26 @@ void mlir::obs::buildReferencePipeline(OpPassManager &pm) {
   buildHostToLLVMPipeline(pm);
 }
 
+void mlir::obs::buildOptimizePipeline(OpPassManager &pm,
+                                      const OptimizePipelineOptions &options) {
+  OpPassManager &kernels = pm.nest<KernelOp>();
+  kernels.addPass(createObsFlatten());
+  ObsAssignWorkOptions assignOptions;
+  assignOptions.threads = options.threads;
+  assignOptions.strategy = options.strategy;
+  kernels.addPass(createObsAssignWork(assignOptions));
+  // In place before warp scopes: the placement decides which thread writes
+  // what where, and the scopes are then chosen for the layout that runs.
+  kernels.addPass(createObsInPlace());
+  kernels.addPass(createObsElideWarpSyncs());
+  kernels.addPass(createObsPlanShared());
+  kernels.addPass(createObsVerifySync());
+}
+
 void mlir::obs::buildKernelsToGPUPipeline(OpPassManager &pm) {
-  pm.addNestedPass<KernelOp>(createObsFlatten());
+  OpPassManager &kernels = pm.nest<KernelOp>();
+  kernels.addPass(createObsFlatten());
+  kernels.addPass(createObsVerifySync());
   pm.addPass(createConvertObsToGPU());
   // Specialise the element code per thread and round: fold what the thread
   // id's range decides (fan's `i < N/2` under strided<256>), then share the
@@ -105,6 +123,11 @@ void mlir::obs::registerPipelines() {
       "Host code (func, scf, arith, math, memref, cf) to the LLVM dialect, "
       "memrefs passed as bare pointers",
       buildHostToLLVMPipeline);
+  PassPipelineRegistration<OptimizePipelineOptions>(
+      "obs-optimize",
+      "Refine kernels as Obsidian's programmer did by hand, with proofs: "
+      "flatten, assign work, elide warp syncs, in place, verify",
+      buildOptimizePipeline);
   PassPipelineRegistration<>(
       "obs-to-gpu",
       "obs kernels and launches to gpu.func and gpu.launch_func, flattened "

@@ -47,6 +47,15 @@ void mlir::obs::addToStatistic(Pass &pass, Pass::Statistic &statistic,
   lookup(lookup(report.counts, pass.getArgument()), name) += amount;
 }
 
+void mlir::obs::maxStatistic(Pass &pass, Pass::Statistic &statistic,
+                             StringRef name, uint64_t value) {
+  statistic.updateMax(value);
+  Report &report = getReport();
+  llvm::sys::SmartScopedLock<true> lock(report.mutex);
+  uint64_t &current = lookup(lookup(report.counts, pass.getArgument()), name);
+  current = std::max(current, value);
+}
+
 bool mlir::obs::statisticsRequested() { return showStatistics; }
 
 void mlir::obs::printStatistics(llvm::raw_ostream &os) {

@@ -263,30 +263,47 @@ static void inlineOne(OneOp one) {
   one.erase();
 }
 
+LogicalResult mlir::obs::flattenKernel(KernelOp kernel,
+                                       function_ref<void()> countLifted,
+                                       function_ref<void()> countMergedSync) {
+  // Post-order: inner combinators are flat before their parents lift.
+  SmallVector<Operation *> combinators;
+  kernel.walk([&](Operation *op) {
+    if (isa<TwoOp, IlvOp, OneOp>(op) && holdsSync(op))
+      combinators.push_back(op);
+  });
+  for (Operation *op : combinators) {
+    if (auto one = dyn_cast<OneOp>(op)) {
+      inlineOne(one);
+      countLifted();
+      continue;
+    }
+    TwoOp two = isa<IlvOp>(op) ? rewriteIlvAsTwo(cast<IlvOp>(op))
+                               : cast<TwoOp>(op);
+    if (failed(flattenTwo(two, countLifted, countMergedSync)))
+      return failure();
+  }
+  return success();
+}
+
+bool mlir::obs::isFlat(KernelOp kernel) {
+  return !kernel
+              .walk([](Operation *op) {
+                return isa<TwoOp, IlvOp, OneOp>(op) && holdsSync(op)
+                           ? WalkResult::interrupt()
+                           : WalkResult::advance();
+              })
+              .wasInterrupted();
+}
+
 namespace {
 struct ObsFlattenPass : mlir::obs::impl::ObsFlattenBase<ObsFlattenPass> {
   void runOnOperation() override {
-    // Post-order: inner combinators are flat before their parents lift.
-    SmallVector<Operation *> combinators;
-    getOperation().walk([&](Operation *op) {
-      if (isa<TwoOp, IlvOp, OneOp>(op) && holdsSync(op))
-        combinators.push_back(op);
-    });
-    auto countLifted = [&] { addToStatistic(*this, numLifted, "lifted"); };
-    auto countMergedSync = [&] {
-      addToStatistic(*this, numMergedSyncs, "merged-syncs");
-    };
-    for (Operation *op : combinators) {
-      if (auto one = dyn_cast<OneOp>(op)) {
-        inlineOne(one);
-        countLifted();
-        continue;
-      }
-      TwoOp two = isa<IlvOp>(op) ? rewriteIlvAsTwo(cast<IlvOp>(op))
-                                 : cast<TwoOp>(op);
-      if (failed(flattenTwo(two, countLifted, countMergedSync)))
-        return signalPassFailure();
-    }
+    if (failed(flattenKernel(
+            getOperation(),
+            [&] { addToStatistic(*this, numLifted, "lifted"); },
+            [&] { addToStatistic(*this, numMergedSyncs, "merged-syncs"); })))
+      signalPassFailure();
   }
 };
 } // namespace

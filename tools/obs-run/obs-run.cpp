@@ -117,6 +117,20 @@ static cl::opt<std::string> emitStage(
              "  ptx   the kernel's PTX"),
     cl::value_desc("obs|gpu|llvm|ptx"), cl::cat(runCategory));
 
+static cl::opt<bool> noOptimize(
+    "no-optimize",
+    cl::desc("Run the kernel as written: no obs-optimize (work assignment, "
+             "warp syncs, in-place stages) before the cpu and cuda targets; "
+             "its syncs are still verified"),
+    cl::init(false), cl::cat(runCategory));
+
+static cl::opt<std::string> strategy(
+    "strategy",
+    cl::desc("obs-optimize's work assignment: strided (Obsidian's pairNth), "
+             "blocked, or compact (only the elements a stage writes)"),
+    cl::value_desc("strided|blocked|compact"), cl::init("strided"),
+    cl::cat(runCategory));
+
 static cl::opt<bool> check(
     "check",
     cl::desc("Also run on the ref target and compare; a difference is an "
@@ -220,9 +234,19 @@ OwningOpRef<ModuleOp> lower(ModuleOp module, llvm::StringRef target,
                             llvm::StringRef stage) {
   OwningOpRef<ModuleOp> copy(module.clone());
   PassManager pm(module.getContext());
-  if (stage == "obs") {
-    if (target != "ref")
+  // The cpu and cuda targets run kernels refined and proved by obs-optimize;
+  // the ref target runs them as written.
+  if (target != "ref") {
+    if (noOptimize) {
       pm.addNestedPass<obs::KernelOp>(obs::createObsFlatten());
+    } else {
+      obs::OptimizePipelineOptions options;
+      options.strategy = strategy;
+      obs::buildOptimizePipeline(pm, options);
+    }
+  }
+  if (stage == "obs") {
+    // Done: the program the target lowers.
   } else if (stage == "gpu") {
     obs::buildKernelsToGPUPipeline(pm);
   } else if (target == "ref") {
@@ -383,6 +407,9 @@ int main(int argc, char **argv) {
     obs::CPUPipelineOptions options;
     parseThreadOrder(options);
   }
+  if (strategy != "strided" && strategy != "blocked" && strategy != "compact")
+    fail("unknown strategy '" + strategy +
+         "': expected strided, blocked or compact");
   uint64_t threadsOption = 0;
   if (threadsText &&
       (llvm::StringRef(*threadsText).getAsInteger(10, threadsOption) ||

@@ -23,10 +23,29 @@ void buildReferencePipeline(OpPassManager &pm);
 /// dialect, memrefs as bare pointers at function boundaries.
 void buildHostToLLVMPipeline(OpPassManager &pm);
 
+struct OptimizePipelineOptions
+    : PassPipelineOptions<OptimizePipelineOptions> {
+  Option<uint64_t> threads{
+      *this, "threads",
+      llvm::cl::desc("Threads per block, unless a kernel sets `threads`"),
+      llvm::cl::init(0)};
+  Option<std::string> strategy{
+      *this, "strategy",
+      llvm::cl::desc("Work assignment: strided, blocked or compact"),
+      llvm::cl::init("strided")};
+};
+
+/// `obs-optimize`: the refinements Obsidian's programmer made by hand, made
+/// by passes and proved: flatten, assign work, elide warp syncs, place
+/// stages in place, plan shared memory, verify.
+void buildOptimizePipeline(OpPassManager &pm,
+                           const OptimizePipelineOptions &options);
+
 /// The kernel half of every GPU pipeline: obs kernels and launches to
 /// gpu.module/gpu.func and gpu.launch_func, with the element code
 /// specialised per thread and round (the thread id's range from
 /// known_block_size, integer range optimisations, canonicalization, CSE).
+/// Kernels are flattened and their syncs verified first.
 void buildKernelsToGPUPipeline(OpPassManager &pm);
 
 struct CPUPipelineOptions : PassPipelineOptions<CPUPipelineOptions> {

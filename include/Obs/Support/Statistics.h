@@ -20,6 +20,11 @@ namespace mlir::obs {
 void addToStatistic(Pass &pass, Pass::Statistic &statistic, StringRef name,
                     uint64_t amount = 1);
 
+/// Raises the pass's statistic `statistic`, named `name`, to `value` when it
+/// is below it.
+void maxStatistic(Pass &pass, Pass::Statistic &statistic, StringRef name,
+                  uint64_t value);
+
 /// Whether --obs-statistics was given.
 bool statisticsRequested();
 

@@ -10,6 +10,21 @@ namespace mlir {
 namespace arith {
 class ArithDialect;
 } // namespace arith
+namespace gpu {
+class GPUDialect;
+} // namespace gpu
+namespace memref {
+class MemRefDialect;
+} // namespace memref
+namespace NVVM {
+class NVVMDialect;
+} // namespace NVVM
+namespace scf {
+class SCFDialect;
+} // namespace scf
+namespace ub {
+class UBDialect;
+} // namespace ub
 } // namespace mlir
 
 namespace mlir::obs {
@@ -19,6 +34,18 @@ namespace mlir::obs {
 
 #define GEN_PASS_REGISTRATION
 #include "Obs/Transforms/Passes.h.inc"
+
+/// Lifts every two, ilv and one holding syncs (see --obs-flatten).
+LogicalResult flattenKernel(KernelOp kernel,
+                            function_ref<void()> countLifted = [] {},
+                            function_ref<void()> countMergedSync = [] {});
+
+/// Whether no two, ilv or one of `kernel` holds a sync.
+bool isFlat(KernelOp kernel);
+
+/// Whether `sync` only hands its array to the kernel's results: its stage
+/// writes global memory and ends in no barrier.
+bool isOutputOnly(SyncOp sync);
 
 } // namespace mlir::obs
 

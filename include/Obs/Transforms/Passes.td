@@ -37,4 +37,144 @@ def ObsFlatten : Pass<"obs-flatten", "::mlir::obs::KernelOp"> {
   ];
 }
 
+def ObsAssignWork : Pass<"obs-assign-work", "::mlir::obs::KernelOp"> {
+  let summary = "Choose which thread computes which element of each sync";
+  let description = [{
+    Sets the work assignment (`how`) of every sync that has none, for a block
+    of T threads: the kernel's `threads` attribute when it has one (it
+    overrides the pass option), otherwise the `threads` option, which then
+    becomes the kernel's `threads`.
+
+    * `strided`: `strided<T>`, Obsidian's `pairNth T`: element e by thread
+      e mod T in round e div T.
+    * `blocked`: `blocked<ceil(N/T)>`: each thread a contiguous run.
+    * `compact`: `compact<T>`: only the elements the stage writes (after an
+      in-place stage drops its identity writes) are dealt out, so no thread
+      works on an element that does not change.
+
+    Syncs whose work assignment the user wrote keep it.
+  }];
+  let options = [
+    Option<"threads", "threads", "uint64_t", /*default=*/"0",
+           "Threads per block (0: the kernel's `threads`, or leave the "
+           "default of one thread per element)">,
+    Option<"strategy", "strategy", "std::string", /*default=*/"\"strided\"",
+           "strided, blocked or compact">
+  ];
+  let statistics = [
+    Statistic<"numAssigned", "syncs-assigned", "Syncs given a work assignment">,
+    Statistic<"numElementsPerThread", "max-elements-per-thread",
+              "Most elements one thread computes in a stage">
+  ];
+}
+
+def ObsElideWarpSyncs : Pass<"obs-elide-warp-syncs", "::mlir::obs::KernelOp"> {
+  let summary = "Downgrade block syncs whose dependences stay within a warp";
+  let description = [{
+    For each sync whose scope the user left open, in program order, tries
+    warp scope (`bar.warp.sync`) and keeps it when the kernel is still free
+    of hazards: every read after write, write after read and write after
+    write between two threads of different warps is ordered by a block
+    barrier. The check runs the kernel's block thread by thread with every
+    index known (Obs/Analysis/BlockRun.h), so it covers buffers that stages
+    share (in place or by the shared-memory plan) and the wrap-around of
+    `repeat` loops; an index that depends on data may be anywhere in its
+    buffer, which keeps the block barrier.
+
+    This is the decision Obsidian left to the programmer (`syncWarp`), and
+    that its author found unsound to automate with a per-element writer
+    analysis; here each downgrade is checked on every access of every thread.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::scf::SCFDialect", "::mlir::ub::UBDialect"
+  ];
+  let statistics = [
+    Statistic<"numDowngraded", "syncs-downgraded",
+              "Block syncs downgraded to warp scope">,
+    Statistic<"numKept", "block-syncs-kept", "Syncs that stay block-scoped">
+  ];
+}
+
+def ObsInPlace : Pass<"obs-inplace", "::mlir::obs::KernelOp"> {
+  let summary = "Make stages overwrite the array they read where that is safe";
+  let description = [{
+    For each sync whose placement the user left open, in program order, tries
+    `inplace`: the stage's result overwrites the one array in shared memory
+    its stage reads (of the same type), and elements that would be copied
+    unchanged (identity writes, like the first half of Sklansky's fan) are
+    not written at all. The sync keeps the placement when no thread
+    overwrites an element that another thread (or the same thread, later in
+    the stage) still reads, and the kernel stays free of hazards across
+    barriers.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::scf::SCFDialect", "::mlir::ub::UBDialect"
+  ];
+  let statistics = [
+    Statistic<"numInPlace", "syncs-in-place", "Syncs placed in place">,
+    Statistic<"numIdentityWrites", "identity-writes-dropped",
+              "Elements in-place stages leave as they are">
+  ];
+}
+
+def ObsPlanShared : Pass<"obs-plan-shared", "::mlir::obs::KernelOp"> {
+  let summary = "Place the kernel's shared buffers by liveness, and check the "
+                "limit";
+  let description = [{
+    Gives every shared buffer of the kernel a byte offset in one arena
+    (`obs.shared_offsets` on the syncs and repeats that own buffers,
+    `obs.shared_bytes` on the kernel), first fit by liveness: two buffers
+    share memory only when one is no longer read when the other is first
+    written, with a block barrier between them, so that reuse never needs a
+    barrier the kernel does not have. The lowering then allocates one
+    workgroup buffer and views into it.
+
+    Reports the bytes used; a kernel that needs more than `max-shared-bytes`
+    (48 KiB by default) is an error that gives the bytes needed.
+  }];
+  let options = [
+    Option<"maxSharedBytes", "max-shared-bytes", "uint64_t",
+           /*default=*/"49152", "Shared memory a block may use">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::scf::SCFDialect", "::mlir::ub::UBDialect"
+  ];
+  let statistics = [
+    Statistic<"numSharedBytes", "shared-bytes",
+              "Bytes of shared memory the kernels use">,
+    Statistic<"numBuffers", "buffers", "Shared buffers placed">,
+    Statistic<"numReused", "buffers-reusing-memory",
+              "Buffers placed over memory an earlier buffer no longer needs">
+  ];
+}
+
+def ObsVerifySync : Pass<"obs-verify-sync", "::mlir::obs::KernelOp"> {
+  let summary = "Prove every sync's scope, placement and work assignment safe";
+  let description = [{
+    Runs the kernel's block thread by thread, as it will be lowered, and
+    reports every conflicting pair of accesses to shared memory that no
+    barrier orders: with the sync responsible, the two threads and their
+    warps, the element, the buffer and the kind of hazard (read after write,
+    write after read, write after write; through buffer reuse; across repeat
+    iterations). A stage that reads what it has itself written in place is
+    an error too, and so is a barrier that some threads could skip. It
+    checks every choice alike, whether the user wrote it or a pass made it;
+    every lowering pipeline runs it.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::scf::SCFDialect", "::mlir::ub::UBDialect"
+  ];
+  let statistics = [
+    Statistic<"numVerified", "syncs-verified", "Syncs proved safe">
+  ];
+}
+
 #endif // OBS_TRANSFORMS_PASSES_TD

@@ -221,6 +221,10 @@ public:
     kernel.walk([&](SyncOp sync) {
       syncIndex[sync] = static_cast<int64_t>(syncIndex.size());
     });
+    kernel.walk([&](Operation *op) {
+      if (isa<SyncOp, RepeatOp>(op))
+        ownerIndex[op] = static_cast<int64_t>(ownerIndex.size());
+    });
   }
 
   LogicalResult lower();
@@ -241,7 +245,7 @@ private:
   /// The elements of an in-place sync's array that differ from what the
   /// array it overwrites holds at the same place.
   llvm::BitVector changedElements(SyncOp sync, Value overwritten);
-  void emitBarrier(SyncScope scope, SyncOp sync);
+  Operation *emitBarrier(SyncScope scope, SyncOp sync);
   /// A workgroup buffer for an array of `type`, owned by `owner`.
   Destination allocateShared(ArrType type, Operation *owner);
   Destination globalDestination(ValueRange components, ArrType type);
@@ -263,6 +267,12 @@ private:
   OpBuilder builder;
   std::optional<Location> currentLoc;
   llvm::DenseMap<Operation *, int64_t> syncIndex;
+  /// Syncs and repeats, which own buffers, in program order.
+  llvm::DenseMap<Operation *, int64_t> ownerIndex;
+  /// The shared-memory arena of a planned kernel, and how many of each
+  /// owner's planned offsets are taken.
+  Value arena;
+  llvm::DenseMap<Operation *, unsigned> nextOffset;
   /// Arrays that live in memory, and how to read them.
   llvm::DenseMap<Value, LeafReader> sources;
   /// Where each array stored by a stage lives (for in-place syncs).
@@ -278,11 +288,45 @@ Destination KernelLowering::allocateShared(ArrType type, Operation *owner) {
   Attribute workgroup = gpu::AddressSpaceAttr::get(
       func.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
   Destination destination;
+  // With a shared-memory plan (--obs-plan-shared), buffers are views at
+  // planned offsets of one arena.
+  if (auto arenaBytes = kernel->getAttrOfType<IntegerAttr>("obs.shared_bytes")) {
+    if (!arena) {
+      auto type = MemRefType::get({arenaBytes.getInt()}, builder.getI8Type(),
+                                  MemRefLayoutAttrInterface(), workgroup);
+      arena = func.addWorkgroupAttribution(type, kernel.getLoc());
+      unsigned index = func.getNumWorkgroupAttributions() - 1;
+      func.setWorkgroupAttributionAttr(index, "obs.arena",
+                                       builder.getUnitAttr());
+      // Views of any element type start at planned offsets, which are
+      // multiples of 16: so is the arena.
+      func.setWorkgroupAttributionAttr(index, "llvm.align",
+                                       builder.getI64IntegerAttr(16));
+      counters.sharedBytes(arenaBytes.getInt());
+    }
+    auto offsets = owner->getAttrOfType<DenseI64ArrayAttr>("obs.shared_offsets");
+    OpBuilder entryBuilder = OpBuilder::atBlockBegin(&func.getBody().front());
+    unsigned &next = nextOffset[owner];
+    for (MemRefType memref : getStorageTypes(type, workgroup)) {
+      int64_t offset = offsets && next < offsets.size() ? offsets[next] : 0;
+      ++next;
+      Value shift =
+          arith::ConstantIndexOp::create(entryBuilder, owner->getLoc(), offset);
+      auto view = memref::ViewOp::create(entryBuilder, owner->getLoc(), memref,
+                                         arena, shift, ValueRange());
+      view->setAttr("obs.owner", owner->getLoc());
+      destination.components.push_back(view);
+    }
+    return destination;
+  }
   for (MemRefType memref : getStorageTypes(type, workgroup)) {
     destination.components.push_back(
         func.addWorkgroupAttribution(memref, owner->getLoc()));
-    func.setWorkgroupAttributionAttr(func.getNumWorkgroupAttributions() - 1,
-                                     "obs.owner", owner->getLoc());
+    unsigned index = func.getNumWorkgroupAttributions() - 1;
+    func.setWorkgroupAttributionAttr(index, "obs.owner", owner->getLoc());
+    func.setWorkgroupAttributionAttr(
+        index, "obs.owner_index",
+        builder.getI64IntegerAttr(ownerIndex.lookup(owner)));
     counters.sharedBytes(memref.getNumElements() *
                          std::max<uint64_t>(1, memref.getElementTypeBitWidth() / 8));
   }
@@ -312,12 +356,13 @@ LeafReader KernelLowering::readerFor(const Destination &destination) {
   };
 }
 
-void KernelLowering::emitBarrier(SyncScope scope, SyncOp sync) {
+Operation *KernelLowering::emitBarrier(SyncScope scope, SyncOp sync) {
   auto index = builder.getI64IntegerAttr(sync ? syncIndex.lookup(sync) : -1);
   if (scope == SyncScope::Block) {
-    gpu::BarrierOp::create(builder, loc())->setAttr("obs.sync_index", index);
+    auto barrier = gpu::BarrierOp::create(builder, loc());
+    barrier->setAttr("obs.sync_index", index);
     counters.blockBarrier();
-    return;
+    return barrier;
   }
   // bar.warp.sync's mask names exactly the warp's threads: all 32, or the
   // threads that exist in a last, partial warp.
@@ -334,9 +379,10 @@ void KernelLowering::emitBarrier(SyncScope scope, SyncOp sync) {
         builder, loc(), (uint64_t(1) << partial) - 1, 32);
     mask = arith::SelectOp::create(builder, loc(), isLast, partialMask, mask);
   }
-  NVVM::SyncWarpOp::create(builder, loc(), mask)->setAttr("obs.sync_index",
-                                                          index);
+  auto barrier = NVVM::SyncWarpOp::create(builder, loc(), mask);
+  barrier->setAttr("obs.sync_index", index);
   counters.warpBarrier();
+  return barrier;
 }
 
 LogicalResult KernelLowering::emitStage(Value array,
@@ -540,10 +586,12 @@ LogicalResult KernelLowering::lowerSync(SyncOp sync,
   }
   Destination destination;
   std::optional<ElementSet> written;
+  bool inPlace = false;
   if (target) {
     destination = *target;
   } else if (Value overwritten = inPlaceTarget(sync)) {
     destination = stored.lookup(overwritten);
+    inPlace = true;
     // In place, identity writes are dropped.
     llvm::BitVector changed = changedElements(sync, overwritten);
     counters.identityWrites(changed.size() - changed.count());
@@ -557,7 +605,9 @@ LogicalResult KernelLowering::lowerSync(SyncOp sync,
   if (failed(emitStage(sync.getInput(), sync.getWorkAssignment(),
                        destination, written ? &*written : nullptr)))
     return failure();
-  emitBarrier(sync.getScopeOrDefault(), sync);
+  Operation *barrier = emitBarrier(sync.getScopeOrDefault(), sync);
+  if (inPlace)
+    barrier->setAttr("obs.in_place", builder.getUnitAttr());
   sources[sync.getResult()] = readerFor(destination);
   stored[sync.getResult()] = destination;
   return success();

@@ -1,0 +1,52 @@
+//===- KernelSimulation.h - a kernel's block, run thread by thread -*- C++ -*-===//
+//
+// What the refinement passes decide with and what the sync verifier checks:
+// a copy of the kernel is lowered exactly as convert-obs-to-gpu lowers it,
+// and one block of it is run thread by thread (Obs/Analysis/BlockRun.h).
+// Hazards found in the gpu.func are mapped back to the syncs of the kernel
+// through the provenance the lowering records.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OBS_TRANSFORMS_KERNELSIMULATION_H
+#define OBS_TRANSFORMS_KERNELSIMULATION_H
+
+#include "Obs/Analysis/BlockRun.h"
+#include "Obs/Dialect/Obs/ObsOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+namespace mlir::obs {
+
+struct KernelSimulation {
+  /// The lowered copy; the accesses point into it.
+  OwningOpRef<ModuleOp> module;
+  gpu::GPUFuncOp func;
+  /// The kernel's syncs in program order (a sync's `obs.sync_index`).
+  SmallVector<SyncOp> syncs;
+  /// The kernel's syncs and repeats in program order (`obs.owner_index`).
+  SmallVector<Operation *> owners;
+  /// Syncs the lowering placed in place over the array their stage reads.
+  llvm::DenseSet<Operation *> placedInPlace;
+  BlockRun run;
+  uint64_t identityWrites = 0;
+  uint64_t sharedBytes = 0;
+
+  SmallVector<Hazard> hazards(unsigned limit = 16) const {
+    return findHazards(run, /*warpSize=*/32, limit);
+  }
+};
+
+/// Lowers a copy of the flat kernel `kernel` and runs one block of it. Fails,
+/// with the reason reported, when it cannot be lowered or followed.
+FailureOr<KernelSimulation> simulateKernel(KernelOp kernel);
+
+/// Reports `hazard` at the sync responsible for it: the stage that has it
+/// when it is within one stage, otherwise the warp-scoped sync that does
+/// not order it. The message names the two threads (and warps), the
+/// element, the buffer and the kind of hazard.
+void reportHazard(const KernelSimulation &simulation, const Hazard &hazard);
+
+} // namespace mlir::obs
+
+#endif // OBS_TRANSFORMS_KERNELSIMULATION_H

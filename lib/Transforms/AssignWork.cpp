@@ -1,0 +1,65 @@
+//===- AssignWork.cpp - which thread computes which element ---------------===//
+
+#include "Obs/Dialect/Obs/ObsOps.h"
+#include "Obs/Support/Statistics.h"
+#include "Obs/Transforms/Passes.h"
+
+namespace mlir::obs {
+#define GEN_PASS_DEF_OBSASSIGNWORK
+#include "Obs/Transforms/Passes.h.inc"
+} // namespace mlir::obs
+
+using namespace mlir;
+using namespace mlir::obs;
+
+namespace {
+struct ObsAssignWorkPass
+    : mlir::obs::impl::ObsAssignWorkBase<ObsAssignWorkPass> {
+  using ObsAssignWorkBase::ObsAssignWorkBase;
+
+  void runOnOperation() override {
+    KernelOp kernel = getOperation();
+    if (strategy != "strided" && strategy != "blocked" &&
+        strategy != "compact") {
+      kernel.emitError() << "unknown work assignment strategy '" << strategy
+                         << "': expected strided, blocked or compact";
+      return signalPassFailure();
+    }
+    // The kernel's own block size wins over the option.
+    uint64_t blockThreads = kernel.getThreads() ? *kernel.getThreads()
+                                                : static_cast<uint64_t>(threads);
+    if (blockThreads == 0)
+      return; // One thread per element: nothing to choose.
+    if (blockThreads > KernelOp::kMaxThreads) {
+      kernel.emitError() << "cannot assign work to " << blockThreads
+                         << " threads, more than a block's "
+                         << KernelOp::kMaxThreads;
+      return signalPassFailure();
+    }
+    Builder builder(kernel.getContext());
+    if (!kernel.getThreads())
+      kernel.setThreadsAttr(builder.getI64IntegerAttr(blockThreads));
+    uint64_t mostPerThread = 0;
+    kernel.walk([&](SyncOp sync) {
+      if (sync.getHowAttr())
+        return;
+      uint64_t length = sync.getType().getLength();
+      WorkAssignmentAttrInterface how;
+      if (strategy == "blocked")
+        how = BlockedAttr::get(kernel.getContext(),
+                               std::max<uint64_t>(
+                                   1, llvm::divideCeil(length, blockThreads)));
+      else if (strategy == "compact")
+        how = CompactAttr::get(kernel.getContext(), blockThreads);
+      else
+        how = StridedAttr::get(kernel.getContext(), blockThreads);
+      sync.setHowAttr(how);
+      mostPerThread = std::max(mostPerThread, how.getRoundCount(length));
+      addToStatistic(*this, numAssigned, "syncs-assigned");
+    });
+    if (mostPerThread)
+      maxStatistic(*this, numElementsPerThread, "max-elements-per-thread",
+                   mostPerThread);
+  }
+};
+} // namespace

@@ -1,0 +1,74 @@
+//===- ElideWarpSyncs.cpp - block barriers that only a warp needs ---------===//
+//
+// Each candidate downgrade is tried and kept only when the whole kernel,
+// run thread by thread, still has no unordered conflicting accesses: a
+// decision that depends on every other sync's scope, on in-place stages and
+// on buffer reuse is checked against all of them at once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Obs/Support/Statistics.h"
+#include "Obs/Transforms/KernelSimulation.h"
+#include "Obs/Transforms/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+
+namespace mlir::obs {
+#define GEN_PASS_DEF_OBSELIDEWARPSYNCS
+#include "Obs/Transforms/Passes.h.inc"
+} // namespace mlir::obs
+
+using namespace mlir;
+using namespace mlir::obs;
+
+/// Whether `sync` only hands its array to the kernel's results: its stage
+/// writes global memory and ends in no barrier.
+bool mlir::obs::isOutputOnly(SyncOp sync) {
+  return llvm::all_of(sync->getUsers(),
+                      [](Operation *user) { return isa<ReturnOp>(user); });
+}
+
+/// Whether the kernel, as it is now, runs without hazards. Fails when it
+/// cannot be simulated (the reason is reported).
+static FailureOr<bool> isHazardFree(KernelOp kernel) {
+  FailureOr<KernelSimulation> simulation = simulateKernel(kernel);
+  if (failed(simulation))
+    return failure();
+  return simulation->hazards(/*limit=*/1).empty();
+}
+
+namespace {
+struct ObsElideWarpSyncsPass
+    : mlir::obs::impl::ObsElideWarpSyncsBase<ObsElideWarpSyncsPass> {
+  void runOnOperation() override {
+    KernelOp kernel = getOperation();
+    FailureOr<bool> safe = isHazardFree(kernel);
+    if (failed(safe))
+      return signalPassFailure();
+    // A kernel with hazards already is the verifier's to report.
+    if (!*safe)
+      return;
+    SmallVector<SyncOp> syncs;
+    kernel.walk([&](SyncOp sync) { syncs.push_back(sync); });
+    auto warp = SyncScopeAttr::get(kernel.getContext(), SyncScope::Warp);
+    for (SyncOp sync : syncs) {
+      if (sync.getScopeAttr() || isOutputOnly(sync))
+        continue;
+      sync.setScopeAttr(warp);
+      FailureOr<bool> stillSafe = isHazardFree(kernel);
+      if (failed(stillSafe))
+        return signalPassFailure();
+      if (*stillSafe) {
+        addToStatistic(*this, numDowngraded, "syncs-downgraded");
+        continue;
+      }
+      sync.removeScopeAttr();
+      addToStatistic(*this, numKept, "block-syncs-kept");
+    }
+  }
+};
+} // namespace

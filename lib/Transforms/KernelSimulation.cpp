@@ -1,0 +1,137 @@
+//===- KernelSimulation.cpp - a kernel's block, run thread by thread ------===//
+
+#include "Obs/Transforms/KernelSimulation.h"
+#include "Obs/Conversion/ObsToGPU.h"
+#include "Obs/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+using namespace mlir;
+using namespace mlir::obs;
+
+FailureOr<KernelSimulation> mlir::obs::simulateKernel(KernelOp kernel) {
+  if (!isFlat(kernel))
+    return kernel.emitOpError()
+           << "holds two, ilv or one with syncs: run --obs-flatten first";
+  KernelSimulation simulation;
+  OpBuilder builder(kernel.getContext());
+  simulation.module = ModuleOp::create(kernel.getLoc());
+  builder.setInsertionPointToEnd(simulation.module->getBody());
+  auto copy = cast<KernelOp>(builder.clone(*kernel));
+  auto gpuModule =
+      gpu::GPUModuleOp::create(builder, kernel.getLoc(), "simulation");
+  copy.walk([&](SyncOp sync) { simulation.syncs.push_back(sync); });
+  copy.walk([&](Operation *op) {
+    if (isa<SyncOp, RepeatOp>(op))
+      simulation.owners.push_back(op);
+  });
+  GPULoweringCounters counters;
+  counters.identityWrites = [&](uint64_t count) {
+    simulation.identityWrites += count;
+  };
+  counters.sharedBytes = [&](uint64_t bytes) {
+    simulation.sharedBytes += bytes;
+  };
+  FailureOr<gpu::GPUFuncOp> func =
+      lowerKernelToGPUFunc(copy, gpuModule, copy.getSymName(), 1, counters);
+  if (failed(func))
+    return failure();
+  simulation.func = *func;
+  func->walk([&](Operation *op) {
+    auto index = op->getAttrOfType<IntegerAttr>("obs.sync_index");
+    if (index && op->hasAttr("obs.in_place") && index.getInt() >= 0)
+      simulation.placedInPlace.insert(simulation.syncs[index.getInt()]);
+  });
+  FailureOr<BlockRun> run = BlockRun::simulate(*func);
+  if (failed(run))
+    return failure();
+  simulation.run = std::move(*run);
+  return simulation;
+}
+
+/// The sync whose barrier is the `barrier`-th the block passes.
+static SyncOp syncOfBarrier(const KernelSimulation &simulation,
+                            unsigned barrier) {
+  ArrayRef<Barrier> barriers = simulation.run.getBarriers();
+  if (barrier >= barriers.size())
+    return {};
+  auto index =
+      barriers[barrier].op->getAttrOfType<IntegerAttr>("obs.sync_index");
+  if (!index || index.getInt() < 0)
+    return {};
+  return simulation.syncs[index.getInt()];
+}
+
+/// "element 5 of the buffer of the sync at file:3:8".
+static std::string describeElement(const Access &access) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (access.element >= 0)
+    os << "element " << access.element;
+  else
+    os << "an element (its index depends on data)";
+  os << " of the buffer of the op at ";
+  auto fileLoc = dyn_cast_if_present<FileLineColLoc>(
+      dyn_cast_if_present<LocationAttr>(access.owner));
+  if (fileLoc)
+    os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
+       << fileLoc.getColumn();
+  else if (access.owner)
+    os << access.owner;
+  else
+    os << "an unknown place";
+  return text;
+}
+
+static std::string describeThread(const Access &access) {
+  return ("thread " + Twine(access.thread) + " (warp " +
+          Twine(access.thread / 32) + ")")
+      .str();
+}
+
+void mlir::obs::reportHazard(const KernelSimulation &simulation,
+                             const Hazard &hazard) {
+  const Access &first = hazard.first, &second = hazard.second;
+  StringRef firstVerb = first.write ? "writes" : "reads";
+  StringRef secondVerb = second.write ? "writes" : "reads";
+  bool reuse = first.owner != second.owner;
+  // Both in one iteration's order or across a repeat's back edge.
+  bool wrapsAround = first.phase < second.phase &&
+                     first.op->getBlock() == second.op->getBlock() &&
+                     !first.op->isBeforeInBlock(second.op) &&
+                     first.op != second.op;
+  std::string where = describeElement(first);
+  if (reuse)
+    where += ", which shares memory with " + describeElement(second);
+
+  if (hazard.sameStage()) {
+    SyncOp sync = syncOfBarrier(simulation, first.phase);
+    InFlightDiagnostic diagnostic =
+        sync ? sync.emitOpError() : first.op->emitError();
+    if (sync && sync.getPlacementOrDefault() == Placement::InPlace && !reuse)
+      diagnostic << "in place is unsafe: ";
+    else
+      diagnostic << "stage is unsafe: ";
+    diagnostic << describeThread(first) << " " << firstVerb << " " << where
+               << " and " << describeThread(second) << " " << secondVerb
+               << " it in the same stage ("
+               << stringifyHazardKind(hazard.kind) << ")";
+    return;
+  }
+  // The barriers between the two are all warp barriers: the first of them
+  // is the sync whose scope is wrong (or whose buffer reuse is).
+  SyncOp sync;
+  for (unsigned barrier = first.phase; barrier < second.phase && !sync;
+       ++barrier)
+    sync = syncOfBarrier(simulation, barrier);
+  InFlightDiagnostic diagnostic =
+      sync ? sync.emitOpError() : second.op->emitError();
+  diagnostic << "warp scope is unsafe: " << describeThread(first) << " "
+             << firstVerb << " " << where << " before the barrier and "
+             << describeThread(second) << " " << secondVerb
+             << " it after it (" << stringifyHazardKind(hazard.kind);
+  if (reuse)
+    diagnostic << " through buffer reuse";
+  if (wrapsAround)
+    diagnostic << ", across repeat iterations";
+  diagnostic << "); only a block barrier orders threads of different warps";
+}

@@ -1,0 +1,170 @@
+//===- PlanShared.cpp - shared buffers placed by liveness -----------------===//
+
+#include "Obs/Support/Statistics.h"
+#include "Obs/Transforms/KernelSimulation.h"
+#include "Obs/Transforms/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include <numeric>
+
+namespace mlir::obs {
+#define GEN_PASS_DEF_OBSPLANSHARED
+#include "Obs/Transforms/Passes.h.inc"
+} // namespace mlir::obs
+
+using namespace mlir;
+using namespace mlir::obs;
+
+/// Offsets are aligned for the widest scalar (and for vector loads later).
+static constexpr uint64_t kAlignment = 16;
+
+namespace {
+
+/// A shared buffer of the unplanned kernel, and when it is in use.
+struct Buffer {
+  unsigned memory;
+  int64_t owner;
+  uint64_t bytes;
+  unsigned firstPhase, lastPhase;
+  uint64_t offset = 0;
+};
+
+struct ObsPlanSharedPass
+    : mlir::obs::impl::ObsPlanSharedBase<ObsPlanSharedPass> {
+  using ObsPlanSharedBase::ObsPlanSharedBase;
+  void runOnOperation() override;
+};
+
+} // namespace
+
+void ObsPlanSharedPass::runOnOperation() {
+  KernelOp kernel = getOperation();
+  // Plan from the kernel's buffers as the lowering allocates them alone.
+  kernel->removeAttr("obs.shared_bytes");
+  kernel.walk([](Operation *op) { op->removeAttr("obs.shared_offsets"); });
+  FailureOr<KernelSimulation> simulation = simulateKernel(kernel);
+  if (failed(simulation))
+    return signalPassFailure();
+  const BlockRun &run = simulation->run;
+  gpu::GPUFuncOp func = simulation->func;
+
+  // Each workgroup buffer's owner and live range, in allocation order.
+  SmallVector<Buffer> buffers;
+  llvm::DenseMap<unsigned, unsigned> bufferOfMemory;
+  unsigned firstWorkgroup = run.getMemories().size() -
+                            func.getNumWorkgroupAttributions();
+  for (auto [index, memory] : llvm::enumerate(run.getMemories())) {
+    if (!memory.workgroup)
+      continue;
+    auto owner = func.getWorkgroupAttributionAttr(index - firstWorkgroup,
+                                                  "obs.owner_index");
+    bufferOfMemory[index] = buffers.size();
+    buffers.push_back({static_cast<unsigned>(index),
+                       owner ? cast<IntegerAttr>(owner).getInt() : -1,
+                       memory.bytes, ~0u, 0});
+  }
+  for (const Access &access : run.getAccesses()) {
+    auto it = bufferOfMemory.find(access.memory);
+    if (it == bufferOfMemory.end())
+      continue;
+    Buffer &buffer = buffers[it->second];
+    buffer.firstPhase = std::min(buffer.firstPhase, access.phase);
+    buffer.lastPhase = std::max(buffer.lastPhase, access.phase);
+  }
+
+  // Two buffers may share memory when one's last use and the other's first
+  // are separated by a barrier that orders all threads: a block barrier.
+  ArrayRef<Barrier> barriers = run.getBarriers();
+  SmallVector<unsigned> blockBarriersBefore(barriers.size() + 1, 0);
+  for (auto [index, barrier] : llvm::enumerate(barriers))
+    blockBarriersBefore[index + 1] =
+        blockBarriersBefore[index] + (barrier.block ? 1 : 0);
+  // In a block of one warp, any barrier orders every pair of threads.
+  bool oneWarp = run.getThreads() <= 32;
+  auto separated = [&](const Buffer &early, const Buffer &late) {
+    return early.lastPhase < late.firstPhase &&
+           (oneWarp || blockBarriersBefore[late.firstPhase] -
+                               blockBarriersBefore[early.lastPhase] >
+                           0);
+  };
+  auto compatible = [&](const Buffer &a, const Buffer &b) {
+    return a.firstPhase != ~0u && b.firstPhase != ~0u &&
+           (separated(a, b) || separated(b, a));
+  };
+
+  // First fit, buffers in the order they come into use.
+  SmallVector<unsigned> order(buffers.size());
+  std::iota(order.begin(), order.end(), 0);
+  llvm::stable_sort(order, [&](unsigned a, unsigned b) {
+    return buffers[a].firstPhase < buffers[b].firstPhase;
+  });
+  SmallVector<unsigned> placed;
+  uint64_t total = 0;
+  for (unsigned index : order) {
+    Buffer &buffer = buffers[index];
+    uint64_t offset = 0;
+    bool moved = true;
+    while (moved) {
+      moved = false;
+      for (unsigned other : placed) {
+        const Buffer &o = buffers[other];
+        bool overlaps = offset < o.offset + o.bytes &&
+                        o.offset < offset + buffer.bytes;
+        if (overlaps && !compatible(o, buffer)) {
+          offset = llvm::alignTo(o.offset + o.bytes, kAlignment);
+          moved = true;
+        }
+      }
+    }
+    buffer.offset = offset;
+    if (llvm::any_of(placed, [&](unsigned other) {
+          const Buffer &o = buffers[other];
+          return offset < o.offset + o.bytes && o.offset < offset + buffer.bytes;
+        }))
+      addToStatistic(*this, numReused, "buffers-reusing-memory");
+    placed.push_back(index);
+    total = std::max(total, offset + buffer.bytes);
+    addToStatistic(*this, numBuffers, "buffers");
+  }
+  if (total > maxSharedBytes) {
+    kernel.emitOpError() << "needs " << total
+                         << " bytes of shared memory, more than the limit of "
+                         << maxSharedBytes << " bytes";
+    return signalPassFailure();
+  }
+  addToStatistic(*this, numSharedBytes, "shared-bytes", total);
+  if (buffers.empty())
+    return;
+
+  // Record the plan on the owners, their buffers' offsets in order.
+  Builder builder(kernel.getContext());
+  llvm::DenseMap<int64_t, SmallVector<int64_t>> offsets;
+  for (const Buffer &buffer : buffers)
+    offsets[buffer.owner].push_back(buffer.offset);
+  // The simulation's owners are copies; the kernel's come in the same order.
+  SmallVector<Operation *> owners;
+  kernel.walk([&](Operation *op) {
+    if (isa<SyncOp, RepeatOp>(op))
+      owners.push_back(op);
+  });
+  for (auto [index, owner] : llvm::enumerate(owners)) {
+    auto it = offsets.find(index);
+    if (it != offsets.end())
+      owner->setAttr("obs.shared_offsets",
+                     builder.getDenseI64ArrayAttr(it->second));
+  }
+  kernel->setAttr("obs.shared_bytes", builder.getI64IntegerAttr(total));
+
+  // The plan must not have made a hazard.
+  FailureOr<KernelSimulation> planned = simulateKernel(kernel);
+  if (failed(planned))
+    return signalPassFailure();
+  for (const Hazard &hazard : planned->hazards(/*limit=*/1)) {
+    reportHazard(*planned, hazard);
+    return signalPassFailure();
+  }
+}

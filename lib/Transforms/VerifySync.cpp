@@ -1,0 +1,50 @@
+//===- VerifySync.cpp - prove every sync safe -----------------------------===//
+
+#include "Obs/Support/Statistics.h"
+#include "Obs/Transforms/KernelSimulation.h"
+#include "Obs/Transforms/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+
+namespace mlir::obs {
+#define GEN_PASS_DEF_OBSVERIFYSYNC
+#include "Obs/Transforms/Passes.h.inc"
+} // namespace mlir::obs
+
+using namespace mlir;
+using namespace mlir::obs;
+
+namespace {
+struct ObsVerifySyncPass
+    : mlir::obs::impl::ObsVerifySyncBase<ObsVerifySyncPass> {
+  void runOnOperation() override {
+    KernelOp kernel = getOperation();
+    FailureOr<KernelSimulation> simulation = simulateKernel(kernel);
+    if (failed(simulation))
+      return signalPassFailure();
+    bool failed = false;
+    // An in-place sync needs an array in shared memory to overwrite.
+    for (SyncOp sync : simulation->syncs) {
+      if (sync.getPlacementOrDefault() != Placement::InPlace ||
+          isOutputOnly(sync) || simulation->placedInPlace.contains(sync))
+        continue;
+      sync.emitOpError() << "in place has nothing to overwrite: its stage "
+                            "reads no array of type "
+                         << sync.getType() << " from shared memory";
+      failed = true;
+    }
+    for (const Hazard &hazard : simulation->hazards(/*limit=*/8)) {
+      reportHazard(*simulation, hazard);
+      failed = true;
+    }
+    if (failed)
+      return signalPassFailure();
+    addToStatistic(*this, numVerified, "syncs-verified",
+                   simulation->syncs.size());
+  }
+};
+} // namespace
