@@ -5,8 +5,8 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/TypeSwitch.h"
 #include <map>
 
 using namespace mlir;
@@ -52,19 +52,24 @@ private:
 
   LogicalResult runOp(Operation &op);
   LogicalResult runBlock(Block &block);
-  Attribute known(Value value) const { return values.lookup(value); }
   std::optional<int64_t> knownInt(Value value) const {
-    if (auto attr = dyn_cast_if_present<IntegerAttr>(known(value)))
-      return attr.getValue().getSExtValue();
-    return std::nullopt;
+    auto it = values.find(value);
+    if (it == values.end())
+      return std::nullopt;
+    return it->second;
   }
+  /// Records `value` for `result`, wrapped to the result's bit width.
+  void setInt(Value result, int64_t value);
+  /// Evaluates the integer arithmetic of addresses and conditions.
+  void evaluate(Operation &op);
   void recordAccess(Operation *op, Value memref, ValueRange indices,
                     bool write);
   FailureOr<bool> knownCondition(Operation *op, Value condition);
 
   BlockRun &run;
   unsigned thread;
-  llvm::DenseMap<Value, Attribute> values;
+  /// The integers (and indices, and booleans) known in this thread.
+  llvm::DenseMap<Value, int64_t> values;
   llvm::DenseMap<Value, Pointer> pointers;
   uint64_t order = 0;
 };
@@ -144,17 +149,16 @@ static bool holdsBarrier(Region &region) {
 
 LogicalResult ThreadRunner::runOp(Operation &op) {
   if (auto id = dyn_cast<gpu::ThreadIdOp>(op)) {
-    int64_t value = id.getDimension() == gpu::Dimension::x ? thread : 0;
-    values[id.getResult()] = IntegerAttr::get(id.getType(), value);
+    values[id.getResult()] = id.getDimension() == gpu::Dimension::x ? thread : 0;
     return success();
   }
   if (auto id = dyn_cast<gpu::BlockIdOp>(op)) {
-    values[id.getResult()] = IntegerAttr::get(id.getType(), 0);
+    values[id.getResult()] = 0;
     return success();
   }
   if (auto dim = dyn_cast<gpu::BlockDimOp>(op)) {
-    int64_t value = dim.getDimension() == gpu::Dimension::x ? run.threads : 1;
-    values[dim.getResult()] = IntegerAttr::get(dim.getType(), value);
+    values[dim.getResult()] =
+        dim.getDimension() == gpu::Dimension::x ? run.threads : 1;
     return success();
   }
   if (isa<gpu::BarrierOp, NVVM::SyncWarpOp>(op)) {
@@ -206,8 +210,8 @@ LogicalResult ThreadRunner::runOp(Operation &op) {
         for (auto [result, yielded] : llvm::zip_equal(
                  ifOp.getResults(),
                  taken.front().getTerminator()->getOperands()))
-          if (Attribute value = known(yielded))
-            values[result] = value;
+          if (std::optional<int64_t> value = knownInt(yielded))
+            values[result] = *value;
       return success();
     }
     // A condition on data: either branch may run, so both are counted. A
@@ -231,8 +235,7 @@ LogicalResult ThreadRunner::runOp(Operation &op) {
     if (!loop.getInitArgs().empty())
       return op.emitOpError() << "carries values the analysis cannot follow";
     for (int64_t i = *lower; i < *upper; i += *step) {
-      values[loop.getInductionVar()] =
-          IntegerAttr::get(loop.getInductionVar().getType(), i);
+      values[loop.getInductionVar()] = i;
       if (failed(runRegion(loop.getRegion())))
         return failure();
     }
@@ -241,30 +244,124 @@ LogicalResult ThreadRunner::runOp(Operation &op) {
   if (op.getNumRegions())
     return op.emitOpError() << "has regions the analysis cannot follow";
 
-  // Anything else: fold it when its operands are known.
-  SmallVector<Attribute> operands;
-  for (Value operand : op.getOperands())
-    operands.push_back(known(operand));
-  if (llvm::all_of(operands, [](Attribute a) { return a != nullptr; }) ||
-      op.getNumOperands() == 0) {
-    SmallVector<OpFoldResult> folded;
-    Attribute constant;
-    if (op.getNumResults() == 1 && op.hasTrait<OpTrait::ConstantLike>() &&
-        matchPattern(op.getResult(0), m_Constant(&constant))) {
-      values[op.getResult(0)] = constant;
-      return success();
-    }
-    if (succeeded(op.fold(operands, folded)) &&
-        folded.size() == op.getNumResults()) {
-      for (auto [result, value] : llvm::zip_equal(op.getResults(), folded)) {
-        if (auto attr = dyn_cast<Attribute>(value))
-          values[result] = attr;
-        else if (Attribute forwarded = known(cast<Value>(value)))
-          values[result] = forwarded;
-      }
-    }
-  }
+  evaluate(op);
   return success();
+}
+
+void ThreadRunner::setInt(Value result, int64_t value) {
+  unsigned width = result.getType().isIndex()
+                       ? 64
+                       : result.getType().getIntOrFloatBitWidth();
+  if (width < 64) {
+    // Two's complement wrap, sign-extended like APInt::getSExtValue.
+    uint64_t mask = (uint64_t(1) << width) - 1;
+    uint64_t bits = static_cast<uint64_t>(value) & mask;
+    if (width > 1 && (bits >> (width - 1)) & 1)
+      bits |= ~mask;
+    value = width == 1 ? static_cast<int64_t>(bits & 1)
+                       : static_cast<int64_t>(bits);
+  }
+  values[result] = value;
+}
+
+void ThreadRunner::evaluate(Operation &op) {
+  if (op.getNumResults() != 1 ||
+      !op.getResult(0).getType().isIntOrIndex())
+    return;
+  Value result = op.getResult(0);
+  if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+    if (auto integer = dyn_cast<IntegerAttr>(constant.getValue()))
+      setInt(result, integer.getValue().getSExtValue());
+    return;
+  }
+  SmallVector<int64_t, 3> operands;
+  for (Value operand : op.getOperands()) {
+    std::optional<int64_t> value = knownInt(operand);
+    if (!value)
+      return;
+    operands.push_back(*value);
+  }
+  // Unsigned views of operands, at the operands' width.
+  auto unsignedOf = [&](unsigned index) -> uint64_t {
+    Type type = op.getOperand(index).getType();
+    unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+    uint64_t bits = static_cast<uint64_t>(operands[index]);
+    return width >= 64 ? bits : bits & ((uint64_t(1) << width) - 1);
+  };
+  auto unsignedDivisor = [&]() -> std::optional<uint64_t> {
+    uint64_t divisor = unsignedOf(1);
+    if (divisor == 0)
+      return std::nullopt;
+    return divisor;
+  };
+  llvm::TypeSwitch<Operation *>(&op)
+      .Case([&](arith::AddIOp) { setInt(result, operands[0] + operands[1]); })
+      .Case([&](arith::SubIOp) { setInt(result, operands[0] - operands[1]); })
+      .Case([&](arith::MulIOp) { setInt(result, operands[0] * operands[1]); })
+      .Case([&](arith::DivUIOp) {
+        if (auto divisor = unsignedDivisor())
+          setInt(result, unsignedOf(0) / *divisor);
+      })
+      .Case([&](arith::RemUIOp) {
+        if (auto divisor = unsignedDivisor())
+          setInt(result, unsignedOf(0) % *divisor);
+      })
+      .Case([&](arith::DivSIOp) {
+        if (operands[1] != 0)
+          setInt(result, operands[0] / operands[1]);
+      })
+      .Case([&](arith::RemSIOp) {
+        if (operands[1] != 0)
+          setInt(result, operands[0] % operands[1]);
+      })
+      .Case([&](arith::AndIOp) { setInt(result, operands[0] & operands[1]); })
+      .Case([&](arith::OrIOp) { setInt(result, operands[0] | operands[1]); })
+      .Case([&](arith::XOrIOp) { setInt(result, operands[0] ^ operands[1]); })
+      .Case([&](arith::ShLIOp) {
+        setInt(result, static_cast<int64_t>(unsignedOf(0) << operands[1]));
+      })
+      .Case([&](arith::ShRUIOp) {
+        setInt(result, static_cast<int64_t>(unsignedOf(0) >> operands[1]));
+      })
+      .Case([&](arith::MinSIOp) {
+        setInt(result, std::min(operands[0], operands[1]));
+      })
+      .Case([&](arith::MaxSIOp) {
+        setInt(result, std::max(operands[0], operands[1]));
+      })
+      .Case([&](arith::MinUIOp) {
+        setInt(result, static_cast<int64_t>(
+                           std::min(unsignedOf(0), unsignedOf(1))));
+      })
+      .Case([&](arith::MaxUIOp) {
+        setInt(result, static_cast<int64_t>(
+                           std::max(unsignedOf(0), unsignedOf(1))));
+      })
+      .Case([&](arith::SelectOp) {
+        setInt(result, operands[0] ? operands[1] : operands[2]);
+      })
+      .Case([&](arith::CmpIOp cmp) {
+        int64_t a = operands[0], b = operands[1];
+        uint64_t ua = unsignedOf(0), ub = unsignedOf(1);
+        bool value = false;
+        switch (cmp.getPredicate()) {
+        case arith::CmpIPredicate::eq: value = a == b; break;
+        case arith::CmpIPredicate::ne: value = a != b; break;
+        case arith::CmpIPredicate::slt: value = a < b; break;
+        case arith::CmpIPredicate::sle: value = a <= b; break;
+        case arith::CmpIPredicate::sgt: value = a > b; break;
+        case arith::CmpIPredicate::sge: value = a >= b; break;
+        case arith::CmpIPredicate::ult: value = ua < ub; break;
+        case arith::CmpIPredicate::ule: value = ua <= ub; break;
+        case arith::CmpIPredicate::ugt: value = ua > ub; break;
+        case arith::CmpIPredicate::uge: value = ua >= ub; break;
+        }
+        setInt(result, value);
+      })
+      .Case<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(
+          [&](auto) { setInt(result, operands[0]); })
+      .Case<arith::IndexCastUIOp, arith::ExtUIOp>(
+          [&](auto) { setInt(result, static_cast<int64_t>(unsignedOf(0))); });
 }
 
 FailureOr<BlockRun> BlockRun::simulate(gpu::GPUFuncOp kernel) {

@@ -46,6 +46,9 @@ void mlir::obs::buildOptimizePipeline(OpPassManager &pm,
                                       const OptimizePipelineOptions &options) {
   OpPassManager &kernels = pm.nest<KernelOp>();
   kernels.addPass(createObsFlatten());
+  // The laws simplify what flattening builds (segment views of segment
+  // views), which every simulation below then runs through.
+  kernels.addPass(createCanonicalizerPass());
   ObsAssignWorkOptions assignOptions;
   assignOptions.threads = options.threads;
   assignOptions.strategy = options.strategy;

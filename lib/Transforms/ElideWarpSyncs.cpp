@@ -34,8 +34,9 @@ bool mlir::obs::isOutputOnly(SyncOp sync) {
 
 /// Whether the kernel, as it is now, runs without hazards. Fails when it
 /// cannot be simulated (the reason is reported).
-static FailureOr<bool> isHazardFree(KernelOp kernel) {
-  FailureOr<KernelSimulation> simulation = simulateKernel(kernel);
+static FailureOr<bool> isHazardFree(KernelOp kernel,
+                                    ChangedElementsCache &cache) {
+  FailureOr<KernelSimulation> simulation = simulateKernel(kernel, &cache);
   if (failed(simulation))
     return failure();
   return simulation->hazards(/*limit=*/1).empty();
@@ -46,7 +47,8 @@ struct ObsElideWarpSyncsPass
     : mlir::obs::impl::ObsElideWarpSyncsBase<ObsElideWarpSyncsPass> {
   void runOnOperation() override {
     KernelOp kernel = getOperation();
-    FailureOr<bool> safe = isHazardFree(kernel);
+    ChangedElementsCache cache;
+    FailureOr<bool> safe = isHazardFree(kernel, cache);
     if (failed(safe))
       return signalPassFailure();
     // A kernel with hazards already is the verifier's to report.
@@ -59,7 +61,7 @@ struct ObsElideWarpSyncsPass
       if (sync.getScopeAttr() || isOutputOnly(sync))
         continue;
       sync.setScopeAttr(warp);
-      FailureOr<bool> stillSafe = isHazardFree(kernel);
+      FailureOr<bool> stillSafe = isHazardFree(kernel, cache);
       if (failed(stillSafe))
         return signalPassFailure();
       if (*stillSafe) {

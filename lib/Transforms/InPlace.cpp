@@ -22,7 +22,8 @@ namespace {
 struct ObsInPlacePass : mlir::obs::impl::ObsInPlaceBase<ObsInPlacePass> {
   void runOnOperation() override {
     KernelOp kernel = getOperation();
-    FailureOr<KernelSimulation> initial = simulateKernel(kernel);
+    ChangedElementsCache cache;
+    FailureOr<KernelSimulation> initial = simulateKernel(kernel, &cache);
     if (failed(initial))
       return signalPassFailure();
     if (!initial->hazards(/*limit=*/1).empty())
@@ -35,7 +36,7 @@ struct ObsInPlacePass : mlir::obs::impl::ObsInPlaceBase<ObsInPlacePass> {
       if (sync.getPlacementAttr() || isOutputOnly(sync))
         continue;
       sync.setPlacementAttr(inPlace);
-      FailureOr<KernelSimulation> trial = simulateKernel(kernel);
+      FailureOr<KernelSimulation> trial = simulateKernel(kernel, &cache);
       if (failed(trial))
         return signalPassFailure();
       // Kept when the lowering found an array to overwrite and nothing

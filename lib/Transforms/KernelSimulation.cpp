@@ -8,7 +8,8 @@
 using namespace mlir;
 using namespace mlir::obs;
 
-FailureOr<KernelSimulation> mlir::obs::simulateKernel(KernelOp kernel) {
+FailureOr<KernelSimulation>
+mlir::obs::simulateKernel(KernelOp kernel, ChangedElementsCache *cache) {
   if (!isFlat(kernel))
     return kernel.emitOpError()
            << "holds two, ilv or one with syncs: run --obs-flatten first";
@@ -32,7 +33,8 @@ FailureOr<KernelSimulation> mlir::obs::simulateKernel(KernelOp kernel) {
     simulation.sharedBytes += bytes;
   };
   FailureOr<gpu::GPUFuncOp> func =
-      lowerKernelToGPUFunc(copy, gpuModule, copy.getSymName(), 1, counters);
+      lowerKernelToGPUFunc(copy, gpuModule, copy.getSymName(), 1, counters,
+                           cache);
   if (failed(func))
     return failure();
   simulation.func = *func;

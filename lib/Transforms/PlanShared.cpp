@@ -46,7 +46,8 @@ void ObsPlanSharedPass::runOnOperation() {
   // Plan from the kernel's buffers as the lowering allocates them alone.
   kernel->removeAttr("obs.shared_bytes");
   kernel.walk([](Operation *op) { op->removeAttr("obs.shared_offsets"); });
-  FailureOr<KernelSimulation> simulation = simulateKernel(kernel);
+  ChangedElementsCache cache;
+  FailureOr<KernelSimulation> simulation = simulateKernel(kernel, &cache);
   if (failed(simulation))
     return signalPassFailure();
   const BlockRun &run = simulation->run;
@@ -160,7 +161,7 @@ void ObsPlanSharedPass::runOnOperation() {
   kernel->setAttr("obs.shared_bytes", builder.getI64IntegerAttr(total));
 
   // The plan must not have made a hazard.
-  FailureOr<KernelSimulation> planned = simulateKernel(kernel);
+  FailureOr<KernelSimulation> planned = simulateKernel(kernel, &cache);
   if (failed(planned))
     return signalPassFailure();
   for (const Hazard &hazard : planned->hazards(/*limit=*/1)) {

@@ -5,6 +5,8 @@
 
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseMap.h"
 #include <functional>
 
 namespace mlir::obs {
@@ -19,6 +21,13 @@ struct GPULoweringCounters {
   std::function<void(uint64_t)> identityWrites = [](uint64_t) {};
 };
 
+/// The elements each in-place stage changes, by the stage's sync and the
+/// array it overwrites (their positions in the kernel). Computing them runs
+/// every element's code; a caller that lowers the same kernel many times with
+/// other sync properties (the refinement passes do) keeps them here.
+using ChangedElementsCache =
+    llvm::DenseMap<std::pair<int64_t, int64_t>, llvm::BitVector>;
+
 /// Lowers the flat kernel `kernel` (see --obs-flatten) to a new kernel
 /// gpu.func `name` at the end of `module`, for a grid of `grid` blocks.
 ///
@@ -29,7 +38,8 @@ struct GPULoweringCounters {
 /// gpu.func back to the kernel through them.
 FailureOr<gpu::GPUFuncOp>
 lowerKernelToGPUFunc(KernelOp kernel, gpu::GPUModuleOp module, StringRef name,
-                     int64_t grid, const GPULoweringCounters &counters = {});
+                     int64_t grid, const GPULoweringCounters &counters = {},
+                     ChangedElementsCache *cache = nullptr);
 
 } // namespace mlir::obs
 

@@ -12,6 +12,7 @@
 #define OBS_TRANSFORMS_KERNELSIMULATION_H
 
 #include "Obs/Analysis/BlockRun.h"
+#include "Obs/Conversion/ObsToGPU.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -38,8 +39,11 @@ struct KernelSimulation {
 };
 
 /// Lowers a copy of the flat kernel `kernel` and runs one block of it. Fails,
-/// with the reason reported, when it cannot be lowered or followed.
-FailureOr<KernelSimulation> simulateKernel(KernelOp kernel);
+/// with the reason reported, when it cannot be lowered or followed. A pass
+/// that simulates one kernel many times, changing only sync properties,
+/// passes the same `cache` each time.
+FailureOr<KernelSimulation>
+simulateKernel(KernelOp kernel, ChangedElementsCache *cache = nullptr);
 
 /// Reports `hazard` at the sync responsible for it: the stage that has it
 /// when it is within one stage, otherwise the warp-scoped sync that does

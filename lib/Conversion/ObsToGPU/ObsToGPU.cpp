@@ -214,10 +214,11 @@ Value ElementSet::emitNth(OpBuilder &builder, Location loc, Value k) const {
 class KernelLowering {
 public:
   KernelLowering(KernelOp kernel, gpu::GPUFuncOp func, int64_t grid,
-                 const GPULoweringCounters &counters)
+                 const GPULoweringCounters &counters,
+                 ChangedElementsCache *cache)
       : kernel(kernel), func(func), grid(grid),
         blockThreads(kernel.getBlockThreads()), counters(counters),
-        builder(func.getContext()) {
+        cache(cache), builder(func.getContext()) {
     kernel.walk([&](SyncOp sync) {
       syncIndex[sync] = static_cast<int64_t>(syncIndex.size());
     });
@@ -245,6 +246,7 @@ private:
   /// The elements of an in-place sync's array that differ from what the
   /// array it overwrites holds at the same place.
   llvm::BitVector changedElements(SyncOp sync, Value overwritten);
+  llvm::BitVector computeChangedElements(SyncOp sync, Value overwritten);
   Operation *emitBarrier(SyncScope scope, SyncOp sync);
   /// A workgroup buffer for an array of `type`, owned by `owner`.
   Destination allocateShared(ArrType type, Operation *owner);
@@ -264,6 +266,7 @@ private:
   int64_t grid;
   uint64_t blockThreads;
   const GPULoweringCounters &counters;
+  ChangedElementsCache *cache;
   OpBuilder builder;
   std::optional<Location> currentLoc;
   llvm::DenseMap<Operation *, int64_t> syncIndex;
@@ -470,6 +473,26 @@ LogicalResult KernelLowering::emitStage(Value array,
 
 llvm::BitVector KernelLowering::changedElements(SyncOp sync,
                                                 Value overwritten) {
+  if (!cache)
+    return computeChangedElements(sync, overwritten);
+  // The overwritten array: a buffer owner's result or a block argument.
+  int64_t source = -1;
+  if (Operation *producer = overwritten.getDefiningOp())
+    source = ownerIndex.lookup(producer);
+  else
+    source = -2 - static_cast<int64_t>(
+                      cast<BlockArgument>(overwritten).getArgNumber());
+  auto key = std::make_pair(syncIndex.lookup(sync), source);
+  auto it = cache->find(key);
+  if (it != cache->end())
+    return it->second;
+  llvm::BitVector changed = computeChangedElements(sync, overwritten);
+  (*cache)[key] = changed;
+  return changed;
+}
+
+llvm::BitVector KernelLowering::computeChangedElements(SyncOp sync,
+                                                       Value overwritten) {
   // Each element's code with its index known, reading placeholders: an
   // element whose every leaf scalar is exactly what the overwritten array
   // holds at the same place is an identity write.
@@ -753,7 +776,8 @@ LogicalResult KernelLowering::lower() {
 FailureOr<gpu::GPUFuncOp>
 mlir::obs::lowerKernelToGPUFunc(KernelOp kernel, gpu::GPUModuleOp module,
                                 StringRef name, int64_t grid,
-                                const GPULoweringCounters &counters) {
+                                const GPULoweringCounters &counters,
+                                ChangedElementsCache *cache) {
   uint64_t threads = kernel.getBlockThreads();
   if (threads > KernelOp::kMaxThreads)
     return kernel.emitOpError()
@@ -774,7 +798,7 @@ mlir::obs::lowerKernelToGPUFunc(KernelOp kernel, gpu::GPUModuleOp module,
       {static_cast<int32_t>(threads), 1, 1}));
   func.setKnownGridSizeAttr(
       builder.getDenseI32ArrayAttr({static_cast<int32_t>(grid), 1, 1}));
-  KernelLowering lowering(kernel, func, grid, counters);
+  KernelLowering lowering(kernel, func, grid, counters, cache);
   if (failed(lowering.lower())) {
     func.erase();
     return failure();
