@@ -90,23 +90,39 @@ static std::string describeThread(const Access &access) {
       .str();
 }
 
+SyncOp mlir::obs::responsibleSync(const KernelSimulation &simulation,
+                                  const Hazard &hazard) {
+  if (hazard.sameStage())
+    return syncOfBarrier(simulation, hazard.first.phase);
+  for (unsigned barrier = hazard.first.phase; barrier < hazard.second.phase;
+       ++barrier)
+    if (SyncOp sync = syncOfBarrier(simulation, barrier))
+      return sync;
+  return {};
+}
+
 void mlir::obs::reportHazard(const KernelSimulation &simulation,
                              const Hazard &hazard) {
   const Access &first = hazard.first, &second = hazard.second;
   StringRef firstVerb = first.write ? "writes" : "reads";
   StringRef secondVerb = second.write ? "writes" : "reads";
   bool reuse = first.owner != second.owner;
-  // Both in one iteration's order or across a repeat's back edge.
-  bool wrapsAround = first.phase < second.phase &&
-                     first.op->getBlock() == second.op->getBlock() &&
-                     !first.op->isBeforeInBlock(second.op) &&
-                     first.op != second.op;
+  // A later access that is not later in the code went around a loop: the
+  // two are in different iterations of a repeat.
+  bool wrapsAround = false;
+  if (first.phase < second.phase) {
+    llvm::DenseMap<Operation *, unsigned> position;
+    gpu::GPUFuncOp func = simulation.func;
+    func.walk<WalkOrder::PreOrder>(
+        [&](Operation *op) { position[op] = position.size(); });
+    wrapsAround = position.lookup(second.op) <= position.lookup(first.op);
+  }
   std::string where = describeElement(first);
   if (reuse)
     where += ", which shares memory with " + describeElement(second);
 
+  SyncOp sync = responsibleSync(simulation, hazard);
   if (hazard.sameStage()) {
-    SyncOp sync = syncOfBarrier(simulation, first.phase);
     InFlightDiagnostic diagnostic =
         sync ? sync.emitOpError() : first.op->emitError();
     if (sync && sync.getPlacementOrDefault() == Placement::InPlace && !reuse)
@@ -115,16 +131,15 @@ void mlir::obs::reportHazard(const KernelSimulation &simulation,
       diagnostic << "stage is unsafe: ";
     diagnostic << describeThread(first) << " " << firstVerb << " " << where
                << " and " << describeThread(second) << " " << secondVerb
-               << " it in the same stage ("
-               << stringifyHazardKind(hazard.kind) << ")";
+               << " it in the same stage";
+    if (first.thread == second.thread)
+      diagnostic << ", after the stage overwrote it";
+    else
+      diagnostic << ", with no barrier between them";
     return;
   }
   // The barriers between the two are all warp barriers: the first of them
   // is the sync whose scope is wrong (or whose buffer reuse is).
-  SyncOp sync;
-  for (unsigned barrier = first.phase; barrier < second.phase && !sync;
-       ++barrier)
-    sync = syncOfBarrier(simulation, barrier);
   InFlightDiagnostic diagnostic =
       sync ? sync.emitOpError() : second.op->emitError();
   diagnostic << "warp scope is unsafe: " << describeThread(first) << " "

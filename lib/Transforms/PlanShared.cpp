@@ -134,7 +134,7 @@ void ObsPlanSharedPass::runOnOperation() {
   if (total > maxSharedBytes) {
     kernel.emitOpError() << "needs " << total
                          << " bytes of shared memory, more than the limit of "
-                         << maxSharedBytes << " bytes";
+                         << static_cast<uint64_t>(maxSharedBytes) << " bytes";
     return signalPassFailure();
   }
   addToStatistic(*this, numSharedBytes, "shared-bytes", total);

@@ -37,7 +37,11 @@ struct ObsVerifySyncPass
                          << sync.getType() << " from shared memory";
       failed = true;
     }
-    for (const Hazard &hazard : simulation->hazards(/*limit=*/8)) {
+    // One report per responsible sync: the first hazard found for it.
+    llvm::DenseSet<Operation *> reported;
+    for (const Hazard &hazard : simulation->hazards(/*limit=*/64)) {
+      if (!reported.insert(responsibleSync(*simulation, hazard)).second)
+        continue;
       reportHazard(*simulation, hazard);
       failed = true;
     }

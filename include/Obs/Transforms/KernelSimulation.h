@@ -45,6 +45,12 @@ struct KernelSimulation {
 FailureOr<KernelSimulation>
 simulateKernel(KernelOp kernel, ChangedElementsCache *cache = nullptr);
 
+/// The sync responsible for `hazard` (null when none is): the stage that
+/// has it when it is within one stage, otherwise the first warp-scoped sync
+/// between the two accesses.
+SyncOp responsibleSync(const KernelSimulation &simulation,
+                       const Hazard &hazard);
+
 /// Reports `hazard` at the sync responsible for it: the stage that has it
 /// when it is within one stage, otherwise the warp-scoped sync that does
 /// not order it. The message names the two threads (and warps), the

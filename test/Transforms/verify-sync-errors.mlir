@@ -1,0 +1,117 @@
+// RUN: obs-opt %s --split-input-file --pass-pipeline='builtin.module(obs.kernel(obs-verify-sync))' --verify-diagnostics
+
+// Tests of lib/Transforms/VerifySync.cpp: every kind of unsafe choice, each
+// with the two threads, the element, the buffer and the kind of hazard.
+
+// A racy warp scope written by hand: thread 0 (warp 0) writes element 0,
+// which thread 63 (warp 1) reads after a barrier that only warp 0 waits for.
+obs.kernel @racy_warp(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> {
+  // expected-error-re @+1 {{'obs.sync' op warp scope is unsafe: thread 0 (warp 0) writes element 0 of the buffer of the op at {{.*}}verify-sync-errors.mlir:{{[0-9]+}}:8 before the barrier and thread 63 (warp 1) reads it after it (read after write); only a block barrier orders threads of different warps}}
+  %0 = obs.sync warp %a : !obs.arr<64 x i32>
+  %1 = obs.rev %0 : !obs.arr<64 x i32>
+  obs.return %1 : !obs.arr<64 x i32>
+}
+
+// -----
+
+// A racy in-place stage written by hand: odds reads both elements of each
+// pair, and the two threads of a pair each write one of them.
+obs.kernel @racy_inplace(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  %0 = obs.sync %a : !obs.arr<8 x i32>
+  %1 = obs.odds %0 : !obs.arr<8 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %lo = arith.minsi %x, %y : i32
+    %hi = arith.maxsi %x, %y : i32
+    obs.yield %lo, %hi : i32, i32
+  }
+  // expected-error-re @+1 {{'obs.sync' op in place is unsafe: thread 1 (warp 0) writes element 1 of the buffer of the op at {{.*}} and thread 2 (warp 0) reads it in the same stage, with no barrier between them}}
+  %2 = obs.sync inplace %1 : !obs.arr<8 x i32>
+  %3 = obs.rev %2 : !obs.arr<8 x i32>
+  obs.return %3 : !obs.arr<8 x i32>
+}
+
+// -----
+
+// A write after read that appears only through buffer reuse: the third
+// stage writes the first stage's buffer while the other warp may still be
+// reading it for the second stage, and only a warp barrier is between. With
+// a buffer each, the warp barrier would be enough.
+obs.kernel @reuse(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32>
+    attributes {obs.shared_bytes = 512 : i64} {
+  %0 = obs.sync %a {obs.shared_offsets = array<i64: 0>} : !obs.arr<64 x i32>
+  %1 = obs.rev %0 : !obs.arr<64 x i32>
+  // expected-error-re @+1 {{'obs.sync' op warp scope is unsafe: thread 63 (warp 1) reads element 0 of the buffer of the op at {{.*}}, which shares memory with element 0 of the buffer of the op at {{.*}} before the barrier and thread 0 (warp 0) writes it after it (write after read through buffer reuse); only a block barrier orders threads of different warps}}
+  %2 = obs.sync warp %1 {obs.shared_offsets = array<i64: 256>} : !obs.arr<64 x i32>
+  %3 = obs.map %2 : !obs.arr<64 x i32> -> !obs.arr<64 x i32> {
+  ^bb0(%x: i32):
+    %y = arith.addi %x, %x : i32
+    obs.yield %y : i32
+  }
+  %4 = obs.sync %3 {obs.shared_offsets = array<i64: 0>} : !obs.arr<64 x i32>
+  %5 = obs.rev %4 : !obs.arr<64 x i32>
+  obs.return %5 : !obs.arr<64 x i32>
+}
+
+// -----
+
+// The same kernel with its own buffers is safe.
+obs.kernel @no_reuse(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> {
+  %0 = obs.sync %a : !obs.arr<64 x i32>
+  %1 = obs.rev %0 : !obs.arr<64 x i32>
+  %2 = obs.sync warp %1 : !obs.arr<64 x i32>
+  %3 = obs.map %2 : !obs.arr<64 x i32> -> !obs.arr<64 x i32> {
+  ^bb0(%x: i32):
+    %y = arith.addi %x, %x : i32
+    obs.yield %y : i32
+  }
+  %4 = obs.sync %3 : !obs.arr<64 x i32>
+  %5 = obs.rev %4 : !obs.arr<64 x i32>
+  obs.return %5 : !obs.arr<64 x i32>
+}
+
+// -----
+
+// A hazard only across repeat iterations: within an iteration the warp
+// barrier orders only a thread's own element, but the next iteration
+// reverses what this one wrote, across warps, with only that warp barrier
+// between them.
+obs.kernel @wrap_around(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> {
+  %0 = obs.repeat 3 %a : !obs.arr<64 x i32> {
+  ^bb0(%x: !obs.arr<64 x i32>):
+    %r = obs.rev %x : !obs.arr<64 x i32>
+    %s = obs.sync %r : !obs.arr<64 x i32>
+    %m = obs.map %s : !obs.arr<64 x i32> -> !obs.arr<64 x i32> {
+    ^bb0(%v: i32):
+      %w = arith.addi %v, %v : i32
+      obs.yield %w : i32
+    }
+    // expected-error-re @+1 {{'obs.sync' op warp scope is unsafe: thread 0 (warp 0) writes element 0 of the buffer of the op at {{.*}} before the barrier and thread 63 (warp 1) reads it after it (read after write, across repeat iterations)}}
+    %t = obs.sync warp %m : !obs.arr<64 x i32>
+    obs.yield %t : !obs.arr<64 x i32>
+  }
+  obs.return %0 : !obs.arr<64 x i32>
+}
+
+// -----
+
+// In place needs an array in shared memory to overwrite: this stage reads
+// only the kernel's argument, in global memory.
+obs.kernel @nothing_to_overwrite(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  // expected-error @+1 {{'obs.sync' op in place has nothing to overwrite: its stage reads no array of type '!obs.arr<8 x i32>' from shared memory}}
+  %0 = obs.sync inplace %a : !obs.arr<8 x i32>
+  %1 = obs.rev %0 : !obs.arr<8 x i32>
+  obs.return %1 : !obs.arr<8 x i32>
+}
+
+// -----
+
+// Not flat: the verifier runs on what the lowering sees.
+// expected-error @+1 {{'obs.kernel' op holds two, ilv or one with syncs: run --obs-flatten first}}
+obs.kernel @not_flat(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  %0 = obs.two %a : !obs.arr<8 x i32> -> !obs.arr<8 x i32> {
+  ^bb0(%h: !obs.arr<4 x i32>):
+    %s = obs.sync %h : !obs.arr<4 x i32>
+    obs.yield %s : !obs.arr<4 x i32>
+  }
+  obs.return %0 : !obs.arr<8 x i32>
+}
