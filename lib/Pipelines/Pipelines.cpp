@@ -49,15 +49,23 @@ void mlir::obs::buildOptimizePipeline(OpPassManager &pm,
   // The laws simplify what flattening builds (segment views of segment
   // views), which every simulation below then runs through.
   kernels.addPass(createCanonicalizerPass());
-  ObsAssignWorkOptions assignOptions;
-  assignOptions.threads = options.threads;
-  assignOptions.strategy = options.strategy;
-  kernels.addPass(createObsAssignWork(assignOptions));
+  auto wanted = [&](StringRef pass) {
+    return options.passes.empty() || llvm::is_contained(options.passes, pass);
+  };
+  if (wanted("assign-work")) {
+    ObsAssignWorkOptions assignOptions;
+    assignOptions.threads = options.threads;
+    assignOptions.strategy = options.strategy;
+    kernels.addPass(createObsAssignWork(assignOptions));
+  }
   // In place before warp scopes: the placement decides which thread writes
   // what where, and the scopes are then chosen for the layout that runs.
-  kernels.addPass(createObsInPlace());
-  kernels.addPass(createObsElideWarpSyncs());
-  kernels.addPass(createObsPlanShared());
+  if (wanted("inplace"))
+    kernels.addPass(createObsInPlace());
+  if (wanted("elide-warp-syncs"))
+    kernels.addPass(createObsElideWarpSyncs());
+  if (wanted("plan-shared"))
+    kernels.addPass(createObsPlanShared());
   kernels.addPass(createObsVerifySync());
 }
 

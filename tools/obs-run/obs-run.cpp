@@ -124,6 +124,14 @@ static cl::opt<bool> noOptimize(
              "its syncs are still verified"),
     cl::init(false), cl::cat(runCategory));
 
+static cl::list<std::string> passes(
+    "passes",
+    cl::desc("The refinement passes to run before the cpu and cuda targets, "
+             "in obs-optimize's order, instead of all of them: assign-work, "
+             "inplace, elide-warp-syncs, plan-shared (or none). The kernel is "
+             "always flattened and its syncs verified"),
+    cl::value_desc("pass,..."), cl::CommaSeparated, cl::cat(runCategory));
+
 static cl::opt<std::string> strategy(
     "strategy",
     cl::desc("obs-optimize's work assignment: strided (Obsidian's pairNth), "
@@ -237,13 +245,13 @@ OwningOpRef<ModuleOp> lower(ModuleOp module, llvm::StringRef target,
   // The cpu and cuda targets run kernels refined and proved by obs-optimize;
   // the ref target runs them as written.
   if (target != "ref") {
-    if (noOptimize) {
-      pm.addNestedPass<obs::KernelOp>(obs::createObsFlatten());
-    } else {
-      obs::OptimizePipelineOptions options;
-      options.strategy = strategy;
-      obs::buildOptimizePipeline(pm, options);
-    }
+    obs::OptimizePipelineOptions options;
+    options.strategy = strategy;
+    if (noOptimize)
+      options.passes = {"none"};
+    else if (!passes.empty())
+      options.passes = SmallVector<std::string>(passes.begin(), passes.end());
+    obs::buildOptimizePipeline(pm, options);
   }
   if (stage == "obs") {
     // Done: the program the target lowers.
@@ -407,6 +415,13 @@ int main(int argc, char **argv) {
     obs::CPUPipelineOptions options;
     parseThreadOrder(options);
   }
+  for (const std::string &pass : passes)
+    if (!llvm::is_contained({"assign-work", "inplace", "elide-warp-syncs",
+                             "plan-shared", "none"},
+                            pass))
+      fail("unknown pass '" + pass +
+           "': expected assign-work, inplace, elide-warp-syncs, plan-shared "
+           "or none");
   if (strategy != "strided" && strategy != "blocked" && strategy != "compact")
     fail("unknown strategy '" + strategy +
          "': expected strided, blocked or compact");

@@ -33,11 +33,16 @@ struct OptimizePipelineOptions
       *this, "strategy",
       llvm::cl::desc("Work assignment: strided, blocked or compact"),
       llvm::cl::init("strided")};
+  ListOption<std::string> passes{
+      *this, "passes",
+      llvm::cl::desc("The refinements to run (assign-work, inplace, "
+                     "elide-warp-syncs, plan-shared; none), in the pipeline's "
+                     "order; all when empty")};
 };
 
 /// `obs-optimize`: the refinements Obsidian's programmer made by hand, made
-/// by passes and proved: flatten, assign work, elide warp syncs, place
-/// stages in place, plan shared memory, verify.
+/// by passes and proved: flatten, assign work, place stages in place, elide
+/// warp syncs, plan shared memory, verify.
 void buildOptimizePipeline(OpPassManager &pm,
                            const OptimizePipelineOptions &options);
 
