@@ -30,6 +30,8 @@ llvm_config.with_environment("PATH", config.obs_tools_dir, append_path=True)
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas))
+    config.substitutions.append(
+        ("%cuda_toolkit", os.path.dirname(os.path.dirname(config.ptxas))))
 
 # `%exit-code CMD ARGS`: CMD's output and stderr, then "exit code: N".
 config.substitutions.append(

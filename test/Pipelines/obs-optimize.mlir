@@ -1,0 +1,29 @@
+// RUN: obs-opt %s --obs-optimize="threads=32" | FileCheck %s
+// RUN: obs-opt %s --obs-optimize="threads=32 strategy=compact passes=assign-work" | FileCheck %s --check-prefix=ONLY
+
+// obs-optimize: flatten, assign work, in place, warp syncs, shared memory
+// plan, verify. With 32 threads (one warp) every barrier can be a warp
+// barrier, and the second stage can overwrite the first.
+// CHECK-LABEL: obs.kernel @two_stages
+// CHECK-SAME: obs.shared_bytes = 256
+// CHECK-SAME: threads = 32
+// CHECK: obs.sync warp strided<32> %{{.*}} {obs.shared_offsets = array<i64: 0>}
+// CHECK: obs.sync warp inplace strided<32> %{{.*}} : !obs.arr<64 x i32>
+// ONLY: obs.sync compact<32> %{{.*}} : !obs.arr<64 x i32>
+// ONLY: obs.sync compact<32> %{{.*}} : !obs.arr<64 x i32>
+obs.kernel @two_stages(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> {
+  %0 = obs.two %a : !obs.arr<64 x i32> -> !obs.arr<64 x i32> {
+  ^bb0(%h: !obs.arr<32 x i32>):
+    %r = obs.rev %h : !obs.arr<32 x i32>
+    %s = obs.sync %r : !obs.arr<32 x i32>
+    obs.yield %s : !obs.arr<32 x i32>
+  }
+  %1 = obs.fan %0 : !obs.arr<64 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %s = arith.addi %x, %y : i32
+    obs.yield %s : i32
+  }
+  %2 = obs.sync %1 : !obs.arr<64 x i32>
+  %3 = obs.rev %2 : !obs.arr<64 x i32>
+  obs.return %3 : !obs.arr<64 x i32>
+}

@@ -1,0 +1,20 @@
+// RUN: obs-opt %s --obs-to-cpu | FileCheck %s
+// RUN: obs-opt %s --obs-to-cpu="order=shuffle seed=4" | FileCheck %s --check-prefix=SHUFFLE
+// RUN: not obs-opt %s --obs-to-cpu="order=sideways" 2>&1 | FileCheck %s --check-prefix=ORDER
+
+// The cpu target's pipeline ends in the LLVM dialect: the kernel as a
+// function over bare pointers looping over blocks, the block function with
+// its thread loops.
+
+// CHECK: llvm.func @increv(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
+// CHECK: llvm.call @increv.block
+// CHECK: llvm.func @increv.block(
+// CHECK-NOT: gpu.
+// SHUFFLE: llvm.mlir.global private constant @obs_thread_order_64
+// ORDER: unknown thread order 'sideways': expected forward, reverse or shuffle
+
+obs.kernel @increv(%input: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> {
+  %stored = obs.sync %input : !obs.arr<64 x i32>
+  %result = obs.rev %stored : !obs.arr<64 x i32>
+  obs.return %result : !obs.arr<64 x i32>
+}
