@@ -1,5 +1,5 @@
 // RUN: obs-opt %s --obs-to-ptx | FileCheck %s --check-prefix=ISA
-// RUN: obs-opt %s --obs-to-ptx="chip=sm_80 opt-level=2" | FileCheck %s --check-prefix=SM80
+// RUN: obs-opt %s --obs-to-ptx="chip=sm_80 opt-level=1" | FileCheck %s --check-prefix=SM80
 // RUN: obs-opt %s --obs-to-ptx="serialize=false" | FileCheck %s --check-prefix=NVVM
 // RUN: %if ptxas %{ obs-opt %s --obs-to-ptx="format=bin toolkit=%cuda_toolkit" | FileCheck %s --check-prefix=BIN %}
 
@@ -11,7 +11,7 @@
 // ISA: gpu.binary @obs_kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">
 // ISA-SAME: assembly = "{{.*}}.target sm_90{{.*}}.visible .entry increv(
 // ISA-SAME: bar.sync
-// SM80: #nvvm.target<O = 2, chip = "sm_80"
+// SM80: #nvvm.target<O = 1, chip = "sm_80"
 // SM80-SAME: .target sm_80
 // NVVM: gpu.module @obs_kernels [#nvvm.target
 // NVVM: llvm.func @increv(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) attributes {gpu.kernel
