@@ -230,33 +230,31 @@ CompactAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 // For compact, the "elements" are positions in the list of elements the
-// stage writes; the lowering maps them to elements.
+// stage writes, which its threads sweep like strided<T> sweeps an array; the
+// lowering maps positions to elements.
+static StridedAttr sweep(CompactAttr compact) {
+  return StridedAttr::get(compact.getContext(), compact.getThreads());
+}
+
 uint64_t CompactAttr::getThreadCount(uint64_t length) const {
-  return std::min(getThreads(), length);
+  return sweep(*this).getThreadCount(length);
 }
 
 uint64_t CompactAttr::getRoundCount(uint64_t length) const {
-  return llvm::divideCeil(length, getThreads());
+  return sweep(*this).getRoundCount(length);
 }
 
 std::optional<uint64_t> CompactAttr::getElement(uint64_t thread,
                                                 uint64_t round,
                                                 uint64_t length) const {
-  uint64_t position = thread + round * getThreads();
-  if (thread >= getThreads() || position >= length)
-    return std::nullopt;
-  return position;
+  return sweep(*this).getElement(thread, round, length);
 }
 
 uint64_t CompactAttr::getThread(uint64_t position) const {
-  return position % getThreads();
+  return sweep(*this).getThread(position);
 }
 
 Value CompactAttr::buildElementIndex(OpBuilder &builder, Location loc,
                                      Value thread, uint64_t round) const {
-  if (round == 0)
-    return thread;
-  Value offset =
-      arith::ConstantIndexOp::create(builder, loc, round * getThreads());
-  return builder.createOrFold<arith::AddIOp>(loc, thread, offset);
+  return sweep(*this).buildElementIndex(builder, loc, thread, round);
 }

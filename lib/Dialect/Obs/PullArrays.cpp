@@ -233,13 +233,23 @@ SmallVector<Value> OddsOp::emitElement(ElementEmitter &emitter, unsigned,
       });
 }
 
+/// The first half of `input` passes through to `result`; the element of the
+/// second half comes from `secondHalf`.
+static SmallVector<Value>
+emitFirstHalfThen(ElementEmitter &emitter, Value input, Value result,
+                  Value index, ValueRange innerPath,
+                  function_ref<SmallVector<Value>(uint64_t half)> secondHalf) {
+  uint64_t half = arrType(input).getLength() / 2;
+  return emitter.emitChoice(
+      emitter.ultIndex(index, half), leafTypes(result),
+      [&] { return emitter.emitLeaf(input, prepend(index, innerPath)); },
+      [&] { return secondHalf(half); });
+}
+
 SmallVector<Value> FanOp::emitElement(ElementEmitter &emitter, unsigned,
                                       Value index, ValueRange innerPath) {
-  uint64_t half = arrType(getInput()).getLength() / 2;
-  return emitter.emitChoice(
-      emitter.ultIndex(index, half), leafTypes(getResult()),
-      [&] { return emitter.emitLeaf(getInput(), prepend(index, innerPath)); },
-      [&] {
+  return emitFirstHalfThen(
+      emitter, getInput(), getResult(), index, innerPath, [&](uint64_t half) {
         ElementEmitter::Scope scope(emitter);
         Value lastOfFirst = emitter.constantIndex(half - 1);
         emitter.bindArguments(getBody().front(),
@@ -295,11 +305,8 @@ SmallVector<Value> IlvOp::emitElement(ElementEmitter &emitter, unsigned,
 
 SmallVector<Value> OneOp::emitElement(ElementEmitter &emitter, unsigned,
                                       Value index, ValueRange innerPath) {
-  uint64_t half = arrType(getInput()).getLength() / 2;
-  return emitter.emitChoice(
-      emitter.ultIndex(index, half), leafTypes(getResult()),
-      [&] { return emitter.emitLeaf(getInput(), prepend(index, innerPath)); },
-      [&] {
+  return emitFirstHalfThen(
+      emitter, getInput(), getResult(), index, innerPath, [&](uint64_t half) {
         Value offset = emitter.constantIndex(half);
         return emitOnPart(emitter, getBody(), getInput(), offset, 1,
                           emitter.subIndex(index, offset), innerPath);
