@@ -45,6 +45,7 @@ void mlir::obs::buildReferencePipeline(OpPassManager &pm) {
 void mlir::obs::buildOptimizePipeline(OpPassManager &pm,
                                       const OptimizePipelineOptions &options) {
   OpPassManager &kernels = pm.nest<KernelOp>();
+  kernels.addPass(createObsExpandNetworks());
   kernels.addPass(createObsFlatten());
   // The laws simplify what flattening builds (segment views of segment
   // views), which every simulation below then runs through.
@@ -71,6 +72,7 @@ void mlir::obs::buildOptimizePipeline(OpPassManager &pm,
 
 void mlir::obs::buildKernelsToGPUPipeline(OpPassManager &pm) {
   OpPassManager &kernels = pm.nest<KernelOp>();
+  kernels.addPass(createObsExpandNetworks());
   kernels.addPass(createObsFlatten());
   kernels.addPass(createObsVerifySync());
   pm.addPass(createConvertObsToGPU());

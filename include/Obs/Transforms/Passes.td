@@ -5,6 +5,35 @@
 
 include "mlir/Pass/PassBase.td"
 
+def ObsExpandNetworks : Pass<"obs-expand-networks", "::mlir::obs::KernelOp"> {
+  let summary = "Expand scan, sort and reduce networks into combinators and "
+                "syncs";
+  let description = [{
+    Replaces every `obs.scan`, `obs.sort` and `obs.reduce` that names a
+    `network` and stands at program level (a kernel body, or the region of
+    `two`, `ilv`, `one` or `repeat`) by that network, built with the C++
+    combinator functions of `Obs/Builder/Networks.h`: stages of combinators
+    separated by `obs.sync`, which every refinement pass then works on.
+
+    * scan: `sklansky`, `kogge_stone`, `brent_kung`;
+    * sort: `periodic` (seed 001), `odd_even_merge` (seed 000), `bitonic`;
+    * reduce: `tree` (seed 004), whose results become `obs.index` of the
+      last level's one element.
+
+    The op's combine or `less` region is cloned into each stage. Ops inside
+    element code (a `map` or `generate` region) have no stages to expand
+    into: they stay, and each thread computes them sequentially.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+  let statistics = [
+    Statistic<"numScans", "scans", "Scan networks expanded">,
+    Statistic<"numSorts", "sorts", "Sort networks expanded">,
+    Statistic<"numReductions", "reductions", "Reduction trees expanded">,
+    Statistic<"numStages", "stages", "Syncs the networks introduced">
+  ];
+}
+
 def ObsFlatten : Pass<"obs-flatten", "::mlir::obs::KernelOp"> {
   let summary = "Lift two, ilv and one with their sub-programs into programs "
                 "over the whole array";

@@ -339,7 +339,23 @@ void ObsGPUToCPUPass::runOnOperation() {
   ThreadOrder threadOrder(order, seed);
   SmallVector<gpu::GPUModuleOp> gpuModules(module.getOps<gpu::GPUModuleOp>());
   llvm::StringMap<func::FuncOp> blockFuncs;
+  SymbolTable hostSymbols(module);
   for (gpu::GPUModuleOp gpuModule : gpuModules) {
+    // The kernels' constant tables (compact work lists) move to the host
+    // module, renamed where a name is taken.
+    llvm::StringMap<StringAttr> globalNames;
+    for (auto global :
+         llvm::make_early_inc_range(gpuModule.getOps<memref::GlobalOp>())) {
+      StringAttr oldName = global.getSymNameAttr();
+      global->moveBefore(module.getBody(), module.getBody()->begin());
+      globalNames[oldName.getValue()] = hostSymbols.insert(global);
+    }
+    auto renameGlobals = [&](func::FuncOp func) {
+      func.walk([&](memref::GetGlobalOp get) {
+        if (StringAttr renamed = globalNames.lookup(get.getName()))
+          get.setNameAttr(FlatSymbolRefAttr::get(renamed));
+      });
+    };
     for (auto kernel : gpuModule.getOps<gpu::GPUFuncOp>()) {
       std::optional<ArrayRef<int32_t>> blockSize = kernel.getKnownBlockSize();
       if (!kernel.isKernel() || !blockSize) {
@@ -409,6 +425,7 @@ void ObsGPUToCPUPass::runOnOperation() {
       });
       if (failed(checkNoValueCrossesABarrier(func)))
         return signalPassFailure();
+      renameGlobals(func);
       blockFuncs[(gpuModule.getName() + "::" + kernel.getName()).str()] = func;
     }
   }

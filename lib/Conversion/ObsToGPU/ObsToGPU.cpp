@@ -174,6 +174,8 @@ Value ElementSet::emitContains(OpBuilder &builder, Location loc,
         loc, arith::CmpIPredicate::ult, offset, constant(*high));
     return builder.createOrFold<arith::AndIOp>(loc, aboveLow, belowHigh);
   }
+  if (members.none())
+    return arith::ConstantIntOp::create(builder, loc, 0, 1);
   SmallVector<int32_t> flags;
   for (uint64_t e = 0; e < members.size(); ++e)
     flags.push_back(members[e] ? 1 : 0);
@@ -524,7 +526,9 @@ llvm::BitVector KernelLowering::computeChangedElements(SyncOp sync,
       SmallVector<Type> types =
           flattenElementType(arrType(source).getLeafType());
       for (auto [component, scalarType] : llvm::enumerate(types)) {
-        Value placeholder = ub::PoisonOp::create(b, loc, scalarType);
+        // An opaque value: a block argument, which no folder can see
+        // through (poison would fold, `select(poison_c, y, x)` to `y`).
+        Value placeholder = scratch.addArgument(scalarType, loc);
         placeholders[placeholder] = {source, constantPath(path),
                                      static_cast<unsigned>(component)};
         scalars.push_back(placeholder);

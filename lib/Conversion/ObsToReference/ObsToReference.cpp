@@ -55,6 +55,13 @@ private:
   LogicalResult lowerParts(Operation *op, Region &body, Value input,
                            Value result);
   LogicalResult lowerRepeat(RepeatOp repeat);
+  /// A scan as a running fold, and a sort as an insertion sort: the
+  /// obviously correct sequential algorithms, in O(N) and O(N^2) rather
+  /// than the O(N^2) and O(N^3) of materialising their index functions.
+  LogicalResult lowerScan(ScanOp scan);
+  LogicalResult lowerSort(SortOp sort);
+  /// An emitter that reads every materialised array from its buffer.
+  std::unique_ptr<ElementEmitter> makeEmitter(Location loc);
 
   Buffer allocate(ArrType type, Location loc);
   /// Computes every leaf of `array` with its index function and stores it.
@@ -120,16 +127,22 @@ void ReferenceLowering::forEachLeaf(ArrType type, Location loc,
                      });
 }
 
+std::unique_ptr<ElementEmitter> ReferenceLowering::makeEmitter(Location loc) {
+  auto emitter = std::make_unique<ElementEmitter>(builder, loc);
+  for (const auto &[value, buffer] : buffers)
+    emitter->setSource(value, makeStorageReader(buffer));
+  return emitter;
+}
+
 LogicalResult ReferenceLowering::materialize(Value array, const Buffer &dest) {
   bool failed = false;
   forEachLeaf(cast<ArrType>(array.getType()), array.getLoc(),
               [&](ValueRange path) {
-                ElementEmitter emitter(builder, array.getLoc());
-                for (const auto &[value, buffer] : buffers)
-                  emitter.setSource(value, makeStorageReader(buffer));
-                SmallVector<Value> leaf = emitter.emitLeaf(array, path);
+                std::unique_ptr<ElementEmitter> emitter =
+                    makeEmitter(array.getLoc());
+                SmallVector<Value> leaf = emitter->emitLeaf(array, path);
                 storeLeaf(builder, array.getLoc(), dest, leaf, path);
-                failed |= emitter.failed();
+                failed |= emitter->failed();
               });
   return failure(failed);
 }
@@ -179,6 +192,10 @@ LogicalResult ReferenceLowering::lowerOp(Operation *op) {
     return lowerParts(op, one.getBody(), one.getInput(), one.getResult());
   if (auto repeat = dyn_cast<RepeatOp>(op))
     return lowerRepeat(repeat);
+  if (auto scan = dyn_cast<ScanOp>(op))
+    return lowerScan(scan);
+  if (auto sort = dyn_cast<SortOp>(op))
+    return lowerSort(sort);
   for (Value result : op->getResults()) {
     Buffer buffer = allocate(cast<ArrType>(result.getType()), op->getLoc());
     if (failed(materialize(result, buffer)))
@@ -268,6 +285,66 @@ LogicalResult ReferenceLowering::lowerRepeat(RepeatOp repeat) {
   }
   buffers[repeat.getResult()] = current;
   return success();
+}
+
+LogicalResult ReferenceLowering::lowerScan(ScanOp scan) {
+  Location loc = scan.getLoc();
+  auto type = cast<ArrType>(scan.getType());
+  Buffer out = allocate(type, loc);
+  buffers[scan.getResult()] = out;
+  if (type.getLength() == 0)
+    return success();
+  // out[0] = a[0]; out[i] = out[i-1] + a[i].
+  std::unique_ptr<ElementEmitter> emitter = makeEmitter(loc);
+  Value zero = constant(loc, 0);
+  storeLeaf(builder, loc, out, emitter->emitLeaf(scan.getInput(), zero), zero);
+  auto loop = scf::ForOp::create(builder, loc, constant(loc, 1),
+                                 constant(loc, type.getLength()),
+                                 constant(loc, 1));
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(loop.getBody()->getTerminator());
+  Value i = loop.getInductionVar();
+  Value previous = arith::SubIOp::create(builder, loc, i, constant(loc, 1));
+  std::unique_ptr<ElementEmitter> body = makeEmitter(loc);
+  SmallVector<Value> combined = body->emitRegionOn(
+      scan.getBody(), makeStorageReader(out)(builder, loc, previous),
+      body->emitLeaf(scan.getInput(), i));
+  storeLeaf(builder, loc, out, combined, i);
+  return failure(emitter->failed() || body->failed());
+}
+
+LogicalResult ReferenceLowering::lowerSort(SortOp sort) {
+  Location loc = sort.getLoc();
+  auto type = cast<ArrType>(sort.getType());
+  Buffer out = allocate(type, loc);
+  if (failed(materialize(sort.getInput(), out)))
+    return failure();
+  buffers[sort.getResult()] = out;
+  // Insertion sort: element i sinks past every earlier element it must
+  // precede. Only strict precedence swaps, so equivalent elements keep
+  // their order.
+  //   for i in 1..N: for k in 0..i: j = i - k; if less(out[j], out[j-1]) swap
+  auto outer = scf::ForOp::create(builder, loc, constant(loc, 1),
+                                  constant(loc, type.getLength()),
+                                  constant(loc, 1));
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(outer.getBody()->getTerminator());
+  Value i = outer.getInductionVar();
+  auto inner = scf::ForOp::create(builder, loc, constant(loc, 0), i,
+                                  constant(loc, 1));
+  builder.setInsertionPoint(inner.getBody()->getTerminator());
+  Value j = arith::SubIOp::create(builder, loc, i, inner.getInductionVar());
+  Value before = arith::SubIOp::create(builder, loc, j, constant(loc, 1));
+  LeafReader read = makeStorageReader(out);
+  SmallVector<Value> later = read(builder, loc, j);
+  SmallVector<Value> earlier = read(builder, loc, before);
+  std::unique_ptr<ElementEmitter> emitter = makeEmitter(loc);
+  Value swap = emitter->emitRegionOn(sort.getBody(), later, earlier).front();
+  auto ifSwap = scf::IfOp::create(builder, loc, swap, /*withElse=*/false);
+  builder.setInsertionPoint(ifSwap.thenBlock()->getTerminator());
+  storeLeaf(builder, loc, out, later, before);
+  storeLeaf(builder, loc, out, earlier, j);
+  return failure(emitter->failed());
 }
 
 LogicalResult ReferenceLowering::lowerKernel(KernelOp kernel) {

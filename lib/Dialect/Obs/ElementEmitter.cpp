@@ -128,6 +128,21 @@ void ElementEmitter::bindArguments(Block &block, ArrayRef<Element> elements,
   }
 }
 
+SmallVector<Value>
+ElementEmitter::emitRegionOn(Region &region, ArrayRef<Element> arguments) {
+  Scope scope(*this);
+  bindArguments(region.front(), arguments);
+  return emitScalars(region.front().getTerminator()->getOperands());
+}
+
+SmallVector<Value> ElementEmitter::emitRegionOn(Region &region, ValueRange lhs,
+                                                ValueRange rhs) {
+  Element first, second;
+  first.scalars.assign(lhs.begin(), lhs.end());
+  second.scalars.assign(rhs.begin(), rhs.end());
+  return emitRegionOn(region, {first, second});
+}
+
 SmallVector<Value> ElementEmitter::emitYielded(ValueRange yielded,
                                                ValueRange innerPath) {
   if (innerPath.empty())

@@ -377,6 +377,43 @@ LogicalResult ReduceOp::verifyRegions() {
                                "new accumulator");
 }
 
+/// scan and sort work on arrays of scalars or tuples; a network needs a
+/// power-of-two length, which its recursion halves down to one.
+static LogicalResult verifyNetworkInput(Operation *op, ArrType type,
+                                        Attribute network, StringRef verb) {
+  if (isa<ArrType>(type.getElementType()))
+    return op->emitOpError() << verb << " arrays of scalars or tuples, not "
+                             << type;
+  uint64_t length = type.getLength();
+  if (network && !llvm::has_single_bit(length))
+    return op->emitOpError()
+           << "network " << network << " needs a power-of-two length, but "
+           << type << " has " << length << " elements";
+  return success();
+}
+
+LogicalResult ScanOp::verifyRegions() {
+  ArrType type = arrType(getInput());
+  if (failed(verifyNetworkInput(*this, type, getNetworkAttr(), "scans")))
+    return failure();
+  return verifyRegionSignature(*this, getBody(),
+                               repeatFlattened(type.getElementType(), 2),
+                               flattenElementType(type.getElementType()),
+                               "an earlier and a later element, to their "
+                               "combination");
+}
+
+LogicalResult SortOp::verifyRegions() {
+  ArrType type = arrType(getInput());
+  if (failed(verifyNetworkInput(*this, type, getNetworkAttr(), "sorts")))
+    return failure();
+  Type i1 = IntegerType::get(getContext(), 1);
+  return verifyRegionSignature(*this, getBody(),
+                               repeatFlattened(type.getElementType(), 2), i1,
+                               "two elements, to whether the first must come "
+                               "before the second");
+}
+
 //===----------------------------------------------------------------------===//
 // Program combinators
 //===----------------------------------------------------------------------===//

@@ -11,6 +11,7 @@
 #include "Obs/Dialect/Obs/ElementEmitter.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -337,30 +338,162 @@ SmallVector<Value> RepeatOp::emitElement(ElementEmitter &emitter, unsigned,
 // Folds
 //===----------------------------------------------------------------------===//
 
-SmallVector<Value> ReduceOp::emitScalars(ElementEmitter &emitter) {
+/// `f(...f(f(initial, a[lower]), a[lower+1])..., a[upper-1])` as an scf.for.
+static SmallVector<Value> emitFold(ElementEmitter &emitter, Region &body,
+                                   Value input, ValueRange initial,
+                                   Value lower, Value upper) {
   OpBuilder &builder = emitter.getBuilder();
   Location loc = emitter.getLoc();
-  Value input = getInput();
-  uint64_t length = arrType(input).getLength();
-  SmallVector<Value> initial = emitter.emitLeaf(input, emitter.constantIndex(0));
-  if (length == 1)
-    return initial;
-  auto loop = scf::ForOp::create(builder, loc, emitter.constantIndex(1),
-                                 emitter.constantIndex(length),
+  auto loop = scf::ForOp::create(builder, loc, lower, upper,
                                  emitter.constantIndex(1), initial);
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(loop.getBody());
   {
     ElementEmitter::Scope scope(emitter);
-    Element accumulator;
-    accumulator.scalars.assign(loop.getRegionIterArgs().begin(),
-                               loop.getRegionIterArgs().end());
-    emitter.bindArguments(
-        getBody().front(),
-        {accumulator, emitter.emitElement(input, loop.getInductionVar())});
     SmallVector<Value> next =
-        emitter.emitScalars(yieldOf(getBody()).getValues());
+        emitter.emitRegionOn(body, loop.getRegionIterArgs(),
+                             emitter.emitElement(input, loop.getInductionVar()).scalars);
     scf::YieldOp::create(builder, loc, next);
   }
   return SmallVector<Value>(loop.getResults());
+}
+
+/// Seed 004's tree: level by level, elements 2j and 2j+1 combine into j and
+/// an odd last element moves up unchanged. The levels live in a scratch
+/// array on the thread's stack, allocated once at the start of the
+/// enclosing function (an automatic allocation scope) so that emitting the
+/// tree inside a loop does not grow the stack.
+static SmallVector<Value> emitTreeReduce(ElementEmitter &emitter,
+                                         Region &body, Value input) {
+  OpBuilder &builder = emitter.getBuilder();
+  Location loc = emitter.getLoc();
+  uint64_t length = arrType(input).getLength();
+  SmallVector<Type> types = leafTypes(input);
+  uint64_t scratchLength = (length + 1) / 2;
+  SmallVector<Value> scratch;
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    Operation *scope = builder.getInsertionBlock()->getParentOp();
+    while (scope && !scope->hasTrait<OpTrait::AutomaticAllocationScope>())
+      scope = scope->getParentOp();
+    if (scope && !scope->getRegion(0).empty())
+      builder.setInsertionPointToStart(&scope->getRegion(0).front());
+    for (Type type : types)
+      scratch.push_back(memref::AllocaOp::create(
+          builder, loc,
+          MemRefType::get({static_cast<int64_t>(scratchLength)}, type)));
+  }
+  auto load = [&](Value index) {
+    return llvm::map_to_vector(scratch, [&](Value memref) -> Value {
+      return memref::LoadOp::create(builder, loc, memref, index);
+    });
+  };
+  auto store = [&](ValueRange values, Value index) {
+    for (auto [value, memref] : llvm::zip_equal(values, scratch))
+      memref::StoreOp::create(builder, loc, value, memref, index);
+  };
+  // Level by level; `read(i)` is element i of the level below. Writing j
+  // while reading 2j and 2j+1 in increasing j never overwrites what is
+  // still to be read, so the levels share the scratch array.
+  auto level = [&](uint64_t count,
+                   llvm::function_ref<SmallVector<Value>(Value)> read) {
+    auto loop = scf::ForOp::create(builder, loc, emitter.constantIndex(0),
+                                   emitter.constantIndex(count / 2),
+                                   emitter.constantIndex(1));
+    {
+      OpBuilder::InsertionGuard loopGuard(builder);
+      builder.setInsertionPoint(loop.getBody()->getTerminator());
+      ElementEmitter::Scope iteration(emitter);
+      Value j = loop.getInductionVar();
+      Value left = emitter.mulIndex(j, 2);
+      SmallVector<Value> lhs = read(left);
+      SmallVector<Value> rhs = read(emitter.addIndex(left, 1));
+      store(emitter.emitRegionOn(body, lhs, rhs), j);
+    }
+    if (count % 2) {
+      ElementEmitter::Scope last(emitter);
+      store(read(emitter.constantIndex(count - 1)),
+            emitter.constantIndex(count / 2));
+    }
+  };
+  level(length, [&](Value index) {
+    return emitter.emitElement(input, index).scalars;
+  });
+  for (uint64_t count = scratchLength; count > 1; count = (count + 1) / 2)
+    level(count, load);
+  return load(emitter.constantIndex(0));
+}
+
+SmallVector<Value> ReduceOp::emitScalars(ElementEmitter &emitter) {
+  Value input = getInput();
+  uint64_t length = arrType(input).getLength();
+  if (length == 1)
+    return emitter.emitLeaf(input, emitter.constantIndex(0));
+  if (getNetwork())
+    return emitTreeReduce(emitter, getBody(), input);
+  SmallVector<Value> initial = emitter.emitLeaf(input, emitter.constantIndex(0));
+  return emitFold(emitter, getBody(), input, initial, emitter.constantIndex(1),
+                  emitter.constantIndex(length));
+}
+
+SmallVector<Value> ScanOp::emitElement(ElementEmitter &emitter, unsigned,
+                                       Value index, ValueRange) {
+  // Element i folds a[0..i] left to right, whatever the network: a network
+  // only reassociates, and only at program level (--obs-expand-networks).
+  Value input = getInput();
+  SmallVector<Value> first = emitter.emitLeaf(input, emitter.constantIndex(0));
+  return emitFold(emitter, getBody(), input, first, emitter.constantIndex(1),
+                  emitter.addIndex(index, 1));
+}
+
+SmallVector<Value> SortOp::emitElement(ElementEmitter &emitter, unsigned,
+                                       Value index, ValueRange) {
+  // Element i is the element of stable rank i: a[j] has rank
+  //   #{k : a[k] < a[j]} + #{k < j : a[k] equivalent to a[j]},
+  // a permutation of 0..N-1 for any strict weak order.
+  OpBuilder &builder = emitter.getBuilder();
+  Location loc = emitter.getLoc();
+  Value input = getInput();
+  uint64_t length = arrType(input).getLength();
+  Value zero = emitter.constantIndex(0);
+  Value one = emitter.constantIndex(1);
+  Value size = emitter.constantIndex(length);
+  SmallVector<Value> initial = emitter.emitLeaf(input, zero);
+  auto outer = scf::ForOp::create(builder, loc, zero, size, one, initial);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(outer.getBody());
+  ElementEmitter::Scope outerScope(emitter);
+  Value j = outer.getInductionVar();
+  SmallVector<Value> candidate = emitter.emitElement(input, j).scalars;
+  auto inner = scf::ForOp::create(builder, loc, zero, size, one, zero);
+  {
+    OpBuilder::InsertionGuard innerGuard(builder);
+    builder.setInsertionPointToStart(inner.getBody());
+    ElementEmitter::Scope innerScope(emitter);
+    Value k = inner.getInductionVar();
+    SmallVector<Value> other = emitter.emitElement(input, k).scalars;
+    Value otherFirst =
+        emitter.emitRegionOn(getBody(), other, candidate).front();
+    Value candidateFirst =
+        emitter.emitRegionOn(getBody(), candidate, other).front();
+    Value earlier = arith::CmpIOp::create(builder, loc,
+                                          arith::CmpIPredicate::ult, k, j);
+    Value trueValue = arith::ConstantIntOp::create(builder, loc, 1, 1);
+    Value notAfter = arith::XOrIOp::create(builder, loc, candidateFirst,
+                                           trueValue);
+    Value tiedEarlier = arith::AndIOp::create(
+        builder, loc, earlier, notAfter);
+    Value counts = arith::OrIOp::create(builder, loc, otherFirst, tiedEarlier);
+    Value step = arith::IndexCastUIOp::create(builder, loc,
+                                              builder.getIndexType(), counts);
+    Value rank = arith::AddIOp::create(builder, loc,
+                                       inner.getRegionIterArgs().front(), step);
+    scf::YieldOp::create(builder, loc, rank);
+  }
+  Value isWanted = arith::CmpIOp::create(
+      builder, loc, arith::CmpIPredicate::eq, inner.getResult(0), index);
+  SmallVector<Value> chosen = selectScalars(
+      emitter, isWanted, candidate, outer.getRegionIterArgs());
+  scf::YieldOp::create(builder, loc, chosen);
+  return SmallVector<Value>(outer.getResults());
 }

@@ -72,6 +72,14 @@ public:
   /// it has scalars, a nested array one). Bindings live in the current scope.
   void bindArguments(Block &block, ArrayRef<Element> elements,
                      unsigned firstArg = 0);
+  /// Evaluates an element region (one ending in `obs.yield`) on `arguments`
+  /// in a scope of its own and returns the flattened scalars it yields.
+  SmallVector<Value> emitRegionOn(Region &region,
+                                  ArrayRef<Element> arguments);
+  /// The same, for arguments that are flattened scalars.
+  SmallVector<Value> emitRegionOn(Region &region, ValueRange lhs,
+                                  ValueRange rhs);
+
   /// Binds a scalar block argument to `value` in the current scope.
   void bindScalar(Value argument, Value value) { mapScalar(argument, value); }
 

@@ -106,4 +106,51 @@ def Obs_CompactAttr : Obs_Attr<"Compact", "compact",
   let genVerifyDecl = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Networks: how scan, sort and reduce are built from combinators
+//===----------------------------------------------------------------------===//
+
+def Obs_ScanNetwork : I32EnumAttr<"ScanNetwork",
+    "the parallel prefix network an obs.scan expands into", [
+      I32EnumAttrCase<"Sklansky", 0, "sklansky">,
+      I32EnumAttrCase<"KoggeStone", 1, "kogge_stone">,
+      I32EnumAttrCase<"BrentKung", 2, "brent_kung">
+    ]> {
+  let cppNamespace = "::mlir::obs";
+  let genSpecializedAttr = 0;
+}
+
+def Obs_ScanNetworkAttr : EnumAttr<Obs_Dialect, Obs_ScanNetwork,
+                                   "scan_network"> {
+  let summary = "a prefix network: `sklansky`, `kogge_stone` or `brent_kung`";
+}
+
+def Obs_SortNetwork : I32EnumAttr<"SortNetwork",
+    "the sorting network an obs.sort expands into", [
+      I32EnumAttrCase<"Periodic", 0, "periodic">,
+      I32EnumAttrCase<"OddEvenMerge", 1, "odd_even_merge">,
+      I32EnumAttrCase<"Bitonic", 2, "bitonic">
+    ]> {
+  let cppNamespace = "::mlir::obs";
+  let genSpecializedAttr = 0;
+}
+
+def Obs_SortNetworkAttr : EnumAttr<Obs_Dialect, Obs_SortNetwork,
+                                   "sort_network"> {
+  let summary = "a sorting network: `periodic`, `odd_even_merge` or `bitonic`";
+}
+
+def Obs_ReduceNetwork : I32EnumAttr<"ReduceNetwork",
+    "the association order of an obs.reduce", [
+      I32EnumAttrCase<"Tree", 0, "tree">
+    ]> {
+  let cppNamespace = "::mlir::obs";
+  let genSpecializedAttr = 0;
+}
+
+def Obs_ReduceNetworkAttr : EnumAttr<Obs_Dialect, Obs_ReduceNetwork,
+                                     "reduce_network"> {
+  let summary = "a reduction order: `tree` (pairwise, level by level)";
+}
+
 #endif // OBS_DIALECT_OBS_OBSATTRIBUTES_TD

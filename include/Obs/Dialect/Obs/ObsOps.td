@@ -108,7 +108,7 @@ def Obs_ReturnOp : Obs_Op<"return", [
 def Obs_YieldOp : Obs_Op<"yield", [
     Pure, ReturnLike, Terminator,
     ParentOneOf<["GenerateOp", "MapOp", "EvensOp", "OddsOp", "FanOp", "TwoOp",
-                 "IlvOp", "OneOp", "RepeatOp", "ReduceOp"]>]> {
+                 "IlvOp", "OneOp", "RepeatOp", "ReduceOp", "ScanOp", "SortOp"]>]> {
   let summary = "yields the values of a region";
   let description = [{
     Ends an element region (the flattened scalars of an element, or a nested
@@ -580,28 +580,106 @@ def Obs_RepeatOp : Obs_RegionOp<"repeat", [SameOperandsAndResultType]> {
 def Obs_ReduceOp : Obs_Op<"reduce", [
     RecursiveMemoryEffects, RecursivelySpeculatable,
     DeclareOpInterfaceMethods<Obs_PullScalarOpInterface>]> {
-  let summary = "folds an array into one element, left to right";
+  let summary = "folds an array into one element";
   let description = [{
-    `f(...f(f(a[0], a[1]), a[2])..., a[N-1])`, sequentially, by one thread.
+    Without a network, `f(...f(f(a[0], a[1]), a[2])..., a[N-1])`,
+    sequentially, by one thread. With `network(tree)`, pairwise level by
+    level as seed 004's tree summation does it: each level combines elements
+    `2i` and `2i+1`, an odd last element passes up unchanged, until one is
+    left. The network fixes the association order, so it is part of the
+    meaning: a floating-point sum differs between the two, and the reference
+    target computes each exactly as written. `--obs-expand-networks` turns a
+    tree at program level into stages with syncs.
+
     The region takes the accumulator and the next element (flattened) and
     yields the new accumulator; the results are the flattened element. The
     array must not be empty and its elements are scalars or tuples.
 
     ```mlir
-    %sum = obs.reduce %0 : !obs.arr<8 x i32> -> i32 {
+    %sum = obs.reduce %0 network(tree) : !obs.arr<8 x i32> -> i32 {
     ^bb0(%acc: i32, %x: i32):
       %s = arith.addi %acc, %x : i32
       obs.yield %s : i32
     }
     ```
   }];
-  let arguments = (ins Obs_Arr:$input);
+  let arguments = (ins Obs_Arr:$input,
+                       OptionalAttr<Obs_ReduceNetworkAttr>:$network);
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    $input attr-dict `:` qualified(type($input)) `->` qualified(type($results)) $body
+    $input (`network` `(` $network^ `)`)? attr-dict `:` qualified(type($input))
+    `->` qualified(type($results)) $body
   }];
   let hasRegionVerifier = 1;
+}
+
+def Obs_ScanOp : Obs_RegionOp<"scan", [SameOperandsAndResultType]> {
+  let summary = "the inclusive prefix combination of an array";
+  let description = [{
+    `out[i] = a[0] ⊕ a[1] ⊕ ... ⊕ a[i]`, for an associative `⊕` given by
+    the region, which takes two flattened elements (the earlier one first)
+    and yields one. `⊕` need not be commutative: seed 003's recurrence
+    `x[i] = a[i] * x[i-1] + b[i]` is a scan over affine maps.
+
+    The `network` says how `--obs-expand-networks` builds it from
+    combinators at program level: `sklansky` (seed 002's
+    `two (sklansky (n-1)) ->- fan ->- sync`), `kogge_stone` or `brent_kung`.
+    Networks need a power-of-two length. Each reassociates `⊕`, so a
+    floating-point scan may round differently from the reference target,
+    which folds left to right. Without a network, or inside element code,
+    each element is folded sequentially by its thread.
+
+    ```mlir
+    %1 = obs.scan %0 network(sklansky) : !obs.arr<8 x i32> {
+    ^bb0(%x: i32, %y: i32):
+      %s = arith.addi %x, %y : i32
+      obs.yield %s : i32
+    }
+    ```
+  }];
+  let arguments = (ins Obs_Arr:$input,
+                       OptionalAttr<Obs_ScanNetworkAttr>:$network);
+  let results = (outs Obs_Arr:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $input (`network` `(` $network^ `)`)? attr-dict `:` qualified(type($input))
+    $body
+  }];
+}
+
+def Obs_SortOp : Obs_RegionOp<"sort", [SameOperandsAndResultType]> {
+  let summary = "sorts an array by a strict weak order";
+  let description = [{
+    The elements of the input in ascending order of the region's `less`,
+    which takes two flattened elements and yields an `i1`: whether the first
+    must come before the second. Elements that neither precedes are
+    equivalent, and their order in the result is unspecified (the reference
+    target keeps the input order; networks need not), so a total order
+    makes the result unique.
+
+    The `network` says how `--obs-expand-networks` builds it from
+    compare-and-swap stages at program level: `periodic` (seed 001's
+    `tau ->>- merger`, repeated), `odd_even_merge` (seed 000's `sortOE`) or
+    `bitonic`. Networks need a power-of-two length. Without a network, or
+    inside element code, each element is found by ranking, in its thread.
+
+    ```mlir
+    %1 = obs.sort %0 network(bitonic) : !obs.arr<8 x i32> {
+    ^bb0(%x: i32, %y: i32):
+      %less = arith.cmpi slt, %x, %y : i32
+      obs.yield %less : i1
+    }
+    ```
+  }];
+  let arguments = (ins Obs_Arr:$input,
+                       OptionalAttr<Obs_SortNetworkAttr>:$network);
+  let results = (outs Obs_Arr:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $input (`network` `(` $network^ `)`)? attr-dict `:` qualified(type($input))
+    $body
+  }];
 }
 
 //===----------------------------------------------------------------------===//

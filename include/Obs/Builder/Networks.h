@@ -1,0 +1,58 @@
+//===- Networks.h - scan, sort and reduce networks from combinators -*- C++ -*-===//
+//
+// The networks of the papers and their classic companions, written with the
+// combinator functions of Combinators.h: each is a recursive C++ generator
+// of an obs program over a power-of-two array, with `obs.sync` between its
+// stages, so it must be built where syncs may stand (a kernel body or the
+// region of two, ilv, one or repeat). `--obs-expand-networks` uses them to
+// expand obs.scan, obs.sort and obs.reduce.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OBS_BUILDER_NETWORKS_H
+#define OBS_BUILDER_NETWORKS_H
+
+#include "Obs/Builder/Combinators.h"
+
+namespace mlir::obs::dsl {
+
+// Inclusive scans.
+
+/// Seed 002: `sklansky n op = two (sklansky (n-1) op) ->- fan op ->- sync`.
+Value sklansky(ImplicitLocOpBuilder &b, Value array, BinaryFn combine);
+/// log2 N stages; in stage s every element i >= s adds in element i - s.
+Value koggeStone(ImplicitLocOpBuilder &b, Value array, BinaryFn combine);
+/// An up-sweep building the sums of aligned blocks, then a down-sweep that
+/// fills in the rest: 2 log2 N - 1 stages, each writing few elements.
+Value brentKung(ImplicitLocOpBuilder &b, Value array, BinaryFn combine);
+
+// Sorts, ascending by `less`.
+
+/// Seed 001: `sorter = repE k (tau ->>- merger)`, with
+/// `tau = unriffle ->>- one rev` and
+/// `merger = repE k (riffle ->>- evens cmpSwap ->- sync)`.
+Value periodicSort(ImplicitLocOpBuilder &b, Value array, BinaryFn less);
+/// Seed 000: `sortOE n = two (sortOE (n-1)) ->- sync ->- mergeOE n`.
+Value oddEvenMergeSort(ImplicitLocOpBuilder &b, Value array, BinaryFn less);
+/// Seed 000: `mergeOE 1 = evens cmp`,
+/// `mergeOE n = ilv (mergeOE (n-1)) ->- sync ->- odds cmp`: merges the
+/// sorted halves of `array`.
+Value oddEvenMerge(ImplicitLocOpBuilder &b, Value array, BinaryFn less);
+/// Batcher's bitonic sort: sort both halves, reverse the second
+/// (`one rev`), and merge the bitonic sequence.
+Value bitonicSort(ImplicitLocOpBuilder &b, Value array, BinaryFn less);
+/// Sorts a bitonic sequence by half-cleaners
+/// (`riffle ->- evens cmpSwap ->- unriffle`) on ever smaller halves.
+Value bitonicMerge(ImplicitLocOpBuilder &b, Value array, BinaryFn less);
+
+// Reductions.
+
+/// Seed 004's tree: each level combines elements 2i and 2i+1, an odd last
+/// element moves up unchanged, and a sync ends the level. Returns the
+/// flattened result; any length from 1 works.
+SmallVector<Value> treeReduce(ImplicitLocOpBuilder &b, Value array,
+                              BinaryFn combine);
+
+} // namespace mlir::obs::dsl
+
+#endif // OBS_BUILDER_NETWORKS_H

@@ -1,0 +1,89 @@
+//===- ExpandNetworks.cpp - scan, sort and reduce as combinators ----------===//
+
+#include "Obs/Builder/Networks.h"
+#include "Obs/Support/Statistics.h"
+#include "Obs/Transforms/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace mlir::obs {
+#define GEN_PASS_DEF_OBSEXPANDNETWORKS
+#include "Obs/Transforms/Passes.h.inc"
+} // namespace mlir::obs
+
+using namespace mlir;
+using namespace mlir::obs;
+
+/// Whether `op` stands where syncs may: in a program region.
+static bool atProgramLevel(Operation *op) {
+  return isa<KernelOp, TwoOp, IlvOp, OneOp, RepeatOp>(op->getParentOp());
+}
+
+namespace {
+struct ObsExpandNetworksPass
+    : mlir::obs::impl::ObsExpandNetworksBase<ObsExpandNetworksPass> {
+  void runOnOperation() override;
+};
+} // namespace
+
+void ObsExpandNetworksPass::runOnOperation() {
+  SmallVector<Operation *> networks;
+  getOperation().walk([&](Operation *op) {
+    bool named = (isa<ScanOp>(op) && cast<ScanOp>(op).getNetwork()) ||
+                 (isa<SortOp>(op) && cast<SortOp>(op).getNetwork()) ||
+                 (isa<ReduceOp>(op) && cast<ReduceOp>(op).getNetwork());
+    if (named && atProgramLevel(op))
+      networks.push_back(op);
+  });
+  auto countSyncs = [&] {
+    uint64_t count = 0;
+    getOperation().walk([&](SyncOp) { ++count; });
+    return count;
+  };
+  uint64_t syncsBefore = countSyncs();
+  for (Operation *op : networks) {
+    ImplicitLocOpBuilder b(op->getLoc(), op);
+    Region &region = op->getRegion(0);
+    auto body = [&](ImplicitLocOpBuilder &b, ValueRange lhs,
+                    ValueRange rhs) {
+      SmallVector<Value> arguments(lhs);
+      arguments.append(rhs.begin(), rhs.end());
+      return dsl::inlineRegion(b, region, arguments);
+    };
+    SmallVector<Value> replacement;
+    if (auto scan = dyn_cast<ScanOp>(op)) {
+      switch (*scan.getNetwork()) {
+      case ScanNetwork::Sklansky:
+        replacement = {dsl::sklansky(b, scan.getInput(), body)};
+        break;
+      case ScanNetwork::KoggeStone:
+        replacement = {dsl::koggeStone(b, scan.getInput(), body)};
+        break;
+      case ScanNetwork::BrentKung:
+        replacement = {dsl::brentKung(b, scan.getInput(), body)};
+        break;
+      }
+      addToStatistic(*this, numScans, "scans");
+    } else if (auto sort = dyn_cast<SortOp>(op)) {
+      switch (*sort.getNetwork()) {
+      case SortNetwork::Periodic:
+        replacement = {dsl::periodicSort(b, sort.getInput(), body)};
+        break;
+      case SortNetwork::OddEvenMerge:
+        replacement = {dsl::oddEvenMergeSort(b, sort.getInput(), body)};
+        break;
+      case SortNetwork::Bitonic:
+        replacement = {dsl::bitonicSort(b, sort.getInput(), body)};
+        break;
+      }
+      addToStatistic(*this, numSorts, "sorts");
+    } else {
+      replacement = dsl::treeReduce(b, cast<ReduceOp>(op).getInput(), body);
+      addToStatistic(*this, numReductions, "reductions");
+    }
+    op->replaceAllUsesWith(replacement);
+    op->erase();
+  }
+  if (!networks.empty())
+    addToStatistic(*this, numStages, "stages", countSyncs() - syncsBefore);
+}
