@@ -59,14 +59,17 @@ void mlir::obs::buildOptimizePipeline(OpPassManager &pm,
     assignOptions.strategy = options.strategy;
     kernels.addPass(createObsAssignWork(assignOptions));
   }
-  // In place before warp scopes: the placement decides which thread writes
-  // what where, and the scopes are then chosen for the layout that runs.
+  // In place and the shared-memory plan before warp scopes: they decide
+  // which thread writes what where, and the scopes are then chosen for the
+  // layout that runs. The plan reuses memory across block barriers, so it
+  // must see them before any is downgraded; the elision then keeps those
+  // that a reuse needs.
   if (wanted("inplace"))
     kernels.addPass(createObsInPlace());
-  if (wanted("elide-warp-syncs"))
-    kernels.addPass(createObsElideWarpSyncs());
   if (wanted("plan-shared"))
     kernels.addPass(createObsPlanShared());
+  if (wanted("elide-warp-syncs"))
+    kernels.addPass(createObsElideWarpSyncs());
   kernels.addPass(createObsVerifySync());
 }
 

@@ -54,22 +54,23 @@ struct ObsElideWarpSyncsPass
     // A kernel with hazards already is the verifier's to report.
     if (!*safe)
       return;
-    SmallVector<SyncOp> syncs;
-    kernel.walk([&](SyncOp sync) { syncs.push_back(sync); });
+    SmallVector<SyncOp> candidates;
+    kernel.walk([&](SyncOp sync) {
+      if (!sync.getScopeAttr() && !isOutputOnly(sync))
+        candidates.push_back(sync);
+    });
     auto warp = SyncScopeAttr::get(kernel.getContext(), SyncScope::Warp);
-    for (SyncOp sync : syncs) {
-      if (sync.getScopeAttr() || isOutputOnly(sync))
-        continue;
-      sync.setScopeAttr(warp);
-      FailureOr<bool> stillSafe = isHazardFree(kernel, cache);
-      if (failed(stillSafe))
-        return signalPassFailure();
-      if (*stillSafe) {
+    auto apply = [&](SyncOp sync) { sync.setScopeAttr(warp); };
+    auto undo = [](SyncOp sync) { sync.removeScopeAttr(); };
+    auto took = [](const KernelSimulation &, unsigned) { return true; };
+    SyncRefinement refinement{apply, undo, took};
+    if (failed(refineSyncs(kernel, candidates, refinement, cache)))
+      return signalPassFailure();
+    for (SyncOp sync : candidates) {
+      if (sync.getScopeAttr())
         addToStatistic(*this, numDowngraded, "syncs-downgraded");
-        continue;
-      }
-      sync.removeScopeAttr();
-      addToStatistic(*this, numKept, "block-syncs-kept");
+      else
+        addToStatistic(*this, numKept, "block-syncs-kept");
     }
   }
 };

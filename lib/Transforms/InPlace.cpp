@@ -28,29 +28,28 @@ struct ObsInPlacePass : mlir::obs::impl::ObsInPlaceBase<ObsInPlacePass> {
       return signalPassFailure();
     if (!initial->hazards(/*limit=*/1).empty())
       return; // The verifier's to report.
-    uint64_t identityWrites = initial->identityWrites;
-    SmallVector<SyncOp> syncs;
-    kernel.walk([&](SyncOp sync) { syncs.push_back(sync); });
+    SmallVector<SyncOp> candidates;
+    kernel.walk([&](SyncOp sync) {
+      if (!sync.getPlacementAttr() && !isOutputOnly(sync))
+        candidates.push_back(sync);
+    });
     auto inPlace = PlacementAttr::get(kernel.getContext(), Placement::InPlace);
-    for (auto [index, sync] : llvm::enumerate(syncs)) {
-      if (sync.getPlacementAttr() || isOutputOnly(sync))
-        continue;
-      sync.setPlacementAttr(inPlace);
-      FailureOr<KernelSimulation> trial = simulateKernel(kernel, &cache);
-      if (failed(trial))
-        return signalPassFailure();
-      // Kept when the lowering found an array to overwrite and nothing
-      // conflicts.
-      if (trial->placedInPlace.contains(trial->syncs[index]) &&
-          trial->hazards(/*limit=*/1).empty()) {
+    auto apply = [&](SyncOp sync) { sync.setPlacementAttr(inPlace); };
+    auto undo = [](SyncOp sync) { sync.removePlacementAttr(); };
+    // Kept when the lowering found an array to overwrite.
+    auto took = [](const KernelSimulation &simulation, unsigned index) {
+      return simulation.placedInPlace.contains(simulation.syncs[index]);
+    };
+    SyncRefinement refinement{apply, undo, took};
+    FailureOr<KernelSimulation> refined =
+        refineSyncs(kernel, candidates, refinement, cache);
+    if (failed(refined))
+      return signalPassFailure();
+    for (SyncOp sync : candidates)
+      if (sync.getPlacementAttr())
         addToStatistic(*this, numInPlace, "syncs-in-place");
-        identityWrites = trial->identityWrites;
-        continue;
-      }
-      sync.removePlacementAttr();
-    }
     addToStatistic(*this, numIdentityWrites, "identity-writes-dropped",
-                   identityWrites);
+                   refined->identityWrites);
   }
 };
 } // namespace

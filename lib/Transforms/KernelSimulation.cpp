@@ -4,6 +4,7 @@
 #include "Obs/Conversion/ObsToGPU.h"
 #include "Obs/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::obs;
@@ -151,4 +152,95 @@ void mlir::obs::reportHazard(const KernelSimulation &simulation,
   if (wrapsAround)
     diagnostic << ", across repeat iterations";
   diagnostic << "); only a block barrier orders threads of different warps";
+}
+
+FailureOr<KernelSimulation>
+mlir::obs::refineSyncs(KernelOp kernel, ArrayRef<SyncOp> candidates,
+                       const SyncRefinement &refinement,
+                       ChangedElementsCache &cache) {
+  // The kernel's syncs in the order the simulation numbers them.
+  SmallVector<SyncOp> syncs;
+  kernel.walk([&](SyncOp sync) { syncs.push_back(sync); });
+  llvm::DenseMap<Operation *, unsigned> indexOf;
+  for (auto [index, sync] : llvm::enumerate(syncs))
+    indexOf[sync] = index;
+
+  llvm::SetVector<Operation *> active;
+  for (SyncOp sync : candidates) {
+    refinement.apply(sync);
+    active.insert(sync);
+  }
+  auto undo = [&](Operation *sync) {
+    refinement.undo(cast<SyncOp>(sync));
+    active.remove(sync);
+  };
+  while (true) {
+    FailureOr<KernelSimulation> simulation = simulateKernel(kernel, &cache);
+    if (failed(simulation))
+      return failure();
+    bool changed = false;
+    for (Operation *sync : SmallVector<Operation *>(active.getArrayRef()))
+      if (!refinement.took(*simulation, indexOf.lookup(sync))) {
+        undo(sync);
+        changed = true;
+      }
+    SmallVector<Hazard> hazards = simulation->hazards(/*limit=*/1 << 16);
+    if (hazards.empty() && !changed)
+      return simulation;
+    // Each hazard is cured by undoing the choice on its stage's sync (within
+    // one stage) or on any sync whose barrier lies between its accesses.
+    // Curing them all with few undone choices is interval stabbing: by
+    // increasing end, undo the latest choice within each interval that is
+    // not yet cured.
+    bool attributed = false;
+    llvm::DenseSet<Operation *> undone;
+    auto originalOf = [&](unsigned barrier) -> Operation * {
+      SyncOp sync = barrier < simulation->run.getBarriers().size()
+                        ? syncOfBarrier(*simulation, barrier)
+                        : SyncOp();
+      if (!sync)
+        return nullptr;
+      auto it = llvm::find(simulation->syncs, sync);
+      return syncs[it - simulation->syncs.begin()];
+    };
+    llvm::stable_sort(hazards, [](const Hazard &a, const Hazard &b) {
+      return a.second.phase < b.second.phase;
+    });
+    for (const Hazard &hazard : hazards) {
+      unsigned first = hazard.first.phase, last = hazard.second.phase;
+      if (hazard.sameStage())
+        last = first + 1;
+      bool cured = false;
+      for (unsigned barrier = first; barrier < last && !cured; ++barrier)
+        cured = undone.contains(originalOf(barrier));
+      if (cured)
+        continue;
+      for (unsigned barrier = last; barrier-- > first;) {
+        Operation *original = originalOf(barrier);
+        if (original && active.contains(original)) {
+          undo(original);
+          undone.insert(original);
+          attributed = true;
+          break;
+        }
+      }
+    }
+    if (hazards.empty() || attributed)
+      continue;
+    // Hazards that no single choice explains: start again from the
+    // hazard-free kernel and take the candidates one at a time.
+    SmallVector<Operation *> remaining(active.getArrayRef());
+    for (Operation *sync : remaining)
+      undo(sync);
+    for (Operation *sync : remaining) {
+      refinement.apply(cast<SyncOp>(sync));
+      FailureOr<KernelSimulation> trial = simulateKernel(kernel, &cache);
+      if (failed(trial))
+        return failure();
+      if (!refinement.took(*trial, indexOf.lookup(sync)) ||
+          !trial->hazards(/*limit=*/1).empty())
+        refinement.undo(cast<SyncOp>(sync));
+    }
+    return simulateKernel(kernel, &cache);
+  }
 }

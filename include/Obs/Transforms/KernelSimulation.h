@@ -57,6 +57,28 @@ SyncOp responsibleSync(const KernelSimulation &simulation,
 /// element, the buffer and the kind of hazard.
 void reportHazard(const KernelSimulation &simulation, const Hazard &hazard);
 
+/// A refinement of syncs, decided by simulation: `apply` makes the choice on
+/// a sync, `undo` takes it back, and `took` says whether a simulation shows
+/// the choice in effect (an in-place sync the lowering found no array to
+/// overwrite for has not taken).
+struct SyncRefinement {
+  llvm::function_ref<void(SyncOp)> apply;
+  llvm::function_ref<void(SyncOp)> undo;
+  llvm::function_ref<bool(const KernelSimulation &, unsigned syncIndex)> took;
+};
+
+/// Makes `refinement` on as many of `candidates` (syncs of the hazard-free
+/// flat kernel `kernel`) as it can while the kernel stays hazard-free, and
+/// returns the simulation of the result. It is optimistic: every candidate
+/// at once, then the choices that hazards are attributed to are undone
+/// until none is left, one simulation per round rather than one per sync.
+/// A hazard it cannot attribute falls back to trying the candidates one by
+/// one. Either way the result is a kernel that simulates hazard-free.
+FailureOr<KernelSimulation> refineSyncs(KernelOp kernel,
+                                        ArrayRef<SyncOp> candidates,
+                                        const SyncRefinement &refinement,
+                                        ChangedElementsCache &cache);
+
 } // namespace mlir::obs
 
 #endif // OBS_TRANSFORMS_KERNELSIMULATION_H
