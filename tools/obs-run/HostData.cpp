@@ -73,6 +73,11 @@ static std::string formatNumber(const ScalarType &type, const Number &value) {
   if (std::isinf(x))
     return x < 0 ? "-inf" : "inf";
   char text[64];
+  // Whole numbers as whole numbers (8260, not 8.26e+03).
+  if (x == std::trunc(x) && std::fabs(x) < 1e15) {
+    snprintf(text, sizeof(text), "%.0f", x);
+    return text;
+  }
   for (int precision = 1; precision <= 17; ++precision) {
     snprintf(text, sizeof(text), "%.*g", precision, x);
     double back = strtod(text, nullptr);

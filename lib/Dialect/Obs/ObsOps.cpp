@@ -377,24 +377,87 @@ LogicalResult ReduceOp::verifyRegions() {
                                "new accumulator");
 }
 
+//===----------------------------------------------------------------------===//
+// Networks: `network(name)`, or nothing
+//===----------------------------------------------------------------------===//
+
+template <typename EnumAttrT>
+static ParseResult parseNetworkAttr(OpAsmParser &parser, EnumAttrT &network) {
+  using Enum = decltype(std::declval<EnumAttrT>().getValue());
+  if (failed(parser.parseOptionalKeyword("network")))
+    return success();
+  StringRef keyword;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLParen() || parser.parseKeyword(&keyword) ||
+      parser.parseRParen())
+    return failure();
+  std::optional<Enum> value = symbolizeEnum<Enum>(keyword);
+  if (!value) {
+    std::string known;
+    // The cases are numbered from 0; an invalid value stringifies as "".
+    for (uint32_t i = 0; !stringifyEnum(static_cast<Enum>(i)).empty(); ++i)
+      known += (i ? ", " : "") + stringifyEnum(static_cast<Enum>(i)).str();
+    return parser.emitError(loc) << "unknown network '" << keyword
+                                 << "': expected one of " << known;
+  }
+  network = EnumAttrT::get(parser.getContext(), *value);
+  return success();
+}
+
+template <typename EnumAttrT>
+static void printNetworkAttr(OpAsmPrinter &p, Operation *, EnumAttrT network) {
+  if (network)
+    p << " network(" << stringifyEnum(network.getValue()) << ")";
+}
+
+static ParseResult parseScanNetwork(OpAsmParser &parser,
+                                    ScanNetworkAttr &network) {
+  return parseNetworkAttr(parser, network);
+}
+static void printScanNetwork(OpAsmPrinter &p, Operation *op,
+                             ScanNetworkAttr network) {
+  printNetworkAttr(p, op, network);
+}
+static ParseResult parseSortNetwork(OpAsmParser &parser,
+                                    SortNetworkAttr &network) {
+  return parseNetworkAttr(parser, network);
+}
+static void printSortNetwork(OpAsmPrinter &p, Operation *op,
+                             SortNetworkAttr network) {
+  printNetworkAttr(p, op, network);
+}
+static ParseResult parseReduceNetwork(OpAsmParser &parser,
+                                      ReduceNetworkAttr &network) {
+  return parseNetworkAttr(parser, network);
+}
+static void printReduceNetwork(OpAsmPrinter &p, Operation *op,
+                               ReduceNetworkAttr network) {
+  printNetworkAttr(p, op, network);
+}
+
 /// scan and sort work on arrays of scalars or tuples; a network needs a
 /// power-of-two length, which its recursion halves down to one.
 static LogicalResult verifyNetworkInput(Operation *op, ArrType type,
-                                        Attribute network, StringRef verb) {
+                                        std::optional<StringRef> network,
+                                        StringRef verb) {
   if (isa<ArrType>(type.getElementType()))
     return op->emitOpError() << verb << " arrays of scalars or tuples, not "
                              << type;
   uint64_t length = type.getLength();
   if (network && !llvm::has_single_bit(length))
     return op->emitOpError()
-           << "network " << network << " needs a power-of-two length, but "
+           << "network " << *network << " needs a power-of-two length, but "
            << type << " has " << length << " elements";
   return success();
 }
 
 LogicalResult ScanOp::verifyRegions() {
   ArrType type = arrType(getInput());
-  if (failed(verifyNetworkInput(*this, type, getNetworkAttr(), "scans")))
+  if (failed(verifyNetworkInput(
+          *this, type,
+          getNetwork() ? std::optional(stringifyEnum(*getNetwork()))
+                       : std::nullopt,
+          "scans")))
     return failure();
   return verifyRegionSignature(*this, getBody(),
                                repeatFlattened(type.getElementType(), 2),
@@ -405,7 +468,11 @@ LogicalResult ScanOp::verifyRegions() {
 
 LogicalResult SortOp::verifyRegions() {
   ArrType type = arrType(getInput());
-  if (failed(verifyNetworkInput(*this, type, getNetworkAttr(), "sorts")))
+  if (failed(verifyNetworkInput(
+          *this, type,
+          getNetwork() ? std::optional(stringifyEnum(*getNetwork()))
+                       : std::nullopt,
+          "sorts")))
     return failure();
   Type i1 = IntegerType::get(getContext(), 1);
   return verifyRegionSignature(*this, getBody(),

@@ -630,3 +630,74 @@ obs.kernel @index_not_array(%a: !obs.arr<4 x i32>) {
   %0 = "obs.index"(%a, %c0) : (!obs.arr<4 x i32>, index) -> f32
   obs.return
 }
+
+// -----
+
+obs.kernel @scan_network_length(%a: !obs.arr<6 x i32>) {
+  // expected-error @+1 {{network sklansky needs a power-of-two length, but '!obs.arr<6 x i32>' has 6 elements}}
+  %0 = obs.scan %a network(sklansky) : !obs.arr<6 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %s = arith.addi %x, %y : i32
+    obs.yield %s : i32
+  }
+  obs.return
+}
+
+// -----
+
+obs.kernel @sort_network_length(%a: !obs.arr<12 x i32>) {
+  // expected-error @+1 {{network bitonic needs a power-of-two length}}
+  %0 = obs.sort %a network(bitonic) : !obs.arr<12 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %l = arith.cmpi slt, %x, %y : i32
+    obs.yield %l : i1
+  }
+  obs.return
+}
+
+// -----
+
+obs.kernel @sort_not_a_predicate(%a: !obs.arr<4 x i32>) {
+  %0 = obs.sort %a : !obs.arr<4 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %m = arith.minsi %x, %y : i32
+    // expected-error @+1 {{must yield (i1) (two elements, to whether the first must come before the second), but yields (i32)}}
+    obs.yield %m : i32
+  }
+  obs.return
+}
+
+// -----
+
+obs.kernel @scan_signature(%a: !obs.arr<4 x tuple<i32, i32>>) {
+  // expected-error @+1 {{region must take (i32, i32, i32, i32) (an earlier and a later element, to their combination), but takes (i32, i32)}}
+  %0 = obs.scan %a : !obs.arr<4 x tuple<i32, i32>> {
+  ^bb0(%x: i32, %y: i32):
+    %s = arith.addi %x, %y : i32
+    obs.yield %s : i32
+  }
+  obs.return
+}
+
+// -----
+
+obs.kernel @scan_nested(%a: !obs.arr<4 x !obs.arr<2 x i32>>) {
+  // expected-error @+1 {{scans arrays of scalars or tuples, not '!obs.arr<4 x !obs.arr<2 x i32>>'}}
+  %0 = obs.scan %a : !obs.arr<4 x !obs.arr<2 x i32>> {
+  ^bb0(%x: !obs.arr<2 x i32>, %y: !obs.arr<2 x i32>):
+    obs.yield %y : !obs.arr<2 x i32>
+  }
+  obs.return
+}
+
+// -----
+
+obs.kernel @unknown_network(%a: !obs.arr<4 x i32>) {
+  // expected-error @+1 {{unknown network 'quick': expected one of periodic, odd_even_merge, bitonic}}
+  %0 = obs.sort %a network(quick) : !obs.arr<4 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %l = arith.cmpi slt, %x, %y : i32
+    obs.yield %l : i1
+  }
+  obs.return
+}

@@ -177,3 +177,64 @@ obs.kernel @rows(%g: !obs.arr<4 x !obs.arr<4 x f32>>) -> !obs.arr<4 x !obs.arr<4
 func.func @attributes() attributes {obs.how = #obs.strided<256>, obs.other = #obs.blocked<2>, obs.scope = #obs.scope<warp>, obs.placement = #obs.placement<inplace>} {
   return
 }
+
+// Scans, sorts and reductions, with and without a network.
+// CHECK-LABEL: obs.kernel @networks
+// CHECK: obs.scan %{{.*}} network(sklansky) : !obs.arr<8 x i32>
+// CHECK: obs.scan %{{.*}} network(kogge_stone) : !obs.arr<8 x i32>
+// CHECK: obs.scan %{{.*}} network(brent_kung) : !obs.arr<8 x i32>
+// CHECK: obs.scan %{{.*}} : !obs.arr<6 x tuple<i32, f32>>
+// CHECK: obs.sort %{{.*}} network(periodic) : !obs.arr<8 x i32>
+// CHECK: obs.sort %{{.*}} network(odd_even_merge) : !obs.arr<8 x i32>
+// CHECK: obs.sort %{{.*}} network(bitonic) : !obs.arr<8 x i32>
+// CHECK: obs.sort %{{.*}} : !obs.arr<5 x i32>
+// CHECK: obs.reduce %{{.*}} network(tree) : !obs.arr<5 x i32> -> i32
+obs.kernel @networks(%a: !obs.arr<8 x i32>, %t: !obs.arr<6 x tuple<i32, f32>>, %f: !obs.arr<5 x i32>) {
+  %0 = obs.scan %a network(sklansky) : !obs.arr<8 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %s = arith.addi %x, %y : i32
+    obs.yield %s : i32
+  }
+  %1 = obs.scan %a network(kogge_stone) : !obs.arr<8 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %s = arith.addi %x, %y : i32
+    obs.yield %s : i32
+  }
+  %2 = obs.scan %a network(brent_kung) : !obs.arr<8 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %s = arith.addi %x, %y : i32
+    obs.yield %s : i32
+  }
+  %3 = obs.scan %t : !obs.arr<6 x tuple<i32, f32>> {
+  ^bb0(%x0: i32, %x1: f32, %y0: i32, %y1: f32):
+    %s = arith.addi %x0, %y0 : i32
+    %p = arith.mulf %x1, %y1 : f32
+    obs.yield %s, %p : i32, f32
+  }
+  %4 = obs.sort %a network(periodic) : !obs.arr<8 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %l = arith.cmpi slt, %x, %y : i32
+    obs.yield %l : i1
+  }
+  %5 = obs.sort %a network(odd_even_merge) : !obs.arr<8 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %l = arith.cmpi slt, %x, %y : i32
+    obs.yield %l : i1
+  }
+  %6 = obs.sort %a network(bitonic) : !obs.arr<8 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %l = arith.cmpi slt, %x, %y : i32
+    obs.yield %l : i1
+  }
+  %7 = obs.sort %f : !obs.arr<5 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %l = arith.cmpi ult, %x, %y : i32
+    obs.yield %l : i1
+  }
+  %8 = obs.reduce %f network(tree) : !obs.arr<5 x i32> -> i32 {
+  ^bb0(%x: i32, %y: i32):
+    %s = arith.maxsi %x, %y : i32
+    obs.yield %s : i32
+  }
+  obs.return
+}

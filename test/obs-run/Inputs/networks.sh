@@ -1,0 +1,33 @@
+#!/bin/sh
+# Runs every network of networks.mlir.in on N random numbers: on ref,
+# checked against awk (prefix sums, the sum) and sort -n; on cpu after
+# obs-optimize with THREADS threads, under a thread order, against ref.
+# Prints one line per kernel and target: "<kernel> <target> ok" or what
+# differs.
+#   networks.sh OBS_RUN TEMPLATE N THREADS ORDER SEED WORKDIR
+obs_run=$1 template=$2 n=$3 threads=$4 order=$5 seed=$6 dir=$7
+mkdir -p "$dir"
+sed "s/@N@/$n/g" "$template" > "$dir/networks.mlir"
+awk -v n="$n" -v seed="$seed" 'BEGIN { srand(seed); for (i = 0; i < n; i++) print int(rand() * 2001) - 1000 }' > "$dir/in.txt"
+awk '{ sum += $1; print sum }' "$dir/in.txt" > "$dir/scan.expected"
+sort -n "$dir/in.txt" > "$dir/sort.expected"
+awk '{ sum += $1 } END { print sum + 0 }' "$dir/in.txt" > "$dir/reduce.expected"
+for kernel in scan_sklansky scan_kogge_stone scan_brent_kung sort_periodic \
+              sort_odd_even_merge sort_bitonic reduce_tree; do
+  expected="$dir/${kernel%%_*}.expected"
+  if "$obs_run" "$dir/networks.mlir" --kernel=$kernel --target=ref \
+       --input="$dir/in.txt" --output="$dir/$kernel.ref.txt" &&
+     diff -q "$expected" "$dir/$kernel.ref.txt" > /dev/null; then
+    echo "$kernel ref ok"
+  else
+    echo "$kernel ref FAILED"
+  fi
+  if "$obs_run" "$dir/networks.mlir" --kernel=$kernel --target=cpu \
+       --threads="$threads" --thread-order="$order" --check \
+       --input="$dir/in.txt" --output="$dir/$kernel.cpu.txt" &&
+     diff -q "$expected" "$dir/$kernel.cpu.txt" > /dev/null; then
+    echo "$kernel cpu ok"
+  else
+    echo "$kernel cpu FAILED"
+  fi
+done
