@@ -38,6 +38,7 @@ void mlir::obs::buildHostToLLVMPipeline(OpPassManager &pm) {
 }
 
 void mlir::obs::buildReferencePipeline(OpPassManager &pm) {
+  pm.addPass(createObsVerifyLaunches());
   pm.addPass(createObsLowerReference());
   buildHostToLLVMPipeline(pm);
 }
@@ -74,6 +75,7 @@ void mlir::obs::buildOptimizePipeline(OpPassManager &pm,
 }
 
 void mlir::obs::buildKernelsToGPUPipeline(OpPassManager &pm) {
+  pm.addPass(createObsVerifyLaunches());
   OpPassManager &kernels = pm.nest<KernelOp>();
   kernels.addPass(createObsExpandNetworks());
   kernels.addPass(createObsFlatten());

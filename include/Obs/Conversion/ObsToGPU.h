@@ -28,8 +28,17 @@ struct GPULoweringCounters {
 using ChangedElementsCache =
     llvm::DenseMap<std::pair<int64_t, int64_t>, llvm::BitVector>;
 
+/// Where a launch places each block's arrays (see obs.launch's `layouts`):
+/// one map (block, element) -> index per kernel array, arguments then
+/// results, and the memref types the gpu.func then takes.
+struct KernelLayouts {
+  SmallVector<AffineMap> arrays;
+  SmallVector<Type> memrefTypes;
+};
+
 /// Lowers the flat kernel `kernel` (see --obs-flatten) to a new kernel
-/// gpu.func `name` at the end of `module`, for a grid of `grid` blocks.
+/// gpu.func `name` at the end of `module`, for a grid of `grid` blocks whose
+/// arrays are contiguous chunks of the memrefs, or laid out by `layouts`.
 ///
 /// Every barrier carries `obs.sync_index`, the position (in program order)
 /// of the sync it ends; every workgroup buffer and view carries
@@ -39,7 +48,8 @@ using ChangedElementsCache =
 FailureOr<gpu::GPUFuncOp>
 lowerKernelToGPUFunc(KernelOp kernel, gpu::GPUModuleOp module, StringRef name,
                      int64_t grid, const GPULoweringCounters &counters = {},
-                     ChangedElementsCache *cache = nullptr);
+                     ChangedElementsCache *cache = nullptr,
+                     const KernelLayouts *layouts = nullptr);
 
 } // namespace mlir::obs
 

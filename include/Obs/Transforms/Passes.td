@@ -5,6 +5,22 @@
 
 include "mlir/Pass/PassBase.td"
 
+def ObsVerifyLaunches : Pass<"obs-verify-launches", "::mlir::ModuleOp"> {
+  let summary = "Prove that every launch's layouts stay inside their memrefs "
+                "and write each output place once";
+  let description = [{
+    An `obs.launch` with `layouts` places element `i` of block `b`'s arrays
+    at `layout(b, i)`. The op verifier checks the layouts' shapes; this pass
+    checks what they do, exactly, by visiting every block and element: each
+    place is inside its memref, and no place of an output is written twice
+    (by two blocks, two elements, or two views of one memref), so the blocks
+    may run in any order. Every lowering pipeline runs it first.
+  }];
+  let statistics = [
+    Statistic<"numLaunches", "launches", "Launches with layouts proved">
+  ];
+}
+
 def ObsExpandNetworks : Pass<"obs-expand-networks", "::mlir::obs::KernelOp"> {
   let summary = "Expand scan, sort and reduce networks into combinators and "
                 "syncs";

@@ -20,6 +20,7 @@
 #include "Obs/Dialect/Obs/ElementEmitter.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/Support/Statistics.h"
+#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -78,7 +79,9 @@ namespace {
 /// this block's chunk in them (for global memory).
 struct Destination {
   SmallVector<Value> components;
-  uint64_t chunkLength = 0; // Non-zero for global memory: b * chunkLength.
+  /// For global memory, where element i of block b lives: the launch's
+  /// layout (b, i) -> index, null when it is i itself.
+  AffineMap layout;
 };
 
 /// A set of elements of an array, as code tests and enumerates it: when it
@@ -216,9 +219,10 @@ Value ElementSet::emitNth(OpBuilder &builder, Location loc, Value k) const {
 class KernelLowering {
 public:
   KernelLowering(KernelOp kernel, gpu::GPUFuncOp func, int64_t grid,
+                 ArrayRef<AffineMap> layouts,
                  const GPULoweringCounters &counters,
                  ChangedElementsCache *cache)
-      : kernel(kernel), func(func), grid(grid),
+      : kernel(kernel), func(func), grid(grid), layouts(layouts),
         blockThreads(kernel.getBlockThreads()), counters(counters),
         cache(cache), builder(func.getContext()) {
     kernel.walk([&](SyncOp sync) {
@@ -252,7 +256,8 @@ private:
   Operation *emitBarrier(SyncScope scope, SyncOp sync);
   /// A workgroup buffer for an array of `type`, owned by `owner`.
   Destination allocateShared(ArrType type, Operation *owner);
-  Destination globalDestination(ValueRange components, ArrType type);
+  Destination globalDestination(ValueRange components, ArrType type,
+                                AffineMap layout);
   LeafReader readerFor(const Destination &destination);
   Value threadId() {
     return gpu::ThreadIdOp::create(builder, loc(), gpu::Dimension::x);
@@ -266,6 +271,8 @@ private:
   KernelOp kernel;
   gpu::GPUFuncOp func;
   int64_t grid;
+  /// One per kernel array (arguments, then results), or none for chunks.
+  ArrayRef<AffineMap> layouts;
   uint64_t blockThreads;
   const GPULoweringCounters &counters;
   ChangedElementsCache *cache;
@@ -339,25 +346,39 @@ Destination KernelLowering::allocateShared(ArrType type, Operation *owner) {
 }
 
 Destination KernelLowering::globalDestination(ValueRange components,
-                                              ArrType type) {
+                                              ArrType type, AffineMap layout) {
   Destination destination;
   destination.components.assign(components.begin(), components.end());
-  destination.chunkLength = grid > 1 ? type.getLength() : 0;
+  if (layout) {
+    destination.layout = layout;
+  } else if (grid > 1) {
+    MLIRContext *context = builder.getContext();
+    destination.layout = AffineMap::get(
+        2, 0,
+        getAffineDimExpr(0, context) * static_cast<int64_t>(type.getLength()) +
+            getAffineDimExpr(1, context));
+  }
   return destination;
 }
 
+/// The index along the outermost dimension where `layout` places `element`
+/// of this block's array.
+static Value placeOf(OpBuilder &b, Location loc, AffineMap layout,
+                     Value element) {
+  Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  return affine::expandAffineExpr(b, loc, layout.getResult(0),
+                                  {block, element}, {});
+}
+
 LeafReader KernelLowering::readerFor(const Destination &destination) {
-  uint64_t chunkLength = destination.chunkLength;
+  AffineMap layout = destination.layout;
   LeafReader read = makeStorageReader(destination.components);
-  if (!chunkLength)
+  if (!layout)
     return read;
-  return [read, chunkLength](OpBuilder &b, Location loc, ValueRange path) {
-    SmallVector<Value> shifted(path);
-    Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-    Value offset = arith::MulIOp::create(
-        b, loc, block, arith::ConstantIndexOp::create(b, loc, chunkLength));
-    shifted[0] = arith::AddIOp::create(b, loc, offset, path[0]);
-    return read(b, loc, shifted);
+  return [read, layout](OpBuilder &b, Location loc, ValueRange path) {
+    SmallVector<Value> placed(path);
+    placed[0] = placeOf(b, loc, layout, path[0]);
+    return read(b, loc, placed);
   };
 }
 
@@ -457,15 +478,8 @@ LogicalResult KernelLowering::emitStage(Value array,
           path.append(inner.begin(), inner.end());
           SmallVector<Value> leaf = emitter.emitLeaf(array, path);
           SmallVector<Value> target(path);
-          if (destination.chunkLength) {
-            Value block = gpu::BlockIdOp::create(builder, loc(),
-                                                 gpu::Dimension::x);
-            target[0] = arith::AddIOp::create(
-                builder, loc(),
-                arith::MulIOp::create(builder, loc(), block,
-                                      constant(destination.chunkLength)),
-                element);
-          }
+          if (destination.layout)
+            target[0] = placeOf(builder, loc(), destination.layout, element);
           storeLeaf(builder, loc(), destination.components, leaf, target);
           failed |= emitter.failed();
         });
@@ -737,19 +751,24 @@ LogicalResult KernelLowering::lower() {
   builder.setInsertionPointToStart(&entry);
 
   // Arguments, then outputs, each as its components.
-  unsigned next = 0;
+  unsigned next = 0, arrayIndex = 0;
+  auto layoutOf = [&]() {
+    unsigned index = arrayIndex++;
+    return layouts.empty() ? AffineMap() : layouts[index];
+  };
   for (BlockArgument argument : kernel.getArguments()) {
     unsigned width = getFlattenedSize(arrType(argument).getLeafType());
-    Destination global = globalDestination(
-        entry.getArguments().slice(next, width), arrType(argument));
+    Destination global =
+        globalDestination(entry.getArguments().slice(next, width),
+                          arrType(argument), layoutOf());
     sources[argument] = readerFor(global);
     next += width;
   }
   for (Type result : kernel.getResultTypes()) {
     auto type = cast<ArrType>(result);
     unsigned width = getFlattenedSize(type.getLeafType());
-    outputs.push_back(
-        globalDestination(entry.getArguments().slice(next, width), type));
+    outputs.push_back(globalDestination(
+        entry.getArguments().slice(next, width), type, layoutOf()));
     next += width;
   }
 
@@ -781,7 +800,8 @@ FailureOr<gpu::GPUFuncOp>
 mlir::obs::lowerKernelToGPUFunc(KernelOp kernel, gpu::GPUModuleOp module,
                                 StringRef name, int64_t grid,
                                 const GPULoweringCounters &counters,
-                                ChangedElementsCache *cache) {
+                                ChangedElementsCache *cache,
+                                const KernelLayouts *layouts) {
   uint64_t threads = kernel.getBlockThreads();
   if (threads > KernelOp::kMaxThreads)
     return kernel.emitOpError()
@@ -790,10 +810,16 @@ mlir::obs::lowerKernelToGPUFunc(KernelOp kernel, gpu::GPUModuleOp module,
            << ": set `threads` and give its syncs work assignments";
   OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
   SmallVector<Type> arguments;
-  for (Type type : kernel.getArgumentTypes())
-    llvm::append_range(arguments, gridStorageTypes(cast<ArrType>(type), grid));
-  for (Type type : kernel.getResultTypes())
-    llvm::append_range(arguments, gridStorageTypes(cast<ArrType>(type), grid));
+  if (layouts) {
+    arguments.assign(layouts->memrefTypes.begin(), layouts->memrefTypes.end());
+  } else {
+    for (Type type : kernel.getArgumentTypes())
+      llvm::append_range(arguments,
+                         gridStorageTypes(cast<ArrType>(type), grid));
+    for (Type type : kernel.getResultTypes())
+      llvm::append_range(arguments,
+                         gridStorageTypes(cast<ArrType>(type), grid));
+  }
   auto func = gpu::GPUFuncOp::create(builder, kernel.getLoc(), name,
                                      builder.getFunctionType(arguments, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
@@ -802,7 +828,10 @@ mlir::obs::lowerKernelToGPUFunc(KernelOp kernel, gpu::GPUModuleOp module,
       {static_cast<int32_t>(threads), 1, 1}));
   func.setKnownGridSizeAttr(
       builder.getDenseI32ArrayAttr({static_cast<int32_t>(grid), 1, 1}));
-  KernelLowering lowering(kernel, func, grid, counters, cache);
+  KernelLowering lowering(kernel, func, grid,
+                          layouts ? ArrayRef<AffineMap>(layouts->arrays)
+                                  : ArrayRef<AffineMap>(),
+                          counters, cache);
   if (failed(lowering.lower())) {
     func.erase();
     return failure();
@@ -863,6 +892,47 @@ void ConvertObsToGPUPass::runOnOperation() {
     }
     addToStatistic(*this, numKernels, "kernels");
   }
+  // Launches with layouts get instances of their own, one per distinct
+  // kernel, grid, layouts and memref types.
+  llvm::DenseMap<LaunchOp, std::string> laidOutInstance;
+  llvm::DenseMap<std::tuple<Operation *, int64_t, Attribute, Type>,
+                 std::string>
+      laidOutNames;
+  for (LaunchOp launch : launches) {
+    if (!launch.getLayoutsAttr())
+      continue;
+    auto kernel = symbols.lookup<KernelOp>(launch.getKernel());
+    SmallVector<Type> memrefTypes(launch.getInputs().getTypes());
+    llvm::append_range(memrefTypes, launch.getOutputs().getTypes());
+    auto key = std::make_tuple(kernel.getOperation(), launch.getGrid(),
+                               Attribute(launch.getLayoutsAttr()),
+                               Type(builder.getFunctionType(memrefTypes, {})));
+    std::string &name = laidOutNames[key];
+    if (name.empty()) {
+      name = instanceName(kernel.getSymName(), launch.getGrid()) + "_layout" +
+             std::to_string(laidOutNames.size() - 1);
+      // The layouts of an array's memrefs agree; take the first of each.
+      KernelLayouts layouts;
+      layouts.memrefTypes = memrefTypes;
+      SmallVector<AffineMap> perMemref = launch.getLayoutsOrChunks(kernel);
+      unsigned next = 0;
+      auto take = [&](TypeRange arrays) {
+        for (Type type : arrays) {
+          layouts.arrays.push_back(perMemref[next]);
+          next += getFlattenedSize(cast<ArrType>(type).getLeafType());
+        }
+      };
+      take(kernel.getArgumentTypes());
+      take(kernel.getResultTypes());
+      FailureOr<gpu::GPUFuncOp> func =
+          lowerKernelToGPUFunc(kernel, gpuModule, name, launch.getGrid(),
+                               counters, /*cache=*/nullptr, &layouts);
+      if (failed(func))
+        return signalPassFailure();
+      instances[name] = {*func, kernel.getBlockThreads()};
+    }
+    laidOutInstance[launch] = name;
+  }
 
   // Launches: of an obs.launch, and of each kernel's host function.
   auto launch = [&](OpBuilder &b, Location loc, StringRef name, int64_t grid,
@@ -881,8 +951,10 @@ void ConvertObsToGPUPass::runOnOperation() {
     OpBuilder b(op);
     SmallVector<Value> operands(op.getInputs());
     llvm::append_range(operands, op.getOutputs());
-    launch(b, op.getLoc(), instanceName(op.getKernel(), op.getGrid()),
-           op.getGrid(), operands);
+    std::string name = laidOutInstance.lookup(op);
+    if (name.empty())
+      name = instanceName(op.getKernel(), op.getGrid());
+    launch(b, op.getLoc(), name, op.getGrid(), operands);
     op.erase();
   }
   for (KernelOp kernel : kernels) {

@@ -13,6 +13,7 @@
 #include "Obs/Dialect/Obs/ElementEmitter.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/Support/Statistics.h"
+#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -403,9 +404,11 @@ static void lowerLaunch(LaunchOp launch, KernelOp kernel) {
   builder.setInsertionPoint(blocks.getBody()->getTerminator());
   Value block = blocks.getInductionVar();
 
-  // Copies between a block's buffer and its chunk of a grid memref.
-  auto copyChunk = [&](MemRefType type, Value grid, Value local,
-                       bool toLocal) {
+  // Copies between a block's buffer and its places in a grid memref, which
+  // its layout gives.
+  SmallVector<AffineMap> layouts = launch.getLayoutsOrChunks(kernel);
+  auto copyChunk = [&](MemRefType type, AffineMap layout, Value grid,
+                       Value local, bool toLocal) {
     SmallVector<Value> lowerBounds, upperBounds, steps;
     for (int64_t extent : type.getShape()) {
       lowerBounds.push_back(constant(0));
@@ -416,10 +419,8 @@ static void lowerLaunch(LaunchOp launch, KernelOp kernel) {
         builder, loc, lowerBounds, upperBounds, steps,
         [&](OpBuilder &b, Location, ValueRange path) {
           SmallVector<Value> gridPath(path);
-          Value offset = arith::MulIOp::create(
-              b, loc, block,
-              arith::ConstantIndexOp::create(b, loc, type.getShape()[0]));
-          gridPath[0] = arith::AddIOp::create(b, loc, offset, path[0]);
+          gridPath[0] = affine::expandAffineExpr(b, loc, layout.getResult(0),
+                                                 {block, path[0]}, {});
           if (toLocal)
             memref::StoreOp::create(
                 b, loc, memref::LoadOp::create(b, loc, grid, gridPath),
@@ -441,14 +442,15 @@ static void lowerLaunch(LaunchOp launch, KernelOp kernel) {
   for (auto [index, type] : llvm::enumerate(localTypes)) {
     Value local = memref::AllocOp::create(builder, loc, type);
     if (index < launch.getInputs().size())
-      copyChunk(type, grids[index], local, /*toLocal=*/true);
+      copyChunk(type, layouts[index], grids[index], local, /*toLocal=*/true);
     locals.push_back(local);
   }
   func::CallOp::create(builder, loc, kernel.getSymName(), TypeRange(),
                        locals);
   for (auto [index, type] : llvm::enumerate(localTypes)) {
     if (index >= launch.getInputs().size())
-      copyChunk(type, grids[index], locals[index], /*toLocal=*/false);
+      copyChunk(type, layouts[index], grids[index], locals[index],
+                /*toLocal=*/false);
     memref::DeallocOp::create(builder, loc, locals[index]);
   }
   launch.erase();

@@ -2,6 +2,7 @@
 
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/MathExtras.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
@@ -553,6 +554,30 @@ LogicalResult RepeatOp::verifyRegions() {
 // LaunchOp
 //===----------------------------------------------------------------------===//
 
+SmallVector<AffineMap> LaunchOp::getLayoutsOrChunks(KernelOp kernel) {
+  if (ArrayAttr layouts = getLayoutsAttr())
+    return llvm::map_to_vector(layouts, [](Attribute attr) {
+      return cast<AffineMapAttr>(attr).getValue();
+    });
+  SmallVector<AffineMap> chunks;
+  MLIRContext *context = getContext();
+  AffineExpr block = getAffineDimExpr(0, context);
+  AffineExpr element = getAffineDimExpr(1, context);
+  auto addChunks = [&](TypeRange arrays) {
+    for (Type type : arrays) {
+      auto array = cast<ArrType>(type);
+      AffineMap chunk = AffineMap::get(
+          2, 0, block * static_cast<int64_t>(array.getLength()) + element);
+      for (unsigned i = 0, e = getFlattenedSize(array.getLeafType()); i < e;
+           ++i)
+        chunks.push_back(chunk);
+    }
+  };
+  addChunks(kernel.getArgumentTypes());
+  addChunks(kernel.getResultTypes());
+  return chunks;
+}
+
 LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   auto kernel =
       symbolTable.lookupNearestSymbolFrom<KernelOp>(*this, getKernelAttr());
@@ -560,31 +585,89 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
     return emitOpError() << "launches @" << getKernel()
                          << ", which is not an obs.kernel";
   // Each array is passed as one memref per scalar of its element, holding
-  // the chunks of all blocks.
+  // the chunks of all blocks, or as laid out.
+  bool laidOut = static_cast<bool>(getLayoutsAttr());
+  struct Slot {
+    ArrType array;
+    MemRefType expected;
+    unsigned arrayIndex;
+  };
+  unsigned arrayCount = 0;
   auto expectedMemRefs = [&](TypeRange arrays) {
-    SmallVector<Type> memrefs;
+    SmallVector<Slot> slots;
     for (Type type : arrays) {
+      unsigned arrayIndex = arrayCount++;
       auto array = cast<ArrType>(type);
       SmallVector<int64_t> shape;
       for (uint64_t length : array.getShape())
         shape.push_back(static_cast<int64_t>(length));
       shape[0] *= getGrid();
       for (Type scalar : flattenElementType(array.getLeafType()))
-        memrefs.push_back(MemRefType::get(shape, scalar));
+        slots.push_back({array, MemRefType::get(shape, scalar), arrayIndex});
     }
-    return memrefs;
+    return slots;
   };
-  SmallVector<Type> inputs = expectedMemRefs(kernel.getArgumentTypes());
-  if (getInputs().getTypes() != TypeRange(inputs))
-    return emitOpError() << "passes ins " << formatTypes(getInputs().getTypes())
-                         << ", but @" << getKernel() << " over " << getGrid()
-                         << " blocks needs " << formatTypes(inputs);
-  SmallVector<Type> outputs = expectedMemRefs(kernel.getResultTypes());
-  if (getOutputs().getTypes() != TypeRange(outputs))
-    return emitOpError() << "passes outs "
-                         << formatTypes(getOutputs().getTypes()) << ", but @"
-                         << getKernel() << " over " << getGrid()
-                         << " blocks needs " << formatTypes(outputs);
+  // With layouts, the outermost dimension may have any length.
+  auto matches = [&](MemRefType actual, MemRefType expected) {
+    if (!laidOut)
+      return actual == expected;
+    return actual.getElementType() == expected.getElementType() &&
+           actual.getRank() == expected.getRank() &&
+           actual.getLayout().isIdentity() &&
+           actual.getShape().drop_front() == expected.getShape().drop_front();
+  };
+  auto check = [&](StringRef which, ValueRange memrefs,
+                   ArrayRef<Slot> slots) -> LogicalResult {
+    bool ok = memrefs.size() == slots.size();
+    for (auto [memref, slot] : llvm::zip(memrefs, slots))
+      ok &= matches(cast<MemRefType>(memref.getType()), slot.expected);
+    if (ok)
+      return success();
+    SmallVector<Type> expected = llvm::map_to_vector(
+        slots, [](const Slot &slot) -> Type { return slot.expected; });
+    InFlightDiagnostic diag = emitOpError()
+                              << "passes " << which << " "
+                              << formatTypes(memrefs.getTypes()) << ", but @"
+                              << getKernel() << " over " << getGrid()
+                              << " blocks needs " << formatTypes(expected);
+    if (laidOut)
+      diag << " (with layouts, the outermost dimensions may differ)";
+    return diag;
+  };
+  SmallVector<Slot> inputs = expectedMemRefs(kernel.getArgumentTypes());
+  SmallVector<Slot> outputs = expectedMemRefs(kernel.getResultTypes());
+  if (failed(check("ins", getInputs(), inputs)) ||
+      failed(check("outs", getOutputs(), outputs)))
+    return failure();
+  if (!laidOut)
+    return success();
+
+  // Layouts: one map (b, i) -> (index) per memref, shared within an array.
+  SmallVector<Slot> slots(inputs);
+  llvm::append_range(slots, outputs);
+  SmallVector<Value> memrefs(getInputs());
+  llvm::append_range(memrefs, getOutputs());
+  SmallVector<AffineMap> layouts = getLayoutsOrChunks(kernel);
+  if (layouts.size() != memrefs.size())
+    return emitOpError() << "has " << layouts.size() << " layouts for "
+                         << memrefs.size() << " memrefs: give one per memref";
+  for (auto [index, layout] : llvm::enumerate(layouts)) {
+    if (layout.getNumDims() != 2 || layout.getNumSymbols() != 0 ||
+        layout.getNumResults() != 1)
+      return emitOpError() << "layout " << index << " must be a map "
+                           << "(block, element) -> (index), but is "
+                           << AffineMapAttr::get(layout);
+    if (index > 0 && slots[index].arrayIndex == slots[index - 1].arrayIndex &&
+        layout != layouts[index - 1])
+      return emitOpError() << "layouts " << index - 1 << " and " << index
+                           << " differ, but their memrefs store one array: "
+                              "give the memrefs of an array one layout";
+  }
+  for (Value input : getInputs())
+    if (llvm::is_contained(getOutputs(), input))
+      return emitOpError() << "writes a memref it reads: its blocks run in "
+                              "any order, so give the results another memref";
+
   return success();
 }
 

@@ -706,16 +706,51 @@ def Obs_LaunchOp : Obs_Op<"launch", [
       return
     }
     ```
+
+    `layouts` places the blocks' arrays elsewhere: one affine map
+    `(b, i) -> (index)` per memref, ins then outs, giving where element `i`
+    of block `b`'s array lives along the memref's outermost dimension; the
+    memrefs of one array share a map. A memref may then have any length.
+    Bitonic merges across blocks pair elements a stride apart:
+
+    ```mlir
+    obs.launch @compare_split grid(2048)
+        ins(%a, %a : memref<1048576xi32>, memref<1048576xi32>)
+        outs(%b, %b : memref<1048576xi32>, memref<1048576xi32>)
+        layouts [affine_map<(b, i) -> (((b * 256 + i) floordiv 1024) * 2048 + (b * 256 + i) mod 1024)>,
+                 affine_map<(b, i) -> (((b * 256 + i) floordiv 1024) * 2048 + (b * 256 + i) mod 1024 + 1024)>,
+                 ...]
+    ```
+
+    The verifier proves, by enumerating every block and element, that each
+    layout stays inside its memref and that no two blocks or elements write
+    the same place of an output; blocks run in any order on a GPU, so a
+    launch may not write a memref it reads.
   }];
   let arguments = (ins FlatSymbolRefAttr:$kernel,
                        ConfinedAttr<I64Attr, [IntPositive]>:$grid,
                        Variadic<AnyStaticShapeMemRef>:$inputs,
-                       Variadic<AnyStaticShapeMemRef>:$outputs);
+                       Variadic<AnyStaticShapeMemRef>:$outputs,
+                       OptionalAttr<AffineMapArrayAttr>:$layouts);
   let assemblyFormat = [{
     $kernel `grid` `(` $grid `)`
     (`ins` `(` $inputs^ `:` type($inputs) `)`)?
     (`outs` `(` $outputs^ `:` type($outputs) `)`)?
+    (`layouts` $layouts^)?
     attr-dict
+  }];
+  let extraClassDeclaration = [{
+    /// Where element `i` of block `b`'s array lives in each memref (ins,
+    /// then outs): the `layouts` as written, or the contiguous chunks
+    /// `(b, i) -> (b * N + i)`.
+    ::llvm::SmallVector<::mlir::AffineMap> getLayoutsOrChunks(
+        ::mlir::obs::KernelOp kernel);
+
+    /// Proves, by visiting every block and element, that each layout stays
+    /// inside its memref and that no output place is written twice; reports
+    /// the first counterexample. Too costly for the verifier on large grids,
+    /// so --obs-verify-launches runs it (every lowering pipeline does).
+    ::llvm::LogicalResult verifyLayoutPlaces(::mlir::obs::KernelOp kernel);
   }];
 }
 
