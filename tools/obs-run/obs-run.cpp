@@ -29,10 +29,12 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 using namespace mlir;
@@ -144,6 +146,15 @@ static cl::opt<bool> check(
     cl::desc("Also run on the ref target and compare; a difference is an "
              "error that names the first differing element"),
     cl::init(false), cl::cat(runCategory));
+
+static cl::opt<unsigned> benchRuns(
+    "bench",
+    cl::desc("Time N runs after one warm-up, and print to stderr the fastest "
+             "and the median in milliseconds, with the GB/s of the bytes the "
+             "arrays hold; on cuda the times are the kernel's alone (CUDA "
+             "events), on cpu and ref the compiled function's (compilation "
+             "excluded)"),
+    cl::value_desc("N"), cl::init(0), cl::cat(runCategory));
 
 namespace {
 
@@ -285,6 +296,23 @@ std::string ptxOf(ModuleOp module) {
   return ptx;
 }
 
+/// Prints `bench: @symbol on TARGET: fastest F ms, median M ms over N runs,
+/// G GB/s` to stderr; the bytes are all the arrays', read or written once.
+void reportBench(const Job &job, std::vector<float> times) {
+  llvm::sort(times);
+  float median = times[times.size() / 2];
+  uint64_t bytes = 0;
+  for (const HostArray &array : job.arrays)
+    for (unsigned c = 0; c < array.getWidth(); ++c)
+      bytes += array.getBufferBytes(c);
+  double gbPerSecond = median > 0 ? bytes / (median * 1e6) : 0;
+  llvm::errs() << "bench: @" << job.symbol << " on " << targetName
+               << ": fastest " << llvm::format("%.3f", times.front())
+               << " ms, median " << llvm::format("%.3f", median)
+               << " ms over " << times.size() << " runs, "
+               << llvm::format("%.2f", gbPerSecond) << " GB/s\n";
+}
+
 /// JIT-compiles the lowered `module` and calls `symbol` with `job`'s
 /// buffers, one bare pointer each.
 void runOnJit(ModuleOp module, Job &job) {
@@ -303,6 +331,18 @@ void runOnJit(ModuleOp module, Job &job) {
     packed.push_back(&buffer);
   failOn((*engine)->invokePacked(job.symbol, packed),
          "running @" + job.symbol + ": ");
+  if (!benchRuns)
+    return;
+  std::vector<float> times;
+  for (unsigned run = 0; run < benchRuns; ++run) {
+    auto start = std::chrono::steady_clock::now();
+    failOn((*engine)->invokePacked(job.symbol, packed),
+           "running @" + job.symbol + ": ");
+    std::chrono::duration<float, std::milli> elapsed =
+        std::chrono::steady_clock::now() - start;
+    times.push_back(elapsed.count());
+  }
+  reportBench(job, times);
 }
 
 void runOnCuda(ModuleOp module, Job &job) {
@@ -318,10 +358,12 @@ void runOnCuda(ModuleOp module, Job &job) {
   for (HostArray &array : job.arrays)
     for (unsigned c = 0; c < array.getWidth(); ++c)
       bytes.push_back(array.getBufferBytes(c));
-  llvm::Expected<std::vector<float>> times =
-      (*driver)->run(job.buffers(), bytes, job.grid, job.threads, 1);
+  llvm::Expected<std::vector<float>> times = (*driver)->run(
+      job.buffers(), bytes, job.grid, job.threads, 1 + benchRuns);
   if (!times)
     failOn(times.takeError());
+  if (benchRuns)
+    reportBench(job, std::vector<float>(times->begin() + 1, times->end()));
 }
 
 void run(ModuleOp module, llvm::StringRef target, Job &job) {

@@ -1,0 +1,30 @@
+// CUB's block-wide building blocks for the same jobs: BlockScan and
+// BlockRadixSort over 512 ints per block, 256 threads with 2 items each.
+//
+//   nvcc -arch=sm_90 -ptx cub_block.cu
+#include <cub/block/block_radix_sort.cuh>
+#include <cub/block/block_scan.cuh>
+
+extern "C" __global__ void cub_block_scan(const int *in, int *out) {
+  using BlockScan = cub::BlockScan<int, 256>;
+  __shared__ typename BlockScan::TempStorage temp;
+  int items[2];
+  int base = blockIdx.x * 512 + threadIdx.x * 2;
+  items[0] = in[base];
+  items[1] = in[base + 1];
+  BlockScan(temp).InclusiveSum(items, items);
+  out[base] = items[0];
+  out[base + 1] = items[1];
+}
+
+extern "C" __global__ void cub_block_radix_sort(const int *in, int *out) {
+  using BlockSort = cub::BlockRadixSort<int, 256, 2>;
+  __shared__ typename BlockSort::TempStorage temp;
+  int keys[2];
+  int base = blockIdx.x * 512 + threadIdx.x * 2;
+  keys[0] = in[base];
+  keys[1] = in[base + 1];
+  BlockSort(temp).Sort(keys);
+  out[base] = keys[0];
+  out[base + 1] = keys[1];
+}
