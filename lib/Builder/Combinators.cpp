@@ -182,30 +182,28 @@ SmallVector<Value> dsl::reduce(ImplicitLocOpBuilder &b, Value array,
   return SmallVector<Value>(op.getResults());
 }
 
+/// scan and sort: the op on `array`, its region from a binary function.
+template <typename OpTy, typename NetworkAttrT, typename Network>
+static Value buildNetworkOp(ImplicitLocOpBuilder &b, Value array,
+                            dsl::BinaryFn body,
+                            std::optional<Network> network) {
+  NetworkAttrT networkAttr;
+  if (network)
+    networkAttr = NetworkAttrT::get(b.getContext(), *network);
+  auto op = OpTy::create(b, array.getType(), array, networkAttr);
+  buildElementRegion(b, op.getBody(), elementTypes(array, 2),
+                     [&](ValueRange args) { return callBinary(b, body, args); });
+  return op;
+}
+
 Value dsl::scan(ImplicitLocOpBuilder &b, Value array, BinaryFn combine,
                 std::optional<ScanNetwork> network) {
-  ScanNetworkAttr networkAttr;
-  if (network)
-    networkAttr = ScanNetworkAttr::get(b.getContext(), *network);
-  auto op = ScanOp::create(b, array.getType(), array, networkAttr);
-  buildElementRegion(b, op.getBody(), elementTypes(array, 2),
-                     [&](ValueRange args) {
-                       return callBinary(b, combine, args);
-                     });
-  return op;
+  return buildNetworkOp<ScanOp, ScanNetworkAttr>(b, array, combine, network);
 }
 
 Value dsl::sort(ImplicitLocOpBuilder &b, Value array, BinaryFn less,
                 std::optional<SortNetwork> network) {
-  SortNetworkAttr networkAttr;
-  if (network)
-    networkAttr = SortNetworkAttr::get(b.getContext(), *network);
-  auto op = SortOp::create(b, array.getType(), array, networkAttr);
-  buildElementRegion(b, op.getBody(), elementTypes(array, 2),
-                     [&](ValueRange args) {
-                       return callBinary(b, less, args);
-                     });
-  return op;
+  return buildNetworkOp<SortOp, SortNetworkAttr>(b, array, less, network);
 }
 
 SmallVector<Value> dsl::compareSwap(ImplicitLocOpBuilder &b, BinaryFn less,

@@ -383,7 +383,7 @@ LogicalResult ReduceOp::verifyRegions() {
 //===----------------------------------------------------------------------===//
 
 template <typename EnumAttrT>
-static ParseResult parseNetworkAttr(OpAsmParser &parser, EnumAttrT &network) {
+static ParseResult parseNetwork(OpAsmParser &parser, EnumAttrT &network) {
   using Enum = decltype(std::declval<EnumAttrT>().getValue());
   if (failed(parser.parseOptionalKeyword("network")))
     return success();
@@ -406,34 +406,9 @@ static ParseResult parseNetworkAttr(OpAsmParser &parser, EnumAttrT &network) {
 }
 
 template <typename EnumAttrT>
-static void printNetworkAttr(OpAsmPrinter &p, Operation *, EnumAttrT network) {
+static void printNetwork(OpAsmPrinter &p, Operation *, EnumAttrT network) {
   if (network)
     p << " network(" << stringifyEnum(network.getValue()) << ")";
-}
-
-static ParseResult parseScanNetwork(OpAsmParser &parser,
-                                    ScanNetworkAttr &network) {
-  return parseNetworkAttr(parser, network);
-}
-static void printScanNetwork(OpAsmPrinter &p, Operation *op,
-                             ScanNetworkAttr network) {
-  printNetworkAttr(p, op, network);
-}
-static ParseResult parseSortNetwork(OpAsmParser &parser,
-                                    SortNetworkAttr &network) {
-  return parseNetworkAttr(parser, network);
-}
-static void printSortNetwork(OpAsmPrinter &p, Operation *op,
-                             SortNetworkAttr network) {
-  printNetworkAttr(p, op, network);
-}
-static ParseResult parseReduceNetwork(OpAsmParser &parser,
-                                      ReduceNetworkAttr &network) {
-  return parseNetworkAttr(parser, network);
-}
-static void printReduceNetwork(OpAsmPrinter &p, Operation *op,
-                               ReduceNetworkAttr network) {
-  printNetworkAttr(p, op, network);
 }
 
 /// scan and sort work on arrays of scalars or tuples; a network needs a

@@ -608,7 +608,7 @@ def Obs_ReduceOp : Obs_Op<"reduce", [
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    $input custom<ReduceNetwork>($network) attr-dict `:` qualified(type($input))
+    $input custom<Network>($network) attr-dict `:` qualified(type($input))
     `->` qualified(type($results)) $body
   }];
   let hasRegionVerifier = 1;
@@ -643,7 +643,7 @@ def Obs_ScanOp : Obs_RegionOp<"scan", [SameOperandsAndResultType]> {
   let results = (outs Obs_Arr:$result);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    $input custom<ScanNetwork>($network) attr-dict `:` qualified(type($input))
+    $input custom<Network>($network) attr-dict `:` qualified(type($input))
     $body
   }];
 }
@@ -677,7 +677,7 @@ def Obs_SortOp : Obs_RegionOp<"sort", [SameOperandsAndResultType]> {
   let results = (outs Obs_Arr:$result);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    $input custom<SortNetwork>($network) attr-dict `:` qualified(type($input))
+    $input custom<Network>($network) attr-dict `:` qualified(type($input))
     $body
   }];
 }
