@@ -22,7 +22,7 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.obs_tools_dir, config.llvm_tools_dir]
-tools = ["obs-opt", "obs-run"]
+tools = ["obs-opt", "obs-run", "obs-lsp-server"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.obs_tools_dir, append_path=True)
@@ -46,3 +46,18 @@ if shutil.which("nvidia-smi"):
             config.available_features.add("cuda-device")
     except (OSError, subprocess.TimeoutExpired):
         pass
+
+# Configuring and building an out-of-tree project against the installed
+# package (examples/embed): %cmake-configure SRC BUILD [ARGS] uses the same
+# generator, compiler and launcher as this build.
+config.substitutions.append(("%obs_obj_root", config.obs_obj_root))
+config.substitutions.append(("%cmake_exe", config.cmake))
+configure = [config.cmake, "-G", '"' + config.cmake_generator + '"',
+             "-DCMAKE_MAKE_PROGRAM=" + config.make_program,
+             "-DCMAKE_CXX_COMPILER=" + config.cxx_compiler]
+if config.cxx_launcher:
+    configure.append("-DCMAKE_CXX_COMPILER_LAUNCHER=" + config.cxx_launcher)
+if config.linker_flags.strip():
+    configure.append('"-DCMAKE_EXE_LINKER_FLAGS=' + config.linker_flags.strip() + '"')
+config.substitutions.append(("%cmake-configure", " ".join(configure)))
+config.substitutions.append(("%cmake-build", config.cmake + " --build"))
