@@ -28,6 +28,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "Obs/Transforms/NetworkPicture.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
@@ -116,8 +117,11 @@ static cl::opt<std::string> emitStage(
              "  obs   the obs program the target lowers\n"
              "  gpu   the gpu.module and host code (cpu and cuda)\n"
              "  llvm  the LLVM dialect the target compiles\n"
-             "  ptx   the kernel's PTX"),
-    cl::value_desc("obs|gpu|llvm|ptx"), cl::cat(runCategory));
+             "  ptx   the kernel's PTX\n"
+             "  svg   the kernel drawn as a network: a wire per element, a "
+             "column per stage, links where elements combine, syncs marked "
+             "block, warp or in place"),
+    cl::value_desc("obs|gpu|llvm|ptx|svg"), cl::cat(runCategory));
 
 static cl::opt<bool> noOptimize(
     "no-optimize",
@@ -451,8 +455,11 @@ int main(int argc, char **argv) {
   if (targetName != "ref" && targetName != "cpu" && targetName != "cuda")
     fail("unknown target '" + targetName + "': expected ref, cpu or cuda");
   if (!emitStage.empty() && emitStage != "obs" && emitStage != "gpu" &&
-      emitStage != "llvm" && emitStage != "ptx")
-    fail("unknown stage '" + emitStage + "': expected obs, gpu, llvm or ptx");
+      emitStage != "llvm" && emitStage != "ptx" && emitStage != "svg")
+    fail("unknown stage '" + emitStage +
+         "': expected obs, gpu, llvm, ptx or svg");
+  if (emitStage == "svg" && kernelName.empty())
+    fail("--emit=svg draws a kernel: give --kernel=NAME");
   if (targetName == "cpu") {
     obs::CPUPipelineOptions options;
     parseThreadOrder(options);
@@ -572,6 +579,13 @@ int main(int argc, char **argv) {
     if (emitStage == "ptx") {
       OwningOpRef<ModuleOp> lowered = lower(*module, "cuda", "");
       llvm::outs() << ptxOf(*lowered);
+    } else if (emitStage == "svg") {
+      // The kernel as the cpu and cuda targets run it: networks expanded,
+      // flattened, and refined unless --no-optimize.
+      OwningOpRef<ModuleOp> lowered = lower(*module, "cpu", "obs");
+      auto kernel = lowered->lookupSymbol<obs::KernelOp>(kernelName);
+      if (!kernel || failed(obs::drawNetwork(kernel, llvm::outs())))
+        fail("cannot draw @" + kernelName);
     } else {
       OwningOpRef<ModuleOp> lowered = lower(*module, targetName, emitStage);
       lowered->print(llvm::outs());

@@ -1,0 +1,198 @@
+//===- NetworkPicture.cpp - a kernel drawn as the papers draw networks ----===//
+
+#include "Obs/Transforms/NetworkPicture.h"
+#include "Obs/Transforms/KernelSimulation.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/Format.h"
+#include <map>
+#include <set>
+
+using namespace mlir;
+using namespace mlir::obs;
+
+namespace {
+/// What one stage does: for each set of elements read together, the
+/// elements computed from them. A comparator reads two elements and writes
+/// two; a fan's combine reads the pivot and one element.
+struct Stage {
+  std::map<std::set<int64_t>, std::set<int64_t>> writesByReads;
+};
+
+/// Geometry of the picture.
+constexpr double kMargin = 40, kColumn = 40, kLane = 12, kRow = 18,
+                 kTop = 30;
+} // namespace
+
+LogicalResult mlir::obs::drawNetwork(KernelOp kernel, llvm::raw_ostream &os) {
+  // The data flow, from a copy with one thread per element and nothing
+  // refined: fresh buffers, so every stage's reads are of its inputs.
+  OpBuilder builder(kernel.getContext());
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(kernel.getLoc());
+  builder.setInsertionPointToEnd(scratch->getBody());
+  auto plain = cast<KernelOp>(builder.clone(*kernel));
+  plain.removeThreadsAttr();
+  plain->removeAttr("obs.shared_bytes");
+  plain.walk([](Operation *op) { op->removeAttr("obs.shared_offsets"); });
+  plain.walk([](SyncOp sync) {
+    sync.removeScopeAttr();
+    sync.removePlacementAttr();
+    sync.removeHowAttr();
+  });
+  if (plain.getBlockThreads() > KernelOp::kMaxThreads)
+    return kernel.emitOpError()
+           << "has " << plain.getBlockThreads()
+           << " elements in a stage; --emit=svg draws at most "
+           << KernelOp::kMaxThreads;
+  FailureOr<KernelSimulation> simulation = simulateKernel(plain);
+  if (failed(simulation))
+    return failure();
+  const BlockRun &run = simulation->run;
+  if (run.dependsOnData())
+    return kernel.emitOpError()
+           << "reads elements at indices that depend on data; its network "
+              "has no fixed picture";
+
+  // Stages: per phase and thread, what was written and what was read.
+  unsigned phases = run.getBarriers().size() + 1;
+  std::vector<std::map<unsigned, std::pair<std::set<int64_t>,
+                                           std::set<int64_t>>>>
+      perThread(phases);
+  int64_t wires = 0;
+  for (const Access &access : run.getAccesses()) {
+    auto &[written, read] = perThread[access.phase][access.thread];
+    (access.write ? written : read).insert(access.element);
+    wires = std::max(wires, access.element + 1);
+  }
+  std::vector<Stage> stages(phases);
+  for (unsigned phase = 0; phase < phases; ++phase)
+    for (auto &[thread, sets] : perThread[phase])
+      if (!sets.first.empty())
+        stages[phase].writesByReads[sets.second].insert(sets.first.begin(),
+                                                        sets.first.end());
+
+  // The syncs as the kernel has them, in the order the barriers are passed.
+  SmallVector<SyncOp> syncs;
+  kernel.walk([&](SyncOp sync) { syncs.push_back(sync); });
+  auto syncOf = [&](unsigned barrier) -> SyncOp {
+    auto index = run.getBarriers()[barrier].op->getAttrOfType<IntegerAttr>(
+        "obs.sync_index");
+    if (!index || index.getInt() < 0 ||
+        index.getInt() >= static_cast<int64_t>(syncs.size()))
+      return {};
+    return syncs[index.getInt()];
+  };
+
+  // Links whose spans overlap are drawn side by side, in lanes, as the
+  // papers draw comparators: first fit by span.
+  std::vector<std::vector<unsigned>> lanes(phases);
+  std::vector<double> columnStart(phases + 1, kMargin);
+  for (unsigned phase = 0; phase < phases; ++phase) {
+    std::vector<std::vector<std::pair<int64_t, int64_t>>> used;
+    for (auto &[read, written] : stages[phase].writesByReads) {
+      unsigned lane = 0;
+      if (read.size() >= 2) {
+        int64_t low = std::min(*read.begin(), *written.begin());
+        int64_t high = std::max(*read.rbegin(), *written.rbegin());
+        auto overlaps = [&](unsigned l) {
+          return llvm::any_of(used[l], [&](auto span) {
+            return low <= span.second && span.first <= high;
+          });
+        };
+        while (lane < used.size() && overlaps(lane))
+          ++lane;
+        if (lane == used.size())
+          used.emplace_back();
+        used[lane].push_back({low, high});
+      }
+      lanes[phase].push_back(lane);
+    }
+    double columnWidth =
+        std::max<double>(kColumn, kColumn / 2 + used.size() * kLane);
+    columnStart[phase + 1] = columnStart[phase] + columnWidth;
+  }
+  double width = kMargin + columnStart[phases];
+  double height = kTop + kMargin + std::max<int64_t>(wires - 1, 0) * kRow;
+  auto x = [&](unsigned column) { return columnStart[column]; };
+  auto y = [&](int64_t wire) { return kTop + kMargin / 2 + wire * kRow; };
+  auto num = [](double v) { return llvm::format("%.1f", v); };
+
+  os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(width)
+     << "\" height=\"" << num(height) << "\" viewBox=\"0 0 " << num(width)
+     << " " << num(height) << "\">\n";
+  os << "<title>@" << kernel.getSymName() << ": " << wires << " wires, "
+     << phases << " stages</title>\n";
+  os << "<style>\n"
+        "  .wire { stroke: #888; stroke-width: 1 }\n"
+        "  .link { stroke: #000; stroke-width: 2 }\n"
+        "  .move { stroke: #36c; stroke-width: 1 }\n"
+        "  .tap { fill: #000 }\n"
+        "  .node { fill: #fff; stroke: #000 }\n"
+        "  .barrier { stroke: #999; stroke-dasharray: 2 2 }\n"
+        "  .sync { stroke: #c00; stroke-width: 2 }\n"
+        "  .sync.warp { stroke: #e90; stroke-dasharray: 6 3 }\n"
+        "  .label { font: 10px sans-serif; fill: #c00; text-anchor: middle }\n"
+        "</style>\n";
+  os << "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n";
+  for (int64_t wire = 0; wire < wires; ++wire)
+    os << "<line class=\"wire\" x1=\"" << num(x(0)) << "\" y1=\""
+       << num(y(wire)) << "\" x2=\"" << num(x(phases)) << "\" y2=\""
+       << num(y(wire)) << "\"/>\n";
+
+  for (unsigned phase = 0; phase < phases; ++phase) {
+    unsigned index = 0;
+    // A thread that reads one element only moves it (or leaves it);
+    // elements read together are combined: one link per set of them, over
+    // the wires read and written. In a flattened ilv the results may be
+    // stored away from their inputs; the link spans both.
+    for (auto &[read, written] : stages[phase].writesByReads) {
+      double centre = x(phase) + kColumn / 4 + kLane * (lanes[phase][index++] + 0.5);
+      if (read.size() == 1) {
+        for (int64_t element : written)
+          if (element != *read.begin())
+            os << "<line class=\"move\" x1=\"" << num(x(phase)) << "\" y1=\""
+               << num(y(*read.begin())) << "\" x2=\"" << num(x(phase + 1))
+               << "\" y2=\"" << num(y(element)) << "\"/>\n";
+        continue;
+      }
+      if (read.empty())
+        continue;
+      std::set<int64_t> span(read);
+      span.insert(written.begin(), written.end());
+      os << "<line class=\"link\" x1=\"" << num(centre) << "\" y1=\""
+         << num(y(*span.begin())) << "\" x2=\"" << num(centre) << "\" y2=\""
+         << num(y(*span.rbegin())) << "\"/>\n";
+      for (int64_t wire : read)
+        os << "<circle class=\"tap\" cx=\"" << num(centre) << "\" cy=\""
+           << num(y(wire)) << "\" r=\"3\"/>\n";
+      for (int64_t wire : written)
+        if (!read.count(wire))
+          os << "<circle class=\"node\" cx=\"" << num(centre) << "\" cy=\""
+             << num(y(wire)) << "\" r=\"3\"/>\n";
+    }
+    if (phase + 1 == phases)
+      continue;
+    // The sync that ends the stage, or a barrier of the lowering's own (a
+    // repeat's copy of its input into shared memory).
+    double at = x(phase + 1);
+    SyncOp sync = syncOf(phase);
+    if (!sync) {
+      os << "<line class=\"barrier\" x1=\"" << num(at) << "\" y1=\""
+         << num(kTop) << "\" x2=\"" << num(at) << "\" y2=\""
+         << num(height - kMargin / 4) << "\"/>\n";
+      continue;
+    }
+    bool warp = sync.getScopeOrDefault() == SyncScope::Warp;
+    bool inPlace = sync.getPlacementOrDefault() == Placement::InPlace;
+    std::string kind = warp ? "warp" : "block";
+    if (inPlace)
+      kind += " inplace";
+    os << "<line class=\"sync " << kind << "\" x1=\"" << num(at)
+       << "\" y1=\"" << num(kTop) << "\" x2=\"" << num(at) << "\" y2=\""
+       << num(height - kMargin / 4) << "\"/>\n";
+    os << "<text class=\"label\" x=\"" << num(at) << "\" y=\""
+       << num(kTop - 8) << "\">" << (warp ? "warp" : "block")
+       << (inPlace ? " IP" : "") << "</text>\n";
+  }
+  os << "</svg>\n";
+  return success();
+}
