@@ -65,6 +65,9 @@ private:
   void recordAccess(Operation *op, Value memref, ValueRange indices,
                     bool write);
   FailureOr<bool> knownCondition(Operation *op, Value condition);
+  /// Whether `loop` neither passes a barrier, nor stores to memory the
+  /// analysis tracks, nor loads from workgroup memory.
+  bool isInvisible(scf::ForOp loop) const;
 
   BlockRun &run;
   unsigned thread;
@@ -232,6 +235,15 @@ LogicalResult ThreadRunner::runOp(Operation &op) {
     if (!lower || !upper || !step || *step <= 0)
       return op.emitOpError()
              << "is a loop whose bounds the analysis cannot follow";
+    // A loop that only computes from global memory and private scratch (a
+    // fold over an input, a thread's tree) touches nothing another thread
+    // can see: it is skipped, its results unknown. Running it would cost
+    // its whole trip count per thread.
+    if (!loop.getInitArgs().empty() && isInvisible(loop)) {
+      for (Value result : loop.getResults())
+        values.erase(result);
+      return success();
+    }
     // Values a loop carries (a fold's accumulator, a rank) are data: an
     // access indexed by one counts as data-dependent.
     for (int64_t i = *lower; i < *upper; i += *step) {
@@ -251,6 +263,30 @@ LogicalResult ThreadRunner::runOp(Operation &op) {
 
   evaluate(op);
   return success();
+}
+
+bool ThreadRunner::isInvisible(scf::ForOp loop) const {
+  WalkResult result = loop.getBody()->walk([&](Operation *op) {
+    if (isa<gpu::BarrierOp, NVVM::SyncWarpOp>(op))
+      return WalkResult::interrupt();
+    Value memref;
+    bool store = false;
+    if (auto load = dyn_cast<memref::LoadOp>(op))
+      memref = load.getMemRef();
+    else if (auto storeOp = dyn_cast<memref::StoreOp>(op))
+      memref = storeOp.getMemRef(), store = true;
+    else
+      return WalkResult::advance();
+    if (loop->isAncestor(memref.getParentRegion()->getParentOp()))
+      return WalkResult::interrupt(); // A view made inside: run it.
+    auto it = pointers.find(memref);
+    if (it == pointers.end())
+      return WalkResult::advance(); // Private scratch.
+    if (store || run.memories[it->second.memory].workgroup)
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return !result.wasInterrupted();
 }
 
 void ThreadRunner::setInt(Value result, int64_t value) {

@@ -37,8 +37,15 @@ struct ObsAssignWorkPass
       return signalPassFailure();
     }
     Builder builder(kernel.getContext());
-    if (!kernel.getThreads())
+    if (!kernel.getThreads()) {
+      // The block must still run the work assignments the user wrote.
+      kernel.walk([&](SyncOp sync) {
+        if (WorkAssignmentAttrInterface how = sync.getWorkAssignment())
+          blockThreads = std::max(
+              blockThreads, how.getThreadCount(sync.getType().getLength()));
+      });
       kernel.setThreadsAttr(builder.getI64IntegerAttr(blockThreads));
+    }
     uint64_t mostPerThread = 0;
     kernel.walk([&](SyncOp sync) {
       if (sync.getHowAttr())

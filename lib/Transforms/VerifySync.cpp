@@ -34,7 +34,8 @@ struct ObsVerifySyncPass
         continue;
       sync.emitOpError() << "in place has nothing to overwrite: its stage "
                             "reads no array of type "
-                         << sync.getType() << " from shared memory";
+                         << sync.getType()
+                         << " from shared memory that no later stage reads";
       failed = true;
     }
     // One report per responsible sync: the first hazard found for it.

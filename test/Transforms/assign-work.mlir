@@ -43,3 +43,4 @@ obs.kernel @own(%a: !obs.arr<512 x i32>) -> !obs.arr<512 x i32> attributes {thre
   %0 = obs.sync %a : !obs.arr<512 x i32>
   obs.return %0 : !obs.arr<512 x i32>
 }
+

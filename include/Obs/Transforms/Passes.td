@@ -87,8 +87,9 @@ def ObsAssignWork : Pass<"obs-assign-work", "::mlir::obs::KernelOp"> {
   let description = [{
     Sets the work assignment (`how`) of every sync that has none, for a block
     of T threads: the kernel's `threads` attribute when it has one (it
-    overrides the pass option), otherwise the `threads` option, which then
-    becomes the kernel's `threads`.
+    overrides the pass option), otherwise the `threads` option, raised to
+    what the work assignments the user wrote need, which then becomes the
+    kernel's `threads`.
 
     * `strided`: `strided<T>`, Obsidian's `pairNth T`: element e by thread
       e mod T in round e div T.

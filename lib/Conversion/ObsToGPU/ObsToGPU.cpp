@@ -67,6 +67,9 @@ static SmallVector<Type> gridStorageTypes(ArrType type, int64_t grid,
   return types;
 }
 
+/// Rounds of a stage up to this many are unrolled; more are a loop.
+static constexpr uint64_t kUnrolledRounds = 8;
+
 static bool holdsSync(Operation *op) {
   return op
       ->walk([](SyncOp) { return WalkResult::interrupt(); })
@@ -427,7 +430,7 @@ LogicalResult KernelLowering::emitStage(Value array,
   uint64_t rounds = how.getRoundCount(positions);
   SmallVector<uint64_t> shape = type.getShape();
   bool failed = false;
-  for (uint64_t round = 0; round < rounds; ++round) {
+  auto emitRound = [&](Value round) {
     Value thread = threadId();
     Value position = how.buildElementIndex(builder, loc(), thread, round);
     // A thread works in this round when the assignment gives it an element
@@ -483,6 +486,19 @@ LogicalResult KernelLowering::emitStage(Value array,
           storeLeaf(builder, loc(), destination.components, leaf, target);
           failed |= emitter.failed();
         });
+  };
+  // Few rounds are unrolled, so that each is specialised (a branch that
+  // depends only on the round folds away); many are a loop, which keeps the
+  // code small when few threads sweep a long array.
+  if (rounds <= kUnrolledRounds) {
+    for (uint64_t round = 0; round < rounds; ++round)
+      emitRound(constant(round));
+  } else {
+    auto loop = scf::ForOp::create(builder, loc(), constant(0),
+                                   constant(rounds), constant(1));
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(loop.getBody()->getTerminator());
+    emitRound(loop.getInductionVar());
   }
   return failure(failed);
 }
@@ -583,6 +599,32 @@ llvm::BitVector KernelLowering::computeChangedElements(SyncOp sync,
   return changed;
 }
 
+/// Whether `array` is read by no stage but `stage`: its uses, followed
+/// through the pure ops that compute from it (and the regions that capture
+/// it), reach no other sync, no return and no repeat's next iteration.
+/// Only then may `stage` overwrite it.
+static bool onlyReadBy(Value array, SyncOp stage) {
+  llvm::DenseSet<Value> visited;
+  SmallVector<Value> worklist{array};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!visited.insert(value).second)
+      continue;
+    for (Operation *user : value.getUsers()) {
+      // The op at program level that the use belongs to.
+      while (user->getParentOp() &&
+             !isa<KernelOp, RepeatOp>(user->getParentOp()))
+        user = user->getParentOp();
+      if (user == stage.getOperation())
+        continue;
+      if (isa<SyncOp, ReturnOp, YieldOp>(user) || !user->getParentOp())
+        return false;
+      llvm::append_range(worklist, user->getResults());
+    }
+  }
+  return true;
+}
+
 Value KernelLowering::inPlaceTarget(SyncOp sync) {
   if (sync.getPlacementOrDefault() != Placement::InPlace)
     return {};
@@ -606,7 +648,8 @@ Value KernelLowering::inPlaceTarget(SyncOp sync) {
       llvm::append_range(worklist, nested->getOperands());
     });
   }
-  if (read.size() != 1 || read.front().getType() != sync.getType())
+  if (read.size() != 1 || read.front().getType() != sync.getType() ||
+      !onlyReadBy(read.front(), sync))
     return {};
   return read.front();
 }

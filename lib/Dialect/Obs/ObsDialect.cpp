@@ -170,11 +170,9 @@ uint64_t StridedAttr::getThread(uint64_t element) const {
 }
 
 Value StridedAttr::buildElementIndex(OpBuilder &builder, Location loc,
-                                     Value thread, uint64_t round) const {
-  if (round == 0)
-    return thread;
-  Value offset =
-      arith::ConstantIndexOp::create(builder, loc, round * getThreads());
+                                     Value thread, Value round) const {
+  Value threads = arith::ConstantIndexOp::create(builder, loc, getThreads());
+  Value offset = builder.createOrFold<arith::MulIOp>(loc, round, threads);
   return builder.createOrFold<arith::AddIOp>(loc, thread, offset);
 }
 
@@ -210,14 +208,11 @@ uint64_t BlockedAttr::getThread(uint64_t element) const {
 }
 
 Value BlockedAttr::buildElementIndex(OpBuilder &builder, Location loc,
-                                     Value thread, uint64_t round) const {
+                                     Value thread, Value round) const {
   Value perThread =
       arith::ConstantIndexOp::create(builder, loc, getElementsPerThread());
   Value first = builder.createOrFold<arith::MulIOp>(loc, thread, perThread);
-  if (round == 0)
-    return first;
-  Value offset = arith::ConstantIndexOp::create(builder, loc, round);
-  return builder.createOrFold<arith::AddIOp>(loc, first, offset);
+  return builder.createOrFold<arith::AddIOp>(loc, first, round);
 }
 
 LogicalResult
@@ -255,6 +250,6 @@ uint64_t CompactAttr::getThread(uint64_t position) const {
 }
 
 Value CompactAttr::buildElementIndex(OpBuilder &builder, Location loc,
-                                     Value thread, uint64_t round) const {
+                                     Value thread, Value round) const {
   return sweep(*this).buildElementIndex(builder, loc, thread, round);
 }

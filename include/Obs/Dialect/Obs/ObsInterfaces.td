@@ -73,12 +73,13 @@ def Obs_WorkAssignmentAttrInterface
     InterfaceMethod<"The thread that computes `element`.",
       "uint64_t", "getThread", (ins "uint64_t":$element)>,
     InterfaceMethod<[{
-        Emits the element index that thread `thread` (an index value)
-        computes in round `round`; the caller guards it against `length`.
+        Emits the element index that thread `thread` computes in round
+        `round` (both index values, which fold when constant); the caller
+        guards it against `length`.
       }],
       "::mlir::Value", "buildElementIndex",
       (ins "::mlir::OpBuilder &":$builder, "::mlir::Location":$loc,
-           "::mlir::Value":$thread, "uint64_t":$round)>
+           "::mlir::Value":$thread, "::mlir::Value":$round)>
   ];
 }
 

@@ -1,0 +1,706 @@
+//===- ProgramGenerator.cpp - random well-typed obs kernels ---------------===//
+
+#include "ProgramGenerator.h"
+#include <algorithm>
+#include <functional>
+#include <sstream>
+
+using namespace obs_fuzz;
+
+namespace {
+
+bool isFloat(Scalar s) { return s == Scalar::F32 || s == Scalar::F64; }
+
+const char *name(Scalar s) {
+  switch (s) {
+  case Scalar::I8:
+    return "i8";
+  case Scalar::I32:
+    return "i32";
+  case Scalar::I64:
+    return "i64";
+  case Scalar::F32:
+    return "f32";
+  case Scalar::F64:
+    return "f64";
+  }
+  return "?";
+}
+
+bool isPowerOfTwo(uint64_t n) { return n && !(n & (n - 1)); }
+
+bool allIntegers(const ElementType &type) {
+  return std::none_of(type.scalars.begin(), type.scalars.end(), isFloat);
+}
+
+//===----------------------------------------------------------------------===//
+// Generation
+//===----------------------------------------------------------------------===//
+
+class Generator {
+public:
+  Generator(std::mt19937_64 &rng, const ElementType &type)
+      : rng(rng), type(type) {}
+
+  std::vector<Step> steps(uint64_t length, unsigned depth) {
+    std::vector<Step> result;
+    unsigned count = uniform(0, depth == 0 ? 6 : 3);
+    for (unsigned i = 0; i < count && budget > 0; ++i, --budget)
+      result.push_back(step(length, depth));
+    return result;
+  }
+
+private:
+  uint64_t uniform(uint64_t lo, uint64_t hi) {
+    return std::uniform_int_distribution<uint64_t>(lo, hi)(rng);
+  }
+  bool chance(double p) { return std::bernoulli_distribution(p)(rng); }
+
+  Step step(uint64_t length, unsigned depth) {
+    bool even = length % 2 == 0 && length >= 2;
+    bool scalar = !type.isTuple();
+    bool nest = depth < 3;
+    // Kinds that fit this length and element type, with weights.
+    std::vector<std::pair<Step::Kind, unsigned>> kinds = {
+        {Step::Map, 4}, {Step::Rev, 2}, {Step::Permute, 2},
+        {Step::Sync, 6}, {Step::AddReduce, 1}};
+    if (even)
+      kinds.insert(kinds.end(), {{Step::Riffle, 2},
+                                 {Step::Unriffle, 2},
+                                 {Step::Evens, 3},
+                                 {Step::Odds, 3},
+                                 {Step::Fan, 3}});
+    if (even && scalar)
+      kinds.insert(kinds.end(), {{Step::PairSwap, 2}});
+    if (scalar)
+      kinds.insert(kinds.end(), {{Step::ZipRev, 1}});
+    if (even && nest)
+      kinds.insert(kinds.end(), {{Step::HalveConc, 1},
+                                 {Step::Two, 3},
+                                 {Step::Ilv, 2},
+                                 {Step::One, 2}});
+    if (nest)
+      kinds.insert(kinds.end(), {{Step::Repeat, 1}});
+    // Networks need a power of two; without one, scans and sorts are a
+    // per-element loop, quadratic or worse, so only small.
+    bool network = isPowerOfTwo(length);
+    if (network || length <= 32) {
+      kinds.insert(kinds.end(), {{Step::Scan, 2}});
+      if (allIntegers(type))
+        kinds.insert(kinds.end(), {{Step::Sort, 2}});
+    }
+    unsigned total = 0;
+    for (auto &[kind, weight] : kinds)
+      total += weight;
+    unsigned pick = uniform(0, total - 1);
+    Step::Kind kind = kinds.front().first;
+    for (auto &[k, weight] : kinds) {
+      if (pick < weight) {
+        kind = k;
+        break;
+      }
+      pick -= weight;
+    }
+
+    Step s;
+    s.kind = kind;
+    s.variant = uniform(0, 3);
+    s.a = static_cast<int64_t>(uniform(0, 6)) - 3;
+    s.b = uniform(0, 1000);
+    switch (kind) {
+    case Step::HalveConc:
+      s.body = steps(length / 2, depth + 1);
+      s.secondBody = steps(length / 2, depth + 1);
+      break;
+    case Step::Two:
+    case Step::Ilv:
+    case Step::One:
+      s.body = steps(length / 2, depth + 1);
+      break;
+    case Step::Repeat:
+      s.a = uniform(0, 3);
+      s.body = steps(length, depth + 1);
+      break;
+    case Step::Permute:
+      s.a = 2 * uniform(0, 8) + 1; // odd: a permutation of a power of two
+      s.b = uniform(0, length ? length - 1 : 0);
+      break;
+    case Step::Sync:
+      if (chance(0.4)) {
+        if (chance(0.4))
+          s.scope = chance(0.7) ? "warp" : "block";
+        if (chance(0.4))
+          s.placement = chance(0.7) ? "inplace" : "fresh";
+        if (chance(0.5)) {
+          static const uint64_t threads[] = {1, 16, 32, 64, 100, 128, 256, 1024};
+          uint64_t t = threads[uniform(0, 7)];
+          switch (uniform(0, 2)) {
+          case 0:
+            s.how = "strided<" + std::to_string(t) + ">";
+            break;
+          case 1:
+            s.how = "blocked<" + std::to_string(uint64_t(1) << uniform(0, 4)) +
+                    ">";
+            break;
+          default:
+            s.how = "compact<" + std::to_string(t) + ">";
+            break;
+          }
+        }
+      }
+      break;
+    case Step::Scan:
+    case Step::Sort:
+      s.variant = network ? static_cast<int>(uniform(0, 3)) : 0;
+      s.a = uniform(0, 3); // the combine
+      break;
+    case Step::AddReduce:
+      s.variant = uniform(0, 1);
+      break;
+    default:
+      break;
+    }
+    return s;
+  }
+
+  std::mt19937_64 &rng;
+  const ElementType &type;
+  unsigned budget = 14;
+};
+
+//===----------------------------------------------------------------------===//
+// Printing
+//===----------------------------------------------------------------------===//
+
+class Printer {
+public:
+  explicit Printer(const Program &program) : program(program) {}
+
+  std::string print() {
+    std::string arr = arrayType(program.length);
+    os << "obs.kernel @fuzz(%input: " << arr << ") -> " << arr;
+    if (program.threads)
+      os << " attributes {threads = " << *program.threads << "}";
+    os << " {\n";
+    std::string result = steps(program.steps, "%input", program.length, 1);
+    os << "  obs.return " << result << " : " << arr << "\n}\n";
+    return os.str();
+  }
+
+private:
+  std::string fresh(const char *prefix = "v") {
+    return "%" + std::string(prefix) + std::to_string(next++);
+  }
+  std::string elementType() const {
+    if (!program.type.isTuple())
+      return name(program.type.scalars[0]);
+    std::string text = "tuple<";
+    for (size_t i = 0; i < program.type.scalars.size(); ++i)
+      text += (i ? ", " : "") + std::string(name(program.type.scalars[i]));
+    return text + ">";
+  }
+  std::string arrayType(uint64_t length, std::string element = "") const {
+    return "!obs.arr<" + std::to_string(length) + " x " +
+           (element.empty() ? elementType() : element) + ">";
+  }
+  std::string pad(unsigned indent) const {
+    return std::string(2 * indent, ' ');
+  }
+  const std::vector<Scalar> &scalars() const { return program.type.scalars; }
+  std::string scalarList() const {
+    std::string text;
+    for (size_t i = 0; i < scalars().size(); ++i)
+      text += (i ? ", " : "") + std::string(name(scalars()[i]));
+    return text;
+  }
+
+  /// Block arguments for `count` elements: names and "(%x0: i32, ...)".
+  std::vector<std::string> arguments(unsigned count, std::string &header) {
+    std::vector<std::string> names;
+    header = "^bb0(";
+    for (unsigned e = 0; e < count; ++e)
+      for (Scalar s : scalars()) {
+        std::string n = fresh("x");
+        header += (names.empty() ? "" : ", ") + n + ": " + name(s);
+        names.push_back(n);
+      }
+    header += "):";
+    return names;
+  }
+
+  std::string constant(Scalar s, int64_t value, unsigned indent) {
+    std::string n = fresh("c");
+    os << pad(indent) << n << " = arith.constant " << value
+       << (isFloat(s) ? ".0" : "") << " : " << name(s) << "\n";
+    return n;
+  }
+
+  /// y = f(x) on one scalar: the map's functions.
+  std::string unary(Scalar s, std::string x, int variant, int64_t a,
+                    unsigned indent) {
+    std::string y = fresh();
+    if (isFloat(s)) {
+      switch (variant) {
+      case 0: {
+        std::string c = constant(s, a, indent);
+        os << pad(indent) << y << " = arith.addf " << x << ", " << c << " : "
+           << name(s) << "\n";
+        break;
+      }
+      case 1: {
+        std::string c = fresh("c");
+        os << pad(indent) << c << " = arith.constant -0.5 : " << name(s)
+           << "\n";
+        os << pad(indent) << y << " = arith.mulf " << x << ", " << c << " : "
+           << name(s) << "\n";
+        break;
+      }
+      case 2:
+        os << pad(indent) << y << " = arith.negf " << x << " : " << name(s)
+           << "\n";
+        break;
+      default: {
+        std::string c = constant(s, a, indent);
+        os << pad(indent) << y << " = arith.maximumf " << x << ", " << c
+           << " : " << name(s) << "\n";
+        break;
+      }
+      }
+      return y;
+    }
+    static const char *ops[] = {"addi", "muli", "xori", "maxsi"};
+    std::string c =
+        constant(s, variant == 1 ? (a == 0 ? 3 : a) : a * 7 + 1, indent);
+    os << pad(indent) << y << " = arith." << ops[variant] << " " << x << ", "
+       << c << " : " << name(s) << "\n";
+    return y;
+  }
+
+  /// z = x op y on one scalar: an associative combine (exactly, for
+  /// floats: max and min only, so that networks agree with ref).
+  std::string combine(Scalar s, std::string x, std::string y, int variant,
+                      unsigned indent) {
+    std::string z = fresh();
+    const char *op;
+    if (isFloat(s))
+      op = variant % 2 ? "minimumf" : "maximumf";
+    else {
+      static const char *ops[] = {"addi", "xori", "maxsi", "minsi"};
+      op = ops[variant % 4];
+    }
+    os << pad(indent) << z << " = arith." << op << " " << x << ", " << y
+       << " : " << name(s) << "\n";
+    return z;
+  }
+
+  /// Whether x precedes y: by the first scalar, then the second.
+  std::string less(const std::vector<std::string> &x,
+                   const std::vector<std::string> &y, unsigned indent) {
+    std::string result;
+    for (size_t i = scalars().size(); i-- > 0;) {
+      Scalar s = scalars()[i];
+      std::string lt = fresh("b");
+      os << pad(indent) << lt << " = arith."
+         << (isFloat(s) ? "cmpf olt, " : "cmpi slt, ") << x[i] << ", " << y[i]
+         << " : " << name(s) << "\n";
+      if (result.empty()) {
+        result = lt;
+        continue;
+      }
+      std::string eq = fresh("b"), tie = fresh("b"), either = fresh("b");
+      os << pad(indent) << eq << " = arith."
+         << (isFloat(s) ? "cmpf oeq, " : "cmpi eq, ") << x[i] << ", " << y[i]
+         << " : " << name(s) << "\n";
+      os << pad(indent) << tie << " = arith.andi " << eq << ", " << result
+         << " : i1\n";
+      os << pad(indent) << either << " = arith.ori " << lt << ", " << tie
+         << " : i1\n";
+      result = either;
+    }
+    return result;
+  }
+
+  void yield(const std::vector<std::string> &values, unsigned indent,
+             const std::string &types) {
+    os << pad(indent) << "obs.yield ";
+    for (size_t i = 0; i < values.size(); ++i)
+      os << (i ? ", " : "") << values[i];
+    os << " : " << types << "\n";
+  }
+
+  std::string steps(const std::vector<Step> &list, std::string value,
+                    uint64_t length, unsigned indent) {
+    for (const Step &s : list)
+      value = step(s, value, length, indent);
+    return value;
+  }
+
+  std::string step(const Step &s, const std::string &x, uint64_t length,
+                   unsigned indent) {
+    std::string arr = arrayType(length), half = arrayType(length / 2);
+    std::string y = fresh();
+    std::string header;
+    switch (s.kind) {
+    case Step::Map: {
+      os << pad(indent) << y << " = obs.map " << x << " : " << arr << " -> "
+         << arr << " {\n";
+      std::vector<std::string> in = arguments(1, header);
+      os << pad(indent) << header << "\n";
+      std::vector<std::string> out;
+      bool swap = scalars().size() == 2 && scalars()[0] == scalars()[1] &&
+                  s.b % 3 == 0;
+      for (size_t i = 0; i < in.size(); ++i)
+        out.push_back(unary(scalars()[i], swap ? in[1 - i] : in[i],
+                            s.variant, s.a, indent + 1));
+      yield(out, indent + 1, scalarList());
+      os << pad(indent) << "}\n";
+      return y;
+    }
+    case Step::Rev:
+    case Step::Riffle:
+    case Step::Unriffle:
+      os << pad(indent) << y << " = obs."
+         << (s.kind == Step::Rev       ? "rev"
+             : s.kind == Step::Riffle ? "riffle"
+                                      : "unriffle")
+         << " " << x << " : " << arr << "\n";
+      return y;
+    case Step::Evens:
+    case Step::Odds: {
+      os << pad(indent) << y << " = obs."
+         << (s.kind == Step::Evens ? "evens" : "odds") << " " << x << " : "
+         << arr << " {\n";
+      std::vector<std::string> in = arguments(2, header);
+      os << pad(indent) << header << "\n";
+      size_t w = scalars().size();
+      std::vector<std::string> first(in.begin(), in.begin() + w);
+      std::vector<std::string> second(in.begin() + w, in.end());
+      std::vector<std::string> out;
+      if (s.variant % 2 == 0) {
+        // cmpSwap: the pair in order.
+        std::string swap = less(second, first, indent + 1);
+        for (size_t i = 0; i < w; ++i) {
+          std::string lo = fresh();
+          os << pad(indent + 1) << lo << " = arith.select " << swap << ", "
+             << second[i] << ", " << first[i] << " : " << name(scalars()[i])
+             << "\n";
+          out.push_back(lo);
+        }
+        for (size_t i = 0; i < w; ++i) {
+          std::string hi = fresh();
+          os << pad(indent + 1) << hi << " = arith.select " << swap << ", "
+             << first[i] << ", " << second[i] << " : " << name(scalars()[i])
+             << "\n";
+          out.push_back(hi);
+        }
+      } else {
+        // (x op y, f(x)).
+        for (size_t i = 0; i < w; ++i)
+          out.push_back(combine(scalars()[i], first[i], second[i], s.a & 3,
+                                indent + 1));
+        for (size_t i = 0; i < w; ++i)
+          out.push_back(
+              unary(scalars()[i], first[i], s.variant, s.a, indent + 1));
+      }
+      yield(out, indent + 1, scalarList() + ", " + scalarList());
+      os << pad(indent) << "}\n";
+      return y;
+    }
+    case Step::Fan: {
+      os << pad(indent) << y << " = obs.fan " << x << " : " << arr << " {\n";
+      std::vector<std::string> in = arguments(2, header);
+      os << pad(indent) << header << "\n";
+      size_t w = scalars().size();
+      std::vector<std::string> out;
+      for (size_t i = 0; i < w; ++i)
+        out.push_back(
+            combine(scalars()[i], in[i], in[w + i], s.variant, indent + 1));
+      yield(out, indent + 1, scalarList());
+      os << pad(indent) << "}\n";
+      return y;
+    }
+    case Step::PairSwap: {
+      std::string t = name(scalars()[0]);
+      std::string pairs = arrayType(length / 2, "tuple<" + t + ", " + t + ">");
+      std::string p = fresh(), m = fresh();
+      os << pad(indent) << p << " = obs.pair " << x << " : " << arr << "\n";
+      os << pad(indent) << m << " = obs.map " << p << " : " << pairs << " -> "
+         << pairs << " {\n";
+      std::vector<std::string> in = arguments(1, header);
+      // A pair of scalars: the block takes two.
+      std::string second = fresh("x");
+      header.insert(header.size() - 2, ", " + second + ": " + t);
+      os << pad(indent) << header << "\n";
+      std::string z =
+          combine(scalars()[0], in[0], second, s.variant, indent + 1);
+      yield({second, z}, indent + 1, t + ", " + t);
+      os << pad(indent) << "}\n";
+      os << pad(indent) << y << " = obs.unpair " << m << " : " << pairs
+         << "\n";
+      return y;
+    }
+    case Step::ZipRev: {
+      std::string t = name(scalars()[0]);
+      std::string pairs = arrayType(length, "tuple<" + t + ", " + t + ">");
+      std::string r = fresh(), z = fresh();
+      os << pad(indent) << r << " = obs.rev " << x << " : " << arr << "\n";
+      os << pad(indent) << z << " = obs.zip " << x << ", " << r << " : "
+         << arr << ", " << arr << "\n";
+      os << pad(indent) << y << " = obs.map " << z << " : " << pairs << " -> "
+         << arr << " {\n";
+      std::vector<std::string> in = arguments(1, header);
+      std::string second = fresh("x");
+      header.insert(header.size() - 2, ", " + second + ": " + t);
+      os << pad(indent) << header << "\n";
+      yield({combine(scalars()[0], in[0], second, s.variant, indent + 1)},
+            indent + 1, t);
+      os << pad(indent) << "}\n";
+      return y;
+    }
+    case Step::HalveConc: {
+      std::string lo = fresh(), hi = fresh();
+      os << pad(indent) << lo << ", " << hi << " = obs.halve " << x << " : "
+         << arr << "\n";
+      std::string lo2 = steps(s.body, lo, length / 2, indent);
+      std::string hi2 = steps(s.secondBody, hi, length / 2, indent);
+      os << pad(indent) << y << " = obs.conc " << lo2 << ", " << hi2 << " : "
+         << half << ", " << half << "\n";
+      return y;
+    }
+    case Step::Two:
+    case Step::Ilv:
+    case Step::One: {
+      std::string part = fresh("p");
+      os << pad(indent) << y << " = obs."
+         << (s.kind == Step::Two ? "two" : s.kind == Step::Ilv ? "ilv" : "one")
+         << " " << x << " : " << arr << " -> " << arr << " {\n";
+      os << pad(indent) << "^bb0(" << part << ": " << half << "):\n";
+      std::string r = steps(s.body, part, length / 2, indent + 1);
+      os << pad(indent + 1) << "obs.yield " << r << " : " << half << "\n";
+      os << pad(indent) << "}\n";
+      return y;
+    }
+    case Step::Repeat: {
+      std::string iteration = fresh("p");
+      os << pad(indent) << y << " = obs.repeat " << s.a << " " << x << " : "
+         << arr << " {\n";
+      os << pad(indent) << "^bb0(" << iteration << ": " << arr << "):\n";
+      std::string r = steps(s.body, iteration, length, indent + 1);
+      os << pad(indent + 1) << "obs.yield " << r << " : " << arr << "\n";
+      os << pad(indent) << "}\n";
+      return y;
+    }
+    case Step::Permute: {
+      os << pad(indent) << y << " = obs.generate : " << arr << " {\n";
+      std::string i = fresh("i"), a = fresh("c"), b = fresh("c"),
+                  n = fresh("c"), ai = fresh("i"), sum = fresh("i"),
+                  j = fresh("i");
+      os << pad(indent) << "^bb0(" << i << ": index):\n";
+      os << pad(indent + 1) << a << " = arith.constant " << s.a << " : index\n";
+      os << pad(indent + 1) << b << " = arith.constant " << s.b << " : index\n";
+      os << pad(indent + 1) << n << " = arith.constant " << length
+         << " : index\n";
+      os << pad(indent + 1) << ai << " = arith.muli " << i << ", " << a
+         << " : index\n";
+      os << pad(indent + 1) << sum << " = arith.addi " << ai << ", " << b
+         << " : index\n";
+      os << pad(indent + 1) << j << " = arith.remui " << sum << ", " << n
+         << " : index\n";
+      std::vector<std::string> values;
+      for (size_t k = 0; k < scalars().size(); ++k)
+        values.push_back(fresh());
+      os << pad(indent + 1);
+      for (size_t k = 0; k < values.size(); ++k)
+        os << (k ? ", " : "") << values[k];
+      os << " = obs.index " << x << "[" << j << "] : " << arr << "\n";
+      yield(values, indent + 1, scalarList());
+      os << pad(indent) << "}\n";
+      return y;
+    }
+    case Step::Sync:
+      os << pad(indent) << y << " = obs.sync ";
+      if (!s.scope.empty())
+        os << s.scope << " ";
+      if (!s.placement.empty())
+        os << s.placement << " ";
+      if (!s.how.empty())
+        os << s.how << " ";
+      os << x << " : " << arr << "\n";
+      return y;
+    case Step::Scan:
+    case Step::Sort: {
+      bool scan = s.kind == Step::Scan;
+      static const char *scans[] = {"", "sklansky", "kogge_stone",
+                                    "brent_kung"};
+      static const char *sorts[] = {"", "periodic", "odd_even_merge",
+                                    "bitonic"};
+      const char *network = (scan ? scans : sorts)[s.variant];
+      os << pad(indent) << y << " = obs." << (scan ? "scan " : "sort ") << x;
+      if (*network)
+        os << " network(" << network << ")";
+      os << " : " << arr << " {\n";
+      std::vector<std::string> in = arguments(2, header);
+      os << pad(indent) << header << "\n";
+      size_t w = scalars().size();
+      std::vector<std::string> first(in.begin(), in.begin() + w);
+      std::vector<std::string> second(in.begin() + w, in.end());
+      if (scan) {
+        std::vector<std::string> out;
+        for (size_t i = 0; i < w; ++i)
+          out.push_back(combine(scalars()[i], first[i], second[i], s.a,
+                                indent + 1));
+        yield(out, indent + 1, scalarList());
+      } else {
+        yield({less(first, second, indent + 1)}, indent + 1, "i1");
+      }
+      os << pad(indent) << "}\n";
+      return y;
+    }
+    case Step::AddReduce: {
+      std::vector<std::string> sums;
+      for (size_t k = 0; k < scalars().size(); ++k)
+        sums.push_back(fresh("r"));
+      os << pad(indent);
+      for (size_t k = 0; k < sums.size(); ++k)
+        os << (k ? ", " : "") << sums[k];
+      os << " = obs.reduce " << x << (s.variant ? " network(tree)" : "")
+         << " : " << arr << " -> " << scalarList() << " {\n";
+      std::vector<std::string> in = arguments(2, header);
+      os << pad(indent) << header << "\n";
+      size_t w = scalars().size();
+      std::vector<std::string> out;
+      for (size_t i = 0; i < w; ++i) {
+        std::string z = fresh();
+        os << pad(indent + 1) << z << " = arith."
+           << (isFloat(scalars()[i]) ? "addf " : "addi ") << in[i] << ", "
+           << in[w + i] << " : " << name(scalars()[i]) << "\n";
+        out.push_back(z);
+      }
+      yield(out, indent + 1, scalarList());
+      os << pad(indent) << "}\n";
+      os << pad(indent) << y << " = obs.map " << x << " : " << arr << " -> "
+         << arr << " {\n";
+      std::vector<std::string> element = arguments(1, header);
+      os << pad(indent) << header << "\n";
+      for (size_t i = 0; i < w; ++i) {
+        std::string z = fresh();
+        os << pad(indent + 1) << z << " = arith."
+           << (isFloat(scalars()[i]) ? "addf " : "addi ") << element[i]
+           << ", " << sums[i] << " : " << name(scalars()[i]) << "\n";
+        out[i] = z;
+      }
+      yield(out, indent + 1, scalarList());
+      os << pad(indent) << "}\n";
+      return y;
+    }
+    }
+    return x;
+  }
+
+  const Program &program;
+  std::ostringstream os;
+  unsigned next = 0;
+};
+
+} // namespace
+
+Program obs_fuzz::generateProgram(std::mt19937_64 &rng, uint64_t maxLength) {
+  auto uniform = [&](uint64_t lo, uint64_t hi) {
+    return std::uniform_int_distribution<uint64_t>(lo, hi)(rng);
+  };
+  Program program;
+  unsigned maxLog = 0;
+  while ((uint64_t(2) << maxLog) <= maxLength)
+    ++maxLog;
+  program.length = uniform(0, 9) < 7 ? uint64_t(1) << uniform(0, maxLog)
+                                     : uniform(1, maxLength);
+  static const Scalar scalars[] = {Scalar::I8, Scalar::I32, Scalar::I64,
+                                   Scalar::F32, Scalar::F64};
+  program.type.scalars.push_back(scalars[uniform(0, 4)]);
+  if (uniform(0, 3) == 0)
+    program.type.scalars.push_back(scalars[uniform(0, 4)]);
+  if (uniform(0, 1)) {
+    static const uint64_t threads[] = {1, 32, 64, 100, 128, 256, 512, 1024};
+    program.threads = threads[uniform(0, 7)];
+  }
+  Generator generator(rng, program.type);
+  program.steps = generator.steps(program.length, 0);
+  return program;
+}
+
+std::string obs_fuzz::printProgram(const Program &program) {
+  return Printer(program).print();
+}
+
+//===----------------------------------------------------------------------===//
+// Reduction
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Calls `each` with every way of simplifying one step of `steps` (and of
+/// the steps nested in it), as the modified list.
+void simplerLists(const std::vector<Step> &steps,
+                  const std::function<void(std::vector<Step>)> &each) {
+  for (size_t i = 0; i < steps.size(); ++i) {
+    std::vector<Step> without(steps);
+    without.erase(without.begin() + i);
+    each(without);
+    const Step &s = steps[i];
+    if (s.kind == Step::Repeat && s.a > 0) {
+      std::vector<Step> fewer(steps);
+      fewer[i].a = s.a - 1;
+      each(fewer);
+    }
+    if (s.kind == Step::Sync &&
+        (!s.scope.empty() || !s.placement.empty() || !s.how.empty())) {
+      std::vector<Step> plain(steps);
+      plain[i].scope = plain[i].placement = plain[i].how = "";
+      each(plain);
+    }
+    if ((s.kind == Step::Scan || s.kind == Step::Sort) && s.variant != 0) {
+      // Keep the network; other variants of the step are not simpler.
+    }
+    simplerLists(s.body, [&](std::vector<Step> body) {
+      std::vector<Step> copy(steps);
+      copy[i].body = std::move(body);
+      each(copy);
+    });
+    simplerLists(s.secondBody, [&](std::vector<Step> body) {
+      std::vector<Step> copy(steps);
+      copy[i].secondBody = std::move(body);
+      each(copy);
+    });
+  }
+}
+
+unsigned countList(const std::vector<Step> &steps) {
+  unsigned count = 0;
+  for (const Step &s : steps)
+    count += 1 + countList(s.body) + countList(s.secondBody);
+  return count;
+}
+} // namespace
+
+std::vector<Program> obs_fuzz::simplerPrograms(const Program &program) {
+  std::vector<Program> result;
+  simplerLists(program.steps, [&](std::vector<Step> steps) {
+    Program copy(program);
+    copy.steps = std::move(steps);
+    result.push_back(std::move(copy));
+  });
+  if (program.threads) {
+    Program copy(program);
+    copy.threads.reset();
+    result.push_back(std::move(copy));
+  }
+  if (program.type.isTuple()) {
+    Program copy(program);
+    copy.type.scalars.pop_back();
+    result.push_back(std::move(copy));
+  }
+  return result;
+}
+
+unsigned obs_fuzz::countSteps(const Program &program) {
+  return countList(program.steps);
+}

@@ -1,0 +1,84 @@
+//===- ProgramGenerator.h - random well-typed obs kernels -------*- C++ -*-===//
+//
+// obs-fuzz's programs: a kernel from an array of N elements to an array of
+// the same type, as a list of steps that each keep that type (a map, a
+// permutation, a sub-program on halves, a sync with chosen properties, a
+// scan, ...). Keeping every step type-preserving is what makes programs easy
+// to generate well-typed and easy to reduce: removing any step, at any
+// depth, leaves a well-typed program.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OBS_TOOLS_OBSFUZZ_PROGRAMGENERATOR_H
+#define OBS_TOOLS_OBSFUZZ_PROGRAMGENERATOR_H
+
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace obs_fuzz {
+
+enum class Scalar { I8, I32, I64, F32, F64 };
+
+/// A kernel element: one scalar, or a tuple of two.
+struct ElementType {
+  std::vector<Scalar> scalars;
+  bool isTuple() const { return scalars.size() > 1; }
+};
+
+struct Step {
+  enum Kind {
+    Map,          // out[i] = f(x[i])
+    Rev,
+    Riffle,
+    Unriffle,
+    Evens,        // a 2-to-2 function on (x[2i], x[2i+1])
+    Odds,
+    Fan,
+    PairSwap,     // pair ->- map ->- unpair (scalar elements)
+    ZipRev,       // zipWith f x (rev x) (scalar elements)
+    HalveConc,    // halve, steps on each half, conc
+    Two,
+    Ilv,
+    One,
+    Repeat,
+    Permute,      // generate: out[i] = x[(a*i + b) mod N]
+    Sync,
+    Scan,
+    Sort,
+    AddReduce,    // out[i] = x[i] + reduce(x)
+  } kind;
+  /// Which element function, constant or network.
+  int variant = 0;
+  int64_t a = 0, b = 0;
+  /// A sync's written properties ("" when left to the passes).
+  std::string scope, placement, how;
+  std::vector<Step> body, secondBody;
+};
+
+struct Program {
+  uint64_t length = 1;
+  ElementType type;
+  std::optional<uint64_t> threads;
+  std::vector<Step> steps;
+};
+
+/// Draws a random program of at most `maxLength` elements.
+Program generateProgram(std::mt19937_64 &rng, uint64_t maxLength);
+
+/// The program as MLIR: `obs.kernel @fuzz`.
+std::string printProgram(const Program &program);
+
+/// Smaller programs to try when reducing a failure: each with one step
+/// removed (at any depth), a repeat run fewer times, a sync's properties or
+/// the kernel's threads dropped.
+std::vector<Program> simplerPrograms(const Program &program);
+
+/// The number of steps, at every depth.
+unsigned countSteps(const Program &program);
+
+} // namespace obs_fuzz
+
+#endif // OBS_TOOLS_OBSFUZZ_PROGRAMGENERATOR_H

@@ -1,0 +1,612 @@
+//===- obs-fuzz.cpp - a differential fuzzer for obs programs --------------===//
+//
+//   obs-fuzz --programs=N --seed=S [--save=DIR]
+//
+// Generates random well-typed kernels (ProgramGenerator.h), runs each on the
+// ref target, then on the cpu target as written and through random subsets
+// and orders of the refinement passes, under forward, reverse and shuffled
+// thread orders, and compares every result with ref. A kernel whose
+// user-written syncs the verifier rejects is counted, not failed; so is one
+// that needs more shared memory than a block has. A mismatch, a crash, a
+// timeout, or a pipeline that fails on a kernel that runs as written is a
+// failure: the program is saved to DIR with what failed and how to run it,
+// and reduced (steps removed, repeats shortened, properties dropped while
+// the failure stays) into a -reduced.mlir next to it.
+//
+// Each program runs in a child process, so a crash is a finding rather than
+// the end of the run. Exits with 0 only when nothing failed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../obs-run/HostData.h"
+#include "Obs/InitAll.h"
+#include "Obs/Dialect/Obs/ObsOps.h"
+#include "ProgramGenerator.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/TargetSelect.h"
+#include <cmath>
+#include <map>
+#include <cstring>
+#include <sys/select.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace mlir;
+using namespace obs_fuzz;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory fuzzCategory("obs-fuzz options");
+static cl::opt<unsigned> numPrograms("programs",
+                                     cl::desc("How many programs to test"),
+                                     cl::init(100), cl::cat(fuzzCategory));
+static cl::opt<uint64_t> seed("seed", cl::desc("The first random seed"),
+                              cl::init(1), cl::cat(fuzzCategory));
+static cl::opt<unsigned>
+    maxLength("max-length",
+              cl::desc("The longest array a program works on (1 to 1024)"),
+              cl::init(1024), cl::cat(fuzzCategory));
+static cl::opt<unsigned> pipelinesPerProgram(
+    "pipelines",
+    cl::desc("Random refinement pipelines per program, besides the kernel as "
+             "written"),
+    cl::init(2), cl::cat(fuzzCategory));
+static cl::opt<std::string>
+    saveDir("save",
+            cl::desc("Where failing programs and their reductions go"),
+            cl::init("obs-fuzz-failures"), cl::cat(fuzzCategory));
+static cl::opt<unsigned> timeout(
+    "timeout", cl::desc("Seconds a program may take before it is a failure"),
+    cl::init(120), cl::cat(fuzzCategory));
+static cl::opt<unsigned> jobs("jobs",
+                              cl::desc("Programs checked at once"),
+                              cl::init(1), cl::cat(fuzzCategory));
+static cl::opt<bool> verbose("verbose",
+                             cl::desc("A line for every program"),
+                             cl::init(false), cl::cat(fuzzCategory));
+static cl::opt<int> printOnly(
+    "print", cl::desc("Print program N of the seed and stop"), cl::init(-1),
+    cl::cat(fuzzCategory));
+
+namespace {
+
+/// One way of running a program on the cpu target.
+struct Configuration {
+  /// The refinement passes, in order, as pass-pipeline text (empty: the
+  /// kernel as written).
+  std::vector<std::string> passes;
+  std::string order = "forward";
+  uint64_t orderSeed = 1;
+
+  /// The passes on the module, as parsePassPipeline takes them into a
+  /// module's pass manager (obs-opt's --pass-pipeline wraps them in
+  /// builtin.module(...)).
+  std::string pipeline() const {
+    return refinement() + "," + lowering();
+  }
+  /// The refinement part, which the thread orders share.
+  std::string refinement() const {
+    std::string text =
+        "obs.kernel(obs-expand-networks,obs-flatten,canonicalize";
+    for (const std::string &pass : passes)
+      text += "," + pass;
+    return text + ",obs-verify-sync)";
+  }
+  std::string lowering() const {
+    return "obs-to-cpu{order=" + order + " seed=" + std::to_string(orderSeed) +
+           "}";
+  }
+};
+
+enum class Outcome : int {
+  Agreed = 0,
+  Rejected,  // the verifier rejects the kernel as written
+  Mismatch,  // cpu and ref differ
+  Failed,    // a pipeline failed where it should not
+};
+
+/// What a child reports about one program, through a pipe: plain data.
+struct Report {
+  Outcome outcome = Outcome::Agreed;
+  unsigned pipelines = 0, runs = 0, rejected = 0, resources = 0;
+  int failingPipeline = -1; // index into the configurations tried
+  char message[2048] = {};
+};
+
+/// The configurations tried for program `index`: the kernel as written,
+/// then random subsets and orders of the refinement passes.
+std::vector<Configuration> configurationsFor(uint64_t index) {
+  std::mt19937_64 rng(seed * 7919 + index * 104729 + 17);
+  auto uniform = [&](uint64_t lo, uint64_t hi) {
+    return std::uniform_int_distribution<uint64_t>(lo, hi)(rng);
+  };
+  std::vector<Configuration> result;
+  static const char *orders[] = {"forward", "reverse", "shuffle"};
+  auto addOrders = [&](std::vector<std::string> passes) {
+    for (const char *order : orders) {
+      Configuration c;
+      c.passes = passes;
+      c.order = order;
+      c.orderSeed = uniform(1, 1000);
+      result.push_back(c);
+    }
+  };
+  addOrders({});
+  static const char *strategies[] = {"strided", "blocked", "compact"};
+  static const uint64_t threads[] = {0, 1, 32, 64, 96, 128, 256, 1024};
+  for (unsigned p = 0; p < pipelinesPerProgram; ++p) {
+    std::vector<std::string> passes = {
+        "obs-assign-work{threads=" + std::to_string(threads[uniform(0, 7)]) +
+            " strategy=" + strategies[uniform(0, 2)] + "}",
+        "obs-inplace", "obs-plan-shared", "obs-elide-warp-syncs"};
+    std::shuffle(passes.begin(), passes.end(), rng);
+    passes.resize(uniform(1, passes.size()));
+    addOrders(passes);
+  }
+  return result;
+}
+
+/// Collects the diagnostics of a failed step as one line.
+struct Diagnostics {
+  explicit Diagnostics(MLIRContext &context)
+      : handler(&context, [this](Diagnostic &diagnostic) {
+          if (!text.empty())
+            text += " | ";
+          text += diagnostic.str();
+          return success();
+        }) {}
+  std::string text;
+  ScopedDiagnosticHandler handler;
+};
+
+/// A copy of `module` after `pipeline`, or the diagnostics on failure.
+FailureOr<OwningOpRef<ModuleOp>> transform(ModuleOp module,
+                                           StringRef pipeline,
+                                           std::string &error) {
+  MLIRContext *context = module.getContext();
+  Diagnostics diagnostics(*context);
+  OwningOpRef<ModuleOp> copy(module.clone());
+  PassManager pm(context);
+  if (failed(parsePassPipeline(pipeline, pm, llvm::errs())) ||
+      failed(pm.run(*copy))) {
+    error = diagnostics.text.empty() ? "the pipeline failed" : diagnostics.text;
+    return failure();
+  }
+  return copy;
+}
+
+/// Lowers a copy of `module` by `pipeline`, JIT-compiles it and runs @fuzz
+/// (whose type `kernel` has) on `input`, returning the result, or the
+/// diagnostics on failure.
+FailureOr<obs_run::HostArray> run(ModuleOp module, obs::KernelOp kernel,
+                                  StringRef pipeline, obs_run::HostArray input,
+                                  std::string &error) {
+  MLIRContext *context = module.getContext();
+  Diagnostics diagnostics(*context);
+  FailureOr<OwningOpRef<ModuleOp>> lowered =
+      transform(module, pipeline, error);
+  if (failed(lowered))
+    return failure();
+  OwningOpRef<ModuleOp> copy = std::move(*lowered);
+  ExecutionEngineOptions options;
+  auto transformer = makeOptimizingTransformer(0, 0, nullptr);
+  options.transformer = transformer;
+  options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::None;
+  auto engine = ExecutionEngine::create(*copy, options);
+  if (!engine) {
+    error = "cannot JIT-compile: " + llvm::toString(engine.takeError()) +
+            (diagnostics.text.empty() ? "" : ": " + diagnostics.text);
+    return failure();
+  }
+  obs_run::HostArray output(cast<obs::ArrType>(kernel.getResultTypes()[0]));
+  SmallVector<void *> buffers;
+  for (unsigned c = 0; c < input.getWidth(); ++c)
+    buffers.push_back(input.getBuffer(c));
+  for (unsigned c = 0; c < output.getWidth(); ++c)
+    buffers.push_back(output.getBuffer(c));
+  SmallVector<void *> packed;
+  for (void *&buffer : buffers)
+    packed.push_back(&buffer);
+  if (llvm::Error e = (*engine)->invokePacked("fuzz", packed)) {
+    error = "cannot run: " + llvm::toString(std::move(e));
+    return failure();
+  }
+
+  return output;
+}
+
+/// The first scalar where `a` and `b` differ, or -1.
+int64_t firstDifference(const obs_run::HostArray &a,
+                        const obs_run::HostArray &b) {
+  for (uint64_t k = 0; k < a.getNumScalars(); ++k) {
+    obs_run::Number x = a.get(k), y = b.get(k);
+    bool same = x.isFloat ? (x.real == y.real ||
+                             (std::isnan(x.real) && std::isnan(y.real)))
+                          : x.integer == y.integer;
+    if (!same)
+      return static_cast<int64_t>(k);
+  }
+  return -1;
+}
+
+/// Whether a failure of the kernel as written is the verifier rejecting
+/// what the user wrote, or a block's limits.
+bool isRejection(StringRef diagnostics) {
+  for (StringRef phrase :
+       {"is unsafe", "has nothing to overwrite", "threads, more than",
+        "threads to cover",
+        "more than the limit", "needs between 1 and", "gives threads no",
+        "does not cover", "threads but the kernel", "more than a block"})
+    if (diagnostics.contains(phrase))
+      return true;
+  return false;
+}
+
+void setMessage(Report &report, const std::string &text) {
+  std::strncpy(report.message, text.c_str(), sizeof(report.message) - 1);
+}
+
+/// Checks one program under `configurations` (all of them, or the one a
+/// reduction replays); runs in a child process.
+/// The context every child parses into: made once, before the first fork,
+/// so that each child starts with its dialects loaded.
+MLIRContext *sharedContext = nullptr;
+
+Report checkProgram(const std::string &text, uint64_t inputSeed,
+                    const std::vector<Configuration> &configurations) {
+  Report report;
+  MLIRContext &context = *sharedContext;
+  std::string error;
+  OwningOpRef<ModuleOp> module;
+  {
+    Diagnostics diagnostics(context);
+    module = parseSourceString<ModuleOp>(text, &context);
+    if (!module && isRejection(diagnostics.text)) {
+      // A work assignment the op verifier rejects.
+      ++report.rejected;
+      report.outcome = Outcome::Rejected;
+      setMessage(report, diagnostics.text);
+      return report;
+    }
+    if (!module) {
+      report.outcome = Outcome::Failed;
+      setMessage(report, "the generated program does not parse or verify: " +
+                             diagnostics.text);
+      return report;
+    }
+  }
+  auto kernel = module->lookupSymbol<obs::KernelOp>("fuzz");
+  obs_run::HostArray input(cast<obs::ArrType>(kernel.getArgumentTypes()[0]));
+  if (llvm::Error e = input.fill("random:" + std::to_string(inputSeed) +
+                                 ":-100:100")) {
+    report.outcome = Outcome::Failed;
+    setMessage(report, llvm::toString(std::move(e)));
+    return report;
+  }
+  FailureOr<obs_run::HostArray> reference =
+      run(*module, kernel, "obs-reference", input, error);
+  ++report.runs;
+  if (failed(reference)) {
+    report.outcome = Outcome::Failed;
+    setMessage(report, "ref: " + error);
+    return report;
+  }
+  // The refined kernels, by refinement, shared by the thread orders.
+  std::map<std::string, OwningOpRef<ModuleOp>> refined;
+  for (auto [index, configuration] : llvm::enumerate(configurations)) {
+    bool asWritten = configuration.passes.empty();
+    OwningOpRef<ModuleOp> &refinedModule = refined[configuration.refinement()];
+    FailureOr<obs_run::HostArray> result = failure();
+    if (!refinedModule) {
+      ++report.pipelines;
+      FailureOr<OwningOpRef<ModuleOp>> made =
+          transform(*module, configuration.refinement(), error);
+      if (succeeded(made))
+        refinedModule = std::move(*made);
+    }
+    if (refinedModule)
+      result = run(*refinedModule, kernel, configuration.lowering(), input,
+                   error);
+    if (failed(result)) {
+      if (isRejection(error)) {
+        // The kernel as written is the user's to fix; a refinement that
+        // runs out of shared memory was too ambitious, not wrong.
+        if (asWritten) {
+          ++report.rejected;
+          report.outcome = Outcome::Rejected;
+          setMessage(report, error);
+          return report;
+        }
+        if (StringRef(error).contains("more than the limit")) {
+          ++report.resources;
+          continue;
+        }
+      }
+      report.outcome = Outcome::Failed;
+      report.failingPipeline = index;
+      setMessage(report, error);
+      return report;
+    }
+    ++report.runs;
+    int64_t k = firstDifference(*result, *reference);
+    if (k >= 0) {
+      report.outcome = Outcome::Mismatch;
+      report.failingPipeline = index;
+      obs_run::Number x = result->get(k), y = reference->get(k);
+      setMessage(report, "number " + std::to_string(k) + " is " +
+                             (x.isFloat ? std::to_string(x.real)
+                                        : std::to_string(x.integer)) +
+                             " on cpu but " +
+                             (y.isFloat ? std::to_string(y.real)
+                                        : std::to_string(y.integer)) +
+                             " on ref");
+      return report;
+    }
+  }
+  return report;
+}
+
+/// A check running in a child process.
+struct Child {
+  pid_t pid;
+  int fd;
+};
+
+/// Starts `checkProgram` in a child, which reports through a pipe.
+Child startChild(const std::string &text, uint64_t inputSeed,
+                 const std::vector<Configuration> &configurations) {
+  int fds[2];
+  if (pipe(fds) != 0) {
+    perror("obs-fuzz: pipe");
+    exit(2);
+  }
+  fflush(stdout);
+  llvm::outs().flush();
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    alarm(timeout);
+    Report report = checkProgram(text, inputSeed, configurations);
+    ssize_t written = write(fds[1], &report, sizeof(report));
+    (void)written;
+    _exit(0);
+  }
+  close(fds[1]);
+  return {pid, fds[0]};
+}
+
+/// Waits for `child` and returns its report; a crash or a timeout is a
+/// failure.
+Report finishChild(Child child, bool &crashed) {
+  Report report;
+  ssize_t got = read(child.fd, &report, sizeof(report));
+  close(child.fd);
+  int status = 0;
+  waitpid(child.pid, &status, 0);
+  crashed = false;
+  if (got != static_cast<ssize_t>(sizeof(report)) || !WIFEXITED(status) ||
+      WEXITSTATUS(status) != 0) {
+    crashed = true;
+    report = Report();
+    report.outcome = Outcome::Failed;
+    std::string why =
+        WIFSIGNALED(status)
+            ? (WTERMSIG(status) == SIGALRM
+                   ? std::string("timed out")
+                   : std::string("crashed: ") + strsignal(WTERMSIG(status)))
+            : "exited with " + std::to_string(WEXITSTATUS(status));
+    setMessage(report, why);
+  }
+  return report;
+}
+
+Report checkInChild(const std::string &text, uint64_t inputSeed,
+                    const std::vector<Configuration> &configurations,
+                    bool &crashed) {
+  return finishChild(startChild(text, inputSeed, configurations), crashed);
+}
+
+/// Reduces a failing program while the same configuration fails the same
+/// way, and returns the smallest found.
+Program reduce(Program program, uint64_t inputSeed,
+               const Configuration &configuration, Outcome outcome,
+               bool crashed) {
+  std::vector<Configuration> only = {configuration};
+  unsigned budget = 300;
+  bool progress = true;
+  while (progress && budget > 0) {
+    progress = false;
+    for (Program &candidate : simplerPrograms(program)) {
+      if (budget-- == 0)
+        break;
+      bool candidateCrashed = false;
+      Report report = checkInChild(printProgram(candidate), inputSeed, only,
+                                   candidateCrashed);
+      if (report.outcome == outcome && candidateCrashed == crashed) {
+        program = std::move(candidate);
+        progress = true;
+        break;
+      }
+    }
+  }
+  return program;
+}
+
+void save(const std::string &name, const Program &program,
+          uint64_t inputSeed, const Configuration *configuration,
+          const std::string &what) {
+  std::string path = saveDir + "/" + name + ".mlir";
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec) {
+    llvm::errs() << "obs-fuzz: cannot write '" << path << "': "
+                 << ec.message() << "\n";
+    return;
+  }
+  os << "// obs-fuzz --seed=" << seed << ": " << what << "\n";
+  os << "// Input: --input=random:" << inputSeed << ":-100:100\n";
+  os << "// Expected: obs-run " << name
+     << ".mlir --kernel=fuzz --target=ref --input=random:" << inputSeed
+     << ":-100:100\n";
+  if (configuration)
+    os << "// Failing: obs-opt " << name
+       << ".mlir --pass-pipeline='builtin.module("
+       << configuration->pipeline() << ")'\n";
+  os << "\n" << printProgram(program);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  obs::registerAllPasses();
+  cl::HideUnrelatedOptions(fuzzCategory);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "obs-fuzz: random obs kernels on ref and on cpu, through random "
+      "refinement pipelines and thread orders\n");
+  if (maxLength < 1 || maxLength > 1024) {
+    llvm::errs() << "obs-fuzz: --max-length must be 1 to 1024\n";
+    return 2;
+  }
+
+  DialectRegistry registry;
+  obs::registerAllDialects(registry);
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  context.loadAllAvailableDialects();
+  sharedContext = &context;
+
+  auto programFor = [&](uint64_t index) {
+    std::mt19937_64 rng(seed * 1000003 + index);
+    return generateProgram(rng, maxLength);
+  };
+  if (printOnly >= 0) {
+    llvm::outs() << printProgram(programFor(printOnly));
+    return 0;
+  }
+
+  uint64_t programs = 0, pipelines = 0, runs = 0, rejected = 0,
+           resources = 0, mismatches = 0, failures = 0;
+  auto handle = [&](uint64_t index, const Report &report, bool crashed) {
+    Program program = programFor(index);
+    uint64_t inputSeed = seed * 31 + index;
+    std::vector<Configuration> configurations = configurationsFor(index);
+    ++programs;
+    pipelines += report.pipelines;
+    runs += report.runs;
+    rejected += report.rejected;
+    resources += report.resources;
+    if (verbose)
+      llvm::outs() << "program " << index << " (" << program.length
+                   << " elements, " << countSteps(program) << " steps): "
+                   << (report.outcome == Outcome::Agreed    ? "agreed"
+                       : report.outcome == Outcome::Rejected ? "rejected"
+                       : report.outcome == Outcome::Mismatch ? "MISMATCH"
+                                                             : "FAILED")
+                   << (report.message[0] ? std::string(": ") + report.message
+                                         : std::string())
+                   << "\n";
+    if (report.outcome != Outcome::Mismatch &&
+        report.outcome != Outcome::Failed)
+      return;
+    if (report.outcome == Outcome::Mismatch)
+      ++mismatches;
+    else
+      ++failures;
+    const Configuration *failing =
+        report.failingPipeline >= 0 ? &configurations[report.failingPipeline]
+                                    : nullptr;
+    std::string what = (report.outcome == Outcome::Mismatch
+                             ? std::string("mismatch: ")
+                             : std::string("failure: ")) +
+                       report.message;
+    llvm::outs() << "program " << index << ": " << what << "\n";
+    llvm::sys::fs::create_directories(saveDir);
+    std::string name = "fuzz-" + std::to_string(seed) + "-" +
+                       std::to_string(index);
+    save(name, program, inputSeed, failing, what);
+    Program reduced = program;
+    if (failing)
+      reduced = reduce(program, inputSeed, *failing, report.outcome, crashed);
+    save(name + "-reduced", reduced, inputSeed, failing, what);
+    llvm::outs() << "  saved " << saveDir << "/" << name << ".mlir ("
+                 << countSteps(program) << " steps) and " << name
+                 << "-reduced.mlir (" << countSteps(reduced) << " steps)\n";
+    llvm::outs().flush();
+  };
+
+  // Up to --jobs children at a time; results are handled as they come.
+  std::map<pid_t, std::pair<uint64_t, Child>> running;
+  uint64_t next = 0;
+  while (next < numPrograms || !running.empty()) {
+    while (next < numPrograms && running.size() < std::max(1u, jobs.getValue())) {
+      Child child = startChild(printProgram(programFor(next)),
+                               seed * 31 + next, configurationsFor(next));
+      running[child.pid] = {next, child};
+      ++next;
+    }
+    // The first child to finish: read its report before reaping it.
+    int status = 0;
+    pid_t done = waitpid(-1, &status, WNOHANG);
+    if (done <= 0) {
+      fd_set ready;
+      FD_ZERO(&ready);
+      int highest = 0;
+      for (auto &[pid, entry] : running) {
+        FD_SET(entry.second.fd, &ready);
+        highest = std::max(highest, entry.second.fd);
+      }
+      select(highest + 1, &ready, nullptr, nullptr, nullptr);
+      for (auto it = running.begin(); it != running.end(); ++it)
+        if (FD_ISSET(it->second.second.fd, &ready)) {
+          auto [index, child] = it->second;
+          running.erase(it);
+          bool crashed = false;
+          Report report = finishChild(child, crashed);
+          handle(index, report, crashed);
+          break;
+        }
+      continue;
+    }
+    // Exited before its report was read (a crash): its pipe is at EOF.
+    auto it = running.find(done);
+    if (it == running.end())
+      continue;
+    auto [index, child] = it->second;
+    running.erase(it);
+    Report report;
+    ssize_t got = read(child.fd, &report, sizeof(report));
+    close(child.fd);
+    bool crashed = got != static_cast<ssize_t>(sizeof(report)) ||
+                   !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+    if (crashed) {
+      report = Report();
+      report.outcome = Outcome::Failed;
+      setMessage(report, WIFSIGNALED(status)
+                             ? (WTERMSIG(status) == SIGALRM
+                                    ? std::string("timed out")
+                                    : std::string("crashed: ") +
+                                          strsignal(WTERMSIG(status)))
+                             : std::string("exited early"));
+    }
+    handle(index, report, crashed);
+  }
+  llvm::outs() << "obs-fuzz --seed=" << seed << ": " << programs
+               << " programs, " << pipelines << " pass pipelines, " << runs
+               << " runs, " << rejected << " rejected by the verifier, "
+               << resources << " over the shared-memory limit, " << mismatches
+               << " mismatches, " << failures << " failures\n";
+  return mismatches + failures ? 1 : 0;
+}
