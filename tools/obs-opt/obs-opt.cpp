@@ -1,28 +1,82 @@
 //===- obs-opt.cpp - the obs optimizer driver -----------------------------===//
 //
 // mlir-opt for obs: the obs dialect, passes and pipelines, plus the upstream
-// dialects and passes that obs pipelines go through.
+// dialects and passes that obs pipelines go through. It is MlirOptMain with
+// one step before parsing: a file nested deeper than the parser's stack
+// allows is refused with an error instead of a crash.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Obs/InitAll.h"
+#include "Obs/Support/SourceNesting.h"
 #include "Obs/Support/Statistics.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
 
 namespace mlir::obs::test {
 void registerTestPasses();
 } // namespace mlir::obs::test
 
-int main(int argc, char **argv) {
-  mlir::obs::registerAllPasses();
-  mlir::obs::test::registerTestPasses();
+using namespace mlir;
 
-  mlir::DialectRegistry registry;
-  mlir::obs::registerAllDialects(registry);
-  mlir::LogicalResult result =
-      mlir::MlirOptMain(argc, argv, "obs optimizer driver\n", registry);
-  if (mlir::obs::statisticsRequested())
-    mlir::obs::printStatistics(llvm::errs());
-  return mlir::asMainReturnCode(result);
+/// Parses and runs `inputFilename` as MlirOptMain(argc, argv, ...) does, once
+/// its nesting is known to be within what the parser can take.
+static LogicalResult optimize(StringRef inputFilename,
+                              StringRef outputFilename,
+                              DialectRegistry &registry,
+                              const MlirOptMainConfig &config) {
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      openInputFile(inputFilename, &errorMessage);
+  if (!input) {
+    llvm::errs() << errorMessage << "\n";
+    return failure();
+  }
+  {
+    // The check's own SourceMgr owns a copy only for the error's location.
+    llvm::SourceMgr sourceMgr;
+    sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBuffer(input->getMemBufferRef(),
+                                         /*RequiresNullTerminator=*/false),
+        llvm::SMLoc());
+    if (failed(obs::checkSourceNesting(sourceMgr)))
+      return failure();
+  }
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      openOutputFile(outputFilename, &errorMessage);
+  if (!output) {
+    llvm::errs() << errorMessage << "\n";
+    return failure();
+  }
+  if (failed(MlirOptMain(output->os(), std::move(input), registry, config)))
+    return failure();
+  output->keep();
+  return success();
+}
+
+int main(int argc, char **argv) {
+  obs::registerAllPasses();
+  obs::test::registerTestPasses();
+
+  DialectRegistry registry;
+  obs::registerAllDialects(registry);
+  auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
+      argc, argv, "obs optimizer driver\n", registry);
+  MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
+  // Listing dialects or passes reads no file.
+  if (config.shouldShowDialects() || config.shouldListPasses())
+    return asMainReturnCode(
+        MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
+
+  llvm::InitLLVM initLLVM(argc, argv);
+  LogicalResult result =
+      optimize(inputFilename, outputFilename, registry, config);
+  if (obs::statisticsRequested())
+    obs::printStatistics(llvm::errs());
+  return asMainReturnCode(result);
 }

@@ -16,6 +16,7 @@
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/InitAll.h"
 #include "Obs/Pipelines/Pipelines.h"
+#include "Obs/Support/SourceNesting.h"
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/Passes.h"
 #include "mlir/IR/Verifier.h"
@@ -494,6 +495,8 @@ int main(int argc, char **argv) {
     fail("cannot open '" + inputFile + "': " + buffer.getError().message());
   auto sourceMgr = std::make_shared<llvm::SourceMgr>();
   sourceMgr->AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  if (failed(obs::checkSourceNesting(*sourceMgr)))
+    return 1;
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
   if (!module)

@@ -12,6 +12,26 @@ using namespace mlir::obs;
 #include "Obs/Dialect/Obs/ObsDialect.cpp.inc"
 #include "Obs/Dialect/Obs/ObsEnums.cpp.inc"
 
+/// Parses an array length: a non-negative integer of at most 64 bits, each
+/// other case a single error at the number.
+FailureOr<uint64_t> obs::parseArrayLength(AsmParser &parser) {
+  SMLoc location = parser.getCurrentLocation();
+  APInt value;
+  OptionalParseResult parsed = parser.parseOptionalInteger(value);
+  if (!parsed.has_value())
+    return parser.emitError(location, "expected an array length");
+  if (failed(*parsed))
+    return failure();
+  if (value.isNegative())
+    return parser.emitError(location, "array length ")
+           << llvm::toString(value, 10, /*Signed=*/true) << " is negative";
+  if (value.getActiveBits() > 64)
+    return parser.emitError(location, "array length ")
+           << llvm::toString(value, 10, /*Signed=*/false)
+           << " does not fit in 64 bits";
+  return value.getZExtValue();
+}
+
 #define GET_TYPEDEF_CLASSES
 #include "Obs/Dialect/Obs/ObsTypes.cpp.inc"
 

@@ -11,6 +11,12 @@ class Obs_Type<string name, string typeMnemonic, list<Trait> traits = []>
   let mnemonic = typeMnemonic;
 }
 
+// An array length as written: a non-negative integer of at most 64 bits. The
+// generic uint64_t parser would read `-4` as 2^64 - 4.
+def Obs_ArrLength : AttrOrTypeParameter<"uint64_t", "an array length"> {
+  let parser = "::mlir::obs::parseArrayLength($_parser)";
+}
+
 def Obs_ArrType : Obs_Type<"Arr", "arr"> {
   let summary = "a pull array: a static length and a function from index to element";
   let description = [{
@@ -34,7 +40,7 @@ def Obs_ArrType : Obs_Type<"Arr", "arr"> {
     !obs.arr<256 x !obs.arr<256 x f32>>
     ```
   }];
-  let parameters = (ins "uint64_t":$length, "::mlir::Type":$elementType);
+  let parameters = (ins Obs_ArrLength:$length, "::mlir::Type":$elementType);
   let assemblyFormat = "`<` $length `x` $elementType `>`";
   let genVerifyDecl = 1;
   let builders = [
