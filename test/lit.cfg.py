@@ -22,7 +22,7 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.obs_tools_dir, config.llvm_tools_dir]
-tools = ["obs-opt", "obs-run", "obs-lsp-server"]
+tools = ["obs-opt", "obs-run", "obs-lsp-server", "obs-fuzz"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.obs_tools_dir, append_path=True)

@@ -62,8 +62,8 @@ private:
   void setInt(Value result, int64_t value);
   /// Evaluates the integer arithmetic of addresses and conditions.
   void evaluate(Operation &op);
-  void recordAccess(Operation *op, Value memref, ValueRange indices,
-                    bool write);
+  LogicalResult recordAccess(Operation *op, Value memref, ValueRange indices,
+                             bool write);
   FailureOr<bool> knownCondition(Operation *op, Value condition);
   /// Whether `loop` neither passes a barrier, nor stores to memory the
   /// analysis tracks, nor loads from workgroup memory.
@@ -79,11 +79,17 @@ private:
 
 } // namespace mlir::obs
 
-void ThreadRunner::recordAccess(Operation *op, Value memref,
-                                ValueRange indices, bool write) {
+LogicalResult ThreadRunner::recordAccess(Operation *op, Value memref,
+                                         ValueRange indices, bool write) {
   auto it = pointers.find(memref);
   if (it == pointers.end())
-    return; // A memref the kernel did not get from its arguments.
+    return success(); // A memref the kernel did not get from its arguments.
+  if (run.accesses.size() == BlockRun::kMaxAccesses)
+    return op->emitError()
+           << "cannot prove the kernel safe: one block makes more than the "
+              "limit of "
+           << BlockRun::kMaxAccesses
+           << " memory accesses that the analysis follows";
   auto type = cast<MemRefType>(memref.getType());
   uint64_t elementBytes =
       std::max<uint64_t>(1, type.getElementTypeBitWidth() / 8);
@@ -119,6 +125,7 @@ void ThreadRunner::recordAccess(Operation *op, Value memref,
     access.byteEnd = access.byteBegin + type.getNumElements() * elementBytes;
   }
   run.accesses.push_back(access);
+  return success();
 }
 
 FailureOr<bool> ThreadRunner::knownCondition(Operation *op, Value condition) {
@@ -171,12 +178,12 @@ LogicalResult ThreadRunner::runOp(Operation &op) {
   if (isa<gpu::ReturnOp, scf::YieldOp>(op))
     return success();
   if (auto load = dyn_cast<memref::LoadOp>(op)) {
-    recordAccess(&op, load.getMemRef(), load.getIndices(), /*write=*/false);
-    return success();
+    return recordAccess(&op, load.getMemRef(), load.getIndices(),
+                        /*write=*/false);
   }
   if (auto store = dyn_cast<memref::StoreOp>(op)) {
-    recordAccess(&op, store.getMemRef(), store.getIndices(), /*write=*/true);
-    return success();
+    return recordAccess(&op, store.getMemRef(), store.getIndices(),
+                        /*write=*/true);
   }
   if (auto view = dyn_cast<memref::ViewOp>(op)) {
     auto source = pointers.find(view.getSource());

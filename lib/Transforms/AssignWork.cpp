@@ -2,6 +2,7 @@
 
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/Support/Statistics.h"
+#include "Obs/Transforms/KernelSimulation.h"
 #include "Obs/Transforms/Passes.h"
 
 namespace mlir::obs {
@@ -47,9 +48,13 @@ struct ObsAssignWorkPass
       kernel.setThreadsAttr(builder.getI64IntegerAttr(blockThreads));
     }
     uint64_t mostPerThread = 0;
+    SmallVector<SyncOp> decidedBefore;
     kernel.walk([&](SyncOp sync) {
       if (sync.getHowAttr())
         return;
+      if (sync.getScope() == SyncScope::Warp ||
+          sync.getPlacement() == Placement::InPlace)
+        decidedBefore.push_back(sync);
       uint64_t length = sync.getType().getLength();
       WorkAssignmentAttrInterface how;
       if (strategy == "blocked")
@@ -67,6 +72,45 @@ struct ObsAssignWorkPass
     if (mostPerThread)
       maxStatistic(*this, numElementsPerThread, "max-elements-per-thread",
                    mostPerThread);
+    if (!decidedBefore.empty() && failed(keepSafe(kernel, decidedBefore)))
+      return signalPassFailure();
+  }
+
+  /// Takes back the warp scopes and in-place placements of `decided` that
+  /// the new work assignment makes hazards, fewest first (refineSyncs over
+  /// those decisions, as if they were being made now).
+  LogicalResult keepSafe(KernelOp kernel, ArrayRef<SyncOp> decided) {
+    llvm::DenseMap<Operation *, std::pair<SyncScopeAttr, PlacementAttr>>
+        original;
+    for (SyncOp sync : decided)
+      original[sync] = {sync.getScopeAttr(), sync.getPlacementAttr()};
+    auto apply = [&](SyncOp sync) {
+      auto [scope, placement] = original.lookup(sync);
+      sync.setScopeAttr(scope);
+      sync.setPlacementAttr(placement);
+    };
+    auto undo = [&](SyncOp sync) {
+      if (sync.getScope() == SyncScope::Warp)
+        sync.removeScopeAttr();
+      if (sync.getPlacement() == Placement::InPlace)
+        sync.removePlacementAttr();
+    };
+    auto took = [](const KernelSimulation &, unsigned) { return true; };
+    ChangedElementsCache cache;
+    if (failed(refineSyncs(kernel, decided, {apply, undo, took}, cache)))
+      return failure();
+    bool placementTakenBack = false;
+    for (SyncOp sync : decided) {
+      auto [scope, placement] = original.lookup(sync);
+      if (scope == sync.getScopeAttr() && placement == sync.getPlacementAttr())
+        continue;
+      addToStatistic(*this, numTakenBack, "decisions-taken-back");
+      placementTakenBack |= placement != sync.getPlacementAttr();
+    }
+    // A fresh buffer needs room the plan did not leave.
+    if (placementTakenBack)
+      dropSharedPlan(kernel);
+    return success();
   }
 };
 } // namespace

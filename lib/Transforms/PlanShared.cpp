@@ -41,11 +41,16 @@ struct ObsPlanSharedPass
 
 } // namespace
 
+bool mlir::obs::dropSharedPlan(KernelOp kernel) {
+  bool planned = static_cast<bool>(kernel->removeAttr("obs.shared_bytes"));
+  kernel.walk([](Operation *op) { op->removeAttr("obs.shared_offsets"); });
+  return planned;
+}
+
 void ObsPlanSharedPass::runOnOperation() {
   KernelOp kernel = getOperation();
   // Plan from the kernel's buffers as the lowering allocates them alone.
-  kernel->removeAttr("obs.shared_bytes");
-  kernel.walk([](Operation *op) { op->removeAttr("obs.shared_offsets"); });
+  dropSharedPlan(kernel);
   ChangedElementsCache cache;
   FailureOr<KernelSimulation> simulation = simulateKernel(kernel, &cache);
   if (failed(simulation))

@@ -77,6 +77,13 @@ static cl::opt<bool> verbose("verbose",
 static cl::opt<int> printOnly(
     "print", cl::desc("Print program N of the seed and stop"), cl::init(-1),
     cl::cat(fuzzCategory));
+// For testing obs-fuzz itself: a miscompilation to find, save and reduce.
+static cl::opt<std::string> testMiscompileOp(
+    "test-miscompile-op",
+    cl::desc("Testing obs-fuzz: pretend the cpu target miscompiles every "
+             "kernel that uses this op (the lowest bit of its first result "
+             "number flips)"),
+    cl::Hidden, cl::cat(fuzzCategory));
 
 namespace {
 
@@ -338,6 +345,13 @@ Report checkProgram(const std::string &text, uint64_t inputSeed,
       return report;
     }
     ++report.runs;
+    if (!testMiscompileOp.empty() && result->getNumLeaves() > 0 &&
+        module->walk([](Operation *op) {
+                return op->getName().getStringRef() == testMiscompileOp
+                           ? WalkResult::interrupt()
+                           : WalkResult::advance();
+              }).wasInterrupted())
+      *static_cast<uint8_t *>(result->getBuffer(0)) ^= 1;
     int64_t k = firstDifference(*result, *reference);
     if (k >= 0) {
       report.outcome = Outcome::Mismatch;
@@ -385,29 +399,33 @@ Child startChild(const std::string &text, uint64_t inputSeed,
   return {pid, fds[0]};
 }
 
-/// Waits for `child` and returns its report; a crash or a timeout is a
-/// failure.
-Report finishChild(Child child, bool &crashed) {
+/// Reads the report of a child that has exited with `status` from its pipe;
+/// a crash, a timeout or a missing report is a failure, and sets `crashed`.
+Report collectReport(Child child, int status, bool &crashed) {
   Report report;
   ssize_t got = read(child.fd, &report, sizeof(report));
   close(child.fd);
+  crashed = got != static_cast<ssize_t>(sizeof(report)) ||
+            !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+  if (!crashed)
+    return report;
+  report = Report();
+  report.outcome = Outcome::Failed;
+  setMessage(report,
+             WIFSIGNALED(status)
+                 ? (WTERMSIG(status) == SIGALRM
+                        ? std::string("timed out")
+                        : std::string("crashed: ") +
+                              strsignal(WTERMSIG(status)))
+                 : "exited with " + std::to_string(WEXITSTATUS(status)));
+  return report;
+}
+
+/// Waits for `child` and returns its report.
+Report finishChild(Child child, bool &crashed) {
   int status = 0;
   waitpid(child.pid, &status, 0);
-  crashed = false;
-  if (got != static_cast<ssize_t>(sizeof(report)) || !WIFEXITED(status) ||
-      WEXITSTATUS(status) != 0) {
-    crashed = true;
-    report = Report();
-    report.outcome = Outcome::Failed;
-    std::string why =
-        WIFSIGNALED(status)
-            ? (WTERMSIG(status) == SIGALRM
-                   ? std::string("timed out")
-                   : std::string("crashed: ") + strsignal(WTERMSIG(status)))
-            : "exited with " + std::to_string(WEXITSTATUS(status));
-    setMessage(report, why);
-  }
-  return report;
+  return collectReport(child, status, crashed);
 }
 
 Report checkInChild(const std::string &text, uint64_t inputSeed,
@@ -586,21 +604,8 @@ int main(int argc, char **argv) {
       continue;
     auto [index, child] = it->second;
     running.erase(it);
-    Report report;
-    ssize_t got = read(child.fd, &report, sizeof(report));
-    close(child.fd);
-    bool crashed = got != static_cast<ssize_t>(sizeof(report)) ||
-                   !WIFEXITED(status) || WEXITSTATUS(status) != 0;
-    if (crashed) {
-      report = Report();
-      report.outcome = Outcome::Failed;
-      setMessage(report, WIFSIGNALED(status)
-                             ? (WTERMSIG(status) == SIGALRM
-                                    ? std::string("timed out")
-                                    : std::string("crashed: ") +
-                                          strsignal(WTERMSIG(status)))
-                             : std::string("exited early"));
-    }
+    bool crashed = false;
+    Report report = collectReport(child, status, crashed);
     handle(index, report, crashed);
   }
   llvm::outs() << "obs-fuzz --seed=" << seed << ": " << programs

@@ -98,7 +98,10 @@ void runPipeline(ModuleOp module, StringRef pipeline) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   MLIRContext &ctx = context();
-  StringRef text(reinterpret_cast<const char *>(data), size);
+  // MLIR's lexer reads one past the end of its buffer, expecting the NUL
+  // that files read by MemoryBuffer have and libFuzzer's data has not.
+  std::string copy(reinterpret_cast<const char *>(data), size);
+  StringRef text(copy.c_str(), size);
   // obs-opt and obs-run refuse these before parsing too: the parser's
   // recursion is MLIR's, and its stack overflow is not what this looks for.
   if (obs::findExcessiveNesting(text))

@@ -67,9 +67,15 @@ struct Barrier {
 
 class BlockRun {
 public:
+  /// The most memory accesses one block's run records (about 1.2 GB of
+  /// them): a kernel whose threads each re-read whole arrays many times is
+  /// refused rather than run out of memory.
+  static constexpr uint64_t kMaxAccesses = uint64_t(1) << 24;
+
   /// Runs every thread of one block of `kernel` (whose known_block_size
   /// gives the threads), or reports why it cannot: a barrier that some
-  /// threads could skip, a loop whose bounds are not known.
+  /// threads could skip, a loop whose bounds are not known, more than
+  /// kMaxAccesses accesses.
   static FailureOr<BlockRun> simulate(gpu::GPUFuncOp kernel);
 
   unsigned getThreads() const { return threads; }

@@ -47,6 +47,10 @@ bool isFlat(KernelOp kernel);
 /// writes global memory and ends in no barrier.
 bool isOutputOnly(SyncOp sync);
 
+/// Removes the shared-memory plan of `kernel` (obs-plan-shared's), so that
+/// the lowering allocates each buffer alone again. Returns whether it had one.
+bool dropSharedPlan(KernelOp kernel);
+
 } // namespace mlir::obs
 
 #endif // OBS_TRANSFORMS_PASSES_H

@@ -99,6 +99,13 @@ def ObsAssignWork : Pass<"obs-assign-work", "::mlir::obs::KernelOp"> {
       works on an element that does not change.
 
     Syncs whose work assignment the user wrote keep it.
+
+    A warp scope or an in-place placement that a sync already has (from
+    `obs-elide-warp-syncs` or `obs-inplace` run earlier, or written without
+    a `how`) was proved, if at all, for one thread per element. Where the
+    new assignment makes it a hazard, it is taken back to a block barrier
+    and a fresh buffer, which are always safe (and a shared-memory plan
+    made before is dropped, to be made again).
   }];
   let options = [
     Option<"threads", "threads", "uint64_t", /*default=*/"0",
@@ -110,7 +117,9 @@ def ObsAssignWork : Pass<"obs-assign-work", "::mlir::obs::KernelOp"> {
   let statistics = [
     Statistic<"numAssigned", "syncs-assigned", "Syncs given a work assignment">,
     Statistic<"numElementsPerThread", "max-elements-per-thread",
-              "Most elements one thread computes in a stage">
+              "Most elements one thread computes in a stage">,
+    Statistic<"numTakenBack", "decisions-taken-back",
+              "Warp scopes and in-place placements the assignment made unsafe">
   ];
 }
 
