@@ -4,22 +4,26 @@
 #   ./build.sh run      install what is missing, build, run the main job
 #   ./build.sh check    install what is missing, build, run the test suite
 #   ./build.sh fuzz [SECONDS]
-#                       libFuzzer on the compiler, every obs source
-#                       instrumented and under ASan and UBSan (build-fuzz),
-#                       from a corpus of the tests' programs, for SECONDS
-#                       (default 600); crashes go to build-fuzz/crashes
+#                       libFuzzer on the compiler (tools/obs-libfuzzer) in
+#                       the sanitizer build, from a corpus of the tests'
+#                       programs, for SECONDS (default 600); the corpus grows
+#                       in build-sanitize/corpus, crashes go to
+#                       build-sanitize/crashes
 #
-# Environment: BUILD_DIR (default: build), OBS_SANITIZE=1 for an ASan/UBSan
-# build (in build-sanitize unless BUILD_DIR is set).
+# Environment: BUILD_DIR (default: build, or build-sanitize),
+# OBS_SANITIZE=1 to build and check with ASan and UBSan (OBS_SANITIZE=1
+# ./build.sh check runs the whole suite so).
 set -euo pipefail
 
 cd "$(dirname "$0")"
 action=${1:-run}
-if [ "$action" = fuzz ]; then
-  build_dir=${BUILD_DIR:-build-fuzz}
-elif [ "${OBS_SANITIZE:-0}" = 1 ]; then
+# The sanitizer build and the fuzzer share build-sanitize: ASan and UBSan
+# everywhere, and libFuzzer's coverage hooks, which cost the tests little.
+if [ "$action" = fuzz ] || [ "${OBS_SANITIZE:-0}" = 1 ]; then
+  sanitize=1
   build_dir=${BUILD_DIR:-build-sanitize}
 else
+  sanitize=0
   build_dir=${BUILD_DIR:-build}
 fi
 
@@ -43,11 +47,8 @@ install_missing_packages() {
 configure() {
   [ -f "$build_dir/build.ninja" ] && return 0
   local extra=()
-  if [ "${OBS_SANITIZE:-0}" = 1 ] || [ "$action" = fuzz ]; then
-    extra+=(-DLLVM_USE_SANITIZER="Address;Undefined")
-  fi
-  if [ "$action" = fuzz ]; then
-    extra+=(-DOBS_FUZZ_INSTRUMENT=ON)
+  if [ "$sanitize" = 1 ]; then
+    extra+=(-DLLVM_USE_SANITIZER="Address;Undefined" -DOBS_FUZZ_INSTRUMENT=ON)
   fi
   cmake -G Ninja -S . -B "$build_dir" \
     -DCMAKE_BUILD_TYPE=Release \
@@ -56,6 +57,16 @@ configure() {
     -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
     "${extra[@]}"
 }
+
+# Leaks are not what the sanitizer build looks for: MLIR's contexts and
+# registries live to the end of a tool. User poisoning is off because
+# libMLIR is not instrumented: LLVM's BumpPtrAllocator, inlined into obs's
+# code, poisons slabs that libMLIR's copy of it hands out without
+# unpoisoning. UBSan stops at the first report (-fno-sanitize-recover).
+if [ "$sanitize" = 1 ]; then
+  export ASAN_OPTIONS=detect_leaks=0:allow_user_poisoning=0
+  export UBSAN_OPTIONS=print_stacktrace=1
+fi
 
 install_missing_packages
 configure
@@ -78,11 +89,7 @@ case "$action" in
     find test examples -name '*.mlir' -size -8k | while read -r file; do
       cp "$file" "$seeds/$(echo "$file" | tr / _)"
     done
-    # Leaks are not what this looks for: MLIR's contexts live to the end.
-    # User poisoning is off because libMLIR is not instrumented: LLVM's
-    # BumpPtrAllocator, inlined into obs's code, poisons slabs that libMLIR's
-    # copy of it then hands out without unpoisoning.
-    ASAN_OPTIONS=detect_leaks=0:allow_user_poisoning=0 "$build_dir/bin/obs-libfuzzer" \
+    "$build_dir/bin/obs-libfuzzer" \
       "$build_dir/corpus" "$seeds" \
       -dict=tools/obs-libfuzzer/obs.dict -max_total_time="$seconds" \
       -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 \

@@ -59,5 +59,7 @@ if config.cxx_launcher:
     configure.append("-DCMAKE_CXX_COMPILER_LAUNCHER=" + config.cxx_launcher)
 if config.linker_flags.strip():
     configure.append('"-DCMAKE_EXE_LINKER_FLAGS=' + config.linker_flags.strip() + '"')
+if config.sanitizer_flags:
+    configure.append('"-DCMAKE_CXX_FLAGS=' + config.sanitizer_flags + '"')
 config.substitutions.append(("%cmake-configure", " ".join(configure)))
 config.substitutions.append(("%cmake-build", config.cmake + " --build"))

@@ -191,10 +191,10 @@ LogicalResult ThreadRunner::runOp(Operation &op) {
     if (source == pointers.end() || !shift)
       return op.emitOpError() << "views memory the analysis cannot follow";
     Attribute owner = op.getAttr("obs.owner");
-    pointers[view.getResult()] = {
-        source->second.memory,
-        source->second.byteOffset + static_cast<uint64_t>(*shift),
-        owner ? owner : source->second.owner};
+    Pointer viewed{source->second.memory,
+                   source->second.byteOffset + static_cast<uint64_t>(*shift),
+                   owner ? owner : source->second.owner};
+    pointers[view.getResult()] = viewed;
     return success();
   }
   if (auto select = dyn_cast<arith::SelectOp>(op);
@@ -205,9 +205,12 @@ LogicalResult ThreadRunner::runOp(Operation &op) {
              << "chooses a buffer by a condition the analysis cannot follow";
     Value chosen =
         *condition ? select.getTrueValue() : select.getFalseValue();
+    // Copied out first: inserting the result may grow the map under `it`.
     auto it = pointers.find(chosen);
-    if (it != pointers.end())
-      pointers[select.getResult()] = it->second;
+    if (it != pointers.end()) {
+      Pointer pointer = it->second;
+      pointers[select.getResult()] = pointer;
+    }
     return success();
   }
   if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
