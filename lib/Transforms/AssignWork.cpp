@@ -41,9 +41,7 @@ struct ObsAssignWorkPass
     if (!kernel.getThreads()) {
       // The block must still run the work assignments the user wrote.
       kernel.walk([&](SyncOp sync) {
-        if (WorkAssignmentAttrInterface how = sync.getWorkAssignment())
-          blockThreads = std::max(
-              blockThreads, how.getThreadCount(sync.getType().getLength()));
+        blockThreads = std::max(blockThreads, sync.getThreadsNeeded());
       });
       kernel.setThreadsAttr(builder.getI64IntegerAttr(blockThreads));
     }

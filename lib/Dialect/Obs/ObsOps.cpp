@@ -265,6 +265,17 @@ static void printSyncProperties(OpAsmPrinter &p, SyncOp op,
   p << input;
 }
 
+uint64_t SyncOp::getThreadsNeeded() {
+  WorkAssignmentAttrInterface how = getWorkAssignment();
+  if (!how)
+    return 0;
+  if (auto strided = dyn_cast<StridedAttr>(how))
+    return strided.getThreads();
+  if (auto compact = dyn_cast<CompactAttr>(how))
+    return compact.getThreads();
+  return how.getThreadCount(getType().getLength());
+}
+
 LogicalResult SyncOp::verify() {
   // A sync is a stage of a program: every region between it and its kernel
   // must be a sub-program, never an element function.
@@ -282,11 +293,7 @@ LogicalResult SyncOp::verify() {
   if (!how || !kernel || !kernel.getThreads())
     return success();
   uint64_t length = getType().getLength();
-  uint64_t needed = how.getThreadCount(length);
-  if (auto strided = dyn_cast<StridedAttr>(how))
-    needed = strided.getThreads();
-  if (auto compact = dyn_cast<CompactAttr>(how))
-    needed = compact.getThreads();
+  uint64_t needed = getThreadsNeeded();
   if (needed > uint64_t(*kernel.getThreads()))
     return emitOpError() << "work assignment " << getHowAttr() << " needs "
                          << needed << " threads to cover " << length

@@ -190,6 +190,10 @@ def Obs_SyncOp : Obs_Op<"sync", [
     ::mlir::obs::Placement getPlacementOrDefault() {
       return getPlacement().value_or(::mlir::obs::Placement::Fresh);
     }
+    /// The threads a block needs for the work assignment as written (0
+    /// without one): `strided<T>` and `compact<T>` name all T threads, even
+    /// over fewer elements.
+    uint64_t getThreadsNeeded();
   }];
 }
 
