@@ -33,6 +33,11 @@ if config.ptxas and os.path.exists(config.ptxas):
     config.substitutions.append(
         ("%cuda_toolkit", os.path.dirname(os.path.dirname(config.ptxas))))
 
+# obs-libfuzzer is built where clang's libFuzzer runtime is installed.
+if os.path.exists(os.path.join(config.obs_tools_dir, "obs-libfuzzer")):
+    config.available_features.add("libfuzzer")
+    llvm_config.add_tool_substitutions(["obs-libfuzzer"], [config.obs_tools_dir])
+
 # `%exit-code CMD ARGS`: CMD's output and stderr, then "exit code: N".
 config.substitutions.append(
     ("%exit-code", "sh " + os.path.join(config.test_source_root, "Inputs", "exit-code.sh")))
