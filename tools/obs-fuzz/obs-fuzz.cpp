@@ -38,6 +38,7 @@
 #include <cmath>
 #include <map>
 #include <cstring>
+#include <sys/mman.h>
 #include <sys/select.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -269,6 +270,9 @@ void setMessage(Report &report, const std::string &text) {
 /// so that each child starts with its dialects loaded.
 MLIRContext *sharedContext = nullptr;
 
+/// In a child: where it says which configuration it is running.
+int *childProgress = nullptr;
+
 Report checkProgram(const std::string &text, uint64_t inputSeed,
                     const std::vector<Configuration> &configurations) {
   Report report;
@@ -300,6 +304,10 @@ Report checkProgram(const std::string &text, uint64_t inputSeed,
     setMessage(report, llvm::toString(std::move(e)));
     return report;
   }
+  // ref runs first under every configuration: a crash there reduces with
+  // the first.
+  if (childProgress)
+    *childProgress = 0;
   FailureOr<obs_run::HostArray> reference =
       run(*module, kernel, "obs-reference", input, error);
   ++report.runs;
@@ -311,6 +319,8 @@ Report checkProgram(const std::string &text, uint64_t inputSeed,
   // The refined kernels, by refinement, shared by the thread orders.
   std::map<std::string, OwningOpRef<ModuleOp>> refined;
   for (auto [index, configuration] : llvm::enumerate(configurations)) {
+    if (childProgress)
+      *childProgress = static_cast<int>(index);
     bool asWritten = configuration.passes.empty();
     OwningOpRef<ModuleOp> &refinedModule = refined[configuration.refinement()];
     FailureOr<obs_run::HostArray> result = failure();
@@ -374,6 +384,9 @@ Report checkProgram(const std::string &text, uint64_t inputSeed,
 struct Child {
   pid_t pid;
   int fd;
+  /// The configuration the child is running, in memory shared with it, so
+  /// that a crash still names the configuration to reduce with.
+  int *progress;
 };
 
 /// Starts `checkProgram` in a child, which reports through a pipe.
@@ -386,9 +399,18 @@ Child startChild(const std::string &text, uint64_t inputSeed,
   }
   fflush(stdout);
   llvm::outs().flush();
+  auto *progress = static_cast<int *>(mmap(nullptr, sizeof(int),
+                                           PROT_READ | PROT_WRITE,
+                                           MAP_SHARED | MAP_ANONYMOUS, -1, 0));
+  if (progress == MAP_FAILED) {
+    perror("obs-fuzz: mmap");
+    exit(2);
+  }
+  *progress = -1;
   pid_t pid = fork();
   if (pid == 0) {
     close(fds[0]);
+    childProgress = progress;
     alarm(timeout);
     Report report = checkProgram(text, inputSeed, configurations);
     ssize_t written = write(fds[1], &report, sizeof(report));
@@ -396,7 +418,7 @@ Child startChild(const std::string &text, uint64_t inputSeed,
     _exit(0);
   }
   close(fds[1]);
-  return {pid, fds[0]};
+  return {pid, fds[0], progress};
 }
 
 /// Reads the report of a child that has exited with `status` from its pipe;
@@ -405,12 +427,15 @@ Report collectReport(Child child, int status, bool &crashed) {
   Report report;
   ssize_t got = read(child.fd, &report, sizeof(report));
   close(child.fd);
+  int running = *child.progress;
+  munmap(child.progress, sizeof(int));
   crashed = got != static_cast<ssize_t>(sizeof(report)) ||
             !WIFEXITED(status) || WEXITSTATUS(status) != 0;
   if (!crashed)
     return report;
   report = Report();
   report.outcome = Outcome::Failed;
+  report.failingPipeline = running;
   setMessage(report,
              WIFSIGNALED(status)
                  ? (WTERMSIG(status) == SIGALRM
@@ -555,8 +580,9 @@ int main(int argc, char **argv) {
     std::string name = "fuzz-" + std::to_string(seed) + "-" +
                        std::to_string(index);
     save(name, program, inputSeed, failing, what);
+    // A timeout is not reduced: each candidate could take the whole timeout.
     Program reduced = program;
-    if (failing)
+    if (failing && StringRef(report.message) != "timed out")
       reduced = reduce(program, inputSeed, *failing, report.outcome, crashed);
     save(name + "-reduced", reduced, inputSeed, failing, what);
     llvm::outs() << "  saved " << saveDir << "/" << name << ".mlir ("

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::obs;
@@ -361,8 +362,8 @@ static SmallVector<Value> emitFold(ElementEmitter &emitter, Region &body,
 /// Seed 004's tree: level by level, elements 2j and 2j+1 combine into j and
 /// an odd last element moves up unchanged. The levels live in a scratch
 /// array on the thread's stack, allocated once at the start of the
-/// enclosing function (an automatic allocation scope) so that emitting the
-/// tree inside a loop does not grow the stack.
+/// enclosing function so that emitting the tree inside a loop does not grow
+/// the stack.
 static SmallVector<Value> emitTreeReduce(ElementEmitter &emitter,
                                          Region &body, Value input) {
   OpBuilder &builder = emitter.getBuilder();
@@ -373,8 +374,12 @@ static SmallVector<Value> emitTreeReduce(ElementEmitter &emitter,
   SmallVector<Value> scratch;
   {
     OpBuilder::InsertionGuard guard(builder);
+    // The function, not the nearest automatic allocation scope: scf.for is
+    // one, but its lowering to LLVM frees nothing per iteration, so a tree
+    // inside a loop grew the stack by its scratch array every iteration
+    // (found by obs-fuzz: a segfault on ref).
     Operation *scope = builder.getInsertionBlock()->getParentOp();
-    while (scope && !scope->hasTrait<OpTrait::AutomaticAllocationScope>())
+    while (scope && !isa<FunctionOpInterface>(scope))
       scope = scope->getParentOp();
     if (scope && !scope->getRegion(0).empty())
       builder.setInsertionPointToStart(&scope->getRegion(0).front());
