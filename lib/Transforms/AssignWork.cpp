@@ -46,13 +46,11 @@ struct ObsAssignWorkPass
       kernel.setThreadsAttr(builder.getI64IntegerAttr(blockThreads));
     }
     uint64_t mostPerThread = 0;
-    SmallVector<SyncOp> decidedBefore;
+    bool assignedAny = false;
     kernel.walk([&](SyncOp sync) {
       if (sync.getHowAttr())
         return;
-      if (sync.getScope() == SyncScope::Warp ||
-          sync.getPlacement() == Placement::InPlace)
-        decidedBefore.push_back(sync);
+      assignedAny = true;
       uint64_t length = sync.getType().getLength();
       WorkAssignmentAttrInterface how;
       if (strategy == "blocked")
@@ -70,6 +68,16 @@ struct ObsAssignWorkPass
     if (mostPerThread)
       maxStatistic(*this, numElementsPerThread, "max-elements-per-thread",
                    mostPerThread);
+    // Any sync's scope or placement may rest on who computed what before:
+    // a stage now dealt out differently reads the previous sync's array
+    // from other threads, whatever that sync's own assignment.
+    SmallVector<SyncOp> decidedBefore;
+    if (assignedAny)
+      kernel.walk([&](SyncOp sync) {
+        if (sync.getScope() == SyncScope::Warp ||
+            sync.getPlacement() == Placement::InPlace)
+          decidedBefore.push_back(sync);
+      });
     if (!decidedBefore.empty() && failed(keepSafe(kernel, decidedBefore)))
       return signalPassFailure();
   }

@@ -33,6 +33,19 @@ struct ObsInPlacePass : mlir::obs::impl::ObsInPlaceBase<ObsInPlacePass> {
       if (!sync.getPlacementAttr() && !isOutputOnly(sync))
         candidates.push_back(sync);
     });
+    // A shared-memory plan (obs-plan-shared run before) gave each buffer
+    // bytes for the time it was live; writing a stage over its input makes
+    // that input live longer, into bytes the plan may have handed on. No
+    // race shows that, so the plan goes: the choices are made, and
+    // simulated, on buffers of their own, and the plan comes back only when
+    // no sync went in place (found by obs-fuzz: wrong results on cpu).
+    SmallVector<std::pair<Operation *, Attribute>> plan;
+    kernel.walk([&](Operation *op) {
+      if (Attribute offsets = op->getAttr("obs.shared_offsets"))
+        plan.push_back({op, offsets});
+    });
+    Attribute planBytes = kernel->getAttr("obs.shared_bytes");
+    dropSharedPlan(kernel);
     auto inPlace = PlacementAttr::get(kernel.getContext(), Placement::InPlace);
     auto apply = [&](SyncOp sync) { sync.setPlacementAttr(inPlace); };
     auto undo = [](SyncOp sync) { sync.removePlacementAttr(); };
@@ -45,9 +58,18 @@ struct ObsInPlacePass : mlir::obs::impl::ObsInPlaceBase<ObsInPlacePass> {
         refineSyncs(kernel, candidates, refinement, cache);
     if (failed(refined))
       return signalPassFailure();
+    bool anyInPlace = false;
     for (SyncOp sync : candidates)
-      if (sync.getPlacementAttr())
+      if (sync.getPlacementAttr()) {
+        anyInPlace = true;
         addToStatistic(*this, numInPlace, "syncs-in-place");
+      }
+    if (!anyInPlace) {
+      for (auto [op, offsets] : plan)
+        op->setAttr("obs.shared_offsets", offsets);
+      if (planBytes)
+        kernel->setAttr("obs.shared_bytes", planBytes);
+    }
     addToStatistic(*this, numIdentityWrites, "identity-writes-dropped",
                    refined->identityWrites);
   }

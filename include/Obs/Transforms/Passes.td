@@ -100,12 +100,13 @@ def ObsAssignWork : Pass<"obs-assign-work", "::mlir::obs::KernelOp"> {
 
     Syncs whose work assignment the user wrote keep it.
 
-    A warp scope or an in-place placement that a sync already has (from
-    `obs-elide-warp-syncs` or `obs-inplace` run earlier, or written without
-    a `how`) was proved, if at all, for one thread per element. Where the
-    new assignment makes it a hazard, it is taken back to a block barrier
-    and a fresh buffer, which are always safe (and a shared-memory plan
-    made before is dropped, to be made again).
+    A warp scope or an in-place placement that any sync already has (from
+    `obs-elide-warp-syncs` or `obs-inplace` run earlier, or written) was
+    proved, if at all, for the work assignments before this pass: a stage
+    dealt out anew reads the previous sync's array from other threads.
+    Where the new assignments make one a hazard, it is taken back to a
+    block barrier and a fresh buffer, which are always safe (and a
+    shared-memory plan made before is dropped, to be made again).
   }];
   let options = [
     Option<"threads", "threads", "uint64_t", /*default=*/"0",
@@ -163,6 +164,10 @@ def ObsInPlace : Pass<"obs-inplace", "::mlir::obs::KernelOp"> {
     overwrites an element that another thread (or the same thread, later in
     the stage) still reads, and the kernel stays free of hazards across
     barriers.
+
+    A shared-memory plan made before (by `obs-plan-shared`) is dropped when
+    a sync goes in place, since the overwritten array then lives longer than
+    the plan allowed for; run `obs-plan-shared` after this pass.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
