@@ -3,8 +3,9 @@
 // RUN: obs-opt %s --split-input-file --pass-pipeline='builtin.module(obs.kernel(obs-elide-warp-syncs,obs-assign-work{threads=64 strategy=blocked},obs-verify-sync))' --obs-statistics -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS-BLOCKED
 // RUN: obs-opt %s --split-input-file --pass-pipeline='builtin.module(obs.kernel(obs-elide-warp-syncs,obs-assign-work{threads=64 strategy=strided},obs-verify-sync))' --obs-statistics -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS-STRIDED
 
-// Tests of lib/Transforms/AssignWork.cpp: a warp scope decided before work
-// was assigned. With one thread per element, thread e writes element e and
+// Tests of lib/Transforms/AssignWork.cpp (and of refineSyncs in
+// lib/Transforms/KernelSimulation.cpp, which takes unsafe decisions back):
+// a warp scope decided before work was assigned. With one thread per element, thread e writes element e and
 // reads it back, so obs-elide-warp-syncs makes the sync warp-scoped. For
 // 64 threads, blocked<2> has thread e/2 write element e, which the output
 // stage (one element per thread) reads from thread e mod 64, another warp

@@ -1,6 +1,7 @@
 // RUN: obs-opt %s --split-input-file --pass-pipeline='builtin.module(obs.kernel(obs-verify-sync))' --verify-diagnostics
 
-// Tests of lib/Transforms/VerifySync.cpp: every kind of unsafe choice, each
+// Tests of lib/Transforms/VerifySync.cpp (the messages are reportHazard's, in
+// lib/Transforms/KernelSimulation.cpp): every kind of unsafe choice, each
 // with the two threads, the element, the buffer and the kind of hazard.
 
 // A racy warp scope written by hand: thread 0 (warp 0) writes element 0,
