@@ -115,7 +115,7 @@ struct ObsAssignWorkPass
     }
     // A fresh buffer needs room the plan did not leave.
     if (placementTakenBack)
-      dropSharedPlan(kernel);
+      (void)takeSharedPlan(kernel);
     return success();
   }
 };

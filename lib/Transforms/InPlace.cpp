@@ -39,13 +39,7 @@ struct ObsInPlacePass : mlir::obs::impl::ObsInPlaceBase<ObsInPlacePass> {
     // race shows that, so the plan goes: the choices are made, and
     // simulated, on buffers of their own, and the plan comes back only when
     // no sync went in place (found by obs-fuzz: wrong results on cpu).
-    SmallVector<std::pair<Operation *, Attribute>> plan;
-    kernel.walk([&](Operation *op) {
-      if (Attribute offsets = op->getAttr("obs.shared_offsets"))
-        plan.push_back({op, offsets});
-    });
-    Attribute planBytes = kernel->getAttr("obs.shared_bytes");
-    dropSharedPlan(kernel);
+    SharedPlan plan = takeSharedPlan(kernel);
     auto inPlace = PlacementAttr::get(kernel.getContext(), Placement::InPlace);
     auto apply = [&](SyncOp sync) { sync.setPlacementAttr(inPlace); };
     auto undo = [](SyncOp sync) { sync.removePlacementAttr(); };
@@ -64,12 +58,8 @@ struct ObsInPlacePass : mlir::obs::impl::ObsInPlaceBase<ObsInPlacePass> {
         anyInPlace = true;
         addToStatistic(*this, numInPlace, "syncs-in-place");
       }
-    if (!anyInPlace) {
-      for (auto [op, offsets] : plan)
-        op->setAttr("obs.shared_offsets", offsets);
-      if (planBytes)
-        kernel->setAttr("obs.shared_bytes", planBytes);
-    }
+    if (!anyInPlace)
+      plan.restore(kernel);
     addToStatistic(*this, numIdentityWrites, "identity-writes-dropped",
                    refined->identityWrites);
   }

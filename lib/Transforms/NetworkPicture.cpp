@@ -2,6 +2,7 @@
 
 #include "Obs/Transforms/NetworkPicture.h"
 #include "Obs/Transforms/KernelSimulation.h"
+#include "Obs/Transforms/Passes.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Format.h"
 #include <map>
@@ -31,8 +32,7 @@ LogicalResult mlir::obs::drawNetwork(KernelOp kernel, llvm::raw_ostream &os) {
   builder.setInsertionPointToEnd(scratch->getBody());
   auto plain = cast<KernelOp>(builder.clone(*kernel));
   plain.removeThreadsAttr();
-  plain->removeAttr("obs.shared_bytes");
-  plain.walk([](Operation *op) { op->removeAttr("obs.shared_offsets"); });
+  (void)takeSharedPlan(plain);
   plain.walk([](SyncOp sync) {
     sync.removeScopeAttr();
     sync.removePlacementAttr();

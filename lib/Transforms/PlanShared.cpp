@@ -41,16 +41,27 @@ struct ObsPlanSharedPass
 
 } // namespace
 
-bool mlir::obs::dropSharedPlan(KernelOp kernel) {
-  bool planned = static_cast<bool>(kernel->removeAttr("obs.shared_bytes"));
-  kernel.walk([](Operation *op) { op->removeAttr("obs.shared_offsets"); });
-  return planned;
+SharedPlan mlir::obs::takeSharedPlan(KernelOp kernel) {
+  SharedPlan plan;
+  plan.bytes = kernel->removeAttr("obs.shared_bytes");
+  kernel.walk([&](Operation *op) {
+    if (Attribute offsets = op->removeAttr("obs.shared_offsets"))
+      plan.offsets.push_back({op, offsets});
+  });
+  return plan;
+}
+
+void SharedPlan::restore(KernelOp kernel) const {
+  if (bytes)
+    kernel->setAttr("obs.shared_bytes", bytes);
+  for (auto [op, offsetsOfOp] : offsets)
+    op->setAttr("obs.shared_offsets", offsetsOfOp);
 }
 
 void ObsPlanSharedPass::runOnOperation() {
   KernelOp kernel = getOperation();
   // Plan from the kernel's buffers as the lowering allocates them alone.
-  dropSharedPlan(kernel);
+  (void)takeSharedPlan(kernel);
   ChangedElementsCache cache;
   FailureOr<KernelSimulation> simulation = simulateKernel(kernel, &cache);
   if (failed(simulation))

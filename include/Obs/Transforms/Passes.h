@@ -47,9 +47,19 @@ bool isFlat(KernelOp kernel);
 /// writes global memory and ends in no barrier.
 bool isOutputOnly(SyncOp sync);
 
-/// Removes the shared-memory plan of `kernel` (obs-plan-shared's), so that
-/// the lowering allocates each buffer alone again. Returns whether it had one.
-bool dropSharedPlan(KernelOp kernel);
+/// A kernel's shared-memory plan, as obs-plan-shared leaves it: the arena's
+/// size and each buffer owner's offsets.
+struct SharedPlan {
+  Attribute bytes;
+  SmallVector<std::pair<Operation *, Attribute>> offsets;
+  /// Puts the plan back on the kernel it was taken from.
+  void restore(KernelOp kernel) const;
+};
+
+/// Removes the shared-memory plan of `kernel`, so that the lowering
+/// allocates each buffer alone again, and returns it (empty when it had
+/// none).
+SharedPlan takeSharedPlan(KernelOp kernel);
 
 } // namespace mlir::obs
 
