@@ -12,9 +12,10 @@ using namespace mlir::obs;
 #include "Obs/Dialect/Obs/ObsDialect.cpp.inc"
 #include "Obs/Dialect/Obs/ObsEnums.cpp.inc"
 
-/// Parses an array length: a non-negative integer of at most 64 bits, each
-/// other case a single error at the number.
-FailureOr<uint64_t> obs::parseArrayLength(AsmParser &parser) {
+/// Parses an array length: a non-negative integer of at most 64 bits (the
+/// type's verifier sets the real limit), each other case a single error at
+/// the number.
+static FailureOr<uint64_t> parseArrayLength(AsmParser &parser) {
   SMLoc location = parser.getCurrentLocation();
   APInt value;
   OptionalParseResult parsed = parser.parseOptionalInteger(value);
@@ -40,6 +41,26 @@ FailureOr<uint64_t> obs::parseArrayLength(AsmParser &parser) {
 
 #include "Obs/Dialect/Obs/ObsAttrInterfaces.cpp.inc"
 #include "Obs/Dialect/Obs/ObsOpInterfaces.cpp.inc"
+
+// `!obs.arr<N x T>`.
+Type ArrType::parse(AsmParser &parser) {
+  SMLoc location = parser.getCurrentLocation();
+  Type elementType;
+  if (parser.parseLess())
+    return {};
+  FailureOr<uint64_t> length = parseArrayLength(parser);
+  if (failed(length) || parser.parseKeyword("x") ||
+      parser.parseType(elementType) || parser.parseGreater())
+    return {};
+  return parser.getChecked<ArrType>(location, parser.getContext(), *length,
+                                    elementType);
+}
+
+void ArrType::print(AsmPrinter &printer) const {
+  printer << '<' << getLength() << " x ";
+  printer.printType(getElementType());
+  printer << '>';
+}
 
 void ObsDialect::initialize() {
   addTypes<

@@ -27,3 +27,15 @@ obs.kernel @wide(%a: !obs.arr<18446744073709551616 x i32>) {
 obs.kernel @negative(%a: !obs.arr<-4 x i32>) {
   obs.return
 }
+
+// -----
+
+obs.kernel @unsized(%a: !obs.arr<x i32>) {
+  obs.return
+}
+
+// -----
+
+obs.kernel @no_x(%a: !obs.arr<4 i32>) {
+  obs.return
+}

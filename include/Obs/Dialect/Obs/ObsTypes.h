@@ -31,10 +31,6 @@ SmallVector<Type> flattenElementType(Type type);
 /// The number of values `flattenElementType` gives for `type`.
 unsigned getFlattenedSize(Type type);
 
-/// Parses the length of an `!obs.arr`: a non-negative integer of at most 64
-/// bits (its limit is the type's verifier's).
-FailureOr<uint64_t> parseArrayLength(AsmParser &parser);
-
 } // namespace mlir::obs
 
 #endif // OBS_DIALECT_OBS_OBSTYPES_H

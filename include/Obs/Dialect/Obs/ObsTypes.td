@@ -11,12 +11,6 @@ class Obs_Type<string name, string typeMnemonic, list<Trait> traits = []>
   let mnemonic = typeMnemonic;
 }
 
-// An array length as written: a non-negative integer of at most 64 bits. The
-// generic uint64_t parser would read `-4` as 2^64 - 4.
-def Obs_ArrLength : AttrOrTypeParameter<"uint64_t", "an array length"> {
-  let parser = "::mlir::obs::parseArrayLength($_parser)";
-}
-
 def Obs_ArrType : Obs_Type<"Arr", "arr"> {
   let summary = "a pull array: a static length and a function from index to element";
   let description = [{
@@ -40,8 +34,11 @@ def Obs_ArrType : Obs_Type<"Arr", "arr"> {
     !obs.arr<256 x !obs.arr<256 x f32>>
     ```
   }];
-  let parameters = (ins Obs_ArrLength:$length, "::mlir::Type":$elementType);
-  let assemblyFormat = "`<` $length `x` $elementType `>`";
+  let parameters = (ins "uint64_t":$length, "::mlir::Type":$elementType);
+  // `<` length `x` elementType `>`, written by hand: the generic uint64_t
+  // parser would read `-4` as 2^64 - 4, and a generated parser adds a second
+  // "failed to parse parameter" error to every precise one.
+  let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let builders = [
     TypeBuilderWithInferredContext<(ins "uint64_t":$length,
