@@ -3,24 +3,34 @@
 #
 #   ./build.sh run      install what is missing, build, run the main job
 #   ./build.sh check    install what is missing, build, run the test suite
-#   ./build.sh fuzz [SECONDS]
+#   ./build.sh fuzz [SECONDS [LIBFUZZER_FLAGS...]]
 #                       libFuzzer on the compiler (tools/obs-libfuzzer) in
 #                       the sanitizer build, from a corpus of the tests'
 #                       programs, for SECONDS (default 600); the corpus grows
 #                       in build-sanitize/corpus, crashes go to
-#                       build-sanitize/crashes
+#                       build-sanitize/crashes. Flags after SECONDS go to
+#                       libFuzzer (-fork=2: one fuzzing process per core).
 #
-# Environment: BUILD_DIR (default: build, or build-sanitize),
+# Environment: BUILD_DIR (default: build, build-sanitize or build-fuzz),
 # OBS_SANITIZE=1 to build and check with ASan and UBSan (OBS_SANITIZE=1
-# ./build.sh check runs the whole suite so).
+# ./build.sh check runs the whole suite so). OBS_SANITIZE=0 ./build.sh fuzz
+# fuzzes in build-fuzz instead: coverage instrumentation without the
+# sanitizers, several times the executions per second, but only crashes
+# and failed verifiers are caught, not silent memory errors.
 set -euo pipefail
 
 cd "$(dirname "$0")"
 action=${1:-run}
 # The sanitizer build and the fuzzer share build-sanitize: ASan and UBSan
 # everywhere, and libFuzzer's coverage hooks, which cost the tests little.
-if [ "$action" = fuzz ] || [ "${OBS_SANITIZE:-0}" = 1 ]; then
+instrument=0
+if [ "$action" = fuzz ] && [ "${OBS_SANITIZE:-1}" = 0 ]; then
+  sanitize=0
+  instrument=1
+  build_dir=${BUILD_DIR:-build-fuzz}
+elif [ "$action" = fuzz ] || [ "${OBS_SANITIZE:-0}" = 1 ]; then
   sanitize=1
+  instrument=1
   build_dir=${BUILD_DIR:-build-sanitize}
 else
   sanitize=0
@@ -47,9 +57,8 @@ install_missing_packages() {
 configure() {
   [ -f "$build_dir/build.ninja" ] && return 0
   local extra=()
-  if [ "$sanitize" = 1 ]; then
-    extra+=(-DLLVM_USE_SANITIZER="Address;Undefined" -DOBS_FUZZ_INSTRUMENT=ON)
-  fi
+  [ "$sanitize" = 1 ] && extra+=(-DLLVM_USE_SANITIZER="Address;Undefined")
+  [ "$instrument" = 1 ] && extra+=(-DOBS_FUZZ_INSTRUMENT=ON)
   cmake -G Ninja -S . -B "$build_dir" \
     -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
@@ -84,19 +93,25 @@ case "$action" in
   fuzz)
     ninja -C "$build_dir" obs-libfuzzer
     seconds=${2:-600}
+    shift $(( $# < 2 ? $# : 2 ))
     seeds="$build_dir/corpus-seed"
     mkdir -p "$seeds" "$build_dir/corpus" "$build_dir/crashes"
     find test examples -name '*.mlir' -size -8k | while read -r file; do
       cp "$file" "$seeds/$(echo "$file" | tr / _)"
     done
+    # The other fuzz build's corpus, when there is one, is a head start.
+    others=()
+    for other in build-sanitize/corpus build-fuzz/corpus; do
+      [ -d "$other" ] && [ "$other" != "$build_dir/corpus" ] && others+=("$other")
+    done
     "$build_dir/bin/obs-libfuzzer" \
-      "$build_dir/corpus" "$seeds" \
+      "$build_dir/corpus" "$seeds" "${others[@]}" \
       -dict=tools/obs-libfuzzer/obs.dict -max_total_time="$seconds" \
       -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 \
-      -artifact_prefix="$build_dir/crashes/"
+      -artifact_prefix="$build_dir/crashes/" "$@"
     ;;
   *)
-    echo "usage: $0 run|check|fuzz [SECONDS]" >&2
+    echo "usage: $0 run|check|fuzz [SECONDS [LIBFUZZER_FLAGS...]]" >&2
     exit 2
     ;;
 esac
