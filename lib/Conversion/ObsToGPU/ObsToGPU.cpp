@@ -70,6 +70,13 @@ static SmallVector<Type> gridStorageTypes(ArrType type, int64_t grid,
 /// Rounds of a stage up to this many are unrolled; more are a loop.
 static constexpr uint64_t kUnrolledRounds = 8;
 
+/// The most array reads the code of one stage may inline, over all its
+/// unrolled rounds (ElementEmitter's read limit). The papers' kernels
+/// inline a few dozen. Nine unsynced `odds` inline 3^9 = 19,683 per round,
+/// about 640,000 operations, which took minutes to lower with three rounds
+/// unrolled; 20,000 reads in one round lower in about 4 s.
+static constexpr uint64_t kMaxFusedReads = 1 << 15;
+
 static bool holdsSync(Operation *op) {
   return op
       ->walk([](SyncOp) { return WalkResult::interrupt(); })
@@ -430,6 +437,10 @@ LogicalResult KernelLowering::emitStage(Value array,
   uint64_t rounds = how.getRoundCount(positions);
   SmallVector<uint64_t> shape = type.getShape();
   bool failed = false;
+  // Array reads the stage's code inlines so far, over its rounds.
+  uint64_t fusedReads = 0;
+  // Whether a failure other than the read limit's was reported.
+  bool reportedError = false;
   auto emitRound = [&](Value round) {
     Value thread = threadId();
     Value position = how.buildElementIndex(builder, loc(), thread, round);
@@ -475,6 +486,8 @@ LogicalResult KernelLowering::emitStage(Value array,
           builder.setInsertionPoint(nested.getInsertionBlock(),
                                     nested.getInsertionPoint());
           ElementEmitter emitter(builder, loc());
+          emitter.setReadLimit(kMaxFusedReads -
+                               std::min(fusedReads, kMaxFusedReads));
           for (const auto &[value, reader] : sources)
             emitter.setSource(value, reader);
           SmallVector<Value> path{element};
@@ -484,22 +497,53 @@ LogicalResult KernelLowering::emitStage(Value array,
           if (destination.layout)
             target[0] = placeOf(builder, loc(), destination.layout, element);
           storeLeaf(builder, loc(), destination.components, leaf, target);
+          fusedReads += emitter.getFusedReads();
           failed |= emitter.failed();
+          reportedError |= emitter.reportedError();
         });
   };
-  // Few rounds are unrolled, so that each is specialised (a branch that
-  // depends only on the round folds away); many are a loop, which keeps the
-  // code small when few threads sweep a long array.
-  if (rounds <= kUnrolledRounds) {
-    for (uint64_t round = 0; round < rounds; ++round)
-      emitRound(constant(round));
-  } else {
+  auto emitLoop = [&] {
     auto loop = scf::ForOp::create(builder, loc(), constant(0),
                                    constant(rounds), constant(1));
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPoint(loop.getBody()->getTerminator());
     emitRound(loop.getInductionVar());
+  };
+  // Few rounds are unrolled, so that each is specialised (a branch that
+  // depends only on the round folds away); many are a loop, which keeps the
+  // code small when few threads sweep a long array. So are few rounds whose
+  // code, unrolled, would inline more reads than the limit: what was
+  // emitted goes, and the loop is emitted instead.
+  if (rounds > kUnrolledRounds) {
+    emitLoop();
+  } else {
+    Block *block = builder.getInsertionBlock();
+    Block::iterator start = builder.getInsertionPoint();
+    Operation *before = start == block->begin() ? nullptr : &*std::prev(start);
+    for (uint64_t round = 0; round < rounds && !failed; ++round)
+      emitRound(constant(round));
+    if (rounds > 1 && fusedReads > kMaxFusedReads && !reportedError) {
+      Block::iterator end = builder.getInsertionPoint();
+      Block::iterator first = before ? std::next(before->getIterator())
+                                     : block->begin();
+      SmallVector<Operation *> emitted;
+      for (Block::iterator it = first; it != end; ++it)
+        emitted.push_back(&*it);
+      for (Operation *op : llvm::reverse(emitted))
+        op->erase();
+      failed = false;
+      fusedReads = 0;
+      emitLoop();
+    }
   }
+  if (fusedReads > kMaxFusedReads && !reportedError)
+    return emitError(array.getLoc())
+           << "the code that computes this array inlines more than the "
+              "limit of "
+           << kMaxFusedReads
+           << " reads of the arrays it is computed from (each step since the "
+              "last sync multiplies them); an obs.sync between the steps "
+              "materializes an array and ends the chain";
   return failure(failed);
 }
 

@@ -64,18 +64,22 @@ const LeafReader *ElementEmitter::lookupArray(Value value) const {
 
 SmallVector<Value> ElementEmitter::fail(Value culprit, const Twine &message,
                                         TypeRange types) {
-  if (!failedFlag) {
+  if (!reportedErrorFlag) {
+    reportedErrorFlag = true;
     if (Operation *op = culprit.getDefiningOp())
       op->emitError(message);
     else
       mlir::emitError(culprit.getLoc(), message);
   }
   failedFlag = true;
-  SmallVector<Value> placeholders;
+  return placeholders(types);
+}
+
+SmallVector<Value> ElementEmitter::placeholders(TypeRange types) {
+  SmallVector<Value> values;
   for (Type type : types)
-    placeholders.push_back(
-        ub::PoisonOp::create(builder, loc, type).getResult());
-  return placeholders;
+    values.push_back(ub::PoisonOp::create(builder, loc, type).getResult());
+  return values;
 }
 
 SmallVector<Value> ElementEmitter::emitLeaf(Value array, ValueRange path) {
@@ -87,9 +91,14 @@ SmallVector<Value> ElementEmitter::emitLeaf(Value array, ValueRange path) {
     return read(builder, loc, path);
   }
   if (auto result = dyn_cast<OpResult>(array))
-    if (auto pull = dyn_cast<PullArrayOpInterface>(result.getOwner()))
+    if (auto pull = dyn_cast<PullArrayOpInterface>(result.getOwner())) {
+      if (++fusedReads > readLimit) {
+        failedFlag = true;
+        return placeholders(flattenElementType(type.getLeafType()));
+      }
       return pull.emitElement(*this, result.getResultNumber(), path.front(),
                               path.drop_front());
+    }
   return fail(array, "cannot compute the elements of this array here",
               flattenElementType(type.getLeafType()));
 }

@@ -21,6 +21,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseMap.h"
 #include <functional>
+#include <limits>
 
 namespace mlir::obs {
 
@@ -53,8 +54,21 @@ public:
   bool hasSource(Value array) const;
 
   /// Whether some element could not be emitted; the error has been reported
-  /// and placeholders (poison) stand for the missing values.
+  /// (except for the read limit's, which is the caller's to report) and
+  /// placeholders (poison) stand for the missing values.
   bool failed() const { return failedFlag; }
+
+  /// Stops following arrays back through their definitions after `limit`
+  /// reads: fused element code grows with the product of the reads of every
+  /// step since the last sync (three per `odds`, so nine unsynced odds are
+  /// 3^9 copies of the code), and past some size lowering it takes minutes.
+  /// Over the limit the emitter fails and `exceededReadLimit` says why.
+  void setReadLimit(uint64_t limit) { readLimit = limit; }
+  bool exceededReadLimit() const { return fusedReads > readLimit; }
+  /// Whether an error was reported: a failure other than the read limit's.
+  bool reportedError() const { return reportedErrorFlag; }
+  /// Reads of arrays followed through their definitions so far.
+  uint64_t getFusedReads() const { return fusedReads; }
 
   /// Emits the flattened scalars of the leaf of `array` at `path`, which has
   /// one index per nesting level of the array's type.
@@ -149,6 +163,8 @@ private:
   const LeafReader *lookupArray(Value value) const;
   /// Reports `message` at `culprit` (once) and returns poison of `types`.
   SmallVector<Value> fail(Value culprit, const Twine &message, TypeRange types);
+  /// Poison of `types`, standing for values that could not be emitted.
+  SmallVector<Value> placeholders(TypeRange types);
   void mapScalar(Value from, Value to) { scopes.back().scalars.map(from, to); }
   /// Clones the non-obs op defining `value` with its operands emitted.
   void cloneDefiningOp(Operation *op);
@@ -157,6 +173,9 @@ private:
   Location loc;
   SmallVector<Bindings> scopes;
   bool failedFlag = false;
+  bool reportedErrorFlag = false;
+  uint64_t readLimit = std::numeric_limits<uint64_t>::max();
+  uint64_t fusedReads = 0;
 };
 
 } // namespace mlir::obs
