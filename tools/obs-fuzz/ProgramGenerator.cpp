@@ -2,6 +2,7 @@
 
 #include "ProgramGenerator.h"
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <sstream>
 
@@ -699,6 +700,100 @@ std::vector<Program> obs_fuzz::simplerPrograms(const Program &program) {
     result.push_back(std::move(copy));
   }
   return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Work
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Follows the cost of one element of the current array through the steps:
+/// each step evaluates its element once and reads some elements of its
+/// input, each of which costs what the input's element costs. `work` adds
+/// up what syncs materialize. The per-element costs follow the cpu
+/// lowering's emitElement (PullArrays.cpp).
+class WorkEstimate {
+public:
+  /// The cost of an element after `steps` on arrays of `length` elements,
+  /// `copies` of them side by side (inside two and ilv), starting at
+  /// `cost` per element.
+  double steps(const std::vector<Step> &list, uint64_t length, double copies,
+               double cost) {
+    for (const Step &s : list)
+      cost = step(s, length, copies, cost);
+    return cost;
+  }
+
+  double work = 0;
+
+private:
+  static constexpr double kSaturation = 9.2e18;
+
+  double clamp(double x) { return std::min(x, kSaturation); }
+
+  void materialize(double elements, double cost) {
+    work = clamp(work + elements * cost);
+  }
+
+  double step(const Step &s, uint64_t length, double copies, double cost) {
+    double n = static_cast<double>(length);
+    switch (s.kind) {
+    case Step::Map:
+    case Step::Rev:
+    case Step::Riffle:
+    case Step::Unriffle:
+    case Step::Permute:
+      return clamp(cost + 1);
+    case Step::Evens:
+    case Step::Odds:
+    case Step::Fan:
+    case Step::PairSwap: // an unpaired element reads its pair: two elements
+    case Step::ZipRev:
+      return clamp(2 * cost + 1);
+    case Step::HalveConc:
+      return std::max(steps(s.body, length / 2, copies, cost),
+                      steps(s.secondBody, length / 2, copies, cost));
+    case Step::Two:
+    case Step::Ilv:
+      return steps(s.body, length / 2, 2 * copies, cost);
+    case Step::One:
+      return std::max(cost, steps(s.body, length / 2, copies, cost));
+    case Step::Repeat:
+      for (int64_t i = 0; i < s.a; ++i)
+        cost = steps(s.body, length, copies, cost);
+      return cost;
+    case Step::Sync:
+      materialize(copies * n, cost);
+      return 1;
+    case Step::Scan:
+    case Step::Sort: {
+      if (s.variant != 0) {
+        // Expanded: a first stage reads two elements per element, then
+        // stages separated by syncs, about log2(n)^2 of them at most.
+        double stages = std::max(1.0, std::log2(n));
+        materialize(copies * n, 2 * cost + 1);
+        materialize(copies * n * stages * stages, 3);
+        return 3;
+      }
+      // Scan: element i folds i + 1 elements. Sort: element i ranks every
+      // candidate against every element, n + n^2 reads.
+      double reads = s.kind == Step::Scan ? n : n + n * n;
+      return clamp(reads * cost + 1);
+    }
+    case Step::AddReduce:
+      // x[i] + reduce(x): the reduction is emitted within the element.
+      return clamp((n + 1) * cost + 2);
+    }
+    return cost;
+  }
+};
+} // namespace
+
+double obs_fuzz::estimateWork(const Program &program) {
+  WorkEstimate estimate;
+  double cost = estimate.steps(program.steps, program.length, 1, 1);
+  double n = static_cast<double>(program.length);
+  return std::min(estimate.work + n * cost, 9.2e18);
 }
 
 unsigned obs_fuzz::countSteps(const Program &program) {

@@ -76,6 +76,14 @@ std::string printProgram(const Program &program);
 /// the kernel's threads dropped.
 std::vector<Program> simplerPrograms(const Program &program);
 
+/// An upper bound on the element evaluations of the kernel on the cpu
+/// target, after obs-expand-networks (which every obs-fuzz pipeline runs):
+/// a pull array recomputes its producers for every element it reads, so
+/// steps with no sync between them multiply, and only a sync (or a
+/// network's syncs) materializes. No refinement pass removes a sync, so the
+/// bound holds for every pipeline. Saturates at 2^63.
+double estimateWork(const Program &program);
+
 /// The number of steps, at every depth.
 unsigned countSteps(const Program &program);
 

@@ -7,7 +7,9 @@
 // and orders of the refinement passes, under forward, reverse and shuffled
 // thread orders, and compares every result with ref. A kernel whose
 // user-written syncs the verifier rejects is counted, not failed; so is one
-// that needs more shared memory than a block has. A mismatch, a crash, a
+// over one of the compiler's limits (shared memory, inlined reads, the
+// proof's accesses), and one whose estimated work (estimateWork) is over
+// --max-work, which is not run at all. A mismatch, a crash, a
 // timeout, or a pipeline that fails on a kernel that runs as written is a
 // failure: the program is saved to DIR with what failed and how to run it,
 // and reduced (steps removed, repeats shortened, properties dropped while
@@ -33,6 +35,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/TargetSelect.h"
 #include <cmath>
@@ -69,6 +72,12 @@ static cl::opt<std::string>
 static cl::opt<unsigned> timeout(
     "timeout", cl::desc("Seconds a program may take before it is a failure"),
     cl::init(120), cl::cat(fuzzCategory));
+static cl::opt<double> maxWork(
+    "max-work",
+    cl::desc("Programs whose kernel as written would evaluate more elements "
+             "than this (recomputation by fusion included, as estimated) are "
+             "counted, not run"),
+    cl::init(8388608), cl::cat(fuzzCategory));
 static cl::opt<unsigned> jobs("jobs",
                               cl::desc("Programs checked at once"),
                               cl::init(1), cl::cat(fuzzCategory));
@@ -119,6 +128,7 @@ struct Configuration {
 enum class Outcome : int {
   Agreed = 0,
   Rejected,  // the verifier rejects the kernel as written
+  OverLimit, // the kernel as written is over one of the compiler's limits
   Mismatch,  // cpu and ref differ
   Failed,    // a pipeline failed where it should not
 };
@@ -248,16 +258,21 @@ int64_t firstDifference(const obs_run::HostArray &a,
 }
 
 /// Whether a failure of the kernel as written is the verifier rejecting
-/// what the user wrote, or a block's limits.
+/// what the user wrote, or a block's thread limits.
 bool isRejection(StringRef diagnostics) {
   for (StringRef phrase :
        {"is unsafe", "has nothing to overwrite", "threads, more than",
-        "threads to cover",
-        "more than the limit", "needs between 1 and", "gives threads no",
+        "threads to cover", "needs between 1 and", "gives threads no",
         "does not cover", "threads but the kernel", "more than a block"})
     if (diagnostics.contains(phrase))
       return true;
   return false;
+}
+
+/// Whether a failure is one of the compiler's limits: a block's shared
+/// memory, the reads a stage's code inlines, the accesses a proof follows.
+bool isOverLimit(StringRef diagnostics) {
+  return diagnostics.contains("more than the limit");
 }
 
 void setMessage(Report &report, const std::string &text) {
@@ -282,7 +297,8 @@ Report checkProgram(const std::string &text, uint64_t inputSeed,
   {
     Diagnostics diagnostics(context);
     module = parseSourceString<ModuleOp>(text, &context);
-    if (!module && isRejection(diagnostics.text)) {
+    if (!module && (isRejection(diagnostics.text) ||
+                    isOverLimit(diagnostics.text))) {
       // A work assignment the op verifier rejects.
       ++report.rejected;
       report.outcome = Outcome::Rejected;
@@ -335,19 +351,22 @@ Report checkProgram(const std::string &text, uint64_t inputSeed,
       result = run(*refinedModule, kernel, configuration.lowering(), input,
                    error);
     if (failed(result)) {
-      if (isRejection(error)) {
-        // The kernel as written is the user's to fix; a refinement that
-        // runs out of shared memory was too ambitious, not wrong.
-        if (asWritten) {
-          ++report.rejected;
-          report.outcome = Outcome::Rejected;
-          setMessage(report, error);
-          return report;
-        }
-        if (StringRef(error).contains("more than the limit")) {
-          ++report.resources;
+      // A refinement that runs out of shared memory was too ambitious, not
+      // wrong; a kernel as written over a limit is not checked further.
+      if (isOverLimit(error)) {
+        ++report.resources;
+        if (!asWritten)
           continue;
-        }
+        report.outcome = Outcome::OverLimit;
+        setMessage(report, error);
+        return report;
+      }
+      // The kernel as written is the user's to fix.
+      if (asWritten && isRejection(error)) {
+        ++report.rejected;
+        report.outcome = Outcome::Rejected;
+        setMessage(report, error);
+        return report;
       }
       report.outcome = Outcome::Failed;
       report.failingPipeline = index;
@@ -541,7 +560,7 @@ int main(int argc, char **argv) {
   }
 
   uint64_t programs = 0, pipelines = 0, runs = 0, rejected = 0,
-           resources = 0, mismatches = 0, failures = 0;
+           resources = 0, tooMuchWork = 0, mismatches = 0, failures = 0;
   auto handle = [&](uint64_t index, const Report &report, bool crashed) {
     Program program = programFor(index);
     uint64_t inputSeed = seed * 31 + index;
@@ -554,10 +573,11 @@ int main(int argc, char **argv) {
     if (verbose)
       llvm::outs() << "program " << index << " (" << program.length
                    << " elements, " << countSteps(program) << " steps): "
-                   << (report.outcome == Outcome::Agreed    ? "agreed"
-                       : report.outcome == Outcome::Rejected ? "rejected"
-                       : report.outcome == Outcome::Mismatch ? "MISMATCH"
-                                                             : "FAILED")
+                   << (report.outcome == Outcome::Agreed      ? "agreed"
+                       : report.outcome == Outcome::Rejected  ? "rejected"
+                       : report.outcome == Outcome::OverLimit ? "over a limit"
+                       : report.outcome == Outcome::Mismatch  ? "MISMATCH"
+                                                              : "FAILED")
                    << (report.message[0] ? std::string(": ") + report.message
                                          : std::string())
                    << "\n";
@@ -596,6 +616,17 @@ int main(int argc, char **argv) {
   uint64_t next = 0;
   while (next < numPrograms || !running.empty()) {
     while (next < numPrograms && running.size() < std::max(1u, jobs.getValue())) {
+      // Exponential recomputation is the program's, not a bug: skip it
+      // rather than wait for the timeout.
+      if (double work = estimateWork(programFor(next)); work > maxWork) {
+        ++programs;
+        ++tooMuchWork;
+        if (verbose)
+          llvm::outs() << "program " << next << ": over the work limit ("
+                       << llvm::format("%.3g", work) << " evaluations)\n";
+        ++next;
+        continue;
+      }
       Child child = startChild(printProgram(programFor(next)),
                                seed * 31 + next, configurationsFor(next));
       running[child.pid] = {next, child};
@@ -637,7 +668,8 @@ int main(int argc, char **argv) {
   llvm::outs() << "obs-fuzz --seed=" << seed << ": " << programs
                << " programs, " << pipelines << " pass pipelines, " << runs
                << " runs, " << rejected << " rejected by the verifier, "
-               << resources << " over the shared-memory limit, " << mismatches
+               << resources << " over a compiler limit, " << tooMuchWork
+               << " over the work limit, " << mismatches
                << " mismatches, " << failures << " failures\n";
   return mismatches + failures ? 1 : 0;
 }
