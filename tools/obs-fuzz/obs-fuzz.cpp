@@ -39,9 +39,11 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/TargetSelect.h"
 #include <cmath>
+#include <csignal>
 #include <map>
 #include <cstring>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/select.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -70,7 +72,9 @@ static cl::opt<std::string>
             cl::desc("Where failing programs and their reductions go"),
             cl::init("obs-fuzz-failures"), cl::cat(fuzzCategory));
 static cl::opt<unsigned> timeout(
-    "timeout", cl::desc("Seconds a program may take before it is a failure"),
+    "timeout",
+    cl::desc("Seconds of CPU time a program may take before it is a failure "
+             "(and four times as many seconds of wall-clock time)"),
     cl::init(120), cl::cat(fuzzCategory));
 static cl::opt<double> maxWork(
     "max-work",
@@ -430,7 +434,15 @@ Child startChild(const std::string &text, uint64_t inputSeed,
   if (pid == 0) {
     close(fds[0]);
     childProgress = progress;
-    alarm(timeout);
+    // CPU time, so that a loaded machine does not turn slow programs into
+    // timeouts; the wall clock only catches a child that stops running.
+    // LLVM's crash handler would print a stack dump for SIGXCPU; no core
+    // file either.
+    struct rlimit cpu = {timeout, timeout + 5}, noCore = {0, 0};
+    setrlimit(RLIMIT_CPU, &cpu);
+    setrlimit(RLIMIT_CORE, &noCore);
+    signal(SIGXCPU, SIG_DFL);
+    alarm(4 * timeout);
     Report report = checkProgram(text, inputSeed, configurations);
     ssize_t written = write(fds[1], &report, sizeof(report));
     (void)written;
@@ -457,7 +469,7 @@ Report collectReport(Child child, int status, bool &crashed) {
   report.failingPipeline = running;
   setMessage(report,
              WIFSIGNALED(status)
-                 ? (WTERMSIG(status) == SIGALRM
+                 ? (WTERMSIG(status) == SIGALRM || WTERMSIG(status) == SIGXCPU
                         ? std::string("timed out")
                         : std::string("crashed: ") +
                               strsignal(WTERMSIG(status)))
