@@ -15,7 +15,7 @@
 # OBS_SANITIZE=1 to build and check with ASan and UBSan (OBS_SANITIZE=1
 # ./build.sh check runs the whole suite so). OBS_SANITIZE=0 ./build.sh fuzz
 # fuzzes in build-fuzz instead: coverage instrumentation without the
-# sanitizers, several times the executions per second, but only crashes
+# sanitizers, about twice the executions per second, but only crashes
 # and failed verifiers are caught, not silent memory errors.
 set -euo pipefail
 
