@@ -644,6 +644,8 @@ int main(int argc, char **argv) {
       running[child.pid] = {next, child};
       ++next;
     }
+    if (running.empty())
+      continue; // Every program left was over the work limit.
     // The first child to finish: read its report before reaping it.
     int status = 0;
     pid_t done = waitpid(-1, &status, WNOHANG);
