@@ -60,8 +60,9 @@ public:
 
   /// Stops following arrays back through their definitions after `limit`
   /// reads: fused element code grows with the product of the reads of every
-  /// step since the last sync (three per `odds`, so nine unsynced odds are
-  /// 3^9 copies of the code), and past some size lowering it takes minutes.
+  /// step since the last sync (`odds` reads its input three times, so n
+  /// unsynced odds inline (3^n - 1) / 2 reads), and past some size lowering
+  /// it takes minutes.
   /// Over the limit the emitter fails and `exceededReadLimit` says why.
   void setReadLimit(uint64_t limit) { readLimit = limit; }
   bool exceededReadLimit() const { return fusedReads > readLimit; }
