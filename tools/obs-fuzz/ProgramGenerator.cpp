@@ -714,6 +714,8 @@ namespace {
 /// lowering's emitElement (PullArrays.cpp).
 class WorkEstimate {
 public:
+  static constexpr double kSaturation = 9.2e18; // about 2^63
+
   /// The cost of an element after `steps` on arrays of `length` elements,
   /// `copies` of them side by side (inside two and ilv), starting at
   /// `cost` per element.
@@ -727,8 +729,6 @@ public:
   double work = 0;
 
 private:
-  static constexpr double kSaturation = 9.2e18;
-
   double clamp(double x) { return std::min(x, kSaturation); }
 
   void materialize(double elements, double cost) {
@@ -793,7 +793,7 @@ double obs_fuzz::estimateWork(const Program &program) {
   WorkEstimate estimate;
   double cost = estimate.steps(program.steps, program.length, 1, 1);
   double n = static_cast<double>(program.length);
-  return std::min(estimate.work + n * cost, 9.2e18);
+  return std::min(estimate.work + n * cost, WorkEstimate::kSaturation);
 }
 
 unsigned obs_fuzz::countSteps(const Program &program) {

@@ -630,7 +630,8 @@ int main(int argc, char **argv) {
     while (next < numPrograms && running.size() < std::max(1u, jobs.getValue())) {
       // Exponential recomputation is the program's, not a bug: skip it
       // rather than wait for the timeout.
-      if (double work = estimateWork(programFor(next)); work > maxWork) {
+      Program program = programFor(next);
+      if (double work = estimateWork(program); work > maxWork) {
         ++programs;
         ++tooMuchWork;
         if (verbose)
@@ -639,7 +640,7 @@ int main(int argc, char **argv) {
         ++next;
         continue;
       }
-      Child child = startChild(printProgram(programFor(next)),
+      Child child = startChild(printProgram(program),
                                seed * 31 + next, configurationsFor(next));
       running[child.pid] = {next, child};
       ++next;

@@ -71,7 +71,6 @@ SmallVector<Value> ElementEmitter::fail(Value culprit, const Twine &message,
     else
       mlir::emitError(culprit.getLoc(), message);
   }
-  failedFlag = true;
   return placeholders(types);
 }
 
@@ -92,10 +91,8 @@ SmallVector<Value> ElementEmitter::emitLeaf(Value array, ValueRange path) {
   }
   if (auto result = dyn_cast<OpResult>(array))
     if (auto pull = dyn_cast<PullArrayOpInterface>(result.getOwner())) {
-      if (++fusedReads > readLimit) {
-        failedFlag = true;
+      if (++fusedReads > readLimit)
         return placeholders(flattenElementType(type.getLeafType()));
-      }
       return pull.emitElement(*this, result.getResultNumber(), path.front(),
                               path.drop_front());
     }

@@ -56,7 +56,7 @@ public:
   /// Whether some element could not be emitted; the error has been reported
   /// (except for the read limit's, which is the caller's to report) and
   /// placeholders (poison) stand for the missing values.
-  bool failed() const { return failedFlag; }
+  bool failed() const { return reportedErrorFlag || exceededReadLimit(); }
 
   /// Stops following arrays back through their definitions after `limit`
   /// reads: fused element code grows with the product of the reads of every
@@ -173,7 +173,6 @@ private:
   OpBuilder &builder;
   Location loc;
   SmallVector<Bindings> scopes;
-  bool failedFlag = false;
   bool reportedErrorFlag = false;
   uint64_t readLimit = std::numeric_limits<uint64_t>::max();
   uint64_t fusedReads = 0;
