@@ -253,7 +253,11 @@ static void inlineOne(OneOp one) {
   Location loc = one.getLoc();
   auto halve = HalveOp::create(builder, loc, one.getInput());
   Block &body = one.getBody().front();
+  // A body that yields its argument produces the high half itself; the
+  // argument dies with `one`, so nothing may keep using it.
   Value produced = body.getTerminator()->getOperand(0);
+  if (produced == body.getArgument(0))
+    produced = halve.getHigh();
   body.getTerminator()->erase();
   Block *parent = one->getBlock();
   parent->getOperations().splice(Block::iterator(one), body.getOperations());

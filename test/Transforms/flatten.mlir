@@ -82,10 +82,11 @@ obs.kernel @ilv_one(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
 // CHECK: obs.sync %{{.*}} : !obs.arr<8 x i32>
 // CHECK-NOT: obs.two
 // Over the whole file: 1 + 1 + 3 + 1 syncs merged (the nested kernel
-// merges its inner sync twice), six combinators lifted (the one included).
+// merges its inner sync twice), seven combinators lifted (both ones
+// included).
 // STATS: obs-flatten
 // STATS-DAG: 6 merged-syncs
-// STATS-DAG: 6 lifted
+// STATS-DAG: 7 lifted
 obs.kernel @nested(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
   %0 = obs.two %a : !obs.arr<8 x i32> -> !obs.arr<8 x i32> {
   ^bb0(%h: !obs.arr<4 x i32>):
@@ -122,6 +123,26 @@ obs.kernel @two_repeat(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
       obs.yield %s : !obs.arr<4 x i32>
     }
     obs.yield %r : !obs.arr<4 x i32>
+  }
+  obs.return %0 : !obs.arr<8 x i32>
+}
+
+// -----
+
+// one whose body yields its own argument (a sync beside it keeps the body
+// from folding): the high half goes straight into the conc. The argument
+// dies with the one, so the conc must not keep using it (found by valgrind
+// on the libFuzzer corpus: a use of a freed block argument).
+// CHECK-LABEL: obs.kernel @one_yields_argument
+// CHECK: %[[LO:.*]], %[[HI:.*]] = obs.halve %arg0 : !obs.arr<8 x i32>
+// CHECK: obs.sync %[[HI]] : !obs.arr<4 x i32>
+// CHECK: %[[C:.*]] = obs.conc %[[LO]], %[[HI]]
+// CHECK: obs.return %[[C]]
+obs.kernel @one_yields_argument(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  %0 = obs.one %a : !obs.arr<8 x i32> -> !obs.arr<8 x i32> {
+  ^bb0(%h: !obs.arr<4 x i32>):
+    %s = obs.sync %h : !obs.arr<4 x i32>
+    obs.yield %h : !obs.arr<4 x i32>
   }
   obs.return %0 : !obs.arr<8 x i32>
 }

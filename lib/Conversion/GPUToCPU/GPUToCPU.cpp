@@ -20,6 +20,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include <numeric>
 
@@ -362,6 +363,25 @@ void ObsGPUToCPUPass::runOnOperation() {
         kernel.emitOpError() << "needs known_block_size to run on the CPU";
         return signalPassFailure();
       }
+      // The block function is the kernel's one block, with x threads; what
+      // else a gpu.func may hold has no meaning here, and cloning it would
+      // leave references into the gpu.module that is erased below.
+      if (!kernel.getBody().hasOneBlock()) {
+        kernel.emitOpError() << "has more than one block: the CPU lowering "
+                                "runs one block, split at its barriers";
+        return signalPassFailure();
+      }
+      if (kernel.getNumPrivateAttributions()) {
+        kernel.emitOpError()
+            << "has private attributions, which the CPU lowering does not "
+               "allocate";
+        return signalPassFailure();
+      }
+      if ((*blockSize)[1] != 1 || (*blockSize)[2] != 1) {
+        kernel.emitOpError() << "has a block of more than one dimension; "
+                                "the CPU lowering runs x threads only";
+        return signalPassFailure();
+      }
       int64_t threads = (*blockSize)[0];
       OpBuilder builder(module.getBody(), module.getBody()->end());
       SmallVector<Type> inputs(kernel.getArgumentTypes());
@@ -441,6 +461,19 @@ void ObsGPUToCPUPass::runOnOperation() {
     func::FuncOp callee = blockFuncs.lookup(key);
     if (!callee) {
       launch.emitOpError() << "launches a kernel this pass did not convert";
+      return signalPassFailure();
+    }
+    // The CPU runs each launch to completion where it stands, so there is
+    // no token to give an async launch's users.
+    if (launch.getAsyncToken()) {
+      launch.emitOpError() << "is async: the CPU lowering runs launches in "
+                              "program order and has no token to return";
+      return signalPassFailure();
+    }
+    if (!matchPattern(launch.getGridSizeY(), m_One()) ||
+        !matchPattern(launch.getGridSizeZ(), m_One())) {
+      launch.emitOpError() << "has a grid of more than one dimension; the "
+                              "CPU lowering loops over x blocks only";
       return signalPassFailure();
     }
     OpBuilder builder(launch);

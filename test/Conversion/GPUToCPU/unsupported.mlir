@@ -1,0 +1,80 @@
+// RUN: obs-opt %s --split-input-file --obs-gpu-to-cpu --verify-diagnostics
+
+// Tests of lib/Conversion/GPUToCPU: gpu IR that the CPU lowering cannot run
+// is one located error. Each of these was once converted and left uses of
+// the erased gpu.module's values behind (found by valgrind on the
+// libFuzzer corpus: writes into freed operations).
+
+// An async launch's token has no meaning on the CPU, which runs each launch
+// where it stands.
+module attributes {gpu.container_module} {
+  func.func @host() {
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{'gpu.launch_func' op is async: the CPU lowering runs launches in program order and has no token to return}}
+    %t1 = gpu.launch_func async @m::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    %t2 = gpu.launch_func async [%t1] @m::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    return
+  }
+  gpu.module @m {
+    gpu.func @k() kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// The block function is the kernel's one block.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    // expected-error @+1 {{'gpu.func' op has more than one block: the CPU lowering runs one block, split at its barriers}}
+    gpu.func @k() kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+      cf.br ^bb1
+    ^bb1:
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    // expected-error @+1 {{'gpu.func' op has private attributions, which the CPU lowering does not allocate}}
+    gpu.func @k() private(%p: memref<4xf32, #gpu.address_space<private>>) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %f = arith.constant 1.0 : f32
+      memref.store %f, %p[%c0] : memref<4xf32, #gpu.address_space<private>>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Threads and blocks are counted along x only.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    // expected-error @+1 {{'gpu.func' op has a block of more than one dimension; the CPU lowering runs x threads only}}
+    gpu.func @k() kernel attributes {known_block_size = array<i32: 4, 2, 1>} {
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  func.func @host() {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    // expected-error @+1 {{'gpu.launch_func' op has a grid of more than one dimension; the CPU lowering loops over x blocks only}}
+    gpu.launch_func @m::@k blocks in (%c1, %c2, %c1) threads in (%c1, %c1, %c1)
+    return
+  }
+  gpu.module @m {
+    gpu.func @k() kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+      gpu.return
+    }
+  }
+}
