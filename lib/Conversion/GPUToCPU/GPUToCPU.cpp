@@ -323,6 +323,33 @@ static LogicalResult checkNoValueCrossesABarrier(func::FuncOp func) {
   return failure(result.wasInterrupted());
 }
 
+/// Checks that the CPU has an answer for every gpu and nvvm operation in
+/// `kernel`: ids and sizes, block barriers and warp syncs. Shuffles, lane and
+/// subgroup ids and the like assume threads that run in lockstep, which the
+/// CPU's loops over threads are not.
+static LogicalResult checkRunsOnCPU(gpu::GPUFuncOp kernel) {
+  WalkResult result = kernel.walk([&](Operation *op) {
+    if (op == kernel.getOperation() ||
+        isa<gpu::ThreadIdOp, gpu::BlockIdOp, gpu::BlockDimOp, gpu::BarrierOp,
+            gpu::ReturnOp, NVVM::SyncWarpOp>(op) ||
+        !isa_and_present<gpu::GPUDialect, NVVM::NVVMDialect>(op->getDialect()))
+      return WalkResult::advance();
+    auto gridDim = dyn_cast<gpu::GridDimOp>(op);
+    if (!gridDim) {
+      op->emitOpError() << "has no CPU lowering";
+      return WalkResult::interrupt();
+    }
+    if (gridDim.getDimension() == gpu::Dimension::x &&
+        !kernel.getKnownGridSize()) {
+      op->emitOpError() << "needs the kernel's known_grid_size to run on the "
+                           "CPU";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 namespace {
 struct ObsGPUToCPUPass : mlir::obs::impl::ObsGPUToCPUBase<ObsGPUToCPUPass> {
   using ObsGPUToCPUBase::ObsGPUToCPUBase;
@@ -382,6 +409,8 @@ void ObsGPUToCPUPass::runOnOperation() {
                                 "the CPU lowering runs x threads only";
         return signalPassFailure();
       }
+      if (failed(checkRunsOnCPU(kernel)))
+        return signalPassFailure();
       int64_t threads = (*blockSize)[0];
       OpBuilder builder(module.getBody(), module.getBody()->end());
       SmallVector<Type> inputs(kernel.getArgumentTypes());
@@ -405,16 +434,30 @@ void ObsGPUToCPUPass::runOnOperation() {
       Value blockId = entry->getArguments().back();
       for (Operation &op : kernel.getBody().front())
         builder.clone(op, mapping);
+      // Launches and blocks are x only (checked above and at the launch):
+      // along y and z every id is 0 and every size 1.
       func.walk([&](Operation *op) {
         OpBuilder b(op);
-        if (auto id = dyn_cast<gpu::BlockIdOp>(op)) {
-          id.replaceAllUsesWith(blockId);
-          id.erase();
+        auto replaceWith = [&](Value value) {
+          op->getResult(0).replaceAllUsesWith(value);
+          op->erase();
+        };
+        auto constant = [&](int64_t value) -> Value {
+          return arith::ConstantIndexOp::create(b, op->getLoc(), value);
+        };
+        if (auto id = dyn_cast<gpu::ThreadIdOp>(op)) {
+          if (id.getDimension() != gpu::Dimension::x)
+            replaceWith(constant(0));
+        } else if (auto id = dyn_cast<gpu::BlockIdOp>(op)) {
+          replaceWith(id.getDimension() == gpu::Dimension::x ? blockId
+                                                             : constant(0));
         } else if (auto dim = dyn_cast<gpu::BlockDimOp>(op)) {
-          dim.replaceAllUsesWith(
-              arith::ConstantIndexOp::create(b, op->getLoc(), threads)
-                  .getResult());
-          dim.erase();
+          replaceWith(
+              constant(dim.getDimension() == gpu::Dimension::x ? threads : 1));
+        } else if (auto dim = dyn_cast<gpu::GridDimOp>(op)) {
+          replaceWith(constant(dim.getDimension() == gpu::Dimension::x
+                                   ? (*kernel.getKnownGridSize())[0]
+                                   : 1));
         } else if (isa<gpu::ReturnOp>(op)) {
           func::ReturnOp::create(b, op->getLoc());
           op->erase();

@@ -78,3 +78,36 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// A shuffle assumes the threads of a warp run in lockstep; on the CPU they
+// run one after another.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%buf: memref<32xi32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+      %c1 = arith.constant 1 : i32
+      %c32 = arith.constant 32 : i32
+      %t = gpu.thread_id x
+      %x = memref.load %buf[%t] : memref<32xi32>
+      // expected-error @+1 {{'gpu.shuffle' op has no CPU lowering}}
+      %y, %valid = gpu.shuffle xor %x, %c1, %c32 : i32
+      memref.store %y, %buf[%t] : memref<32xi32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%buf: memref<4xindex>) kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
+      %t = gpu.thread_id x
+      // expected-error @+1 {{'gpu.grid_dim' op needs the kernel's known_grid_size to run on the CPU}}
+      %g = gpu.grid_dim x
+      memref.store %g, %buf[%t] : memref<4xindex>
+      gpu.return
+    }
+  }
+}
