@@ -2,6 +2,7 @@
 # lit configuration for the obs regression tests.
 
 import os
+import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -38,12 +39,19 @@ if os.path.exists(os.path.join(config.obs_tools_dir, "obs-libfuzzer")):
     config.available_features.add("libfuzzer")
     llvm_config.add_tool_substitutions(["obs-libfuzzer"], [config.obs_tools_dir])
 
+# valgrind sees what ASan cannot: accesses libMLIR, which is not
+# instrumented, makes to freed memory. It does not run under ASan.
+if shutil.which("valgrind") and not config.sanitizer_flags:
+    config.available_features.add("valgrind")
+    config.substitutions.append(
+        ("%valgrind", "valgrind --error-exitcode=99 --freelist-vol=1000000000"
+                      " --num-callers=30"))
+
 # `%exit-code CMD ARGS`: CMD's output and stderr, then "exit code: N".
 config.substitutions.append(
     ("%exit-code", "sh " + os.path.join(config.test_source_root, "Inputs", "exit-code.sh")))
 
 # A GPU that the CUDA driver can use: only then do the cuda execution tests run.
-import shutil
 import subprocess
 if shutil.which("nvidia-smi"):
     try:

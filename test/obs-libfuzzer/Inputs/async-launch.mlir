@@ -1,0 +1,11 @@
+module attributes {gpu.container_module} {
+  func.func @h() {
+    %c1 = arith.constant 1 : index
+    %t1 = gpu.launch_func async @m::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    %t2 = gpu.launch_func async [%t1] @m::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    return
+  }
+  gpu.module @m {
+    gpu.func @k() kernel attributes {known_block_size = array<i32: 1, 1, 1>} { gpu.return }
+  }
+}
