@@ -1,6 +1,7 @@
 //===- BlockRun.cpp - every access of every thread of a block -------------===//
 
 #include "Obs/Analysis/BlockRun.h"
+#include "Obs/Support/ErrorKinds.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -85,11 +86,12 @@ LogicalResult ThreadRunner::recordAccess(Operation *op, Value memref,
   if (it == pointers.end())
     return success(); // A memref the kernel did not get from its arguments.
   if (run.accesses.size() == BlockRun::kMaxAccesses)
-    return op->emitError()
-           << "cannot prove the kernel safe: one block makes more than the "
-              "limit of "
-           << BlockRun::kMaxAccesses
-           << " memory accesses that the analysis follows";
+    return tagError(op->emitError()
+                        << "cannot prove the kernel safe: one block makes "
+                           "more than the limit of "
+                        << BlockRun::kMaxAccesses
+                        << " memory accesses that the analysis follows",
+                    ErrorKind::CompilerLimit);
   auto type = cast<MemRefType>(memref.getType());
   uint64_t elementBytes =
       std::max<uint64_t>(1, type.getElementTypeBitWidth() / 8);

@@ -1,6 +1,7 @@
 //===- AssignWork.cpp - which thread computes which element ---------------===//
 
 #include "Obs/Dialect/Obs/ObsOps.h"
+#include "Obs/Support/ErrorKinds.h"
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/KernelSimulation.h"
 #include "Obs/Transforms/Passes.h"
@@ -32,9 +33,10 @@ struct ObsAssignWorkPass
     if (blockThreads == 0)
       return; // One thread per element: nothing to choose.
     if (blockThreads > KernelOp::kMaxThreads) {
-      kernel.emitError() << "cannot assign work to " << blockThreads
-                         << " threads, more than a block's "
-                         << KernelOp::kMaxThreads;
+      tagError(kernel.emitError() << "cannot assign work to " << blockThreads
+                                  << " threads, more than a block's "
+                                  << KernelOp::kMaxThreads,
+               ErrorKind::RejectedChoice);
       return signalPassFailure();
     }
     Builder builder(kernel.getContext());

@@ -1,7 +1,8 @@
 //===- KernelSimulation.cpp - a kernel's block, run thread by thread ------===//
 
-#include "Obs/Transforms/KernelSimulation.h"
 #include "Obs/Conversion/ObsToGPU.h"
+#include "Obs/Support/ErrorKinds.h"
+#include "Obs/Transforms/KernelSimulation.h"
 #include "Obs/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "llvm/ADT/SetVector.h"
@@ -126,6 +127,7 @@ void mlir::obs::reportHazard(const KernelSimulation &simulation,
   if (hazard.sameStage()) {
     InFlightDiagnostic diagnostic =
         sync ? sync.emitOpError() : first.op->emitError();
+    tagError(diagnostic, ErrorKind::RejectedChoice);
     if (sync && sync.getPlacementOrDefault() == Placement::InPlace && !reuse)
       diagnostic << "in place is unsafe: ";
     else
@@ -143,6 +145,7 @@ void mlir::obs::reportHazard(const KernelSimulation &simulation,
   // is the sync whose scope is wrong (or whose buffer reuse is).
   InFlightDiagnostic diagnostic =
       sync ? sync.emitOpError() : second.op->emitError();
+  tagError(diagnostic, ErrorKind::RejectedChoice);
   diagnostic << "warp scope is unsafe: " << describeThread(first) << " "
              << firstVerb << " " << where << " before the barrier and "
              << describeThread(second) << " " << secondVerb

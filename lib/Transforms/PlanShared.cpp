@@ -1,5 +1,6 @@
 //===- PlanShared.cpp - shared buffers placed by liveness -----------------===//
 
+#include "Obs/Support/ErrorKinds.h"
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/KernelSimulation.h"
 #include "Obs/Transforms/Passes.h"
@@ -148,9 +149,11 @@ void ObsPlanSharedPass::runOnOperation() {
     addToStatistic(*this, numBuffers, "buffers");
   }
   if (total > maxSharedBytes) {
-    kernel.emitOpError() << "needs " << total
-                         << " bytes of shared memory, more than the limit of "
-                         << static_cast<uint64_t>(maxSharedBytes) << " bytes";
+    tagError(kernel.emitOpError()
+                 << "needs " << total
+                 << " bytes of shared memory, more than the limit of "
+                 << static_cast<uint64_t>(maxSharedBytes) << " bytes",
+             ErrorKind::CompilerLimit);
     return signalPassFailure();
   }
   addToStatistic(*this, numSharedBytes, "shared-bytes", total);

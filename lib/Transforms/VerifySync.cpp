@@ -1,5 +1,6 @@
 //===- VerifySync.cpp - prove every sync safe -----------------------------===//
 
+#include "Obs/Support/ErrorKinds.h"
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/KernelSimulation.h"
 #include "Obs/Transforms/Passes.h"
@@ -32,10 +33,12 @@ struct ObsVerifySyncPass
       if (sync.getPlacementOrDefault() != Placement::InPlace ||
           isOutputOnly(sync) || simulation->placedInPlace.contains(sync))
         continue;
-      sync.emitOpError() << "in place has nothing to overwrite: its stage "
-                            "reads no array of type "
-                         << sync.getType()
-                         << " from shared memory that no later stage reads";
+      tagError(sync.emitOpError()
+                   << "in place has nothing to overwrite: its stage reads "
+                      "no array of type "
+                   << sync.getType()
+                   << " from shared memory that no later stage reads",
+               ErrorKind::RejectedChoice);
       failed = true;
     }
     // One report per responsible sync: the first hazard found for it.

@@ -9,7 +9,8 @@
 // user-written syncs the verifier rejects is counted, not failed; so is one
 // over one of the compiler's limits (shared memory, inlined reads, the
 // proof's accesses), and one whose estimated work (estimateWork) is over
-// --max-work, which is not run at all. A mismatch, a crash, a
+// --max-work, which is not run at all. Rejections and limits are told by the
+// kind their errors carry (Obs/Support/ErrorKinds.h), not by their wording. A mismatch, a crash, a
 // timeout, or a pipeline that fails on a kernel that runs as written is a
 // failure: the program is saved to DIR with what failed and how to run it,
 // and reduced (steps removed, repeats shortened, properties dropped while
@@ -23,6 +24,7 @@
 #include "../obs-run/HostData.h"
 #include "Obs/InitAll.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
+#include "Obs/Support/ErrorKinds.h"
 #include "ProgramGenerator.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -178,30 +180,45 @@ std::vector<Configuration> configurationsFor(uint64_t index) {
   return result;
 }
 
-/// Collects the diagnostics of a failed step as one line.
+/// Why a step failed: its diagnostics as one line, and whether any of them
+/// is a compiler limit or a rejected choice (the kinds the errors carry,
+/// not their wording).
+struct StepError {
+  std::string text;
+  bool overLimit = false;
+  bool rejected = false;
+};
+
+/// Collects the diagnostics of a step.
 struct Diagnostics {
   explicit Diagnostics(MLIRContext &context)
       : handler(&context, [this](Diagnostic &diagnostic) {
-          if (!text.empty())
-            text += " | ";
-          text += diagnostic.str();
+          if (!error.text.empty())
+            error.text += " | ";
+          error.text += diagnostic.str();
+          error.overLimit |=
+              obs::hasErrorKind(diagnostic, obs::ErrorKind::CompilerLimit);
+          error.rejected |=
+              obs::hasErrorKind(diagnostic, obs::ErrorKind::RejectedChoice);
           return success();
         }) {}
-  std::string text;
+  StepError error;
   ScopedDiagnosticHandler handler;
 };
 
 /// A copy of `module` after `pipeline`, or the diagnostics on failure.
 FailureOr<OwningOpRef<ModuleOp>> transform(ModuleOp module,
                                            StringRef pipeline,
-                                           std::string &error) {
+                                           StepError &error) {
   MLIRContext *context = module.getContext();
   Diagnostics diagnostics(*context);
   OwningOpRef<ModuleOp> copy(module.clone());
   PassManager pm(context);
   if (failed(parsePassPipeline(pipeline, pm, llvm::errs())) ||
       failed(pm.run(*copy))) {
-    error = diagnostics.text.empty() ? "the pipeline failed" : diagnostics.text;
+    error = diagnostics.error;
+    if (error.text.empty())
+      error.text = "the pipeline failed";
     return failure();
   }
   return copy;
@@ -212,7 +229,7 @@ FailureOr<OwningOpRef<ModuleOp>> transform(ModuleOp module,
 /// diagnostics on failure.
 FailureOr<obs_run::HostArray> run(ModuleOp module, obs::KernelOp kernel,
                                   StringRef pipeline, obs_run::HostArray input,
-                                  std::string &error) {
+                                  StepError &error) {
   MLIRContext *context = module.getContext();
   Diagnostics diagnostics(*context);
   FailureOr<OwningOpRef<ModuleOp>> lowered =
@@ -226,8 +243,9 @@ FailureOr<obs_run::HostArray> run(ModuleOp module, obs::KernelOp kernel,
   options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::None;
   auto engine = ExecutionEngine::create(*copy, options);
   if (!engine) {
-    error = "cannot JIT-compile: " + llvm::toString(engine.takeError()) +
-            (diagnostics.text.empty() ? "" : ": " + diagnostics.text);
+    error = diagnostics.error;
+    error.text = "cannot JIT-compile: " + llvm::toString(engine.takeError()) +
+                 (error.text.empty() ? "" : ": " + error.text);
     return failure();
   }
   obs_run::HostArray output(cast<obs::ArrType>(kernel.getResultTypes()[0]));
@@ -240,7 +258,7 @@ FailureOr<obs_run::HostArray> run(ModuleOp module, obs::KernelOp kernel,
   for (void *&buffer : buffers)
     packed.push_back(&buffer);
   if (llvm::Error e = (*engine)->invokePacked("fuzz", packed)) {
-    error = "cannot run: " + llvm::toString(std::move(e));
+    error.text = "cannot run: " + llvm::toString(std::move(e));
     return failure();
   }
 
@@ -261,24 +279,6 @@ int64_t firstDifference(const obs_run::HostArray &a,
   return -1;
 }
 
-/// Whether a failure of the kernel as written is the verifier rejecting
-/// what the user wrote, or a block's thread limits.
-bool isRejection(StringRef diagnostics) {
-  for (StringRef phrase :
-       {"is unsafe", "has nothing to overwrite", "threads, more than",
-        "threads to cover", "needs between 1 and", "gives threads no",
-        "does not cover", "threads but the kernel", "more than a block"})
-    if (diagnostics.contains(phrase))
-      return true;
-  return false;
-}
-
-/// Whether a failure is one of the compiler's limits: a block's shared
-/// memory, the reads a stage's code inlines, the accesses a proof follows.
-bool isOverLimit(StringRef diagnostics) {
-  return diagnostics.contains("more than the limit");
-}
-
 void setMessage(Report &report, const std::string &text) {
   std::strncpy(report.message, text.c_str(), sizeof(report.message) - 1);
 }
@@ -296,23 +296,23 @@ Report checkProgram(const std::string &text, uint64_t inputSeed,
                     const std::vector<Configuration> &configurations) {
   Report report;
   MLIRContext &context = *sharedContext;
-  std::string error;
+  StepError error;
   OwningOpRef<ModuleOp> module;
   {
     Diagnostics diagnostics(context);
     module = parseSourceString<ModuleOp>(text, &context);
-    if (!module && (isRejection(diagnostics.text) ||
-                    isOverLimit(diagnostics.text))) {
+    if (!module &&
+        (diagnostics.error.rejected || diagnostics.error.overLimit)) {
       // A work assignment the op verifier rejects.
       ++report.rejected;
       report.outcome = Outcome::Rejected;
-      setMessage(report, diagnostics.text);
+      setMessage(report, diagnostics.error.text);
       return report;
     }
     if (!module) {
       report.outcome = Outcome::Failed;
       setMessage(report, "the generated program does not parse or verify: " +
-                             diagnostics.text);
+                             diagnostics.error.text);
       return report;
     }
   }
@@ -333,7 +333,7 @@ Report checkProgram(const std::string &text, uint64_t inputSeed,
   ++report.runs;
   if (failed(reference)) {
     report.outcome = Outcome::Failed;
-    setMessage(report, "ref: " + error);
+    setMessage(report, "ref: " + error.text);
     return report;
   }
   // The refined kernels, by refinement, shared by the thread orders.
@@ -357,24 +357,24 @@ Report checkProgram(const std::string &text, uint64_t inputSeed,
     if (failed(result)) {
       // A refinement that runs out of shared memory was too ambitious, not
       // wrong; a kernel as written over a limit is not checked further.
-      if (isOverLimit(error)) {
+      if (error.overLimit) {
         ++report.resources;
         if (!asWritten)
           continue;
         report.outcome = Outcome::OverLimit;
-        setMessage(report, error);
+        setMessage(report, error.text);
         return report;
       }
       // The kernel as written is the user's to fix.
-      if (asWritten && isRejection(error)) {
+      if (asWritten && error.rejected) {
         ++report.rejected;
         report.outcome = Outcome::Rejected;
-        setMessage(report, error);
+        setMessage(report, error.text);
         return report;
       }
       report.outcome = Outcome::Failed;
       report.failingPipeline = index;
-      setMessage(report, error);
+      setMessage(report, error.text);
       return report;
     }
     ++report.runs;

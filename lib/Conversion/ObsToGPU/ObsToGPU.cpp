@@ -19,6 +19,7 @@
 #include "Obs/Conversion/Storage.h"
 #include "Obs/Dialect/Obs/ElementEmitter.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
+#include "Obs/Support/ErrorKinds.h"
 #include "Obs/Support/Statistics.h"
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -539,13 +540,15 @@ LogicalResult KernelLowering::emitStage(Value array,
     }
   }
   if (fusedReads > kMaxFusedReads && !reportedError)
-    return emitError(array.getLoc())
-           << "the code that computes this array inlines more than the "
-              "limit of "
-           << kMaxFusedReads
-           << " reads of the arrays it is computed from (each step since the "
-              "last sync multiplies them); an obs.sync between the steps "
-              "materializes an array and ends the chain";
+    return tagError(
+        emitError(array.getLoc())
+            << "the code that computes this array inlines more than the "
+               "limit of "
+            << kMaxFusedReads
+            << " reads of the arrays it is computed from (each step since "
+               "the last sync multiplies them); an obs.sync between the "
+               "steps materializes an array and ends the chain",
+        ErrorKind::CompilerLimit);
   return failure(failed);
 }
 
@@ -893,10 +896,13 @@ mlir::obs::lowerKernelToGPUFunc(KernelOp kernel, gpu::GPUModuleOp module,
                                 const KernelLayouts *layouts) {
   uint64_t threads = kernel.getBlockThreads();
   if (threads > KernelOp::kMaxThreads)
-    return kernel.emitOpError()
-           << "needs " << threads << " threads, more than a block's "
-           << KernelOp::kMaxThreads
-           << ": set `threads` and give its syncs work assignments";
+    return tagError(kernel.emitOpError()
+                        << "needs " << threads
+                        << " threads, more than a block's "
+                        << KernelOp::kMaxThreads
+                        << ": set `threads` and give its syncs work "
+                           "assignments",
+                    ErrorKind::RejectedChoice);
   OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
   SmallVector<Type> arguments;
   if (layouts) {

@@ -1,6 +1,7 @@
 //===- ObsDialect.cpp - the obs dialect, its types and attributes ---------===//
 
 #include "Obs/Dialect/Obs/ObsOps.h"
+#include "Obs/Support/ErrorKinds.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -140,9 +141,11 @@ LogicalResult ArrType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (auto inner = dyn_cast<ArrType>(elementType))
     innerLeaves = inner.getNumLeaves();
   if (innerLeaves != 0 && length > kMaxArrayLeaves / innerLeaves)
-    return emitError() << "array of " << length << " x " << innerLeaves
-                       << " elements is larger than the limit of "
-                       << kMaxArrayLeaves << " elements";
+    return tagError(emitError() << "array of " << length << " x "
+                                << innerLeaves
+                                << " elements is larger than the limit of "
+                                << kMaxArrayLeaves << " elements",
+                    ErrorKind::CompilerLimit);
   return success();
 }
 
@@ -184,8 +187,10 @@ LogicalResult
 StridedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                     uint64_t threads) {
   if (threads == 0 || threads > KernelOp::kMaxThreads)
-    return emitError() << "strided<" << threads << "> needs between 1 and "
-                       << KernelOp::kMaxThreads << " threads";
+    return tagError(emitError() << "strided<" << threads
+                                << "> needs between 1 and "
+                                << KernelOp::kMaxThreads << " threads",
+                    ErrorKind::RejectedChoice);
   return success();
 }
 
@@ -221,7 +226,8 @@ LogicalResult
 BlockedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                     uint64_t elementsPerThread) {
   if (elementsPerThread == 0)
-    return emitError() << "blocked<0> gives threads no elements";
+    return tagError(emitError() << "blocked<0> gives threads no elements",
+                    ErrorKind::RejectedChoice);
   return success();
 }
 
@@ -260,8 +266,10 @@ LogicalResult
 CompactAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                     uint64_t threads) {
   if (threads == 0 || threads > KernelOp::kMaxThreads)
-    return emitError() << "compact<" << threads << "> needs between 1 and "
-                       << KernelOp::kMaxThreads << " threads";
+    return tagError(emitError() << "compact<" << threads
+                                << "> needs between 1 and "
+                                << KernelOp::kMaxThreads << " threads",
+                    ErrorKind::RejectedChoice);
   return success();
 }
 

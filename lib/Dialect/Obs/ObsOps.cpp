@@ -1,6 +1,7 @@
 //===- ObsOps.cpp - obs operations: verifiers, types, syntax, folds -------===//
 
 #include "Obs/Dialect/Obs/ObsOps.h"
+#include "Obs/Support/ErrorKinds.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/Support/MathExtras.h"
 #include "mlir/IR/Builders.h"
@@ -130,8 +131,10 @@ LogicalResult KernelOp::verify() {
       return emitOpError() << "result " << index << " must be an !obs.arr, "
                            << "but is " << type;
   if (getThreads() && *getThreads() > int64_t(kMaxThreads))
-    return emitOpError() << "asks for " << *getThreads()
-                         << " threads, more than a block's " << kMaxThreads;
+    return tagError(emitOpError() << "asks for " << *getThreads()
+                                  << " threads, more than a block's "
+                                  << kMaxThreads,
+                    ErrorKind::RejectedChoice);
   if (getBody().front().getArgumentTypes() != getArgumentTypes())
     return emitOpError() << "entry block arguments "
                          << formatTypes(getBody().front().getArgumentTypes())
@@ -295,10 +298,12 @@ LogicalResult SyncOp::verify() {
   uint64_t length = getType().getLength();
   uint64_t needed = getThreadsNeeded();
   if (needed > uint64_t(*kernel.getThreads()))
-    return emitOpError() << "work assignment " << getHowAttr() << " needs "
-                         << needed << " threads to cover " << length
-                         << " elements, but the kernel has "
-                         << *kernel.getThreads();
+    return tagError(emitOpError() << "work assignment " << getHowAttr()
+                                  << " needs " << needed
+                                  << " threads to cover " << length
+                                  << " elements, but the kernel has "
+                                  << *kernel.getThreads(),
+                    ErrorKind::RejectedChoice);
   return success();
 }
 
@@ -663,10 +668,15 @@ static FailureOr<ArrType> makeArrType(std::optional<Location> location,
   uint64_t innerLeaves = 1;
   if (auto inner = dyn_cast<ArrType>(element))
     innerLeaves = inner.getNumLeaves();
-  if (innerLeaves != 0 && length > kMaxArrayLeaves / innerLeaves)
-    return emitOptionalError(location, "result of ", length, " x ",
-                             innerLeaves, " elements is larger than the limit "
-                             "of ", kMaxArrayLeaves, " elements");
+  if (innerLeaves != 0 && length > kMaxArrayLeaves / innerLeaves) {
+    if (location)
+      tagError(emitError(*location)
+                   << "result of " << length << " x " << innerLeaves
+                   << " elements is larger than the limit of "
+                   << kMaxArrayLeaves << " elements",
+               ErrorKind::CompilerLimit);
+    return failure();
+  }
   return ArrType::get(element.getContext(), length, element);
 }
 
