@@ -5,6 +5,12 @@
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/KernelSimulation.h"
 #include "Obs/Transforms/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 
 namespace mlir::obs {
 #define GEN_PASS_DEF_OBSASSIGNWORK

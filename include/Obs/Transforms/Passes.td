@@ -115,6 +115,15 @@ def ObsAssignWork : Pass<"obs-assign-work", "::mlir::obs::KernelOp"> {
     Option<"strategy", "strategy", "std::string", /*default=*/"\"strided\"",
            "strided, blocked or compact">
   ];
+  // Keeping earlier decisions safe simulates the kernel, whose lowering
+  // builds gpu, memref, scf and nvvm operations: without these loaded, the
+  // simulation's gpu.module came out unregistered (a null op, found by
+  // obs-fuzz seed 200 program 2849 run through obs-opt).
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::scf::SCFDialect", "::mlir::ub::UBDialect"
+  ];
   let statistics = [
     Statistic<"numAssigned", "syncs-assigned", "Syncs given a work assignment">,
     Statistic<"numElementsPerThread", "max-elements-per-thread",
