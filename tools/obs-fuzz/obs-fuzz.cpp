@@ -10,11 +10,12 @@
 // over one of the compiler's limits (shared memory, inlined reads, the
 // proof's accesses), and one whose estimated work (estimateWork) is over
 // --max-work, which is not run at all. Rejections and limits are told by the
-// kind their errors carry (Obs/Support/ErrorKinds.h), not by their wording. A mismatch, a crash, a
-// timeout, or a pipeline that fails on a kernel that runs as written is a
-// failure: the program is saved to DIR with what failed and how to run it,
-// and reduced (steps removed, repeats shortened, properties dropped while
-// the failure stays) into a -reduced.mlir next to it.
+// kind their errors carry (Obs/Support/ErrorKinds.h), not by their wording.
+// A mismatch, a crash, a timeout, or a pipeline that fails on a kernel that
+// runs as written is a failure: the program is saved to DIR with what failed
+// and how to run it, and reduced (steps removed, repeats shortened,
+// properties dropped while the failure stays) into a -reduced.mlir next to
+// it.
 //
 // Each program runs in a child process, so a crash is a finding rather than
 // the end of the run. Exits with 0 only when nothing failed.

@@ -41,17 +41,14 @@ inline StringRef errorKindTag(ErrorKind kind) {
 /// Tags `diagnostic` with `kind` and returns it, so that an error reads
 /// `return tagError(emitOpError() << ..., ErrorKind::CompilerLimit);`.
 inline InFlightDiagnostic &tagError(InFlightDiagnostic &diagnostic,
-                                    ErrorKind kind);
-inline InFlightDiagnostic &&tagError(InFlightDiagnostic &&diagnostic,
-                                     ErrorKind kind) {
-  return std::move(tagError(diagnostic, kind));
-}
-
-inline InFlightDiagnostic &tagError(InFlightDiagnostic &diagnostic,
                                     ErrorKind kind) {
   if (Diagnostic *underlying = diagnostic.getUnderlyingDiagnostic())
     underlying->getMetadata().emplace_back(detail::errorKindTag(kind));
   return diagnostic;
+}
+inline InFlightDiagnostic &&tagError(InFlightDiagnostic &&diagnostic,
+                                     ErrorKind kind) {
+  return std::move(tagError(diagnostic, kind));
 }
 
 /// Whether `diagnostic` was tagged with `kind`.

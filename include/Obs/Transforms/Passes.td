@@ -5,6 +5,16 @@
 
 include "mlir/Pass/PassBase.td"
 
+// What a pass that simulates the kernel (KernelSimulation.h) must load: the
+// simulation lowers the kernel to gpu, memref, scf and nvvm operations, and
+// a dialect that is not loaded makes them unregistered ops (a null gpu.module
+// for obs-assign-work run alone, before it declared these).
+defvar kernelSimulationDialects = [
+  "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+  "::mlir::memref::MemRefDialect", "::mlir::NVVM::NVVMDialect",
+  "::mlir::scf::SCFDialect", "::mlir::ub::UBDialect"
+];
+
 def ObsVerifyLaunches : Pass<"obs-verify-launches", "::mlir::ModuleOp"> {
   let summary = "Prove that every launch's layouts stay inside their memrefs "
                 "and write each output place once";
@@ -115,15 +125,8 @@ def ObsAssignWork : Pass<"obs-assign-work", "::mlir::obs::KernelOp"> {
     Option<"strategy", "strategy", "std::string", /*default=*/"\"strided\"",
            "strided, blocked or compact">
   ];
-  // Keeping earlier decisions safe simulates the kernel, whose lowering
-  // builds gpu, memref, scf and nvvm operations: without these loaded, the
-  // simulation's gpu.module came out unregistered (a null op, found by
-  // obs-fuzz seed 200 program 2849 run through obs-opt).
-  let dependentDialects = [
-    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
-    "::mlir::memref::MemRefDialect", "::mlir::NVVM::NVVMDialect",
-    "::mlir::scf::SCFDialect", "::mlir::ub::UBDialect"
-  ];
+  // Keeping earlier decisions safe simulates the kernel.
+  let dependentDialects = kernelSimulationDialects;
   let statistics = [
     Statistic<"numAssigned", "syncs-assigned", "Syncs given a work assignment">,
     Statistic<"numElementsPerThread", "max-elements-per-thread",
@@ -150,11 +153,7 @@ def ObsElideWarpSyncs : Pass<"obs-elide-warp-syncs", "::mlir::obs::KernelOp"> {
     that its author found unsound to automate with a per-element writer
     analysis; here each downgrade is checked on every access of every thread.
   }];
-  let dependentDialects = [
-    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
-    "::mlir::memref::MemRefDialect", "::mlir::NVVM::NVVMDialect",
-    "::mlir::scf::SCFDialect", "::mlir::ub::UBDialect"
-  ];
+  let dependentDialects = kernelSimulationDialects;
   let statistics = [
     Statistic<"numDowngraded", "syncs-downgraded",
               "Block syncs downgraded to warp scope">,
@@ -178,11 +177,7 @@ def ObsInPlace : Pass<"obs-inplace", "::mlir::obs::KernelOp"> {
     a sync goes in place, since the overwritten array then lives longer than
     the plan allowed for; run `obs-plan-shared` after this pass.
   }];
-  let dependentDialects = [
-    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
-    "::mlir::memref::MemRefDialect", "::mlir::NVVM::NVVMDialect",
-    "::mlir::scf::SCFDialect", "::mlir::ub::UBDialect"
-  ];
+  let dependentDialects = kernelSimulationDialects;
   let statistics = [
     Statistic<"numInPlace", "syncs-in-place", "Syncs placed in place">,
     Statistic<"numIdentityWrites", "identity-writes-dropped",
@@ -209,11 +204,7 @@ def ObsPlanShared : Pass<"obs-plan-shared", "::mlir::obs::KernelOp"> {
     Option<"maxSharedBytes", "max-shared-bytes", "uint64_t",
            /*default=*/"49152", "Shared memory a block may use">
   ];
-  let dependentDialects = [
-    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
-    "::mlir::memref::MemRefDialect", "::mlir::NVVM::NVVMDialect",
-    "::mlir::scf::SCFDialect", "::mlir::ub::UBDialect"
-  ];
+  let dependentDialects = kernelSimulationDialects;
   let statistics = [
     Statistic<"numSharedBytes", "shared-bytes",
               "Bytes of shared memory the kernels use">,
@@ -236,11 +227,7 @@ def ObsVerifySync : Pass<"obs-verify-sync", "::mlir::obs::KernelOp"> {
     checks every choice alike, whether the user wrote it or a pass made it;
     every lowering pipeline runs it.
   }];
-  let dependentDialects = [
-    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
-    "::mlir::memref::MemRefDialect", "::mlir::NVVM::NVVMDialect",
-    "::mlir::scf::SCFDialect", "::mlir::ub::UBDialect"
-  ];
+  let dependentDialects = kernelSimulationDialects;
   let statistics = [
     Statistic<"numVerified", "syncs-verified", "Syncs proved safe">
   ];

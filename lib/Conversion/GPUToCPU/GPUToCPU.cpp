@@ -323,11 +323,27 @@ static LogicalResult checkNoValueCrossesABarrier(func::FuncOp func) {
   return failure(result.wasInterrupted());
 }
 
-/// Checks that the CPU has an answer for every gpu and nvvm operation in
-/// `kernel`: ids and sizes, block barriers and warp syncs. Shuffles, lane and
-/// subgroup ids and the like assume threads that run in lockstep, which the
-/// CPU's loops over threads are not.
+/// Checks that `kernel` is one the CPU lowering can run: one block of x
+/// threads, of a known count, cloned into a function before its gpu.module
+/// is erased (other blocks or private attributions would be left pointing
+/// into it); and an answer for every gpu and nvvm operation: ids and sizes,
+/// block barriers and warp syncs. Shuffles, lane and subgroup ids and the
+/// like assume threads that run in lockstep, which the CPU's loops over
+/// threads are not.
 static LogicalResult checkRunsOnCPU(gpu::GPUFuncOp kernel) {
+  std::optional<ArrayRef<int32_t>> blockSize = kernel.getKnownBlockSize();
+  if (!kernel.isKernel() || !blockSize)
+    return kernel.emitOpError() << "needs known_block_size to run on the CPU";
+  if ((*blockSize)[1] != 1 || (*blockSize)[2] != 1)
+    return kernel.emitOpError() << "has a block of more than one dimension; "
+                                   "the CPU lowering runs x threads only";
+  if (!kernel.getBody().hasOneBlock())
+    return kernel.emitOpError() << "has more than one block: the CPU "
+                                   "lowering runs one block, split at its "
+                                   "barriers";
+  if (kernel.getNumPrivateAttributions())
+    return kernel.emitOpError() << "has private attributions, which the CPU "
+                                   "lowering does not allocate";
   WalkResult result = kernel.walk([&](Operation *op) {
     if (op == kernel.getOperation() ||
         isa<gpu::ThreadIdOp, gpu::BlockIdOp, gpu::BlockDimOp, gpu::BarrierOp,
@@ -385,33 +401,9 @@ void ObsGPUToCPUPass::runOnOperation() {
       });
     };
     for (auto kernel : gpuModule.getOps<gpu::GPUFuncOp>()) {
-      std::optional<ArrayRef<int32_t>> blockSize = kernel.getKnownBlockSize();
-      if (!kernel.isKernel() || !blockSize) {
-        kernel.emitOpError() << "needs known_block_size to run on the CPU";
-        return signalPassFailure();
-      }
-      // The block function is the kernel's one block, with x threads; what
-      // else a gpu.func may hold has no meaning here, and cloning it would
-      // leave references into the gpu.module that is erased below.
-      if (!kernel.getBody().hasOneBlock()) {
-        kernel.emitOpError() << "has more than one block: the CPU lowering "
-                                "runs one block, split at its barriers";
-        return signalPassFailure();
-      }
-      if (kernel.getNumPrivateAttributions()) {
-        kernel.emitOpError()
-            << "has private attributions, which the CPU lowering does not "
-               "allocate";
-        return signalPassFailure();
-      }
-      if ((*blockSize)[1] != 1 || (*blockSize)[2] != 1) {
-        kernel.emitOpError() << "has a block of more than one dimension; "
-                                "the CPU lowering runs x threads only";
-        return signalPassFailure();
-      }
       if (failed(checkRunsOnCPU(kernel)))
         return signalPassFailure();
-      int64_t threads = (*blockSize)[0];
+      int64_t threads = (*kernel.getKnownBlockSize())[0];
       OpBuilder builder(module.getBody(), module.getBody()->end());
       SmallVector<Type> inputs(kernel.getArgumentTypes());
       inputs.push_back(builder.getIndexType());
