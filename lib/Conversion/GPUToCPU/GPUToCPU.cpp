@@ -22,6 +22,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/InterleavedRange.h"
 #include <numeric>
 
 namespace mlir::obs {
@@ -366,6 +367,37 @@ static LogicalResult checkRunsOnCPU(gpu::GPUFuncOp kernel) {
   return failure(result.wasInterrupted());
 }
 
+/// Checks that `launch` runs `kernel` the way its block function assumes:
+/// each of the three sizes a constant equal to the kernel's known one. The
+/// block function runs known_block_size threads and answers grid_dim from
+/// known_grid_size, so a launch that disagreed would be run as some other
+/// launch (on a GPU the disagreement is undefined behaviour).
+static LogicalResult checkLaunchMatches(gpu::LaunchFuncOp launch,
+                                        gpu::GPUFuncOp kernel) {
+  auto checkSizes = [&](StringRef what, gpu::KernelDim3 sizes,
+                        std::optional<ArrayRef<int32_t>> known,
+                        StringRef knownName) -> LogicalResult {
+    if (!known)
+      return success();
+    Value values[] = {sizes.x, sizes.y, sizes.z};
+    for (auto [value, expected] : llvm::zip_equal(values, *known)) {
+      APInt size;
+      if (!matchPattern(value, m_ConstantInt(&size)) ||
+          size.getSExtValue() != expected)
+        return launch.emitOpError()
+               << "needs a constant " << what << " size equal to its kernel's "
+               << knownName << " (" << llvm::interleaved(*known)
+               << ") to run on the CPU";
+    }
+    return success();
+  };
+  if (failed(checkSizes("block", launch.getBlockSizeOperandValues(),
+                        kernel.getKnownBlockSize(), "known_block_size")))
+    return failure();
+  return checkSizes("grid", launch.getGridSizeOperandValues(),
+                    kernel.getKnownGridSize(), "known_grid_size");
+}
+
 namespace {
 struct ObsGPUToCPUPass : mlir::obs::impl::ObsGPUToCPUBase<ObsGPUToCPUPass> {
   using ObsGPUToCPUBase::ObsGPUToCPUBase;
@@ -382,7 +414,7 @@ void ObsGPUToCPUPass::runOnOperation() {
   }
   ThreadOrder threadOrder(order, seed);
   SmallVector<gpu::GPUModuleOp> gpuModules(module.getOps<gpu::GPUModuleOp>());
-  llvm::StringMap<func::FuncOp> blockFuncs;
+  llvm::DenseMap<Operation *, func::FuncOp> blockFuncs;
   SymbolTable hostSymbols(module);
   for (gpu::GPUModuleOp gpuModule : gpuModules) {
     // The kernels' constant tables (compact work lists) move to the host
@@ -481,19 +513,20 @@ void ObsGPUToCPUPass::runOnOperation() {
       if (failed(checkNoValueCrossesABarrier(func)))
         return signalPassFailure();
       renameGlobals(func);
-      blockFuncs[(gpuModule.getName() + "::" + kernel.getName()).str()] = func;
+      blockFuncs[kernel] = func;
     }
   }
 
-  // Launches become loops over the grid's blocks.
+  // Launches become loops over the grid's blocks. A launch names its kernel
+  // from the nearest symbol table, so one in a nested module finds that
+  // module's kernels, which this pass does not convert.
   SmallVector<gpu::LaunchFuncOp> launches;
   module.walk([&](gpu::LaunchFuncOp launch) { launches.push_back(launch); });
+  SymbolTableCollection symbolTables;
   for (gpu::LaunchFuncOp launch : launches) {
-    std::string key =
-        (launch.getKernelModuleName().getValue() + "::" +
-         launch.getKernelName().getValue())
-            .str();
-    func::FuncOp callee = blockFuncs.lookup(key);
+    auto kernel = symbolTables.lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+        launch, launch.getKernel());
+    func::FuncOp callee = kernel ? blockFuncs.lookup(kernel) : nullptr;
     if (!callee) {
       launch.emitOpError() << "launches a kernel this pass did not convert";
       return signalPassFailure();
@@ -511,6 +544,8 @@ void ObsGPUToCPUPass::runOnOperation() {
                               "CPU lowering loops over x blocks only";
       return signalPassFailure();
     }
+    if (failed(checkLaunchMatches(launch, kernel)))
+      return signalPassFailure();
     OpBuilder builder(launch);
     Location loc = launch.getLoc();
     Value zero = arith::ConstantIndexOp::create(builder, loc, 0);

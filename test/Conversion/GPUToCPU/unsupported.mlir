@@ -1,9 +1,10 @@
 // RUN: obs-opt %s --split-input-file --obs-gpu-to-cpu --verify-diagnostics
 
 // Tests of lib/Conversion/GPUToCPU: gpu IR that the CPU lowering cannot run
-// is one located error. Each of these was once converted and left uses of
-// the erased gpu.module's values behind (found by valgrind on the
-// libFuzzer corpus: writes into freed operations).
+// is one located error. Each of these was once converted: the first three
+// left uses of the erased gpu.module's values behind (found by valgrind on
+// the libFuzzer corpus: writes into freed operations), and the rest ran as
+// some other kernel or launch.
 
 // An async launch's token has no meaning on the CPU, which runs each launch
 // where it stands.
@@ -108,6 +109,86 @@ module attributes {gpu.container_module} {
       %g = gpu.grid_dim x
       memref.store %g, %buf[%t] : memref<4xindex>
       gpu.return
+    }
+  }
+}
+
+// -----
+
+// The block function runs known_block_size threads, so a launch of another
+// number would run as a launch of that number.
+module attributes {gpu.container_module} {
+  func.func @host() {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    // expected-error @+1 {{'gpu.launch_func' op needs a constant block size equal to its kernel's known_block_size (4, 1, 1) to run on the CPU}}
+    gpu.launch_func @m::@k blocks in (%c1, %c1, %c1) threads in (%c2, %c1, %c1)
+    return
+  }
+  gpu.module @m {
+    gpu.func @k() kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A block size that is not a constant cannot be checked.
+module attributes {gpu.container_module} {
+  func.func @host(%threads: index) {
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{'gpu.launch_func' op needs a constant block size equal to its kernel's known_block_size (4, 1, 1) to run on the CPU}}
+    gpu.launch_func @m::@k blocks in (%c1, %c1, %c1) threads in (%threads, %c1, %c1)
+    return
+  }
+  gpu.module @m {
+    gpu.func @k() kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// grid_dim x is answered from known_grid_size, and the blocks are counted
+// from the launch: the two must agree.
+module attributes {gpu.container_module} {
+  func.func @host() {
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    // expected-error @+1 {{'gpu.launch_func' op needs a constant grid size equal to its kernel's known_grid_size (2, 1, 1) to run on the CPU}}
+    gpu.launch_func @m::@k blocks in (%c3, %c1, %c1) threads in (%c1, %c1, %c1)
+    return
+  }
+  gpu.module @m {
+    gpu.func @k() kernel attributes {known_block_size = array<i32: 1, 1, 1>, known_grid_size = array<i32: 2, 1, 1>} {
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A launch in a nested module names that module's kernel, not the outer
+// module's kernel of the same name, which is the only one converted.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k() kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+      gpu.return
+    }
+  }
+  module @inner attributes {gpu.container_module} {
+    func.func @host() {
+      %c1 = arith.constant 1 : index
+      // expected-error @+1 {{'gpu.launch_func' op launches a kernel this pass did not convert}}
+      gpu.launch_func @m::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+      return
+    }
+    gpu.module @m {
+      gpu.func @k() kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+        gpu.return
+      }
     }
   }
 }
