@@ -53,12 +53,14 @@ namespace {
 /// The order in which threads (and warps, and lanes) run.
 class ThreadOrder {
 public:
-  ThreadOrder(StringRef kind, uint64_t seed) : kind(kind), seed(seed) {}
+  /// Shuffle tables go into `hostSymbols`' module, renamed where a name is
+  /// taken.
+  ThreadOrder(StringRef kind, uint64_t seed, SymbolTable &hostSymbols)
+      : kind(kind), seed(seed), hostSymbols(hostSymbols) {}
 
   /// The position `k` of a loop over `count` threads, as a thread (or warp,
   /// or lane) number.
-  Value apply(OpBuilder &builder, Location loc, ModuleOp module, Value k,
-              int64_t count);
+  Value apply(OpBuilder &builder, Location loc, Value k, int64_t count);
 
 private:
   /// splitmix64, so that a seed gives the same order everywhere.
@@ -71,15 +73,16 @@ private:
 
   std::string kind;
   uint64_t seed;
+  SymbolTable &hostSymbols;
   llvm::DenseMap<int64_t, memref::GlobalOp> tables;
 };
 
 class BlockSplitter {
 public:
-  BlockSplitter(ModuleOp module, int64_t threads, ThreadOrder &order,
+  BlockSplitter(int64_t threads, ThreadOrder &order,
                 std::function<void()> countThreadLoop,
                 std::function<void()> countWarpLoop)
-      : module(module), threads(threads), order(order),
+      : threads(threads), order(order),
         countThreadLoop(std::move(countThreadLoop)),
         countWarpLoop(std::move(countWarpLoop)) {}
 
@@ -105,7 +108,6 @@ public:
 
 private:
 
-  ModuleOp module;
   int64_t threads;
   ThreadOrder &order;
   std::function<void()> countThreadLoop, countWarpLoop;
@@ -114,8 +116,8 @@ private:
 
 } // namespace
 
-Value ThreadOrder::apply(OpBuilder &builder, Location loc, ModuleOp module,
-                         Value k, int64_t count) {
+Value ThreadOrder::apply(OpBuilder &builder, Location loc, Value k,
+                         int64_t count) {
   if (kind == "forward" || count <= 1)
     return k;
   if (kind == "reverse")
@@ -130,7 +132,8 @@ Value ThreadOrder::apply(OpBuilder &builder, Location loc, ModuleOp module,
     uint64_t state = seed * 0x100000001b3ull + count;
     for (int64_t i = count - 1; i > 0; --i)
       std::swap(permutation[i], permutation[nextRandom(state) % (i + 1)]);
-    OpBuilder globalBuilder = OpBuilder::atBlockBegin(module.getBody());
+    OpBuilder globalBuilder =
+        OpBuilder::atBlockBegin(&hostSymbols.getOp()->getRegion(0).front());
     auto type = MemRefType::get({count}, globalBuilder.getI32Type());
     table = memref::GlobalOp::create(
         globalBuilder, loc, ("obs_thread_order_" + Twine(count)).str(),
@@ -139,6 +142,7 @@ Value ThreadOrder::apply(OpBuilder &builder, Location loc, ModuleOp module,
             RankedTensorType::get({count}, globalBuilder.getI32Type()),
             ArrayRef(permutation)),
         /*constant=*/true, /*alignment=*/nullptr);
+    hostSymbols.insert(table);
   }
   Value memref = memref::GetGlobalOp::create(builder, loc, table.getType(),
                                              table.getSymName());
@@ -207,7 +211,7 @@ void BlockSplitter::emitPhase(ArrayRef<SmallVector<Operation *>> steps,
                                    constant(threads), constant(1));
     OpBuilder inner = OpBuilder::atBlockBegin(loop.getBody());
     Value thread =
-        order.apply(inner, loc, module, loop.getInductionVar(), threads);
+        order.apply(inner, loc, loop.getInductionVar(), threads);
     moveStep(steps.front(), loop.getBody(), thread);
     countThreadLoop();
     return;
@@ -218,7 +222,7 @@ void BlockSplitter::emitPhase(ArrayRef<SmallVector<Operation *>> steps,
                                      constant(warps), constant(1));
   OpBuilder warpBuilder =
       OpBuilder::atBlockBegin(warpLoop.getBody());
-  Value warp = order.apply(warpBuilder, loc, module,
+  Value warp = order.apply(warpBuilder, loc,
                            warpLoop.getInductionVar(), warps);
   for (ArrayRef<Operation *> step : steps) {
     if (step.empty())
@@ -230,7 +234,7 @@ void BlockSplitter::emitPhase(ArrayRef<SmallVector<Operation *>> steps,
     auto laneLoop =
         scf::ForOp::create(b, loc, c(0), c(kWarpSize), c(1));
     OpBuilder lane = OpBuilder::atBlockBegin(laneLoop.getBody());
-    Value laneId = order.apply(lane, loc, module,
+    Value laneId = order.apply(lane, loc,
                                laneLoop.getInductionVar(), kWarpSize);
     Value thread = arith::AddIOp::create(
         lane, loc,
@@ -380,15 +384,25 @@ static LogicalResult checkLaunchMatches(gpu::LaunchFuncOp launch,
     if (!known)
       return success();
     Value values[] = {sizes.x, sizes.y, sizes.z};
+    // What the launch asks for, "?" where it is not a constant.
+    SmallVector<std::string> asked;
+    bool matches = true;
     for (auto [value, expected] : llvm::zip_equal(values, *known)) {
       APInt size;
-      if (!matchPattern(value, m_ConstantInt(&size)) ||
-          size.getSExtValue() != expected)
-        return launch.emitOpError()
-               << "needs a constant " << what << " size equal to its kernel's "
-               << knownName << " (" << llvm::interleaved(*known)
-               << ") to run on the CPU";
+      if (!matchPattern(value, m_ConstantInt(&size))) {
+        asked.push_back("?");
+        matches = false;
+        continue;
+      }
+      asked.push_back(std::to_string(size.getSExtValue()));
+      matches &= size.getSExtValue() == expected;
     }
+    if (!matches)
+      return launch.emitOpError()
+             << "needs a constant " << what << " size equal to its kernel's "
+             << knownName << " (" << llvm::interleaved(*known)
+             << ") to run on the CPU, not (" << llvm::interleaved(asked)
+             << ")";
     return success();
   };
   if (failed(checkSizes("block", launch.getBlockSizeOperandValues(),
@@ -412,10 +426,12 @@ void ObsGPUToCPUPass::runOnOperation() {
                        << "': expected forward, reverse or shuffle";
     return signalPassFailure();
   }
-  ThreadOrder threadOrder(order, seed);
+  // Everything this pass adds to the host module is renamed where its name
+  // is taken: two gpu.modules may each hold a kernel @k.
+  SymbolTable hostSymbols(module);
+  ThreadOrder threadOrder(order, seed, hostSymbols);
   SmallVector<gpu::GPUModuleOp> gpuModules(module.getOps<gpu::GPUModuleOp>());
   llvm::DenseMap<Operation *, func::FuncOp> blockFuncs;
-  SymbolTable hostSymbols(module);
   for (gpu::GPUModuleOp gpuModule : gpuModules) {
     // The kernels' constant tables (compact work lists) move to the host
     // module, renamed where a name is taken.
@@ -443,6 +459,7 @@ void ObsGPUToCPUPass::runOnOperation() {
           builder, kernel.getLoc(), (kernel.getName() + ".block").str(),
           builder.getFunctionType(inputs, {}));
       func.setPrivate();
+      hostSymbols.insert(func);
       Block *entry = func.addEntryBlock();
       IRMapping mapping;
       builder.setInsertionPointToStart(entry);
@@ -497,7 +514,7 @@ void ObsGPUToCPUPass::runOnOperation() {
                                            type.getElementType()));
       });
       BlockSplitter splitter(
-          module, threads, threadOrder,
+          threads, threadOrder,
           [&] { addToStatistic(*this, numThreadLoops, "thread-loops"); },
           [&] { addToStatistic(*this, numWarpLoops, "warp-loops"); });
       if (failed(splitter.split(func.getBody().front())))

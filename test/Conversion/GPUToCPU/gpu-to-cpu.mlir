@@ -150,3 +150,71 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// Two gpu.modules may each hold a kernel @k, and the host may already use
+// the names this pass gives its functions and shuffle tables: each is
+// renamed, and each launch calls its own kernel.
+// CHECK-LABEL: func.func @two_kernels_named_k(
+// CHECK: func.call @[[FIRST:k\.block[_0-9]*]](
+// CHECK: func.call @[[SECOND:k\.block[_0-9]*]](
+// CHECK: func.func private @[[FIRST]](
+// CHECK: arith.constant 111
+// CHECK: func.func private @[[SECOND]](
+// CHECK: arith.constant 222
+// SHUFFLE: memref.global "private" constant @[[TABLE:obs_thread_order_4_[0-9]+]] : memref<4xi32> = dense<[
+// SHUFFLE: memref.global "private" constant @obs_thread_order_4 : memref<4xi32> = dense<9>
+// SHUFFLE-LABEL: func.func @two_kernels_named_k(
+// SHUFFLE: memref.get_global @[[TABLE]]
+// SHUFFLE: memref.get_global @[[TABLE]]
+module attributes {gpu.container_module} {
+  memref.global "private" constant @obs_thread_order_4 : memref<4xi32> = dense<[9, 9, 9, 9]>
+  func.func @two_kernels_named_k(%buf: memref<4xi32>) {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    gpu.launch_func @first::@k blocks in (%c1, %c1, %c1) threads in (%c4, %c1, %c1) args(%buf : memref<4xi32>)
+    gpu.launch_func @second::@k blocks in (%c1, %c1, %c1) threads in (%c4, %c1, %c1) args(%buf : memref<4xi32>)
+    return
+  }
+  gpu.module @first {
+    gpu.func @k(%buf: memref<4xi32>) kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
+      %t = gpu.thread_id x
+      %v = arith.constant 111 : i32
+      memref.store %v, %buf[%t] : memref<4xi32>
+      gpu.return
+    }
+  }
+  gpu.module @second {
+    gpu.func @k(%buf: memref<4xi32>) kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
+      %t = gpu.thread_id x
+      %v = arith.constant 222 : i32
+      memref.store %v, %buf[%t] : memref<4xi32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Without known_grid_size the kernel cannot ask for grid_dim, and a launch
+// may count its blocks at run time.
+// CHECK-LABEL: func.func @blocks_counted_at_run_time(
+// CHECK-SAME: %[[N:[^:]*]]: index
+// CHECK: scf.for %[[B:.*]] = %{{.*}} to %[[N]] step
+// CHECK:   func.call @k.block(%{{.*}}, %[[B]])
+module attributes {gpu.container_module} {
+  func.func @blocks_counted_at_run_time(%buf: memref<4xi32>, %blocks: index) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @m::@k blocks in (%blocks, %c1, %c1) threads in (%c1, %c1, %c1) args(%buf : memref<4xi32>)
+    return
+  }
+  gpu.module @m {
+    gpu.func @k(%buf: memref<4xi32>) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+      %b = gpu.block_id x
+      %v = arith.constant 7 : i32
+      memref.store %v, %buf[%b] : memref<4xi32>
+      gpu.return
+    }
+  }
+}

@@ -121,7 +121,7 @@ module attributes {gpu.container_module} {
   func.func @host() {
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
-    // expected-error @+1 {{'gpu.launch_func' op needs a constant block size equal to its kernel's known_block_size (4, 1, 1) to run on the CPU}}
+    // expected-error @+1 {{'gpu.launch_func' op needs a constant block size equal to its kernel's known_block_size (4, 1, 1) to run on the CPU, not (2, 1, 1)}}
     gpu.launch_func @m::@k blocks in (%c1, %c1, %c1) threads in (%c2, %c1, %c1)
     return
   }
@@ -138,7 +138,7 @@ module attributes {gpu.container_module} {
 module attributes {gpu.container_module} {
   func.func @host(%threads: index) {
     %c1 = arith.constant 1 : index
-    // expected-error @+1 {{'gpu.launch_func' op needs a constant block size equal to its kernel's known_block_size (4, 1, 1) to run on the CPU}}
+    // expected-error @+1 {{'gpu.launch_func' op needs a constant block size equal to its kernel's known_block_size (4, 1, 1) to run on the CPU, not (?, 1, 1)}}
     gpu.launch_func @m::@k blocks in (%c1, %c1, %c1) threads in (%threads, %c1, %c1)
     return
   }
@@ -157,7 +157,7 @@ module attributes {gpu.container_module} {
   func.func @host() {
     %c1 = arith.constant 1 : index
     %c3 = arith.constant 3 : index
-    // expected-error @+1 {{'gpu.launch_func' op needs a constant grid size equal to its kernel's known_grid_size (2, 1, 1) to run on the CPU}}
+    // expected-error @+1 {{'gpu.launch_func' op needs a constant grid size equal to its kernel's known_grid_size (2, 1, 1) to run on the CPU, not (3, 1, 1)}}
     gpu.launch_func @m::@k blocks in (%c3, %c1, %c1) threads in (%c1, %c1, %c1)
     return
   }
@@ -189,6 +189,25 @@ module attributes {gpu.container_module} {
       gpu.func @k() kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
         gpu.return
       }
+    }
+  }
+}
+
+// -----
+
+// Along y and z too: the block function runs one row of threads.
+module attributes {gpu.container_module} {
+  func.func @host() {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    // expected-error @+1 {{'gpu.launch_func' op needs a constant block size equal to its kernel's known_block_size (4, 1, 1) to run on the CPU, not (4, 2, 1)}}
+    gpu.launch_func @m::@k blocks in (%c1, %c1, %c1) threads in (%c4, %c2, %c1)
+    return
+  }
+  gpu.module @m {
+    gpu.func @k() kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
+      gpu.return
     }
   }
 }

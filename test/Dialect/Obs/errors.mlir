@@ -701,3 +701,16 @@ obs.kernel @unknown_network(%a: !obs.arr<4 x i32>) {
   }
   obs.return
 }
+
+// -----
+
+// A grid is at most 2^31 - 1 blocks, CUDA's limit along x (the lowering
+// records it in known_grid_size, an i32).
+obs.kernel @one_element(%a: !obs.arr<1 x i32>) -> !obs.arr<1 x i32> {
+  obs.return %a : !obs.arr<1 x i32>
+}
+func.func @grid_too_large(%in: memref<2147483648xi32>, %out: memref<2147483648xi32>) {
+  // expected-error @+1 {{attribute 'grid' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive whose maximum value is 2147483647}}
+  obs.launch @one_element grid(2147483648) ins(%in : memref<2147483648xi32>) outs(%out : memref<2147483648xi32>)
+  return
+}

@@ -695,7 +695,8 @@ def Obs_LaunchOp : Obs_Op<"launch", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "runs a kernel over a grid of blocks, on memrefs";
   let description = [{
-    Runs the kernel `@kernel` in `grid` blocks, from a host function. Each
+    Runs the kernel `@kernel` in `grid` blocks (at most 2^31 - 1, CUDA's
+    limit on a grid's x dimension), from a host function. Each
     array argument of the kernel is passed as the memrefs that store it
     (one per scalar of its element, see docs/Rationale.md), for the whole
     grid: block `b` sees the `b`-th contiguous chunk of each, so an argument
@@ -732,7 +733,8 @@ def Obs_LaunchOp : Obs_Op<"launch", [
     launch may not write a memref it reads.
   }];
   let arguments = (ins FlatSymbolRefAttr:$kernel,
-                       ConfinedAttr<I64Attr, [IntPositive]>:$grid,
+                       ConfinedAttr<I64Attr,
+                                    [IntPositive, IntMaxValue<2147483647>]>:$grid,
                        Variadic<AnyStaticShapeMemRef>:$inputs,
                        Variadic<AnyStaticShapeMemRef>:$outputs,
                        OptionalAttr<AffineMapArrayAttr>:$layouts);
