@@ -37,7 +37,8 @@ struct KernelLayouts {
 };
 
 /// Lowers the flat kernel `kernel` (see --obs-flatten) to a new kernel
-/// gpu.func `name` at the end of `module`, for a grid of `grid` blocks whose
+/// gpu.func at the end of `module`, named `name` or, when that is taken,
+/// renamed as SymbolTable::insert does, for a grid of `grid` blocks whose
 /// arrays are contiguous chunks of the memrefs, or laid out by `layouts`.
 ///
 /// Every barrier carries `obs.sync_index`, the position (in program order)

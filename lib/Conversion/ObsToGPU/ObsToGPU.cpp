@@ -915,8 +915,12 @@ mlir::obs::lowerKernelToGPUFunc(KernelOp kernel, gpu::GPUModuleOp module,
       llvm::append_range(arguments,
                          gridStorageTypes(cast<ArrType>(type), grid));
   }
+  SymbolTable symbols(module);
   auto func = gpu::GPUFuncOp::create(builder, kernel.getLoc(), name,
                                      builder.getFunctionType(arguments, {}));
+  // Renamed when the name is taken: by another kernel's instance (a kernel
+  // may be called k_grid4) or by a constant table.
+  symbols.insert(func);
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
                 builder.getUnitAttr());
   func.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr(
@@ -944,6 +948,9 @@ struct ConvertObsToGPUPass
 void ConvertObsToGPUPass::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *context = &getContext();
+  auto launches = collectLaunchesOfKernelsIn(module);
+  if (failed(launches))
+    return signalPassFailure();
   SmallVector<KernelOp> kernels(module.getOps<KernelOp>());
   if (kernels.empty())
     return;
@@ -953,19 +960,19 @@ void ConvertObsToGPUPass::runOnOperation() {
   llvm::MapVector<Operation *, llvm::SetVector<int64_t>> grids;
   for (KernelOp kernel : kernels)
     grids[kernel].insert(1);
-  SmallVector<LaunchOp> launches;
-  module.walk([&](LaunchOp launch) { launches.push_back(launch); });
-  SymbolTable symbols(module);
-  for (LaunchOp launch : launches)
-    if (auto kernel = symbols.lookup<KernelOp>(launch.getKernel()))
-      grids[kernel].insert(launch.getGrid());
+  for (auto [launch, kernel] : *launches)
+    grids[kernel].insert(launch.getGrid());
 
   OpBuilder builder(context);
   builder.setInsertionPointToEnd(module.getBody());
   module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                   builder.getUnitAttr());
+  // Renamed when the module already has a symbol of that name (a kernel
+  // may be called obs_kernels).
+  SymbolTable symbols(module);
   auto gpuModule = gpu::GPUModuleOp::create(builder, module.getLoc(),
                                             kGPUModuleName);
+  symbols.insert(gpuModule);
   GPULoweringCounters counters{
       [&] { addToStatistic(*this, numStages, "stages"); },
       [&] { addToStatistic(*this, numBlockBarriers, "block-barriers"); },
@@ -974,38 +981,39 @@ void ConvertObsToGPUPass::runOnOperation() {
         addToStatistic(*this, numSharedBytes, "shared-bytes", bytes);
       }};
 
-  llvm::StringMap<std::pair<gpu::GPUFuncOp, uint64_t>> instances;
+  // Instances are found by kernel and grid, not by name: the names are
+  // only hints, renamed where taken (a kernel may be called k_grid4).
+  llvm::DenseMap<std::pair<Operation *, int64_t>, gpu::GPUFuncOp> instances;
   for (auto &[op, gridSizes] : grids) {
     auto kernel = cast<KernelOp>(op);
     for (int64_t grid : gridSizes) {
-      std::string name = instanceName(kernel.getSymName(), grid);
-      FailureOr<gpu::GPUFuncOp> func =
-          lowerKernelToGPUFunc(kernel, gpuModule, name, grid, counters);
+      FailureOr<gpu::GPUFuncOp> func = lowerKernelToGPUFunc(
+          kernel, gpuModule, instanceName(kernel.getSymName(), grid), grid,
+          counters);
       if (failed(func))
         return signalPassFailure();
-      instances[name] = {*func, kernel.getBlockThreads()};
+      instances[{kernel, grid}] = *func;
     }
     addToStatistic(*this, numKernels, "kernels");
   }
   // Launches with layouts get instances of their own, one per distinct
   // kernel, grid, layouts and memref types.
-  llvm::DenseMap<LaunchOp, std::string> laidOutInstance;
+  llvm::DenseMap<Operation *, gpu::GPUFuncOp> laidOutInstance;
   llvm::DenseMap<std::tuple<Operation *, int64_t, Attribute, Type>,
-                 std::string>
-      laidOutNames;
-  for (LaunchOp launch : launches) {
+                 gpu::GPUFuncOp>
+      laidOutFuncs;
+  for (auto [launch, kernel] : *launches) {
     if (!launch.getLayoutsAttr())
       continue;
-    auto kernel = symbols.lookup<KernelOp>(launch.getKernel());
     SmallVector<Type> memrefTypes(launch.getInputs().getTypes());
     llvm::append_range(memrefTypes, launch.getOutputs().getTypes());
     auto key = std::make_tuple(kernel.getOperation(), launch.getGrid(),
                                Attribute(launch.getLayoutsAttr()),
                                Type(builder.getFunctionType(memrefTypes, {})));
-    std::string &name = laidOutNames[key];
-    if (name.empty()) {
-      name = instanceName(kernel.getSymName(), launch.getGrid()) + "_layout" +
-             std::to_string(laidOutNames.size() - 1);
+    gpu::GPUFuncOp &instance = laidOutFuncs[key];
+    if (!instance) {
+      std::string name = instanceName(kernel.getSymName(), launch.getGrid()) +
+                         "_layout" + std::to_string(laidOutFuncs.size() - 1);
       // The layouts of an array's memrefs agree; take the first of each.
       KernelLayouts layouts;
       layouts.memrefTypes = memrefTypes;
@@ -1024,15 +1032,15 @@ void ConvertObsToGPUPass::runOnOperation() {
                                counters, /*cache=*/nullptr, &layouts);
       if (failed(func))
         return signalPassFailure();
-      instances[name] = {*func, kernel.getBlockThreads()};
+      instance = *func;
     }
-    laidOutInstance[launch] = name;
+    laidOutInstance[launch] = instance;
   }
 
   // Launches: of an obs.launch, and of each kernel's host function.
-  auto launch = [&](OpBuilder &b, Location loc, StringRef name, int64_t grid,
-                    ValueRange operands) {
-    auto [func, threads] = instances.lookup(name);
+  auto launch = [&](OpBuilder &b, Location loc, KernelOp kernel,
+                    gpu::GPUFuncOp func, int64_t grid, ValueRange operands) {
+    uint64_t threads = kernel.getBlockThreads();
     auto constant = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(b, loc, v);
     };
@@ -1042,25 +1050,25 @@ void ConvertObsToGPUPass::runOnOperation() {
                               gpu::KernelDim3{constant(threads), one, one},
                               /*dynamicSharedMemorySize=*/Value(), operands);
   };
-  for (LaunchOp op : launches) {
+  for (auto [op, kernel] : *launches) {
     OpBuilder b(op);
     SmallVector<Value> operands(op.getInputs());
     llvm::append_range(operands, op.getOutputs());
-    std::string name = laidOutInstance.lookup(op);
-    if (name.empty())
-      name = instanceName(op.getKernel(), op.getGrid());
-    launch(b, op.getLoc(), name, op.getGrid(), operands);
+    gpu::GPUFuncOp func = laidOutInstance.lookup(op);
+    if (!func)
+      func = instances.lookup({kernel, op.getGrid()});
+    launch(b, op.getLoc(), kernel, func, op.getGrid(), operands);
     op.erase();
   }
   for (KernelOp kernel : kernels) {
-    auto [func, threads] = instances.lookup(kernel.getSymName());
+    gpu::GPUFuncOp func = instances.lookup({kernel, 1});
     builder.setInsertionPoint(kernel);
     auto host = func::FuncOp::create(builder, kernel.getLoc(),
                                      kernel.getSymName().str() + ".host",
                                      func.getFunctionType());
     Block *entry = host.addEntryBlock();
     OpBuilder b = OpBuilder::atBlockEnd(entry);
-    launch(b, kernel.getLoc(), kernel.getSymName(), 1, entry->getArguments());
+    launch(b, kernel.getLoc(), kernel, func, 1, entry->getArguments());
     func::ReturnOp::create(b, kernel.getLoc());
     StringAttr name = kernel.getSymNameAttr();
     kernel.erase();

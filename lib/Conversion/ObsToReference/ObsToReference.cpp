@@ -461,11 +461,11 @@ struct ObsLowerReferencePass
     : mlir::obs::impl::ObsLowerReferenceBase<ObsLowerReferencePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<LaunchOp> launches;
-    module.walk([&](LaunchOp launch) { launches.push_back(launch); });
-    SymbolTable symbols(module);
-    for (LaunchOp launch : launches)
-      lowerLaunch(launch, symbols.lookup<KernelOp>(launch.getKernel()));
+    auto launches = collectLaunchesOfKernelsIn(module);
+    if (failed(launches))
+      return signalPassFailure();
+    for (auto [launch, kernel] : *launches)
+      lowerLaunch(launch, kernel);
     for (KernelOp kernel :
          llvm::make_early_inc_range(module.getOps<KernelOp>())) {
       OpBuilder builder(kernel);

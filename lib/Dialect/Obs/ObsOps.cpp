@@ -565,6 +565,29 @@ SmallVector<AffineMap> LaunchOp::getLayoutsOrChunks(KernelOp kernel) {
   return chunks;
 }
 
+FailureOr<SmallVector<std::pair<LaunchOp, KernelOp>>>
+mlir::obs::collectLaunchesOfKernelsIn(Operation *module) {
+  SmallVector<std::pair<LaunchOp, KernelOp>> launches;
+  SymbolTableCollection symbolTables;
+  WalkResult result = module->walk([&](LaunchOp launch) {
+    auto kernel = symbolTables.lookupNearestSymbolFrom<KernelOp>(
+        launch, launch.getKernelAttr());
+    if (!kernel || kernel->getParentOp() != module) {
+      launch.emitOpError()
+          << "launches @" << launch.getKernel()
+          << ", which is not an obs.kernel of the module being converted (a "
+             "nested module's kernels and launches are converted on their "
+             "own)";
+      return WalkResult::interrupt();
+    }
+    launches.emplace_back(launch, kernel);
+    return WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    return failure();
+  return launches;
+}
+
 LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   auto kernel =
       symbolTable.lookupNearestSymbolFrom<KernelOp>(*this, getKernelAttr());

@@ -18,4 +18,13 @@
 #define GET_OP_CLASSES
 #include "Obs/Dialect/Obs/ObsOps.h.inc"
 
+namespace mlir::obs {
+/// The launches inside `module`, each with its kernel, for a pass that
+/// converts `module`'s kernels. A launch whose kernel is not one of them (a
+/// launch inside a nested module, which names that module's kernels) is
+/// reported as an error: the pass would leave it behind.
+FailureOr<SmallVector<std::pair<LaunchOp, KernelOp>>>
+collectLaunchesOfKernelsIn(Operation *module);
+} // namespace mlir::obs
+
 #endif // OBS_DIALECT_OBS_OBSOPS_H
