@@ -504,11 +504,27 @@ SmallVector<Hazard> mlir::obs::findHazards(const BlockRun &run,
   SmallVector<Hazard> hazards;
   llvm::DenseSet<std::pair<unsigned, unsigned>> reported;
   for (auto &[location, indices] : byByte) {
+    // A pair is judged once, at the first byte both access: the byte where
+    // the later-starting one begins. The verdict does not depend on the
+    // byte, and an access whose index the simulation could not tell spans
+    // its whole buffer, so judging every shared byte made the work its
+    // size times the square of the accesses (found by obs-fuzz: 6 * 10^10
+    // pairs and three minutes for a 997-element kernel). Partners are
+    // taken in list order, so hazards come out in the same order as
+    // before.
+    uint64_t byte = location.second;
+    SmallVector<unsigned, 4> startingHere;
+    for (unsigned index : indices)
+      if (accesses[index].byteBegin == byte)
+        startingHere.push_back(index);
     for (unsigned w : indices) {
       const Access &write = accesses[w];
       if (!write.write)
         continue;
-      for (unsigned x : indices) {
+      ArrayRef<unsigned> partners =
+          write.byteBegin == byte ? ArrayRef<unsigned>(indices)
+                                  : ArrayRef<unsigned>(startingHere);
+      for (unsigned x : partners) {
         if (x == w)
           continue;
         const Access &other = accesses[x];
