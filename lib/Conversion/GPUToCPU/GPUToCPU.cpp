@@ -371,13 +371,24 @@ static LogicalResult checkRunsOnCPU(gpu::GPUFuncOp kernel) {
   return failure(result.wasInterrupted());
 }
 
-/// Checks that `launch` runs `kernel` the way its block function assumes:
-/// each of the three sizes a constant equal to the kernel's known one. The
-/// block function runs known_block_size threads and answers grid_dim from
-/// known_grid_size, so a launch that disagreed would be run as some other
-/// launch (on a GPU the disagreement is undefined behaviour).
-static LogicalResult checkLaunchMatches(gpu::LaunchFuncOp launch,
-                                        gpu::GPUFuncOp kernel) {
+/// Checks that `launch` of `kernel` is one the CPU lowering can run: in
+/// program order (the CPU runs each launch to completion where it stands,
+/// so there is no token to give an async launch's users), over x blocks
+/// only, and the way the block function assumes: each size a constant
+/// equal to the kernel's known one. The block function runs
+/// known_block_size threads and answers grid_dim from known_grid_size, so a
+/// launch that disagreed would be run as some other launch (on a GPU the
+/// disagreement is undefined behaviour).
+static LogicalResult checkLaunchRunsOnCPU(gpu::LaunchFuncOp launch,
+                                          gpu::GPUFuncOp kernel) {
+  if (launch.getAsyncToken())
+    return launch.emitOpError() << "is async: the CPU lowering runs launches "
+                                   "in program order and has no token to "
+                                   "return";
+  if (!matchPattern(launch.getGridSizeY(), m_One()) ||
+      !matchPattern(launch.getGridSizeZ(), m_One()))
+    return launch.emitOpError() << "has a grid of more than one dimension; "
+                                   "the CPU lowering loops over x blocks only";
   auto checkSizes = [&](StringRef what, gpu::KernelDim3 sizes,
                         std::optional<ArrayRef<int32_t>> known,
                         StringRef knownName) -> LogicalResult {
@@ -548,20 +559,7 @@ void ObsGPUToCPUPass::runOnOperation() {
       launch.emitOpError() << "launches a kernel this pass did not convert";
       return signalPassFailure();
     }
-    // The CPU runs each launch to completion where it stands, so there is
-    // no token to give an async launch's users.
-    if (launch.getAsyncToken()) {
-      launch.emitOpError() << "is async: the CPU lowering runs launches in "
-                              "program order and has no token to return";
-      return signalPassFailure();
-    }
-    if (!matchPattern(launch.getGridSizeY(), m_One()) ||
-        !matchPattern(launch.getGridSizeZ(), m_One())) {
-      launch.emitOpError() << "has a grid of more than one dimension; the "
-                              "CPU lowering loops over x blocks only";
-      return signalPassFailure();
-    }
-    if (failed(checkLaunchMatches(launch, kernel)))
+    if (failed(checkLaunchRunsOnCPU(launch, kernel)))
       return signalPassFailure();
     OpBuilder builder(launch);
     Location loc = launch.getLoc();

@@ -996,50 +996,10 @@ void ConvertObsToGPUPass::runOnOperation() {
     }
     addToStatistic(*this, numKernels, "kernels");
   }
-  // Launches with layouts get instances of their own, one per distinct
-  // kernel, grid, layouts and memref types.
-  llvm::DenseMap<Operation *, gpu::GPUFuncOp> laidOutInstance;
-  llvm::DenseMap<std::tuple<Operation *, int64_t, Attribute, Type>,
-                 gpu::GPUFuncOp>
-      laidOutFuncs;
-  for (auto [launch, kernel] : *launches) {
-    if (!launch.getLayoutsAttr())
-      continue;
-    SmallVector<Type> memrefTypes(launch.getInputs().getTypes());
-    llvm::append_range(memrefTypes, launch.getOutputs().getTypes());
-    auto key = std::make_tuple(kernel.getOperation(), launch.getGrid(),
-                               Attribute(launch.getLayoutsAttr()),
-                               Type(builder.getFunctionType(memrefTypes, {})));
-    gpu::GPUFuncOp &instance = laidOutFuncs[key];
-    if (!instance) {
-      std::string name = instanceName(kernel.getSymName(), launch.getGrid()) +
-                         "_layout" + std::to_string(laidOutFuncs.size() - 1);
-      // The layouts of an array's memrefs agree; take the first of each.
-      KernelLayouts layouts;
-      layouts.memrefTypes = memrefTypes;
-      SmallVector<AffineMap> perMemref = launch.getLayoutsOrChunks(kernel);
-      unsigned next = 0;
-      auto take = [&](TypeRange arrays) {
-        for (Type type : arrays) {
-          layouts.arrays.push_back(perMemref[next]);
-          next += getFlattenedSize(cast<ArrType>(type).getLeafType());
-        }
-      };
-      take(kernel.getArgumentTypes());
-      take(kernel.getResultTypes());
-      FailureOr<gpu::GPUFuncOp> func =
-          lowerKernelToGPUFunc(kernel, gpuModule, name, launch.getGrid(),
-                               counters, /*cache=*/nullptr, &layouts);
-      if (failed(func))
-        return signalPassFailure();
-      instance = *func;
-    }
-    laidOutInstance[launch] = instance;
-  }
-
   // Launches: of an obs.launch, and of each kernel's host function.
-  auto launch = [&](OpBuilder &b, Location loc, KernelOp kernel,
-                    gpu::GPUFuncOp func, int64_t grid, ValueRange operands) {
+  auto emitLaunch = [&](OpBuilder &b, Location loc, KernelOp kernel,
+                        gpu::GPUFuncOp func, int64_t grid,
+                        ValueRange operands) {
     uint64_t threads = kernel.getBlockThreads();
     auto constant = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(b, loc, v);
@@ -1050,15 +1010,51 @@ void ConvertObsToGPUPass::runOnOperation() {
                               gpu::KernelDim3{constant(threads), one, one},
                               /*dynamicSharedMemorySize=*/Value(), operands);
   };
-  for (auto [op, kernel] : *launches) {
-    OpBuilder b(op);
-    SmallVector<Value> operands(op.getInputs());
-    llvm::append_range(operands, op.getOutputs());
-    gpu::GPUFuncOp func = laidOutInstance.lookup(op);
-    if (!func)
-      func = instances.lookup({kernel, op.getGrid()});
-    launch(b, op.getLoc(), kernel, func, op.getGrid(), operands);
-    op.erase();
+  // Launches with layouts get instances of their own, one per distinct
+  // kernel, grid, layouts and memref types.
+  llvm::DenseMap<std::tuple<Operation *, int64_t, Attribute, Type>,
+                 gpu::GPUFuncOp>
+      laidOutFuncs;
+  for (auto [launch, kernel] : *launches) {
+    SmallVector<Value> operands(launch.getInputs());
+    llvm::append_range(operands, launch.getOutputs());
+    gpu::GPUFuncOp func = instances.lookup({kernel, launch.getGrid()});
+    if (launch.getLayoutsAttr()) {
+      SmallVector<Type> memrefTypes(ValueRange(operands).getTypes());
+      auto key =
+          std::make_tuple(kernel.getOperation(), launch.getGrid(),
+                          Attribute(launch.getLayoutsAttr()),
+                          Type(builder.getFunctionType(memrefTypes, {})));
+      gpu::GPUFuncOp &instance = laidOutFuncs[key];
+      if (!instance) {
+        std::string name =
+            instanceName(kernel.getSymName(), launch.getGrid()) + "_layout" +
+            std::to_string(laidOutFuncs.size() - 1);
+        // The layouts of an array's memrefs agree; take the first of each.
+        KernelLayouts layouts;
+        layouts.memrefTypes = memrefTypes;
+        SmallVector<AffineMap> perMemref = launch.getLayoutsOrChunks(kernel);
+        unsigned next = 0;
+        auto take = [&](TypeRange arrays) {
+          for (Type type : arrays) {
+            layouts.arrays.push_back(perMemref[next]);
+            next += getFlattenedSize(cast<ArrType>(type).getLeafType());
+          }
+        };
+        take(kernel.getArgumentTypes());
+        take(kernel.getResultTypes());
+        FailureOr<gpu::GPUFuncOp> laidOut =
+            lowerKernelToGPUFunc(kernel, gpuModule, name, launch.getGrid(),
+                                 counters, /*cache=*/nullptr, &layouts);
+        if (failed(laidOut))
+          return signalPassFailure();
+        instance = *laidOut;
+      }
+      func = instance;
+    }
+    OpBuilder b(launch);
+    emitLaunch(b, launch.getLoc(), kernel, func, launch.getGrid(), operands);
+    launch.erase();
   }
   for (KernelOp kernel : kernels) {
     gpu::GPUFuncOp func = instances.lookup({kernel, 1});
@@ -1068,7 +1064,7 @@ void ConvertObsToGPUPass::runOnOperation() {
                                      func.getFunctionType());
     Block *entry = host.addEntryBlock();
     OpBuilder b = OpBuilder::atBlockEnd(entry);
-    launch(b, kernel.getLoc(), kernel, func, 1, entry->getArguments());
+    emitLaunch(b, kernel.getLoc(), kernel, func, 1, entry->getArguments());
     func::ReturnOp::create(b, kernel.getLoc());
     StringAttr name = kernel.getSymNameAttr();
     kernel.erase();
