@@ -56,7 +56,7 @@ struct ObsAssignWorkPass
     uint64_t mostPerThread = 0;
     bool assignedAny = false;
     kernel.walk([&](SyncOp sync) {
-      if (sync.getHowAttr())
+      if (sync.getWorkAssignment())
         return;
       assignedAny = true;
       uint64_t length = sync.getType().getLength();
@@ -69,7 +69,7 @@ struct ObsAssignWorkPass
         how = CompactAttr::get(kernel.getContext(), blockThreads);
       else
         how = StridedAttr::get(kernel.getContext(), blockThreads);
-      sync.setHowAttr(how);
+      sync.setPlannedHow(how);
       mostPerThread = std::max(mostPerThread, how.getRoundCount(length));
       addToStatistic(*this, numAssigned, "syncs-assigned");
     });
@@ -78,36 +78,40 @@ struct ObsAssignWorkPass
                    mostPerThread);
     // Any sync's scope or placement may rest on who computed what before:
     // a stage now dealt out differently reads the previous sync's array
-    // from other threads, whatever that sync's own assignment.
+    // from other threads, whatever that sync's own assignment. A pass's
+    // earlier choice is re-decided; a written one is the user's claim, kept
+    // as it is for obs-verify-sync to prove or reject.
     SmallVector<SyncOp> decidedBefore;
     if (assignedAny)
       kernel.walk([&](SyncOp sync) {
-        if (sync.getScope() == SyncScope::Warp ||
-            sync.getPlacement() == Placement::InPlace)
+        SyncPlanAttr plan = sync.getPlanAttr();
+        if (plan && ((plan.getScope() &&
+                      plan.getScope().getValue() == SyncScope::Warp) ||
+                     (plan.getPlacement() && plan.getPlacement().getValue() ==
+                                                 Placement::InPlace)))
           decidedBefore.push_back(sync);
       });
     if (!decidedBefore.empty() && failed(keepSafe(kernel, decidedBefore)))
       return signalPassFailure();
   }
 
-  /// Takes back the warp scopes and in-place placements of `decided` that
-  /// the new work assignment makes hazards, fewest first (refineSyncs over
-  /// those decisions, as if they were being made now).
+  /// Takes back the planned warp scopes and in-place placements of
+  /// `decided` that the new work assignment makes hazards, fewest first
+  /// (refineSyncs over those decisions, as if they were being made now).
   LogicalResult keepSafe(KernelOp kernel, ArrayRef<SyncOp> decided) {
-    llvm::DenseMap<Operation *, std::pair<SyncScopeAttr, PlacementAttr>>
-        original;
+    llvm::DenseMap<Operation *, SyncPlanAttr> original;
     for (SyncOp sync : decided)
-      original[sync] = {sync.getScopeAttr(), sync.getPlacementAttr()};
-    auto apply = [&](SyncOp sync) {
-      auto [scope, placement] = original.lookup(sync);
-      sync.setScopeAttr(scope);
-      sync.setPlacementAttr(placement);
-    };
+      original[sync] = sync.getPlanAttr();
+    auto apply = [&](SyncOp sync) { sync.setPlanAttr(original.lookup(sync)); };
     auto undo = [&](SyncOp sync) {
-      if (sync.getScope() == SyncScope::Warp)
-        sync.removeScopeAttr();
-      if (sync.getPlacement() == Placement::InPlace)
-        sync.removePlacementAttr();
+      SyncPlanAttr plan = sync.getPlanAttr();
+      if (plan && plan.getScope() &&
+          plan.getScope().getValue() == SyncScope::Warp)
+        sync.setPlannedScope(nullptr);
+      plan = sync.getPlanAttr();
+      if (plan && plan.getPlacement() &&
+          plan.getPlacement().getValue() == Placement::InPlace)
+        sync.setPlannedPlacement(nullptr);
     };
     auto took = [](const KernelSimulation &, unsigned) { return true; };
     ChangedElementsCache cache;
@@ -115,11 +119,12 @@ struct ObsAssignWorkPass
       return failure();
     bool placementTakenBack = false;
     for (SyncOp sync : decided) {
-      auto [scope, placement] = original.lookup(sync);
-      if (scope == sync.getScopeAttr() && placement == sync.getPlacementAttr())
+      SyncPlanAttr before = original.lookup(sync), after = sync.getPlanAttr();
+      if (before == after)
         continue;
       addToStatistic(*this, numTakenBack, "decisions-taken-back");
-      placementTakenBack |= placement != sync.getPlacementAttr();
+      placementTakenBack |= before.getPlacement() !=
+                            (after ? after.getPlacement() : nullptr);
     }
     // A fresh buffer needs room the plan did not leave.
     if (placementTakenBack)

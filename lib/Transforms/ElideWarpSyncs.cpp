@@ -56,18 +56,18 @@ struct ObsElideWarpSyncsPass
       return;
     SmallVector<SyncOp> candidates;
     kernel.walk([&](SyncOp sync) {
-      if (!sync.getScopeAttr() && !isOutputOnly(sync))
+      if (!sync.getEffectiveScopeAttr() && !isOutputOnly(sync))
         candidates.push_back(sync);
     });
     auto warp = SyncScopeAttr::get(kernel.getContext(), SyncScope::Warp);
-    auto apply = [&](SyncOp sync) { sync.setScopeAttr(warp); };
-    auto undo = [](SyncOp sync) { sync.removeScopeAttr(); };
+    auto apply = [&](SyncOp sync) { sync.setPlannedScope(warp); };
+    auto undo = [](SyncOp sync) { sync.setPlannedScope(nullptr); };
     auto took = [](const KernelSimulation &, unsigned) { return true; };
     SyncRefinement refinement{apply, undo, took};
     if (failed(refineSyncs(kernel, candidates, refinement, cache)))
       return signalPassFailure();
     for (SyncOp sync : candidates) {
-      if (sync.getScopeAttr())
+      if (sync.getEffectiveScopeAttr())
         addToStatistic(*this, numDowngraded, "syncs-downgraded");
       else
         addToStatistic(*this, numKept, "block-syncs-kept");

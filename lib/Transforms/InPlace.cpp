@@ -30,7 +30,7 @@ struct ObsInPlacePass : mlir::obs::impl::ObsInPlaceBase<ObsInPlacePass> {
       return; // The verifier's to report.
     SmallVector<SyncOp> candidates;
     kernel.walk([&](SyncOp sync) {
-      if (!sync.getPlacementAttr() && !isOutputOnly(sync))
+      if (!sync.getEffectivePlacementAttr() && !isOutputOnly(sync))
         candidates.push_back(sync);
     });
     // A shared-memory plan (obs-plan-shared run before) gave each buffer
@@ -41,8 +41,8 @@ struct ObsInPlacePass : mlir::obs::impl::ObsInPlaceBase<ObsInPlacePass> {
     // no sync went in place (found by obs-fuzz: wrong results on cpu).
     SharedPlan plan = takeSharedPlan(kernel);
     auto inPlace = PlacementAttr::get(kernel.getContext(), Placement::InPlace);
-    auto apply = [&](SyncOp sync) { sync.setPlacementAttr(inPlace); };
-    auto undo = [](SyncOp sync) { sync.removePlacementAttr(); };
+    auto apply = [&](SyncOp sync) { sync.setPlannedPlacement(inPlace); };
+    auto undo = [](SyncOp sync) { sync.setPlannedPlacement(nullptr); };
     // Kept when the lowering found an array to overwrite.
     auto took = [](const KernelSimulation &simulation, unsigned index) {
       return simulation.placedInPlace.contains(simulation.syncs[index]);
@@ -54,7 +54,7 @@ struct ObsInPlacePass : mlir::obs::impl::ObsInPlaceBase<ObsInPlacePass> {
       return signalPassFailure();
     bool anyInPlace = false;
     for (SyncOp sync : candidates)
-      if (sync.getPlacementAttr()) {
+      if (sync.getEffectivePlacementAttr()) {
         anyInPlace = true;
         addToStatistic(*this, numInPlace, "syncs-in-place");
       }

@@ -12,14 +12,16 @@ using namespace mlir::obs;
 
 FailureOr<KernelSimulation>
 mlir::obs::simulateKernel(KernelOp kernel, ChangedElementsCache *cache) {
-  if (!isFlat(kernel))
-    return kernel.emitOpError()
-           << "holds two, ilv or one with syncs: run --obs-flatten first";
   KernelSimulation simulation;
   OpBuilder builder(kernel.getContext());
   simulation.module = ModuleOp::create(kernel.getLoc());
   builder.setInsertionPointToEnd(simulation.module->getBody());
   auto copy = cast<KernelOp>(builder.clone(*kernel));
+  // A kernel as written (the reference target proves those too) runs the
+  // way the GPU targets run it: flattened. The copy's syncs are then merged
+  // ones, which keep the locations of the syncs they come from.
+  if (!isFlat(copy) && failed(flattenKernel(copy)))
+    return failure();
   auto gpuModule =
       gpu::GPUModuleOp::create(builder, kernel.getLoc(), "simulation");
   copy.walk([&](SyncOp sync) { simulation.syncs.push_back(sync); });

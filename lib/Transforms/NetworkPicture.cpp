@@ -37,6 +37,7 @@ LogicalResult mlir::obs::drawNetwork(KernelOp kernel, llvm::raw_ostream &os) {
     sync.removeScopeAttr();
     sync.removePlacementAttr();
     sync.removeHowAttr();
+    sync.removePlanAttr();
   });
   if (plain.getBlockThreads() > KernelOp::kMaxThreads)
     return kernel.emitOpError()

@@ -19,11 +19,27 @@ namespace mlir::obs {
 using namespace mlir;
 using namespace mlir::obs;
 
+/// Whether some sync of `kernel` has a property written or planned.
+static bool hasRefinedSync(KernelOp kernel) {
+  return kernel
+      .walk([](SyncOp sync) {
+        return sync.getScopeAttr() || sync.getPlacementAttr() ||
+                       sync.getHowAttr() || sync.getPlanAttr()
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 namespace {
 struct ObsVerifySyncPass
     : mlir::obs::impl::ObsVerifySyncBase<ObsVerifySyncPass> {
+  using ObsVerifySyncBase::ObsVerifySyncBase;
+
   void runOnOperation() override {
     KernelOp kernel = getOperation();
+    if (refinedOnly && !hasRefinedSync(kernel))
+      return;
     FailureOr<KernelSimulation> simulation = simulateKernel(kernel);
     if (failed(simulation))
       return signalPassFailure();

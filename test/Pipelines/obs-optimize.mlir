@@ -7,10 +7,10 @@
 // CHECK-LABEL: obs.kernel @two_stages
 // CHECK-SAME: obs.shared_bytes = 256
 // CHECK-SAME: threads = 32
-// CHECK: obs.sync warp strided<32> %{{.*}} {obs.shared_offsets = array<i64: 0>}
-// CHECK: obs.sync warp inplace strided<32> %{{.*}} : !obs.arr<64 x i32>
-// ONLY: obs.sync compact<32> %{{.*}} : !obs.arr<64 x i32>
-// ONLY: obs.sync compact<32> %{{.*}} : !obs.arr<64 x i32>
+// CHECK: obs.sync plan(warp strided<32>) %{{.*}} {obs.shared_offsets = array<i64: 0>}
+// CHECK: obs.sync plan(warp inplace strided<32>) %{{.*}} : !obs.arr<64 x i32>
+// ONLY: obs.sync plan(compact<32>) %{{.*}} : !obs.arr<64 x i32>
+// ONLY: obs.sync plan(compact<32>) %{{.*}} : !obs.arr<64 x i32>
 obs.kernel @two_stages(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> {
   %0 = obs.two %a : !obs.arr<64 x i32> -> !obs.arr<64 x i32> {
   ^bb0(%h: !obs.arr<32 x i32>):

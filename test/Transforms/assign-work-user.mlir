@@ -7,7 +7,7 @@
 // CHECK-LABEL: obs.kernel @user_needs_more
 // CHECK-SAME: threads = 64
 // CHECK: obs.sync strided<64>
-// CHECK: obs.sync strided<64>
+// CHECK: obs.sync plan(strided<64>)
 obs.kernel @user_needs_more(%a: !obs.arr<128 x i32>) -> !obs.arr<128 x i32> {
   %0 = obs.sync strided<64> %a : !obs.arr<128 x i32>
   %1 = obs.rev %0 : !obs.arr<128 x i32>

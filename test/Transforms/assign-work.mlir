@@ -7,16 +7,16 @@
 // Tests of lib/Transforms/AssignWork.cpp.
 
 // Syncs without a work assignment get one for the option's 256 threads,
-// which become the kernel's; a written one is kept.
+// which become the kernel's, in their plan; a written one is kept.
 // STRIDED-LABEL: obs.kernel @open
 // STRIDED-SAME: threads = 256
-// STRIDED: obs.sync strided<256> %{{.*}} : !obs.arr<512 x i32>
+// STRIDED: obs.sync plan(strided<256>) %{{.*}} : !obs.arr<512 x i32>
 // STRIDED: obs.sync blocked<4> %{{.*}} : !obs.arr<512 x i32>
 // BLOCKED-LABEL: obs.kernel @open
-// BLOCKED: obs.sync blocked<2> %{{.*}} : !obs.arr<512 x i32>
+// BLOCKED: obs.sync plan(blocked<2>) %{{.*}} : !obs.arr<512 x i32>
 // BLOCKED: obs.sync blocked<4> %{{.*}} : !obs.arr<512 x i32>
 // COMPACT-LABEL: obs.kernel @open
-// COMPACT: obs.sync compact<256> %{{.*}} : !obs.arr<512 x i32>
+// COMPACT: obs.sync plan(compact<256>) %{{.*}} : !obs.arr<512 x i32>
 // COMPACT: obs.sync blocked<4> %{{.*}} : !obs.arr<512 x i32>
 // NONE-LABEL: obs.kernel @open
 // NONE-NOT: threads =
@@ -33,9 +33,9 @@ obs.kernel @open(%a: !obs.arr<512 x i32>) -> !obs.arr<512 x i32> {
 // The kernel's own `threads` wins over the option.
 // STRIDED-LABEL: obs.kernel @own
 // STRIDED-SAME: threads = 64
-// STRIDED: obs.sync strided<64> %{{.*}} : !obs.arr<512 x i32>
+// STRIDED: obs.sync plan(strided<64>) %{{.*}} : !obs.arr<512 x i32>
 // BLOCKED-LABEL: obs.kernel @own
-// BLOCKED: obs.sync blocked<8> %{{.*}} : !obs.arr<512 x i32>
+// BLOCKED: obs.sync plan(blocked<8>) %{{.*}} : !obs.arr<512 x i32>
 // STATS: obs-assign-work
 // STATS-NEXT: 2 syncs-assigned
 // STATS-NEXT: 8 max-elements-per-thread

@@ -9,15 +9,15 @@
 // strided<256> gives to one warp; from level 5 on, the fan reaches across
 // warps. The last sync writes the result and has no barrier.
 // SKLANSKY-LABEL: obs.kernel @sklansky9
-// SKLANSKY: obs.sync warp strided<256> %{{.*}} : !obs.arr<512 x i32>
-// SKLANSKY: obs.sync warp strided<256> %{{.*}} : !obs.arr<512 x i32>
-// SKLANSKY: obs.sync warp strided<256> %{{.*}} : !obs.arr<512 x i32>
-// SKLANSKY: obs.sync warp strided<256> %{{.*}} : !obs.arr<512 x i32>
-// SKLANSKY: obs.sync strided<256> %{{.*}} : !obs.arr<512 x i32>
-// SKLANSKY: obs.sync strided<256> %{{.*}} : !obs.arr<512 x i32>
-// SKLANSKY: obs.sync strided<256> %{{.*}} : !obs.arr<512 x i32>
-// SKLANSKY: obs.sync strided<256> %{{.*}} : !obs.arr<512 x i32>
-// SKLANSKY: obs.sync strided<256> %{{.*}} : !obs.arr<512 x i32>
+// SKLANSKY: obs.sync plan(warp strided<256>) %{{.*}} : !obs.arr<512 x i32>
+// SKLANSKY: obs.sync plan(warp strided<256>) %{{.*}} : !obs.arr<512 x i32>
+// SKLANSKY: obs.sync plan(warp strided<256>) %{{.*}} : !obs.arr<512 x i32>
+// SKLANSKY: obs.sync plan(warp strided<256>) %{{.*}} : !obs.arr<512 x i32>
+// SKLANSKY: obs.sync plan(strided<256>) %{{.*}} : !obs.arr<512 x i32>
+// SKLANSKY: obs.sync plan(strided<256>) %{{.*}} : !obs.arr<512 x i32>
+// SKLANSKY: obs.sync plan(strided<256>) %{{.*}} : !obs.arr<512 x i32>
+// SKLANSKY: obs.sync plan(strided<256>) %{{.*}} : !obs.arr<512 x i32>
+// SKLANSKY: obs.sync plan(strided<256>) %{{.*}} : !obs.arr<512 x i32>
 // SKLANSKY-NEXT: obs.return
 // In sklansky3 (8 threads, one warp) every barrier can be a warp barrier.
 // STATS: obs-elide-warp-syncs
@@ -40,7 +40,7 @@ obs.kernel @across_warps(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> {
 
 // Reversing each 32-element half: every dependence stays in a warp.
 // CHECK-LABEL: obs.kernel @within_warps
-// CHECK: obs.sync warp %{{.*}} : !obs.arr<64 x i32>
+// CHECK: obs.sync plan(warp) %{{.*}} : !obs.arr<64 x i32>
 obs.kernel @within_warps(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> {
   %0 = obs.sync %a : !obs.arr<64 x i32>
   %1 = obs.two %0 : !obs.arr<64 x i32> -> !obs.arr<64 x i32> {

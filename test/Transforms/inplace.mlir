@@ -9,7 +9,7 @@
 // unchanged, so those four writes are dropped.
 // CHECK-LABEL: obs.kernel @fan
 // CHECK: obs.sync %{{.*}} : !obs.arr<8 x i32>
-// CHECK: obs.sync inplace %{{.*}} : !obs.arr<8 x i32>
+// CHECK: obs.sync plan(inplace) %{{.*}} : !obs.arr<8 x i32>
 obs.kernel @fan(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
   %0 = obs.sync %a : !obs.arr<8 x i32>
   %1 = obs.fan %0 : !obs.arr<8 x i32> {
@@ -67,7 +67,7 @@ obs.kernel @written(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
 // Sklansky's levels 2 to 8 overwrite the level before; level 1 reads global
 // memory and level 9 writes the result.
 // SKLANSKY-LABEL: obs.kernel @sklansky9
-// SKLANSKY: obs.sync strided<256> %{{.*}} : !obs.arr<512 x i32>
-// SKLANSKY-COUNT-7: obs.sync inplace strided<256> %{{.*}} : !obs.arr<512 x i32>
-// SKLANSKY: obs.sync strided<256> %{{.*}} : !obs.arr<512 x i32>
+// SKLANSKY: obs.sync plan(strided<256>) %{{.*}} : !obs.arr<512 x i32>
+// SKLANSKY-COUNT-7: obs.sync plan(inplace strided<256>) %{{.*}} : !obs.arr<512 x i32>
+// SKLANSKY: obs.sync plan(strided<256>) %{{.*}} : !obs.arr<512 x i32>
 // SKLANSKY-NEXT: obs.return

@@ -106,15 +106,20 @@ obs.kernel @nothing_to_overwrite(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
 
 // -----
 
-// Not flat: the verifier runs on what the lowering sees.
-// expected-error @+1 {{'obs.kernel' op holds two, ilv or one with syncs: run --obs-flatten first}}
-obs.kernel @not_flat(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
-  %0 = obs.two %a : !obs.arr<8 x i32> -> !obs.arr<8 x i32> {
-  ^bb0(%h: !obs.arr<4 x i32>):
-    %s = obs.sync %h : !obs.arr<4 x i32>
-    obs.yield %s : !obs.arr<4 x i32>
+// Not flat (as the reference target verifies kernels): the verifier runs
+// on a flattened copy, as the GPU targets lower the kernel. The two
+// instances' syncs merge into one over 128 elements; reversing a 64-element
+// half crosses warps, so the written warp scope is rejected at the sync as
+// written.
+obs.kernel @not_flat(%a: !obs.arr<128 x i32>) -> !obs.arr<128 x i32> {
+  %0 = obs.two %a : !obs.arr<128 x i32> -> !obs.arr<128 x i32> {
+  ^bb0(%h: !obs.arr<64 x i32>):
+    // expected-error-re @+1 {{'obs.sync' op warp scope is unsafe: thread {{[0-9]+}} (warp {{[0-9]}}) writes element {{[0-9]+}} of the buffer of the op at {{.*}}verify-sync-errors.mlir:{{[0-9]+}}:10 before the barrier and thread {{[0-9]+}} (warp {{[0-9]}}) reads it after it (read after write)}}
+    %s = obs.sync warp %h : !obs.arr<64 x i32>
+    %r = obs.rev %s : !obs.arr<64 x i32>
+    obs.yield %r : !obs.arr<64 x i32>
   }
-  obs.return %0 : !obs.arr<8 x i32>
+  obs.return %0 : !obs.arr<128 x i32>
 }
 
 // -----

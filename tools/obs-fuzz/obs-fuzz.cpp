@@ -333,8 +333,41 @@ Report checkProgram(const std::string &text, uint64_t inputSeed,
       run(*module, kernel, "obs-reference", input, error);
   ++report.runs;
   if (failed(reference)) {
-    report.outcome = Outcome::Failed;
-    setMessage(report, "ref: " + error.text);
+    if (error.overLimit) {
+      ++report.resources;
+      report.outcome = Outcome::OverLimit;
+      setMessage(report, "ref: " + error.text);
+      return report;
+    }
+    if (!error.rejected) {
+      report.outcome = Outcome::Failed;
+      setMessage(report, "ref: " + error.text);
+      return report;
+    }
+    // ref proves what the kernel's user wrote, as the GPU targets do: the
+    // kernel as written must then be rejected on cpu too.
+    std::string refError = error.text;
+    ++report.rejected;
+    report.outcome = Outcome::Rejected;
+    setMessage(report, "ref: " + refError);
+    for (auto [index, configuration] : llvm::enumerate(configurations)) {
+      if (!configuration.passes.empty())
+        continue;
+      if (childProgress)
+        *childProgress = static_cast<int>(index);
+      ++report.pipelines;
+      FailureOr<OwningOpRef<ModuleOp>> made =
+          transform(*module, configuration.refinement(), error);
+      if (succeeded(made) &&
+          succeeded(run(**made, kernel, configuration.lowering(), input,
+                        error))) {
+        report.outcome = Outcome::Failed;
+        report.failingPipeline = index;
+        setMessage(report, "ref rejects the kernel as written, but cpu runs "
+                           "it: " + refError);
+      }
+      break;
+    }
     return report;
   }
   // The refined kernels, by refinement, shared by the thread orders.
@@ -366,11 +399,13 @@ Report checkProgram(const std::string &text, uint64_t inputSeed,
         setMessage(report, error.text);
         return report;
       }
-      // The kernel as written is the user's to fix.
+      // ref accepted the kernel as written, so every target must: the
+      // verifiers disagree.
       if (asWritten && error.rejected) {
-        ++report.rejected;
-        report.outcome = Outcome::Rejected;
-        setMessage(report, error.text);
+        report.outcome = Outcome::Failed;
+        report.failingPipeline = index;
+        setMessage(report, "ref runs the kernel as written, but cpu "
+                           "rejects it: " + error.text);
         return report;
       }
       report.outcome = Outcome::Failed;

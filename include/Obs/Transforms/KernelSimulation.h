@@ -38,8 +38,11 @@ struct KernelSimulation {
   }
 };
 
-/// Lowers a copy of the flat kernel `kernel` and runs one block of it. Fails,
-/// with the reason reported, when it cannot be lowered or followed. A pass
+/// Lowers a copy of `kernel` and runs one block of it. Fails, with the
+/// reason reported, when it cannot be lowered or followed. A kernel that is
+/// not flat is flattened in the copy, so the simulation's syncs correspond
+/// to the kernel's one for one only for a flat kernel (the refinement
+/// passes run on flat kernels). A pass
 /// that simulates one kernel many times, changing only sync properties,
 /// passes the same `cache` each time.
 FailureOr<KernelSimulation>

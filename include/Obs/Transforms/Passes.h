@@ -32,6 +32,9 @@ namespace mlir::obs {
 #define GEN_PASS_DECL
 #include "Obs/Transforms/Passes.h.inc"
 
+/// The reference target's proof (it holds a pipeline, so it is built here).
+std::unique_ptr<Pass> createObsVerifyReference();
+
 #define GEN_PASS_REGISTRATION
 #include "Obs/Transforms/Passes.h.inc"
 

@@ -108,15 +108,18 @@ def ObsAssignWork : Pass<"obs-assign-work", "::mlir::obs::KernelOp"> {
       in-place stage drops its identity writes) are dealt out, so no thread
       works on an element that does not change.
 
-    Syncs whose work assignment the user wrote keep it.
+    Syncs whose work assignment is written or already planned keep it; the
+    assignment chosen here goes into the sync's plan.
 
-    A warp scope or an in-place placement that any sync already has (from
-    `obs-elide-warp-syncs` or `obs-inplace` run earlier, or written) was
-    proved, if at all, for the work assignments before this pass: a stage
-    dealt out anew reads the previous sync's array from other threads.
-    Where the new assignments make one a hazard, it is taken back to a
-    block barrier and a fresh buffer, which are always safe (and a
-    shared-memory plan made before is dropped, to be made again).
+    A warp scope or an in-place placement that an earlier pass planned
+    (`obs-elide-warp-syncs` or `obs-inplace` run before this one) was
+    proved for the work assignments before this pass: a stage dealt out
+    anew reads the previous sync's array from other threads. Where the new
+    assignments make one a hazard, the plan takes it back to a block
+    barrier and a fresh buffer, which are always safe (and a shared-memory
+    plan made before is dropped, to be made again). A scope or placement
+    the user wrote is never taken back: it is kept, and `obs-verify-sync`
+    rejects the kernel if the assignment makes it unsafe.
   }];
   let options = [
     Option<"threads", "threads", "uint64_t", /*default=*/"0",
@@ -225,12 +228,39 @@ def ObsVerifySync : Pass<"obs-verify-sync", "::mlir::obs::KernelOp"> {
     iterations). A stage that reads what it has itself written in place is
     an error too, and so is a barrier that some threads could skip. It
     checks every choice alike, whether the user wrote it or a pass made it;
-    every lowering pipeline runs it.
+    every lowering pipeline runs it, the reference target's included, so
+    that no target runs a kernel the GPU would race on. A kernel that is not
+    flat is proved on a flattened copy, as the GPU targets will lower it.
   }];
+  let options = [
+    Option<"refinedOnly", "refined-only", "bool", /*default=*/"false",
+           "Prove only kernels with a written or planned sync property. A "
+           "kernel whose syncs are all open runs with block barriers, fresh "
+           "buffers and the default sweep, which is safe by construction; "
+           "the reference pipeline uses this so that kernels no GPU block "
+           "could run (more than 1024 threads) still run there">
+  ];
   let dependentDialects = kernelSimulationDialects;
   let statistics = [
     Statistic<"numVerified", "syncs-verified", "Syncs proved safe">
   ];
+}
+
+def ObsVerifyReference : Pass<"obs-verify-reference", "::mlir::ModuleOp"> {
+  let summary = "Prove a module's kernels and launches as the GPU targets "
+                "would, without changing it";
+  let description = [{
+    What the reference pipeline proves before it lowers kernels as written:
+    on a copy of the module, every kernel's networks are expanded, it is
+    flattened and canonicalized, as the GPU pipelines prepare it, and then
+    `obs-verify-sync` (for kernels with a written or planned sync property)
+    and `obs-verify-launches` run. A kernel or launch the GPU would race on
+    is rejected with their diagnostics, so that no target runs it; the
+    module itself is left as it is, so the reference lowering stays
+    independent of those rewrites.
+  }];
+  let constructor = "::mlir::obs::createObsVerifyReference()";
+  let dependentDialects = kernelSimulationDialects;
 }
 
 #endif // OBS_TRANSFORMS_PASSES_TD

@@ -63,6 +63,96 @@ void ArrType::print(AsmPrinter &printer) const {
   printer << '>';
 }
 
+ParseResult mlir::obs::parseSyncPropertyList(AsmParser &parser,
+                                             SyncScopeAttr &scope,
+                                             PlacementAttr &placement,
+                                             Attribute &how) {
+  MLIRContext *context = parser.getContext();
+  while (true) {
+    SMLoc loc = parser.getCurrentLocation();
+    StringRef keyword;
+    if (failed(parser.parseOptionalKeyword(
+            &keyword, {"block", "warp", "fresh", "inplace", "strided",
+                       "blocked", "compact"})))
+      return success();
+    if (keyword == "block" || keyword == "warp") {
+      if (scope)
+        return parser.emitError(loc, "the sync's scope is given twice");
+      scope = SyncScopeAttr::get(
+          context, keyword == "warp" ? SyncScope::Warp : SyncScope::Block);
+      continue;
+    }
+    if (keyword == "fresh" || keyword == "inplace") {
+      if (placement)
+        return parser.emitError(loc, "the sync's placement is given twice");
+      placement = PlacementAttr::get(context, keyword == "inplace"
+                                                  ? Placement::InPlace
+                                                  : Placement::Fresh);
+      continue;
+    }
+    if (how)
+      return parser.emitError(loc, "the sync's work assignment is given twice");
+    uint64_t parameter;
+    if (parser.parseLess() || parser.parseInteger(parameter) ||
+        parser.parseGreater())
+      return failure();
+    auto emitError = [&] { return parser.emitError(loc); };
+    if (keyword == "strided")
+      how = StridedAttr::getChecked(emitError, context, parameter);
+    else if (keyword == "blocked")
+      how = BlockedAttr::getChecked(emitError, context, parameter);
+    else
+      how = CompactAttr::getChecked(emitError, context, parameter);
+    if (!how)
+      return failure();
+  }
+}
+
+void mlir::obs::printSyncPropertyList(AsmPrinter &printer,
+                                      SyncScopeAttr scope,
+                                      PlacementAttr placement,
+                                      Attribute how) {
+  SmallVector<std::string> words;
+  if (scope)
+    words.push_back(stringifySyncScope(scope.getValue()).str());
+  if (placement)
+    words.push_back(stringifyPlacement(placement.getValue()).str());
+  if (auto strided = dyn_cast_if_present<StridedAttr>(how))
+    words.push_back("strided<" + std::to_string(strided.getThreads()) + ">");
+  else if (auto blocked = dyn_cast_if_present<BlockedAttr>(how))
+    words.push_back("blocked<" +
+                    std::to_string(blocked.getElementsPerThread()) + ">");
+  else if (auto compact = dyn_cast_if_present<CompactAttr>(how))
+    words.push_back("compact<" + std::to_string(compact.getThreads()) + ">");
+  llvm::interleave(words, printer.getStream(), " ");
+}
+
+// `#obs.plan<warp inplace strided<256>>`: the properties, as a sync prints
+// them.
+Attribute SyncPlanAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  SyncScopeAttr scope;
+  PlacementAttr placement;
+  Attribute how;
+  if (parser.parseLess() ||
+      parseSyncPropertyList(parser, scope, placement, how) ||
+      parser.parseGreater())
+    return {};
+  auto plan = SyncPlanAttr::get(parser.getContext(), scope, placement,
+                                cast_if_present<WorkAssignmentAttrInterface>(how));
+  if (plan.isEmpty()) {
+    parser.emitError(loc, "a sync's plan chooses at least one property");
+    return {};
+  }
+  return plan;
+}
+
+void SyncPlanAttr::print(AsmPrinter &printer) const {
+  printer << '<';
+  printSyncPropertyList(printer, getScope(), getPlacement(), getHow());
+  printer << '>';
+}
+
 void ObsDialect::initialize() {
   addTypes<
 #define GET_TYPEDEF_LIST

@@ -204,68 +204,76 @@ LogicalResult ReturnOp::verify() {
 // SyncOp
 //===----------------------------------------------------------------------===//
 
-/// `[block|warp] [fresh|inplace] [strided<T>|blocked<k>]`, each optional, in
-/// any order.
+/// `[block|warp] [fresh|inplace] [strided<T>|blocked<k>|compact<T>]
+/// [plan(...)]`, each optional, the first three in any order: the written
+/// properties, then the plan's.
 static ParseResult
 parseSyncProperties(OpAsmParser &parser, SyncScopeAttr &scope,
                     PlacementAttr &placement, Attribute &how,
-                    OpAsmParser::UnresolvedOperand &input) {
-  MLIRContext *context = parser.getContext();
-  while (true) {
+                    SyncPlanAttr &plan, OpAsmParser::UnresolvedOperand &input) {
+  if (parseSyncPropertyList(parser, scope, placement, how))
+    return failure();
+  if (succeeded(parser.parseOptionalKeyword("plan"))) {
     SMLoc loc = parser.getCurrentLocation();
-    StringRef keyword;
-    if (failed(parser.parseOptionalKeyword(
-            &keyword, {"block", "warp", "fresh", "inplace", "strided",
-                       "blocked", "compact"})))
-      return parser.parseOperand(input);
-    if (keyword == "block" || keyword == "warp") {
-      if (scope)
-        return parser.emitError(loc, "the sync's scope is given twice");
-      scope = SyncScopeAttr::get(
-          context, keyword == "warp" ? SyncScope::Warp : SyncScope::Block);
-      continue;
-    }
-    if (keyword == "fresh" || keyword == "inplace") {
-      if (placement)
-        return parser.emitError(loc, "the sync's placement is given twice");
-      placement = PlacementAttr::get(context, keyword == "inplace"
-                                                  ? Placement::InPlace
-                                                  : Placement::Fresh);
-      continue;
-    }
-    if (how)
-      return parser.emitError(loc, "the sync's work assignment is given twice");
-    uint64_t parameter;
-    if (parser.parseLess() || parser.parseInteger(parameter) ||
-        parser.parseGreater())
+    SyncScopeAttr plannedScope;
+    PlacementAttr plannedPlacement;
+    Attribute plannedHow;
+    if (parser.parseLParen() ||
+        parseSyncPropertyList(parser, plannedScope, plannedPlacement,
+                              plannedHow) ||
+        parser.parseRParen())
       return failure();
-    auto emitError = [&] { return parser.emitError(loc); };
-    if (keyword == "strided")
-      how = StridedAttr::getChecked(emitError, context, parameter);
-    else if (keyword == "blocked")
-      how = BlockedAttr::getChecked(emitError, context, parameter);
-    else
-      how = CompactAttr::getChecked(emitError, context, parameter);
-    if (!how)
-      return failure();
+    plan = SyncPlanAttr::get(
+        parser.getContext(), plannedScope, plannedPlacement,
+        cast_if_present<WorkAssignmentAttrInterface>(plannedHow));
+    if (plan.isEmpty())
+      return parser.emitError(loc, "a sync's plan chooses at least one "
+                                   "property");
   }
+  return parser.parseOperand(input);
 }
 
 static void printSyncProperties(OpAsmPrinter &p, SyncOp op,
                                 SyncScopeAttr scope, PlacementAttr placement,
-                                Attribute how, Value input) {
-  // Only what was chosen prints: an open property stays open.
-  if (scope)
-    p << stringifySyncScope(scope.getValue()) << " ";
-  if (placement)
-    p << stringifyPlacement(placement.getValue()) << " ";
-  if (auto strided = dyn_cast_if_present<StridedAttr>(how))
-    p << "strided<" << strided.getThreads() << "> ";
-  else if (auto blocked = dyn_cast_if_present<BlockedAttr>(how))
-    p << "blocked<" << blocked.getElementsPerThread() << "> ";
-  else if (auto compact = dyn_cast_if_present<CompactAttr>(how))
-    p << "compact<" << compact.getThreads() << "> ";
+                                Attribute how, SyncPlanAttr plan,
+                                Value input) {
+  // Only what was written or chosen prints: an open property stays open.
+  if (scope || placement || how) {
+    printSyncPropertyList(p, scope, placement, how);
+    p << " ";
+  }
+  if (plan) {
+    p << "plan(";
+    printSyncPropertyList(p, plan.getScope(), plan.getPlacement(),
+                          plan.getHow());
+    p << ") ";
+  }
   p << input;
+}
+
+void SyncOp::setPlannedScope(SyncScopeAttr scope) {
+  SyncPlanAttr plan = getPlanAttr();
+  setPlanAttr(SyncPlanAttr::get(getContext(), scope,
+                                plan ? plan.getPlacement() : nullptr,
+                                plan ? plan.getHow() : nullptr));
+  if (getPlanAttr().isEmpty())
+    removePlanAttr();
+}
+
+void SyncOp::setPlannedPlacement(PlacementAttr placement) {
+  SyncPlanAttr plan = getPlanAttr();
+  setPlanAttr(SyncPlanAttr::get(getContext(), plan ? plan.getScope() : nullptr,
+                                placement, plan ? plan.getHow() : nullptr));
+  if (getPlanAttr().isEmpty())
+    removePlanAttr();
+}
+
+void SyncOp::setPlannedHow(WorkAssignmentAttrInterface how) {
+  SyncPlanAttr plan = getPlanAttr();
+  setPlanAttr(SyncPlanAttr::get(getContext(), plan ? plan.getScope() : nullptr,
+                                plan ? plan.getPlacement() : nullptr, how));
+  if (getPlanAttr().isEmpty())
+    removePlanAttr();
 }
 
 uint64_t SyncOp::getThreadsNeeded() {
@@ -291,6 +299,23 @@ LogicalResult SyncOp::verify() {
                            << parent->getName() << "'";
     parent = parent->getParentOp();
   }
+  // The plan chooses only what the user left open: a written property is
+  // kept or the kernel rejected, never replaced.
+  if (SyncPlanAttr plan = getPlanAttr()) {
+    auto clash = [&](StringRef property) {
+      return emitOpError() << "plans its " << property
+                           << ", which is written: a pass may choose only "
+                              "the properties the user left open";
+    };
+    if (plan.getScope() && getScopeAttr())
+      return clash("scope");
+    if (plan.getPlacement() && getPlacementAttr())
+      return clash("placement");
+    if (plan.getHow() && getHowAttr())
+      return clash("work assignment");
+    if (plan.isEmpty())
+      return emitOpError() << "has an empty plan";
+  }
   WorkAssignmentAttrInterface how = getWorkAssignment();
   auto kernel = dyn_cast_if_present<KernelOp>(parent);
   if (!how || !kernel || !kernel.getThreads())
@@ -298,7 +323,7 @@ LogicalResult SyncOp::verify() {
   uint64_t length = getType().getLength();
   uint64_t needed = getThreadsNeeded();
   if (needed > uint64_t(*kernel.getThreads()))
-    return tagError(emitOpError() << "work assignment " << getHowAttr()
+    return tagError(emitOpError() << "work assignment " << how
                                   << " needs " << needed
                                   << " threads to cover " << length
                                   << " elements, but the kernel has "

@@ -107,6 +107,38 @@ def Obs_CompactAttr : Obs_Attr<"Compact", "compact",
 }
 
 //===----------------------------------------------------------------------===//
+// The plan: what the refinement passes chose
+//===----------------------------------------------------------------------===//
+
+def Obs_SyncPlanAttr : Obs_Attr<"SyncPlan", "plan"> {
+  let summary = "the properties of a sync that the refinement passes chose";
+  let description = [{
+    A sync's properties are either written by the user (the sync's `scope`,
+    `placement` and `how`) or chosen by a refinement pass. Choices live
+    here, apart from what was written, so that a pass can re-decide its own
+    choices (obs-assign-work takes back a warp scope that its new work
+    assignment makes unsafe) but can never replace a written property: a
+    written property is kept, or the kernel is rejected. The plan names
+    only properties the user left open; the sync verifier checks that.
+
+    Printed like written properties, inside `plan(...)` on the sync:
+
+    ```mlir
+    %1 = obs.sync warp plan(inplace strided<256>) %0 : !obs.arr<512 x i32>
+    ```
+  }];
+  let parameters = (ins
+      OptionalParameter<"::mlir::obs::SyncScopeAttr">:$scope,
+      OptionalParameter<"::mlir::obs::PlacementAttr">:$placement,
+      OptionalParameter<"::mlir::obs::WorkAssignmentAttrInterface">:$how);
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDeclaration = [{
+    /// Whether the plan chooses nothing.
+    bool isEmpty() const { return !getScope() && !getPlacement() && !getHow(); }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Networks: how scan, sort and reduce are built from combinators
 //===----------------------------------------------------------------------===//
 

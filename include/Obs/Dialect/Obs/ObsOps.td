@@ -148,48 +148,78 @@ def Obs_SyncOp : Obs_Op<"sync", [
     A property the user leaves out is open: the refinement passes may choose
     it (`obs-assign-work`, `obs-elide-warp-syncs`, `obs-inplace`), and until
     one does, a sync is `block` and `fresh`, with the kernel's threads
-    sweeping the array. A property written here is kept. Either way
-    `--obs-verify-sync` proves the choice safe.
+    sweeping the array. What the passes choose is the sync's `plan`
+    (`#obs.plan`, printed as `plan(...)`), kept apart from what was written:
+    a written property is never replaced, only kept or, when unsafe,
+    rejected. Either way `--obs-verify-sync` proves the choice safe.
 
     ```mlir
     %1 = obs.sync %0 : !obs.arr<512 x i32>
     %2 = obs.sync warp inplace strided<256> %1 : !obs.arr<512 x i32>
+    %3 = obs.sync block plan(inplace strided<256>) %2 : !obs.arr<512 x i32>
     ```
   }];
   let arguments = (ins Obs_Arr:$input,
       OptionalAttr<Obs_SyncScopeAttr>:$scope,
       OptionalAttr<Obs_PlacementAttr>:$placement,
       OptionalAttr<AnyAttrOf<[Obs_StridedAttr, Obs_BlockedAttr,
-                                       Obs_CompactAttr]>>:$how);
+                                       Obs_CompactAttr]>>:$how,
+      OptionalAttr<Obs_SyncPlanAttr>:$plan);
   let results = (outs Obs_Arr:$result);
   let assemblyFormat = [{
-    custom<SyncProperties>($scope, $placement, $how, $input) attr-dict `:`
-    qualified(type($input))
+    custom<SyncProperties>($scope, $placement, $how, $plan, $input) attr-dict
+    `:` qualified(type($input))
   }];
   let builders = [OpBuilder<(ins "::mlir::Value":$input), [{
     build($_builder, $_state, input.getType(), input,
           ::mlir::obs::SyncScopeAttr(), ::mlir::obs::PlacementAttr(),
-          ::mlir::Attribute());
+          ::mlir::Attribute(), ::mlir::obs::SyncPlanAttr());
   }]>];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    /// The work assignment, or null for the kernel's default sweep.
+    /// The work assignment as written, else as planned, or null for the
+    /// kernel's default sweep.
     ::mlir::obs::WorkAssignmentAttrInterface getWorkAssignment() {
-      return ::llvm::dyn_cast_if_present<
-          ::mlir::obs::WorkAssignmentAttrInterface>(getHowAttr());
+      if (auto written = ::llvm::dyn_cast_if_present<
+              ::mlir::obs::WorkAssignmentAttrInterface>(getHowAttr()))
+        return written;
+      if (::mlir::obs::SyncPlanAttr plan = getPlanAttr())
+        return plan.getHow();
+      return {};
     }
     ::mlir::obs::ArrType getType() {
       return ::llvm::cast<::mlir::obs::ArrType>(getResult().getType());
     }
-    /// The barrier scope: as written, or block when the user left it to
-    /// the passes.
+    /// The barrier scope: as written, else as planned, else block.
     ::mlir::obs::SyncScope getScopeOrDefault() {
-      return getScope().value_or(::mlir::obs::SyncScope::Block);
+      if (::mlir::obs::SyncScopeAttr scope = getEffectiveScopeAttr())
+        return scope.getValue();
+      return ::mlir::obs::SyncScope::Block;
     }
-    /// The placement: as written, or fresh when the user left it open.
+    /// The placement: as written, else as planned, else fresh.
     ::mlir::obs::Placement getPlacementOrDefault() {
-      return getPlacement().value_or(::mlir::obs::Placement::Fresh);
+      if (::mlir::obs::PlacementAttr placement = getEffectivePlacementAttr())
+        return placement.getValue();
+      return ::mlir::obs::Placement::Fresh;
     }
+    /// The scope as written or planned, null while it is open.
+    ::mlir::obs::SyncScopeAttr getEffectiveScopeAttr() {
+      if (::mlir::obs::SyncScopeAttr written = getScopeAttr())
+        return written;
+      return getPlanAttr() ? getPlanAttr().getScope() : nullptr;
+    }
+    /// The placement as written or planned, null while it is open.
+    ::mlir::obs::PlacementAttr getEffectivePlacementAttr() {
+      if (::mlir::obs::PlacementAttr written = getPlacementAttr())
+        return written;
+      return getPlanAttr() ? getPlanAttr().getPlacement() : nullptr;
+    }
+
+    /// The plan's choices, one property at a time; null clears it. A pass
+    /// chooses only a property the user left open (the verifier checks).
+    void setPlannedScope(::mlir::obs::SyncScopeAttr scope);
+    void setPlannedPlacement(::mlir::obs::PlacementAttr placement);
+    void setPlannedHow(::mlir::obs::WorkAssignmentAttrInterface how);
     /// The threads a block needs for the work assignment as written (0
     /// without one): `strided<T>` and `compact<T>` name all T threads, even
     /// over fewer elements.
