@@ -714,3 +714,51 @@ func.func @grid_too_large(%in: memref<2147483648xi32>, %out: memref<2147483648xi
   obs.launch @one_element grid(2147483648) ins(%in : memref<2147483648xi32>) outs(%out : memref<2147483648xi32>)
   return
 }
+
+// -----
+
+obs.kernel @plan_replaces_written(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  // expected-error @+1 {{'obs.sync' op plans its scope, which is written: a pass may choose only the properties the user left open}}
+  %0 = obs.sync warp plan(block) %a : !obs.arr<8 x i32>
+  obs.return %0 : !obs.arr<8 x i32>
+}
+
+// -----
+
+obs.kernel @plan_replaces_written_placement(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  // expected-error @+1 {{'obs.sync' op plans its placement, which is written: a pass may choose only the properties the user left open}}
+  %0 = obs.sync fresh plan(inplace) %a : !obs.arr<8 x i32>
+  obs.return %0 : !obs.arr<8 x i32>
+}
+
+// -----
+
+obs.kernel @plan_replaces_written_how(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  // expected-error @+1 {{'obs.sync' op plans its work assignment, which is written: a pass may choose only the properties the user left open}}
+  %0 = obs.sync strided<8> plan(blocked<1>) %a : !obs.arr<8 x i32>
+  obs.return %0 : !obs.arr<8 x i32>
+}
+
+// -----
+
+obs.kernel @empty_plan(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  // expected-error @+1 {{a sync's plan chooses at least one property}}
+  %0 = obs.sync plan() %a : !obs.arr<8 x i32>
+  obs.return %0 : !obs.arr<8 x i32>
+}
+
+// -----
+
+obs.kernel @plan_given_twice(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  // expected-error @+1 {{the sync's scope is given twice}}
+  %0 = obs.sync plan(warp block) %a : !obs.arr<8 x i32>
+  obs.return %0 : !obs.arr<8 x i32>
+}
+
+// -----
+
+obs.kernel @planned_threads(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> attributes {threads = 2} {
+  // expected-error @+1 {{'obs.sync' op work assignment #obs.strided<4> needs 4 threads to cover 8 elements, but the kernel has 2}}
+  %0 = obs.sync plan(strided<4>) %a : !obs.arr<8 x i32>
+  obs.return %0 : !obs.arr<8 x i32>
+}

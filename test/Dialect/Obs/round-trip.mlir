@@ -21,6 +21,9 @@ obs.kernel @types(%a: !obs.arr<8 x i32>, %b: !obs.arr<4 x tuple<i32, f32>>,
 // CHECK: obs.sync warp inplace blocked<2> %{{.*}} : !obs.arr<8 x i32>
 // CHECK: obs.sync block fresh %{{.*}} : !obs.arr<8 x i32>
 // CHECK: obs.sync warp inplace strided<4> %{{.*}} : !obs.arr<8 x i32>
+// CHECK: obs.sync plan(warp inplace strided<4>) %{{.*}} : !obs.arr<8 x i32>
+// CHECK: obs.sync warp plan(blocked<2>) %{{.*}} : !obs.arr<8 x i32>
+// CHECK: obs.sync block strided<4> plan(inplace) %{{.*}} {note = #obs.plan<warp compact<4>>} : !obs.arr<8 x i32>
 obs.kernel @syncs(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32>
     attributes {threads = 4} {
   %0 = obs.sync %a : !obs.arr<8 x i32>
@@ -31,7 +34,11 @@ obs.kernel @syncs(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32>
   // Written out, the defaults are the user's choice and stay; in any order.
   %5 = obs.sync block fresh %4 : !obs.arr<8 x i32>
   %6 = obs.sync strided<4> inplace warp %5 : !obs.arr<8 x i32>
-  obs.return %6 : !obs.arr<8 x i32>
+  // What passes chose: the plan, apart from what is written.
+  %7 = obs.sync plan(strided<4> inplace warp) %6 : !obs.arr<8 x i32>
+  %8 = obs.sync warp plan(blocked<2>) %7 : !obs.arr<8 x i32>
+  %9 = obs.sync strided<4> block plan(inplace) %8 {note = #obs.plan<compact<4> warp>} : !obs.arr<8 x i32>
+  obs.return %9 : !obs.arr<8 x i32>
 }
 
 // CHECK-LABEL: obs.kernel @index_functions
