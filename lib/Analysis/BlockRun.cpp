@@ -63,8 +63,10 @@ private:
   void setInt(Value result, int64_t value);
   /// Evaluates the integer arithmetic of addresses and conditions.
   void evaluate(Operation &op);
+  /// Records one access; `wholeBuffer` stands for an access anywhere in
+  /// the buffer that is known not to depend on data (a skipped fold).
   LogicalResult recordAccess(Operation *op, Value memref, ValueRange indices,
-                             bool write);
+                             bool write, bool wholeBuffer = false);
   FailureOr<bool> knownCondition(Operation *op, Value condition);
   /// Whether `loop` neither passes a barrier, nor stores to memory the
   /// analysis tracks, nor loads from workgroup memory.
@@ -81,7 +83,8 @@ private:
 } // namespace mlir::obs
 
 LogicalResult ThreadRunner::recordAccess(Operation *op, Value memref,
-                                         ValueRange indices, bool write) {
+                                         ValueRange indices, bool write,
+                                         bool wholeBuffer) {
   auto it = pointers.find(memref);
   if (it == pointers.end())
     return success(); // A memref the kernel did not get from its arguments.
@@ -107,8 +110,8 @@ LogicalResult ThreadRunner::recordAccess(Operation *op, Value memref,
                 it->second.owner};
   // Row-major linearisation of the indices, when they are all known.
   int64_t linear = 0;
-  bool allKnown = true;
-  for (auto [index, extent] : llvm::zip_equal(indices, type.getShape())) {
+  bool allKnown = !wholeBuffer;
+  for (auto [index, extent] : llvm::zip(indices, type.getShape())) {
     std::optional<int64_t> value = knownInt(index);
     if (!value) {
       allKnown = false;
@@ -122,7 +125,7 @@ LogicalResult ThreadRunner::recordAccess(Operation *op, Value memref,
     access.byteEnd = access.byteBegin + elementBytes;
   } else {
     // Anywhere in the buffer this memref views.
-    run.dataDependent = true;
+    run.dataDependent |= !wholeBuffer;
     access.byteBegin = it->second.byteOffset;
     access.byteEnd = access.byteBegin + type.getNumElements() * elementBytes;
   }
@@ -251,7 +254,19 @@ LogicalResult ThreadRunner::runOp(Operation &op) {
     // fold over an input, a thread's tree) touches nothing another thread
     // can see: it is skipped, its results unknown. Running it would cost
     // its whole trip count per thread.
+    // Its reads of global memory still count, once each, as reads of
+    // anywhere in their buffer: a launch whose output is a view of its input
+    // must order them before the output's writes.
     if (!loop.getInitArgs().empty() && isInvisible(loop)) {
+      WalkResult recorded = loop.getBody()->walk([&](memref::LoadOp load) {
+        if (pointers.count(load.getMemRef()) &&
+            failed(recordAccess(load, load.getMemRef(), {}, /*write=*/false,
+                                /*wholeBuffer=*/true)))
+          return WalkResult::interrupt();
+        return WalkResult::advance();
+      });
+      if (recorded.wasInterrupted())
+        return failure();
       for (Value result : loop.getResults())
         values.erase(result);
       return success();

@@ -106,6 +106,8 @@ void mlir::obs::buildCPUPipeline(OpPassManager &pm,
   ObsGPUToCPUOptions cpuOptions;
   cpuOptions.order = options.order;
   cpuOptions.seed = options.seed;
+  cpuOptions.blockOrder = options.blockOrder;
+  cpuOptions.blockSeed = options.blockSeed;
   pm.addPass(createObsGPUToCPU(cpuOptions));
   buildHostToLLVMPipeline(pm);
 }

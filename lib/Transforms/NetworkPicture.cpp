@@ -60,6 +60,10 @@ LogicalResult mlir::obs::drawNetwork(KernelOp kernel, llvm::raw_ostream &os) {
       perThread(phases);
   int64_t wires = 0;
   for (const Access &access : run.getAccesses()) {
+    // A thread's fold over a whole input (an element-level reduce or scan)
+    // reads it all; the picture draws the network's links, not folds.
+    if (access.element < 0)
+      continue;
     auto &[written, read] = perThread[access.phase][access.thread];
     (access.write ? written : read).insert(access.element);
     wires = std::max(wires, access.element + 1);

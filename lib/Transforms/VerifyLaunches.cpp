@@ -1,8 +1,43 @@
-//===- VerifyLaunches.cpp - launch layouts, proved place by place ---------===//
+//===- VerifyLaunches.cpp - global memory, proved launch by launch --------===//
+//
+// The blocks of a launch run concurrently and in any order, and the threads
+// of a block in any interleaving that its barriers allow. Global memory is
+// therefore proved like shared memory, exactly, place by place:
+//
+// * every memref is followed through its views to its allocation, so two
+//   views of one allocation are two sets of places in one memory, not two
+//   memories; what cannot be followed is rejected;
+// * every block and element is visited (layouts are affine maps with
+//   floordiv and mod, with no cheap general proof): each place is inside its
+//   memref and its allocation, no place is written twice, and no block
+//   writes a place that another block reads;
+// * where a block reads a place it also writes (an output over an input), a
+//   simulation of the kernel's block (Obs/Analysis/BlockRun.h) shows which
+//   thread reads and writes it and when: every read must come before the
+//   write, in the same thread or across a barrier that orders the two. The
+//   kernel's arrays mean their values before the launch, so a read after the
+//   write is as wrong as a race. A block's accesses do not depend on which
+//   block it is (only their places do), so each pair of elements is judged
+//   once, for all blocks.
+//
+//===----------------------------------------------------------------------===//
 
+#include "Obs/Dialect/Obs/CompiledLayout.h"
+#include "Obs/Support/ErrorKinds.h"
 #include "Obs/Support/Statistics.h"
+#include "Obs/Transforms/KernelSimulation.h"
 #include "Obs/Transforms/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace mlir::obs {
 #define GEN_PASS_DEF_OBSVERIFYLAUNCHES
@@ -13,22 +48,544 @@ using namespace mlir;
 using namespace mlir::obs;
 
 namespace {
+
+/// Where a memref's elements live: element `i` at byte
+/// `baseBytes + (offset + sum_d i_d * strides[d]) * elementBytes` of the
+/// allocation `root`. Every view's layout is relative to its allocation's
+/// base, which only memref.view moves (by `baseBytes`).
+struct Placement {
+  Value root;
+  int64_t baseBytes = 0;
+  int64_t offset = 0;
+  SmallVector<int64_t> strides;
+  int64_t elementBytes = 1;
+};
+
+/// The bytes an allocation holds, [begin, end), from its own type.
+struct Extent {
+  int64_t begin = 0, end = 0;
+};
+
+int64_t elementBytesOf(MemRefType type) {
+  return std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+}
+
+/// The static offset and strides of `type`'s layout, or none.
+std::optional<std::pair<int64_t, SmallVector<int64_t>>>
+staticStrides(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset) ||
+      llvm::any_of(strides, ShapedType::isDynamic))
+    return std::nullopt;
+  return std::make_pair(offset, strides);
+}
+
+/// What the proof accepts as an allocation: a function's argument, or the
+/// result of memref.alloc, memref.alloca or memref.get_global.
+bool isAllocation(Value value) {
+  if (auto argument = dyn_cast<BlockArgument>(value))
+    return argument.getOwner()->isEntryBlock() &&
+           isa<FunctionOpInterface>(argument.getOwner()->getParentOp());
+  return isa_and_present<memref::AllocOp, memref::AllocaOp,
+                         memref::GetGlobalOp>(value.getDefiningOp());
+}
+
+/// Follows `memref` through views to its allocation. `describe` names the
+/// memref in an error, which is reported at `user`.
+FailureOr<Placement> followToAllocation(Value memref, Operation *user,
+                                        const Twine &describe) {
+  auto type = cast<MemRefType>(memref.getType());
+  Placement placement;
+  placement.elementBytes = elementBytesOf(type);
+  auto strides = staticStrides(type);
+  if (!strides) {
+    InFlightDiagnostic diag = user->emitOpError()
+                              << "cannot place " << describe << " of type "
+                              << type
+                              << ": its layout has no static offset and "
+                                 "strides";
+    return tagError(diag, ErrorKind::RejectedChoice);
+  }
+  std::tie(placement.offset, placement.strides) = *strides;
+  Value current = memref;
+  while (!isAllocation(current)) {
+    Operation *producer = current.getDefiningOp();
+    if (isa_and_present<memref::SubViewOp, memref::ExpandShapeOp,
+                        memref::CollapseShapeOp, memref::CastOp,
+                        memref::ReinterpretCastOp, memref::TransposeOp>(
+            producer)) {
+      current = cast<ViewLikeOpInterface>(producer).getViewSource();
+      continue;
+    }
+    if (auto view = dyn_cast_if_present<memref::ViewOp>(producer)) {
+      APInt shift;
+      if (matchPattern(view.getByteShift(), m_ConstantInt(&shift))) {
+        placement.baseBytes += shift.getSExtValue();
+        current = view.getSource();
+        continue;
+      }
+    }
+    InFlightDiagnostic diag = user->emitOpError()
+                              << "cannot follow " << describe
+                              << " to its allocation: ";
+    if (producer)
+      diag << "it comes from '" << producer->getName()
+           << "', which is neither a view with static places (subview, "
+              "expand_shape, collapse_shape, cast, reinterpret_cast, "
+              "transpose, view by a constant) nor an allocation";
+    else
+      diag << "it is an argument of a block that is not a function's entry";
+    diag.attachNote(current.getLoc()) << "it comes from here";
+    return tagError(diag, ErrorKind::RejectedChoice);
+  }
+  placement.root = current;
+  return placement;
+}
+
+/// The bytes the allocation `root` holds, or an error at `user`.
+FailureOr<Extent> extentOf(Value root, Operation *user) {
+  auto type = cast<MemRefType>(root.getType());
+  auto strides = staticStrides(type);
+  if (!type.hasStaticShape() || !strides) {
+    InFlightDiagnostic diag =
+        user->emitOpError()
+        << "cannot prove its places inside their allocation of type "
+        << type << ", whose size or layout is not static";
+    diag.attachNote(root.getLoc()) << "the allocation";
+    return tagError(diag, ErrorKind::RejectedChoice);
+  }
+  int64_t bytes = elementBytesOf(type);
+  Extent extent;
+  if (type.getNumElements() == 0)
+    return extent;
+  int64_t first = strides->first, last = strides->first;
+  for (auto [size, stride] : llvm::zip_equal(type.getShape(), strides->second)) {
+    if (stride >= 0)
+      last += (size - 1) * stride;
+    else
+      first += (size - 1) * stride;
+  }
+  extent.begin = first * bytes;
+  extent.end = (last + 1) * bytes;
+  return extent;
+}
+
+/// "ins 1" or "outs 0": a launch's memref operand by its place in the op.
+std::string nameOperand(LaunchOp launch, unsigned operand) {
+  unsigned inputs = launch.getInputs().size();
+  return operand < inputs ? ("ins " + Twine(operand)).str()
+                          : ("outs " + Twine(operand - inputs)).str();
+}
+
+/// Who last wrote a place: a block, an operand and an element of it.
+struct Writer {
+  int64_t block = -1;
+  unsigned operand = 0;
+  uint64_t element = 0;
+};
+
+/// The writers of an allocation's places, by unit (its element size): a
+/// table for allocations of up to 2^24 units, a map above.
+class PlaceTable {
+public:
+  PlaceTable(int64_t first, int64_t count) : first(first) {
+    if (count <= kDenseLimit)
+      dense.resize(std::max<int64_t>(count, 0));
+  }
+  Writer &operator[](int64_t unit) {
+    return dense.empty() ? sparse[unit] : dense[unit - first];
+  }
+  Writer lookup(int64_t unit) const {
+    return dense.empty() ? sparse.lookup(unit) : dense[unit - first];
+  }
+
+private:
+  static constexpr int64_t kDenseLimit = int64_t(1) << 24;
+  int64_t first;
+  std::vector<Writer> dense;
+  llvm::DenseMap<int64_t, Writer> sparse;
+};
+
+/// One memref operand of a launch, with how its places are computed.
+struct OperandPlaces {
+  unsigned operand;
+  bool output;
+  Placement placement;
+  /// The kernel array's shape: the outermost index goes through the layout.
+  SmallVector<uint64_t> arrayShape;
+  uint64_t leaves;
+  /// The memref operand's extents, to check the layout's outermost index.
+  int64_t outerExtent;
+  CompiledLayout layout;
+};
+
+/// Two elements of one block at one place: `read` (of an input) and
+/// `written` (of an output), and the first block they meet in.
+struct Overlap {
+  unsigned readOperand;
+  uint64_t readElement;
+  unsigned writtenOperand;
+  uint64_t writtenElement;
+  int64_t block;
+  Value root;
+};
+
+/// The accesses of a kernel's simulated block to global memory, by memory
+/// (the gpu.func's arguments: the launch's operands in order) and element.
+class GlobalAccesses {
+public:
+  explicit GlobalAccesses(const BlockRun &run) : run(run) {
+    for (auto [index, access] : llvm::enumerate(run.getAccesses())) {
+      if (run.getMemories()[access.memory].workgroup)
+        continue;
+      if (access.element < 0)
+        anywhere[access.memory].push_back(index);
+      else
+        byElement[{access.memory, access.element}].push_back(index);
+    }
+    ArrayRef<Barrier> barriers = run.getBarriers();
+    blockBarriersBefore.assign(barriers.size() + 1, 0);
+    for (auto [index, barrier] : llvm::enumerate(barriers))
+      blockBarriersBefore[index + 1] =
+          blockBarriersBefore[index] + (barrier.block ? 1 : 0);
+  }
+
+  /// The accesses (reads or writes) of `element` of `memory`.
+  SmallVector<const Access *> of(unsigned memory, uint64_t element,
+                                 bool write) const {
+    SmallVector<const Access *> found;
+    auto add = [&](ArrayRef<unsigned> indices) {
+      for (unsigned index : indices)
+        if (run.getAccesses()[index].write == write)
+          found.push_back(&run.getAccesses()[index]);
+    };
+    auto it = byElement.find({memory, static_cast<int64_t>(element)});
+    if (it != byElement.end())
+      add(it->second);
+    auto any = anywhere.find(memory);
+    if (any != anywhere.end())
+      add(any->second);
+    return found;
+  }
+
+  /// Whether `read` certainly happens before `write`: earlier in one
+  /// thread, or in another thread across a barrier that orders both.
+  bool ordered(const Access &read, const Access &write,
+               unsigned warpSize) const {
+    if (read.thread == write.thread)
+      return read.phase < write.phase ||
+             (read.phase == write.phase && read.order < write.order);
+    if (read.phase >= write.phase)
+      return false;
+    return blockBarriersBefore[write.phase] >
+               blockBarriersBefore[read.phase] ||
+           read.thread / warpSize == write.thread / warpSize;
+  }
+
+private:
+  const BlockRun &run;
+  std::map<std::pair<unsigned, int64_t>, SmallVector<unsigned, 2>> byElement;
+  llvm::DenseMap<unsigned, SmallVector<unsigned, 2>> anywhere;
+  SmallVector<unsigned> blockBarriersBefore;
+};
+
+constexpr unsigned kWarpSize = 32;
+
 struct ObsVerifyLaunchesPass
     : mlir::obs::impl::ObsVerifyLaunchesBase<ObsVerifyLaunchesPass> {
-  void runOnOperation() override {
-    SymbolTableCollection symbols;
-    WalkResult result = getOperation().walk([&](LaunchOp launch) {
-      if (!launch.getLayoutsAttr())
-        return WalkResult::advance();
-      auto kernel = symbols.lookupNearestSymbolFrom<KernelOp>(
-          launch, launch.getKernelAttr());
-      if (!kernel || failed(launch.verifyLayoutPlaces(kernel)))
-        return WalkResult::interrupt();
-      addToStatistic(*this, numLaunches, "launches");
-      return WalkResult::advance();
-    });
-    if (result.wasInterrupted())
-      signalPassFailure();
-  }
+  void runOnOperation() override;
+
+  LogicalResult proveLaunch(LaunchOp launch, KernelOp kernel);
+  LogicalResult proveOverlaps(LaunchOp launch, KernelOp kernel,
+                              ArrayRef<Overlap> overlaps);
+  LogicalResult proveCalls(ModuleOp module, SymbolTableCollection &symbols);
+
+  /// One simulation per kernel, made only for launches that need one.
+  std::map<Operation *, std::shared_ptr<KernelSimulation>> simulations;
 };
+
 } // namespace
+
+LogicalResult ObsVerifyLaunchesPass::proveLaunch(LaunchOp launch,
+                                                 KernelOp kernel) {
+  SmallVector<Value> memrefs(launch.getInputs());
+  llvm::append_range(memrefs, launch.getOutputs());
+  SmallVector<AffineMap> layouts = launch.getLayoutsOrChunks(kernel);
+  int64_t grid = static_cast<int64_t>(launch.getGrid());
+
+  // Each operand's array, and how its places are computed.
+  SmallVector<OperandPlaces> operands;
+  unsigned operand = 0;
+  for (TypeRange arrays : {kernel.getArgumentTypes(), kernel.getResultTypes()})
+    for (Type type : arrays) {
+      auto array = cast<ArrType>(type);
+      for (unsigned c = 0, e = getFlattenedSize(array.getLeafType()); c < e;
+           ++c, ++operand) {
+        std::string name = nameOperand(launch, operand);
+        FailureOr<Placement> placement =
+            followToAllocation(memrefs[operand], launch, name);
+        if (failed(placement))
+          return failure();
+        CompiledLayout layout(layouts[operand].getResult(0));
+        if (layout.tooDeep())
+          return launch.emitOpError()
+                 << "layout " << operand << " is too deeply nested to check";
+        operands.push_back(
+            {operand, operand >= launch.getInputs().size(), *placement,
+             array.getShape(), array.getNumLeaves(),
+             cast<MemRefType>(memrefs[operand].getType()).getShape().front(),
+             std::move(layout)});
+      }
+    }
+
+  // The place of element `element` of block `block` of an operand, in units
+  // of its allocation's element size, or an error.
+  auto placeOf = [&](const OperandPlaces &places, int64_t block,
+                     uint64_t element) -> std::optional<int64_t> {
+    // Row-major: the innermost indices first.
+    SmallVector<int64_t, 4> path(places.arrayShape.size());
+    uint64_t rest = element;
+    for (unsigned d = places.arrayShape.size(); d-- > 0;) {
+      path[d] = static_cast<int64_t>(rest % places.arrayShape[d]);
+      rest /= places.arrayShape[d];
+    }
+    std::optional<int64_t> outer = places.layout(block, path[0]);
+    if (!outer || *outer < 0 || *outer >= places.outerExtent) {
+      InFlightDiagnostic diag =
+          launch.emitOpError()
+          << "layout " << places.operand << " places element " << path[0]
+          << " of block " << block << " at "
+          << (outer ? std::to_string(*outer) : std::string("no index"))
+          << ", outside " << memrefs[places.operand].getType();
+      tagError(diag, ErrorKind::RejectedChoice);
+      return std::nullopt;
+    }
+    path[0] = *outer;
+    const Placement &p = places.placement;
+    int64_t linear = p.offset;
+    for (auto [index, stride] : llvm::zip_equal(path, p.strides))
+      linear += index * stride;
+    return p.baseBytes / p.elementBytes + linear;
+  };
+
+  // The operands of each allocation.
+  llvm::MapVector<Value, SmallVector<unsigned>> byRoot;
+  for (const OperandPlaces &places : operands)
+    byRoot[places.placement.root].push_back(places.operand);
+
+  SmallVector<Overlap> overlaps;
+  llvm::DenseSet<std::tuple<unsigned, uint64_t, unsigned, uint64_t>> seen;
+  for (auto &[allocation, members] : byRoot) {
+    Value root = allocation;
+    // Places are compared element by element: every view of one allocation
+    // in a launch has one element size and lies on its grid.
+    const Placement &first = operands[members.front()].placement;
+    for (unsigned member : members) {
+      const Placement &p = operands[member].placement;
+      if (p.elementBytes != first.elementBytes ||
+          p.baseBytes % p.elementBytes != 0) {
+        InFlightDiagnostic diag =
+            launch.emitOpError()
+            << "passes " << nameOperand(launch, members.front()) << " and "
+            << nameOperand(launch, member)
+            << ", views of one allocation with different element sizes or "
+               "misaligned elements, which the launch proof does not compare";
+        diag.attachNote(root.getLoc()) << "the allocation";
+        return tagError(diag, ErrorKind::RejectedChoice);
+      }
+    }
+    FailureOr<Extent> extent = extentOf(root, launch);
+    if (failed(extent))
+      return failure();
+    int64_t unitBegin = llvm::divideFloorSigned(extent->begin, first.elementBytes);
+    int64_t unitEnd = llvm::divideCeilSigned(extent->end, first.elementBytes);
+    PlaceTable writers(unitBegin, unitEnd - unitBegin);
+    auto inside = [&](int64_t unit, const OperandPlaces &places,
+                      int64_t block, uint64_t element) {
+      if (unit >= unitBegin && unit < unitEnd)
+        return true;
+      InFlightDiagnostic diag =
+          launch.emitOpError()
+          << nameOperand(launch, places.operand) << " places element "
+          << element << " of block " << block << " at element "
+          << unit - unitBegin << " of its allocation, which holds "
+          << unitEnd - unitBegin;
+      diag.attachNote(root.getLoc()) << "the allocation";
+      tagError(diag, ErrorKind::RejectedChoice);
+      return false;
+    };
+    // Writes first, then reads, so that a read meets every write.
+    for (bool reads : {false, true}) {
+      for (unsigned member : members) {
+        const OperandPlaces &places = operands[member];
+        if (places.output == reads)
+          continue;
+        for (int64_t block = 0; block < grid; ++block) {
+          for (uint64_t element = 0; element < places.leaves; ++element) {
+            std::optional<int64_t> unit = placeOf(places, block, element);
+            if (!unit || !inside(*unit, places, block, element))
+              return failure();
+            if (!reads) {
+              Writer &writer = writers[*unit];
+              if (writer.block >= 0) {
+                InFlightDiagnostic diag =
+                    launch.emitOpError()
+                    << "writes one place twice: element " << writer.element
+                    << " of block " << writer.block << " through "
+                    << nameOperand(launch, writer.operand) << ", and element "
+                    << element << " of block " << block << " through "
+                    << nameOperand(launch, places.operand);
+                diag.attachNote(root.getLoc()) << "the allocation";
+                return tagError(diag, ErrorKind::RejectedChoice);
+              }
+              writer = {block, places.operand, element};
+              continue;
+            }
+            Writer writer = writers.lookup(*unit);
+            if (writer.block < 0)
+              continue;
+            if (writer.block != block) {
+              InFlightDiagnostic diag =
+                  launch.emitOpError()
+                  << "block " << writer.block << " writes element "
+                  << writer.element << " through "
+                  << nameOperand(launch, writer.operand) << " where block "
+                  << block << " reads element " << element << " through "
+                  << nameOperand(launch, places.operand)
+                  << ": blocks run in any order, so a launch's blocks may "
+                     "not write what another block reads";
+              diag.attachNote(root.getLoc()) << "the allocation";
+              return tagError(diag, ErrorKind::RejectedChoice);
+            }
+            auto key = std::make_tuple(places.operand, element,
+                                       writer.operand, writer.element);
+            if (seen.insert(key).second)
+              overlaps.push_back({places.operand, element, writer.operand,
+                                  writer.element, block, root});
+          }
+        }
+      }
+    }
+  }
+  if (overlaps.empty())
+    return success();
+  return proveOverlaps(launch, kernel, overlaps);
+}
+
+LogicalResult ObsVerifyLaunchesPass::proveOverlaps(
+    LaunchOp launch, KernelOp kernel, ArrayRef<Overlap> overlaps) {
+  std::shared_ptr<KernelSimulation> &simulation = simulations[kernel];
+  if (!simulation) {
+    FailureOr<KernelSimulation> made = simulateKernel(kernel);
+    if (failed(made)) {
+      launch.emitOpError()
+          << "reads and writes one place in a block, which needs the "
+             "kernel's block simulated, and it cannot be";
+      return failure();
+    }
+    simulation = std::make_shared<KernelSimulation>(std::move(*made));
+  }
+  GlobalAccesses accesses(simulation->run);
+  for (const Overlap &overlap : overlaps) {
+    SmallVector<const Access *> reads = accesses.of(
+        overlap.readOperand, overlap.readElement, /*write=*/false);
+    SmallVector<const Access *> writes = accesses.of(
+        overlap.writtenOperand, overlap.writtenElement, /*write=*/true);
+    for (const Access *read : reads)
+      for (const Access *write : writes) {
+        if (accesses.ordered(*read, *write, kWarpSize))
+          continue;
+        InFlightDiagnostic diag = launch.emitOpError();
+        diag << "in block " << overlap.block << ", thread " << read->thread
+             << " (warp " << read->thread / kWarpSize << ") reads element "
+             << overlap.readElement << " through "
+             << nameOperand(launch, overlap.readOperand) << " and thread "
+             << write->thread << " (warp " << write->thread / kWarpSize
+             << ") writes that place as element " << overlap.writtenElement
+             << " through " << nameOperand(launch, overlap.writtenOperand);
+        bool after = read->thread == write->thread ||
+                     read->phase > write->phase;
+        if (after)
+          diag << ", before the read: a kernel reads its inputs as they were "
+                  "before the launch";
+        else
+          diag << ", with no barrier between them that orders both";
+        diag.attachNote(overlap.root.getLoc()) << "the allocation";
+        diag.attachNote(read->op->getLoc()) << "the kernel reads it here";
+        diag.attachNote(write->op->getLoc()) << "the kernel writes it here";
+        return tagError(diag, ErrorKind::RejectedChoice);
+      }
+  }
+  return success();
+}
+
+LogicalResult
+ObsVerifyLaunchesPass::proveCalls(ModuleOp module,
+                                  SymbolTableCollection &symbols) {
+  // Functions that launch kernels, directly or through calls.
+  llvm::DenseSet<Operation *> launching;
+  module.walk([&](LaunchOp launch) {
+    if (auto function = launch->getParentOfType<FunctionOpInterface>())
+      launching.insert(function);
+  });
+  bool grew = true;
+  while (grew) {
+    grew = false;
+    module.walk([&](CallOpInterface call) {
+      auto callee = dyn_cast_if_present<FunctionOpInterface>(
+          call.resolveCallableInTable(&symbols));
+      auto caller = call->getParentOfType<FunctionOpInterface>();
+      if (callee && caller && launching.contains(callee) &&
+          launching.insert(caller).second)
+        grew = true;
+    });
+  }
+  // A launching function's memref arguments are proved as distinct
+  // allocations; a call that passes one allocation twice breaks that.
+  WalkResult result = module.walk([&](CallOpInterface call) {
+    Operation *callee = call.resolveCallableInTable(&symbols);
+    if (!callee || !launching.contains(callee))
+      return WalkResult::advance();
+    llvm::DenseMap<Value, unsigned> roots;
+    for (auto [index, argument] : llvm::enumerate(call.getArgOperands())) {
+      if (!isa<MemRefType>(argument.getType()))
+        continue;
+      FailureOr<Placement> placement = followToAllocation(
+          argument, call, "argument " + Twine(index));
+      if (failed(placement))
+        return WalkResult::interrupt();
+      auto [it, inserted] = roots.try_emplace(placement->root, index);
+      if (inserted)
+        continue;
+      InFlightDiagnostic diag =
+          call->emitOpError()
+          << "passes one allocation as arguments " << it->second << " and "
+          << index << " to a function that launches kernels, whose memref "
+          << "arguments are proved as distinct allocations";
+      diag.attachNote(placement->root.getLoc()) << "the allocation";
+      tagError(diag, ErrorKind::RejectedChoice);
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+void ObsVerifyLaunchesPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  simulations.clear();
+  SymbolTableCollection symbols;
+  WalkResult result = module.walk([&](LaunchOp launch) {
+    auto kernel = symbols.lookupNearestSymbolFrom<KernelOp>(
+        launch, launch.getKernelAttr());
+    if (!kernel || failed(proveLaunch(launch, kernel)))
+      return WalkResult::interrupt();
+    addToStatistic(*this, numLaunches, "launches");
+    return WalkResult::advance();
+  });
+  if (result.wasInterrupted() || failed(proveCalls(module, symbols)))
+    return signalPassFailure();
+  markAllAnalysesPreserved();
+}

@@ -11,7 +11,7 @@
 // CHECK: llvm.func @increv.block(
 // CHECK-NOT: gpu.
 // SHUFFLE: llvm.mlir.global private constant @obs_thread_order_64
-// ORDER: unknown thread order 'sideways': expected forward, reverse or shuffle
+// ORDER: for the --order option: Cannot find option named 'sideways'!
 
 obs.kernel @increv(%input: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> {
   %stored = obs.sync %input : !obs.arr<64 x i32>

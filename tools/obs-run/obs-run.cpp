@@ -112,6 +112,14 @@ static cl::opt<std::string> threadOrder(
              "result under some order)"),
     cl::value_desc("order"), cl::init("forward"), cl::cat(runCategory));
 
+static cl::opt<std::string> blockOrder(
+    "block-order",
+    cl::desc("On the cpu target, the order in which a launch's blocks run, "
+             "each to its end: forward, reverse, or shuffle[:SEED] (blocks "
+             "that race in global memory give a wrong result under some "
+             "order)"),
+    cl::value_desc("order"), cl::init("forward"), cl::cat(runCategory));
+
 static cl::opt<std::string> emitStage(
     "emit",
     cl::desc("Print the IR after a stage instead of running:\n"
@@ -234,22 +242,35 @@ obs::ArrType arrayOfMemRef(MemRefType memref) {
                            element);
 }
 
-/// Parses "forward", "reverse" or "shuffle[:SEED]" into `options`.
-void parseThreadOrder(obs::CPUPipelineOptions &options) {
-  llvm::StringRef order(threadOrder);
-  if (order == "forward" || order == "reverse") {
-    options.order = order.str();
+/// Parses `--NAME=forward|reverse|shuffle[:SEED]` into an order and a seed.
+void parseOrder(llvm::StringRef name, llvm::StringRef text,
+                obs::ExecutionOrder &order, uint64_t &seed) {
+  llvm::StringRef rest = text;
+  if (rest == "forward" || rest == "reverse") {
+    order = rest == "forward" ? obs::ExecutionOrder::Forward
+                              : obs::ExecutionOrder::Reverse;
     return;
   }
-  uint64_t seed = 1;
-  if (order == "shuffle" ||
-      (order.consume_front("shuffle:") && !order.getAsInteger(10, seed))) {
-    options.order = "shuffle";
-    options.seed = seed;
+  seed = 1;
+  if (rest == "shuffle" ||
+      (rest.consume_front("shuffle:") && !rest.getAsInteger(10, seed))) {
+    order = obs::ExecutionOrder::Shuffle;
     return;
   }
-  fail("unknown thread order '" + threadOrder +
+  fail("unknown " + name + " '" + text +
        "': expected forward, reverse or shuffle[:SEED]");
+}
+
+/// The cpu target's orders of threads and blocks, from the command line.
+void parseOrders(obs::CPUPipelineOptions &options) {
+  obs::ExecutionOrder order;
+  uint64_t seed = 1;
+  parseOrder("thread order", threadOrder, order, seed);
+  options.order = order;
+  options.seed = seed;
+  parseOrder("block order", blockOrder, order, seed);
+  options.blockOrder = order;
+  options.blockSeed = seed;
 }
 
 /// Lowers a copy of `module` for `target` (up to `stage`, all the way when
@@ -277,7 +298,7 @@ OwningOpRef<ModuleOp> lower(ModuleOp module, llvm::StringRef target,
     obs::buildReferencePipeline(pm);
   } else if (target == "cpu") {
     obs::CPUPipelineOptions options;
-    parseThreadOrder(options);
+    parseOrders(options);
     obs::buildCPUPipeline(pm, options);
   } else {
     obs::PTXPipelineOptions options;
@@ -463,7 +484,7 @@ int main(int argc, char **argv) {
     fail("--emit=svg draws a kernel: give --kernel=NAME");
   if (targetName == "cpu") {
     obs::CPUPipelineOptions options;
-    parseThreadOrder(options);
+    parseOrders(options);
   }
   for (const std::string &pass : passes)
     if (!llvm::is_contained({"assign-work", "inplace", "elide-warp-syncs",

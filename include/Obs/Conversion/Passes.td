@@ -105,17 +105,26 @@ def ObsGPUToCPU : Pass<"obs-gpu-to-cpu", "::mlir::ModuleOp"> {
     `shuffle` (a permutation drawn from `seed`), so that a race shows. Loops
     around barriers (a `repeat`) stay outside the thread loops. Workgroup
     buffers become one allocation per block; `gpu.launch_func` becomes a
-    loop over the blocks of the grid calling `@<name>.block`.
+    loop over the blocks of the grid calling `@<name>.block`, in the order
+    `block-order` sets (`block-seed` for its shuffle): each block runs to
+    its end before the next starts, so a block that reads what another
+    writes gets a different result under some order.
 
     The kernel must keep the lowering's invariant: no value computed by a
     thread is used after a barrier. A kernel that breaks it, or that has a
     barrier under a condition, is rejected.
   }];
   let options = [
-    Option<"order", "order", "std::string", /*default=*/"\"forward\"",
-           "Order of threads and warps: forward, reverse or shuffle">,
+    Option<"order", "order", "::mlir::obs::ExecutionOrder",
+           /*default=*/"::mlir::obs::ExecutionOrder::Forward",
+           "Order of threads and warps", "OBS_EXECUTION_ORDER_VALUES">,
     Option<"seed", "seed", "uint64_t", /*default=*/"1",
-           "Seed of the shuffled order">
+           "Seed of the shuffled order of threads and warps">,
+    Option<"blockOrder", "block-order", "::mlir::obs::ExecutionOrder",
+           /*default=*/"::mlir::obs::ExecutionOrder::Forward",
+           "Order of a launch's blocks", "OBS_EXECUTION_ORDER_VALUES">,
+    Option<"blockSeed", "block-seed", "uint64_t", /*default=*/"1",
+           "Seed of the shuffled order of blocks">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",

@@ -8,6 +8,7 @@
 #ifndef OBS_PIPELINES_PIPELINES_H
 #define OBS_PIPELINES_PIPELINES_H
 
+#include "Obs/Conversion/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 
@@ -54,13 +55,20 @@ void buildOptimizePipeline(OpPassManager &pm,
 void buildKernelsToGPUPipeline(OpPassManager &pm);
 
 struct CPUPipelineOptions : PassPipelineOptions<CPUPipelineOptions> {
-  Option<std::string> order{
-      *this, "order",
-      llvm::cl::desc("Order of threads and warps: forward, reverse, shuffle"),
-      llvm::cl::init("forward")};
-  Option<uint64_t> seed{*this, "seed",
-                        llvm::cl::desc("Seed of the shuffled order"),
-                        llvm::cl::init(1)};
+  Option<ExecutionOrder> order{
+      *this, "order", llvm::cl::desc("Order of threads and warps"),
+      llvm::cl::init(ExecutionOrder::Forward), OBS_EXECUTION_ORDER_VALUES};
+  Option<uint64_t> seed{
+      *this, "seed",
+      llvm::cl::desc("Seed of the shuffled order of threads and warps"),
+      llvm::cl::init(1)};
+  Option<ExecutionOrder> blockOrder{
+      *this, "block-order", llvm::cl::desc("Order of a launch's blocks"),
+      llvm::cl::init(ExecutionOrder::Forward), OBS_EXECUTION_ORDER_VALUES};
+  Option<uint64_t> blockSeed{
+      *this, "block-seed",
+      llvm::cl::desc("Seed of the shuffled order of blocks"),
+      llvm::cl::init(1)};
 };
 
 /// `obs-to-cpu`: the cpu target. The gpu.func of buildKernelsToGPUPipeline

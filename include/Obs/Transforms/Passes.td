@@ -16,18 +16,36 @@ defvar kernelSimulationDialects = [
 ];
 
 def ObsVerifyLaunches : Pass<"obs-verify-launches", "::mlir::ModuleOp"> {
-  let summary = "Prove that every launch's layouts stay inside their memrefs "
-                "and write each output place once";
+  let summary = "Prove every launch's global memory accesses safe, place by "
+                "place, across blocks and within them";
   let description = [{
-    An `obs.launch` with `layouts` places element `i` of block `b`'s arrays
-    at `layout(b, i)`. The op verifier checks the layouts' shapes; this pass
-    checks what they do, exactly, by visiting every block and element: each
-    place is inside its memref, and no place of an output is written twice
-    (by two blocks, two elements, or two views of one memref), so the blocks
-    may run in any order. Every lowering pipeline runs it first.
+    The blocks of an `obs.launch` run concurrently and in any order. For
+    every launch, with or without `layouts`, this pass follows each memref
+    through its views (subview, expand_shape, collapse_shape, cast,
+    reinterpret_cast, transpose, view) to its allocation, and visits every
+    block and element of every array:
+
+    * every place is inside its memref and its allocation;
+    * no place is written twice (by two blocks, two elements, or two views
+      of one allocation);
+    * no block writes a place that another block reads;
+    * where a block reads a place that it also writes (an output over an
+      input), the kernel's block is run thread by thread, as
+      `obs-verify-sync` runs it, and every read of that place must come
+      before the write: earlier in the same thread, or across a barrier
+      that orders both threads. A kernel reads its inputs as they were
+      before the launch.
+
+    What cannot be followed to an allocation, or compared place by place
+    (views of one allocation with different element sizes), is rejected.
+    A function's memref arguments are taken to be distinct allocations; a
+    call in the module that passes one allocation twice to a function that
+    launches kernels is rejected. Every lowering pipeline runs this pass,
+    after kernels are flattened.
   }];
+  let dependentDialects = kernelSimulationDialects;
   let statistics = [
-    Statistic<"numLaunches", "launches", "Launches with layouts proved">
+    Statistic<"numLaunches", "launches", "Launches proved">
   ];
 }
 

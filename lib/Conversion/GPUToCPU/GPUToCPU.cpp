@@ -50,16 +50,16 @@ static bool holdsBarrier(Operation *op) {
 
 namespace {
 
-/// The order in which threads (and warps, and lanes) run.
+/// The order in which threads (and warps, and lanes), or blocks, run.
 class ThreadOrder {
 public:
   /// Shuffle tables go into `hostSymbols`' module, renamed where a name is
   /// taken.
-  ThreadOrder(StringRef kind, uint64_t seed, SymbolTable &hostSymbols)
+  ThreadOrder(ExecutionOrder kind, uint64_t seed, SymbolTable &hostSymbols)
       : kind(kind), seed(seed), hostSymbols(hostSymbols) {}
 
   /// The position `k` of a loop over `count` threads, as a thread (or warp,
-  /// or lane) number.
+  /// or lane, or block) number.
   Value apply(OpBuilder &builder, Location loc, Value k, int64_t count);
 
 private:
@@ -71,7 +71,11 @@ private:
     return z ^ (z >> 31);
   }
 
-  std::string kind;
+  /// Above this many, a shuffle is an affine permutation instead of a
+  /// table (a grid may have 2^31 - 1 blocks).
+  static constexpr int64_t kMaxTable = 4096;
+
+  ExecutionOrder kind;
   uint64_t seed;
   SymbolTable &hostSymbols;
   llvm::DenseMap<int64_t, memref::GlobalOp> tables;
@@ -118,12 +122,25 @@ private:
 
 Value ThreadOrder::apply(OpBuilder &builder, Location loc, Value k,
                          int64_t count) {
-  if (kind == "forward" || count <= 1)
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  if (kind == ExecutionOrder::Forward || count <= 1)
     return k;
-  if (kind == "reverse")
-    return arith::SubIOp::create(
-        builder, loc, arith::ConstantIndexOp::create(builder, loc, count - 1),
-        k);
+  if (kind == ExecutionOrder::Reverse)
+    return arith::SubIOp::create(builder, loc, constant(count - 1), k);
+  if (count > kMaxTable) {
+    // (a k + c) mod count, with a coprime to count: a permutation that
+    // separates neighbours, without a table of count entries.
+    uint64_t state = seed * 0x100000001b3ull + count;
+    int64_t a = static_cast<int64_t>(nextRandom(state) % count) | 1;
+    while (std::gcd(a, count) != 1)
+      a += 2;
+    int64_t c = static_cast<int64_t>(nextRandom(state) % count);
+    Value scaled = arith::MulIOp::create(builder, loc, k, constant(a % count));
+    Value shifted = arith::AddIOp::create(builder, loc, scaled, constant(c));
+    return arith::RemUIOp::create(builder, loc, shifted, constant(count));
+  }
   // A shuffle: Fisher-Yates over [0, count), kept as a constant table.
   memref::GlobalOp &table = tables[count];
   if (!table) {
@@ -432,15 +449,11 @@ struct ObsGPUToCPUPass : mlir::obs::impl::ObsGPUToCPUBase<ObsGPUToCPUPass> {
 
 void ObsGPUToCPUPass::runOnOperation() {
   ModuleOp module = getOperation();
-  if (order != "forward" && order != "reverse" && order != "shuffle") {
-    module.emitError() << "unknown thread order '" << order
-                       << "': expected forward, reverse or shuffle";
-    return signalPassFailure();
-  }
   // Everything this pass adds to the host module is renamed where its name
   // is taken: two gpu.modules may each hold a kernel @k.
   SymbolTable hostSymbols(module);
   ThreadOrder threadOrder(order, seed, hostSymbols);
+  ThreadOrder blockOrderOf(blockOrder, blockSeed, hostSymbols);
   SmallVector<gpu::GPUModuleOp> gpuModules(module.getOps<gpu::GPUModuleOp>());
   llvm::DenseMap<Operation *, func::FuncOp> blockFuncs;
   for (gpu::GPUModuleOp gpuModule : gpuModules) {
@@ -569,7 +582,12 @@ void ObsGPUToCPUPass::runOnOperation() {
                                      launch.getGridSizeX(), one);
     builder.setInsertionPoint(blocks.getBody()->getTerminator());
     SmallVector<Value> operands(launch.getKernelOperands());
-    operands.push_back(blocks.getInductionVar());
+    // The grid is the kernel's known_grid_size (checked above), or a size
+    // known only at run time, which runs forward.
+    Value block = blocks.getInductionVar();
+    if (std::optional<ArrayRef<int32_t>> grid = kernel.getKnownGridSize())
+      block = blockOrderOf.apply(builder, loc, block, (*grid)[0]);
+    operands.push_back(block);
     func::CallOp::create(builder, loc, callee, operands);
     launch.erase();
   }

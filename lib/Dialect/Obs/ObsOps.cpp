@@ -698,11 +698,6 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
                            << " differ, but their memrefs store one array: "
                               "give the memrefs of an array one layout";
   }
-  for (Value input : getInputs())
-    if (llvm::is_contained(getOutputs(), input))
-      return emitOpError() << "writes a memref it reads: its blocks run in "
-                              "any order, so give the results another memref";
-
   return success();
 }
 

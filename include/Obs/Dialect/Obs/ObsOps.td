@@ -757,10 +757,18 @@ def Obs_LaunchOp : Obs_Op<"launch", [
                  ...]
     ```
 
-    The verifier proves, by enumerating every block and element, that each
-    layout stays inside its memref and that no two blocks or elements write
-    the same place of an output; blocks run in any order on a GPU, so a
-    launch may not write a memref it reads.
+    Blocks run concurrently and in any order, so every launch, with or
+    without layouts, is proved by `--obs-verify-launches` (every lowering
+    pipeline runs it), place by place: every place is inside its memref; no
+    place is written twice; no block writes a place another block reads;
+    and where a block reads a place it also writes (an output that is a
+    view of an input), every thread's read is ordered before the write by
+    the kernel's barriers. Memrefs are followed through views (subview,
+    expand_shape, collapse_shape, cast, reinterpret_cast, transpose, view)
+    to their allocation, so two views of one allocation are compared place
+    by place; a memref that cannot be followed is rejected. A host
+    function's memref arguments are taken to be distinct allocations (a
+    call inside the module that passes one allocation twice is rejected).
   }];
   let arguments = (ins FlatSymbolRefAttr:$kernel,
                        ConfinedAttr<I64Attr,
@@ -782,11 +790,6 @@ def Obs_LaunchOp : Obs_Op<"launch", [
     ::llvm::SmallVector<::mlir::AffineMap> getLayoutsOrChunks(
         ::mlir::obs::KernelOp kernel);
 
-    /// Proves, by visiting every block and element, that each layout stays
-    /// inside its memref and that no output place is written twice; reports
-    /// the first counterexample. Too costly for the verifier on large grids,
-    /// so --obs-verify-launches runs it (every lowering pipeline does).
-    ::llvm::LogicalResult verifyLayoutPlaces(::mlir::obs::KernelOp kernel);
   }];
 }
 
