@@ -3,6 +3,7 @@
 #ifndef OBS_CONVERSION_PASSES_H
 #define OBS_CONVERSION_PASSES_H
 
+#include "Obs/Dialect/Obs/ObsOps.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {

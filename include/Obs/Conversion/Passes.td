@@ -70,7 +70,18 @@ def ConvertObsToGPU : Pass<"convert-obs-to-gpu", "::mlir::ModuleOp"> {
     a sync is an error. The element code is left general; the pipelines
     specialise it with `gpu.func`'s `known_block_size`, integer range
     optimisations and canonicalization.
+
+    A kernel whose workgroup buffers need more than `max-shared-bytes` is an
+    error naming the kernel and its bytes, whatever ran before (with
+    `obs-plan-shared`, buffers share memory; without it, each has its own),
+    so that no pipeline emits PTX that ptxas refuses or runs on the cpu
+    target a kernel no GPU block could hold.
   }];
+  let options = [
+    Option<"maxSharedBytes", "max-shared-bytes", "uint64_t",
+           /*default=*/"::mlir::obs::KernelOp::kMaxSharedBytes",
+           "Shared memory a block may use">
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
     "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect",

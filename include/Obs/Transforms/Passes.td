@@ -223,7 +223,8 @@ def ObsPlanShared : Pass<"obs-plan-shared", "::mlir::obs::KernelOp"> {
   }];
   let options = [
     Option<"maxSharedBytes", "max-shared-bytes", "uint64_t",
-           /*default=*/"49152", "Shared memory a block may use">
+           /*default=*/"::mlir::obs::KernelOp::kMaxSharedBytes",
+           "Shared memory a block may use">
   ];
   let dependentDialects = kernelSimulationDialects;
   let statistics = [

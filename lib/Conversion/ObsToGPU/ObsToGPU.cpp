@@ -938,10 +938,36 @@ mlir::obs::lowerKernelToGPUFunc(KernelOp kernel, gpu::GPUModuleOp module,
   return func;
 }
 
+/// The bytes of `func`'s workgroup buffers.
+static uint64_t sharedBytesOf(gpu::GPUFuncOp func) {
+  uint64_t bytes = 0;
+  for (BlockArgument buffer : func.getWorkgroupAttributions()) {
+    auto type = cast<MemRefType>(buffer.getType());
+    bytes += type.getNumElements() *
+             std::max<uint64_t>(1, type.getElementTypeBitWidth() / 8);
+  }
+  return bytes;
+}
+
 namespace {
 struct ConvertObsToGPUPass
     : mlir::obs::impl::ConvertObsToGPUBase<ConvertObsToGPUPass> {
+  using ConvertObsToGPUBase::ConvertObsToGPUBase;
   void runOnOperation() override;
+
+  /// Reports `kernel` when `func`, one of its instances, needs more shared
+  /// memory than a block may use.
+  LogicalResult checkSharedMemory(KernelOp kernel, gpu::GPUFuncOp func) {
+    uint64_t bytes = sharedBytesOf(func);
+    if (bytes <= maxSharedBytes)
+      return success();
+    return tagError(kernel.emitOpError()
+                        << "@" << kernel.getSymName() << " needs " << bytes
+                        << " bytes of shared memory, more than the "
+                        << static_cast<uint64_t>(maxSharedBytes)
+                        << " a block may use",
+                    ErrorKind::CompilerLimit);
+  }
 };
 } // namespace
 
@@ -990,7 +1016,7 @@ void ConvertObsToGPUPass::runOnOperation() {
       FailureOr<gpu::GPUFuncOp> func = lowerKernelToGPUFunc(
           kernel, gpuModule, instanceName(kernel.getSymName(), grid), grid,
           counters);
-      if (failed(func))
+      if (failed(func) || failed(checkSharedMemory(kernel, *func)))
         return signalPassFailure();
       instances[{kernel, grid}] = *func;
     }
@@ -1046,7 +1072,7 @@ void ConvertObsToGPUPass::runOnOperation() {
         FailureOr<gpu::GPUFuncOp> laidOut =
             lowerKernelToGPUFunc(kernel, gpuModule, name, launch.getGrid(),
                                  counters, /*cache=*/nullptr, &layouts);
-        if (failed(laidOut))
+        if (failed(laidOut) || failed(checkSharedMemory(kernel, *laidOut)))
           return signalPassFailure();
         instance = *laidOut;
       }

@@ -1,4 +1,5 @@
 // RUN: obs-opt %s --split-input-file --convert-obs-to-gpu --verify-diagnostics
+// RUN: not obs-opt %s --split-input-file --convert-obs-to-gpu=max-shared-bytes=128 2>&1 | FileCheck %s --check-prefix=LIMIT
 
 // A sub-program holding syncs must be flattened before it is lowered.
 obs.kernel @not_flat(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
@@ -58,4 +59,28 @@ module {
       return
     }
   }
+}
+
+// -----
+
+// Two 32 KiB buffers, each a block's whole own: more shared memory than a
+// block may use, whatever ran before (obs-plan-shared would say the same,
+// but it need not have run).
+// expected-error @+1 {{'obs.kernel' op @big needs 65536 bytes of shared memory, more than the 49152 a block may use}}
+obs.kernel @big(%a: !obs.arr<8192 x i32>) -> !obs.arr<8192 x i32> attributes {threads = 256} {
+  %s = obs.sync %a : !obs.arr<8192 x i32>
+  %r = obs.rev %s : !obs.arr<8192 x i32>
+  %t = obs.sync %r : !obs.arr<8192 x i32>
+  %u = obs.rev %t : !obs.arr<8192 x i32>
+  obs.return %u : !obs.arr<8192 x i32>
+}
+
+// -----
+
+// The limit is an option: 256 bytes are over 128.
+// LIMIT: error: 'obs.kernel' op @small_limit needs 256 bytes of shared memory, more than the 128 a block may use
+obs.kernel @small_limit(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> {
+  %s = obs.sync %a : !obs.arr<64 x i32>
+  %r = obs.rev %s : !obs.arr<64 x i32>
+  obs.return %r : !obs.arr<64 x i32>
 }

@@ -73,6 +73,9 @@ def Obs_KernelOp : Obs_Op<"kernel", [
   let extraClassDeclaration = [{
     /// The most threads a block may have.
     static constexpr uint64_t kMaxThreads = 1024;
+    /// The most static shared memory a block may use, in bytes (48 KiB on
+    /// every CUDA GPU; more needs dynamic shared memory and an opt-in).
+    static constexpr uint64_t kMaxSharedBytes = 48 * 1024;
 
     ::mlir::Region *getCallableRegion() { return &getBody(); }
     ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
