@@ -51,6 +51,13 @@ if shutil.which("valgrind") and not config.sanitizer_flags:
 config.substitutions.append(
     ("%exit-code", "sh " + os.path.join(config.test_source_root, "Inputs", "exit-code.sh")))
 
+# The recording test double of the CUDA driver (test/lib/FakeCuda): the
+# cuda target's host wiring, checked without a GPU. `%fake-cuda` runs a
+# command with the double first on the library path.
+config.substitutions.append(
+    ("%fake-cuda", "env LD_LIBRARY_PATH=" +
+     os.path.join(config.obs_obj_root, "test", "fake-cuda")))
+
 # A GPU that the CUDA driver can use: only then do the cuda execution tests run.
 import subprocess
 if shutil.which("nvidia-smi"):

@@ -112,6 +112,20 @@ void mlir::obs::buildCPUPipeline(OpPassManager &pm,
   buildHostToLLVMPipeline(pm);
 }
 
+std::string mlir::obs::getPTXFeatures(StringRef chip) {
+  // Without a PTX version, NVPTX uses the lowest one the chip needs (6.0
+  // for sm_70, 7.8 for sm_90, 8.6 for sm_100), so the PTX loads on the
+  // oldest driver that knows the chip. Warp barriers (bar.warp.sync) need
+  // PTX 6.0, which chips before sm_70 do not imply.
+  unsigned number = 0;
+  StringRef digits = chip;
+  if (digits.consume_front("sm_") &&
+      !digits.take_while(llvm::isDigit).getAsInteger(10, number) &&
+      number < 70)
+    return "+ptx60";
+  return "";
+}
+
 void mlir::obs::buildPTXPipeline(OpPassManager &pm,
                                  const PTXPipelineOptions &options) {
   buildKernelsToGPUPipeline(pm);
@@ -124,7 +138,7 @@ void mlir::obs::buildPTXPipeline(OpPassManager &pm,
   pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
   GpuNVVMAttachTargetOptions targetOptions;
   targetOptions.chip = options.chip;
-  targetOptions.features = "+ptx80";
+  targetOptions.features = getPTXFeatures(options.chip);
   targetOptions.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(targetOptions));
   buildHostToLLVMPipeline(pm);

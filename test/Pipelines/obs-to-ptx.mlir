@@ -8,7 +8,7 @@
 
 // ISA: llvm.func @increv(
 // ISA: gpu.launch_func @obs_kernels::@increv
-// ISA: gpu.binary @obs_kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">
+// ISA: gpu.binary @obs_kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90">
 // ISA-SAME: assembly = "{{.*}}.target sm_90{{.*}}.visible .entry increv(
 // ISA-SAME: bar.sync
 // SM80: #nvvm.target<O = 1, chip = "sm_80"

@@ -4,6 +4,7 @@
 #include "HostData.h"
 #include "llvm/ADT/Twine.h"
 #include <dlfcn.h>
+#include <utility>
 
 using namespace obs_run;
 
@@ -17,6 +18,8 @@ using CUfunction = void *;
 using CUstream = void *;
 using CUevent = void *;
 using CUdeviceptr = unsigned long long;
+constexpr int kComputeCapabilityMajor = 75; // CU_DEVICE_ATTRIBUTE_...
+constexpr int kComputeCapabilityMinor = 76;
 } // namespace
 
 /// The driver entry points, looked up by name in libcuda.so.1.
@@ -24,6 +27,7 @@ struct CudaDriver::Api {
   CUresult (*cuInit)(unsigned);
   CUresult (*cuDeviceGetCount)(int *);
   CUresult (*cuDeviceGet)(CUdevice *, int);
+  CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice);
   CUresult (*cuCtxCreate)(CUcontext *, unsigned, CUdevice);
   CUresult (*cuCtxDestroy)(CUcontext);
   CUresult (*cuCtxSynchronize)();
@@ -42,6 +46,7 @@ struct CudaDriver::Api {
   CUresult (*cuEventSynchronize)(CUevent);
   CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent);
   CUresult (*cuEventDestroy)(CUevent);
+  CUresult (*cuGetErrorName)(CUresult, const char **);
   CUresult (*cuGetErrorString)(CUresult, const char **);
 };
 
@@ -66,6 +71,7 @@ llvm::Expected<std::unique_ptr<CudaDriver>> CudaDriver::open() {
   RESOLVE(cuInit, "cuInit")
   RESOLVE(cuDeviceGetCount, "cuDeviceGetCount")
   RESOLVE(cuDeviceGet, "cuDeviceGet")
+  RESOLVE(cuDeviceGetAttribute, "cuDeviceGetAttribute")
   RESOLVE(cuCtxCreate, "cuCtxCreate_v2")
   RESOLVE(cuCtxDestroy, "cuCtxDestroy_v2")
   RESOLVE(cuCtxSynchronize, "cuCtxSynchronize")
@@ -82,19 +88,22 @@ llvm::Expected<std::unique_ptr<CudaDriver>> CudaDriver::open() {
   RESOLVE(cuEventSynchronize, "cuEventSynchronize")
   RESOLVE(cuEventElapsedTime, "cuEventElapsedTime")
   RESOLVE(cuEventDestroy, "cuEventDestroy_v2")
+  RESOLVE(cuGetErrorName, "cuGetErrorName")
   RESOLVE(cuGetErrorString, "cuGetErrorString")
 #undef RESOLVE
-  if (api.cuInit(0) != 0)
-    return makeError("no CUDA device: the driver did not initialise");
+  if (llvm::Error error = driver->check(api.cuInit(0), "cuInit"))
+    return makeError("no CUDA device: " + llvm::toString(std::move(error)));
   int count = 0;
-  if (api.cuDeviceGetCount(&count) != 0 || count == 0)
+  if (llvm::Error error =
+          driver->check(api.cuDeviceGetCount(&count), "cuDeviceGetCount"))
+    return makeError("no CUDA device: " + llvm::toString(std::move(error)));
+  if (count == 0)
     return makeError("no CUDA device: the driver sees none");
-  CUdevice device;
-  if (llvm::Error error = driver->check(api.cuDeviceGet(&device, 0),
-                                        "cuDeviceGet"))
+  if (llvm::Error error =
+          driver->check(api.cuDeviceGet(&driver->device, 0), "cuDeviceGet"))
     return std::move(error);
   if (llvm::Error error = driver->check(
-          api.cuCtxCreate(&driver->context, 0, device), "cuCtxCreate"))
+          api.cuCtxCreate(&driver->context, 0, driver->device), "cuCtxCreate"))
     return std::move(error);
   return driver;
 }
@@ -108,12 +117,45 @@ CudaDriver::~CudaDriver() {
     dlclose(library);
 }
 
+llvm::Error CudaDriver::close() {
+  void *loaded = std::exchange(module, nullptr);
+  if (loaded)
+    if (llvm::Error error = check(api->cuModuleUnload(loaded), "cuModuleUnload"))
+      return error;
+  void *current = std::exchange(context, nullptr);
+  if (current)
+    return check(api->cuCtxDestroy(current), "cuCtxDestroy");
+  return llvm::Error::success();
+}
+
 llvm::Error CudaDriver::check(int result, llvm::StringRef what) {
   if (result == 0)
     return llvm::Error::success();
-  const char *message = "unknown error";
-  api->cuGetErrorString(result, &message);
-  return makeError("CUDA " + what + " failed: " + message);
+  // The driver describes only the codes it knows; either lookup may fail
+  // and leave its string null.
+  const char *name = nullptr, *description = nullptr;
+  if (api->cuGetErrorName(result, &name) != 0)
+    name = nullptr;
+  if (api->cuGetErrorString(result, &description) != 0)
+    description = nullptr;
+  std::string message = ("CUDA " + what + " failed: ").str();
+  message += name ? std::string(name) : "error " + std::to_string(result);
+  if (description)
+    message += std::string(" (") + description + ")";
+  return makeError(message);
+}
+
+llvm::Expected<std::string> CudaDriver::getChip() {
+  int major = 0, minor = 0;
+  if (llvm::Error error = check(
+          api->cuDeviceGetAttribute(&major, kComputeCapabilityMajor, device),
+          "cuDeviceGetAttribute"))
+    return std::move(error);
+  if (llvm::Error error = check(
+          api->cuDeviceGetAttribute(&minor, kComputeCapabilityMinor, device),
+          "cuDeviceGetAttribute"))
+    return std::move(error);
+  return "sm_" + std::to_string(major) + std::to_string(minor);
 }
 
 llvm::Error CudaDriver::load(llvm::StringRef image, llvm::StringRef kernel) {
@@ -131,61 +173,80 @@ llvm::Expected<std::vector<float>>
 CudaDriver::run(llvm::ArrayRef<void *> hostBuffers,
                 llvm::ArrayRef<size_t> bytes, unsigned grid, unsigned threads,
                 unsigned repetitions) {
+  // What is made here goes on every path out: released unchecked after an
+  // error (that error is the one to report), checked after a run that
+  // succeeded.
   std::vector<CUdeviceptr> device(hostBuffers.size());
-  auto release = [&] {
-    for (CUdeviceptr pointer : device)
-      if (pointer)
-        api->cuMemFree(pointer);
+  CUevent start = nullptr, stop = nullptr;
+  auto release = [&]() -> llvm::Error {
+    llvm::Error first = llvm::Error::success();
+    auto note = [&](int result, llvm::StringRef what) {
+      llvm::Error error = check(result, what);
+      if (error && !first)
+        first = std::move(error);
+      else
+        llvm::consumeError(std::move(error));
+    };
+    for (CUdeviceptr &pointer : device)
+      if (CUdeviceptr allocated = std::exchange(pointer, 0))
+        note(api->cuMemFree(allocated), "cuMemFree");
+    for (CUevent *event : {&start, &stop})
+      if (CUevent made = std::exchange(*event, nullptr))
+        note(api->cuEventDestroy(made), "cuEventDestroy");
+    return first;
+  };
+  auto fail = [&](llvm::Error error) -> llvm::Error {
+    llvm::consumeError(release());
+    return error;
   };
   for (size_t i = 0; i < hostBuffers.size(); ++i) {
     if (llvm::Error error = check(
             api->cuMemAlloc(&device[i], std::max<size_t>(bytes[i], 1)),
-            "cuMemAlloc")) {
-      release();
-      return std::move(error);
-    }
+            "cuMemAlloc"))
+      return fail(std::move(error));
     if (llvm::Error error = check(
             api->cuMemcpyHtoD(device[i], hostBuffers[i], bytes[i]),
-            "cuMemcpyHtoD")) {
-      release();
-      return std::move(error);
-    }
+            "cuMemcpyHtoD"))
+      return fail(std::move(error));
   }
   std::vector<void *> parameters;
   for (CUdeviceptr &pointer : device)
     parameters.push_back(&pointer);
+  if (llvm::Error error = check(api->cuEventCreate(&start, 0), "cuEventCreate"))
+    return fail(std::move(error));
+  if (llvm::Error error = check(api->cuEventCreate(&stop, 0), "cuEventCreate"))
+    return fail(std::move(error));
   std::vector<float> times;
-  CUevent start, stop;
-  api->cuEventCreate(&start, 0);
-  api->cuEventCreate(&stop, 0);
   for (unsigned i = 0; i < std::max(1u, repetitions); ++i) {
-    api->cuEventRecord(start, nullptr);
+    if (llvm::Error error =
+            check(api->cuEventRecord(start, nullptr), "cuEventRecord"))
+      return fail(std::move(error));
     if (llvm::Error error = check(
             api->cuLaunchKernel(function, grid, 1, 1, threads, 1, 1, 0,
                                 nullptr, parameters.data(), nullptr),
-            "cuLaunchKernel")) {
-      release();
-      return std::move(error);
-    }
-    api->cuEventRecord(stop, nullptr);
-    api->cuEventSynchronize(stop);
+            "cuLaunchKernel"))
+      return fail(std::move(error));
+    if (llvm::Error error =
+            check(api->cuEventRecord(stop, nullptr), "cuEventRecord"))
+      return fail(std::move(error));
+    if (llvm::Error error =
+            check(api->cuEventSynchronize(stop), "cuEventSynchronize"))
+      return fail(std::move(error));
     float milliseconds = 0;
-    api->cuEventElapsedTime(&milliseconds, start, stop);
+    if (llvm::Error error =
+            check(api->cuEventElapsedTime(&milliseconds, start, stop),
+                  "cuEventElapsedTime"))
+      return fail(std::move(error));
     times.push_back(milliseconds);
   }
-  api->cuEventDestroy(start);
-  api->cuEventDestroy(stop);
-  if (llvm::Error error = check(api->cuCtxSynchronize(), "the kernel")) {
-    release();
-    return std::move(error);
-  }
+  if (llvm::Error error = check(api->cuCtxSynchronize(), "cuCtxSynchronize (the kernel's run)"))
+    return fail(std::move(error));
   for (size_t i = 0; i < hostBuffers.size(); ++i)
     if (llvm::Error error = check(
             api->cuMemcpyDtoH(hostBuffers[i], device[i], bytes[i]),
-            "cuMemcpyDtoH")) {
-      release();
-      return std::move(error);
-    }
-  release();
+            "cuMemcpyDtoH"))
+      return fail(std::move(error));
+  if (llvm::Error error = release())
+    return std::move(error);
   return times;
 }

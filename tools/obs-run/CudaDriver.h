@@ -3,7 +3,9 @@
 // obs-run builds and starts on machines without CUDA: libcuda.so.1 is opened
 // with dlopen and every entry point looked up by name (as IREE's
 // dynamic_symbols does). Without a driver or a device, the error says so in
-// one line.
+// one line. Every driver result is checked and reported with the driver's
+// name and description of the error; whatever was created before a failure
+// is released when the driver object goes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +17,7 @@
 #include "llvm/Support/Error.h"
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace obs_run {
@@ -26,6 +29,9 @@ public:
   static llvm::Expected<std::unique_ptr<CudaDriver>> open();
   ~CudaDriver();
 
+  /// The device's architecture, `sm_XY` from its compute capability.
+  llvm::Expected<std::string> getChip();
+
   /// Loads PTX (or a cubin) and finds `kernel` in it.
   llvm::Error load(llvm::StringRef image, llvm::StringRef kernel);
 
@@ -36,14 +42,21 @@ public:
   run(llvm::ArrayRef<void *> hostBuffers, llvm::ArrayRef<size_t> bytes,
       unsigned grid, unsigned threads, unsigned repetitions);
 
+  /// Unloads the module and destroys the context, checking both (the
+  /// destructor releases what is left, after an error, unchecked).
+  llvm::Error close();
+
   struct Api;
 
 private:
   CudaDriver() = default;
+  /// Success for CUDA_SUCCESS; otherwise "CUDA `what` failed: NAME
+  /// (description)", or the bare code where the driver describes none.
   llvm::Error check(int result, llvm::StringRef what);
 
   void *library = nullptr;
   std::unique_ptr<Api> api;
+  int device = 0;
   void *context = nullptr;
   void *module = nullptr;
   void *function = nullptr;

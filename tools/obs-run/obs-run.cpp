@@ -34,7 +34,10 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Triple.h"
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -100,10 +103,12 @@ static cl::extrahelp threadsHelp(
     "\n  --threads=N    The kernel's block size (1 to 1024), overriding its "
     "`threads`\n                 attribute\n");
 
-static cl::opt<std::string> chip("chip",
-                                 cl::desc("The GPU architecture for PTX"),
-                                 cl::value_desc("sm_XX"), cl::init("sm_90"),
-                                 cl::cat(runCategory));
+static cl::opt<std::string> chip(
+    "chip",
+    cl::desc("The GPU architecture for PTX: by default the device's (from "
+             "its compute capability) on --target=cuda, and sm_90 for "
+             "--emit=ptx"),
+    cl::value_desc("sm_XX"), cl::init("sm_90"), cl::cat(runCategory));
 
 static cl::opt<std::string> threadOrder(
     "thread-order",
@@ -273,10 +278,29 @@ void parseOrders(obs::CPUPipelineOptions &options) {
   options.blockSeed = seed;
 }
 
+/// Fails unless `name` is an architecture NVPTX knows (it would warn and
+/// carry on for another).
+void checkChip(llvm::StringRef name) {
+  llvm::InitializeAllTargetInfos();
+  llvm::InitializeAllTargetMCs();
+  llvm::Triple triple("nvptx64-nvidia-cuda");
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    fail("no NVPTX target in this LLVM: " + error);
+  // Made for no CPU in particular: made for an unknown one, it would warn.
+  std::unique_ptr<llvm::MCSubtargetInfo> info(
+      target->createMCSubtargetInfo(triple, "", ""));
+  if (!info || !info->isCPUStringValid(name))
+    fail("unknown chip '" + name + "': expected an NVPTX architecture such "
+         "as sm_80, sm_90 or sm_100");
+}
+
 /// Lowers a copy of `module` for `target` (up to `stage`, all the way when
-/// empty) and returns it.
+/// empty) and returns it; the cuda target's PTX is for `gpuChip`.
 OwningOpRef<ModuleOp> lower(ModuleOp module, llvm::StringRef target,
-                            llvm::StringRef stage) {
+                            llvm::StringRef stage,
+                            llvm::StringRef gpuChip = chip) {
   OwningOpRef<ModuleOp> copy(module.clone());
   PassManager pm(module.getContext());
   // The cpu and cuda targets run kernels refined and proved by obs-optimize;
@@ -302,7 +326,7 @@ OwningOpRef<ModuleOp> lower(ModuleOp module, llvm::StringRef target,
     obs::buildCPUPipeline(pm, options);
   } else {
     obs::PTXPipelineOptions options;
-    options.chip = chip;
+    options.chip = gpuChip.str();
     // At the llvm stage, the gpu.module in NVVM, before it becomes PTX.
     options.serialize = stage != "llvm";
     obs::buildPTXPipeline(pm, options);
@@ -322,9 +346,22 @@ std::string ptxOf(ModuleOp module) {
   return ptx;
 }
 
+/// The PTX entry that host function `symbol` of the lowered `module`
+/// launches: the kernel's gpu.func, whose name is a PTX identifier where the
+/// kernel's own may not be.
+std::string entryOf(ModuleOp module, llvm::StringRef symbol) {
+  std::string entry = symbol.str();
+  if (Operation *host = module.lookupSymbol(symbol))
+    host->walk([&](gpu::LaunchFuncOp launch) {
+      entry = launch.getKernelName().str();
+    });
+  return entry;
+}
+
 /// Prints `bench: @symbol on TARGET: fastest F ms, median M ms over N runs,
 /// G GB/s` to stderr; the bytes are all the arrays', read or written once.
-void reportBench(const Job &job, std::vector<float> times) {
+void reportBench(const Job &job, llvm::StringRef target,
+                 std::vector<float> times) {
   llvm::sort(times);
   float median = times[times.size() / 2];
   uint64_t bytes = 0;
@@ -332,16 +369,16 @@ void reportBench(const Job &job, std::vector<float> times) {
     for (unsigned c = 0; c < array.getWidth(); ++c)
       bytes += array.getBufferBytes(c);
   double gbPerSecond = median > 0 ? bytes / (median * 1e6) : 0;
-  llvm::errs() << "bench: @" << job.symbol << " on " << targetName
+  llvm::errs() << "bench: @" << job.symbol << " on " << target
                << ": fastest " << llvm::format("%.3f", times.front())
                << " ms, median " << llvm::format("%.3f", median)
                << " ms over " << times.size() << " runs, "
                << llvm::format("%.2f", gbPerSecond) << " GB/s\n";
 }
 
-/// JIT-compiles the lowered `module` and calls `symbol` with `job`'s
-/// buffers, one bare pointer each.
-void runOnJit(ModuleOp module, Job &job) {
+/// JIT-compiles the lowered `module` for `target` and calls `symbol` with
+/// `job`'s buffers, one bare pointer each.
+void runOnJit(ModuleOp module, llvm::StringRef target, Job &job) {
   ExecutionEngineOptions options;
   auto transformer = makeOptimizingTransformer(/*optLevel=*/2,
                                                /*sizeLevel=*/0,
@@ -368,35 +405,53 @@ void runOnJit(ModuleOp module, Job &job) {
         std::chrono::steady_clock::now() - start;
     times.push_back(elapsed.count());
   }
-  reportBench(job, times);
+  reportBench(job, target, times);
 }
 
 void runOnCuda(ModuleOp module, Job &job) {
   if (!entryName.empty())
     fail("--entry runs on the ref and cpu targets; run its kernels on cuda "
          "with --kernel");
-  llvm::Expected<std::unique_ptr<CudaDriver>> driver = CudaDriver::open();
-  if (!driver)
-    failOn(driver.takeError());
-  OwningOpRef<ModuleOp> lowered = lower(module, "cuda", "");
-  failOn((*driver)->load(ptxOf(*lowered), job.symbol));
+  llvm::Expected<std::unique_ptr<CudaDriver>> opened = CudaDriver::open();
+  if (!opened)
+    failOn(opened.takeError());
+  std::unique_ptr<CudaDriver> driver = std::move(*opened);
+  // What the driver made is released before a failure ends obs-run.
+  auto failOnDriver = [&](llvm::Error error) {
+    if (!error)
+      return;
+    driver.reset();
+    failOn(std::move(error));
+  };
+  std::string gpuChip = chip;
+  if (!chip.getNumOccurrences()) {
+    llvm::Expected<std::string> deviceChip = driver->getChip();
+    if (!deviceChip)
+      failOnDriver(deviceChip.takeError());
+    gpuChip = *deviceChip;
+  }
+  checkChip(gpuChip);
+  OwningOpRef<ModuleOp> lowered = lower(module, "cuda", "", gpuChip);
+  failOnDriver(driver->load(ptxOf(*lowered), entryOf(*lowered, job.symbol)));
   SmallVector<size_t> bytes;
   for (HostArray &array : job.arrays)
     for (unsigned c = 0; c < array.getWidth(); ++c)
       bytes.push_back(array.getBufferBytes(c));
-  llvm::Expected<std::vector<float>> times = (*driver)->run(
+  llvm::Expected<std::vector<float>> times = driver->run(
       job.buffers(), bytes, job.grid, job.threads, 1 + benchRuns);
   if (!times)
-    failOn(times.takeError());
+    failOnDriver(times.takeError());
+  failOnDriver(driver->close());
   if (benchRuns)
-    reportBench(job, std::vector<float>(times->begin() + 1, times->end()));
+    reportBench(job, "cuda",
+                std::vector<float>(times->begin() + 1, times->end()));
 }
 
 void run(ModuleOp module, llvm::StringRef target, Job &job) {
   if (target == "cuda")
     return runOnCuda(module, job);
   OwningOpRef<ModuleOp> lowered = lower(module, target, "");
-  runOnJit(*lowered, job);
+  runOnJit(*lowered, target, job);
 }
 
 /// Fails, naming the first difference, unless `job` and `reference` hold the
@@ -601,6 +656,7 @@ int main(int argc, char **argv) {
 
   if (!emitStage.empty()) {
     if (emitStage == "ptx") {
+      checkChip(chip);
       OwningOpRef<ModuleOp> lowered = lower(*module, "cuda", "");
       llvm::outs() << ptxOf(*lowered);
     } else if (emitStage == "svg") {

@@ -99,6 +99,10 @@ struct PTXPipelineOptions : PassPipelineOptions<PTXPipelineOptions> {
       llvm::cl::init(true)};
 };
 
+/// The NVPTX features for `chip`: the lowest PTX version that the chip and
+/// obs's kernels need (empty where that is the chip's own minimum).
+std::string getPTXFeatures(StringRef chip);
+
 /// `obs-to-ptx`: kernels to NVVM and PTX (gpu.binary, by
 /// gpu-module-to-binary), host code with gpu.launch_func to the LLVM dialect.
 void buildPTXPipeline(OpPassManager &pm, const PTXPipelineOptions &options);

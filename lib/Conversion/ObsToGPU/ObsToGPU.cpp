@@ -47,11 +47,18 @@ static constexpr uint64_t kWarpSize = 32;
 
 static ArrType arrType(Value value) { return cast<ArrType>(value.getType()); }
 
-/// The name of the instance of `kernel` for a grid of `grid` blocks.
+/// The name of the instance of `kernel` for a grid of `grid` blocks: a PTX
+/// identifier (letters, digits, `_` and `$`, not starting with a digit),
+/// since it becomes a PTX `.entry` (a kernel may be called @"padd-2").
 static std::string instanceName(StringRef kernel, int64_t grid) {
-  if (grid == 1)
-    return kernel.str();
-  return (kernel + "_grid" + Twine(grid)).str();
+  std::string name =
+      grid == 1 ? kernel.str() : (kernel + "_grid" + Twine(grid)).str();
+  for (char &c : name)
+    if (!llvm::isAlnum(c) && c != '_' && c != '$')
+      c = '_';
+  if (name.empty() || llvm::isDigit(name.front()))
+    name.insert(name.begin(), '_');
+  return name;
 }
 
 /// The memref types of an array for a whole grid: the outermost dimension

@@ -1,0 +1,536 @@
+//===- FakeCuda.cpp - a recording test double of libcuda.so.1 -------------===//
+//
+// A stand-in for the CUDA driver that lets the tests check obs-run's host
+// wiring on machines without a GPU: which driver calls it makes, in which
+// order, with which arguments, and that it releases everything on every
+// path. It is a test of wiring, never of running on a GPU: it executes no
+// kernel, and what a launch "computes" is nothing (device memory is host
+// memory, copied in and back unchanged).
+//
+// It exports the driver's entry points under the names obs-run looks up
+// (the versioned ones, `cuMemAlloc_v2` and so on, and nothing under the old
+// unversioned names), so that a lookup of the wrong ABI fails. Every call is
+// appended as one line to the file that OBS_FAKE_CUDA_LOG names, with its
+// arguments: device memory as "allocation N + OFFSET", modules and
+// functions by number and name. A module's PTX is read for its `.entry`
+// functions and their parameters, and a launch reads exactly those
+// parameters from `kernelParams` and names what they point to. When the
+// library is unloaded (or the process ends) it writes what is still live.
+//
+// Environment:
+//   OBS_FAKE_CUDA_LOG=FILE        where the calls go (none: not recorded)
+//   OBS_FAKE_CUDA_FAIL=NAME[:N]   the N-th call (default 1) of entry point
+//                                 NAME returns OBS_FAKE_CUDA_ERROR
+//   OBS_FAKE_CUDA_ERROR=CODE      default 2 (CUDA_ERROR_OUT_OF_MEMORY); a
+//                                 code the driver does not know gets no name
+//                                 or description, as from the real one
+//   OBS_FAKE_CUDA_DEVICES=N       devices (default 1)
+//   OBS_FAKE_CUDA_CC=MAJOR.MINOR  compute capability (default 9.0)
+//
+//===----------------------------------------------------------------------===//
+
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace {
+
+using CUresult = int;
+using CUdeviceptr = unsigned long long;
+
+constexpr CUresult kSuccess = 0;
+constexpr CUresult kInvalidValue = 1;
+constexpr CUresult kNotInitialized = 3;
+constexpr CUresult kInvalidContext = 201;
+constexpr CUresult kInvalidHandle = 400;
+constexpr CUresult kNotFound = 500;
+constexpr CUresult kInvalidPTX = 218;
+
+struct Allocation {
+  unsigned id;
+  std::vector<unsigned char> bytes;
+};
+
+struct Module {
+  unsigned id;
+  /// Each `.entry`, with the byte size of each of its parameters.
+  std::map<std::string, std::vector<unsigned>> entries;
+};
+
+struct Function {
+  unsigned module;
+  std::string name;
+  std::vector<unsigned> parameters;
+};
+
+/// Everything the double knows, and its log.
+class Driver {
+public:
+  Driver() {
+    if (const char *path = std::getenv("OBS_FAKE_CUDA_LOG"))
+      log = std::fopen(path, "a");
+    if (const char *fail = std::getenv("OBS_FAKE_CUDA_FAIL")) {
+      std::string spec(fail);
+      size_t colon = spec.find(':');
+      failName = spec.substr(0, colon);
+      if (colon != std::string::npos)
+        failCall = std::strtoul(spec.c_str() + colon + 1, nullptr, 10);
+    }
+    if (const char *code = std::getenv("OBS_FAKE_CUDA_ERROR"))
+      failCode = std::atoi(code);
+    if (const char *devices = std::getenv("OBS_FAKE_CUDA_DEVICES"))
+      deviceCount = std::atoi(devices);
+    if (const char *cc = std::getenv("OBS_FAKE_CUDA_CC"))
+      std::sscanf(cc, "%d.%d", &ccMajor, &ccMinor);
+  }
+
+  ~Driver() {
+    size_t events = 0;
+    for (auto &[id, live] : liveEvents)
+      events += live;
+    record("at exit: %zu allocations, %zu modules, %zu contexts, %zu events "
+           "live",
+           allocations.size(), modules.size(), contexts, events);
+    if (log)
+      std::fclose(log);
+  }
+
+  /// Whether the call `name` is the one to fail; counts every call.
+  bool injected(const char *name) {
+    if (failName != name)
+      return false;
+    return ++failSeen == failCall;
+  }
+
+  void record(const char *format, ...) {
+    if (!log)
+      return;
+    va_list arguments;
+    va_start(arguments, format);
+    std::vfprintf(log, format, arguments);
+    va_end(arguments);
+    std::fputc('\n', log);
+    std::fflush(log);
+  }
+
+  /// Ends a call: records it with its result and returns the result.
+  CUresult done(const std::string &call, CUresult result) {
+    record("%s = %d", call.c_str(), result);
+    return result;
+  }
+
+  /// "allocation N + OFFSET" for a device pointer, or where it is not one.
+  std::string describe(CUdeviceptr pointer, size_t bytes, bool &inside) {
+    for (auto &[base, allocation] : allocations) {
+      CUdeviceptr begin = base, end = base + allocation.bytes.size();
+      if (pointer < begin || pointer >= std::max(end, begin + 1))
+        continue;
+      inside = pointer + bytes <= std::max(end, begin + 1);
+      return "allocation " + std::to_string(allocation.id) + " + " +
+             std::to_string(pointer - begin);
+    }
+    inside = false;
+    char text[40];
+    std::snprintf(text, sizeof(text), "unknown pointer 0x%llx", pointer);
+    return text;
+  }
+
+  bool initialized = false;
+  int deviceCount = 1, ccMajor = 9, ccMinor = 0;
+  size_t contexts = 0;
+  /// Each kind of handle is numbered from 1, in the order made.
+  unsigned nextAllocation = 1, nextModule = 1, nextEvent = 1;
+  std::map<CUdeviceptr, Allocation> allocations;
+  std::map<void *, Module> modules;
+  std::map<void *, Function> functions;
+  std::map<unsigned, bool> liveEvents;
+  CUresult failCode = 2;
+
+private:
+  FILE *log = nullptr;
+  std::string failName;
+  unsigned long failCall = 1, failSeen = 0;
+};
+
+Driver &driver() {
+  static Driver instance;
+  return instance;
+}
+
+/// The byte size of a PTX parameter type (`.u64`, `.b32`, `.f16`, ...).
+unsigned parameterBytes(const std::string &type) {
+  size_t digits = type.find_first_of("0123456789");
+  if (digits == std::string::npos)
+    return 0;
+  return std::atoi(type.c_str() + digits) / 8;
+}
+
+/// The `.entry` functions of a PTX text and their parameters' sizes.
+std::map<std::string, std::vector<unsigned>> readEntries(const char *ptx) {
+  std::map<std::string, std::vector<unsigned>> entries;
+  std::string text(ptx);
+  size_t at = 0;
+  while ((at = text.find(".entry ", at)) != std::string::npos) {
+    at += 7;
+    size_t open = text.find('(', at);
+    if (open == std::string::npos)
+      break;
+    std::string name = text.substr(at, open - at);
+    while (!name.empty() && name.back() == ' ')
+      name.pop_back();
+    size_t close = text.find(')', open);
+    std::string list = text.substr(open + 1, close - open - 1);
+    std::vector<unsigned> parameters;
+    size_t param = 0;
+    while ((param = list.find(".param", param)) != std::string::npos) {
+      param += 6;
+      size_t type = list.find('.', param);
+      size_t end = list.find_first_of(" \t\n", type);
+      parameters.push_back(parameterBytes(list.substr(type, end - type)));
+    }
+    entries[name] = parameters;
+    at = close;
+  }
+  return entries;
+}
+
+#define INJECT(name, call)                                                     \
+  if (d.injected(name))                                                        \
+    return d.done(call, d.failCode);
+
+} // namespace
+
+extern "C" {
+
+CUresult cuInit(unsigned flags) {
+  Driver &d = driver();
+  std::string call = "cuInit(" + std::to_string(flags) + ")";
+  INJECT("cuInit", call)
+  d.initialized = true;
+  return d.done(call, kSuccess);
+}
+
+CUresult cuDeviceGetCount(int *count) {
+  Driver &d = driver();
+  std::string call = "cuDeviceGetCount()";
+  INJECT("cuDeviceGetCount", call)
+  if (!d.initialized)
+    return d.done(call, kNotInitialized);
+  *count = d.deviceCount;
+  return d.done(call + " -> " + std::to_string(*count), kSuccess);
+}
+
+CUresult cuDeviceGet(int *device, int ordinal) {
+  Driver &d = driver();
+  std::string call = "cuDeviceGet(" + std::to_string(ordinal) + ")";
+  INJECT("cuDeviceGet", call)
+  if (ordinal < 0 || ordinal >= d.deviceCount)
+    return d.done(call, kInvalidValue);
+  *device = ordinal;
+  return d.done(call + " -> device " + std::to_string(ordinal), kSuccess);
+}
+
+CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
+  Driver &d = driver();
+  std::string call = "cuDeviceGetAttribute(" + std::to_string(attribute) +
+                      ", device " + std::to_string(device) + ")";
+  INJECT("cuDeviceGetAttribute", call)
+  if (attribute == 75)
+    *value = d.ccMajor;
+  else if (attribute == 76)
+    *value = d.ccMinor;
+  else
+    return d.done(call, kInvalidValue);
+  return d.done(call + " -> " + std::to_string(*value), kSuccess);
+}
+
+CUresult cuCtxCreate_v2(void **context, unsigned flags, int device) {
+  Driver &d = driver();
+  std::string call = "cuCtxCreate_v2(flags " + std::to_string(flags) +
+                     ", device " + std::to_string(device) + ")";
+  INJECT("cuCtxCreate_v2", call)
+  *context = reinterpret_cast<void *>(uintptr_t(0x1000 + ++d.contexts));
+  return d.done(call + " -> context " + std::to_string(d.contexts), kSuccess);
+}
+
+CUresult cuCtxDestroy_v2(void *context) {
+  Driver &d = driver();
+  std::string call = "cuCtxDestroy_v2(context " +
+                     std::to_string(reinterpret_cast<uintptr_t>(context) -
+                                    0x1000) +
+                     ")";
+  INJECT("cuCtxDestroy_v2", call)
+  if (d.contexts == 0)
+    return d.done(call, kInvalidContext);
+  --d.contexts;
+  return d.done(call, kSuccess);
+}
+
+CUresult cuCtxSynchronize() {
+  Driver &d = driver();
+  INJECT("cuCtxSynchronize", "cuCtxSynchronize()")
+  return d.done("cuCtxSynchronize()", d.contexts ? kSuccess : kInvalidContext);
+}
+
+CUresult cuModuleLoadData(void **module, const void *image) {
+  Driver &d = driver();
+  const char *ptx = static_cast<const char *>(image);
+  std::map<std::string, std::vector<unsigned>> entries = readEntries(ptx);
+  // The PTX's `.target`, as the driver would JIT it.
+  std::string target = "none";
+  if (const char *at = std::strstr(ptx, "\n.target ")) {
+    at += 9;
+    target.assign(at, std::strcspn(at, "\n"));
+  }
+  std::string call = "cuModuleLoadData(" + std::to_string(std::strlen(ptx)) +
+                     " bytes, target " + target + ", entries";
+  for (auto &[name, parameters] : entries) {
+    call += " " + name + "(";
+    for (size_t i = 0; i < parameters.size(); ++i)
+      call += (i ? ", " : "") + std::to_string(parameters[i]) + " bytes";
+    call += ")";
+  }
+  call += ")";
+  INJECT("cuModuleLoadData", call)
+  if (std::strncmp(ptx, "//", 2) != 0 && std::strstr(ptx, ".version") == nullptr)
+    return d.done(call, kInvalidPTX);
+  unsigned id = d.nextModule++;
+  void *handle = reinterpret_cast<void *>(uintptr_t(0x2000 + id));
+  d.modules[handle] = {id, entries};
+  *module = handle;
+  return d.done(call + " -> module " + std::to_string(id), kSuccess);
+}
+
+CUresult cuModuleUnload(void *module) {
+  Driver &d = driver();
+  auto it = d.modules.find(module);
+  std::string call =
+      "cuModuleUnload(" +
+      (it == d.modules.end() ? std::string("unknown module")
+                             : "module " + std::to_string(it->second.id)) +
+      ")";
+  INJECT("cuModuleUnload", call)
+  if (it == d.modules.end())
+    return d.done(call, kInvalidHandle);
+  d.modules.erase(it);
+  return d.done(call, kSuccess);
+}
+
+CUresult cuModuleGetFunction(void **function, void *module,
+                             const char *name) {
+  Driver &d = driver();
+  auto it = d.modules.find(module);
+  std::string call = "cuModuleGetFunction(" +
+                     (it == d.modules.end()
+                          ? std::string("unknown module")
+                          : "module " + std::to_string(it->second.id)) +
+                     ", \"" + name + "\")";
+  INJECT("cuModuleGetFunction", call)
+  if (it == d.modules.end())
+    return d.done(call, kInvalidHandle);
+  auto entry = it->second.entries.find(name);
+  if (entry == it->second.entries.end())
+    return d.done(call, kNotFound);
+  void *handle =
+      reinterpret_cast<void *>(uintptr_t(0x3000 + d.functions.size() + 1));
+  d.functions[handle] = {it->second.id, name, entry->second};
+  *function = handle;
+  return d.done(call + " -> function " + name, kSuccess);
+}
+
+CUresult cuMemAlloc_v2(CUdeviceptr *pointer, size_t bytes) {
+  Driver &d = driver();
+  std::string call = "cuMemAlloc_v2(" + std::to_string(bytes) + ")";
+  INJECT("cuMemAlloc_v2", call)
+  if (bytes == 0)
+    return d.done(call, kInvalidValue);
+  Allocation allocation{d.nextAllocation++, std::vector<unsigned char>(bytes)};
+  CUdeviceptr base = reinterpret_cast<uintptr_t>(allocation.bytes.data());
+  unsigned id = allocation.id;
+  d.allocations[base] = std::move(allocation);
+  *pointer = base;
+  return d.done(call + " -> allocation " + std::to_string(id), kSuccess);
+}
+
+CUresult cuMemFree_v2(CUdeviceptr pointer) {
+  Driver &d = driver();
+  auto it = d.allocations.find(pointer);
+  std::string call =
+      "cuMemFree_v2(" +
+      (it == d.allocations.end() ? std::string("unknown pointer")
+                                 : "allocation " +
+                                       std::to_string(it->second.id)) +
+      ")";
+  INJECT("cuMemFree_v2", call)
+  if (it == d.allocations.end())
+    return d.done(call, kInvalidValue);
+  d.allocations.erase(it);
+  return d.done(call, kSuccess);
+}
+
+CUresult cuMemcpyHtoD_v2(CUdeviceptr destination, const void *source,
+                         size_t bytes) {
+  Driver &d = driver();
+  bool inside = false;
+  std::string call = "cuMemcpyHtoD_v2(" +
+                     d.describe(destination, bytes, inside) + ", " +
+                     std::to_string(bytes) + " bytes)";
+  INJECT("cuMemcpyHtoD_v2", call)
+  if (!inside)
+    return d.done(call, kInvalidValue);
+  std::memcpy(reinterpret_cast<void *>(destination), source, bytes);
+  return d.done(call, kSuccess);
+}
+
+CUresult cuMemcpyDtoH_v2(void *destination, CUdeviceptr source,
+                         size_t bytes) {
+  Driver &d = driver();
+  bool inside = false;
+  std::string call = "cuMemcpyDtoH_v2(" + d.describe(source, bytes, inside) +
+                     ", " + std::to_string(bytes) + " bytes)";
+  INJECT("cuMemcpyDtoH_v2", call)
+  if (!inside)
+    return d.done(call, kInvalidValue);
+  std::memcpy(destination, reinterpret_cast<void *>(source), bytes);
+  return d.done(call, kSuccess);
+}
+
+CUresult cuLaunchKernel(void *function, unsigned gridX, unsigned gridY,
+                        unsigned gridZ, unsigned blockX, unsigned blockY,
+                        unsigned blockZ, unsigned sharedBytes, void *stream,
+                        void **kernelParams, void **extra) {
+  Driver &d = driver();
+  auto it = d.functions.find(function);
+  std::string call = "cuLaunchKernel(";
+  call += it == d.functions.end() ? "unknown function" : it->second.name;
+  call += ", grid " + std::to_string(gridX) + "x" + std::to_string(gridY) +
+          "x" + std::to_string(gridZ) + ", block " + std::to_string(blockX) +
+          "x" + std::to_string(blockY) + "x" + std::to_string(blockZ) +
+          ", shared " + std::to_string(sharedBytes) + ", stream " +
+          (stream ? "other" : "0") + ", params [";
+  bool valid = it != d.functions.end() && !extra &&
+               (kernelParams || it->second.parameters.empty());
+  if (it != d.functions.end() && kernelParams) {
+    // Exactly the parameters the .entry declares, each of its size.
+    for (size_t i = 0; i < it->second.parameters.size(); ++i) {
+      unsigned size = it->second.parameters[i];
+      call += i ? ", " : "";
+      if (size != 8) {
+        call += std::to_string(size) + "-byte value";
+        continue;
+      }
+      CUdeviceptr pointer;
+      std::memcpy(&pointer, kernelParams[i], sizeof(pointer));
+      bool inside = false;
+      call += d.describe(pointer, 1, inside);
+      valid &= inside;
+    }
+  }
+  call += "])";
+  INJECT("cuLaunchKernel", call)
+  return d.done(call, valid ? kSuccess : kInvalidValue);
+}
+
+CUresult cuEventCreate(void **event, unsigned flags) {
+  Driver &d = driver();
+  std::string call = "cuEventCreate(flags " + std::to_string(flags) + ")";
+  INJECT("cuEventCreate", call)
+  unsigned id = d.nextEvent++;
+  d.liveEvents[id] = true;
+  *event = reinterpret_cast<void *>(uintptr_t(id));
+  return d.done(call + " -> event " + std::to_string(id), kSuccess);
+}
+
+static std::string eventName(void *event) {
+  return "event " + std::to_string(reinterpret_cast<uintptr_t>(event));
+}
+
+CUresult cuEventRecord(void *event, void *stream) {
+  Driver &d = driver();
+  std::string call = "cuEventRecord(" + eventName(event) + ", stream " +
+                     (stream ? "other" : "0") + ")";
+  INJECT("cuEventRecord", call)
+  return d.done(call, kSuccess);
+}
+
+CUresult cuEventSynchronize(void *event) {
+  Driver &d = driver();
+  std::string call = "cuEventSynchronize(" + eventName(event) + ")";
+  INJECT("cuEventSynchronize", call)
+  return d.done(call, kSuccess);
+}
+
+CUresult cuEventElapsedTime(float *milliseconds, void *start, void *stop) {
+  Driver &d = driver();
+  std::string call = "cuEventElapsedTime(" + eventName(start) + ", " +
+                     eventName(stop) + ")";
+  INJECT("cuEventElapsedTime", call)
+  *milliseconds = 0;
+  return d.done(call, kSuccess);
+}
+
+CUresult cuEventDestroy_v2(void *event) {
+  Driver &d = driver();
+  std::string call = "cuEventDestroy_v2(" + eventName(event) + ")";
+  INJECT("cuEventDestroy_v2", call)
+  auto it = d.liveEvents.find(reinterpret_cast<uintptr_t>(event));
+  if (it == d.liveEvents.end() || !it->second)
+    return d.done(call, kInvalidHandle);
+  it->second = false;
+  return d.done(call, kSuccess);
+}
+
+// The codes the double describes; any other gets no name or description
+// (a null string and CUDA_ERROR_INVALID_VALUE, as the real driver does).
+static const char *errorName(CUresult code, bool description) {
+  switch (code) {
+  case 0:
+    return description ? "no error" : "CUDA_SUCCESS";
+  case 1:
+    return description ? "invalid argument" : "CUDA_ERROR_INVALID_VALUE";
+  case 2:
+    return description ? "out of memory" : "CUDA_ERROR_OUT_OF_MEMORY";
+  case 3:
+    return description ? "initialization error" : "CUDA_ERROR_NOT_INITIALIZED";
+  case 100:
+    return description ? "no CUDA-capable device is detected"
+                       : "CUDA_ERROR_NO_DEVICE";
+  case 201:
+    return description ? "invalid device context"
+                       : "CUDA_ERROR_INVALID_CONTEXT";
+  case 218:
+    return description ? "a PTX JIT compilation failed"
+                       : "CUDA_ERROR_INVALID_PTX";
+  case 400:
+    return description ? "invalid resource handle"
+                       : "CUDA_ERROR_INVALID_HANDLE";
+  case 500:
+    return description ? "named symbol not found" : "CUDA_ERROR_NOT_FOUND";
+  case 700:
+    return description ? "an illegal memory access was encountered"
+                       : "CUDA_ERROR_ILLEGAL_ADDRESS";
+  default:
+    return nullptr;
+  }
+}
+
+CUresult cuGetErrorName(CUresult code, const char **name) {
+  Driver &d = driver();
+  *name = errorName(code, /*description=*/false);
+  return d.done("cuGetErrorName(" + std::to_string(code) + ")",
+                *name ? kSuccess : kInvalidValue);
+}
+
+CUresult cuGetErrorString(CUresult code, const char **string) {
+  Driver &d = driver();
+  *string = errorName(code, /*description=*/true);
+  return d.done("cuGetErrorString(" + std::to_string(code) + ")",
+                *string ? kSuccess : kInvalidValue);
+}
+
+} // extern "C"
