@@ -6,8 +6,8 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/TypeSwitch.h"
 #include <map>
 
 using namespace mlir;
@@ -26,6 +26,8 @@ StringRef mlir::obs::stringifyHazardKind(Hazard::Kind kind) {
 }
 
 namespace mlir::obs {
+
+enum class UntrackedMemory { Private, Constant, Unknown };
 
 /// Runs one thread: index arithmetic is folded with the thread id known;
 /// memory contents stay unknown.
@@ -63,6 +65,22 @@ private:
   void setInt(Value result, int64_t value);
   /// Evaluates the integer arithmetic of addresses and conditions.
   void evaluate(Operation &op);
+  /// What `op`'s folder computes from its operands' `values`, if anything.
+  std::optional<int64_t> fold(Operation &op, ArrayRef<int64_t> values);
+  static int64_t integerValue(IntegerAttr integer) {
+    return integer.getType().isInteger(1)
+               ? static_cast<int64_t>(integer.getValue().getZExtValue())
+               : integer.getValue().getSExtValue();
+  }
+  /// Fails, with an error at `op`, when `op` may touch memory other than
+  /// through the loads and stores the analysis records.
+  LogicalResult checkEffects(Operation &op);
+  /// The entry a load reads from a constant global at known indices.
+  std::optional<int64_t> loadConstant(memref::LoadOp load);
+  /// What a memref the analysis does not track is: a thread's own scratch
+  /// (allocated in the kernel), a constant global, or memory it cannot
+  /// follow (a mutable global, say, which every thread and block shares).
+  UntrackedMemory classifyUntracked(Value memref);
   /// Records one access; `wholeBuffer` stands for an access anywhere in
   /// the buffer that is known not to depend on data (a skipped fold).
   LogicalResult recordAccess(Operation *op, Value memref, ValueRange indices,
@@ -86,8 +104,19 @@ LogicalResult ThreadRunner::recordAccess(Operation *op, Value memref,
                                          ValueRange indices, bool write,
                                          bool wholeBuffer) {
   auto it = pointers.find(memref);
-  if (it == pointers.end())
-    return success(); // A memref the kernel did not get from its arguments.
+  if (it == pointers.end()) {
+    // Memory no other thread sees: the thread's own scratch, or a constant
+    // table it only reads. Any other is memory the proof cannot follow.
+    UntrackedMemory kind = classifyUntracked(memref);
+    if (kind == UntrackedMemory::Private ||
+        (kind == UntrackedMemory::Constant && !write))
+      return success();
+    return op->emitOpError()
+           << (write ? "writes" : "reads")
+           << " memory that is neither the kernel's arguments, its shared "
+              "buffers, a thread's own scratch nor a constant table, so the "
+              "analysis cannot prove the kernel safe";
+  }
   if (run.accesses.size() == BlockRun::kMaxAccesses)
     return tagError(op->emitError()
                         << "cannot prove the kernel safe: one block makes "
@@ -183,6 +212,9 @@ LogicalResult ThreadRunner::runOp(Operation &op) {
   if (isa<gpu::ReturnOp, scf::YieldOp>(op))
     return success();
   if (auto load = dyn_cast<memref::LoadOp>(op)) {
+    // A constant table (compact's positions, a shuffle) is known data.
+    if (std::optional<int64_t> entry = loadConstant(load))
+      setInt(load.getResult(), *entry);
     return recordAccess(&op, load.getMemRef(), load.getIndices(),
                         /*write=*/false);
   }
@@ -287,9 +319,85 @@ LogicalResult ThreadRunner::runOp(Operation &op) {
 
   if (op.getNumRegions())
     return op.emitOpError() << "has regions the analysis cannot follow";
-
+  if (failed(checkEffects(op)))
+    return failure();
   evaluate(op);
   return success();
+}
+
+LogicalResult ThreadRunner::checkEffects(Operation &op) {
+  // The proof sees memory only through the loads and stores above: any
+  // other op that may touch memory another thread sees is an error, not
+  // something to skip. Private memory (a thread's own scratch) is free.
+  if (isMemoryEffectFree(&op))
+    return success();
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return op.emitOpError()
+           << "has memory effects the analysis cannot see, so it cannot "
+              "prove the kernel safe";
+  SmallVector<MemoryEffects::EffectInstance> instances;
+  effects.getEffects(instances);
+  for (const MemoryEffects::EffectInstance &instance : instances) {
+    Value value = instance.getValue();
+    if (value && isa<MemRefType>(value.getType()) && !pointers.count(value)) {
+      UntrackedMemory kind = classifyUntracked(value);
+      if (kind == UntrackedMemory::Private ||
+          (kind == UntrackedMemory::Constant &&
+           isa<MemoryEffects::Read>(instance.getEffect())))
+        continue;
+    }
+    return op.emitOpError()
+           << "reads or writes memory that the analysis follows only "
+              "through memref.load and memref.store, so it cannot prove the "
+              "kernel safe";
+  }
+  return success();
+}
+
+UntrackedMemory ThreadRunner::classifyUntracked(Value memref) {
+  Value root = memref;
+  while (Operation *producer = root.getDefiningOp()) {
+    if (isa<memref::AllocaOp, memref::AllocOp>(producer))
+      return UntrackedMemory::Private;
+    if (auto get = dyn_cast<memref::GetGlobalOp>(producer)) {
+      auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+          get, get.getNameAttr());
+      return global && global.getConstant() ? UntrackedMemory::Constant
+                                            : UntrackedMemory::Unknown;
+    }
+    auto view = dyn_cast<ViewLikeOpInterface>(producer);
+    if (!view || pointers.count(view.getViewSource()))
+      return UntrackedMemory::Unknown;
+    root = view.getViewSource();
+  }
+  return UntrackedMemory::Unknown;
+}
+
+std::optional<int64_t> ThreadRunner::loadConstant(memref::LoadOp load) {
+  auto get = load.getMemRef().getDefiningOp<memref::GetGlobalOp>();
+  if (!get)
+    return std::nullopt;
+  auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+      get, get.getNameAttr());
+  if (!global || !global.getConstant())
+    return std::nullopt;
+  auto values =
+      dyn_cast_if_present<DenseIntElementsAttr>(global.getInitialValueAttr());
+  if (!values)
+    return std::nullopt;
+  auto type = cast<MemRefType>(load.getMemRef().getType());
+  int64_t linear = 0;
+  for (auto [index, extent] : llvm::zip_equal(load.getIndices(),
+                                               type.getShape())) {
+    std::optional<int64_t> value = knownInt(index);
+    if (!value || *value < 0 || *value >= extent)
+      return std::nullopt;
+    linear = linear * extent + *value;
+  }
+  APInt entry = values.isSplat() ? values.getSplatValue<APInt>()
+                                 : *(values.value_begin<APInt>() + linear);
+  return entry.getSExtValue();
 }
 
 bool ThreadRunner::isInvisible(scf::ForOp loop) const {
@@ -302,6 +410,9 @@ bool ThreadRunner::isInvisible(scf::ForOp loop) const {
       memref = load.getMemRef();
     else if (auto storeOp = dyn_cast<memref::StoreOp>(op))
       memref = storeOp.getMemRef(), store = true;
+    else if (op->getNumRegions() == 0 && !isMemoryEffectFree(op) &&
+             !isa<memref::AllocaOp>(op))
+      return WalkResult::interrupt(); // Run it: its effects get checked.
     else
       return WalkResult::advance();
     if (loop->isAncestor(memref.getParentRegion()->getParentOp()))
@@ -333,103 +444,54 @@ void ThreadRunner::setInt(Value result, int64_t value) {
 }
 
 void ThreadRunner::evaluate(Operation &op) {
-  if (op.getNumResults() != 1 ||
-      !op.getResult(0).getType().isIntOrIndex())
+  if (op.getNumResults() != 1 || !op.getResult(0).getType().isIntOrIndex())
     return;
   Value result = op.getResult(0);
   if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
     if (auto integer = dyn_cast<IntegerAttr>(constant.getValue()))
-      setInt(result, integer.getValue().getSExtValue());
+      setInt(result, integerValue(integer));
     return;
   }
-  SmallVector<int64_t, 3> operands;
+  SmallVector<int64_t, 3> values;
   for (Value operand : op.getOperands()) {
     std::optional<int64_t> value = knownInt(operand);
-    if (!value)
+    if (!value || !operand.getType().isIntOrIndex())
       return;
-    operands.push_back(*value);
+    values.push_back(*value);
   }
-  // Unsigned views of operands, at the operands' width.
-  auto unsignedOf = [&](unsigned index) -> uint64_t {
-    Type type = op.getOperand(index).getType();
-    unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
-    uint64_t bits = static_cast<uint64_t>(operands[index]);
-    return width >= 64 ? bits : bits & ((uint64_t(1) << width) - 1);
-  };
-  auto unsignedDivisor = [&]() -> std::optional<uint64_t> {
-    uint64_t divisor = unsignedOf(1);
-    if (divisor == 0)
-      return std::nullopt;
-    return divisor;
-  };
-  llvm::TypeSwitch<Operation *>(&op)
-      .Case([&](arith::AddIOp) { setInt(result, operands[0] + operands[1]); })
-      .Case([&](arith::SubIOp) { setInt(result, operands[0] - operands[1]); })
-      .Case([&](arith::MulIOp) { setInt(result, operands[0] * operands[1]); })
-      .Case([&](arith::DivUIOp) {
-        if (auto divisor = unsignedDivisor())
-          setInt(result, unsignedOf(0) / *divisor);
-      })
-      .Case([&](arith::RemUIOp) {
-        if (auto divisor = unsignedDivisor())
-          setInt(result, unsignedOf(0) % *divisor);
-      })
-      .Case([&](arith::DivSIOp) {
-        if (operands[1] != 0)
-          setInt(result, operands[0] / operands[1]);
-      })
-      .Case([&](arith::RemSIOp) {
-        if (operands[1] != 0)
-          setInt(result, operands[0] % operands[1]);
-      })
-      .Case([&](arith::AndIOp) { setInt(result, operands[0] & operands[1]); })
-      .Case([&](arith::OrIOp) { setInt(result, operands[0] | operands[1]); })
-      .Case([&](arith::XOrIOp) { setInt(result, operands[0] ^ operands[1]); })
-      .Case([&](arith::ShLIOp) {
-        setInt(result, static_cast<int64_t>(unsignedOf(0) << operands[1]));
-      })
-      .Case([&](arith::ShRUIOp) {
-        setInt(result, static_cast<int64_t>(unsignedOf(0) >> operands[1]));
-      })
-      .Case([&](arith::MinSIOp) {
-        setInt(result, std::min(operands[0], operands[1]));
-      })
-      .Case([&](arith::MaxSIOp) {
-        setInt(result, std::max(operands[0], operands[1]));
-      })
-      .Case([&](arith::MinUIOp) {
-        setInt(result, static_cast<int64_t>(
-                           std::min(unsignedOf(0), unsignedOf(1))));
-      })
-      .Case([&](arith::MaxUIOp) {
-        setInt(result, static_cast<int64_t>(
-                           std::max(unsignedOf(0), unsignedOf(1))));
-      })
-      .Case([&](arith::SelectOp) {
-        setInt(result, operands[0] ? operands[1] : operands[2]);
-      })
-      .Case([&](arith::CmpIOp cmp) {
-        int64_t a = operands[0], b = operands[1];
-        uint64_t ua = unsignedOf(0), ub = unsignedOf(1);
-        bool value = false;
-        switch (cmp.getPredicate()) {
-        case arith::CmpIPredicate::eq: value = a == b; break;
-        case arith::CmpIPredicate::ne: value = a != b; break;
-        case arith::CmpIPredicate::slt: value = a < b; break;
-        case arith::CmpIPredicate::sle: value = a <= b; break;
-        case arith::CmpIPredicate::sgt: value = a > b; break;
-        case arith::CmpIPredicate::sge: value = a >= b; break;
-        case arith::CmpIPredicate::ult: value = ua < ub; break;
-        case arith::CmpIPredicate::ule: value = ua <= ub; break;
-        case arith::CmpIPredicate::ugt: value = ua > ub; break;
-        case arith::CmpIPredicate::uge: value = ua >= ub; break;
-        }
-        setInt(result, value);
-      })
-      .Case<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(
-          [&](auto) { setInt(result, operands[0]); })
-      .Case<arith::IndexCastUIOp, arith::ExtUIOp>(
-          [&](auto) { setInt(result, static_cast<int64_t>(unsignedOf(0))); });
+  if (std::optional<int64_t> folded = fold(op, values))
+    setInt(result, *folded);
+}
+
+std::optional<int64_t> ThreadRunner::fold(Operation &op,
+                                          ArrayRef<int64_t> values) {
+  // The op's own folder computes it from its operands' values, so every
+  // integer op means what it means to arith (shifts by the width or more,
+  // INT64_MIN / -1 and division by zero fold to nothing: unknown).
+  SmallVector<Attribute, 3> operands;
+  for (auto [operand, value] : llvm::zip_equal(op.getOperands(), values))
+    operands.push_back(run.integerAttr(operand.getType(), value));
+  SmallVector<OpFoldResult, 1> folded;
+  if (failed(op.fold(operands, folded)) || folded.size() != 1)
+    return std::nullopt;
+  if (auto attribute = dyn_cast<Attribute>(folded.front())) {
+    if (auto integer = dyn_cast<IntegerAttr>(attribute))
+      return integerValue(integer);
+    return std::nullopt;
+  }
+  // Folded to one of its operands (a select on a known condition).
+  Value same = cast<Value>(folded.front());
+  for (auto [operand, value] : llvm::zip_equal(op.getOperands(), values))
+    if (operand == same)
+      return value;
+  return std::nullopt;
+}
+
+Attribute BlockRun::integerAttr(Type type, int64_t value) {
+  Attribute &attribute = integerAttrs[{type, value}];
+  if (!attribute)
+    attribute = IntegerAttr::get(type, value);
+  return attribute;
 }
 
 FailureOr<BlockRun> BlockRun::simulate(gpu::GPUFuncOp kernel) {

@@ -19,6 +19,13 @@ namespace mlir::obs {
 using namespace mlir;
 using namespace mlir::obs;
 
+/// Whether `sync` is what its repeat body yields.
+static bool isYieldedByRepeat(SyncOp sync) {
+  return isa_and_present<RepeatOp>(sync->getParentOp()) &&
+         llvm::any_of(sync->getUsers(),
+                      [](Operation *user) { return isa<YieldOp>(user); });
+}
+
 /// Whether some sync of `kernel` has a property written or planned.
 static bool hasRefinedSync(KernelOp kernel) {
   return kernel
@@ -44,18 +51,33 @@ struct ObsVerifySyncPass
     if (failed(simulation))
       return signalPassFailure();
     bool failed = false;
-    // An in-place sync needs an array in shared memory to overwrite.
+    // An in-place sync needs an array in shared memory to overwrite, and a
+    // shared buffer of its own to write: a written placement that the
+    // lowering could not honour is rejected, never dropped.
     for (SyncOp sync : simulation->syncs) {
       if (sync.getPlacementOrDefault() != Placement::InPlace ||
-          isOutputOnly(sync) || simulation->placedInPlace.contains(sync))
+          simulation->placedInPlace.contains(sync))
         continue;
-      tagError(sync.emitOpError()
-                   << "in place has nothing to overwrite: its stage reads "
-                      "no array of type "
-                   << sync.getType()
-                   << " from shared memory that no later stage reads",
-               ErrorKind::RejectedChoice);
+      InFlightDiagnostic diag = sync.emitOpError();
+      tagError(diag, ErrorKind::RejectedChoice);
       failed = true;
+      if (isOutputOnly(sync)) {
+        diag << "in place cannot apply: its array is only returned, so its "
+                "stage writes the kernel's results in global memory, not a "
+                "shared buffer";
+        continue;
+      }
+      if (isYieldedByRepeat(sync)) {
+        diag << "in place cannot apply: the repeat body yields its array, "
+                "which the repeat stores in the buffer its next iteration "
+                "reads; only a sync the body does not yield can overwrite "
+                "what its stage reads";
+        continue;
+      }
+      diag << "in place has nothing to overwrite: its stage reads no array "
+              "of type "
+           << sync.getType()
+           << " from shared memory that no later stage reads";
     }
     // One report per responsible sync: the first hazard found for it.
     llvm::DenseSet<Operation *> reported;

@@ -150,3 +150,39 @@ obs.kernel @read_later(%a: !obs.arr<2 x i8>) -> !obs.arr<2 x i8> attributes {thr
   %3 = obs.conc %low, %2 : !obs.arr<1 x i8>, !obs.arr<1 x i8>
   obs.return %3 : !obs.arr<2 x i8>
 }
+
+// -----
+
+// In place on a sync that a repeat body yields: the repeat keeps its array
+// in the buffer the next iteration reads, so the placement cannot apply,
+// and the message says why.
+obs.kernel @yielded_in_place(%a: !obs.arr<16 x i32>) -> !obs.arr<16 x i32> {
+  %m = obs.repeat 4 %a : !obs.arr<16 x i32> {
+  ^bb0(%x: !obs.arr<16 x i32>):
+    %r = obs.riffle %x : !obs.arr<16 x i32>
+    %s = obs.sync %r : !obs.arr<16 x i32>
+    %e = obs.evens %s : !obs.arr<16 x i32> {
+    ^bb0(%p: i32, %q: i32):
+      %lo = arith.minsi %p, %q : i32
+      %hi = arith.maxsi %p, %q : i32
+      obs.yield %lo, %hi : i32, i32
+    }
+    // expected-error @+1 {{'obs.sync' op in place cannot apply: the repeat body yields its array, which the repeat stores in the buffer its next iteration reads; only a sync the body does not yield can overwrite what its stage reads}}
+    %t = obs.sync inplace %e : !obs.arr<16 x i32>
+    obs.yield %t : !obs.arr<16 x i32>
+  }
+  obs.return %m : !obs.arr<16 x i32>
+}
+
+// -----
+
+// In place on a sync that is only returned: its stage writes the results in
+// global memory. A written placement the lowering cannot honour is
+// rejected, not dropped.
+obs.kernel @returned_in_place(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  %0 = obs.sync %a : !obs.arr<8 x i32>
+  %1 = obs.rev %0 : !obs.arr<8 x i32>
+  // expected-error @+1 {{'obs.sync' op in place cannot apply: its array is only returned, so its stage writes the kernel's results in global memory, not a shared buffer}}
+  %2 = obs.sync inplace %1 : !obs.arr<8 x i32>
+  obs.return %2 : !obs.arr<8 x i32>
+}

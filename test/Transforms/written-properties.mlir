@@ -34,3 +34,24 @@ obs.kernel @halves(%a: !obs.arr<128 x i32>) -> !obs.arr<128 x i32> attributes {t
   }
   obs.return %r : !obs.arr<128 x i32>
 }
+
+// -----
+
+// A compare-and-swap in place whose pairs are split between threads
+// (strided: thread t has elements t and t + 32): thread 1 writes element 1,
+// which thread 0 reads for element 0 in the same stage. Written, so
+// rejected; with blocked<2> each pair has one owner, and the same placement
+// is kept (test/obs-run/precision.test).
+obs.kernel @pairs_split(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> attributes {threads = 32} {
+  %s = obs.sync %a : !obs.arr<64 x i32>
+  %e = obs.evens %s : !obs.arr<64 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %lo = arith.minsi %x, %y : i32
+    %hi = arith.maxsi %x, %y : i32
+    obs.yield %lo, %hi : i32, i32
+  }
+  // expected-error-re @+1 {{'obs.sync' op in place is unsafe: thread {{[0-9]+}} (warp 0) {{writes|reads}} element {{[0-9]+}} of the buffer of the op at {{.*}} and thread {{[0-9]+}} (warp 0) {{writes|reads}} it in the same stage, with no barrier between them}}
+  %t = obs.sync inplace strided<32> %e : !obs.arr<64 x i32>
+  %r = obs.rev %t : !obs.arr<64 x i32>
+  obs.return %r : !obs.arr<64 x i32>
+}

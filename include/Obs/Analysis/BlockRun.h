@@ -28,6 +28,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Operation.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
 #include <string>
@@ -87,7 +88,14 @@ public:
 
 private:
   friend class ThreadRunner;
+  /// `value` as an attribute of `type`, for the ops' folders: cached, since
+  /// threads fold the same few values over and over, and uniquing each in
+  /// the context is a locked hash lookup (a quarter of a bitonic sort's
+  /// compile time without the cache).
+  Attribute integerAttr(Type type, int64_t value);
+
   unsigned threads = 0;
+  llvm::DenseMap<std::pair<Type, int64_t>, Attribute> integerAttrs;
   SmallVector<Memory> memories;
   std::vector<Access> accesses;
   SmallVector<Barrier> barriers;
@@ -111,5 +119,6 @@ SmallVector<Hazard> findHazards(const BlockRun &run, unsigned warpSize = 32,
                                 unsigned limit = 16);
 
 } // namespace mlir::obs
+
 
 #endif // OBS_ANALYSIS_BLOCKRUN_H

@@ -268,7 +268,8 @@ private:
   /// threads sweep it) into `destination`.
   LogicalResult emitStage(Value array, WorkAssignmentAttrInterface how,
                           const Destination &destination,
-                          const ElementSet *written = nullptr);
+                          const ElementSet *written = nullptr,
+                          bool inPlace = false);
   /// The elements of an in-place sync's array that differ from what the
   /// array it overwrites holds at the same place.
   llvm::BitVector changedElements(SyncOp sync, Value overwritten);
@@ -434,7 +435,8 @@ Operation *KernelLowering::emitBarrier(SyncScope scope, SyncOp sync) {
 LogicalResult KernelLowering::emitStage(Value array,
                                         WorkAssignmentAttrInterface how,
                                         const Destination &destination,
-                                        const ElementSet *written) {
+                                        const ElementSet *written,
+                                        bool inPlace) {
   counters.stage();
   ArrType type = arrType(array);
   uint64_t length = type.getLength();
@@ -451,12 +453,10 @@ LogicalResult KernelLowering::emitStage(Value array,
   uint64_t fusedReads = 0;
   // Whether a failure other than the read limit's was reported.
   bool reportedError = false;
-  auto emitRound = [&](Value round) {
-    Value thread = threadId();
-    Value position = how.buildElementIndex(builder, loc(), thread, round);
-    // A thread works in this round when the assignment gives it an element
-    // of the array; the pipelines fold this where the thread id's range
-    // decides it.
+  bool skipsIdentity = !compact && written && !written->isAll();
+  // Whether thread `thread` works on `position` in a round; the pipelines
+  // fold this where the thread id's range decides it.
+  auto worksOn = [&](Value thread, Value position) -> Value {
     Value works = arith::CmpIOp::create(builder, loc(),
                                         arith::CmpIPredicate::ult, position,
                                         constant(positions));
@@ -470,13 +470,40 @@ LogicalResult KernelLowering::emitStage(Value array,
           builder, loc(), works,
           arith::CmpIOp::create(builder, loc(), arith::CmpIPredicate::ult,
                                 thread, constant(threadsUsed)));
-    auto ifOp = scf::IfOp::create(builder, loc(), works, /*withElse=*/false);
+    return works;
+  };
+  // The flattened scalars of the leaf of `element` at `inner`.
+  auto emitLeafOf = [&](Value element, ValueRange inner) {
+    ElementEmitter emitter(builder, loc());
+    emitter.setReadLimit(kMaxFusedReads - std::min(fusedReads, kMaxFusedReads));
+    for (const auto &[value, reader] : sources)
+      emitter.setSource(value, reader);
+    SmallVector<Value> path{element};
+    path.append(inner.begin(), inner.end());
+    SmallVector<Value> leaf = emitter.emitLeaf(array, path);
+    fusedReads += emitter.getFusedReads();
+    failed |= emitter.failed();
+    reportedError |= emitter.reportedError();
+    return leaf;
+  };
+  auto storeAt = [&](Value element, ValueRange inner, ValueRange leaf) {
+    SmallVector<Value> target{element};
+    target.append(inner.begin(), inner.end());
+    if (destination.layout)
+      target[0] = placeOf(builder, loc(), destination.layout, element);
+    storeLeaf(builder, loc(), destination.components, leaf, target);
+  };
+  auto emitRound = [&](Value round) {
+    Value thread = threadId();
+    Value position = how.buildElementIndex(builder, loc(), thread, round);
+    auto ifOp = scf::IfOp::create(builder, loc(), worksOn(thread, position),
+                                  /*withElse=*/false);
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(ifOp.thenBlock());
     Value element = position;
     if (compact && written)
       element = written->emitNth(builder, loc(), position);
-    if (!compact && written && !written->isAll()) {
+    if (skipsIdentity) {
       auto skipIdentity = scf::IfOp::create(
           builder, loc(), written->emitContains(builder, loc(), element),
           /*withElse=*/false);
@@ -495,22 +522,71 @@ LogicalResult KernelLowering::emitStage(Value array,
           OpBuilder::InsertionGuard innerGuard(builder);
           builder.setInsertionPoint(nested.getInsertionBlock(),
                                     nested.getInsertionPoint());
-          ElementEmitter emitter(builder, loc());
-          emitter.setReadLimit(kMaxFusedReads -
-                               std::min(fusedReads, kMaxFusedReads));
-          for (const auto &[value, reader] : sources)
-            emitter.setSource(value, reader);
-          SmallVector<Value> path{element};
-          path.append(inner.begin(), inner.end());
-          SmallVector<Value> leaf = emitter.emitLeaf(array, path);
-          SmallVector<Value> target(path);
-          if (destination.layout)
-            target[0] = placeOf(builder, loc(), destination.layout, element);
-          storeLeaf(builder, loc(), destination.components, leaf, target);
-          fusedReads += emitter.getFusedReads();
-          failed |= emitter.failed();
-          reportedError |= emitter.reportedError();
+          storeAt(element, inner, emitLeafOf(element, inner));
         });
+  };
+  // An in-place stage overwrites what it reads, so a thread computes the
+  // elements of all its rounds before it stores any: one that owns both
+  // elements of a pair (a compare-and-swap under blocked<2>) must not read
+  // back, for the second, what it stored for the first. Unrolled rounds of
+  // scalar or tuple elements only; elsewhere each round stores as it goes,
+  // and a thread that reads its own stores is an error of the proof.
+  bool computeThenStore =
+      inPlace && shape.size() == 1 && rounds > 1 && rounds <= kUnrolledRounds;
+  struct Computed {
+    Value store, element;
+    SmallVector<Value> leaf;
+  };
+  SmallVector<Computed> computed;
+  auto computeRound = [&](Value round) {
+    Value thread = threadId();
+    Value position = how.buildElementIndex(builder, loc(), thread, round);
+    Value works = worksOn(thread, position);
+    Value store = works;
+    if (skipsIdentity) {
+      // Whether the element changes, asked only where the thread works (a
+      // table of changed elements has no entry past the array).
+      auto changes = scf::IfOp::create(builder, loc(), builder.getI1Type(),
+                                       works, /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(changes.thenBlock());
+      scf::YieldOp::create(builder, loc(),
+                           written->emitContains(builder, loc(), position));
+      builder.setInsertionPointToStart(changes.elseBlock());
+      scf::YieldOp::create(builder, loc(),
+                           arith::ConstantIntOp::create(builder, loc(), 0, 1)
+                               .getResult());
+      store = changes.getResult(0);
+    }
+    SmallVector<Type> types = flattenElementType(type.getLeafType());
+    types.push_back(builder.getIndexType());
+    auto ifOp = scf::IfOp::create(builder, loc(), types, store,
+                                  /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(ifOp.thenBlock());
+    Value element = position;
+    if (compact && written)
+      element = written->emitNth(builder, loc(), position);
+    SmallVector<Value> yielded = emitLeafOf(element, {});
+    yielded.push_back(element);
+    scf::YieldOp::create(builder, loc(), yielded);
+    builder.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(
+        builder, loc(), llvm::map_to_vector(types, [&](Type t) -> Value {
+          return ub::PoisonOp::create(builder, loc(), t);
+        }));
+    Computed result{store, ifOp.getResults().back(), {}};
+    llvm::append_range(result.leaf, ifOp.getResults().drop_back());
+    computed.push_back(std::move(result));
+  };
+  auto storeRounds = [&] {
+    for (const Computed &round : computed) {
+      auto ifOp = scf::IfOp::create(builder, loc(), round.store,
+                                    /*withElse=*/false);
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(ifOp.thenBlock());
+      storeAt(round.element, {}, round.leaf);
+    }
   };
   auto emitLoop = [&] {
     auto loop = scf::ForOp::create(builder, loc(), constant(0),
@@ -530,8 +606,14 @@ LogicalResult KernelLowering::emitStage(Value array,
     Block *block = builder.getInsertionBlock();
     Block::iterator start = builder.getInsertionPoint();
     Operation *before = start == block->begin() ? nullptr : &*std::prev(start);
-    for (uint64_t round = 0; round < rounds && !failed; ++round)
-      emitRound(constant(round));
+    for (uint64_t round = 0; round < rounds && !failed; ++round) {
+      if (computeThenStore)
+        computeRound(constant(round));
+      else
+        emitRound(constant(round));
+    }
+    if (computeThenStore && !failed)
+      storeRounds();
     if (rounds > 1 && fusedReads > kMaxFusedReads && !reportedError) {
       Block::iterator end = builder.getInsertionPoint();
       Block::iterator first = before ? std::next(before->getIterator())
@@ -743,7 +825,7 @@ LogicalResult KernelLowering::lowerSync(SyncOp sync,
     written.emplace(llvm::BitVector(sync.getType().getLength(), true),
                     func->getParentOfType<gpu::GPUModuleOp>());
   if (failed(emitStage(sync.getInput(), sync.getWorkAssignment(),
-                       destination, written ? &*written : nullptr)))
+                       destination, written ? &*written : nullptr, inPlace)))
     return failure();
   Operation *barrier = emitBarrier(sync.getScopeOrDefault(), sync);
   if (inPlace)

@@ -157,6 +157,18 @@ LogicalResult KernelOp::verifyRegions() {
                            "ops compute with arrays";
       return WalkResult::interrupt();
     }
+    // Elements are computed on demand, from what an element yields: an op
+    // whose effect is not a value it yields (a store, a print) would be
+    // dropped on every target, and memory it touched would be invisible to
+    // the proof. So a kernel's code is pure. (Ops of unregistered dialects,
+    // which only tests allow, say nothing; the lowering's proof rejects
+    // them if they reach it.)
+    if (op->isRegistered() && !isMemoryEffectFree(op)) {
+      op->emitOpError() << "has memory effects, but a kernel's code is pure: "
+                           "its elements are computed from the values they "
+                           "yield alone";
+      return WalkResult::interrupt();
+    }
     // The emitter rebuilds scf.if and scf.for around what it emits.
     if (isa<scf::IfOp, scf::ForOp>(op))
       return WalkResult::advance();

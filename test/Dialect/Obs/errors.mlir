@@ -762,3 +762,48 @@ obs.kernel @planned_threads(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> attribut
   %0 = obs.sync plan(strided<4>) %a : !obs.arr<8 x i32>
   obs.return %0 : !obs.arr<8 x i32>
 }
+
+// -----
+
+// A kernel's code is pure: an effect that is no yielded value would be
+// dropped on every target, and invisible to the proof.
+obs.kernel @prints(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
+  %m = obs.map %a : !obs.arr<4 x i32> -> !obs.arr<4 x i32> {
+  ^bb0(%x: i32):
+    // expected-error @+1 {{'gpu.printf' op has memory effects, but a kernel's code is pure: its elements are computed from the values they yield alone}}
+    gpu.printf "%d\n", %x : i32
+    obs.yield %x : i32
+  }
+  obs.return %m : !obs.arr<4 x i32>
+}
+
+// -----
+
+obs.kernel @scratch(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
+  %m = obs.map %a : !obs.arr<4 x i32> -> !obs.arr<4 x i32> {
+  ^bb0(%x: i32):
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{'memref.alloca' op has memory effects, but a kernel's code is pure: its elements are computed from the values they yield alone}}
+    %buffer = memref.alloca() : memref<2xi32>
+    memref.store %x, %buffer[%c0] : memref<2xi32>
+    %y = memref.load %buffer[%c0] : memref<2xi32>
+    obs.yield %y : i32
+  }
+  obs.return %m : !obs.arr<4 x i32>
+}
+
+// -----
+
+memref.global "private" @counts : memref<4xi32> = dense<0>
+
+obs.kernel @global_store(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
+  %m = obs.map %a : !obs.arr<4 x i32> -> !obs.arr<4 x i32> {
+  ^bb0(%x: i32):
+    %c0 = arith.constant 0 : index
+    %g = memref.get_global @counts : memref<4xi32>
+    // expected-error @+1 {{'memref.store' op has memory effects, but a kernel's code is pure: its elements are computed from the values they yield alone}}
+    memref.store %x, %g[%c0] : memref<4xi32>
+    obs.yield %x : i32
+  }
+  obs.return %m : !obs.arr<4 x i32>
+}
