@@ -185,10 +185,89 @@ public:
     os << " {\n";
     std::string result = steps(program.steps, "%input", program.length, 1);
     os << "  obs.return " << result << " : " << arr << "\n}\n";
+    if (program.launch)
+      printLaunch(*program.launch);
     return os.str();
   }
 
 private:
+  /// `@launch(%in, %out)`, which runs @fuzz over the launch's blocks.
+  void printLaunch(const Launch &launch) {
+    std::string arr = arrayType(program.length);
+    std::string scalar = name(program.type.scalars[0]);
+    uint64_t total = launch.grid * program.length;
+    std::string memref =
+        "memref<" + std::to_string(total) + "x" + scalar + ">";
+    auto run = [&](const char *kernel, const std::string &in,
+                   const std::string &out, bool laidOut) {
+      os << "  obs.launch @" << kernel << " grid(" << launch.grid << ") ins("
+         << in << " : " << memref << ") outs(" << out << " : " << memref
+         << ")";
+      if (laidOut && launch.layouts) {
+        auto map = [&](uint64_t a, uint64_t c, bool reversed) {
+          std::string element =
+              reversed ? "(" + std::to_string(program.length - 1) + " - i)"
+                       : std::string("i");
+          return "affine_map<(b, i) -> (((b * " + std::to_string(a) + " + " +
+                 std::to_string(c) + ") mod " + std::to_string(launch.grid) +
+                 ") * " + std::to_string(program.length) + " + " + element +
+                 ")>";
+        };
+        os << "\n      layouts [" << map(launch.inA, launch.inC, launch.inReversed)
+           << ", " << map(launch.outA, launch.outC, launch.outReversed)
+           << "]";
+      }
+      os << "\n";
+    };
+    if (launch.kind != Launch::Separate)
+      os << "obs.kernel @fuzz_copy(%input: " << arr << ") -> " << arr
+         << " {\n  obs.return %input : " << arr << "\n}\n";
+    os << "func.func @launch(%in: " << memref << ", %out: " << memref
+       << ") {\n";
+    switch (launch.kind) {
+    case Launch::Separate:
+      run("fuzz", "%in", "%out", true);
+      break;
+    case Launch::InPlace:
+      run("fuzz_copy", "%in", "%out", false);
+      run("fuzz", "%out", "%out", true);
+      break;
+    case Launch::Views: {
+      uint64_t bytes = elementBytes(program.type.scalars[0]);
+      os << "  %c0 = arith.constant 0 : index\n"
+         << "  %shift = arith.constant " << launch.shift * bytes
+         << " : index\n"
+         << "  %bytes = memref.alloc() : memref<"
+         << (total + launch.shift) * bytes << "xi8>\n"
+         << "  %first = memref.view %bytes[%c0][] : memref<"
+         << (total + launch.shift) * bytes << "xi8> to " << memref << "\n"
+         << "  %second = memref.view %bytes[%shift][] : memref<"
+         << (total + launch.shift) * bytes << "xi8> to " << memref << "\n";
+      run("fuzz_copy", "%in", "%first", false);
+      run("fuzz", "%first", "%second", true);
+      run("fuzz_copy", "%second", "%out", false);
+      os << "  memref.dealloc %bytes : memref<" << (total + launch.shift) * bytes
+         << "xi8>\n";
+      break;
+    }
+    }
+    os << "  return\n}\n";
+  }
+
+  static uint64_t elementBytes(Scalar s) {
+    switch (s) {
+    case Scalar::I8:
+      return 1;
+    case Scalar::I32:
+    case Scalar::F32:
+      return 4;
+    case Scalar::I64:
+    case Scalar::F64:
+      return 8;
+    }
+    return 1;
+  }
+
   std::string fresh(const char *prefix = "v") {
     return "%" + std::string(prefix) + std::to_string(next++);
   }
@@ -626,6 +705,42 @@ Program obs_fuzz::generateProgram(std::mt19937_64 &rng, uint64_t maxLength) {
   }
   Generator generator(rng, program.type);
   program.steps = generator.steps(program.length, 0);
+  // Launches over blocks, on memrefs of one scalar each.
+  if (!program.type.isTuple() && program.length <= 512 && uniform(0, 9) < 3) {
+    Launch launch;
+    launch.kind = static_cast<Launch::Kind>(uniform(0, 2));
+    launch.grid = uniform(1, 4);
+    if (uniform(0, 1)) {
+      launch.layouts = true;
+      // Mostly permutations of the blocks (an odd multiplier with 1 to 4
+      // blocks, but for 2 or 4 blocks with an even one, which is not).
+      launch.inA = uniform(0, 4) ? 2 * uniform(0, 2) + 1 : uniform(0, 3);
+      launch.outA = uniform(0, 4) ? 2 * uniform(0, 2) + 1 : uniform(0, 3);
+      launch.inC = uniform(0, launch.grid - 1);
+      launch.outC = uniform(0, launch.grid - 1);
+      launch.inReversed = uniform(0, 1);
+      launch.outReversed = uniform(0, 1);
+    }
+    // Views: the second starts where the first does, a chunk later, half
+    // way, or past its end.
+    uint64_t total = launch.grid * program.length;
+    static const unsigned shifts[] = {0, 1, 2, 3};
+    switch (shifts[uniform(0, 3)]) {
+    case 0:
+      launch.shift = 0;
+      break;
+    case 1:
+      launch.shift = program.length;
+      break;
+    case 2:
+      launch.shift = total / 2;
+      break;
+    default:
+      launch.shift = total;
+      break;
+    }
+    program.launch = launch;
+  }
   return program;
 }
 
@@ -694,10 +809,32 @@ std::vector<Program> obs_fuzz::simplerPrograms(const Program &program) {
     copy.threads.reset();
     result.push_back(std::move(copy));
   }
-  if (program.type.isTuple()) {
+  if (program.type.isTuple() && !program.launch) {
     Program copy(program);
     copy.type.scalars.pop_back();
     result.push_back(std::move(copy));
+  }
+  if (program.launch) {
+    Program alone(program);
+    alone.launch.reset();
+    result.push_back(std::move(alone));
+    if (program.launch->layouts) {
+      Program chunks(program);
+      chunks.launch->layouts = false;
+      result.push_back(std::move(chunks));
+    }
+    if (program.launch->kind != Launch::Separate) {
+      Program separate(program);
+      separate.launch->kind = Launch::Separate;
+      result.push_back(std::move(separate));
+    }
+    if (program.launch->grid > 1) {
+      Program fewer(program);
+      fewer.launch->grid = 1;
+      fewer.launch->inC = fewer.launch->outC = 0;
+      fewer.launch->shift = std::min(fewer.launch->shift, program.length);
+      result.push_back(std::move(fewer));
+    }
   }
   return result;
 }
@@ -793,7 +930,9 @@ double obs_fuzz::estimateWork(const Program &program) {
   WorkEstimate estimate;
   double cost = estimate.steps(program.steps, program.length, 1, 1);
   double n = static_cast<double>(program.length);
-  return std::min(estimate.work + n * cost, WorkEstimate::kSaturation);
+  double blocks = program.launch ? program.launch->grid : 1;
+  return std::min((estimate.work + n * cost) * blocks,
+                  WorkEstimate::kSaturation);
 }
 
 unsigned obs_fuzz::countSteps(const Program &program) {

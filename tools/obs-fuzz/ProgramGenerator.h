@@ -58,22 +58,41 @@ struct Step {
   std::vector<Step> body, secondBody;
 };
 
+/// How a program's kernel runs over several blocks, from a host function
+/// `@launch(%in, %out)` on memrefs of `grid` chunks: on distinct memrefs,
+/// in place (the output memref is also the input), or through two views of
+/// one byte buffer `shift` elements apart. Layouts, when given, send block
+/// b to chunk (a b + c) mod grid, its elements reversed or not; a map that
+/// is no permutation writes a place twice, and views or in-place launches
+/// whose blocks or threads race, are for the launch proof to reject.
+struct Launch {
+  enum Kind { Separate, InPlace, Views } kind = Separate;
+  uint64_t grid = 1;
+  bool layouts = false;
+  uint64_t inA = 1, inC = 0, outA = 1, outC = 0;
+  bool inReversed = false, outReversed = false;
+  uint64_t shift = 0;
+};
+
 struct Program {
   uint64_t length = 1;
   ElementType type;
   std::optional<uint64_t> threads;
   std::vector<Step> steps;
+  /// Launched over blocks from `@launch`, or run alone as `@fuzz`.
+  std::optional<Launch> launch;
 };
 
 /// Draws a random program of at most `maxLength` elements.
 Program generateProgram(std::mt19937_64 &rng, uint64_t maxLength);
 
-/// The program as MLIR: `obs.kernel @fuzz`.
+/// The program as MLIR: `obs.kernel @fuzz`, and `func.func @launch` when it
+/// is launched.
 std::string printProgram(const Program &program);
 
 /// Smaller programs to try when reducing a failure: each with one step
 /// removed (at any depth), a repeat run fewer times, a sync's properties or
-/// the kernel's threads dropped.
+/// the kernel's threads dropped, its launch made simpler or dropped.
 std::vector<Program> simplerPrograms(const Program &program);
 
 /// An upper bound on the element evaluations of the kernel on the cpu

@@ -26,6 +26,7 @@
 #include "Obs/InitAll.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/Support/ErrorKinds.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "ProgramGenerator.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -109,8 +110,11 @@ struct Configuration {
   /// The refinement passes, in order, as pass-pipeline text (empty: the
   /// kernel as written).
   std::vector<std::string> passes;
+  /// The order of threads and warps, and of a launch's blocks.
   std::string order = "forward";
   uint64_t orderSeed = 1;
+  std::string blockOrder = "forward";
+  uint64_t blockSeed = 1;
 
   /// The passes on the module, as parsePassPipeline takes them into a
   /// module's pass manager (obs-opt's --pass-pipeline wraps them in
@@ -128,7 +132,8 @@ struct Configuration {
   }
   std::string lowering() const {
     return "obs-to-cpu{order=" + order + " seed=" + std::to_string(orderSeed) +
-           "}";
+           " block-order=" + blockOrder +
+           " block-seed=" + std::to_string(blockSeed) + "}";
   }
 };
 
@@ -163,6 +168,8 @@ std::vector<Configuration> configurationsFor(uint64_t index) {
       c.passes = passes;
       c.order = order;
       c.orderSeed = uniform(1, 1000);
+      c.blockOrder = orders[uniform(0, 2)];
+      c.blockSeed = uniform(1, 1000);
       result.push_back(c);
     }
   };
@@ -225,10 +232,51 @@ FailureOr<OwningOpRef<ModuleOp>> transform(ModuleOp module,
   return copy;
 }
 
-/// Lowers a copy of `module` by `pipeline`, JIT-compiles it and runs @fuzz
-/// (whose type `kernel` has) on `input`, returning the result, or the
-/// diagnostics on failure.
-FailureOr<obs_run::HostArray> run(ModuleOp module, obs::KernelOp kernel,
+/// What a program runs: the kernel @fuzz alone, or the host function
+/// @launch that launches it over blocks; and its arrays' types.
+struct Entry {
+  std::string symbol;
+  obs::ArrType input, output;
+};
+
+Entry entryOf(ModuleOp module) {
+  if (auto host = module.lookupSymbol<func::FuncOp>("launch")) {
+    auto arrayOf = [](Type type) {
+      auto memref = cast<MemRefType>(type);
+      return obs::ArrType::get(memref.getContext(), memref.getShape().front(),
+                               memref.getElementType());
+    };
+    return {"launch", arrayOf(host.getArgumentTypes()[0]),
+            arrayOf(host.getArgumentTypes()[1])};
+  }
+  auto kernel = module.lookupSymbol<obs::KernelOp>("fuzz");
+  return {"fuzz", cast<obs::ArrType>(kernel.getArgumentTypes()[0]),
+          cast<obs::ArrType>(kernel.getResultTypes()[0])};
+}
+
+/// The properties each sync has written, by the sync's location: a merged
+/// sync (obs-flatten's) keeps the location of those it merges.
+std::map<std::string, std::string> writtenProperties(ModuleOp module) {
+  std::map<std::string, std::string> properties;
+  module.walk([&](obs::SyncOp sync) {
+    std::string where, what;
+    llvm::raw_string_ostream whereStream(where), whatStream(what);
+    sync.getLoc().print(whereStream);
+    for (Attribute attribute : {Attribute(sync.getScopeAttr()),
+                                Attribute(sync.getPlacementAttr()),
+                                sync.getHowAttr()}) {
+      if (attribute)
+        whatStream << attribute;
+      whatStream << ";";
+    }
+    properties[where] = what;
+  });
+  return properties;
+}
+
+/// Lowers a copy of `module` by `pipeline`, JIT-compiles it and runs its
+/// `entry` on `input`, returning the result, or the diagnostics on failure.
+FailureOr<obs_run::HostArray> run(ModuleOp module, const Entry &entry,
                                   StringRef pipeline, obs_run::HostArray input,
                                   StepError &error) {
   MLIRContext *context = module.getContext();
@@ -249,7 +297,7 @@ FailureOr<obs_run::HostArray> run(ModuleOp module, obs::KernelOp kernel,
                  (error.text.empty() ? "" : ": " + error.text);
     return failure();
   }
-  obs_run::HostArray output(cast<obs::ArrType>(kernel.getResultTypes()[0]));
+  obs_run::HostArray output(entry.output);
   SmallVector<void *> buffers;
   for (unsigned c = 0; c < input.getWidth(); ++c)
     buffers.push_back(input.getBuffer(c));
@@ -258,7 +306,7 @@ FailureOr<obs_run::HostArray> run(ModuleOp module, obs::KernelOp kernel,
   SmallVector<void *> packed;
   for (void *&buffer : buffers)
     packed.push_back(&buffer);
-  if (llvm::Error e = (*engine)->invokePacked("fuzz", packed)) {
+  if (llvm::Error e = (*engine)->invokePacked(entry.symbol, packed)) {
     error.text = "cannot run: " + llvm::toString(std::move(e));
     return failure();
   }
@@ -317,8 +365,8 @@ Report checkProgram(const std::string &text, uint64_t inputSeed,
       return report;
     }
   }
-  auto kernel = module->lookupSymbol<obs::KernelOp>("fuzz");
-  obs_run::HostArray input(cast<obs::ArrType>(kernel.getArgumentTypes()[0]));
+  Entry entry = entryOf(*module);
+  obs_run::HostArray input(entry.input);
   if (llvm::Error e = input.fill("random:" + std::to_string(inputSeed) +
                                  ":-100:100")) {
     report.outcome = Outcome::Failed;
@@ -330,7 +378,7 @@ Report checkProgram(const std::string &text, uint64_t inputSeed,
   if (childProgress)
     *childProgress = 0;
   FailureOr<obs_run::HostArray> reference =
-      run(*module, kernel, "obs-reference", input, error);
+      run(*module, entry, "obs-reference", input, error);
   ++report.runs;
   if (failed(reference)) {
     if (error.overLimit) {
@@ -359,7 +407,7 @@ Report checkProgram(const std::string &text, uint64_t inputSeed,
       FailureOr<OwningOpRef<ModuleOp>> made =
           transform(*module, configuration.refinement(), error);
       if (succeeded(made) &&
-          succeeded(run(**made, kernel, configuration.lowering(), input,
+          succeeded(run(**made, entry, configuration.lowering(), input,
                         error))) {
         report.outcome = Outcome::Failed;
         report.failingPipeline = index;
@@ -372,6 +420,8 @@ Report checkProgram(const std::string &text, uint64_t inputSeed,
   }
   // The refined kernels, by refinement, shared by the thread orders.
   std::map<std::string, OwningOpRef<ModuleOp>> refined;
+  // What the user wrote, which every refinement keeps.
+  std::map<std::string, std::string> written = writtenProperties(*module);
   for (auto [index, configuration] : llvm::enumerate(configurations)) {
     if (childProgress)
       *childProgress = static_cast<int>(index);
@@ -382,11 +432,23 @@ Report checkProgram(const std::string &text, uint64_t inputSeed,
       ++report.pipelines;
       FailureOr<OwningOpRef<ModuleOp>> made =
           transform(*module, configuration.refinement(), error);
-      if (succeeded(made))
+      if (succeeded(made)) {
         refinedModule = std::move(*made);
+        for (auto &[where, what] : writtenProperties(*refinedModule)) {
+          auto it = written.find(where);
+          if (it == written.end() || it->second == what)
+            continue;
+          report.outcome = Outcome::Failed;
+          report.failingPipeline = index;
+          setMessage(report, "a refinement replaced the written properties "
+                             "of the sync at " + where + ": " + it->second +
+                             " became " + what);
+          return report;
+        }
+      }
     }
     if (refinedModule)
-      result = run(*refinedModule, kernel, configuration.lowering(), input,
+      result = run(*refinedModule, entry, configuration.lowering(), input,
                    error);
     if (failed(result)) {
       // A refinement that runs out of shared memory was too ambitious, not
@@ -565,9 +627,9 @@ void save(const std::string &name, const Program &program,
   }
   os << "// obs-fuzz --seed=" << seed << ": " << what << "\n";
   os << "// Input: --input=random:" << inputSeed << ":-100:100\n";
-  os << "// Expected: obs-run " << name
-     << ".mlir --kernel=fuzz --target=ref --input=random:" << inputSeed
-     << ":-100:100\n";
+  os << "// Expected: obs-run " << name << ".mlir "
+     << (program.launch ? "--entry=launch" : "--kernel=fuzz")
+     << " --target=ref --input=random:" << inputSeed << ":-100:100\n";
   if (configuration)
     os << "// Failing: obs-opt " << name
        << ".mlir --pass-pipeline='builtin.module("
