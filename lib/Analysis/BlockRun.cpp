@@ -9,6 +9,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 #include <map>
+#include <set>
 
 using namespace mlir;
 using namespace mlir::obs;
@@ -638,5 +639,73 @@ SmallVector<Hazard> mlir::obs::findHazards(const BlockRun &run,
       }
     }
   }
+  return hazards;
+}
+
+SmallVector<Hazard>
+mlir::obs::findGlobalHazards(const BlockRun &run,
+                             ArrayRef<GlobalOverlap> overlaps,
+                             unsigned warpSize, unsigned limit) {
+  SmallVector<Hazard> hazards;
+  if (overlaps.empty())
+    return hazards;
+  // The accesses of each global element, and those anywhere in a memory.
+  ArrayRef<Access> accesses = run.getAccesses();
+  std::map<std::pair<unsigned, int64_t>, SmallVector<unsigned, 2>> byElement;
+  llvm::DenseMap<unsigned, SmallVector<unsigned, 2>> anywhere;
+  for (auto [index, access] : llvm::enumerate(accesses)) {
+    if (run.getMemories()[access.memory].workgroup)
+      continue;
+    if (access.element < 0)
+      anywhere[access.memory].push_back(index);
+    else
+      byElement[{access.memory, access.element}].push_back(index);
+  }
+  auto of = [&](unsigned memory, uint64_t element, bool write) {
+    SmallVector<const Access *> found;
+    auto add = [&](ArrayRef<unsigned> indices) {
+      for (unsigned index : indices)
+        if (accesses[index].write == write)
+          found.push_back(&accesses[index]);
+    };
+    auto it = byElement.find({memory, static_cast<int64_t>(element)});
+    if (it != byElement.end())
+      add(it->second);
+    auto any = anywhere.find(memory);
+    if (any != anywhere.end())
+      add(any->second);
+    return found;
+  };
+  ArrayRef<Barrier> barriers = run.getBarriers();
+  SmallVector<unsigned> blockBarriersBefore(barriers.size() + 1, 0);
+  for (auto [index, barrier] : llvm::enumerate(barriers))
+    blockBarriersBefore[index + 1] =
+        blockBarriersBefore[index] + (barrier.block ? 1 : 0);
+  std::set<std::pair<Operation *, Operation *>> reported;
+  for (const GlobalOverlap &overlap : overlaps)
+    for (const Access *read :
+         of(overlap.readMemory, overlap.readElement, /*write=*/false))
+      for (const Access *write :
+           of(overlap.writtenMemory, overlap.writtenElement, /*write=*/true)) {
+        bool before;
+        if (read->thread == write->thread)
+          before = read->phase < write->phase ||
+                   (read->phase == write->phase && read->order < write->order);
+        else
+          before = read->phase < write->phase &&
+                   (blockBarriersBefore[write->phase] >
+                        blockBarriersBefore[read->phase] ||
+                    read->thread / warpSize == write->thread / warpSize);
+        if (before || !reported.insert({read->op, write->op}).second)
+          continue;
+        // A read that certainly follows the write (in its thread, or in a
+        // later phase) reads the new value; otherwise the two race.
+        if (read->thread == write->thread || read->phase > write->phase)
+          hazards.push_back({Hazard::ReadAfterWrite, *write, *read});
+        else
+          hazards.push_back({Hazard::WriteAfterRead, *read, *write});
+        if (hazards.size() >= limit)
+          return hazards;
+      }
   return hazards;
 }

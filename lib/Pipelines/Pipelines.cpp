@@ -48,6 +48,9 @@ void mlir::obs::buildReferencePipeline(OpPassManager &pm) {
 
 void mlir::obs::buildOptimizePipeline(OpPassManager &pm,
                                       const OptimizePipelineOptions &options) {
+  // What launches in place require of the kernels they launch, for the
+  // refinements to keep.
+  pm.addPass(createObsCollectLaunchOverlaps());
   OpPassManager &kernels = pm.nest<KernelOp>();
   kernels.addPass(createObsExpandNetworks());
   kernels.addPass(createObsFlatten());

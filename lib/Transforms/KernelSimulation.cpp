@@ -24,6 +24,16 @@ mlir::obs::simulateKernel(KernelOp kernel, ChangedElementsCache *cache) {
     return failure();
   auto gpuModule =
       gpu::GPUModuleOp::create(builder, kernel.getLoc(), "simulation");
+  if (DenseI64ArrayAttr overlaps =
+          ObsDialect::LaunchOverlapsAttrHelper(kernel.getContext())
+              .getAttr(kernel)) {
+    ArrayRef<int64_t> values = overlaps.asArrayRef();
+    for (size_t i = 0; i + 3 < values.size(); i += 4)
+      simulation.globalOverlaps.push_back(
+          {static_cast<unsigned>(values[i]), static_cast<uint64_t>(values[i + 1]),
+           static_cast<unsigned>(values[i + 2]),
+           static_cast<uint64_t>(values[i + 3])});
+  }
   copy.walk([&](SyncOp sync) { simulation.syncs.push_back(sync); });
   copy.walk([&](Operation *op) {
     if (isa<SyncOp, RepeatOp>(op))

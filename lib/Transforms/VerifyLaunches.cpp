@@ -38,8 +38,11 @@
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/MapVector.h"
+#include <array>
+#include <set>
 
 namespace mlir::obs {
+#define GEN_PASS_DEF_OBSCOLLECTLAUNCHOVERLAPS
 #define GEN_PASS_DEF_OBSVERIFYLAUNCHES
 #include "Obs/Transforms/Passes.h.inc"
 } // namespace mlir::obs
@@ -53,7 +56,7 @@ namespace {
 /// `baseBytes + (offset + sum_d i_d * strides[d]) * elementBytes` of the
 /// allocation `root`. Every view's layout is relative to its allocation's
 /// base, which only memref.view moves (by `baseBytes`).
-struct Placement {
+struct AllocationView {
   Value root;
   int64_t baseBytes = 0;
   int64_t offset = 0;
@@ -94,10 +97,10 @@ bool isAllocation(Value value) {
 
 /// Follows `memref` through views to its allocation. `describe` names the
 /// memref in an error, which is reported at `user`.
-FailureOr<Placement> followToAllocation(Value memref, Operation *user,
+FailureOr<AllocationView> followToAllocation(Value memref, Operation *user,
                                         const Twine &describe) {
   auto type = cast<MemRefType>(memref.getType());
-  Placement placement;
+  AllocationView placement;
   placement.elementBytes = elementBytesOf(type);
   auto strides = staticStrides(type);
   if (!strides) {
@@ -212,7 +215,7 @@ private:
 struct OperandPlaces {
   unsigned operand;
   bool output;
-  Placement placement;
+  AllocationView placement;
   /// The kernel array's shape: the outermost index goes through the layout.
   SmallVector<uint64_t> arrayShape;
   uint64_t leaves;
@@ -221,95 +224,31 @@ struct OperandPlaces {
   CompiledLayout layout;
 };
 
-/// Two elements of one block at one place: `read` (of an input) and
-/// `written` (of an output), and the first block they meet in.
-struct Overlap {
-  unsigned readOperand;
-  uint64_t readElement;
-  unsigned writtenOperand;
-  uint64_t writtenElement;
-  int64_t block;
-  Value root;
-};
-
-/// The accesses of a kernel's simulated block to global memory, by memory
-/// (the gpu.func's arguments: the launch's operands in order) and element.
-class GlobalAccesses {
-public:
-  explicit GlobalAccesses(const BlockRun &run) : run(run) {
-    for (auto [index, access] : llvm::enumerate(run.getAccesses())) {
-      if (run.getMemories()[access.memory].workgroup)
-        continue;
-      if (access.element < 0)
-        anywhere[access.memory].push_back(index);
-      else
-        byElement[{access.memory, access.element}].push_back(index);
-    }
-    ArrayRef<Barrier> barriers = run.getBarriers();
-    blockBarriersBefore.assign(barriers.size() + 1, 0);
-    for (auto [index, barrier] : llvm::enumerate(barriers))
-      blockBarriersBefore[index + 1] =
-          blockBarriersBefore[index] + (barrier.block ? 1 : 0);
-  }
-
-  /// The accesses (reads or writes) of `element` of `memory`.
-  SmallVector<const Access *> of(unsigned memory, uint64_t element,
-                                 bool write) const {
-    SmallVector<const Access *> found;
-    auto add = [&](ArrayRef<unsigned> indices) {
-      for (unsigned index : indices)
-        if (run.getAccesses()[index].write == write)
-          found.push_back(&run.getAccesses()[index]);
-    };
-    auto it = byElement.find({memory, static_cast<int64_t>(element)});
-    if (it != byElement.end())
-      add(it->second);
-    auto any = anywhere.find(memory);
-    if (any != anywhere.end())
-      add(any->second);
-    return found;
-  }
-
-  /// Whether `read` certainly happens before `write`: earlier in one
-  /// thread, or in another thread across a barrier that orders both.
-  bool ordered(const Access &read, const Access &write,
-               unsigned warpSize) const {
-    if (read.thread == write.thread)
-      return read.phase < write.phase ||
-             (read.phase == write.phase && read.order < write.order);
-    if (read.phase >= write.phase)
-      return false;
-    return blockBarriersBefore[write.phase] >
-               blockBarriersBefore[read.phase] ||
-           read.thread / warpSize == write.thread / warpSize;
-  }
-
-private:
-  const BlockRun &run;
-  std::map<std::pair<unsigned, int64_t>, SmallVector<unsigned, 2>> byElement;
-  llvm::DenseMap<unsigned, SmallVector<unsigned, 2>> anywhere;
-  SmallVector<unsigned> blockBarriersBefore;
-};
-
 constexpr unsigned kWarpSize = 32;
 
 struct ObsVerifyLaunchesPass
     : mlir::obs::impl::ObsVerifyLaunchesBase<ObsVerifyLaunchesPass> {
   void runOnOperation() override;
 
-  LogicalResult proveLaunch(LaunchOp launch, KernelOp kernel);
   LogicalResult proveOverlaps(LaunchOp launch, KernelOp kernel,
-                              ArrayRef<Overlap> overlaps);
+                              ArrayRef<LaunchOverlap> overlaps);
   LogicalResult proveCalls(ModuleOp module, SymbolTableCollection &symbols);
 
   /// One simulation per kernel, made only for launches that need one.
   std::map<Operation *, std::shared_ptr<KernelSimulation>> simulations;
 };
 
+struct ObsCollectLaunchOverlapsPass
+    : mlir::obs::impl::ObsCollectLaunchOverlapsBase<
+          ObsCollectLaunchOverlapsPass> {
+  void runOnOperation() override;
+};
+
 } // namespace
 
-LogicalResult ObsVerifyLaunchesPass::proveLaunch(LaunchOp launch,
-                                                 KernelOp kernel) {
+LogicalResult
+mlir::obs::proveLaunchPlaces(LaunchOp launch, KernelOp kernel,
+                             SmallVectorImpl<LaunchOverlap> &overlaps) {
   SmallVector<Value> memrefs(launch.getInputs());
   llvm::append_range(memrefs, launch.getOutputs());
   SmallVector<AffineMap> layouts = launch.getLayoutsOrChunks(kernel);
@@ -324,7 +263,7 @@ LogicalResult ObsVerifyLaunchesPass::proveLaunch(LaunchOp launch,
       for (unsigned c = 0, e = getFlattenedSize(array.getLeafType()); c < e;
            ++c, ++operand) {
         std::string name = nameOperand(launch, operand);
-        FailureOr<Placement> placement =
+        FailureOr<AllocationView> placement =
             followToAllocation(memrefs[operand], launch, name);
         if (failed(placement))
           return failure();
@@ -363,7 +302,7 @@ LogicalResult ObsVerifyLaunchesPass::proveLaunch(LaunchOp launch,
       return std::nullopt;
     }
     path[0] = *outer;
-    const Placement &p = places.placement;
+    const AllocationView &p = places.placement;
     int64_t linear = p.offset;
     for (auto [index, stride] : llvm::zip_equal(path, p.strides))
       linear += index * stride;
@@ -375,15 +314,14 @@ LogicalResult ObsVerifyLaunchesPass::proveLaunch(LaunchOp launch,
   for (const OperandPlaces &places : operands)
     byRoot[places.placement.root].push_back(places.operand);
 
-  SmallVector<Overlap> overlaps;
   llvm::DenseSet<std::tuple<unsigned, uint64_t, unsigned, uint64_t>> seen;
   for (auto &[allocation, members] : byRoot) {
     Value root = allocation;
     // Places are compared element by element: every view of one allocation
     // in a launch has one element size and lies on its grid.
-    const Placement &first = operands[members.front()].placement;
+    const AllocationView &first = operands[members.front()].placement;
     for (unsigned member : members) {
-      const Placement &p = operands[member].placement;
+      const AllocationView &p = operands[member].placement;
       if (p.elementBytes != first.elementBytes ||
           p.baseBytes % p.elementBytes != 0) {
         InFlightDiagnostic diag =
@@ -462,20 +400,20 @@ LogicalResult ObsVerifyLaunchesPass::proveLaunch(LaunchOp launch,
             auto key = std::make_tuple(places.operand, element,
                                        writer.operand, writer.element);
             if (seen.insert(key).second)
-              overlaps.push_back({places.operand, element, writer.operand,
-                                  writer.element, block, root});
+              overlaps.push_back({{places.operand, element, writer.operand,
+                                   writer.element},
+                                  block,
+                                  root});
           }
         }
       }
     }
   }
-  if (overlaps.empty())
-    return success();
-  return proveOverlaps(launch, kernel, overlaps);
+  return success();
 }
 
 LogicalResult ObsVerifyLaunchesPass::proveOverlaps(
-    LaunchOp launch, KernelOp kernel, ArrayRef<Overlap> overlaps) {
+    LaunchOp launch, KernelOp kernel, ArrayRef<LaunchOverlap> overlaps) {
   std::shared_ptr<KernelSimulation> &simulation = simulations[kernel];
   if (!simulation) {
     FailureOr<KernelSimulation> made = simulateKernel(kernel);
@@ -487,38 +425,44 @@ LogicalResult ObsVerifyLaunchesPass::proveOverlaps(
     }
     simulation = std::make_shared<KernelSimulation>(std::move(*made));
   }
-  GlobalAccesses accesses(simulation->run);
-  for (const Overlap &overlap : overlaps) {
-    SmallVector<const Access *> reads = accesses.of(
-        overlap.readOperand, overlap.readElement, /*write=*/false);
-    SmallVector<const Access *> writes = accesses.of(
-        overlap.writtenOperand, overlap.writtenElement, /*write=*/true);
-    for (const Access *read : reads)
-      for (const Access *write : writes) {
-        if (accesses.ordered(*read, *write, kWarpSize))
-          continue;
-        InFlightDiagnostic diag = launch.emitOpError();
-        diag << "in block " << overlap.block << ", thread " << read->thread
-             << " (warp " << read->thread / kWarpSize << ") reads element "
-             << overlap.readElement << " through "
-             << nameOperand(launch, overlap.readOperand) << " and thread "
-             << write->thread << " (warp " << write->thread / kWarpSize
-             << ") writes that place as element " << overlap.writtenElement
-             << " through " << nameOperand(launch, overlap.writtenOperand);
-        bool after = read->thread == write->thread ||
-                     read->phase > write->phase;
-        if (after)
-          diag << ", before the read: a kernel reads its inputs as they were "
-                  "before the launch";
-        else
-          diag << ", with no barrier between them that orders both";
-        diag.attachNote(overlap.root.getLoc()) << "the allocation";
-        diag.attachNote(read->op->getLoc()) << "the kernel reads it here";
-        diag.attachNote(write->op->getLoc()) << "the kernel writes it here";
-        return tagError(diag, ErrorKind::RejectedChoice);
-      }
-  }
-  return success();
+  SmallVector<GlobalOverlap> elements = llvm::map_to_vector(
+      overlaps, [](const LaunchOverlap &overlap) { return overlap.elements; });
+  SmallVector<Hazard> hazards =
+      findGlobalHazards(simulation->run, elements, kWarpSize, /*limit=*/1);
+  if (hazards.empty())
+    return success();
+  const Hazard &hazard = hazards.front();
+  const Access &read = hazard.first.write ? hazard.second : hazard.first;
+  const Access &write = hazard.first.write ? hazard.first : hazard.second;
+  // The overlap the hazard is at, for its block and allocation.
+  const LaunchOverlap *at = &overlaps.front();
+  for (const LaunchOverlap &overlap : overlaps)
+    if (overlap.elements.readMemory == read.memory &&
+        overlap.elements.writtenMemory == write.memory &&
+        (read.element < 0 ||
+         static_cast<uint64_t>(read.element) == overlap.elements.readElement) &&
+        static_cast<uint64_t>(write.element) ==
+            overlap.elements.writtenElement) {
+      at = &overlap;
+      break;
+    }
+  InFlightDiagnostic diag = launch.emitOpError();
+  diag << "in block " << at->block << ", thread " << read.thread << " (warp "
+       << read.thread / kWarpSize << ") reads element "
+       << at->elements.readElement << " through "
+       << nameOperand(launch, at->elements.readMemory) << " and thread "
+       << write.thread << " (warp " << write.thread / kWarpSize
+       << ") writes that place as element " << at->elements.writtenElement
+       << " through " << nameOperand(launch, at->elements.writtenMemory);
+  if (hazard.kind == Hazard::ReadAfterWrite)
+    diag << ", before the read: a kernel reads its inputs as they were "
+            "before the launch";
+  else
+    diag << ", with no barrier between them that orders both";
+  diag.attachNote(at->root.getLoc()) << "the allocation";
+  diag.attachNote(read.op->getLoc()) << "the kernel reads it here";
+  diag.attachNote(write.op->getLoc()) << "the kernel writes it here";
+  return tagError(diag, ErrorKind::RejectedChoice);
 }
 
 LogicalResult
@@ -552,7 +496,7 @@ ObsVerifyLaunchesPass::proveCalls(ModuleOp module,
     for (auto [index, argument] : llvm::enumerate(call.getArgOperands())) {
       if (!isa<MemRefType>(argument.getType()))
         continue;
-      FailureOr<Placement> placement = followToAllocation(
+      FailureOr<AllocationView> placement = followToAllocation(
           argument, call, "argument " + Twine(index));
       if (failed(placement))
         return WalkResult::interrupt();
@@ -580,7 +524,10 @@ void ObsVerifyLaunchesPass::runOnOperation() {
   WalkResult result = module.walk([&](LaunchOp launch) {
     auto kernel = symbols.lookupNearestSymbolFrom<KernelOp>(
         launch, launch.getKernelAttr());
-    if (!kernel || failed(proveLaunch(launch, kernel)))
+    SmallVector<LaunchOverlap> overlaps;
+    if (!kernel || failed(proveLaunchPlaces(launch, kernel, overlaps)) ||
+        (!overlaps.empty() &&
+         failed(proveOverlaps(launch, kernel, overlaps))))
       return WalkResult::interrupt();
     addToStatistic(*this, numLaunches, "launches");
     return WalkResult::advance();
@@ -588,4 +535,38 @@ void ObsVerifyLaunchesPass::runOnOperation() {
   if (result.wasInterrupted() || failed(proveCalls(module, symbols)))
     return signalPassFailure();
   markAllAnalysesPreserved();
+}
+
+void ObsCollectLaunchOverlapsPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  SymbolTableCollection symbols;
+  // Every launch's pairs, by kernel, each once and in a fixed order.
+  llvm::MapVector<Operation *, std::set<std::array<int64_t, 4>>> byKernel;
+  WalkResult result = module.walk([&](LaunchOp launch) {
+    auto kernel = symbols.lookupNearestSymbolFrom<KernelOp>(
+        launch, launch.getKernelAttr());
+    SmallVector<LaunchOverlap> overlaps;
+    if (!kernel || failed(proveLaunchPlaces(launch, kernel, overlaps)))
+      return WalkResult::interrupt();
+    for (const LaunchOverlap &overlap : overlaps)
+      byKernel[kernel].insert(
+          {overlap.elements.readMemory,
+           static_cast<int64_t>(overlap.elements.readElement),
+           overlap.elements.writtenMemory,
+           static_cast<int64_t>(overlap.elements.writtenElement)});
+    return WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    return signalPassFailure();
+  auto helper = ObsDialect::LaunchOverlapsAttrHelper(&getContext());
+  for (auto &[kernel, pairs] : byKernel) {
+    if (pairs.empty())
+      continue;
+    SmallVector<int64_t> flat;
+    for (const std::array<int64_t, 4> &pair : pairs)
+      flat.append(pair.begin(), pair.end());
+    helper.setAttr(kernel, DenseI64ArrayAttr::get(&getContext(), flat));
+    addToStatistic(*this, numKernels, "kernels");
+    addToStatistic(*this, numPairs, "pairs", pairs.size());
+  }
 }

@@ -81,7 +81,7 @@ struct ObsVerifySyncPass
     }
     // One report per responsible sync: the first hazard found for it.
     llvm::DenseSet<Operation *> reported;
-    for (const Hazard &hazard : simulation->hazards(/*limit=*/64)) {
+    for (const Hazard &hazard : simulation->sharedHazards(/*limit=*/64)) {
       if (!reported.insert(responsibleSync(*simulation, hazard)).second)
         continue;
       reportHazard(*simulation, hazard);

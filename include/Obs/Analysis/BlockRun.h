@@ -118,6 +118,27 @@ StringRef stringifyHazardKind(Hazard::Kind kind);
 SmallVector<Hazard> findHazards(const BlockRun &run, unsigned warpSize = 32,
                                 unsigned limit = 16);
 
+/// Two elements of a kernel's global arrays that a launch puts at one place
+/// of one block: `readElement` of the memory (a kernel argument) the kernel
+/// reads it through, `writtenElement` of the one it is written through.
+struct GlobalOverlap {
+  unsigned readMemory;
+  uint64_t readElement;
+  unsigned writtenMemory;
+  uint64_t writtenElement;
+};
+
+/// The accesses of global memory that `overlaps` make conflict and that
+/// nothing orders, at most `limit` of them: every read of the place must
+/// come before its write, earlier in the same thread or across a barrier
+/// that orders the two threads (a kernel reads its inputs as they were
+/// before the launch). A read after the write is a ReadAfterWrite hazard
+/// even within one thread.
+SmallVector<Hazard> findGlobalHazards(const BlockRun &run,
+                                      ArrayRef<GlobalOverlap> overlaps,
+                                      unsigned warpSize = 32,
+                                      unsigned limit = 16);
+
 } // namespace mlir::obs
 
 

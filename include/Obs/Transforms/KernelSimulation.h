@@ -32,8 +32,24 @@ struct KernelSimulation {
   BlockRun run;
   uint64_t identityWrites = 0;
   uint64_t sharedBytes = 0;
+  /// The kernel's elements that a launch of it puts at one global place of
+  /// a block (its `obs.launch_overlaps`): the refinement passes keep them
+  /// ordered too.
+  SmallVector<GlobalOverlap> globalOverlaps;
 
+  /// The hazards in shared memory, and in global memory where a launch
+  /// overlaps the kernel's inputs and outputs: what a refinement must not
+  /// create.
   SmallVector<Hazard> hazards(unsigned limit = 16) const {
+    SmallVector<Hazard> found = sharedHazards(limit);
+    if (found.size() < limit)
+      llvm::append_range(found, findGlobalHazards(run, globalOverlaps, 32,
+                                                  limit - found.size()));
+    return found;
+  }
+  /// The hazards in shared memory alone (the launch proof reports those in
+  /// global memory, with their launch).
+  SmallVector<Hazard> sharedHazards(unsigned limit = 16) const {
     return findHazards(run, /*warpSize=*/32, limit);
   }
 };

@@ -3,6 +3,7 @@
 #ifndef OBS_TRANSFORMS_PASSES_H
 #define OBS_TRANSFORMS_PASSES_H
 
+#include "Obs/Analysis/BlockRun.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "mlir/Pass/Pass.h"
 
@@ -45,6 +46,23 @@ LogicalResult flattenKernel(KernelOp kernel,
 
 /// Whether no two, ilv or one of `kernel` holds a sync.
 bool isFlat(KernelOp kernel);
+
+/// Two elements of a kernel's arrays (as launch operands: the components of
+/// its arguments, then of its results) that a launch puts at one place in
+/// block `block`, in the allocation `root`.
+struct LaunchOverlap {
+  GlobalOverlap elements;
+  int64_t block;
+  Value root;
+};
+
+/// Proves, by visiting every block and element, that `launch` of `kernel`
+/// keeps every place inside its memref and its allocation, writes no place
+/// twice and writes no place another block reads, following memrefs
+/// through views; reports the first counterexample. Appends each pair of
+/// elements that one block reads and writes at one place, once.
+LogicalResult proveLaunchPlaces(LaunchOp launch, KernelOp kernel,
+                                SmallVectorImpl<LaunchOverlap> &overlaps);
 
 /// Whether `sync` only hands its array to the kernel's results: its stage
 /// writes global memory and ends in no barrier.

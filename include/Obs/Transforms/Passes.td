@@ -49,6 +49,29 @@ def ObsVerifyLaunches : Pass<"obs-verify-launches", "::mlir::ModuleOp"> {
   ];
 }
 
+def ObsCollectLaunchOverlaps
+    : Pass<"obs-collect-launch-overlaps", "::mlir::ModuleOp"> {
+  let summary = "Tell each kernel launched in place which of its elements "
+                "share a place, so that refinements keep them ordered";
+  let description = [{
+    A launch whose output is a view of its input puts some elements of the
+    kernel's arrays at one place of a block. The kernel reads its inputs as
+    they were before the launch, so each such read must stay ordered before
+    the write: a refinement that weakens the barrier between them (a warp
+    scope) would race in global memory. This pass proves every launch's
+    places as `obs-verify-launches` does, and records on each kernel, as
+    `obs.launch_overlaps`, the pairs of elements (read operand and element,
+    written operand and element) that any of its launches overlaps. The
+    refinement passes' simulation then counts a read after, or unordered
+    with, its write as a hazard, as it counts those in shared memory.
+    `obs-optimize` runs it first.
+  }];
+  let statistics = [
+    Statistic<"numKernels", "kernels", "Kernels launched in place">,
+    Statistic<"numPairs", "pairs", "Pairs of elements that share a place">
+  ];
+}
+
 def ObsExpandNetworks : Pass<"obs-expand-networks", "::mlir::obs::KernelOp"> {
   let summary = "Expand scan, sort and reduce networks into combinators and "
                 "syncs";

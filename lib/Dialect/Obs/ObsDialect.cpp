@@ -153,6 +153,37 @@ void SyncPlanAttr::print(AsmPrinter &printer) const {
   printer << '>';
 }
 
+LogicalResult ObsDialect::verifyOperationAttribute(Operation *op,
+                                                   NamedAttribute attribute) {
+  if (attribute.getName() != LaunchOverlapsAttrHelper::getNameStr())
+    return success();
+  auto kernel = dyn_cast<KernelOp>(op);
+  auto pairs = dyn_cast<DenseI64ArrayAttr>(attribute.getValue());
+  if (!kernel || !pairs || pairs.size() % 4 != 0)
+    return op->emitError() << "'" << attribute.getName()
+                           << "' belongs on an obs.kernel, as four integers "
+                              "per pair of elements";
+  // The operands: the components of the arguments, then of the results.
+  SmallVector<uint64_t> leaves;
+  for (TypeRange arrays : {kernel.getArgumentTypes(), kernel.getResultTypes()})
+    for (Type type : arrays) {
+      auto array = cast<ArrType>(type);
+      leaves.append(getFlattenedSize(array.getLeafType()),
+                    array.getNumLeaves());
+    }
+  ArrayRef<int64_t> values = pairs.asArrayRef();
+  for (size_t i = 0; i < values.size(); i += 4)
+    for (size_t k : {i, i + 2})
+      if (values[k] < 0 || values[k] >= static_cast<int64_t>(leaves.size()) ||
+          values[k + 1] < 0 ||
+          static_cast<uint64_t>(values[k + 1]) >= leaves[values[k]])
+        return op->emitError()
+               << "'" << attribute.getName() << "' names element "
+               << values[k + 1] << " of operand " << values[k]
+               << ", which the kernel does not have";
+  return success();
+}
+
 void ObsDialect::initialize() {
   addTypes<
 #define GET_TYPEDEF_LIST

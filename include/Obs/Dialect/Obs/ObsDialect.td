@@ -31,6 +31,14 @@ def Obs_Dialect : Dialect {
     choose; either way `--obs-verify-sync` proves it safe.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
+  // A kernel launched in place (an output over an input) carries, for the
+  // refinement passes, the pairs of its elements that share a place within
+  // a block: read operand, read element, written operand, written element,
+  // four numbers each (obs-collect-launch-overlaps sets it).
+  let discardableAttrs = (ins
+    "::mlir::DenseI64ArrayAttr":$launch_overlaps
+  );
+  let hasOperationAttrVerify = 1;
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 0;
