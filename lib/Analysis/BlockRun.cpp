@@ -2,6 +2,7 @@
 
 #include "Obs/Analysis/BlockRun.h"
 #include "Obs/Support/ErrorKinds.h"
+#include "Obs/Support/MemoryBytes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -126,8 +127,7 @@ LogicalResult ThreadRunner::recordAccess(Operation *op, Value memref,
                         << " memory accesses that the analysis follows",
                     ErrorKind::CompilerLimit);
   auto type = cast<MemRefType>(memref.getType());
-  uint64_t elementBytes =
-      std::max<uint64_t>(1, type.getElementTypeBitWidth() / 8);
+  uint64_t elementBytes = getElementBytes(type);
   Access access{static_cast<unsigned>(passed.size()),
                 thread,
                 order++,
@@ -509,10 +509,7 @@ FailureOr<BlockRun> BlockRun::simulate(gpu::GPUFuncOp kernel) {
     if (!type)
       return;
     roots[value] = run.memories.size();
-    run.memories.push_back(
-        {value, workgroup,
-         type.getNumElements() *
-             std::max<uint64_t>(1, type.getElementTypeBitWidth() / 8)});
+    run.memories.push_back({value, workgroup, getTotalBytes(type)});
   };
   for (unsigned i = 0, e = kernel.getArgumentTypes().size(); i < e; ++i)
     addMemory(kernel.getArgument(i), /*workgroup=*/false);

@@ -24,6 +24,7 @@
 
 #include "Obs/Dialect/Obs/CompiledLayout.h"
 #include "Obs/Support/ErrorKinds.h"
+#include "Obs/Support/MemoryBytes.h"
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/KernelSimulation.h"
 #include "Obs/Transforms/Passes.h"
@@ -69,10 +70,6 @@ struct Extent {
   int64_t begin = 0, end = 0;
 };
 
-int64_t elementBytesOf(MemRefType type) {
-  return std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
-}
-
 /// The static offset and strides of `type`'s layout, or none.
 std::optional<std::pair<int64_t, SmallVector<int64_t>>>
 staticStrides(MemRefType type) {
@@ -98,10 +95,10 @@ bool isAllocation(Value value) {
 /// Follows `memref` through views to its allocation. `describe` names the
 /// memref in an error, which is reported at `user`.
 FailureOr<AllocationView> followToAllocation(Value memref, Operation *user,
-                                        const Twine &describe) {
+                                             const Twine &describe) {
   auto type = cast<MemRefType>(memref.getType());
   AllocationView placement;
-  placement.elementBytes = elementBytesOf(type);
+  placement.elementBytes = getElementBytes(type);
   auto strides = staticStrides(type);
   if (!strides) {
     InFlightDiagnostic diag = user->emitOpError()
@@ -114,6 +111,17 @@ FailureOr<AllocationView> followToAllocation(Value memref, Operation *user,
   std::tie(placement.offset, placement.strides) = *strides;
   Value current = memref;
   while (!isAllocation(current)) {
+    // Every memref on the way has static places: a cast may claim an
+    // offset (static) for one that was only known at run time.
+    if (!staticStrides(cast<MemRefType>(current.getType()))) {
+      InFlightDiagnostic diag =
+          user->emitOpError()
+          << "cannot follow " << describe
+          << " to its allocation: it is a view of a memref of type "
+          << current.getType() << ", whose offset or strides are not static";
+      diag.attachNote(current.getLoc()) << "it comes from here";
+      return tagError(diag, ErrorKind::RejectedChoice);
+    }
     Operation *producer = current.getDefiningOp();
     if (isa_and_present<memref::SubViewOp, memref::ExpandShapeOp,
                         memref::CollapseShapeOp, memref::CastOp,
@@ -159,7 +167,7 @@ FailureOr<Extent> extentOf(Value root, Operation *user) {
     diag.attachNote(root.getLoc()) << "the allocation";
     return tagError(diag, ErrorKind::RejectedChoice);
   }
-  int64_t bytes = elementBytesOf(type);
+  int64_t bytes = getElementBytes(type);
   Extent extent;
   if (type.getNumElements() == 0)
     return extent;

@@ -357,3 +357,21 @@ func.func @folded(%buf: memref<8xi32>) {
   obs.launch @sums grid(2) ins(%buf : memref<8xi32>) outs(%buf : memref<8xi32>)
   return
 }
+
+// -----
+
+// A cast may claim a static offset for one known only at run time: a view
+// of a memref whose places are not static cannot be followed.
+obs.kernel @copy(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
+  obs.return %a : !obs.arr<4 x i32>
+}
+
+func.func @dynamic_offset(%in: memref<8xi32>, %i: index) {
+  %buffer = memref.alloc() : memref<16xi32>
+  // expected-note @+1 {{it comes from here}}
+  %window = memref.subview %buffer[%i] [8] [1] : memref<16xi32> to memref<8xi32, strided<[1], offset: ?>>
+  %out = memref.cast %window : memref<8xi32, strided<[1], offset: ?>> to memref<8xi32>
+  // expected-error @+1 {{cannot follow outs 0 to its allocation: it is a view of a memref of type 'memref<8xi32, strided<[1], offset: ?>>', whose offset or strides are not static}}
+  obs.launch @copy grid(2) ins(%in : memref<8xi32>) outs(%out : memref<8xi32>)
+  return
+}

@@ -20,6 +20,7 @@
 #include "Obs/Dialect/Obs/ElementEmitter.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/Support/ErrorKinds.h"
+#include "Obs/Support/MemoryBytes.h"
 #include "Obs/Support/Statistics.h"
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -360,8 +361,7 @@ Destination KernelLowering::allocateShared(ArrType type, Operation *owner) {
     func.setWorkgroupAttributionAttr(
         index, "obs.owner_index",
         builder.getI64IntegerAttr(ownerIndex.lookup(owner)));
-    counters.sharedBytes(memref.getNumElements() *
-                         std::max<uint64_t>(1, memref.getElementTypeBitWidth() / 8));
+    counters.sharedBytes(getTotalBytes(memref));
   }
   return destination;
 }
@@ -1030,11 +1030,8 @@ mlir::obs::lowerKernelToGPUFunc(KernelOp kernel, gpu::GPUModuleOp module,
 /// The bytes of `func`'s workgroup buffers.
 static uint64_t sharedBytesOf(gpu::GPUFuncOp func) {
   uint64_t bytes = 0;
-  for (BlockArgument buffer : func.getWorkgroupAttributions()) {
-    auto type = cast<MemRefType>(buffer.getType());
-    bytes += type.getNumElements() *
-             std::max<uint64_t>(1, type.getElementTypeBitWidth() / 8);
-  }
+  for (BlockArgument buffer : func.getWorkgroupAttributions())
+    bytes += getTotalBytes(cast<MemRefType>(buffer.getType()));
   return bytes;
 }
 
