@@ -92,6 +92,16 @@ bool isAllocation(Value value) {
                          memref::GetGlobalOp>(value.getDefiningOp());
 }
 
+/// Whether `root` is a constant global's memory.
+bool isConstantGlobal(Value root) {
+  auto get = root.getDefiningOp<memref::GetGlobalOp>();
+  if (!get)
+    return false;
+  auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+      get, get.getNameAttr());
+  return global && global.getConstant();
+}
+
 /// Follows `memref` through views to its allocation. `describe` names the
 /// memref in an error, which is reported at `user`.
 FailureOr<AllocationView> followToAllocation(Value memref, Operation *user,
@@ -275,12 +285,21 @@ mlir::obs::proveLaunchPlaces(LaunchOp launch, KernelOp kernel,
             followToAllocation(memrefs[operand], launch, name);
         if (failed(placement))
           return failure();
+        bool output = operand >= launch.getInputs().size();
+        if (output && isConstantGlobal(placement->root)) {
+          InFlightDiagnostic diag =
+              launch.emitOpError()
+              << "writes through " << name
+              << " into a constant global, which is read-only";
+          diag.attachNote(placement->root.getLoc()) << "the allocation";
+          return tagError(diag, ErrorKind::RejectedChoice);
+        }
         CompiledLayout layout(layouts[operand].getResult(0));
         if (layout.tooDeep())
           return launch.emitOpError()
                  << "layout " << operand << " is too deeply nested to check";
         operands.push_back(
-            {operand, operand >= launch.getInputs().size(), *placement,
+            {operand, output, *placement,
              array.getShape(), array.getNumLeaves(),
              cast<MemRefType>(memrefs[operand].getType()).getShape().front(),
              std::move(layout)});

@@ -375,3 +375,20 @@ func.func @dynamic_offset(%in: memref<8xi32>, %i: index) {
   obs.launch @copy grid(2) ins(%in : memref<8xi32>) outs(%out : memref<8xi32>)
   return
 }
+
+// -----
+
+// A constant global is read-only: no launch writes it.
+obs.kernel @copy(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
+  obs.return %a : !obs.arr<4 x i32>
+}
+
+memref.global "private" constant @table : memref<8xi32> = dense<[1, 2, 3, 4, 5, 6, 7, 8]>
+
+func.func @into_constant(%in: memref<8xi32>) {
+  // expected-note @+1 {{the allocation}}
+  %out = memref.get_global @table : memref<8xi32>
+  // expected-error @+1 {{writes through outs 0 into a constant global, which is read-only}}
+  obs.launch @copy grid(2) ins(%in : memref<8xi32>) outs(%out : memref<8xi32>)
+  return
+}
