@@ -46,6 +46,23 @@ void mlir::obs::buildReferencePipeline(OpPassManager &pm) {
   buildHostToLLVMPipeline(pm);
 }
 
+std::pair<StringRef, StringRef>
+mlir::obs::describeRefinementPass(RefinementPass pass) {
+  switch (pass) {
+  case RefinementPass::AssignWork:
+    return {"assign-work", "obs-assign-work"};
+  case RefinementPass::InPlace:
+    return {"inplace", "obs-inplace"};
+  case RefinementPass::PlanShared:
+    return {"plan-shared", "obs-plan-shared"};
+  case RefinementPass::ElideWarpSyncs:
+    return {"elide-warp-syncs", "obs-elide-warp-syncs"};
+  case RefinementPass::None:
+    return {"none", "no refinement: the kernel as written"};
+  }
+  llvm_unreachable("a refinement pass");
+}
+
 void mlir::obs::buildOptimizePipeline(OpPassManager &pm,
                                       const OptimizePipelineOptions &options) {
   // What launches in place require of the kernels they launch, for the
@@ -57,10 +74,10 @@ void mlir::obs::buildOptimizePipeline(OpPassManager &pm,
   // The laws simplify what flattening builds (segment views of segment
   // views), which every simulation below then runs through.
   kernels.addPass(createCanonicalizerPass());
-  auto wanted = [&](StringRef pass) {
+  auto wanted = [&](RefinementPass pass) {
     return options.passes.empty() || llvm::is_contained(options.passes, pass);
   };
-  if (wanted("assign-work")) {
+  if (wanted(RefinementPass::AssignWork)) {
     ObsAssignWorkOptions assignOptions;
     assignOptions.threads = options.threads;
     assignOptions.strategy = options.strategy;
@@ -71,11 +88,11 @@ void mlir::obs::buildOptimizePipeline(OpPassManager &pm,
   // layout that runs. The plan reuses memory across block barriers, so it
   // must see them before any is downgraded; the elision then keeps those
   // that a reuse needs.
-  if (wanted("inplace"))
+  if (wanted(RefinementPass::InPlace))
     kernels.addPass(createObsInPlace());
-  if (wanted("plan-shared"))
+  if (wanted(RefinementPass::PlanShared))
     kernels.addPass(createObsPlanShared());
-  if (wanted("elide-warp-syncs"))
+  if (wanted(RefinementPass::ElideWarpSyncs))
     kernels.addPass(createObsElideWarpSyncs());
   kernels.addPass(createObsVerifySync());
 }

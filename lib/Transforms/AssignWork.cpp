@@ -27,12 +27,6 @@ struct ObsAssignWorkPass
 
   void runOnOperation() override {
     KernelOp kernel = getOperation();
-    if (strategy != "strided" && strategy != "blocked" &&
-        strategy != "compact") {
-      kernel.emitError() << "unknown work assignment strategy '" << strategy
-                         << "': expected strided, blocked or compact";
-      return signalPassFailure();
-    }
     // The kernel's own block size wins over the option.
     uint64_t blockThreads = kernel.getThreads() ? *kernel.getThreads()
                                                 : static_cast<uint64_t>(threads);
@@ -61,11 +55,11 @@ struct ObsAssignWorkPass
       assignedAny = true;
       uint64_t length = sync.getType().getLength();
       WorkAssignmentAttrInterface how;
-      if (strategy == "blocked")
+      if (strategy == WorkStrategy::Blocked)
         how = BlockedAttr::get(kernel.getContext(),
                                std::max<uint64_t>(
                                    1, llvm::divideCeil(length, blockThreads)));
-      else if (strategy == "compact")
+      else if (strategy == WorkStrategy::Compact)
         how = CompactAttr::get(kernel.getContext(), blockThreads);
       else
         how = StridedAttr::get(kernel.getContext(), blockThreads);

@@ -489,6 +489,17 @@ LogicalResult ObsVerifyLaunchesPass::proveOverlaps(
   diag.attachNote(at->root.getLoc()) << "the allocation";
   diag.attachNote(read.op->getLoc()) << "the kernel reads it here";
   diag.attachNote(write.op->getLoc()) << "the kernel writes it here";
+  // A barrier the refinement passes weakened without knowing the launch's
+  // overlaps is the usual cause; say how to give them that knowledge.
+  bool planned = false;
+  kernel.walk([&](SyncOp sync) { planned |= bool(sync.getPlanAttr()); });
+  if (planned &&
+      !ObsDialect::LaunchOverlapsAttrHelper(kernel.getContext())
+           .isAttrPresent(kernel))
+    diag.attachNote(kernel.getLoc())
+        << "the kernel's plan was made without this launch's overlaps: run "
+           "obs-collect-launch-overlaps before the refinement passes, as "
+           "obs-optimize does";
   return tagError(diag, ErrorKind::RejectedChoice);
 }
 

@@ -1,5 +1,14 @@
 // RUN: obs-opt %s --obs-optimize="threads=32" | FileCheck %s
 // RUN: obs-opt %s --obs-optimize="threads=32 strategy=compact passes=assign-work" | FileCheck %s --check-prefix=ONLY
+// RUN: not obs-opt %s --obs-optimize="passes=inplace,elide-warp-sync" 2>&1 | FileCheck %s --check-prefix=MISSPELT
+// RUN: not obs-opt %s --obs-optimize="strategy=strode" 2>&1 | FileCheck %s --check-prefix=STRATEGY
+// RUN: not obs-run %s --passes=inplace,plan-shred 2>&1 | FileCheck %s --check-prefix=RUN-MISSPELT
+
+// A misspelt pass or strategy is an error, not a pipeline that quietly runs
+// less than was asked.
+// MISSPELT: for the --passes option: Cannot find option named 'elide-warp-sync'!
+// STRATEGY: for the --strategy option: Cannot find option named 'strode'!
+// RUN-MISSPELT: for the --passes option: Cannot find option named 'plan-shred'!
 
 // obs-optimize: flatten, assign work, in place, warp syncs, shared memory
 // plan, verify. With 32 threads (one warp) every barrier can be a warp

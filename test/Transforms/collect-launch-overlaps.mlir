@@ -16,6 +16,7 @@
 // ELIDE: obs.sync
 // ELIDE-NOT: plan(warp)
 // ELIDE: obs.return
+// expected-note @+1 {{the kernel's plan was made without this launch's overlaps: run obs-collect-launch-overlaps before the refinement passes, as obs-optimize does}}
 obs.kernel @copy(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> {
   // expected-note @+1 {{the kernel reads it here}}
   %0 = obs.sync %a : !obs.arr<64 x i32>

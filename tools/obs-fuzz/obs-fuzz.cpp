@@ -124,8 +124,11 @@ struct Configuration {
   }
   /// The refinement part, which the thread orders share.
   std::string refinement() const {
-    std::string text =
-        "obs.kernel(obs-expand-networks,obs-flatten,canonicalize";
+    // Like obs-optimize, the refinement passes learn first which global
+    // places a launch shares within a block, so that they keep the barriers
+    // that order them.
+    std::string text = passes.empty() ? "" : "obs-collect-launch-overlaps,";
+    text += "obs.kernel(obs-expand-networks,obs-flatten,canonicalize";
     for (const std::string &pass : passes)
       text += "," + pass;
     return text + ",obs-verify-sync)";

@@ -144,19 +144,17 @@ static cl::opt<bool> noOptimize(
              "its syncs are still verified"),
     cl::init(false), cl::cat(runCategory));
 
-static cl::list<std::string> passes(
+static cl::list<obs::RefinementPass, bool, obs::RefinementPassParser> passes(
     "passes",
     cl::desc("The refinement passes to run before the cpu and cuda targets, "
-             "in obs-optimize's order, instead of all of them: assign-work, "
-             "inplace, elide-warp-syncs, plan-shared (or none). The kernel is "
+             "in obs-optimize's order, instead of all of them. The kernel is "
              "always flattened and its syncs verified"),
-    cl::value_desc("pass,..."), cl::CommaSeparated, cl::cat(runCategory));
+    cl::value_desc("pass,..."), cl::CommaSeparated,
+    cl::cat(runCategory));
 
-static cl::opt<std::string> strategy(
-    "strategy",
-    cl::desc("obs-optimize's work assignment: strided (Obsidian's pairNth), "
-             "blocked, or compact (only the elements a stage writes)"),
-    cl::value_desc("strided|blocked|compact"), cl::init("strided"),
+static cl::opt<obs::WorkStrategy> strategy(
+    "strategy", cl::desc("obs-optimize's work assignment"),
+    cl::init(obs::WorkStrategy::Strided), OBS_WORK_STRATEGY_VALUES,
     cl::cat(runCategory));
 
 static cl::opt<bool> check(
@@ -309,9 +307,10 @@ OwningOpRef<ModuleOp> lower(ModuleOp module, llvm::StringRef target,
     obs::OptimizePipelineOptions options;
     options.strategy = strategy;
     if (noOptimize)
-      options.passes = {"none"};
+      options.passes = {obs::RefinementPass::None};
     else if (!passes.empty())
-      options.passes = SmallVector<std::string>(passes.begin(), passes.end());
+      options.passes = SmallVector<obs::RefinementPass>(passes.begin(),
+                                                        passes.end());
     obs::buildOptimizePipeline(pm, options);
   }
   if (stage == "obs") {
@@ -541,16 +540,6 @@ int main(int argc, char **argv) {
     obs::CPUPipelineOptions options;
     parseOrders(options);
   }
-  for (const std::string &pass : passes)
-    if (!llvm::is_contained({"assign-work", "inplace", "elide-warp-syncs",
-                             "plan-shared", "none"},
-                            pass))
-      fail("unknown pass '" + pass +
-           "': expected assign-work, inplace, elide-warp-syncs, plan-shared "
-           "or none");
-  if (strategy != "strided" && strategy != "blocked" && strategy != "compact")
-    fail("unknown strategy '" + strategy +
-         "': expected strided, blocked or compact");
   uint64_t threadsOption = 0;
   if (threadsText &&
       (llvm::StringRef(*threadsText).getAsInteger(10, threadsOption) ||

@@ -9,6 +9,7 @@
 #define OBS_PIPELINES_PIPELINES_H
 
 #include "Obs/Conversion/Passes.h"
+#include "Obs/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 
@@ -24,21 +25,49 @@ void buildReferencePipeline(OpPassManager &pm);
 /// dialect, memrefs as bare pointers at function boundaries.
 void buildHostToLLVMPipeline(OpPassManager &pm);
 
+/// The refinement passes obs-optimize may be limited to.
+enum class RefinementPass { AssignWork, InPlace, PlanShared, ElideWarpSyncs, None };
+
+/// The name of a refinement pass in `passes=` (the pass's name without
+/// `obs-`), and what it stands for.
+std::pair<StringRef, StringRef> describeRefinementPass(RefinementPass pass);
+
+inline raw_ostream &operator<<(raw_ostream &os, RefinementPass pass) {
+  return os << describeRefinementPass(pass).first;
+}
+
+/// Parses a refinement pass's name. The names are added here rather than by
+/// `cl::values` because a pipeline's ListOption parses each element with a
+/// parser of its own, which `cl::values` does not reach (MLIR 22).
+struct RefinementPassParser
+    : public mlir::detail::PassOptions::OptionParser<RefinementPass> {
+  using Base = mlir::detail::PassOptions::OptionParser<RefinementPass>;
+  using Base::Base;
+  void initialize() {
+    Base::initialize();
+    for (RefinementPass pass :
+         {RefinementPass::AssignWork, RefinementPass::InPlace,
+          RefinementPass::PlanShared, RefinementPass::ElideWarpSyncs,
+          RefinementPass::None}) {
+      auto [name, help] = describeRefinementPass(pass);
+      addLiteralOption(name, pass, help);
+    }
+  }
+};
+
 struct OptimizePipelineOptions
     : PassPipelineOptions<OptimizePipelineOptions> {
   Option<uint64_t> threads{
       *this, "threads",
       llvm::cl::desc("Threads per block, unless a kernel sets `threads`"),
       llvm::cl::init(0)};
-  Option<std::string> strategy{
-      *this, "strategy",
-      llvm::cl::desc("Work assignment: strided, blocked or compact"),
-      llvm::cl::init("strided")};
-  ListOption<std::string> passes{
+  Option<WorkStrategy> strategy{
+      *this, "strategy", llvm::cl::desc("How stages are dealt out"),
+      llvm::cl::init(WorkStrategy::Strided), OBS_WORK_STRATEGY_VALUES};
+  ListOption<RefinementPass, RefinementPassParser> passes{
       *this, "passes",
-      llvm::cl::desc("The refinements to run (assign-work, inplace, "
-                     "elide-warp-syncs, plan-shared; none), in the pipeline's "
-                     "order; all when empty")};
+      llvm::cl::desc("The refinements to run, in the pipeline's order; all "
+                     "when empty")};
 };
 
 /// `obs-optimize`: the refinements Obsidian's programmer made by hand, made

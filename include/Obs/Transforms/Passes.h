@@ -30,6 +30,22 @@ class UBDialect;
 
 namespace mlir::obs {
 
+/// How obs-assign-work deals out a stage: strided<T> (Obsidian's pairNth),
+/// blocked<k>, or compact<T> (only the elements a stage writes).
+enum class WorkStrategy { Strided, Blocked, Compact };
+
+/// The strategies as command-line values, for pass, pipeline and tool
+/// options: a misspelled one is an error of the option parser.
+#define OBS_WORK_STRATEGY_VALUES                                               \
+  ::llvm::cl::values(                                                          \
+      clEnumValN(::mlir::obs::WorkStrategy::Strided, "strided",                \
+                 "element e by thread e mod T in round e div T "               \
+                 "(Obsidian's pairNth)"),                                      \
+      clEnumValN(::mlir::obs::WorkStrategy::Blocked, "blocked",                \
+                 "a contiguous run of elements per thread"),                   \
+      clEnumValN(::mlir::obs::WorkStrategy::Compact, "compact",                \
+                 "only the elements a stage writes, dealt out in rounds"))
+
 #define GEN_PASS_DECL
 #include "Obs/Transforms/Passes.h.inc"
 

@@ -166,8 +166,9 @@ def ObsAssignWork : Pass<"obs-assign-work", "::mlir::obs::KernelOp"> {
     Option<"threads", "threads", "uint64_t", /*default=*/"0",
            "Threads per block (0: the kernel's `threads`, or leave the "
            "default of one thread per element)">,
-    Option<"strategy", "strategy", "std::string", /*default=*/"\"strided\"",
-           "strided, blocked or compact">
+    Option<"strategy", "strategy", "::mlir::obs::WorkStrategy",
+           /*default=*/"::mlir::obs::WorkStrategy::Strided",
+           "How stages are dealt out", "OBS_WORK_STRATEGY_VALUES">
   ];
   // Keeping earlier decisions safe simulates the kernel.
   let dependentDialects = kernelSimulationDialects;
