@@ -108,8 +108,8 @@ struct ObsAssignWorkPass
         sync.setPlannedPlacement(nullptr);
     };
     auto took = [](const KernelSimulation &, unsigned) { return true; };
-    ChangedElementsCache cache;
-    if (failed(refineSyncs(kernel, decided, {apply, undo, took}, cache)))
+    if (failed(refineSyncs(kernel, decided, {apply, undo, took},
+                           getAnalysis<KernelSimulations>())))
       return failure();
     bool placementTakenBack = false;
     for (SyncOp sync : decided) {

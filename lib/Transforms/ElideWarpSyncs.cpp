@@ -35,11 +35,12 @@ bool mlir::obs::isOutputOnly(SyncOp sync) {
 /// Whether the kernel, as it is now, runs without hazards. Fails when it
 /// cannot be simulated (the reason is reported).
 static FailureOr<bool> isHazardFree(KernelOp kernel,
-                                    ChangedElementsCache &cache) {
-  FailureOr<KernelSimulation> simulation = simulateKernel(kernel, &cache);
+                                    KernelSimulations &simulations) {
+  FailureOr<std::shared_ptr<const KernelSimulation>> simulation =
+      simulations.simulate(kernel);
   if (failed(simulation))
     return failure();
-  return simulation->hazards(/*limit=*/1).empty();
+  return (*simulation)->hazards(/*limit=*/1).empty();
 }
 
 namespace {
@@ -47,8 +48,8 @@ struct ObsElideWarpSyncsPass
     : mlir::obs::impl::ObsElideWarpSyncsBase<ObsElideWarpSyncsPass> {
   void runOnOperation() override {
     KernelOp kernel = getOperation();
-    ChangedElementsCache cache;
-    FailureOr<bool> safe = isHazardFree(kernel, cache);
+    auto &simulations = getAnalysis<KernelSimulations>();
+    FailureOr<bool> safe = isHazardFree(kernel, simulations);
     if (failed(safe))
       return signalPassFailure();
     // A kernel with hazards already is the verifier's to report.
@@ -64,7 +65,7 @@ struct ObsElideWarpSyncsPass
     auto undo = [](SyncOp sync) { sync.setPlannedScope(nullptr); };
     auto took = [](const KernelSimulation &, unsigned) { return true; };
     SyncRefinement refinement{apply, undo, took};
-    if (failed(refineSyncs(kernel, candidates, refinement, cache)))
+    if (failed(refineSyncs(kernel, candidates, refinement, simulations)))
       return signalPassFailure();
     for (SyncOp sync : candidates) {
       if (sync.getEffectiveScopeAttr())

@@ -22,11 +22,12 @@ namespace {
 struct ObsInPlacePass : mlir::obs::impl::ObsInPlaceBase<ObsInPlacePass> {
   void runOnOperation() override {
     KernelOp kernel = getOperation();
-    ChangedElementsCache cache;
-    FailureOr<KernelSimulation> initial = simulateKernel(kernel, &cache);
+    auto &simulations = getAnalysis<KernelSimulations>();
+    FailureOr<std::shared_ptr<const KernelSimulation>> initial =
+        simulations.simulate(kernel);
     if (failed(initial))
       return signalPassFailure();
-    if (!initial->hazards(/*limit=*/1).empty())
+    if (!(*initial)->hazards(/*limit=*/1).empty())
       return; // The verifier's to report.
     SmallVector<SyncOp> candidates;
     kernel.walk([&](SyncOp sync) {
@@ -48,8 +49,8 @@ struct ObsInPlacePass : mlir::obs::impl::ObsInPlaceBase<ObsInPlacePass> {
       return simulation.placedInPlace.contains(simulation.syncs[index]);
     };
     SyncRefinement refinement{apply, undo, took};
-    FailureOr<KernelSimulation> refined =
-        refineSyncs(kernel, candidates, refinement, cache);
+    FailureOr<std::shared_ptr<const KernelSimulation>> refined =
+        refineSyncs(kernel, candidates, refinement, simulations);
     if (failed(refined))
       return signalPassFailure();
     bool anyInPlace = false;
@@ -61,7 +62,7 @@ struct ObsInPlacePass : mlir::obs::impl::ObsInPlaceBase<ObsInPlacePass> {
     if (!anyInPlace)
       plan.restore(kernel);
     addToStatistic(*this, numIdentityWrites, "identity-writes-dropped",
-                   refined->identityWrites);
+                   (*refined)->identityWrites);
   }
 };
 } // namespace

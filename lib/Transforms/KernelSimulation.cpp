@@ -64,6 +64,22 @@ mlir::obs::simulateKernel(KernelOp kernel, ChangedElementsCache *cache) {
   return simulation;
 }
 
+FailureOr<std::shared_ptr<const KernelSimulation>>
+KernelSimulations::simulate(KernelOp kernel) {
+  OperationFingerPrint now(kernel);
+  if (last && fingerprint == now) {
+    ++reused;
+    return last;
+  }
+  FailureOr<KernelSimulation> made = simulateKernel(kernel, &changed);
+  if (failed(made))
+    return failure();
+  ++simulated;
+  last = std::make_shared<const KernelSimulation>(std::move(*made));
+  fingerprint = now;
+  return last;
+}
+
 /// The sync whose barrier is the `barrier`-th the block passes.
 static SyncOp syncOfBarrier(const KernelSimulation &simulation,
                             unsigned barrier) {
@@ -169,10 +185,10 @@ void mlir::obs::reportHazard(const KernelSimulation &simulation,
   diagnostic << "); only a block barrier orders threads of different warps";
 }
 
-FailureOr<KernelSimulation>
+FailureOr<std::shared_ptr<const KernelSimulation>>
 mlir::obs::refineSyncs(KernelOp kernel, ArrayRef<SyncOp> candidates,
                        const SyncRefinement &refinement,
-                       ChangedElementsCache &cache) {
+                       KernelSimulations &simulations) {
   // The kernel's syncs in the order the simulation numbers them.
   SmallVector<SyncOp> syncs;
   kernel.walk([&](SyncOp sync) { syncs.push_back(sync); });
@@ -190,9 +206,11 @@ mlir::obs::refineSyncs(KernelOp kernel, ArrayRef<SyncOp> candidates,
     active.remove(sync);
   };
   while (true) {
-    FailureOr<KernelSimulation> simulation = simulateKernel(kernel, &cache);
-    if (failed(simulation))
+    FailureOr<std::shared_ptr<const KernelSimulation>> simulated =
+        simulations.simulate(kernel);
+    if (failed(simulated))
       return failure();
+    const std::shared_ptr<const KernelSimulation> &simulation = *simulated;
     bool changed = false;
     for (Operation *sync : SmallVector<Operation *>(active.getArrayRef()))
       if (!refinement.took(*simulation, indexOf.lookup(sync))) {
@@ -249,13 +267,14 @@ mlir::obs::refineSyncs(KernelOp kernel, ArrayRef<SyncOp> candidates,
       undo(sync);
     for (Operation *sync : remaining) {
       refinement.apply(cast<SyncOp>(sync));
-      FailureOr<KernelSimulation> trial = simulateKernel(kernel, &cache);
+      FailureOr<std::shared_ptr<const KernelSimulation>> trial =
+          simulations.simulate(kernel);
       if (failed(trial))
         return failure();
-      if (!refinement.took(*trial, indexOf.lookup(sync)) ||
-          !trial->hazards(/*limit=*/1).empty())
+      if (!refinement.took(**trial, indexOf.lookup(sync)) ||
+          !(*trial)->hazards(/*limit=*/1).empty())
         refinement.undo(cast<SyncOp>(sync));
     }
-    return simulateKernel(kernel, &cache);
+    return simulations.simulate(kernel);
   }
 }

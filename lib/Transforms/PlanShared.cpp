@@ -63,12 +63,13 @@ void ObsPlanSharedPass::runOnOperation() {
   KernelOp kernel = getOperation();
   // Plan from the kernel's buffers as the lowering allocates them alone.
   (void)takeSharedPlan(kernel);
-  ChangedElementsCache cache;
-  FailureOr<KernelSimulation> simulation = simulateKernel(kernel, &cache);
+  auto &simulations = getAnalysis<KernelSimulations>();
+  FailureOr<std::shared_ptr<const KernelSimulation>> simulation =
+      simulations.simulate(kernel);
   if (failed(simulation))
     return signalPassFailure();
-  const BlockRun &run = simulation->run;
-  gpu::GPUFuncOp func = simulation->func;
+  const BlockRun &run = (*simulation)->run;
+  gpu::GPUFuncOp func = (*simulation)->func;
 
   // Each workgroup buffer's owner and live range, in allocation order.
   SmallVector<Buffer> buffers;
@@ -180,11 +181,12 @@ void ObsPlanSharedPass::runOnOperation() {
   kernel->setAttr("obs.shared_bytes", builder.getI64IntegerAttr(total));
 
   // The plan must not have made a hazard.
-  FailureOr<KernelSimulation> planned = simulateKernel(kernel, &cache);
+  FailureOr<std::shared_ptr<const KernelSimulation>> planned =
+      simulations.simulate(kernel);
   if (failed(planned))
     return signalPassFailure();
-  for (const Hazard &hazard : planned->hazards(/*limit=*/1)) {
-    reportHazard(*planned, hazard);
+  for (const Hazard &hazard : (*planned)->hazards(/*limit=*/1)) {
+    reportHazard(**planned, hazard);
     return signalPassFailure();
   }
 }

@@ -251,9 +251,6 @@ struct ObsVerifyLaunchesPass
   LogicalResult proveOverlaps(LaunchOp launch, KernelOp kernel,
                               ArrayRef<LaunchOverlap> overlaps);
   LogicalResult proveCalls(ModuleOp module, SymbolTableCollection &symbols);
-
-  /// One simulation per kernel, made only for launches that need one.
-  std::map<Operation *, std::shared_ptr<KernelSimulation>> simulations;
 };
 
 struct ObsCollectLaunchOverlapsPass
@@ -441,17 +438,17 @@ mlir::obs::proveLaunchPlaces(LaunchOp launch, KernelOp kernel,
 
 LogicalResult ObsVerifyLaunchesPass::proveOverlaps(
     LaunchOp launch, KernelOp kernel, ArrayRef<LaunchOverlap> overlaps) {
-  std::shared_ptr<KernelSimulation> &simulation = simulations[kernel];
-  if (!simulation) {
-    FailureOr<KernelSimulation> made = simulateKernel(kernel);
-    if (failed(made)) {
-      launch.emitOpError()
-          << "reads and writes one place in a block, which needs the "
-             "kernel's block simulated, and it cannot be";
-      return failure();
-    }
-    simulation = std::make_shared<KernelSimulation>(std::move(*made));
+  // Made only for launches that need one, and shared with the passes that
+  // simulated the kernel as it is.
+  FailureOr<std::shared_ptr<const KernelSimulation>> simulated =
+      getChildAnalysis<KernelSimulations>(kernel).simulate(kernel);
+  if (failed(simulated)) {
+    launch.emitOpError()
+        << "reads and writes one place in a block, which needs the "
+           "kernel's block simulated, and it cannot be";
+    return failure();
   }
+  const KernelSimulation *simulation = simulated->get();
   SmallVector<GlobalOverlap> elements = llvm::map_to_vector(
       overlaps, [](const LaunchOverlap &overlap) { return overlap.elements; });
   SmallVector<Hazard> hazards =
@@ -557,7 +554,6 @@ ObsVerifyLaunchesPass::proveCalls(ModuleOp module,
 
 void ObsVerifyLaunchesPass::runOnOperation() {
   ModuleOp module = getOperation();
-  simulations.clear();
   SymbolTableCollection symbols;
   WalkResult result = module.walk([&](LaunchOp launch) {
     auto kernel = symbols.lookupNearestSymbolFrom<KernelOp>(

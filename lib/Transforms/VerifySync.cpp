@@ -47,9 +47,11 @@ struct ObsVerifySyncPass
     KernelOp kernel = getOperation();
     if (refinedOnly && !hasRefinedSync(kernel))
       return;
-    FailureOr<KernelSimulation> simulation = simulateKernel(kernel);
-    if (failed(simulation))
+    FailureOr<std::shared_ptr<const KernelSimulation>> simulated =
+        getAnalysis<KernelSimulations>().simulate(kernel);
+    if (failed(simulated))
       return signalPassFailure();
+    const KernelSimulation *simulation = simulated->get();
     bool failed = false;
     // An in-place sync needs an array in shared memory to overwrite, and a
     // shared buffer of its own to write: a written placement that the

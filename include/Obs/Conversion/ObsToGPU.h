@@ -5,8 +5,10 @@
 
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Pass/AnalysisManager.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
+#include <array>
 #include <functional>
 
 namespace mlir::obs {
@@ -23,10 +25,44 @@ struct GPULoweringCounters {
 
 /// The elements each in-place stage changes, by the stage's sync and the
 /// array it overwrites (their positions in the kernel). Computing them runs
-/// every element's code; a caller that lowers the same kernel many times with
-/// other sync properties (the refinement passes do) keeps them here.
-using ChangedElementsCache =
-    llvm::DenseMap<std::pair<int64_t, int64_t>, llvm::BitVector>;
+/// every element's code, and what a stage computes does not depend on the
+/// plan, so the passes that lower one kernel many times with other plans
+/// share one cache through MLIR's analysis manager
+/// (`getAnalysis<ChangedElementsCache>()` on the kernel). It holds the
+/// results for one code: the lowering compares the kernel's code fingerprint
+/// with the cache's and empties the cache when they differ, so no pass has to
+/// declare what it preserved and none is handed a stale result.
+class ChangedElementsCache {
+public:
+  using Key = std::pair<int64_t, int64_t>;
+
+  ChangedElementsCache() = default;
+  explicit ChangedElementsCache(Operation *) {}
+
+  /// Empties the cache unless it holds results for `kernel`'s code.
+  void validate(KernelOp kernel);
+  const llvm::BitVector *lookup(Key key) const {
+    auto it = changed.find(key);
+    return it == changed.end() ? nullptr : &it->second;
+  }
+  void insert(Key key, llvm::BitVector elements) {
+    changed[key] = std::move(elements);
+  }
+  /// Kept across passes: `validate` decides.
+  bool isInvalidated(const AnalysisManager::PreservedAnalyses &) {
+    return false;
+  }
+
+private:
+  std::array<uint8_t, 20> code = {};
+  llvm::DenseMap<Key, llvm::BitVector> changed;
+};
+
+/// A fingerprint of what `kernel` computes: its ops, their attributes and
+/// types and how their values flow, without the plan the refinement passes
+/// make (sync plans and obs's discardable attributes) or the ops' identities
+/// and locations, so a copy of the kernel has the fingerprint of the kernel.
+std::array<uint8_t, 20> fingerprintKernelCode(KernelOp kernel);
 
 /// Where a launch places each block's arrays (see obs.launch's `layouts`):
 /// one map (block, element) -> index per kernel array, arguments then

@@ -16,6 +16,9 @@
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "mlir/Pass/AnalysisManager.h"
+#include <memory>
+#include <optional>
 
 namespace mlir::obs {
 
@@ -64,6 +67,42 @@ struct KernelSimulation {
 FailureOr<KernelSimulation>
 simulateKernel(KernelOp kernel, ChangedElementsCache *cache = nullptr);
 
+/// The simulations of one kernel, shared by the passes that run on it
+/// through MLIR's analysis manager (`getAnalysis<KernelSimulations>()` on
+/// the kernel, `getChildAnalysis` from a module pass). The last simulation
+/// is kept with the kernel's fingerprint (OperationFingerPrint: every op,
+/// attribute and property, the plan included), and handed out again only
+/// while the kernel has that fingerprint; so no pass has to declare what it
+/// preserved, and none is handed a simulation of another plan. The changed
+/// elements of in-place stages, which do not depend on the plan, are shared
+/// by every simulation of the same code (ChangedElementsCache).
+class KernelSimulations {
+public:
+  KernelSimulations(Operation *kernel, AnalysisManager &analyses)
+      : changed(analyses.getAnalysis<ChangedElementsCache>()) {}
+
+  /// The simulation of `kernel` as it is now: the last one when the kernel
+  /// has not changed since, otherwise a new one. Fails, with the reason
+  /// reported, as simulateKernel does.
+  FailureOr<std::shared_ptr<const KernelSimulation>>
+  simulate(KernelOp kernel);
+
+  ChangedElementsCache &changedElements() { return changed; }
+  /// Kept across passes: the fingerprint decides.
+  bool isInvalidated(const AnalysisManager::PreservedAnalyses &) {
+    return false;
+  }
+  /// Simulations made and handed out again, for pass statistics.
+  uint64_t getSimulated() const { return simulated; }
+  uint64_t getReused() const { return reused; }
+
+private:
+  ChangedElementsCache &changed;
+  std::optional<OperationFingerPrint> fingerprint;
+  std::shared_ptr<const KernelSimulation> last;
+  uint64_t simulated = 0, reused = 0;
+};
+
 /// The sync responsible for `hazard` (null when none is): the stage that
 /// has it when it is within one stage, otherwise the first warp-scoped sync
 /// between the two accesses.
@@ -93,10 +132,9 @@ struct SyncRefinement {
 /// until none is left, one simulation per round rather than one per sync.
 /// A hazard it cannot attribute falls back to trying the candidates one by
 /// one. Either way the result is a kernel that simulates hazard-free.
-FailureOr<KernelSimulation> refineSyncs(KernelOp kernel,
-                                        ArrayRef<SyncOp> candidates,
-                                        const SyncRefinement &refinement,
-                                        ChangedElementsCache &cache);
+FailureOr<std::shared_ptr<const KernelSimulation>>
+refineSyncs(KernelOp kernel, ArrayRef<SyncOp> candidates,
+            const SyncRefinement &refinement, KernelSimulations &simulations);
 
 } // namespace mlir::obs
 

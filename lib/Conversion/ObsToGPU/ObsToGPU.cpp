@@ -34,6 +34,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/SHA1.h"
 
 namespace mlir::obs {
 #define GEN_PASS_DEF_CONVERTOBSTOGPU
@@ -653,11 +654,10 @@ llvm::BitVector KernelLowering::changedElements(SyncOp sync,
     source = -2 - static_cast<int64_t>(
                       cast<BlockArgument>(overwritten).getArgNumber());
   auto key = std::make_pair(syncIndex.lookup(sync), source);
-  auto it = cache->find(key);
-  if (it != cache->end())
-    return it->second;
+  if (const llvm::BitVector *known = cache->lookup(key))
+    return *known;
   llvm::BitVector changed = computeChangedElements(sync, overwritten);
-  (*cache)[key] = changed;
+  cache->insert(key, changed);
   return changed;
 }
 
@@ -977,6 +977,60 @@ LogicalResult KernelLowering::lower() {
   return success();
 }
 
+std::array<uint8_t, 20> mlir::obs::fingerprintKernelCode(KernelOp kernel) {
+  llvm::SHA1 hasher;
+  auto add = [&](const auto &data) {
+    hasher.update(ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(&data),
+                                    sizeof(data)));
+  };
+  // Values by their order of definition, so that a copy numbers them alike.
+  llvm::DenseMap<Value, uint64_t> numbers;
+  auto number = [&](Value value) {
+    return numbers.try_emplace(value, numbers.size()).first->second;
+  };
+  Dialect *obs = kernel->getDialect();
+  kernel->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    add(op->getName().getAsOpaquePointer());
+    // A sync's attributes are all plan or claims about it (scope,
+    // placement, work assignment), none of what its stage computes.
+    if (!isa<SyncOp>(op)) {
+      NamedAttrList attributes;
+      for (NamedAttribute attribute : op->getAttrDictionary())
+        if (attribute.getNameDialect() != obs)
+          attributes.push_back(attribute);
+      add(attributes.getDictionary(op->getContext()).getAsOpaquePointer());
+    }
+    add(op->getNumOperands());
+    for (Value operand : op->getOperands())
+      add(number(operand));
+    add(op->getNumResults());
+    for (Value result : op->getResults()) {
+      number(result);
+      add(result.getType().getAsOpaquePointer());
+    }
+    add(op->getNumRegions());
+    for (Region &region : op->getRegions()) {
+      add(region.getBlocks().size());
+      for (Block &block : region) {
+        add(block.getNumArguments());
+        for (BlockArgument argument : block.getArguments()) {
+          number(argument);
+          add(argument.getType().getAsOpaquePointer());
+        }
+      }
+    }
+  });
+  return hasher.final();
+}
+
+void ChangedElementsCache::validate(KernelOp kernel) {
+  std::array<uint8_t, 20> now = fingerprintKernelCode(kernel);
+  if (now == code)
+    return;
+  changed.clear();
+  code = now;
+}
+
 FailureOr<gpu::GPUFuncOp>
 mlir::obs::lowerKernelToGPUFunc(KernelOp kernel, gpu::GPUModuleOp module,
                                 StringRef name, int64_t grid,
@@ -1016,6 +1070,8 @@ mlir::obs::lowerKernelToGPUFunc(KernelOp kernel, gpu::GPUModuleOp module,
       {static_cast<int32_t>(threads), 1, 1}));
   func.setKnownGridSizeAttr(
       builder.getDenseI32ArrayAttr({static_cast<int32_t>(grid), 1, 1}));
+  if (cache)
+    cache->validate(kernel);
   KernelLowering lowering(kernel, func, grid,
                           layouts ? ArrayRef<AffineMap>(layouts->arrays)
                                   : ArrayRef<AffineMap>(),
@@ -1101,7 +1157,7 @@ void ConvertObsToGPUPass::runOnOperation() {
     for (int64_t grid : gridSizes) {
       FailureOr<gpu::GPUFuncOp> func = lowerKernelToGPUFunc(
           kernel, gpuModule, instanceName(kernel.getSymName(), grid), grid,
-          counters);
+          counters, &getChildAnalysis<ChangedElementsCache>(kernel));
       if (failed(func) || failed(checkSharedMemory(kernel, *func)))
         return signalPassFailure();
       instances[{kernel, grid}] = *func;
@@ -1157,7 +1213,9 @@ void ConvertObsToGPUPass::runOnOperation() {
         take(kernel.getResultTypes());
         FailureOr<gpu::GPUFuncOp> laidOut =
             lowerKernelToGPUFunc(kernel, gpuModule, name, launch.getGrid(),
-                                 counters, /*cache=*/nullptr, &layouts);
+                                 counters,
+                                 &getChildAnalysis<ChangedElementsCache>(kernel),
+                                 &layouts);
         if (failed(laidOut) || failed(checkSharedMemory(kernel, *laidOut)))
           return signalPassFailure();
         instance = *laidOut;
