@@ -2,6 +2,7 @@
 
 #include "Obs/Analysis/BlockRun.h"
 #include "Obs/Support/ErrorKinds.h"
+#include "Obs/Support/IntegerEvaluation.h"
 #include "Obs/Support/MemoryBytes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -9,6 +10,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/TypeSwitch.h"
 #include <map>
 #include <set>
 
@@ -35,7 +37,11 @@ enum class UntrackedMemory { Private, Constant, Unknown };
 /// memory contents stay unknown.
 class ThreadRunner {
 public:
-  ThreadRunner(BlockRun &run, unsigned thread) : run(run), thread(thread) {}
+  ThreadRunner(BlockRun &run, unsigned thread) : run(run), thread(thread) {
+    values.reserve(run.valuesPerThread);
+  }
+  /// How many values this thread came to know.
+  unsigned getKnownCount() const { return values.size(); }
 
   LogicalResult runRegion(Region &region);
 
@@ -67,8 +73,6 @@ private:
   void setInt(Value result, int64_t value);
   /// Evaluates the integer arithmetic of addresses and conditions.
   void evaluate(Operation &op);
-  /// What `op`'s folder computes from its operands' `values`, if anything.
-  std::optional<int64_t> fold(Operation &op, ArrayRef<int64_t> values);
   static int64_t integerValue(IntegerAttr integer) {
     return integer.getType().isInteger(1)
                ? static_cast<int64_t>(integer.getValue().getZExtValue())
@@ -330,7 +334,7 @@ LogicalResult ThreadRunner::checkEffects(Operation &op) {
   // The proof sees memory only through the loads and stores above: any
   // other op that may touch memory another thread sees is an error, not
   // something to skip. Private memory (a thread's own scratch) is free.
-  if (isMemoryEffectFree(&op))
+  if (run.effectsChecked.contains(&op) || isMemoryEffectFree(&op))
     return success();
   auto effects = dyn_cast<MemoryEffectOpInterface>(op);
   if (!effects)
@@ -353,6 +357,7 @@ LogicalResult ThreadRunner::checkEffects(Operation &op) {
               "through memref.load and memref.store, so it cannot prove the "
               "kernel safe";
   }
+  run.effectsChecked.insert(&op);
   return success();
 }
 
@@ -429,19 +434,7 @@ bool ThreadRunner::isInvisible(scf::ForOp loop) const {
 }
 
 void ThreadRunner::setInt(Value result, int64_t value) {
-  unsigned width = result.getType().isIndex()
-                       ? 64
-                       : result.getType().getIntOrFloatBitWidth();
-  if (width < 64) {
-    // Two's complement wrap, sign-extended like APInt::getSExtValue.
-    uint64_t mask = (uint64_t(1) << width) - 1;
-    uint64_t bits = static_cast<uint64_t>(value) & mask;
-    if (width > 1 && (bits >> (width - 1)) & 1)
-      bits |= ~mask;
-    value = width == 1 ? static_cast<int64_t>(bits & 1)
-                       : static_cast<int64_t>(bits);
-  }
-  values[result] = value;
+  values[result] = wrapToInteger(result.getType(), value);
 }
 
 void ThreadRunner::evaluate(Operation &op) {
@@ -453,39 +446,19 @@ void ThreadRunner::evaluate(Operation &op) {
       setInt(result, integerValue(integer));
     return;
   }
-  SmallVector<int64_t, 3> values;
+  SmallVector<int64_t, 3> operands;
   for (Value operand : op.getOperands()) {
     std::optional<int64_t> value = knownInt(operand);
     if (!value || !operand.getType().isIntOrIndex())
       return;
-    values.push_back(*value);
+    operands.push_back(*value);
   }
-  if (std::optional<int64_t> folded = fold(op, values))
-    setInt(result, *folded);
-}
-
-std::optional<int64_t> ThreadRunner::fold(Operation &op,
-                                          ArrayRef<int64_t> values) {
-  // The op's own folder computes it from its operands' values, so every
-  // integer op means what it means to arith (shifts by the width or more,
-  // INT64_MIN / -1 and division by zero fold to nothing: unknown).
-  SmallVector<Attribute, 3> operands;
-  for (auto [operand, value] : llvm::zip_equal(op.getOperands(), values))
-    operands.push_back(run.integerAttr(operand.getType(), value));
-  SmallVector<OpFoldResult, 1> folded;
-  if (failed(op.fold(operands, folded)) || folded.size() != 1)
-    return std::nullopt;
-  if (auto attribute = dyn_cast<Attribute>(folded.front())) {
-    if (auto integer = dyn_cast<IntegerAttr>(attribute))
-      return integerValue(integer);
-    return std::nullopt;
-  }
-  // Folded to one of its operands (a select on a known condition).
-  Value same = cast<Value>(folded.front());
-  for (auto [operand, value] : llvm::zip_equal(op.getOperands(), values))
-    if (operand == same)
-      return value;
-  return std::nullopt;
+  // Folding asks for attributes, which the run caches.
+  if (std::optional<int64_t> computed =
+          evaluateIntegerOp(op, operands, [&](Type type, int64_t value) {
+            return run.integerAttr(type, value);
+          }))
+    values[result] = *computed;
 }
 
 Attribute BlockRun::integerAttr(Type type, int64_t value) {
@@ -526,6 +499,7 @@ FailureOr<BlockRun> BlockRun::simulate(gpu::GPUFuncOp kernel) {
       runner.bindMemory(value, memory, owners.lookup(value));
     if (failed(runner.runRegion(kernel.getBody())))
       return failure();
+    run.valuesPerThread = std::max(run.valuesPerThread, runner.getKnownCount());
     // Every thread must pass the same barriers in the same order.
     if (thread == 0) {
       reference = runner.passed;

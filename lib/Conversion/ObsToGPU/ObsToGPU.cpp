@@ -20,6 +20,7 @@
 #include "Obs/Dialect/Obs/ElementEmitter.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/Support/ErrorKinds.h"
+#include "Obs/Support/IntegerEvaluation.h"
 #include "Obs/Support/MemoryBytes.h"
 #include "Obs/Support/Statistics.h"
 #include "mlir/Dialect/Affine/Utils.h"
@@ -661,30 +662,111 @@ llvm::BitVector KernelLowering::changedElements(SyncOp sync,
   return changed;
 }
 
+namespace {
+/// One element of a probe, run with its index known: the integers the
+/// element's code computes, and which scalars are leaves it read unchanged.
+/// Nothing is built; an op whose value is not known (data arithmetic, a
+/// loop) leaves its results unknown, which can only make a write look
+/// changed.
+class ProbeRun {
+public:
+  explicit ProbeRun(llvm::DenseSet<Value> &leaves) : leaves(leaves) {}
+
+  void set(Value value, int64_t known) { ints[value] = known; }
+  std::optional<int64_t> intOf(Value value) const {
+    auto it = ints.find(value);
+    if (it != ints.end())
+      return it->second;
+    APInt constant;
+    if (matchPattern(value, m_ConstantInt(&constant)))
+      return wrapToInteger(value.getType(), constant.getSExtValue());
+    return std::nullopt;
+  }
+  /// The leaf `value` is, when it is one.
+  Value leafOf(Value value) const {
+    if (leaves.contains(value))
+      return value;
+    return aliases.lookup(value);
+  }
+
+  void run(Block &block) {
+    for (Operation &op : block)
+      runOp(op);
+  }
+
+private:
+  /// Gives `result` what `chosen` holds: an integer or a leaf.
+  void copy(Value result, Value chosen) {
+    if (std::optional<int64_t> known = intOf(chosen))
+      ints[result] = *known;
+    else if (Value leaf = leafOf(chosen))
+      aliases[result] = leaf;
+  }
+
+  void runOp(Operation &op) {
+    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      std::optional<int64_t> condition = intOf(ifOp.getCondition());
+      if (!condition)
+        return;
+      Region &taken = *condition ? ifOp.getThenRegion() : ifOp.getElseRegion();
+      if (taken.empty())
+        return;
+      run(taken.front());
+      for (auto [result, yielded] :
+           llvm::zip_equal(ifOp.getResults(),
+                           taken.front().getTerminator()->getOperands()))
+        copy(result, yielded);
+      return;
+    }
+    if (auto select = dyn_cast<arith::SelectOp>(op)) {
+      if (std::optional<int64_t> condition = intOf(select.getCondition()))
+        copy(select.getResult(),
+             *condition ? select.getTrueValue() : select.getFalseValue());
+      return;
+    }
+    if (op.getNumResults() != 1 || !op.getResult(0).getType().isIntOrIndex())
+      return;
+    SmallVector<int64_t, 3> operands;
+    for (Value operand : op.getOperands()) {
+      std::optional<int64_t> known = intOf(operand);
+      if (!known)
+        return;
+      operands.push_back(*known);
+    }
+    if (std::optional<int64_t> result = evaluateIntegerOp(op, operands))
+      ints[op.getResult(0)] = *result;
+  }
+
+  llvm::DenseSet<Value> &leaves;
+  llvm::DenseMap<Value, int64_t> ints;
+  llvm::DenseMap<Value, Value> aliases;
+};
+} // namespace
+
 llvm::BitVector KernelLowering::computeChangedElements(SyncOp sync,
                                                        Value overwritten) {
-  // Each element's code with its index known, reading placeholders: an
-  // element whose every leaf scalar is exactly what the overwritten array
+  // The element's code is built once, for an unknown index, reading
+  // placeholders, and then run for every index without building anything:
+  // an element whose every leaf scalar is exactly what the overwritten array
   // holds at the same place is an identity write.
   Value array = sync.getInput();
   ArrType type = arrType(array);
   llvm::BitVector changed(type.getLength(), true);
   Block scratch;
+  auto eraseScratch = llvm::make_scope_exit([&] {
+    scratch.dropAllDefinedValueUses();
+    scratch.dropAllReferences();
+  });
   OpBuilder scratchBuilder(builder.getContext());
   scratchBuilder.setInsertionPointToStart(&scratch);
-  // What each placeholder stands for: the array, its leaf and scalar.
-  llvm::DenseMap<Value, std::tuple<Value, SmallVector<int64_t>, unsigned>>
-      placeholders;
-  auto constantPath = [](ValueRange path) {
-    SmallVector<int64_t> indices;
-    for (Value index : path) {
-      APInt value;
-      if (!matchPattern(index, m_ConstantInt(&value)))
-        return SmallVector<int64_t>();
-      indices.push_back(value.getSExtValue());
-    }
-    return indices;
+  // What each placeholder stands for: the array, its leaf path and scalar.
+  struct Placeholder {
+    Value source;
+    SmallVector<Value> path;
+    unsigned component;
   };
+  llvm::DenseMap<Value, Placeholder> placeholders;
+  llvm::DenseSet<Value> leaves;
   ElementEmitter emitter(scratchBuilder, sync.getLoc());
   for (const auto &[value, reader] : sources) {
     Value source = value;
@@ -697,43 +779,58 @@ llvm::BitVector KernelLowering::computeChangedElements(SyncOp sync,
         // An opaque value: a block argument, which no folder can see
         // through (poison would fold, `select(poison_c, y, x)` to `y`).
         Value placeholder = scratch.addArgument(scalarType, loc);
-        placeholders[placeholder] = {source, constantPath(path),
+        placeholders[placeholder] = {source, SmallVector<Value>(path),
                                      static_cast<unsigned>(component)};
+        leaves.insert(placeholder);
         scalars.push_back(placeholder);
       }
       return scalars;
     });
   }
+  Value index = scratch.addArgument(builder.getIndexType(), sync.getLoc());
+  // Every leaf of the element, in row-major order, with its inner indices.
   SmallVector<uint64_t> innerShape(ArrayRef(type.getShape()).drop_front());
-  for (uint64_t e = 0; e < type.getLength(); ++e) {
-    bool identity = true;
-    // Every leaf of the element, in row-major order.
-    SmallVector<int64_t> inner(innerShape.size(), 0);
-    do {
-      SmallVector<Value> path{emitter.constantIndex(e)};
-      SmallVector<int64_t> expected{static_cast<int64_t>(e)};
-      for (int64_t index : inner) {
-        path.push_back(emitter.constantIndex(index));
-        expected.push_back(index);
-      }
-      SmallVector<Value> leaf = emitter.emitLeaf(array, path);
-      for (auto [component, scalar] : llvm::enumerate(leaf)) {
-        auto it = placeholders.find(scalar);
-        identity &= it != placeholders.end() &&
-                    std::get<0>(it->second) == overwritten &&
-                    std::get<1>(it->second) == expected &&
-                    std::get<2>(it->second) == component;
-      }
-      // Next inner index.
-      unsigned dim = inner.size();
-      while (dim > 0 && ++inner[dim - 1] == (int64_t)innerShape[dim - 1])
-        inner[--dim] = 0;
-      if (dim == 0)
-        break;
-    } while (identity);
-    changed[e] = !identity || emitter.failed();
+  SmallVector<std::pair<SmallVector<int64_t>, SmallVector<Value>>> leafCode;
+  SmallVector<int64_t> inner(innerShape.size(), 0);
+  while (true) {
+    SmallVector<Value> path{index};
+    for (int64_t at : inner)
+      path.push_back(emitter.constantIndex(at));
+    leafCode.push_back({inner, emitter.emitLeaf(array, path)});
+    unsigned dim = inner.size();
+    while (dim > 0 && ++inner[dim - 1] == (int64_t)innerShape[dim - 1])
+      inner[--dim] = 0;
+    if (dim == 0)
+      break;
   }
-  scratch.dropAllDefinedValueUses();
+  if (emitter.failed())
+    return changed;
+  for (uint64_t e = 0; e < type.getLength(); ++e) {
+    ProbeRun run(leaves);
+    run.set(index, static_cast<int64_t>(e));
+    run.run(scratch);
+    bool identity = true;
+    for (const auto &[innerIndices, scalars] : leafCode) {
+      for (auto [component, scalar] : llvm::enumerate(scalars)) {
+        Value leaf = run.leafOf(scalar);
+        auto it = leaf ? placeholders.find(leaf) : placeholders.end();
+        identity = it != placeholders.end() &&
+                   it->second.source == overwritten &&
+                   it->second.component == component &&
+                   it->second.path.size() == innerIndices.size() + 1 &&
+                   run.intOf(it->second.path.front()) ==
+                       std::optional<int64_t>(e);
+        for (unsigned dim = 0; identity && dim < innerIndices.size(); ++dim)
+          identity = run.intOf(it->second.path[dim + 1]) ==
+                     std::optional<int64_t>(innerIndices[dim]);
+        if (!identity)
+          break;
+      }
+      if (!identity)
+        break;
+    }
+    changed[e] = !identity;
+  }
   return changed;
 }
 
