@@ -1,10 +1,12 @@
-// Batcher's bitonic sort of 512 ints per block by hand: 256 threads, one
-// compare-and-swap each per step, the direction of each pair from its
-// index, a __syncthreads after every step.
+// Batcher's bitonic sort of N ints per block by hand (512 unless -DN= says
+// otherwise): N/2 threads, one compare-and-swap each per step, the direction
+// of each pair from its index, a __syncthreads after every step.
 //
-//   nvcc -arch=sm_90 -ptx bitonic.cu
+//   nvcc -arch=sm_90 -ptx [-DN=1024] bitonic.cu
+#ifndef N
 #define N 512
-#define THREADS 256
+#endif
+#define THREADS (N / 2)
 
 extern "C" __global__ void bitonic(const int *in, int *out) {
   __shared__ int s[N];
