@@ -2,6 +2,7 @@
 
 #include "Obs/Analysis/BlockRun.h"
 #include "Obs/Support/ErrorKinds.h"
+#include "Obs/Dialect/Obs/ObsDialect.h"
 #include "Obs/Support/IntegerEvaluation.h"
 #include "Obs/Support/MemoryBytes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -232,7 +233,7 @@ LogicalResult ThreadRunner::runOp(Operation &op) {
     std::optional<int64_t> shift = knownInt(view.getByteShift());
     if (source == pointers.end() || !shift)
       return op.emitOpError() << "views memory the analysis cannot follow";
-    Attribute owner = op.getAttr("obs.owner");
+    Attribute owner = ObsDialect::OwnerAttrHelper(op.getContext()).getAttr(&op);
     Pointer viewed{source->second.memory,
                    source->second.byteOffset + static_cast<uint64_t>(*shift),
                    owner ? owner : source->second.owner};
@@ -489,7 +490,8 @@ FailureOr<BlockRun> BlockRun::simulate(gpu::GPUFuncOp kernel) {
   for (auto [index, buffer] :
        llvm::enumerate(kernel.getWorkgroupAttributions())) {
     addMemory(buffer, /*workgroup=*/true);
-    owners[buffer] = kernel.getWorkgroupAttributionAttr(index, "obs.owner");
+    owners[buffer] = kernel.getWorkgroupAttributionAttr(
+        index, ObsDialect::OwnerAttrHelper(kernel.getContext()).getName());
   }
 
   SmallVector<Operation *> reference;

@@ -52,9 +52,11 @@ mlir::obs::simulateKernel(KernelOp kernel, ChangedElementsCache *cache) {
   if (failed(func))
     return failure();
   simulation.func = *func;
+  ObsDialect::SyncIndexAttrHelper syncIndex(kernel.getContext());
+  ObsDialect::InPlaceAttrHelper inPlace(kernel.getContext());
   func->walk([&](Operation *op) {
-    auto index = op->getAttrOfType<IntegerAttr>("obs.sync_index");
-    if (index && op->hasAttr("obs.in_place") && index.getInt() >= 0)
+    IntegerAttr index = syncIndex.getAttr(op);
+    if (index && inPlace.isAttrPresent(op) && index.getInt() >= 0)
       simulation.placedInPlace.insert(simulation.syncs[index.getInt()]);
   });
   FailureOr<BlockRun> run = BlockRun::simulate(*func);
@@ -86,8 +88,9 @@ static SyncOp syncOfBarrier(const KernelSimulation &simulation,
   ArrayRef<Barrier> barriers = simulation.run.getBarriers();
   if (barrier >= barriers.size())
     return {};
-  auto index =
-      barriers[barrier].op->getAttrOfType<IntegerAttr>("obs.sync_index");
+  Operation *op = barriers[barrier].op;
+  IntegerAttr index =
+      ObsDialect::SyncIndexAttrHelper(op->getContext()).getAttr(op);
   if (!index || index.getInt() < 0)
     return {};
   return simulation.syncs[index.getInt()];

@@ -79,8 +79,9 @@ LogicalResult mlir::obs::drawNetwork(KernelOp kernel, llvm::raw_ostream &os) {
   SmallVector<SyncOp> syncs;
   kernel.walk([&](SyncOp sync) { syncs.push_back(sync); });
   auto syncOf = [&](unsigned barrier) -> SyncOp {
-    auto index = run.getBarriers()[barrier].op->getAttrOfType<IntegerAttr>(
-        "obs.sync_index");
+    Operation *op = run.getBarriers()[barrier].op;
+    IntegerAttr index =
+        ObsDialect::SyncIndexAttrHelper(op->getContext()).getAttr(op);
     if (!index || index.getInt() < 0 ||
         index.getInt() >= static_cast<int64_t>(syncs.size()))
       return {};

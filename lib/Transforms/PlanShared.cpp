@@ -44,19 +44,26 @@ struct ObsPlanSharedPass
 
 SharedPlan mlir::obs::takeSharedPlan(KernelOp kernel) {
   SharedPlan plan;
-  plan.bytes = kernel->removeAttr("obs.shared_bytes");
+  MLIRContext *context = kernel.getContext();
+  plan.bytes =
+      kernel->removeAttr(ObsDialect::SharedBytesAttrHelper(context).getName());
+  StringAttr offsetsName =
+      ObsDialect::SharedOffsetsAttrHelper(context).getName();
   kernel.walk([&](Operation *op) {
-    if (Attribute offsets = op->removeAttr("obs.shared_offsets"))
+    if (Attribute offsets = op->removeAttr(offsetsName))
       plan.offsets.push_back({op, offsets});
   });
   return plan;
 }
 
 void SharedPlan::restore(KernelOp kernel) const {
+  MLIRContext *context = kernel.getContext();
   if (bytes)
-    kernel->setAttr("obs.shared_bytes", bytes);
+    kernel->setAttr(ObsDialect::SharedBytesAttrHelper(context).getName(),
+                    bytes);
   for (auto [op, offsetsOfOp] : offsets)
-    op->setAttr("obs.shared_offsets", offsetsOfOp);
+    op->setAttr(ObsDialect::SharedOffsetsAttrHelper(context).getName(),
+                offsetsOfOp);
 }
 
 void ObsPlanSharedPass::runOnOperation() {
@@ -79,8 +86,9 @@ void ObsPlanSharedPass::runOnOperation() {
   for (auto [index, memory] : llvm::enumerate(run.getMemories())) {
     if (!memory.workgroup)
       continue;
-    auto owner = func.getWorkgroupAttributionAttr(index - firstWorkgroup,
-                                                  "obs.owner_index");
+    auto owner = func.getWorkgroupAttributionAttr(
+        index - firstWorkgroup,
+        ObsDialect::OwnerIndexAttrHelper(func.getContext()).getName());
     bufferOfMemory[index] = buffers.size();
     buffers.push_back({static_cast<unsigned>(index),
                        owner ? cast<IntegerAttr>(owner).getInt() : -1,
@@ -175,10 +183,11 @@ void ObsPlanSharedPass::runOnOperation() {
   for (auto [index, owner] : llvm::enumerate(owners)) {
     auto it = offsets.find(index);
     if (it != offsets.end())
-      owner->setAttr("obs.shared_offsets",
-                     builder.getDenseI64ArrayAttr(it->second));
+      ObsDialect::SharedOffsetsAttrHelper(kernel.getContext())
+          .setAttr(owner, builder.getDenseI64ArrayAttr(it->second));
   }
-  kernel->setAttr("obs.shared_bytes", builder.getI64IntegerAttr(total));
+  ObsDialect::SharedBytesAttrHelper(kernel.getContext())
+      .setAttr(kernel, builder.getI64IntegerAttr(total));
 
   // The plan must not have made a hazard.
   FailureOr<std::shared_ptr<const KernelSimulation>> planned =

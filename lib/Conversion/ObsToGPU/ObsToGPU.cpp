@@ -279,7 +279,9 @@ private:
   llvm::BitVector computeChangedElements(SyncOp sync, Value overwritten);
   Operation *emitBarrier(SyncScope scope, SyncOp sync);
   /// A workgroup buffer for an array of `type`, owned by `owner`.
-  Destination allocateShared(ArrType type, Operation *owner);
+  /// Fails, with an error at `owner`, when a shared-memory plan gives its
+  /// buffer no place in the arena.
+  FailureOr<Destination> allocateShared(ArrType type, Operation *owner);
   Destination globalDestination(ValueRange components, ArrType type,
                                 AffineMap layout);
   LeafReader readerFor(const Destination &destination);
@@ -320,37 +322,56 @@ private:
 
 } // namespace
 
-Destination KernelLowering::allocateShared(ArrType type, Operation *owner) {
+FailureOr<Destination> KernelLowering::allocateShared(ArrType type,
+                                                      Operation *owner) {
   Attribute workgroup = gpu::AddressSpaceAttr::get(
       func.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
   Destination destination;
   // With a shared-memory plan (--obs-plan-shared), buffers are views at
   // planned offsets of one arena.
-  if (auto arenaBytes = kernel->getAttrOfType<IntegerAttr>("obs.shared_bytes")) {
+  MLIRContext *context = func.getContext();
+  if (IntegerAttr arenaBytes =
+          ObsDialect::SharedBytesAttrHelper(context).getAttr(kernel)) {
     if (!arena) {
       auto type = MemRefType::get({arenaBytes.getInt()}, builder.getI8Type(),
                                   MemRefLayoutAttrInterface(), workgroup);
       arena = func.addWorkgroupAttribution(type, kernel.getLoc());
       unsigned index = func.getNumWorkgroupAttributions() - 1;
-      func.setWorkgroupAttributionAttr(index, "obs.arena",
-                                       builder.getUnitAttr());
+      func.setWorkgroupAttributionAttr(
+          index, ObsDialect::ArenaAttrHelper(context).getName(),
+          builder.getUnitAttr());
       // Views of any element type start at planned offsets, which are
       // multiples of 16: so is the arena.
       func.setWorkgroupAttributionAttr(index, "llvm.align",
                                        builder.getI64IntegerAttr(16));
       counters.sharedBytes(arenaBytes.getInt());
     }
-    auto offsets = owner->getAttrOfType<DenseI64ArrayAttr>("obs.shared_offsets");
+    DenseI64ArrayAttr offsets =
+        ObsDialect::SharedOffsetsAttrHelper(context).getAttr(owner);
     OpBuilder entryBuilder = OpBuilder::atBlockBegin(&func.getBody().front());
     unsigned &next = nextOffset[owner];
     for (MemRefType memref : getStorageTypes(type, workgroup)) {
-      int64_t offset = offsets && next < offsets.size() ? offsets[next] : 0;
+      // A plan made for other buffers than the lowering allocates (a pass
+      // changed the kernel after obs-plan-shared) is not guessed at.
+      if (!offsets || next >= offsets.size() ||
+          offsets[next] + static_cast<int64_t>(getTotalBytes(memref)) >
+              arenaBytes.getInt())
+        return tagError(owner->emitOpError()
+                            << "has no place for its buffer in the "
+                               "shared-memory plan ("
+                            << ObsDialect::SharedOffsetsAttrHelper::getNameStr()
+                            << " within the kernel's "
+                            << arenaBytes.getInt()
+                            << "-byte arena): the plan is stale; run "
+                               "obs-plan-shared again",
+                        ErrorKind::RejectedChoice);
+      int64_t offset = offsets[next];
       ++next;
       Value shift =
           arith::ConstantIndexOp::create(entryBuilder, owner->getLoc(), offset);
       auto view = memref::ViewOp::create(entryBuilder, owner->getLoc(), memref,
                                          arena, shift, ValueRange());
-      view->setAttr("obs.owner", owner->getLoc());
+      ObsDialect::OwnerAttrHelper(context).setAttr(view, owner->getLoc());
       destination.components.push_back(view);
     }
     return destination;
@@ -359,9 +380,11 @@ Destination KernelLowering::allocateShared(ArrType type, Operation *owner) {
     destination.components.push_back(
         func.addWorkgroupAttribution(memref, owner->getLoc()));
     unsigned index = func.getNumWorkgroupAttributions() - 1;
-    func.setWorkgroupAttributionAttr(index, "obs.owner", owner->getLoc());
     func.setWorkgroupAttributionAttr(
-        index, "obs.owner_index",
+        index, ObsDialect::OwnerAttrHelper(context).getName(),
+        owner->getLoc());
+    func.setWorkgroupAttributionAttr(
+        index, ObsDialect::OwnerIndexAttrHelper(context).getName(),
         builder.getI64IntegerAttr(ownerIndex.lookup(owner)));
     counters.sharedBytes(getTotalBytes(memref));
   }
@@ -409,7 +432,8 @@ Operation *KernelLowering::emitBarrier(SyncScope scope, SyncOp sync) {
   auto index = builder.getI64IntegerAttr(sync ? syncIndex.lookup(sync) : -1);
   if (scope == SyncScope::Block) {
     auto barrier = gpu::BarrierOp::create(builder, loc());
-    barrier->setAttr("obs.sync_index", index);
+    ObsDialect::SyncIndexAttrHelper(barrier->getContext())
+        .setAttr(barrier, index);
     counters.blockBarrier();
     return barrier;
   }
@@ -429,7 +453,7 @@ Operation *KernelLowering::emitBarrier(SyncScope scope, SyncOp sync) {
     mask = arith::SelectOp::create(builder, loc(), isLast, partialMask, mask);
   }
   auto barrier = NVVM::SyncWarpOp::create(builder, loc(), mask);
-  barrier->setAttr("obs.sync_index", index);
+  ObsDialect::SyncIndexAttrHelper(barrier->getContext()).setAttr(barrier, index);
   counters.warpBarrier();
   return barrier;
 }
@@ -916,7 +940,10 @@ LogicalResult KernelLowering::lowerSync(SyncOp sync,
     counters.identityWrites(changed.size() - changed.count());
     written.emplace(std::move(changed), func->getParentOfType<gpu::GPUModuleOp>());
   } else {
-    destination = allocateShared(sync.getType(), sync);
+    FailureOr<Destination> allocated = allocateShared(sync.getType(), sync);
+    if (failed(allocated))
+      return failure();
+    destination = *allocated;
   }
   if (!written && isa_and_present<CompactAttr>(sync.getHowAttr()))
     written.emplace(llvm::BitVector(sync.getType().getLength(), true),
@@ -926,7 +953,8 @@ LogicalResult KernelLowering::lowerSync(SyncOp sync,
     return failure();
   Operation *barrier = emitBarrier(sync.getScopeOrDefault(), sync);
   if (inPlace)
-    barrier->setAttr("obs.in_place", builder.getUnitAttr());
+    ObsDialect::InPlaceAttrHelper(barrier->getContext())
+        .setAttr(barrier, builder.getUnitAttr());
   sources[sync.getResult()] = readerFor(destination);
   stored[sync.getResult()] = destination;
   return success();
@@ -948,12 +976,18 @@ LogicalResult KernelLowering::lowerRepeat(RepeatOp repeat) {
       !outputSyncs.count(input.getDefiningOp())) {
     first = stored.lookup(input);
   } else {
-    first = allocateShared(type, repeat);
+    FailureOr<Destination> allocated = allocateShared(type, repeat);
+    if (failed(allocated))
+      return failure();
+    first = *allocated;
     if (failed(emitStage(input, {}, first)))
       return failure();
     emitBarrier(SyncScope::Block, {});
   }
-  Destination second = allocateShared(type, repeat);
+  FailureOr<Destination> allocatedSecond = allocateShared(type, repeat);
+  if (failed(allocatedSecond))
+    return failure();
+  Destination second = *allocatedSecond;
 
   auto loop = scf::ForOp::create(builder, loc(), constant(0),
                                  constant(repeat.getCount()), constant(1));

@@ -153,10 +153,75 @@ void SyncPlanAttr::print(AsmPrinter &printer) const {
   printer << '>';
 }
 
+/// Checks the plan's attributes other than launch_overlaps.
+static LogicalResult verifyPlanAttribute(Operation *op,
+                                         NamedAttribute attribute) {
+  StringRef name = attribute.getName().strref();
+  Attribute value = attribute.getValue();
+  auto misplaced = [&](StringRef what) {
+    return op->emitError() << "'" << name << "' " << what;
+  };
+  auto nonNegative = [](Attribute value, int64_t least) {
+    auto integer = dyn_cast<IntegerAttr>(value);
+    return integer && integer.getType().isInteger(64) &&
+           integer.getInt() >= least;
+  };
+  if (name == ObsDialect::SharedBytesAttrHelper::getNameStr()) {
+    if (!isa<KernelOp>(op) || !nonNegative(value, 0))
+      return misplaced("belongs on an obs.kernel, as its arena's bytes (a "
+                       "non-negative i64)");
+    return success();
+  }
+  if (name == ObsDialect::SharedOffsetsAttrHelper::getNameStr()) {
+    auto offsets = dyn_cast<DenseI64ArrayAttr>(value);
+    if (!isa<SyncOp, RepeatOp>(op) || !offsets)
+      return misplaced("belongs on an obs.sync or obs.repeat, as the byte "
+                       "offsets of its buffer in the kernel's arena");
+    auto kernel = op->getParentOfType<KernelOp>();
+    IntegerAttr bytes =
+        kernel ? ObsDialect::SharedBytesAttrHelper(op->getContext())
+                     .getAttr(kernel)
+               : IntegerAttr();
+    if (!bytes)
+      return misplaced("needs the kernel's 'obs.shared_bytes': an offset is "
+                       "into the arena the plan sizes");
+    for (int64_t offset : offsets.asArrayRef())
+      if (offset < 0 || offset % 16 != 0 || offset >= bytes.getInt())
+        return misplaced("holds offset ")
+               << offset << ", which is not a multiple of 16 within the "
+               << bytes.getInt() << "-byte arena";
+    return success();
+  }
+  if (name == ObsDialect::SyncIndexAttrHelper::getNameStr()) {
+    if (!nonNegative(value, -1))
+      return misplaced("is the position of a sync in program order (an i64, "
+                       "-1 for none)");
+    return success();
+  }
+  if (name == ObsDialect::OwnerIndexAttrHelper::getNameStr()) {
+    if (!nonNegative(value, 0))
+      return misplaced("is the position of a sync or repeat in program "
+                       "order (a non-negative i64)");
+    return success();
+  }
+  if (name == ObsDialect::InPlaceAttrHelper::getNameStr() ||
+      name == ObsDialect::ArenaAttrHelper::getNameStr()) {
+    if (!isa<UnitAttr>(value))
+      return misplaced("is a unit attribute");
+    return success();
+  }
+  if (name == ObsDialect::OwnerAttrHelper::getNameStr()) {
+    if (!isa<LocationAttr>(value))
+      return misplaced("is the location of the op whose array is stored");
+    return success();
+  }
+  return success();
+}
+
 LogicalResult ObsDialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attribute) {
   if (attribute.getName() != LaunchOverlapsAttrHelper::getNameStr())
-    return success();
+    return verifyPlanAttribute(op, attribute);
   auto kernel = dyn_cast<KernelOp>(op);
   auto pairs = dyn_cast<DenseI64ArrayAttr>(attribute.getValue());
   if (!kernel || !pairs || pairs.size() % 4 != 0)

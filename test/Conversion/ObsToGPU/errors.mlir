@@ -84,3 +84,17 @@ obs.kernel @small_limit(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> {
   %r = obs.rev %s : !obs.arr<64 x i32>
   obs.return %r : !obs.arr<64 x i32>
 }
+
+// -----
+
+// A shared-memory plan that gives a buffer no place (a pass changed the
+// kernel after obs-plan-shared) is an error, never an offset of 0.
+obs.kernel @stale_plan(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32>
+    attributes {obs.shared_bytes = 256 : i64} {
+  %s = obs.sync %a {obs.shared_offsets = array<i64: 0>} : !obs.arr<64 x i32>
+  %r = obs.rev %s : !obs.arr<64 x i32>
+  // expected-error @+1 {{'obs.sync' op has no place for its buffer in the shared-memory plan (obs.shared_offsets within the kernel's 256-byte arena): the plan is stale; run obs-plan-shared again}}
+  %t = obs.sync %r : !obs.arr<64 x i32>
+  %u = obs.rev %t : !obs.arr<64 x i32>
+  obs.return %u : !obs.arr<64 x i32>
+}

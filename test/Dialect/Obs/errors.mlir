@@ -807,3 +807,63 @@ obs.kernel @global_store(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
   }
   obs.return %m : !obs.arr<4 x i32>
 }
+
+// -----
+
+// The plan's attributes are the dialect's, and checked (ObsDialect.td,
+// discardableAttrs): an offset is into the arena the kernel's
+// obs.shared_bytes sizes, 16-byte aligned.
+obs.kernel @offsets_without_arena(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
+  // expected-error @+1 {{'obs.shared_offsets' needs the kernel's 'obs.shared_bytes': an offset is into the arena the plan sizes}}
+  %0 = obs.sync %a {obs.shared_offsets = array<i64: 0>} : !obs.arr<4 x i32>
+  obs.return %0 : !obs.arr<4 x i32>
+}
+
+// -----
+
+obs.kernel @unaligned_offset(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32>
+    attributes {obs.shared_bytes = 64 : i64} {
+  // expected-error @+1 {{'obs.shared_offsets' holds offset 8, which is not a multiple of 16 within the 64-byte arena}}
+  %0 = obs.sync %a {obs.shared_offsets = array<i64: 8>} : !obs.arr<4 x i32>
+  obs.return %0 : !obs.arr<4 x i32>
+}
+
+// -----
+
+obs.kernel @offset_past_arena(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32>
+    attributes {obs.shared_bytes = 64 : i64} {
+  // expected-error @+1 {{'obs.shared_offsets' holds offset 64, which is not a multiple of 16 within the 64-byte arena}}
+  %0 = obs.sync %a {obs.shared_offsets = array<i64: 64>} : !obs.arr<4 x i32>
+  obs.return %0 : !obs.arr<4 x i32>
+}
+
+// -----
+
+// expected-error @+1 {{'obs.shared_bytes' belongs on an obs.kernel, as its arena's bytes (a non-negative i64)}}
+obs.kernel @negative_arena(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32>
+    attributes {obs.shared_bytes = -16 : i64} {
+  obs.return %a : !obs.arr<4 x i32>
+}
+
+// -----
+
+func.func @offsets_on_a_function() attributes {obs.shared_bytes = 16 : i64} {
+  return
+}
+// expected-error @-3 {{'obs.shared_bytes' belongs on an obs.kernel, as its arena's bytes (a non-negative i64)}}
+
+// -----
+
+func.func @barrier_index() {
+  // expected-error @+1 {{'obs.sync_index' is the position of a sync in program order (an i64, -1 for none)}}
+  gpu.barrier {obs.sync_index = -2 : i64}
+  return
+}
+
+// -----
+
+func.func @in_place_unit() {
+  // expected-error @+1 {{'obs.in_place' is a unit attribute}}
+  gpu.barrier {obs.in_place = 1 : i64}
+  return
+}

@@ -31,12 +31,34 @@ def Obs_Dialect : Dialect {
     choose; either way `--obs-verify-sync` proves it safe.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
-  // A kernel launched in place (an output over an input) carries, for the
-  // refinement passes, the pairs of its elements that share a place within
-  // a block: read operand, read element, written operand, written element,
-  // four numbers each (obs-collect-launch-overlaps sets it).
+  // The plan the passes hand on, and what the lowering records for the
+  // analyses to map a gpu.func back to its kernel (each checked by
+  // verifyOperationAttribute; named only through their helpers):
+  //  - launch_overlaps, on a kernel launched in place (an output over an
+  //    input): the pairs of its elements that share a place within a block,
+  //    read operand, read element, written operand, written element, four
+  //    numbers each (obs-collect-launch-overlaps);
+  //  - shared_bytes, on a kernel: the bytes of the one arena its shared
+  //    buffers are views of (obs-plan-shared);
+  //  - shared_offsets, on a sync or repeat: the byte offsets in the arena of
+  //    its buffer's components, multiples of 16 (obs-plan-shared);
+  //  - sync_index, on a lowered barrier: the position in program order of
+  //    the sync it ends (-1: none);
+  //  - in_place, on a lowered barrier: its stage overwrote what it read;
+  //  - owner, on a workgroup buffer or view: the location of the sync or
+  //    repeat whose array it stores;
+  //  - owner_index, on a workgroup buffer: that owner's position among the
+  //    kernel's syncs and repeats in program order;
+  //  - arena, on the workgroup buffer that is the shared-memory plan's arena.
   let discardableAttrs = (ins
-    "::mlir::DenseI64ArrayAttr":$launch_overlaps
+    "::mlir::DenseI64ArrayAttr":$launch_overlaps,
+    "::mlir::IntegerAttr":$shared_bytes,
+    "::mlir::DenseI64ArrayAttr":$shared_offsets,
+    "::mlir::IntegerAttr":$sync_index,
+    "::mlir::UnitAttr":$in_place,
+    "::mlir::LocationAttr":$owner,
+    "::mlir::IntegerAttr":$owner_index,
+    "::mlir::UnitAttr":$arena
   );
   let hasOperationAttrVerify = 1;
   let useDefaultTypePrinterParser = 1;
