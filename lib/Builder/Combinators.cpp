@@ -7,7 +7,6 @@
 using namespace mlir;
 using namespace mlir::obs;
 
-static ArrType arrType(Value value) { return cast<ArrType>(value.getType()); }
 
 uint64_t dsl::length(Value array) { return arrType(array).getLength(); }
 

@@ -15,7 +15,6 @@ using namespace mlir;
 using namespace mlir::obs;
 using namespace mlir::obs::dsl;
 
-static ArrType arrType(Value value) { return cast<ArrType>(value.getType()); }
 
 static Value indexConstant(ImplicitLocOpBuilder &b, int64_t value) {
   return arith::ConstantIndexOp::create(b, value);

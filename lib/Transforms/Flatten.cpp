@@ -26,13 +26,7 @@ namespace mlir::obs {
 using namespace mlir;
 using namespace mlir::obs;
 
-static ArrType arrType(Value value) { return cast<ArrType>(value.getType()); }
 
-static bool holdsSync(Operation *op) {
-  return op
-      ->walk([](SyncOp) { return WalkResult::interrupt(); })
-      .wasInterrupted();
-}
 
 /// A stage boundary of a sub-program: where its instances must meet.
 static bool isStageBoundary(Operation *op) {

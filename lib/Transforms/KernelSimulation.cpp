@@ -35,16 +35,9 @@ mlir::obs::simulateKernel(KernelOp kernel, ChangedElementsCache *cache) {
            static_cast<uint64_t>(values[i + 3])});
   }
   copy.walk([&](SyncOp sync) { simulation.syncs.push_back(sync); });
-  copy.walk([&](Operation *op) {
-    if (isa<SyncOp, RepeatOp>(op))
-      simulation.owners.push_back(op);
-  });
   GPULoweringCounters counters;
   counters.identityWrites = [&](uint64_t count) {
     simulation.identityWrites += count;
-  };
-  counters.sharedBytes = [&](uint64_t bytes) {
-    simulation.sharedBytes += bytes;
   };
   FailureOr<gpu::GPUFuncOp> func =
       lowerKernelToGPUFunc(copy, gpuModule, copy.getSymName(), 1, counters,
@@ -119,7 +112,7 @@ static std::string describeElement(const Access &access) {
 
 static std::string describeThread(const Access &access) {
   return ("thread " + Twine(access.thread) + " (warp " +
-          Twine(access.thread / 32) + ")")
+          Twine(access.thread / KernelOp::kWarpSize) + ")")
       .str();
 }
 

@@ -242,7 +242,7 @@ struct OperandPlaces {
   CompiledLayout layout;
 };
 
-constexpr unsigned kWarpSize = 32;
+constexpr unsigned kWarpSize = KernelOp::kWarpSize;
 
 struct ObsVerifyLaunchesPass
     : mlir::obs::impl::ObsVerifyLaunchesBase<ObsVerifyLaunchesPass> {

@@ -28,13 +28,10 @@ struct KernelSimulation {
   gpu::GPUFuncOp func;
   /// The kernel's syncs in program order (a sync's `obs.sync_index`).
   SmallVector<SyncOp> syncs;
-  /// The kernel's syncs and repeats in program order (`obs.owner_index`).
-  SmallVector<Operation *> owners;
   /// Syncs the lowering placed in place over the array their stage reads.
   llvm::DenseSet<Operation *> placedInPlace;
   BlockRun run;
   uint64_t identityWrites = 0;
-  uint64_t sharedBytes = 0;
   /// The kernel's elements that a launch of it puts at one global place of
   /// a block (its `obs.launch_overlaps`): the refinement passes keep them
   /// ordered too.
@@ -46,14 +43,14 @@ struct KernelSimulation {
   SmallVector<Hazard> hazards(unsigned limit = 16) const {
     SmallVector<Hazard> found = sharedHazards(limit);
     if (found.size() < limit)
-      llvm::append_range(found, findGlobalHazards(run, globalOverlaps, 32,
+      llvm::append_range(found, findGlobalHazards(run, globalOverlaps, KernelOp::kWarpSize,
                                                   limit - found.size()));
     return found;
   }
   /// The hazards in shared memory alone (the launch proof reports those in
   /// global memory, with their launch).
   SmallVector<Hazard> sharedHazards(unsigned limit = 16) const {
-    return findHazards(run, /*warpSize=*/32, limit);
+    return findHazards(run, KernelOp::kWarpSize, limit);
   }
 };
 

@@ -33,7 +33,7 @@ namespace mlir::obs {
 using namespace mlir;
 using namespace mlir::obs;
 
-static constexpr int64_t kWarpSize = 32;
+static constexpr int64_t kWarpSize = KernelOp::kWarpSize;
 
 static bool isBarrier(Operation *op) {
   return isa<gpu::BarrierOp, NVVM::SyncWarpOp>(op);

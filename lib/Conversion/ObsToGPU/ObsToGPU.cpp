@@ -46,9 +46,8 @@ using namespace mlir;
 using namespace mlir::obs;
 
 static constexpr StringLiteral kGPUModuleName = "obs_kernels";
-static constexpr uint64_t kWarpSize = 32;
+static constexpr uint64_t kWarpSize = KernelOp::kWarpSize;
 
-static ArrType arrType(Value value) { return cast<ArrType>(value.getType()); }
 
 /// The name of the instance of `kernel` for a grid of `grid` blocks: a PTX
 /// identifier (letters, digits, `_` and `$`, not starting with a digit),
@@ -90,11 +89,6 @@ static constexpr uint64_t kUnrolledRounds = 8;
 /// operations in one loop) lowers in 3.5 s.
 static constexpr uint64_t kMaxFusedReads = 1 << 15;
 
-static bool holdsSync(Operation *op) {
-  return op
-      ->walk([](SyncOp) { return WalkResult::interrupt(); })
-      .wasInterrupted();
-}
 
 namespace {
 

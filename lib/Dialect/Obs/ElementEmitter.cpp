@@ -32,10 +32,6 @@ void ElementEmitter::bindArray(Value argument, LeafReader reader) {
   scopes.back().arrays[argument] = std::move(reader);
 }
 
-bool ElementEmitter::hasSource(Value array) const {
-  return scopes.front().arrays.count(array);
-}
-
 bool ElementEmitter::stopsAt(const Bindings &scope, Value value) {
   return scope.isolated &&
          scope.isolated->isAncestor(value.getParentRegion());

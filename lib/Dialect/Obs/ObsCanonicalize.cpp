@@ -16,7 +16,6 @@
 using namespace mlir;
 using namespace mlir::obs;
 
-static ArrType arrType(Value value) { return cast<ArrType>(value.getType()); }
 
 static YieldOp yieldOf(Region &region) {
   return cast<YieldOp>(region.front().getTerminator());

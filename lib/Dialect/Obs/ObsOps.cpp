@@ -11,11 +11,16 @@
 using namespace mlir;
 using namespace mlir::obs;
 
+bool mlir::obs::holdsSync(Operation *op) {
+  return op
+      ->walk([](SyncOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
 //===----------------------------------------------------------------------===//
 // Helpers
 //===----------------------------------------------------------------------===//
 
-static ArrType arrType(Value value) { return cast<ArrType>(value.getType()); }
 
 /// Prints types as `(t1, t2)` for messages.
 static std::string formatTypes(TypeRange types) {

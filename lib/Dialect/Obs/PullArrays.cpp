@@ -18,7 +18,6 @@
 using namespace mlir;
 using namespace mlir::obs;
 
-static ArrType arrType(Value value) { return cast<ArrType>(value.getType()); }
 
 /// `[head] ++ tail`.
 static SmallVector<Value> prepend(Value head, ValueRange tail) {

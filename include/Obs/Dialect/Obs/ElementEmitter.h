@@ -51,7 +51,6 @@ public:
   /// Makes the emitter read `array` through `reader` instead of following its
   /// definition.
   void setSource(Value array, LeafReader reader);
-  bool hasSource(Value array) const;
 
   /// Whether some element could not be emitted; the error has been reported
   /// (except for the read limit's, which is the caller's to report) and

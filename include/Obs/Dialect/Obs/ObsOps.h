@@ -19,6 +19,12 @@
 #include "Obs/Dialect/Obs/ObsOps.h.inc"
 
 namespace mlir::obs {
+
+/// The array type of `value`, which must be an array.
+inline ArrType arrType(Value value) { return cast<ArrType>(value.getType()); }
+
+/// Whether `op` is or holds an obs.sync.
+bool holdsSync(Operation *op);
 /// The launches inside `module`, each with its kernel, for a pass that
 /// converts `module`'s kernels. A launch whose kernel is not one of them (a
 /// launch inside a nested module, which names that module's kernels) is

@@ -76,6 +76,8 @@ def Obs_KernelOp : Obs_Op<"kernel", [
     /// The most static shared memory a block may use, in bytes (48 KiB on
     /// every CUDA GPU; more needs dynamic shared memory and an opt-in).
     static constexpr uint64_t kMaxSharedBytes = 48 * 1024;
+    /// The threads of a warp, which `warp` syncs order among themselves.
+    static constexpr unsigned kWarpSize = 32;
 
     ::mlir::Region *getCallableRegion() { return &getBody(); }
     ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
