@@ -89,25 +89,30 @@ static SyncOp syncOfBarrier(const KernelSimulation &simulation,
   return simulation.syncs[index.getInt()];
 }
 
-/// "element 5 of the buffer of the sync at file:3:8".
-static std::string describeElement(const Access &access) {
+/// "element 5 of a shared buffer"; where the buffer comes from is a note.
+static std::string describeElement(const Access &access, StringRef buffer) {
   std::string text;
   llvm::raw_string_ostream os(text);
   if (access.element >= 0)
     os << "element " << access.element;
   else
     os << "an element (its index depends on data)";
-  os << " of the buffer of the op at ";
-  auto fileLoc = dyn_cast_if_present<FileLineColLoc>(
-      dyn_cast_if_present<LocationAttr>(access.owner));
-  if (fileLoc)
-    os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
-       << fileLoc.getColumn();
-  else if (access.owner)
-    os << access.owner;
-  else
-    os << "an unknown place";
+  os << " of " << buffer;
   return text;
+}
+
+/// Notes where the buffers of a hazard's accesses come from: the op whose
+/// array each stores.
+static void noteBuffers(InFlightDiagnostic &diagnostic, const Access &first,
+                        const Access &second, bool reuse) {
+  if (auto owner = dyn_cast_if_present<LocationAttr>(first.owner))
+    diagnostic.attachNote(Location(owner))
+        << "the buffer holds the array of this op";
+  if (!reuse)
+    return;
+  if (auto owner = dyn_cast_if_present<LocationAttr>(second.owner))
+    diagnostic.attachNote(Location(owner))
+        << "the other buffer holds the array of this op";
 }
 
 static std::string describeThread(const Access &access) {
@@ -143,9 +148,10 @@ void mlir::obs::reportHazard(const KernelSimulation &simulation,
         [&](Operation *op) { position[op] = position.size(); });
     wrapsAround = position.lookup(second.op) <= position.lookup(first.op);
   }
-  std::string where = describeElement(first);
+  std::string where = describeElement(first, "a shared buffer");
   if (reuse)
-    where += ", which shares memory with " + describeElement(second);
+    where += ", which shares memory with " +
+             describeElement(second, "another buffer");
 
   SyncOp sync = responsibleSync(simulation, hazard);
   if (hazard.sameStage()) {
@@ -163,6 +169,7 @@ void mlir::obs::reportHazard(const KernelSimulation &simulation,
       diagnostic << ", after the stage overwrote it";
     else
       diagnostic << ", with no barrier between them";
+    noteBuffers(diagnostic, first, second, reuse);
     return;
   }
   // The barriers between the two are all warp barriers: the first of them
@@ -179,6 +186,7 @@ void mlir::obs::reportHazard(const KernelSimulation &simulation,
   if (wrapsAround)
     diagnostic << ", across repeat iterations";
   diagnostic << "); only a block barrier orders threads of different warps";
+  noteBuffers(diagnostic, first, second, reuse);
 }
 
 FailureOr<std::shared_ptr<const KernelSimulation>>

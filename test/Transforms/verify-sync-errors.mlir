@@ -7,7 +7,8 @@
 // A racy warp scope written by hand: thread 0 (warp 0) writes element 0,
 // which thread 63 (warp 1) reads after a barrier that only warp 0 waits for.
 obs.kernel @racy_warp(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> {
-  // expected-error-re @+1 {{'obs.sync' op warp scope is unsafe: thread 0 (warp 0) writes element 0 of the buffer of the op at {{.*}}verify-sync-errors.mlir:{{[0-9]+}}:8 before the barrier and thread 63 (warp 1) reads it after it (read after write); only a block barrier orders threads of different warps}}
+  // expected-note @+2 {{the buffer holds the array of this op}}
+  // expected-error-re @+1 {{'obs.sync' op warp scope is unsafe: thread 0 (warp 0) writes element 0 of a shared buffer before the barrier and thread 63 (warp 1) reads it after it (read after write); only a block barrier orders threads of different warps}}
   %0 = obs.sync warp %a : !obs.arr<64 x i32>
   %1 = obs.rev %0 : !obs.arr<64 x i32>
   obs.return %1 : !obs.arr<64 x i32>
@@ -18,6 +19,7 @@ obs.kernel @racy_warp(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> {
 // A racy in-place stage written by hand: odds reads both elements of each
 // pair, and the two threads of a pair each write one of them.
 obs.kernel @racy_inplace(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  // expected-note @+1 {{the buffer holds the array of this op}}
   %0 = obs.sync %a : !obs.arr<8 x i32>
   %1 = obs.odds %0 : !obs.arr<8 x i32> {
   ^bb0(%x: i32, %y: i32):
@@ -25,7 +27,7 @@ obs.kernel @racy_inplace(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
     %hi = arith.maxsi %x, %y : i32
     obs.yield %lo, %hi : i32, i32
   }
-  // expected-error-re @+1 {{'obs.sync' op in place is unsafe: thread 1 (warp 0) writes element 1 of the buffer of the op at {{.*}} and thread 2 (warp 0) reads it in the same stage, with no barrier between them}}
+  // expected-error-re @+1 {{'obs.sync' op in place is unsafe: thread 1 (warp 0) writes element 1 of a shared buffer and thread 2 (warp 0) reads it in the same stage, with no barrier between them}}
   %2 = obs.sync inplace %1 : !obs.arr<8 x i32>
   %3 = obs.rev %2 : !obs.arr<8 x i32>
   obs.return %3 : !obs.arr<8 x i32>
@@ -39,15 +41,17 @@ obs.kernel @racy_inplace(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
 // a buffer each, the warp barrier would be enough.
 obs.kernel @reuse(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32>
     attributes {obs.shared_bytes = 512 : i64} {
+  // expected-note @+1 {{the buffer holds the array of this op}}
   %0 = obs.sync %a {obs.shared_offsets = array<i64: 0>} : !obs.arr<64 x i32>
   %1 = obs.rev %0 : !obs.arr<64 x i32>
-  // expected-error-re @+1 {{'obs.sync' op warp scope is unsafe: thread 63 (warp 1) reads element 0 of the buffer of the op at {{.*}}, which shares memory with element 0 of the buffer of the op at {{.*}} before the barrier and thread 0 (warp 0) writes it after it (write after read through buffer reuse); only a block barrier orders threads of different warps}}
+  // expected-error-re @+1 {{'obs.sync' op warp scope is unsafe: thread 63 (warp 1) reads element 0 of a shared buffer, which shares memory with element 0 of another buffer before the barrier and thread 0 (warp 0) writes it after it (write after read through buffer reuse); only a block barrier orders threads of different warps}}
   %2 = obs.sync warp %1 {obs.shared_offsets = array<i64: 256>} : !obs.arr<64 x i32>
   %3 = obs.map %2 : !obs.arr<64 x i32> -> !obs.arr<64 x i32> {
   ^bb0(%x: i32):
     %y = arith.addi %x, %x : i32
     obs.yield %y : i32
   }
+  // expected-note @+1 {{the other buffer holds the array of this op}}
   %4 = obs.sync %3 {obs.shared_offsets = array<i64: 0>} : !obs.arr<64 x i32>
   %5 = obs.rev %4 : !obs.arr<64 x i32>
   obs.return %5 : !obs.arr<64 x i32>
@@ -77,6 +81,7 @@ obs.kernel @no_reuse(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> {
 // reverses what this one wrote, across warps, with only that warp barrier
 // between them.
 obs.kernel @wrap_around(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> {
+  // expected-note @+1 {{the buffer holds the array of this op}}
   %0 = obs.repeat 3 %a : !obs.arr<64 x i32> {
   ^bb0(%x: !obs.arr<64 x i32>):
     %r = obs.rev %x : !obs.arr<64 x i32>
@@ -86,7 +91,7 @@ obs.kernel @wrap_around(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> {
       %w = arith.addi %v, %v : i32
       obs.yield %w : i32
     }
-    // expected-error-re @+1 {{'obs.sync' op warp scope is unsafe: thread 0 (warp 0) writes element 0 of the buffer of the op at {{.*}} before the barrier and thread 63 (warp 1) reads it after it (read after write, across repeat iterations)}}
+    // expected-error-re @+1 {{'obs.sync' op warp scope is unsafe: thread 0 (warp 0) writes element 0 of a shared buffer before the barrier and thread 63 (warp 1) reads it after it (read after write, across repeat iterations)}}
     %t = obs.sync warp %m : !obs.arr<64 x i32>
     obs.yield %t : !obs.arr<64 x i32>
   }
@@ -114,7 +119,8 @@ obs.kernel @nothing_to_overwrite(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
 obs.kernel @not_flat(%a: !obs.arr<128 x i32>) -> !obs.arr<128 x i32> {
   %0 = obs.two %a : !obs.arr<128 x i32> -> !obs.arr<128 x i32> {
   ^bb0(%h: !obs.arr<64 x i32>):
-    // expected-error-re @+1 {{'obs.sync' op warp scope is unsafe: thread {{[0-9]+}} (warp {{[0-9]}}) writes element {{[0-9]+}} of the buffer of the op at {{.*}}verify-sync-errors.mlir:{{[0-9]+}}:10 before the barrier and thread {{[0-9]+}} (warp {{[0-9]}}) reads it after it (read after write)}}
+    // expected-note @+2 {{the buffer holds the array of this op}}
+    // expected-error-re @+1 {{'obs.sync' op warp scope is unsafe: thread {{[0-9]+}} (warp {{[0-9]}}) writes element {{[0-9]+}} of a shared buffer before the barrier and thread {{[0-9]+}} (warp {{[0-9]}}) reads it after it (read after write)}}
     %s = obs.sync warp %h : !obs.arr<64 x i32>
     %r = obs.rev %s : !obs.arr<64 x i32>
     obs.yield %r : !obs.arr<64 x i32>

@@ -8,6 +8,7 @@
 // rejected at the written sync. Under strided<64> the same scope is safe
 // and kept (written-properties-kept.mlir).
 obs.kernel @written_warp(%a: !obs.arr<128 x i32>) -> !obs.arr<128 x i32> {
+  // expected-note @+2 {{the buffer holds the array of this op}}
   // expected-error-re @+1 {{'obs.sync' op warp scope is unsafe: {{.*}}; only a block barrier orders threads of different warps}}
   %0 = obs.sync warp %a : !obs.arr<128 x i32>
   %c2 = arith.constant 2 : i32

@@ -13,7 +13,8 @@
 // threads; the written warp scope is rejected, not traded for a block
 // barrier.
 obs.kernel @reverse(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> {
-  // expected-error-re @+1 {{'obs.sync' op warp scope is unsafe: thread {{[0-9]+}} (warp {{[0-9]}}) writes element {{[0-9]+}} of the buffer of the op at {{.*}}written-properties.mlir:{{[0-9]+}}:8 before the barrier and thread {{[0-9]+}} (warp {{[0-9]}}) reads it after it (read after write); only a block barrier orders threads of different warps}}
+  // expected-note @+2 {{the buffer holds the array of this op}}
+  // expected-error-re @+1 {{'obs.sync' op warp scope is unsafe: thread {{[0-9]+}} (warp {{[0-9]}}) writes element {{[0-9]+}} of a shared buffer before the barrier and thread {{[0-9]+}} (warp {{[0-9]}}) reads it after it (read after write); only a block barrier orders threads of different warps}}
   %s = obs.sync warp %a : !obs.arr<64 x i32>
   %r = obs.rev %s : !obs.arr<64 x i32>
   obs.return %r : !obs.arr<64 x i32>
@@ -25,6 +26,7 @@ obs.kernel @reverse(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> {
 // written work assignment and scope both stay as written, and are rejected
 // together.
 obs.kernel @halves(%a: !obs.arr<128 x i32>) -> !obs.arr<128 x i32> attributes {threads = 64} {
+  // expected-note @+2 {{the buffer holds the array of this op}}
   // expected-error-re @+1 {{'obs.sync' op warp scope is unsafe: {{.*}} (read after write); only a block barrier orders threads of different warps}}
   %s = obs.sync warp strided<64> %a : !obs.arr<128 x i32>
   %r = obs.two %s : !obs.arr<128 x i32> -> !obs.arr<128 x i32> {
@@ -43,6 +45,7 @@ obs.kernel @halves(%a: !obs.arr<128 x i32>) -> !obs.arr<128 x i32> attributes {t
 // rejected; with blocked<2> each pair has one owner, and the same placement
 // is kept (test/obs-run/precision.test).
 obs.kernel @pairs_split(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> attributes {threads = 32} {
+  // expected-note @+1 {{the buffer holds the array of this op}}
   %s = obs.sync %a : !obs.arr<64 x i32>
   %e = obs.evens %s : !obs.arr<64 x i32> {
   ^bb0(%x: i32, %y: i32):
@@ -50,7 +53,7 @@ obs.kernel @pairs_split(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> attributes
     %hi = arith.maxsi %x, %y : i32
     obs.yield %lo, %hi : i32, i32
   }
-  // expected-error-re @+1 {{'obs.sync' op in place is unsafe: thread {{[0-9]+}} (warp 0) {{writes|reads}} element {{[0-9]+}} of the buffer of the op at {{.*}} and thread {{[0-9]+}} (warp 0) {{writes|reads}} it in the same stage, with no barrier between them}}
+  // expected-error-re @+1 {{'obs.sync' op in place is unsafe: thread {{[0-9]+}} (warp 0) {{writes|reads}} element {{[0-9]+}} of a shared buffer and thread {{[0-9]+}} (warp 0) {{writes|reads}} it in the same stage, with no barrier between them}}
   %t = obs.sync inplace strided<32> %e : !obs.arr<64 x i32>
   %r = obs.rev %t : !obs.arr<64 x i32>
   obs.return %r : !obs.arr<64 x i32>
