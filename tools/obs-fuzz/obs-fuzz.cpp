@@ -6,7 +6,8 @@
 // ref target, then on the cpu target as written and through random subsets
 // and orders of the refinement passes, under forward, reverse and shuffled
 // thread orders, and compares every result with ref. A kernel whose
-// user-written syncs the verifier rejects is counted, not failed; so is one
+// user-written syncs the verifier rejects, as written or for the threads a
+// pipeline's work assignment chose, is counted, not failed; so is one
 // over one of the compiler's limits (shared memory, inlined reads, the
 // proof's accesses), and one whose estimated work (estimateWork) is over
 // --max-work, which is not run at all. Rejections and limits are told by the
@@ -62,6 +63,12 @@ static cl::opt<unsigned> numPrograms("programs",
                                      cl::init(100), cl::cat(fuzzCategory));
 static cl::opt<uint64_t> seed("seed", cl::desc("The first random seed"),
                               cl::init(1), cl::cat(fuzzCategory));
+static cl::opt<unsigned>
+    firstProgram("first",
+                 cl::desc("The first program of the seed to test: with "
+                          "--programs=1, program N alone, as a failure report "
+                          "names it"),
+                 cl::init(0), cl::cat(fuzzCategory));
 static cl::opt<unsigned>
     maxLength("max-length",
               cl::desc("The longest array a program works on (1 to 1024)"),
@@ -233,6 +240,23 @@ FailureOr<OwningOpRef<ModuleOp>> transform(ModuleOp module,
     return failure();
   }
   return copy;
+}
+
+/// Whether `configuration`'s work assignment alone, with no other
+/// refinement, makes the verifier reject `module`: the properties the user
+/// wrote do not hold for the threads it assigns.
+bool rejectedForWrittenProperties(ModuleOp module,
+                                  const Configuration &configuration) {
+  auto assign = llvm::find_if(configuration.passes, [](const std::string &pass) {
+    return StringRef(pass).starts_with("obs-assign-work");
+  });
+  if (assign == configuration.passes.end())
+    return false;
+  Configuration alone = configuration;
+  alone.passes = {*assign};
+  StepError error;
+  return failed(transform(module, alone.refinement(), error)) &&
+         error.rejected;
 }
 
 /// What a program runs: the kernel @fuzz alone, or the host function
@@ -472,6 +496,16 @@ Report checkProgram(const std::string &text, uint64_t inputSeed,
         setMessage(report, "ref runs the kernel as written, but cpu "
                            "rejects it: " + error.text);
         return report;
+      }
+      // A work assignment the pipeline chose may make what the user wrote
+      // (a warp scope, an in place) false, and the kernel is then rejected,
+      // as it must be. That is told apart from a refinement that made a
+      // race of its own by assigning the work alone: if that is rejected
+      // too, the written properties are what fails.
+      if (error.rejected && rejectedForWrittenProperties(*module,
+                                                        configuration)) {
+        ++report.rejected;
+        continue;
       }
       report.outcome = Outcome::Failed;
       report.failingPipeline = index;
@@ -729,9 +763,10 @@ int main(int argc, char **argv) {
 
   // Up to --jobs children at a time; results are handled as they come.
   std::map<pid_t, std::pair<uint64_t, Child>> running;
-  uint64_t next = 0;
-  while (next < numPrograms || !running.empty()) {
-    while (next < numPrograms && running.size() < std::max(1u, jobs.getValue())) {
+  uint64_t next = firstProgram;
+  uint64_t end = uint64_t(firstProgram) + numPrograms;
+  while (next < end || !running.empty()) {
+    while (next < end && running.size() < std::max(1u, jobs.getValue())) {
       // Exponential recomputation is the program's, not a bug: skip it
       // rather than wait for the timeout.
       Program program = programFor(next);
