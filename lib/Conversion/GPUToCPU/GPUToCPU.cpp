@@ -189,8 +189,17 @@ Value BlockSplitter::rematerialize(Value value, OpBuilder &builder,
     return thread;
   if (!producer || !rematerializable.contains(producer))
     return value;
-  for (Value operand : producer->getOperands())
-    cache.map(operand, rematerialize(operand, builder, thread, cache));
+  // Its operands, and the values its regions capture from outside it (an
+  // scf.if that chooses a condition from the thread id), are rematerialized
+  // first, so that the copy uses nothing from before the barrier.
+  producer->walk([&](Operation *nested) {
+    for (Value operand : nested->getOperands()) {
+      Region *region = operand.getParentRegion();
+      if (nested != producer && producer->isAncestor(region->getParentOp()))
+        continue; // Defined inside: cloned with it.
+      cache.map(operand, rematerialize(operand, builder, thread, cache));
+    }
+  });
   Operation *clone = builder.clone(*producer, cache);
   return clone->getResult(cast<OpResult>(value).getResultNumber());
 }
@@ -308,7 +317,11 @@ LogicalResult BlockSplitter::split(Block &block) {
     }
     if (isUniform(&op))
       continue;
-    if (isPure(&op) && op.getNumRegions() == 0) {
+    // What a thread computes without touching memory (after CSE, possibly
+    // once for several phases) is computed again where a later phase uses
+    // it. The op runs unconditionally here, at the top of the kernel, so a
+    // copy in a later phase runs no more often than it did: no speculation.
+    if (isMemoryEffectFree(&op)) {
       rematerializable.insert(&op);
       for (Value result : op.getResults())
         threadValues.insert(result);
