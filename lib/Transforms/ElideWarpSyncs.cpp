@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Obs/Support/Statistics.h"
-#include "Obs/Transforms/KernelSimulation.h"
+#include "Obs/Analysis/KernelSimulation.h"
 #include "Obs/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -24,13 +24,6 @@ namespace mlir::obs {
 
 using namespace mlir;
 using namespace mlir::obs;
-
-/// Whether `sync` only hands its array to the kernel's results: its stage
-/// writes global memory and ends in no barrier.
-bool mlir::obs::isOutputOnly(SyncOp sync) {
-  return llvm::all_of(sync->getUsers(),
-                      [](Operation *user) { return isa<ReturnOp>(user); });
-}
 
 /// Whether the kernel, as it is now, runs without hazards. Fails when it
 /// cannot be simulated (the reason is reported).
@@ -57,7 +50,7 @@ struct ObsElideWarpSyncsPass
       return;
     SmallVector<SyncOp> candidates;
     kernel.walk([&](SyncOp sync) {
-      if (!sync.getEffectiveScopeAttr() && !isOutputOnly(sync))
+      if (!sync.getEffectiveScopeAttr() && !sync.isOutputOnly())
         candidates.push_back(sync);
     });
     auto warp = SyncScopeAttr::get(kernel.getContext(), SyncScope::Warp);

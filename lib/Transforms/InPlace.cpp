@@ -1,7 +1,7 @@
 //===- InPlace.cpp - stages that overwrite what they read -----------------===//
 
 #include "Obs/Support/Statistics.h"
-#include "Obs/Transforms/KernelSimulation.h"
+#include "Obs/Analysis/KernelSimulation.h"
 #include "Obs/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -31,7 +31,7 @@ struct ObsInPlacePass : mlir::obs::impl::ObsInPlaceBase<ObsInPlacePass> {
       return; // The verifier's to report.
     SmallVector<SyncOp> candidates;
     kernel.walk([&](SyncOp sync) {
-      if (!sync.getEffectivePlacementAttr() && !isOutputOnly(sync))
+      if (!sync.getEffectivePlacementAttr() && !sync.isOutputOnly())
         candidates.push_back(sync);
     });
     // A shared-memory plan (obs-plan-shared run before) gave each buffer

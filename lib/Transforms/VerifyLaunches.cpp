@@ -26,7 +26,7 @@
 #include "Obs/Support/ErrorKinds.h"
 #include "Obs/Support/MemoryBytes.h"
 #include "Obs/Support/Statistics.h"
-#include "Obs/Transforms/KernelSimulation.h"
+#include "Obs/Analysis/KernelSimulation.h"
 #include "Obs/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

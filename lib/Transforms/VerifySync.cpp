@@ -2,7 +2,7 @@
 
 #include "Obs/Support/ErrorKinds.h"
 #include "Obs/Support/Statistics.h"
-#include "Obs/Transforms/KernelSimulation.h"
+#include "Obs/Analysis/KernelSimulation.h"
 #include "Obs/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -63,7 +63,7 @@ struct ObsVerifySyncPass
       InFlightDiagnostic diag = sync.emitOpError();
       tagError(diag, ErrorKind::RejectedChoice);
       failed = true;
-      if (isOutputOnly(sync)) {
+      if (sync.isOutputOnly()) {
         diag << "in place cannot apply: its array is only returned, so its "
                 "stage writes the kernel's results in global memory, not a "
                 "shared buffer";

@@ -1,7 +1,7 @@
 //===- HostData.h - kernel arrays on the host -------------------*- C++ -*-===//
 //
 // obs-run's model of the data a kernel reads and writes: an array stored as
-// every target stores it (Obs/Conversion/Storage.h: one buffer per scalar of
+// every target stores it (Obs/Dialect/Obs/Storage.h: one buffer per scalar of
 // the leaf element, row-major over the nesting), filled from the forms
 // `--input` accepts and written in the forms `--output` accepts. Users see an
 // array of tuples as its flattened scalars in order (seed 001 passes pAdd'

@@ -12,7 +12,7 @@
 
 #include "CudaDriver.h"
 #include "HostData.h"
-#include "Obs/Conversion/Storage.h"
+#include "Obs/Dialect/Obs/Storage.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/InitAll.h"
 #include "Obs/Pipelines/Pipelines.h"
@@ -29,7 +29,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
-#include "Obs/Transforms/NetworkPicture.h"
+#include "NetworkPicture.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"

@@ -18,7 +18,7 @@ namespace mlir::obs {
 /// `obs-reference`: kernels to sequential loops (the ref target), then to the
 /// LLVM dialect, ready to JIT. Each kernel @k becomes an LLVM function @k
 /// taking one bare pointer per stored component of its arguments and then of
-/// its results (see Obs/Conversion/Storage.h).
+/// its results (see Obs/Dialect/Obs/Storage.h).
 void buildReferencePipeline(OpPassManager &pm);
 
 /// Lowers host code (func, scf, arith, memref, math, cf) to the LLVM

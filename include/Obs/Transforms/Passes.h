@@ -55,14 +55,6 @@ std::unique_ptr<Pass> createObsVerifyReference();
 #define GEN_PASS_REGISTRATION
 #include "Obs/Transforms/Passes.h.inc"
 
-/// Lifts every two, ilv and one holding syncs (see --obs-flatten).
-LogicalResult flattenKernel(KernelOp kernel,
-                            function_ref<void()> countLifted = [] {},
-                            function_ref<void()> countMergedSync = [] {});
-
-/// Whether no two, ilv or one of `kernel` holds a sync.
-bool isFlat(KernelOp kernel);
-
 /// Two elements of a kernel's arrays (as launch operands: the components of
 /// its arguments, then of its results) that a launch puts at one place in
 /// block `block`, in the allocation `root`.
@@ -79,10 +71,6 @@ struct LaunchOverlap {
 /// elements that one block reads and writes at one place, once.
 LogicalResult proveLaunchPlaces(LaunchOp launch, KernelOp kernel,
                                 SmallVectorImpl<LaunchOverlap> &overlaps);
-
-/// Whether `sync` only hands its array to the kernel's results: its stage
-/// writes global memory and ends in no barrier.
-bool isOutputOnly(SyncOp sync);
 
 /// A kernel's shared-memory plan, as obs-plan-shared leaves it: the arena's
 /// size and each buffer owner's offsets.

@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Obs/Conversion/Passes.h"
-#include "Obs/Conversion/Storage.h"
+#include "Obs/Dialect/Obs/Storage.h"
 #include "Obs/Dialect/Obs/ElementEmitter.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/Support/Statistics.h"

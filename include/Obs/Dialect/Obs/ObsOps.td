@@ -195,6 +195,15 @@ def Obs_SyncOp : Obs_Op<"sync", [
     ::mlir::obs::ArrType getType() {
       return ::llvm::cast<::mlir::obs::ArrType>(getResult().getType());
     }
+    /// Whether the sync only hands its array to the kernel's results: its
+    /// stage writes global memory and ends in no barrier, so its scope and
+    /// placement mean nothing.
+    bool isOutputOnly() {
+      return !getResult().use_empty() &&
+             ::llvm::all_of(getResult().getUsers(), [](::mlir::Operation *user) {
+               return ::llvm::isa<::mlir::obs::ReturnOp>(user);
+             });
+    }
     /// The barrier scope: as written, else as planned, else block.
     ::mlir::obs::SyncScope getScopeOrDefault() {
       if (::mlir::obs::SyncScopeAttr scope = getEffectiveScopeAttr())

@@ -1,6 +1,6 @@
 //===- Storage.cpp - how arrays are laid out in memory --------------------===//
 
-#include "Obs/Conversion/Storage.h"
+#include "Obs/Dialect/Obs/Storage.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;

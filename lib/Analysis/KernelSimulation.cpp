@@ -1,9 +1,9 @@
 //===- KernelSimulation.cpp - a kernel's block, run thread by thread ------===//
 
-#include "Obs/Conversion/ObsToGPU.h"
+#include "Obs/KernelLowering/KernelLowering.h"
 #include "Obs/Support/ErrorKinds.h"
-#include "Obs/Transforms/KernelSimulation.h"
-#include "Obs/Transforms/Passes.h"
+#include "Obs/Analysis/KernelSimulation.h"
+#include "Obs/KernelLowering/Flatten.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "llvm/ADT/SetVector.h"
 

@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef OBS_TRANSFORMS_NETWORKPICTURE_H
-#define OBS_TRANSFORMS_NETWORKPICTURE_H
+#ifndef OBS_RUN_NETWORKPICTURE_H
+#define OBS_RUN_NETWORKPICTURE_H
 
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "llvm/Support/raw_ostream.h"
@@ -30,4 +30,4 @@ LogicalResult drawNetwork(KernelOp kernel, llvm::raw_ostream &os);
 
 } // namespace mlir::obs
 
-#endif // OBS_TRANSFORMS_NETWORKPICTURE_H
+#endif // OBS_RUN_NETWORKPICTURE_H

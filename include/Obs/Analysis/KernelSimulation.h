@@ -8,11 +8,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef OBS_TRANSFORMS_KERNELSIMULATION_H
-#define OBS_TRANSFORMS_KERNELSIMULATION_H
+#ifndef OBS_ANALYSIS_KERNELSIMULATION_H
+#define OBS_ANALYSIS_KERNELSIMULATION_H
 
 #include "Obs/Analysis/BlockRun.h"
-#include "Obs/Conversion/ObsToGPU.h"
+#include "Obs/KernelLowering/KernelLowering.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -135,4 +135,4 @@ refineSyncs(KernelOp kernel, ArrayRef<SyncOp> candidates,
 
 } // namespace mlir::obs
 
-#endif // OBS_TRANSFORMS_KERNELSIMULATION_H
+#endif // OBS_ANALYSIS_KERNELSIMULATION_H

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef OBS_CONVERSION_STORAGE_H
-#define OBS_CONVERSION_STORAGE_H
+#ifndef OBS_DIALECT_OBS_STORAGE_H
+#define OBS_DIALECT_OBS_STORAGE_H
 
 #include "Obs/Dialect/Obs/ElementEmitter.h"
 #include "Obs/Dialect/Obs/ObsTypes.h"
@@ -29,4 +29,4 @@ void storeLeaf(OpBuilder &builder, Location loc, ValueRange components,
 
 } // namespace mlir::obs
 
-#endif // OBS_CONVERSION_STORAGE_H
+#endif // OBS_DIALECT_OBS_STORAGE_H

@@ -1,7 +1,7 @@
 //===- NetworkPicture.cpp - a kernel drawn as the papers draw networks ----===//
 
-#include "Obs/Transforms/NetworkPicture.h"
-#include "Obs/Transforms/KernelSimulation.h"
+#include "NetworkPicture.h"
+#include "Obs/Analysis/KernelSimulation.h"
 #include "Obs/Transforms/Passes.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Format.h"

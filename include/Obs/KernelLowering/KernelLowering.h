@@ -1,0 +1,55 @@
+//===- KernelLowering.h - one obs kernel to a gpu.func ----------*- C++ -*-===//
+//
+// The lowering every GPU path shares: convert-obs-to-gpu emits it for each
+// kernel instance, and the simulation that proves a kernel's plan
+// (Obs/Analysis/KernelSimulation.h) runs exactly what it emits.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OBS_KERNELLOWERING_KERNELLOWERING_H
+#define OBS_KERNELLOWERING_KERNELLOWERING_H
+
+#include "Obs/Dialect/Obs/ObsOps.h"
+#include "Obs/KernelLowering/IdentityWrites.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include <functional>
+
+namespace mlir::obs {
+
+/// What the lowering counts, for pass statistics.
+struct GPULoweringCounters {
+  std::function<void()> stage = [] {};
+  std::function<void()> blockBarrier = [] {};
+  std::function<void()> warpBarrier = [] {};
+  std::function<void(uint64_t)> sharedBytes = [](uint64_t) {};
+  /// Elements an in-place stage leaves as they are.
+  std::function<void(uint64_t)> identityWrites = [](uint64_t) {};
+};
+
+/// Where a launch places each block's arrays (see obs.launch's `layouts`):
+/// one map (block, element) -> index per kernel array, arguments then
+/// results, and the memref types the gpu.func then takes.
+struct KernelLayouts {
+  SmallVector<AffineMap> arrays;
+  SmallVector<Type> memrefTypes;
+};
+
+/// Lowers the flat kernel `kernel` (see --obs-flatten) to a new kernel
+/// gpu.func at the end of `module`, named `name` or, when that is taken,
+/// renamed as SymbolTable::insert does, for a grid of `grid` blocks whose
+/// arrays are contiguous chunks of the memrefs, or laid out by `layouts`.
+///
+/// Every barrier carries `obs.sync_index`, the position (in program order)
+/// of the sync it ends; every workgroup buffer and view carries
+/// `obs.owner`, the location of the op whose array it stores; the ops of a
+/// stage have its sync's location. The analyses map what they find in the
+/// gpu.func back to the kernel through them.
+FailureOr<gpu::GPUFuncOp>
+lowerKernelToGPUFunc(KernelOp kernel, gpu::GPUModuleOp module, StringRef name,
+                     int64_t grid, const GPULoweringCounters &counters = {},
+                     ChangedElementsCache *cache = nullptr,
+                     const KernelLayouts *layouts = nullptr);
+
+} // namespace mlir::obs
+
+#endif // OBS_KERNELLOWERING_KERNELLOWERING_H

@@ -1,0 +1,823 @@
+//===- KernelLowering.cpp - one obs kernel to a gpu.func ------------------===//
+//
+// A kernel is a sequence of stages, one per sync: every thread computes the
+// elements the sync's work assignment gives it, stores them, and waits at a
+// barrier. Element code comes from the index functions (ElementEmitter), with
+// sources only where memory is: the kernel's arguments (global memory) and
+// the arrays stages have stored (workgroup memory). Everything between two
+// syncs is therefore inlined into the thread that needs it, as Obsidian's
+// code generator does.
+//
+// Invariant for the CPU target: no SSA value defined in one stage is used in
+// another, except the thread id, block id and loop counters (and values
+// computed from them alone). Element code is emitted inside each stage.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Obs/KernelLowering/KernelLowering.h"
+#include "Obs/Dialect/Obs/ElementEmitter.h"
+#include "Obs/Dialect/Obs/ObsOps.h"
+#include "Obs/Dialect/Obs/Storage.h"
+#include "Obs/KernelLowering/ElementSet.h"
+#include "Obs/Support/ErrorKinds.h"
+#include "Obs/Support/MemoryBytes.h"
+#include "mlir/Dialect/Affine/Utils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::obs;
+
+static constexpr uint64_t kWarpSize = KernelOp::kWarpSize;
+
+/// The memref types of an array for a whole grid: the outermost dimension
+/// holds every block's chunk.
+static SmallVector<Type> gridStorageTypes(ArrType type, int64_t grid,
+                                          Attribute memorySpace = {}) {
+  SmallVector<Type> types;
+  for (MemRefType memref : getStorageTypes(type, memorySpace)) {
+    SmallVector<int64_t> shape(memref.getShape());
+    shape[0] *= grid;
+    types.push_back(MemRefType::get(shape, memref.getElementType(),
+                                    MemRefLayoutAttrInterface(), memorySpace));
+  }
+  return types;
+}
+
+/// Rounds of a stage up to this many are unrolled; more are a loop.
+static constexpr uint64_t kUnrolledRounds = 8;
+
+/// The most array reads the code of one stage may inline, over all its
+/// unrolled rounds (ElementEmitter's read limit). The papers' kernels
+/// inline a few dozen. Each unsynced `odds` triples the reads, so n of them
+/// inline (3^n - 1) / 2: nine make millions of operations, which take
+/// minutes to lower, where 2^15 reads lower in a few seconds.
+static constexpr uint64_t kMaxFusedReads = 1 << 15;
+
+
+namespace {
+
+/// Where a stage stores its elements: component memrefs, and the offset of
+/// this block's chunk in them (for global memory).
+struct Destination {
+  SmallVector<Value> components;
+  /// For global memory, where element i of block b lives: the launch's
+  /// layout (b, i) -> index, null when it is i itself.
+  AffineMap layout;
+};
+
+
+class KernelLowering {
+public:
+  KernelLowering(KernelOp kernel, gpu::GPUFuncOp func, int64_t grid,
+                 ArrayRef<AffineMap> layouts,
+                 const GPULoweringCounters &counters,
+                 ChangedElementsCache *cache)
+      : kernel(kernel), func(func), grid(grid), layouts(layouts),
+        blockThreads(kernel.getBlockThreads()), counters(counters),
+        cache(cache), builder(func.getContext()) {
+    kernel.walk([&](SyncOp sync) {
+      syncIndex[sync] = static_cast<int64_t>(syncIndex.size());
+    });
+    kernel.walk([&](Operation *op) {
+      if (isa<SyncOp, RepeatOp>(op))
+        ownerIndex[op] = static_cast<int64_t>(ownerIndex.size());
+    });
+  }
+
+  LogicalResult lower();
+
+private:
+  LogicalResult lowerBlock(Block &block);
+  LogicalResult lowerSync(SyncOp sync, const Destination *target);
+  LogicalResult lowerRepeat(RepeatOp repeat);
+  /// The stored array an in-place sync overwrites: the one array in memory
+  /// its stage reads, when there is one of the sync's type.
+  Value inPlaceTarget(SyncOp sync);
+
+  /// Emits the stage that computes `array` under `how` (null: the block's
+  /// threads sweep it) into `destination`.
+  LogicalResult emitStage(Value array, WorkAssignmentAttrInterface how,
+                          const Destination &destination,
+                          const ElementSet *written = nullptr,
+                          bool inPlace = false);
+  /// The elements of an in-place sync's array that differ from what the
+  /// array it overwrites holds at the same place.
+  llvm::BitVector changedElements(SyncOp sync, Value overwritten);
+  Operation *emitBarrier(SyncScope scope, SyncOp sync);
+  /// A workgroup buffer for an array of `type`, owned by `owner`.
+  /// Fails, with an error at `owner`, when a shared-memory plan gives its
+  /// buffer no place in the arena.
+  FailureOr<Destination> allocateShared(ArrType type, Operation *owner);
+  Destination globalDestination(ValueRange components, ArrType type,
+                                AffineMap layout);
+  LeafReader readerFor(const Destination &destination);
+  Value threadId() {
+    return gpu::ThreadIdOp::create(builder, loc(), gpu::Dimension::x);
+  }
+  Value constant(int64_t value) {
+    return arith::ConstantIndexOp::create(builder, loc(), value);
+  }
+  /// The location of what is being lowered: the current stage's sync.
+  Location loc() { return currentLoc ? *currentLoc : kernel.getLoc(); }
+
+  KernelOp kernel;
+  gpu::GPUFuncOp func;
+  int64_t grid;
+  /// One per kernel array (arguments, then results), or none for chunks.
+  ArrayRef<AffineMap> layouts;
+  uint64_t blockThreads;
+  const GPULoweringCounters &counters;
+  ChangedElementsCache *cache;
+  OpBuilder builder;
+  std::optional<Location> currentLoc;
+  llvm::DenseMap<Operation *, int64_t> syncIndex;
+  /// Syncs and repeats, which own buffers, in program order.
+  llvm::DenseMap<Operation *, int64_t> ownerIndex;
+  /// The shared-memory arena of a planned kernel, and how many of each
+  /// owner's planned offsets are taken.
+  Value arena;
+  llvm::DenseMap<Operation *, unsigned> nextOffset;
+  /// Arrays that live in memory, and how to read them.
+  llvm::DenseMap<Value, LeafReader> sources;
+  /// Where each array stored by a stage lives (for in-place syncs).
+  llvm::DenseMap<Value, Destination> stored;
+  /// Syncs whose result is only returned: they write global memory.
+  llvm::DenseMap<Operation *, SmallVector<unsigned>> outputSyncs;
+  SmallVector<Destination> outputs;
+};
+
+} // namespace
+
+FailureOr<Destination> KernelLowering::allocateShared(ArrType type,
+                                                      Operation *owner) {
+  Attribute workgroup = gpu::AddressSpaceAttr::get(
+      func.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+  Destination destination;
+  // With a shared-memory plan (--obs-plan-shared), buffers are views at
+  // planned offsets of one arena.
+  MLIRContext *context = func.getContext();
+  if (IntegerAttr arenaBytes =
+          ObsDialect::SharedBytesAttrHelper(context).getAttr(kernel)) {
+    if (!arena) {
+      auto type = MemRefType::get({arenaBytes.getInt()}, builder.getI8Type(),
+                                  MemRefLayoutAttrInterface(), workgroup);
+      arena = func.addWorkgroupAttribution(type, kernel.getLoc());
+      unsigned index = func.getNumWorkgroupAttributions() - 1;
+      func.setWorkgroupAttributionAttr(
+          index, ObsDialect::ArenaAttrHelper(context).getName(),
+          builder.getUnitAttr());
+      // Views of any element type start at planned offsets, which are
+      // multiples of 16: so is the arena.
+      func.setWorkgroupAttributionAttr(index, "llvm.align",
+                                       builder.getI64IntegerAttr(16));
+      counters.sharedBytes(arenaBytes.getInt());
+    }
+    DenseI64ArrayAttr offsets =
+        ObsDialect::SharedOffsetsAttrHelper(context).getAttr(owner);
+    OpBuilder entryBuilder = OpBuilder::atBlockBegin(&func.getBody().front());
+    unsigned &next = nextOffset[owner];
+    for (MemRefType memref : getStorageTypes(type, workgroup)) {
+      // A plan made for other buffers than the lowering allocates (a pass
+      // changed the kernel after obs-plan-shared) is not guessed at.
+      if (!offsets || next >= offsets.size() ||
+          offsets[next] + static_cast<int64_t>(getTotalBytes(memref)) >
+              arenaBytes.getInt())
+        return tagError(owner->emitOpError()
+                            << "has no place for its buffer in the "
+                               "shared-memory plan ("
+                            << ObsDialect::SharedOffsetsAttrHelper::getNameStr()
+                            << " within the kernel's "
+                            << arenaBytes.getInt()
+                            << "-byte arena): the plan is stale; run "
+                               "obs-plan-shared again",
+                        ErrorKind::RejectedChoice);
+      int64_t offset = offsets[next];
+      ++next;
+      Value shift =
+          arith::ConstantIndexOp::create(entryBuilder, owner->getLoc(), offset);
+      auto view = memref::ViewOp::create(entryBuilder, owner->getLoc(), memref,
+                                         arena, shift, ValueRange());
+      ObsDialect::OwnerAttrHelper(context).setAttr(view, owner->getLoc());
+      destination.components.push_back(view);
+    }
+    return destination;
+  }
+  for (MemRefType memref : getStorageTypes(type, workgroup)) {
+    destination.components.push_back(
+        func.addWorkgroupAttribution(memref, owner->getLoc()));
+    unsigned index = func.getNumWorkgroupAttributions() - 1;
+    func.setWorkgroupAttributionAttr(
+        index, ObsDialect::OwnerAttrHelper(context).getName(),
+        owner->getLoc());
+    func.setWorkgroupAttributionAttr(
+        index, ObsDialect::OwnerIndexAttrHelper(context).getName(),
+        builder.getI64IntegerAttr(ownerIndex.lookup(owner)));
+    counters.sharedBytes(getTotalBytes(memref));
+  }
+  return destination;
+}
+
+Destination KernelLowering::globalDestination(ValueRange components,
+                                              ArrType type, AffineMap layout) {
+  Destination destination;
+  destination.components.assign(components.begin(), components.end());
+  if (layout) {
+    destination.layout = layout;
+  } else if (grid > 1) {
+    MLIRContext *context = builder.getContext();
+    destination.layout = AffineMap::get(
+        2, 0,
+        getAffineDimExpr(0, context) * static_cast<int64_t>(type.getLength()) +
+            getAffineDimExpr(1, context));
+  }
+  return destination;
+}
+
+/// The index along the outermost dimension where `layout` places `element`
+/// of this block's array.
+static Value placeOf(OpBuilder &b, Location loc, AffineMap layout,
+                     Value element) {
+  Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  return affine::expandAffineExpr(b, loc, layout.getResult(0),
+                                  {block, element}, {});
+}
+
+LeafReader KernelLowering::readerFor(const Destination &destination) {
+  AffineMap layout = destination.layout;
+  LeafReader read = makeStorageReader(destination.components);
+  if (!layout)
+    return read;
+  return [read, layout](OpBuilder &b, Location loc, ValueRange path) {
+    SmallVector<Value> placed(path);
+    placed[0] = placeOf(b, loc, layout, path[0]);
+    return read(b, loc, placed);
+  };
+}
+
+Operation *KernelLowering::emitBarrier(SyncScope scope, SyncOp sync) {
+  auto index = builder.getI64IntegerAttr(sync ? syncIndex.lookup(sync) : -1);
+  if (scope == SyncScope::Block) {
+    auto barrier = gpu::BarrierOp::create(builder, loc());
+    ObsDialect::SyncIndexAttrHelper(barrier->getContext())
+        .setAttr(barrier, index);
+    counters.blockBarrier();
+    return barrier;
+  }
+  // bar.warp.sync's mask names exactly the warp's threads: all 32, or the
+  // threads that exist in a last, partial warp.
+  uint64_t partial = blockThreads % kWarpSize;
+  Value mask = arith::ConstantIntOp::create(builder, loc(), 0xffffffff, 32);
+  if (partial) {
+    Value lastWarp = constant(blockThreads / kWarpSize);
+    Value warp = arith::DivUIOp::create(builder, loc(), threadId(),
+                                        constant(kWarpSize));
+    Value isLast = arith::CmpIOp::create(builder, loc(),
+                                         arith::CmpIPredicate::eq, warp,
+                                         lastWarp);
+    Value partialMask = arith::ConstantIntOp::create(
+        builder, loc(), (uint64_t(1) << partial) - 1, 32);
+    mask = arith::SelectOp::create(builder, loc(), isLast, partialMask, mask);
+  }
+  auto barrier = NVVM::SyncWarpOp::create(builder, loc(), mask);
+  ObsDialect::SyncIndexAttrHelper(barrier->getContext()).setAttr(barrier, index);
+  counters.warpBarrier();
+  return barrier;
+}
+
+LogicalResult KernelLowering::emitStage(Value array,
+                                        WorkAssignmentAttrInterface how,
+                                        const Destination &destination,
+                                        const ElementSet *written,
+                                        bool inPlace) {
+  counters.stage();
+  ArrType type = arrType(array);
+  uint64_t length = type.getLength();
+  if (!how)
+    how = StridedAttr::get(builder.getContext(), blockThreads);
+  // compact deals out only the written elements; the others give each
+  // element to its thread and skip the ones an in-place stage leaves alone.
+  bool compact = isa<CompactAttr>(how);
+  uint64_t positions = compact && written ? written->size() : length;
+  uint64_t rounds = how.getRoundCount(positions);
+  SmallVector<uint64_t> shape = type.getShape();
+  bool failed = false;
+  // Array reads the stage's code inlines so far, over its rounds.
+  uint64_t fusedReads = 0;
+  // Whether a failure other than the read limit's was reported.
+  bool reportedError = false;
+  bool skipsIdentity = !compact && written && !written->isAll();
+  // Whether thread `thread` works on `position` in a round; the pipelines
+  // fold this where the thread id's range decides it.
+  auto worksOn = [&](Value thread, Value position) -> Value {
+    Value works = arith::CmpIOp::create(builder, loc(),
+                                        arith::CmpIPredicate::ult, position,
+                                        constant(positions));
+    uint64_t threadsUsed = how.getThreadCount(positions);
+    if (!isa<BlockedAttr>(how))
+      threadsUsed = isa<StridedAttr>(how)
+                        ? cast<StridedAttr>(how).getThreads()
+                        : cast<CompactAttr>(how).getThreads();
+    if (threadsUsed < blockThreads)
+      works = arith::AndIOp::create(
+          builder, loc(), works,
+          arith::CmpIOp::create(builder, loc(), arith::CmpIPredicate::ult,
+                                thread, constant(threadsUsed)));
+    return works;
+  };
+  // The flattened scalars of the leaf of `element` at `inner`.
+  auto emitLeafOf = [&](Value element, ValueRange inner) {
+    ElementEmitter emitter(builder, loc());
+    emitter.setReadLimit(kMaxFusedReads - std::min(fusedReads, kMaxFusedReads));
+    for (const auto &[value, reader] : sources)
+      emitter.setSource(value, reader);
+    SmallVector<Value> path{element};
+    path.append(inner.begin(), inner.end());
+    SmallVector<Value> leaf = emitter.emitLeaf(array, path);
+    fusedReads += emitter.getFusedReads();
+    failed |= emitter.failed();
+    reportedError |= emitter.reportedError();
+    return leaf;
+  };
+  auto storeAt = [&](Value element, ValueRange inner, ValueRange leaf) {
+    SmallVector<Value> target{element};
+    target.append(inner.begin(), inner.end());
+    if (destination.layout)
+      target[0] = placeOf(builder, loc(), destination.layout, element);
+    storeLeaf(builder, loc(), destination.components, leaf, target);
+  };
+  auto emitRound = [&](Value round) {
+    Value thread = threadId();
+    Value position = how.buildElementIndex(builder, loc(), thread, round);
+    auto ifOp = scf::IfOp::create(builder, loc(), worksOn(thread, position),
+                                  /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(ifOp.thenBlock());
+    Value element = position;
+    if (compact && written)
+      element = written->emitNth(builder, loc(), position);
+    if (skipsIdentity) {
+      auto skipIdentity = scf::IfOp::create(
+          builder, loc(), written->emitContains(builder, loc(), element),
+          /*withElse=*/false);
+      builder.setInsertionPointToStart(skipIdentity.thenBlock());
+    }
+    // A nested element is computed whole by its thread, leaf by leaf.
+    SmallVector<Value> lowerBounds, upperBounds, steps;
+    for (uint64_t extent : ArrayRef(shape).drop_front()) {
+      lowerBounds.push_back(constant(0));
+      upperBounds.push_back(constant(extent));
+      steps.push_back(constant(1));
+    }
+    scf::buildLoopNest(
+        builder, loc(), lowerBounds, upperBounds, steps,
+        [&](OpBuilder &nested, Location, ValueRange inner) {
+          OpBuilder::InsertionGuard innerGuard(builder);
+          builder.setInsertionPoint(nested.getInsertionBlock(),
+                                    nested.getInsertionPoint());
+          storeAt(element, inner, emitLeafOf(element, inner));
+        });
+  };
+  // An in-place stage overwrites what it reads, so a thread computes the
+  // elements of all its rounds before it stores any: one that owns both
+  // elements of a pair (a compare-and-swap under blocked<2>) must not read
+  // back, for the second, what it stored for the first. Unrolled rounds of
+  // scalar or tuple elements only; elsewhere each round stores as it goes,
+  // and a thread that reads its own stores is an error of the proof.
+  bool computeThenStore =
+      inPlace && shape.size() == 1 && rounds > 1 && rounds <= kUnrolledRounds;
+  struct Computed {
+    Value store, element;
+    SmallVector<Value> leaf;
+  };
+  SmallVector<Computed> computed;
+  auto computeRound = [&](Value round) {
+    Value thread = threadId();
+    Value position = how.buildElementIndex(builder, loc(), thread, round);
+    Value works = worksOn(thread, position);
+    Value store = works;
+    if (skipsIdentity) {
+      // Whether the element changes, asked only where the thread works (a
+      // table of changed elements has no entry past the array).
+      auto changes = scf::IfOp::create(builder, loc(), builder.getI1Type(),
+                                       works, /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(changes.thenBlock());
+      scf::YieldOp::create(builder, loc(),
+                           written->emitContains(builder, loc(), position));
+      builder.setInsertionPointToStart(changes.elseBlock());
+      scf::YieldOp::create(builder, loc(),
+                           arith::ConstantIntOp::create(builder, loc(), 0, 1)
+                               .getResult());
+      store = changes.getResult(0);
+    }
+    SmallVector<Type> types = flattenElementType(type.getLeafType());
+    types.push_back(builder.getIndexType());
+    auto ifOp = scf::IfOp::create(builder, loc(), types, store,
+                                  /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(ifOp.thenBlock());
+    Value element = position;
+    if (compact && written)
+      element = written->emitNth(builder, loc(), position);
+    SmallVector<Value> yielded = emitLeafOf(element, {});
+    yielded.push_back(element);
+    scf::YieldOp::create(builder, loc(), yielded);
+    builder.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(
+        builder, loc(), llvm::map_to_vector(types, [&](Type t) -> Value {
+          return ub::PoisonOp::create(builder, loc(), t);
+        }));
+    Computed result{store, ifOp.getResults().back(), {}};
+    llvm::append_range(result.leaf, ifOp.getResults().drop_back());
+    computed.push_back(std::move(result));
+  };
+  auto storeRounds = [&] {
+    for (const Computed &round : computed) {
+      auto ifOp = scf::IfOp::create(builder, loc(), round.store,
+                                    /*withElse=*/false);
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(ifOp.thenBlock());
+      storeAt(round.element, {}, round.leaf);
+    }
+  };
+  auto emitLoop = [&] {
+    auto loop = scf::ForOp::create(builder, loc(), constant(0),
+                                   constant(rounds), constant(1));
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(loop.getBody()->getTerminator());
+    emitRound(loop.getInductionVar());
+  };
+  // Few rounds are unrolled, so that each is specialised (a branch that
+  // depends only on the round folds away); many are a loop, which keeps the
+  // code small when few threads sweep a long array. So are few rounds whose
+  // code, unrolled, would inline more reads than the limit: what was
+  // emitted goes, and the loop is emitted instead.
+  if (rounds > kUnrolledRounds) {
+    emitLoop();
+  } else {
+    Block *block = builder.getInsertionBlock();
+    Block::iterator start = builder.getInsertionPoint();
+    Operation *before = start == block->begin() ? nullptr : &*std::prev(start);
+    for (uint64_t round = 0; round < rounds && !failed; ++round) {
+      if (computeThenStore)
+        computeRound(constant(round));
+      else
+        emitRound(constant(round));
+    }
+    if (computeThenStore && !failed)
+      storeRounds();
+    if (rounds > 1 && fusedReads > kMaxFusedReads && !reportedError) {
+      Block::iterator end = builder.getInsertionPoint();
+      Block::iterator first = before ? std::next(before->getIterator())
+                                     : block->begin();
+      SmallVector<Operation *> emitted;
+      for (Block::iterator it = first; it != end; ++it)
+        emitted.push_back(&*it);
+      for (Operation *op : llvm::reverse(emitted))
+        op->erase();
+      failed = false;
+      fusedReads = 0;
+      emitLoop();
+    }
+  }
+  if (fusedReads > kMaxFusedReads && !reportedError)
+    return tagError(
+        emitError(array.getLoc())
+            << "the code that computes this array inlines more than the "
+               "limit of "
+            << kMaxFusedReads
+            << " reads of the arrays it is computed from (each step since "
+               "the last sync multiplies them); an obs.sync between the "
+               "steps materializes an array and ends the chain",
+        ErrorKind::CompilerLimit);
+  return failure(failed);
+}
+
+llvm::BitVector KernelLowering::changedElements(SyncOp sync,
+                                                Value overwritten) {
+  SmallVector<Value> inMemory;
+  for (const auto &entry : sources)
+    inMemory.push_back(entry.first);
+  if (!cache)
+    return findChangedElements(sync, overwritten, inMemory);
+  // The overwritten array: a buffer owner's result or a block argument.
+  int64_t source = -1;
+  if (Operation *producer = overwritten.getDefiningOp())
+    source = ownerIndex.lookup(producer);
+  else
+    source = -2 - static_cast<int64_t>(
+                      cast<BlockArgument>(overwritten).getArgNumber());
+  auto key = std::make_pair(syncIndex.lookup(sync), source);
+  if (const llvm::BitVector *known = cache->lookup(key))
+    return *known;
+  llvm::BitVector changed = findChangedElements(sync, overwritten, inMemory);
+  cache->insert(key, changed);
+  return changed;
+}
+
+/// it), reach no other sync, no return and no repeat's next iteration.
+/// Only then may `stage` overwrite it.
+static bool onlyReadBy(Value array, SyncOp stage) {
+  llvm::DenseSet<Value> visited;
+  SmallVector<Value> worklist{array};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!visited.insert(value).second)
+      continue;
+    for (Operation *user : value.getUsers()) {
+      // The op at program level that the use belongs to.
+      while (user->getParentOp() &&
+             !isa<KernelOp, RepeatOp>(user->getParentOp()))
+        user = user->getParentOp();
+      if (user == stage.getOperation())
+        continue;
+      if (isa<SyncOp, ReturnOp, YieldOp>(user) || !user->getParentOp())
+        return false;
+      llvm::append_range(worklist, user->getResults());
+    }
+  }
+  return true;
+}
+
+Value KernelLowering::inPlaceTarget(SyncOp sync) {
+  if (sync.getPlacementOrDefault() != Placement::InPlace)
+    return {};
+  // The stored arrays the stage reads: its computation's sources.
+  llvm::SetVector<Value> read;
+  llvm::DenseSet<Value> visited;
+  SmallVector<Value> worklist{sync.getInput()};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!visited.insert(value).second)
+      continue;
+    if (stored.count(value)) {
+      read.insert(value);
+      continue;
+    }
+    Operation *producer = value.getDefiningOp();
+    if (!producer)
+      continue;
+    llvm::append_range(worklist, producer->getOperands());
+    producer->walk([&](Operation *nested) {
+      llvm::append_range(worklist, nested->getOperands());
+    });
+  }
+  if (read.size() != 1 || read.front().getType() != sync.getType() ||
+      !onlyReadBy(read.front(), sync))
+    return {};
+  return read.front();
+}
+
+LogicalResult KernelLowering::lowerSync(SyncOp sync,
+                                        const Destination *target) {
+  std::optional<Location> outerLoc = currentLoc;
+  currentLoc = sync.getLoc();
+  llvm::scope_exit restore([&] { currentLoc = outerLoc; });
+  auto outputIt = outputSyncs.find(sync);
+  if (outputIt != outputSyncs.end()) {
+    // Only returned: the stage writes each output it is returned as.
+    for (unsigned index : outputIt->second)
+      if (failed(emitStage(sync.getInput(), sync.getWorkAssignment(),
+                           outputs[index])))
+        return failure();
+    return success();
+  }
+  Destination destination;
+  std::optional<ElementSet> written;
+  bool inPlace = false;
+  if (target) {
+    destination = *target;
+  } else if (Value overwritten = inPlaceTarget(sync)) {
+    destination = stored.lookup(overwritten);
+    inPlace = true;
+    // In place, identity writes are dropped.
+    llvm::BitVector changed = changedElements(sync, overwritten);
+    counters.identityWrites(changed.size() - changed.count());
+    written.emplace(std::move(changed), func->getParentOfType<gpu::GPUModuleOp>());
+  } else {
+    FailureOr<Destination> allocated = allocateShared(sync.getType(), sync);
+    if (failed(allocated))
+      return failure();
+    destination = *allocated;
+  }
+  if (!written && isa_and_present<CompactAttr>(sync.getHowAttr()))
+    written.emplace(llvm::BitVector(sync.getType().getLength(), true),
+                    func->getParentOfType<gpu::GPUModuleOp>());
+  if (failed(emitStage(sync.getInput(), sync.getWorkAssignment(),
+                       destination, written ? &*written : nullptr, inPlace)))
+    return failure();
+  Operation *barrier = emitBarrier(sync.getScopeOrDefault(), sync);
+  if (inPlace)
+    ObsDialect::InPlaceAttrHelper(barrier->getContext())
+        .setAttr(barrier, builder.getUnitAttr());
+  sources[sync.getResult()] = readerFor(destination);
+  stored[sync.getResult()] = destination;
+  return success();
+}
+
+LogicalResult KernelLowering::lowerRepeat(RepeatOp repeat) {
+  ArrType type = arrType(repeat.getInput());
+  Block &body = repeat.getBody().front();
+  Value yielded = body.getTerminator()->getOperand(0);
+
+  // The first buffer starts as the input: the input's own buffer when
+  // nothing else reads it, a copy otherwise.
+  std::optional<Location> outerLoc = currentLoc;
+  currentLoc = repeat.getLoc();
+  llvm::scope_exit restore([&] { currentLoc = outerLoc; });
+  Value input = repeat.getInput();
+  Destination first;
+  if (stored.count(input) && input.hasOneUse() &&
+      !outputSyncs.count(input.getDefiningOp())) {
+    first = stored.lookup(input);
+  } else {
+    FailureOr<Destination> allocated = allocateShared(type, repeat);
+    if (failed(allocated))
+      return failure();
+    first = *allocated;
+    if (failed(emitStage(input, {}, first)))
+      return failure();
+    emitBarrier(SyncScope::Block, {});
+  }
+  FailureOr<Destination> allocatedSecond = allocateShared(type, repeat);
+  if (failed(allocatedSecond))
+    return failure();
+  Destination second = *allocatedSecond;
+
+  auto loop = scf::ForOp::create(builder, loc(), constant(0),
+                                 constant(repeat.getCount()), constant(1));
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(loop.getBody()->getTerminator());
+  // Even iterations read the first buffer and write the second; odd ones
+  // the other way round.
+  Value parity = arith::RemUIOp::create(builder, loc(),
+                                        loop.getInductionVar(), constant(2));
+  Value even = arith::CmpIOp::create(builder, loc(), arith::CmpIPredicate::eq,
+                                     parity, constant(0));
+  Destination current, next;
+  for (auto [a, b] : llvm::zip_equal(first.components, second.components)) {
+    current.components.push_back(
+        arith::SelectOp::create(builder, loc(), even, a, b));
+    next.components.push_back(
+        arith::SelectOp::create(builder, loc(), even, b, a));
+  }
+  sources[body.getArgument(0)] = readerFor(current);
+  stored[body.getArgument(0)] = current;
+
+  // The sync that makes the yielded array writes it into the next buffer.
+  auto yieldingSync = yielded.getDefiningOp<SyncOp>();
+  if (yieldingSync && yieldingSync->getBlock() != &body)
+    yieldingSync = nullptr;
+  for (Operation &op : body.without_terminator()) {
+    if (auto sync = dyn_cast<SyncOp>(op)) {
+      if (failed(lowerSync(sync, sync == yieldingSync ? &next : nullptr)))
+        return failure();
+      continue;
+    }
+    if (auto nested = dyn_cast<RepeatOp>(op); nested && holdsSync(nested)) {
+      if (failed(lowerRepeat(nested)))
+        return failure();
+      continue;
+    }
+    if (isa<TwoOp, IlvOp, OneOp>(op) && holdsSync(&op))
+      return op.emitOpError() << "holds syncs: run --obs-flatten first";
+  }
+  if (!yieldingSync) {
+    if (failed(emitStage(yielded, {}, next)))
+      return failure();
+    emitBarrier(SyncScope::Block, {});
+  }
+  const Destination &result =
+      repeat.getCount() % 2 == 0 ? first : second;
+  sources[repeat.getResult()] = readerFor(result);
+  stored[repeat.getResult()] = result;
+  return success();
+}
+
+LogicalResult KernelLowering::lowerBlock(Block &block) {
+  for (Operation &op : block.without_terminator()) {
+    if (auto sync = dyn_cast<SyncOp>(op)) {
+      if (failed(lowerSync(sync, nullptr)))
+        return failure();
+      continue;
+    }
+    if (auto repeat = dyn_cast<RepeatOp>(op); repeat && holdsSync(repeat)) {
+      if (failed(lowerRepeat(repeat)))
+        return failure();
+      continue;
+    }
+    if (isa<TwoOp, IlvOp, OneOp>(op) && holdsSync(&op))
+      return op.emitOpError() << "holds syncs: run --obs-flatten first";
+    // Everything else is an index function, emitted where it is needed.
+  }
+  return success();
+}
+
+LogicalResult KernelLowering::lower() {
+  Block &entry = func.getBody().front();
+  builder.setInsertionPointToStart(&entry);
+
+  // Arguments, then outputs, each as its components.
+  unsigned next = 0, arrayIndex = 0;
+  auto layoutOf = [&]() {
+    unsigned index = arrayIndex++;
+    return layouts.empty() ? AffineMap() : layouts[index];
+  };
+  for (BlockArgument argument : kernel.getArguments()) {
+    unsigned width = getFlattenedSize(arrType(argument).getLeafType());
+    Destination global =
+        globalDestination(entry.getArguments().slice(next, width),
+                          arrType(argument), layoutOf());
+    sources[argument] = readerFor(global);
+    next += width;
+  }
+  for (Type result : kernel.getResultTypes()) {
+    auto type = cast<ArrType>(result);
+    unsigned width = getFlattenedSize(type.getLeafType());
+    outputs.push_back(globalDestination(
+        entry.getArguments().slice(next, width), type, layoutOf()));
+    next += width;
+  }
+
+  // Syncs whose result is only returned write global memory directly.
+  auto ret = cast<ReturnOp>(kernel.getBody().front().getTerminator());
+  for (auto [index, value] : llvm::enumerate(ret.getResults())) {
+    auto sync = value.getDefiningOp<SyncOp>();
+    if (sync && sync.isOutputOnly())
+      outputSyncs[sync].push_back(index);
+  }
+
+  if (failed(lowerBlock(kernel.getBody().front())))
+    return failure();
+  for (auto [index, value] : llvm::enumerate(ret.getResults())) {
+    auto sync = value.getDefiningOp<SyncOp>();
+    if (sync && outputSyncs.count(sync))
+      continue;
+    if (failed(emitStage(value, {}, outputs[index])))
+      return failure();
+  }
+  gpu::ReturnOp::create(builder, loc());
+  return success();
+}
+
+FailureOr<gpu::GPUFuncOp>
+mlir::obs::lowerKernelToGPUFunc(KernelOp kernel, gpu::GPUModuleOp module,
+                                StringRef name, int64_t grid,
+                                const GPULoweringCounters &counters,
+                                ChangedElementsCache *cache,
+                                const KernelLayouts *layouts) {
+  uint64_t threads = kernel.getBlockThreads();
+  if (threads > KernelOp::kMaxThreads)
+    return tagError(kernel.emitOpError()
+                        << "needs " << threads
+                        << " threads, more than a block's "
+                        << KernelOp::kMaxThreads
+                        << ": set `threads` and give its syncs work "
+                           "assignments",
+                    ErrorKind::RejectedChoice);
+  OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+  SmallVector<Type> arguments;
+  if (layouts) {
+    arguments.assign(layouts->memrefTypes.begin(), layouts->memrefTypes.end());
+  } else {
+    for (Type type : kernel.getArgumentTypes())
+      llvm::append_range(arguments,
+                         gridStorageTypes(cast<ArrType>(type), grid));
+    for (Type type : kernel.getResultTypes())
+      llvm::append_range(arguments,
+                         gridStorageTypes(cast<ArrType>(type), grid));
+  }
+  SymbolTable symbols(module);
+  auto func = gpu::GPUFuncOp::create(builder, kernel.getLoc(), name,
+                                     builder.getFunctionType(arguments, {}));
+  // Renamed when the name is taken: by another kernel's instance (a kernel
+  // may be called k_grid4) or by a constant table.
+  symbols.insert(func);
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                builder.getUnitAttr());
+  func.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr(
+      {static_cast<int32_t>(threads), 1, 1}));
+  func.setKnownGridSizeAttr(
+      builder.getDenseI32ArrayAttr({static_cast<int32_t>(grid), 1, 1}));
+  if (cache)
+    cache->validate(kernel);
+  KernelLowering lowering(kernel, func, grid,
+                          layouts ? ArrayRef<AffineMap>(layouts->arrays)
+                                  : ArrayRef<AffineMap>(),
+                          counters, cache);
+  if (failed(lowering.lower())) {
+    func.erase();
+    return failure();
+  }
+  return func;
+}
+
