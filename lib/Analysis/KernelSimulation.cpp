@@ -2,6 +2,7 @@
 
 #include "Obs/KernelLowering/KernelLowering.h"
 #include "Obs/Support/ErrorKinds.h"
+#include "Obs/Support/Statistics.h"
 #include "Obs/Analysis/KernelSimulation.h"
 #include "Obs/KernelLowering/Flatten.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -62,17 +63,30 @@ mlir::obs::simulateKernel(KernelOp kernel, ChangedElementsCache *cache) {
 FailureOr<std::shared_ptr<const KernelSimulation>>
 KernelSimulations::simulate(KernelOp kernel) {
   OperationFingerPrint now(kernel);
-  if (last && fingerprint == now) {
+  for (auto it = recent.begin(); it != recent.end(); ++it) {
+    if (it->first != now)
+      continue;
     ++reused;
-    return last;
+    std::rotate(recent.begin(), it, std::next(it));
+    return recent.front().second;
   }
   FailureOr<KernelSimulation> made = simulateKernel(kernel, &changed);
   if (failed(made))
     return failure();
   ++simulated;
-  last = std::make_shared<const KernelSimulation>(std::move(*made));
-  fingerprint = now;
-  return last;
+  if (recent.size() == kKept)
+    recent.pop_back();
+  recent.insert(recent.begin(),
+                {now, std::make_shared<const KernelSimulation>(
+                          std::move(*made))});
+  return recent.front().second;
+}
+
+SimulationCount::~SimulationCount() {
+  addToStatistic(pass, made, "simulations",
+                 simulations.getSimulated() - madeBefore);
+  addToStatistic(pass, reused, "simulations-reused",
+                 simulations.getReused() - reusedBefore);
 }
 
 /// The sync whose barrier is the `barrier`-th the block passes.

@@ -14,85 +14,251 @@ using namespace mlir;
 using namespace mlir::obs;
 
 namespace {
-/// One element of a probe, run with its index known: the integers the
-/// element's code computes, and which scalars are leaves it read unchanged.
-/// Nothing is built; an op whose value is not known (data arithmetic, a
-/// loop) leaves its results unknown, which can only make a write look
-/// changed.
-class ProbeRun {
+/// The element code of a probe, compiled once for all of its elements:
+/// every value is a slot, every op an instruction on slots. Run with the
+/// element's index known, it gives the integers the code computes and which
+/// scalars are leaves it read unchanged. Nothing is built; an op whose value
+/// is not known (data arithmetic, a loop) leaves its results unknown, which
+/// can only make a write look changed.
+class ProbeProgram {
 public:
-  explicit ProbeRun(llvm::DenseSet<Value> &leaves) : leaves(leaves) {}
+  /// Compiles `block`, whose arguments `leaves` are the placeholders of the
+  /// scalars the code reads.
+  ProbeProgram(Block &block, const llvm::DenseSet<Value> &leaves);
 
-  void set(Value value, int64_t known) { ints[value] = known; }
-  std::optional<int64_t> intOf(Value value) const {
-    auto it = ints.find(value);
-    if (it != ints.end())
-      return it->second;
-    APInt constant;
-    if (matchPattern(value, m_ConstantInt(&constant)))
-      return wrapToInteger(value.getType(), constant.getSExtValue());
-    return std::nullopt;
-  }
-  /// The leaf `value` is, when it is one.
-  Value leafOf(Value value) const {
-    if (leaves.contains(value))
-      return value;
-    return aliases.lookup(value);
-  }
+  /// Runs the code with `index` (a slot) holding `value`.
+  void run(uint32_t index, int64_t value);
 
-  void run(Block &block) {
-    for (Operation &op : block)
-      runOp(op);
+  /// The slot of `value`: of the block, or from outside it (a constant is
+  /// known in every run).
+  uint32_t slotOf(Value value) {
+    uint32_t at = slot(value);
+    resize();
+    return at;
+  }
+  std::optional<int64_t> intOf(uint32_t slot) const {
+    if (known[slot] != epoch)
+      return std::nullopt;
+    return ints[slot];
+  }
+  /// The slot of the leaf `slot` holds, when it holds one.
+  std::optional<uint32_t> leafOf(uint32_t slot) const {
+    if (leafSlot[slot] == slot)
+      return slot;
+    if (aliasKnown[slot] != epoch)
+      return std::nullopt;
+    return aliases[slot];
   }
 
 private:
+  enum class Kind : uint8_t { Nothing, If, Select, Direct, Fold };
+  struct Instruction {
+    Kind kind = Kind::Nothing;
+    IntegerOpcode code = IntegerOpcode::Fold;
+    uint8_t resultWidth = 64, operandWidth = 64;
+    uint32_t firstResult = 0, numResults = 0;
+    uint32_t firstOperand = 0, numOperands = 0;
+    /// An if's regions: instruction ranges and the slots they yield.
+    uint32_t thenBegin = 0, thenEnd = 0, elseBegin = 0, elseEnd = 0;
+    SmallVector<uint32_t> thenYields, elseYields;
+    Operation *op = nullptr;
+  };
+
+  uint32_t slot(Value value);
+  /// Sizes the run's state for every slot.
+  void resize() {
+    leafSlot.resize(slots.size(), ~0u);
+    ints.resize(slots.size());
+    known.resize(slots.size(), 0);
+    aliases.resize(slots.size());
+    aliasKnown.resize(slots.size(), 0);
+  }
+  std::pair<uint32_t, uint32_t> compileBlock(Block &block);
+  std::pair<uint32_t, uint32_t> compileRegion(Region &region);
+  void compile(Operation &op, uint32_t index);
+  void runRange(uint32_t begin, uint32_t end);
+  void setInt(uint32_t slot, int64_t value) {
+    ints[slot] = value;
+    known[slot] = epoch;
+  }
   /// Gives `result` what `chosen` holds: an integer or a leaf.
-  void copy(Value result, Value chosen) {
-    if (std::optional<int64_t> known = intOf(chosen))
-      ints[result] = *known;
-    else if (Value leaf = leafOf(chosen))
-      aliases[result] = leaf;
+  void copy(uint32_t result, uint32_t chosen) {
+    if (std::optional<int64_t> value = intOf(chosen)) {
+      setInt(result, *value);
+    } else if (std::optional<uint32_t> leaf = leafOf(chosen)) {
+      aliases[result] = *leaf;
+      aliasKnown[result] = epoch;
+    }
   }
 
-  void runOp(Operation &op) {
-    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-      std::optional<int64_t> condition = intOf(ifOp.getCondition());
-      if (!condition)
-        return;
-      Region &taken = *condition ? ifOp.getThenRegion() : ifOp.getElseRegion();
-      if (taken.empty())
-        return;
-      run(taken.front());
-      for (auto [result, yielded] :
-           llvm::zip_equal(ifOp.getResults(),
-                           taken.front().getTerminator()->getOperands()))
-        copy(result, yielded);
-      return;
-    }
-    if (auto select = dyn_cast<arith::SelectOp>(op)) {
-      if (std::optional<int64_t> condition = intOf(select.getCondition()))
-        copy(select.getResult(),
-             *condition ? select.getTrueValue() : select.getFalseValue());
-      return;
-    }
-    if (op.getNumResults() != 1 || !op.getResult(0).getType().isIntOrIndex())
-      return;
-    SmallVector<int64_t, 3> operands;
-    for (Value operand : op.getOperands()) {
-      std::optional<int64_t> known = intOf(operand);
-      if (!known)
-        return;
-      operands.push_back(*known);
-    }
-    if (std::optional<int64_t> result = evaluateIntegerOp(op, operands))
-      ints[op.getResult(0)] = *result;
-  }
-
-  llvm::DenseSet<Value> &leaves;
-  llvm::DenseMap<Value, int64_t> ints;
-  llvm::DenseMap<Value, Value> aliases;
+  llvm::DenseMap<Value, uint32_t> slots;
+  SmallVector<Instruction> instructions;
+  SmallVector<uint32_t> operands;
+  std::pair<uint32_t, uint32_t> body;
+  /// Values from outside the block that are integer constants, known in
+  /// every run.
+  SmallVector<std::pair<uint32_t, int64_t>> constants;
+  /// A leaf's own slot for placeholders, otherwise -1.
+  std::vector<uint32_t> leafSlot;
+  uint32_t epoch = 0;
+  std::vector<int64_t> ints;
+  std::vector<uint32_t> known, aliases, aliasKnown;
+  llvm::DenseMap<std::pair<Type, int64_t>, Attribute> integerAttrs;
 };
 } // namespace
+
+ProbeProgram::ProbeProgram(Block &block, const llvm::DenseSet<Value> &leaves) {
+  for (Value leaf : leaves)
+    slot(leaf);
+  body = compileBlock(block);
+  resize();
+  for (Value leaf : leaves)
+    leafSlot[slots.lookup(leaf)] = slots.lookup(leaf);
+}
+
+uint32_t ProbeProgram::slot(Value value) {
+  auto [it, inserted] = slots.try_emplace(value, slots.size());
+  if (inserted) {
+    APInt constant;
+    if (matchPattern(value, m_ConstantInt(&constant)))
+      constants.push_back(
+          {it->second, wrapToInteger(value.getType(), constant.getSExtValue())});
+  }
+  return it->second;
+}
+
+std::pair<uint32_t, uint32_t> ProbeProgram::compileRegion(Region &region) {
+  if (region.empty())
+    return {instructions.size(), instructions.size()};
+  return compileBlock(region.front());
+}
+
+std::pair<uint32_t, uint32_t> ProbeProgram::compileBlock(Block &block) {
+  uint32_t begin = instructions.size();
+  for (Value argument : block.getArguments())
+    slot(argument);
+  SmallVector<Operation *> ops;
+  for (Operation &op : block) {
+    ops.push_back(&op);
+    for (Value result : op.getResults())
+      slot(result);
+  }
+  instructions.resize(begin + ops.size());
+  for (auto [index, op] : llvm::enumerate(ops))
+    compile(*op, begin + index);
+  return {begin, begin + static_cast<uint32_t>(ops.size())};
+}
+
+void ProbeProgram::compile(Operation &op, uint32_t index) {
+  Instruction instruction;
+  instruction.op = &op;
+  instruction.numResults = op.getNumResults();
+  if (op.getNumResults())
+    instruction.firstResult = slot(op.getResult(0));
+  instruction.firstOperand = operands.size();
+  instruction.numOperands = op.getNumOperands();
+  for (Value operand : op.getOperands())
+    operands.push_back(slot(operand));
+  if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+    instruction.kind = Kind::If;
+    std::tie(instruction.thenBegin, instruction.thenEnd) =
+        compileRegion(ifOp.getThenRegion());
+    std::tie(instruction.elseBegin, instruction.elseEnd) =
+        compileRegion(ifOp.getElseRegion());
+    auto yields = [&](Region &region, SmallVector<uint32_t> &into) {
+      if (!region.empty())
+        for (Value yielded : region.front().getTerminator()->getOperands())
+          into.push_back(slot(yielded));
+    };
+    yields(ifOp.getThenRegion(), instruction.thenYields);
+    yields(ifOp.getElseRegion(), instruction.elseYields);
+  } else if (isa<arith::SelectOp>(op)) {
+    instruction.kind = Kind::Select;
+  } else if (op.getNumResults() == 1 &&
+             op.getResult(0).getType().isIntOrIndex() &&
+             llvm::all_of(op.getOperandTypes(),
+                          [](Type type) { return type.isIntOrIndex(); })) {
+    instruction.resultWidth = getIntegerWidth(op.getResult(0).getType());
+    instruction.code = classifyIntegerOp(op);
+    instruction.kind = Kind::Fold;
+    if (instruction.code != IntegerOpcode::Fold) {
+      instruction.kind = Kind::Direct;
+      instruction.operandWidth = getIntegerWidth(
+          op.getOperand(instruction.code == IntegerOpcode::Select ? 1 : 0)
+              .getType());
+    }
+  }
+  instructions[index] = std::move(instruction);
+}
+
+void ProbeProgram::run(uint32_t index, int64_t value) {
+  ++epoch;
+  for (auto [slot, constant] : constants)
+    setInt(slot, constant);
+  setInt(index, value);
+  runRange(body.first, body.second);
+}
+
+void ProbeProgram::runRange(uint32_t begin, uint32_t end) {
+  for (uint32_t i = begin; i < end; ++i) {
+    const Instruction &instruction = instructions[i];
+    switch (instruction.kind) {
+    case Kind::Nothing:
+      break;
+    case Kind::If: {
+      std::optional<int64_t> condition = intOf(operands[instruction.firstOperand]);
+      if (!condition)
+        break;
+      bool thenTaken = *condition != 0;
+      if (thenTaken)
+        runRange(instruction.thenBegin, instruction.thenEnd);
+      else
+        runRange(instruction.elseBegin, instruction.elseEnd);
+      const SmallVector<uint32_t> &yields =
+          thenTaken ? instruction.thenYields : instruction.elseYields;
+      for (unsigned r = 0; r < instruction.numResults && r < yields.size(); ++r)
+        copy(instruction.firstResult + r, yields[r]);
+      break;
+    }
+    case Kind::Select: {
+      const uint32_t *selectOperands = &operands[instruction.firstOperand];
+      if (std::optional<int64_t> condition = intOf(selectOperands[0]))
+        copy(instruction.firstResult,
+             *condition ? selectOperands[1] : selectOperands[2]);
+      break;
+    }
+    case Kind::Direct:
+    case Kind::Fold: {
+      SmallVector<int64_t, 3> values;
+      bool allKnown = true;
+      for (unsigned o = 0; o < instruction.numOperands && allKnown; ++o) {
+        std::optional<int64_t> value =
+            intOf(operands[instruction.firstOperand + o]);
+        allKnown = value.has_value();
+        if (allKnown)
+          values.push_back(*value);
+      }
+      if (!allKnown)
+        break;
+      std::optional<int64_t> computed =
+          instruction.kind == Kind::Direct
+              ? computeIntegerOpcode(instruction.code, instruction.operandWidth,
+                                     values)
+              : foldIntegerOp(*instruction.op, values,
+                              [&](Type type, int64_t v) {
+                                Attribute &attribute = integerAttrs[{type, v}];
+                                if (!attribute)
+                                  attribute = IntegerAttr::get(type, v);
+                                return attribute;
+                              });
+      if (computed)
+        setInt(instruction.firstResult,
+               wrapToWidth(instruction.resultWidth, *computed));
+      break;
+    }
+    }
+  }
+}
 
 llvm::BitVector mlir::obs::findChangedElements(SyncOp sync, Value overwritten,
                                                ArrayRef<Value> sources) {
@@ -104,7 +270,7 @@ llvm::BitVector mlir::obs::findChangedElements(SyncOp sync, Value overwritten,
   ArrType type = arrType(array);
   llvm::BitVector changed(type.getLength(), true);
   Block scratch;
-  auto eraseScratch = llvm::make_scope_exit([&] {
+  llvm::scope_exit eraseScratch([&] {
     scratch.dropAllDefinedValueUses();
     scratch.dropAllReferences();
   });
@@ -155,23 +321,41 @@ llvm::BitVector mlir::obs::findChangedElements(SyncOp sync, Value overwritten,
   }
   if (emitter.failed())
     return changed;
+  // The slots of what each leaf scalar is compared with, before any run.
+  ProbeProgram probe(scratch, leaves);
+  uint32_t indexSlot = probe.slotOf(index);
+  SmallVector<std::pair<SmallVector<int64_t>, SmallVector<uint32_t>>>
+      leafSlots;
+  for (const auto &[innerIndices, scalars] : leafCode)
+    leafSlots.push_back(
+        {innerIndices, llvm::map_to_vector(scalars, [&](Value scalar) {
+           return probe.slotOf(scalar);
+         })});
+  struct PlaceholderSlots {
+    const Placeholder *placeholder;
+    SmallVector<uint32_t> path;
+  };
+  llvm::DenseMap<uint32_t, PlaceholderSlots> placeholderAt;
+  for (const auto &[value, placeholder] : placeholders)
+    placeholderAt[probe.slotOf(value)] = {
+        &placeholder, llvm::map_to_vector(placeholder.path, [&](Value at) {
+          return probe.slotOf(at);
+        })};
   for (uint64_t e = 0; e < type.getLength(); ++e) {
-    ProbeRun run(leaves);
-    run.set(index, static_cast<int64_t>(e));
-    run.run(scratch);
+    probe.run(indexSlot, static_cast<int64_t>(e));
     bool identity = true;
-    for (const auto &[innerIndices, scalars] : leafCode) {
+    for (const auto &[innerIndices, scalars] : leafSlots) {
       for (auto [component, scalar] : llvm::enumerate(scalars)) {
-        Value leaf = run.leafOf(scalar);
-        auto it = leaf ? placeholders.find(leaf) : placeholders.end();
-        identity = it != placeholders.end() &&
-                   it->second.source == overwritten &&
-                   it->second.component == component &&
+        std::optional<uint32_t> leaf = probe.leafOf(scalar);
+        auto it = leaf ? placeholderAt.find(*leaf) : placeholderAt.end();
+        identity = it != placeholderAt.end() &&
+                   it->second.placeholder->source == overwritten &&
+                   it->second.placeholder->component == component &&
                    it->second.path.size() == innerIndices.size() + 1 &&
-                   run.intOf(it->second.path.front()) ==
+                   probe.intOf(it->second.path.front()) ==
                        std::optional<int64_t>(e);
         for (unsigned dim = 0; identity && dim < innerIndices.size(); ++dim)
-          identity = run.intOf(it->second.path[dim + 1]) ==
+          identity = probe.intOf(it->second.path[dim + 1]) ==
                      std::optional<int64_t>(innerIndices[dim]);
         if (!identity)
           break;

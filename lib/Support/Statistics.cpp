@@ -1,6 +1,7 @@
 //===- Statistics.cpp - pass statistics that always report ----------------===//
 
 #include "Obs/Support/Statistics.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Mutex.h"
 
@@ -27,9 +28,17 @@ Value &lookup(OrderedMap<Value> &map, StringRef key) {
   return map.back().second;
 }
 
+/// One count, with its statistic's position among the pass's declared
+/// statistics: counts print in the order the pass declares them, whatever
+/// order kernels touch them in.
+struct Count {
+  uint64_t value = 0;
+  unsigned declared = 0;
+};
+
 struct Report {
   llvm::sys::SmartMutex<true> mutex;
-  OrderedMap<OrderedMap<uint64_t>> counts;
+  OrderedMap<OrderedMap<Count>> counts;
 };
 } // namespace
 
@@ -39,21 +48,28 @@ static Report &getReport() {
   return report;
 }
 
+/// The count of `statistic` of `pass` (the report's mutex held).
+static Count &countOf(Pass &pass, Pass::Statistic &statistic,
+                      StringRef name) {
+  Count &count = lookup(lookup(getReport().counts, pass.getArgument()), name);
+  ArrayRef<Pass::Statistic *> declared = pass.getStatistics();
+  count.declared = llvm::find(declared, &statistic) - declared.begin();
+  return count;
+}
+
 void mlir::obs::addToStatistic(Pass &pass, Pass::Statistic &statistic,
                                StringRef name, uint64_t amount) {
   statistic += amount;
-  Report &report = getReport();
-  llvm::sys::SmartScopedLock<true> lock(report.mutex);
-  lookup(lookup(report.counts, pass.getArgument()), name) += amount;
+  llvm::sys::SmartScopedLock<true> lock(getReport().mutex);
+  countOf(pass, statistic, name).value += amount;
 }
 
 void mlir::obs::maxStatistic(Pass &pass, Pass::Statistic &statistic,
                              StringRef name, uint64_t value) {
   statistic.updateMax(value);
-  Report &report = getReport();
-  llvm::sys::SmartScopedLock<true> lock(report.mutex);
-  uint64_t &current = lookup(lookup(report.counts, pass.getArgument()), name);
-  current = std::max(current, value);
+  llvm::sys::SmartScopedLock<true> lock(getReport().mutex);
+  Count &count = countOf(pass, statistic, name);
+  count.value = std::max(count.value, value);
 }
 
 bool mlir::obs::statisticsRequested() { return showStatistics; }
@@ -64,7 +80,11 @@ void mlir::obs::printStatistics(llvm::raw_ostream &os) {
   os << "===- obs pass statistics -===\n";
   for (auto &[pass, counts] : report.counts) {
     os << pass << "\n";
-    for (auto &[name, value] : counts)
-      os << "  " << value << " " << name << "\n";
+    OrderedMap<Count> ordered = counts;
+    llvm::stable_sort(ordered, [](const auto &a, const auto &b) {
+      return a.second.declared < b.second.declared;
+    });
+    for (auto &[name, count] : ordered)
+      os << "  " << count.value << " " << name << "\n";
   }
 }

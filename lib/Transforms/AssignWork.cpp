@@ -108,8 +108,10 @@ struct ObsAssignWorkPass
         sync.setPlannedPlacement(nullptr);
     };
     auto took = [](const KernelSimulation &, unsigned) { return true; };
-    if (failed(refineSyncs(kernel, decided, {apply, undo, took},
-                           getAnalysis<KernelSimulations>())))
+    auto &simulations = getAnalysis<KernelSimulations>();
+    SimulationCount count(*this, numSimulations, numSimulationsReused,
+                          simulations);
+    if (failed(refineSyncs(kernel, decided, {apply, undo, took}, simulations)))
       return failure();
     bool placementTakenBack = false;
     for (SyncOp sync : decided) {

@@ -42,6 +42,8 @@ struct ObsElideWarpSyncsPass
   void runOnOperation() override {
     KernelOp kernel = getOperation();
     auto &simulations = getAnalysis<KernelSimulations>();
+    SimulationCount count(*this, numSimulations, numSimulationsReused,
+                          simulations);
     FailureOr<bool> safe = isHazardFree(kernel, simulations);
     if (failed(safe))
       return signalPassFailure();

@@ -23,6 +23,8 @@ struct ObsInPlacePass : mlir::obs::impl::ObsInPlaceBase<ObsInPlacePass> {
   void runOnOperation() override {
     KernelOp kernel = getOperation();
     auto &simulations = getAnalysis<KernelSimulations>();
+    SimulationCount count(*this, numSimulations, numSimulationsReused,
+                          simulations);
     FailureOr<std::shared_ptr<const KernelSimulation>> initial =
         simulations.simulate(kernel);
     if (failed(initial))

@@ -71,6 +71,8 @@ void ObsPlanSharedPass::runOnOperation() {
   // Plan from the kernel's buffers as the lowering allocates them alone.
   (void)takeSharedPlan(kernel);
   auto &simulations = getAnalysis<KernelSimulations>();
+  SimulationCount count(*this, numSimulations, numSimulationsReused,
+                        simulations);
   FailureOr<std::shared_ptr<const KernelSimulation>> simulation =
       simulations.simulate(kernel);
   if (failed(simulation))

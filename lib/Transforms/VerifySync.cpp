@@ -47,8 +47,11 @@ struct ObsVerifySyncPass
     KernelOp kernel = getOperation();
     if (refinedOnly && !hasRefinedSync(kernel))
       return;
+    auto &simulations = getAnalysis<KernelSimulations>();
+    SimulationCount count(*this, numSimulations, numSimulationsReused,
+                          simulations);
     FailureOr<std::shared_ptr<const KernelSimulation>> simulated =
-        getAnalysis<KernelSimulations>().simulate(kernel);
+        simulations.simulate(kernel);
     if (failed(simulated))
       return signalPassFailure();
     const KernelSimulation *simulation = simulated->get();

@@ -238,6 +238,6 @@ obs.kernel @in_element_code(%rows: !obs.arr<4 x !obs.arr<8 x i32>>) -> (!obs.arr
 // for the sorts and 3 for the tree.
 // STATS: obs-expand-networks
 // STATS-NEXT: 3 scans
-// STATS-NEXT: 23 stages
 // STATS-NEXT: 3 sorts
 // STATS-NEXT: 1 reductions
+// STATS-NEXT: 23 stages

@@ -13,9 +13,9 @@
 // CHECK: obs.sync %{{.*}} {obs.shared_offsets = array<i64: 0>}
 // Over the file: these three and too_big's one.
 // STATS: obs-plan-shared
+// STATS-NEXT: 512 shared-bytes
 // STATS-NEXT: 4 buffers
 // STATS-NEXT: 1 buffers-reusing-memory
-// STATS-NEXT: 512 shared-bytes
 obs.kernel @chain(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> {
   %0 = obs.sync %a : !obs.arr<64 x i32>
   %1 = obs.rev %0 : !obs.arr<64 x i32>
@@ -38,5 +38,5 @@ obs.kernel @too_big(%a: !obs.arr<1024 x !obs.arr<16 x f32>>) -> !obs.arr<1024 x 
 
 // obs-optimize leaves sklansky9 one buffer of 512 x 4 bytes.
 // SKLANSKY: obs-plan-shared
-// SKLANSKY-NEXT: 1 buffers
 // SKLANSKY-NEXT: 2048 shared-bytes
+// SKLANSKY-NEXT: 1 buffers

@@ -89,32 +89,12 @@ public:
 
 private:
   friend class ThreadRunner;
-  /// `value` as an attribute of `type`, for the ops' folders: cached, since
-  /// threads fold the same few values over and over, and uniquing each in
-  /// the context is a locked hash lookup (a quarter of a bitonic sort's
-  /// compile time without the cache).
-  Attribute integerAttr(Type type, int64_t value);
-
   unsigned threads = 0;
-  llvm::DenseMap<std::pair<Type, int64_t>, Attribute> integerAttrs;
-  /// Ops whose memory effects were found to be ones the run sees: the
-  /// answer does not depend on the thread, and asking costs interface
-  /// queries on every op of every thread.
-  llvm::DenseSet<Operation *> effectsChecked;
-  /// How many values the last thread knew, to size the next one's map.
-  unsigned valuesPerThread = 0;
   SmallVector<Memory> memories;
   std::vector<Access> accesses;
   SmallVector<Barrier> barriers;
   bool dataDependent = false;
 };
-
-/// What the integer (or index, or boolean) op `op` computes from its
-/// operands' `values`, wrapped to its result's width, or nothing when it is
-/// not known: arith's common ops are computed directly, any other op is
-/// asked through its folder. Values are kept sign-extended, an i1 as 0 or 1.
-std::optional<int64_t> evaluateIntegerOp(Operation &op,
-                                         ArrayRef<int64_t> values);
 
 /// Two accesses that nothing orders.
 struct Hazard {

@@ -17,6 +17,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Pass/AnalysisManager.h"
+#include "mlir/Pass/Pass.h"
 #include <memory>
 #include <optional>
 
@@ -66,19 +67,21 @@ simulateKernel(KernelOp kernel, ChangedElementsCache *cache = nullptr);
 
 /// The simulations of one kernel, shared by the passes that run on it
 /// through MLIR's analysis manager (`getAnalysis<KernelSimulations>()` on
-/// the kernel, `getChildAnalysis` from a module pass). The last simulation
-/// is kept with the kernel's fingerprint (OperationFingerPrint: every op,
-/// attribute and property, the plan included), and handed out again only
-/// while the kernel has that fingerprint; so no pass has to declare what it
-/// preserved, and none is handed a simulation of another plan. The changed
-/// elements of in-place stages, which do not depend on the plan, are shared
-/// by every simulation of the same code (ChangedElementsCache).
+/// the kernel, `getChildAnalysis` from a module pass). The last few
+/// simulations are kept with the kernel's fingerprint (OperationFingerPrint:
+/// every op, attribute and property, the plan included), and one is handed
+/// out again only while the kernel has its fingerprint; so no pass has to
+/// declare what it preserved, and none is handed a simulation of another
+/// plan. More than the last is kept because a refinement that undoes its
+/// choices comes back to the plan it started from. The changed elements of
+/// in-place stages, which do not depend on the plan, are shared by every
+/// simulation of the same code (ChangedElementsCache).
 class KernelSimulations {
 public:
   KernelSimulations(Operation *kernel, AnalysisManager &analyses)
       : changed(analyses.getAnalysis<ChangedElementsCache>()) {}
 
-  /// The simulation of `kernel` as it is now: the last one when the kernel
+  /// The simulation of `kernel` as it is now: a kept one when the kernel
   /// has not changed since, otherwise a new one. Fails, with the reason
   /// reported, as simulateKernel does.
   FailureOr<std::shared_ptr<const KernelSimulation>>
@@ -95,9 +98,35 @@ public:
 
 private:
   ChangedElementsCache &changed;
-  std::optional<OperationFingerPrint> fingerprint;
-  std::shared_ptr<const KernelSimulation> last;
+  /// How many simulations are kept: each holds a lowered copy of the kernel
+  /// and every access of its block.
+  static constexpr unsigned kKept = 3;
+  /// The kept simulations, the most recently used first.
+  SmallVector<std::pair<OperationFingerPrint,
+                        std::shared_ptr<const KernelSimulation>>,
+              kKept>
+      recent;
   uint64_t simulated = 0, reused = 0;
+};
+
+/// Counts, into a pass's statistics `made` and `reused` ("simulations" and
+/// "simulations-reused"), the simulations `simulations` makes and hands out
+/// again while it lives: how close the passes come to one simulation per
+/// plan.
+class SimulationCount {
+public:
+  SimulationCount(Pass &pass, Pass::Statistic &made, Pass::Statistic &reused,
+                  const KernelSimulations &simulations)
+      : pass(pass), made(made), reused(reused), simulations(simulations),
+        madeBefore(simulations.getSimulated()),
+        reusedBefore(simulations.getReused()) {}
+  ~SimulationCount();
+
+private:
+  Pass &pass;
+  Pass::Statistic &made, &reused;
+  const KernelSimulations &simulations;
+  uint64_t madeBefore, reusedBefore;
 };
 
 /// The sync responsible for `hazard` (null when none is): the stage that

@@ -177,7 +177,11 @@ def ObsAssignWork : Pass<"obs-assign-work", "::mlir::obs::KernelOp"> {
     Statistic<"numElementsPerThread", "max-elements-per-thread",
               "Most elements one thread computes in a stage">,
     Statistic<"numTakenBack", "decisions-taken-back",
-              "Warp scopes and in-place placements the assignment made unsafe">
+              "Warp scopes and in-place placements the assignment made unsafe">,
+    Statistic<"numSimulations", "simulations",
+              "Kernel simulations run (each a lowering and a run of every thread)">,
+    Statistic<"numSimulationsReused", "simulations-reused",
+              "Simulations handed out again because the kernel had not changed">
   ];
 }
 
@@ -202,7 +206,11 @@ def ObsElideWarpSyncs : Pass<"obs-elide-warp-syncs", "::mlir::obs::KernelOp"> {
   let statistics = [
     Statistic<"numDowngraded", "syncs-downgraded",
               "Block syncs downgraded to warp scope">,
-    Statistic<"numKept", "block-syncs-kept", "Syncs that stay block-scoped">
+    Statistic<"numKept", "block-syncs-kept", "Syncs that stay block-scoped">,
+    Statistic<"numSimulations", "simulations",
+              "Kernel simulations run (each a lowering and a run of every thread)">,
+    Statistic<"numSimulationsReused", "simulations-reused",
+              "Simulations handed out again because the kernel had not changed">
   ];
 }
 
@@ -226,7 +234,11 @@ def ObsInPlace : Pass<"obs-inplace", "::mlir::obs::KernelOp"> {
   let statistics = [
     Statistic<"numInPlace", "syncs-in-place", "Syncs placed in place">,
     Statistic<"numIdentityWrites", "identity-writes-dropped",
-              "Elements in-place stages leave as they are">
+              "Elements in-place stages leave as they are">,
+    Statistic<"numSimulations", "simulations",
+              "Kernel simulations run (each a lowering and a run of every thread)">,
+    Statistic<"numSimulationsReused", "simulations-reused",
+              "Simulations handed out again because the kernel had not changed">
   ];
 }
 
@@ -256,7 +268,11 @@ def ObsPlanShared : Pass<"obs-plan-shared", "::mlir::obs::KernelOp"> {
               "Bytes of shared memory the kernels use">,
     Statistic<"numBuffers", "buffers", "Shared buffers placed">,
     Statistic<"numReused", "buffers-reusing-memory",
-              "Buffers placed over memory an earlier buffer no longer needs">
+              "Buffers placed over memory an earlier buffer no longer needs">,
+    Statistic<"numSimulations", "simulations",
+              "Kernel simulations run (each a lowering and a run of every thread)">,
+    Statistic<"numSimulationsReused", "simulations-reused",
+              "Simulations handed out again because the kernel had not changed">
   ];
 }
 
@@ -285,7 +301,11 @@ def ObsVerifySync : Pass<"obs-verify-sync", "::mlir::obs::KernelOp"> {
   ];
   let dependentDialects = kernelSimulationDialects;
   let statistics = [
-    Statistic<"numVerified", "syncs-verified", "Syncs proved safe">
+    Statistic<"numVerified", "syncs-verified", "Syncs proved safe">,
+    Statistic<"numSimulations", "simulations",
+              "Kernel simulations run (each a lowering and a run of every thread)">,
+    Statistic<"numSimulationsReused", "simulations-reused",
+              "Simulations handed out again because the kernel had not changed">
   ];
 }
 

@@ -26,8 +26,8 @@
 // The four kernels below allocate 2, 0, 3 (result, part, rev) and 2
 // (iteration, riffle) buffers.
 // STATS: obs-lower-reference
-// STATS-NEXT: 7 buffers
 // STATS-NEXT: 4 kernels
+// STATS-NEXT: 7 buffers
 obs.kernel @increv(%input: !obs.arr<10 x i32>) -> !obs.arr<10 x i32> {
   %one = arith.constant 1 : i32
   %incremented = obs.map %input : !obs.arr<10 x i32> -> !obs.arr<10 x i32> {
