@@ -13,7 +13,10 @@
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 #include <map>
+#include <numeric>
+#include <queue>
 #include <set>
 
 using namespace mlir;
@@ -37,7 +40,7 @@ namespace {
 
 enum class UntrackedMemory { Private, Constant, Unknown };
 
-/// What one op does to a thread's state.
+/// What one op does to the threads' state.
 enum class Step : uint8_t {
   /// Nothing (a terminator).
   Nothing,
@@ -67,11 +70,17 @@ enum class Step : uint8_t {
   UnseenEffects,
 };
 
+/// A value's place in the run's state: a slot of integers, or (with
+/// kPointer set) a slot of pointers, for memrefs.
+using Slot = uint32_t;
+constexpr Slot kPointer = Slot(1) << 31;
+
 /// One op, compiled: which slots it reads and writes.
 struct Instruction {
   Step step = Step::Nothing;
   IntegerOpcode code = IntegerOpcode::Fold;
   uint8_t resultWidth = 64, operandWidth = 64;
+  /// Ranges of the program's `slotLists`.
   uint32_t firstResult = 0, numResults = 0;
   uint32_t firstOperand = 0, numOperands = 0;
   /// A constant's value; the index into the program's side tables of a
@@ -82,7 +91,7 @@ struct Instruction {
 
 /// A load or store, compiled.
 struct MemoryInstruction {
-  uint32_t memref;
+  Slot memref;
   /// Where the memref comes from when the run does not follow it.
   UntrackedMemory untracked;
   SmallVector<int64_t, 2> shape;
@@ -93,63 +102,56 @@ struct MemoryInstruction {
 
 struct IfInstruction {
   uint32_t thenBegin, thenEnd, elseBegin, elseEnd;
-  SmallVector<uint32_t> thenYields, elseYields;
+  SmallVector<Slot> thenYields, elseYields;
   bool holdsBarrier;
 };
 
 struct ForInstruction {
-  uint32_t lower, upper, step, inductionVar;
-  SmallVector<uint32_t> iterArgs;
+  Slot lower, upper, step, inductionVar;
+  SmallVector<Slot> iterArgs;
   uint32_t bodyBegin, bodyEnd;
   /// Whether the loop computes only from global memory and private scratch
   /// (a fold over an input, a thread's tree), so that it is skipped; its
   /// loads of tracked memory, which then count as reads of anywhere in
-  /// their buffers.
+  /// their buffers, by op and memory instruction.
   bool skipped;
-  /// The loads of tracked memory in a skipped loop: their ops and their
-  /// memory instructions.
   SmallVector<std::pair<Operation *, uint32_t>> skippedLoads;
 };
 
-/// The gpu.func compiled once for all of a block's threads: every value is a
-/// slot, and every op an instruction on slots, so that running a thread
-/// looks nothing up by value and dispatches on nothing but a byte. The
-/// threads run the same code with other thread ids, hundreds of times per
-/// simulation, and the passes simulate a kernel many times.
+/// The gpu.func compiled once for all of a block's threads: every value is
+/// a slot and every op an instruction on slots, so that the run looks
+/// nothing up by value. Slots are reused once their value is dead (a value
+/// defined outside a loop lives to the loop's end), so that the state of
+/// all threads stays small.
 class ThreadProgram {
 public:
   explicit ThreadProgram(gpu::GPUFuncOp func);
 
-  uint32_t getNumSlots() const { return numSlots; }
-  uint32_t slotOf(Value value) const { return slots.lookup(value); }
-  bool isTracked(Value memref) const { return tracked.contains(memref); }
+  uint32_t getNumValueSlots() const { return numValueSlots; }
+  uint32_t getNumPointerSlots() const { return numPointerSlots; }
+  Slot slotOf(Value value) const { return slots.lookup(value); }
   /// The instructions of the function's body.
   std::pair<uint32_t, uint32_t> getBody() const { return body; }
 
   SmallVector<Instruction> instructions;
-  SmallVector<uint32_t> operands;
+  /// Operand and result slots of the instructions.
+  SmallVector<Slot> slotLists;
   SmallVector<MemoryInstruction> memoryInstructions;
   SmallVector<IfInstruction> ifs;
   SmallVector<ForInstruction> fors;
 
 private:
-  uint32_t slot(Value value) {
-    auto [it, inserted] = slots.try_emplace(value, numSlots);
-    if (inserted)
-      ++numSlots;
-    return it->second;
-  }
+  void allocateSlots(gpu::GPUFuncOp func);
   std::pair<uint32_t, uint32_t> compileBlock(Block *block);
   std::pair<uint32_t, uint32_t> compileRegion(Region &region);
   void compile(Operation &op, uint32_t index);
   UntrackedMemory classifyUntracked(Value memref) const;
   /// Compiles what a load or store of `memref` needs; returns its index.
   uint32_t compileMemoryInstruction(Value memref);
-  bool mayBeWorkgroup(Value memref) const { return workgroup.contains(memref); }
   bool isSkippable(scf::ForOp loop) const;
 
-  llvm::DenseMap<Value, uint32_t> slots;
-  uint32_t numSlots = 0;
+  llvm::DenseMap<Value, Slot> slots;
+  uint32_t numValueSlots = 0, numPointerSlots = 0;
   /// Memrefs the run follows to a memory of the block (views and choices
   /// of them), and those of them that may be workgroup memory.
   llvm::DenseSet<Value> tracked, workgroup;
@@ -158,30 +160,25 @@ private:
 
 } // namespace
 
-/// Runs one thread of a ThreadProgram: index arithmetic evaluated with the
-/// thread id known; memory contents stay unknown.
+/// Runs every thread of a block through a ThreadProgram at once, an
+/// instruction at a time over the threads that run it (those a branch or a
+/// loop leaves active): index arithmetic is evaluated with each thread's id
+/// known; memory contents stay unknown. Each thread sees exactly what it
+/// would see run alone, in its own program order, and the accesses are
+/// recorded thread by thread; running the threads together makes the cost
+/// of dispatching an instruction once per block rather than once per
+/// thread.
 class ThreadRunner {
 public:
-  ThreadRunner(BlockRun &run, const ThreadProgram &program)
-      : run(run), program(program), values(program.getNumSlots()),
-        known(program.getNumSlots(), 0), pointers(program.getNumSlots()) {}
+  ThreadRunner(BlockRun &run, const ThreadProgram &program);
 
-  /// Starts thread `thread`: nothing is known but where the block's
-  /// memories are.
-  void start(unsigned thread);
-  /// Makes `root` point at the start of memory `memory`.
-  void bindMemory(Value root, unsigned memory, Attribute owner) {
-    uint32_t slot = program.slotOf(root);
-    pointers[slot] = {memory, 0, owner};
-    pointerKnown(slot);
-  }
-  LogicalResult runBody() {
-    auto [begin, end] = program.getBody();
-    return runRange(begin, end);
-  }
+  /// Makes `root` point at the start of memory `memory` in every thread.
+  void bindMemory(Value root, unsigned memory, Attribute owner);
+  /// Runs the body in every thread, then orders the accesses by thread.
+  LogicalResult runBody();
 
-  /// The barriers this thread passed, in order.
-  SmallVector<Operation *> passed;
+  /// The barriers each thread passed, in order.
+  std::vector<SmallVector<Operation *>> passed;
 
 private:
   /// Where a memref value points: a root memory and a byte offset into it.
@@ -190,38 +187,55 @@ private:
     uint64_t byteOffset;
     Attribute owner;
   };
+  using Lanes = ArrayRef<uint32_t>;
 
-  LogicalResult runRange(uint32_t begin, uint32_t end);
-  LogicalResult runInstruction(const Instruction &instruction);
-  LogicalResult runIf(const Instruction &instruction);
-  LogicalResult runFor(const Instruction &instruction);
-  /// Records one access of `op` through `memoryAccess`, at the indices in
-  /// `indices` (slots), or anywhere in the buffer when `wholeBuffer` (an
-  /// access known not to depend on data: a skipped loop's).
+  LogicalResult runRange(uint32_t begin, uint32_t end, Lanes lanes);
+  LogicalResult runInstruction(const Instruction &instruction, Lanes lanes);
+  /// An integer op computed directly, in every thread of `lanes`.
+  void runDirect(const Instruction &instruction, Lanes lanes);
+  template <IntegerOpcode Code>
+  void runDirect(const Instruction &instruction, Lanes lanes);
+  LogicalResult runIf(const Instruction &instruction, Lanes lanes);
+  LogicalResult runFor(const Instruction &instruction, Lanes lanes);
+  /// Records one access of thread `lane` by `op` through `memoryAccess`, at
+  /// the indices in `indices` (slots), or anywhere in the buffer when
+  /// `wholeBuffer` (an access known not to depend on data: a skipped
+  /// loop's).
   LogicalResult recordAccess(Operation *op,
                              const MemoryInstruction &memoryAccess,
-                             const uint32_t *indices, bool write,
+                             const Slot *indices, uint32_t lane, bool write,
                              bool wholeBuffer = false);
 
-  // A slot is known when its stamp is the thread's epoch (and, for a
-  // memref, its pointer stamp): starting a thread forgets everything at
-  // once.
-  bool isKnown(uint32_t slot) const { return known[slot] == epoch; }
-  void setInt(uint32_t slot, int64_t value) {
-    values[slot] = value;
-    known[slot] = epoch;
+  size_t at(Slot slot, uint32_t lane) const {
+    return size_t(slot & ~kPointer) * threads + lane;
   }
-  void forget(uint32_t slot) { known[slot] = 0; }
-  bool isPointerKnown(uint32_t slot) const {
-    return known[slot] == epoch + 1;
+  bool isKnown(Slot slot, uint32_t lane) const {
+    return known[at(slot, lane)];
   }
-  void pointerKnown(uint32_t slot) { known[slot] = epoch + 1; }
-  uint32_t operand(const Instruction &instruction, unsigned i) const {
-    return program.operands[instruction.firstOperand + i];
+  int64_t valueOf(Slot slot, uint32_t lane) const {
+    return values[at(slot, lane)];
   }
-  void forgetResults(const Instruction &instruction) {
-    for (uint32_t i = 0; i < instruction.numResults; ++i)
-      forget(instruction.firstResult + i);
+  void setInt(Slot slot, uint32_t lane, int64_t value) {
+    values[at(slot, lane)] = value;
+    known[at(slot, lane)] = 1;
+  }
+  bool isPointerKnown(Slot slot, uint32_t lane) const {
+    return pointerKnown[at(slot, lane)];
+  }
+  void forget(Slot slot, Lanes lanes) {
+    std::vector<uint8_t> &flags = slot & kPointer ? pointerKnown : known;
+    for (uint32_t lane : lanes)
+      flags[at(slot, lane)] = 0;
+  }
+  Slot operand(const Instruction &instruction, unsigned i) const {
+    return program.slotLists[instruction.firstOperand + i];
+  }
+  Slot result(const Instruction &instruction, unsigned i) const {
+    return program.slotLists[instruction.firstResult + i];
+  }
+  void forgetResults(const Instruction &instruction, Lanes lanes) {
+    for (unsigned i = 0; i < instruction.numResults; ++i)
+      forget(result(instruction, i), lanes);
   }
   /// `value` as an attribute of `type`, for the ops' folders: cached, since
   /// threads fold the same few values over and over, and uniquing each in
@@ -230,14 +244,13 @@ private:
 
   BlockRun &run;
   const ThreadProgram &program;
-  unsigned thread = 0;
-  /// Even, and two more for every thread: a slot's stamp is `epoch` for a
-  /// known integer, `epoch + 1` for a known pointer.
-  uint32_t epoch = 0;
+  uint32_t threads;
   std::vector<int64_t> values;
-  std::vector<uint32_t> known;
+  std::vector<uint8_t> known;
   std::vector<Pointer> pointers;
-  uint64_t order = 0;
+  std::vector<uint8_t> pointerKnown;
+  /// Each thread's count of accesses so far.
+  std::vector<uint64_t> order;
   llvm::DenseMap<std::pair<Type, int64_t>, Attribute> integerAttrs;
 };
 
@@ -307,7 +320,87 @@ ThreadProgram::ThreadProgram(gpu::GPUFuncOp func) {
       follow(select.getResult(),
              {select.getTrueValue(), select.getFalseValue()});
   });
+  allocateSlots(func);
   body = compileRegion(func.getBody());
+}
+
+void ThreadProgram::allocateSlots(gpu::GPUFuncOp func) {
+  // Positions in program order (regions inside their op), and where each
+  // op's regions end.
+  llvm::DenseMap<Operation *, std::pair<uint32_t, uint32_t>> span;
+  uint32_t next = 0;
+  std::function<void(Region &)> number = [&](Region &region) {
+    for (Block &block : region)
+      for (Operation &op : block) {
+        uint32_t begin = next++;
+        for (Region &nested : op.getRegions())
+          number(nested);
+        span[&op] = {begin, next - 1};
+      }
+  };
+  number(func.getBody());
+
+  // A value lives from its definition to the end of the last op of its
+  // block that uses it (directly or within its regions): a value used in
+  // a loop lives to the loop's end, since every iteration reads it.
+  struct Interval {
+    uint32_t begin, end;
+    Value value;
+  };
+  std::vector<Interval> intervals;
+  auto addValue = [&](Value value, uint32_t begin) {
+    if (isa<MemRefType>(value.getType())) {
+      slots[value] = kPointer | numPointerSlots++;
+      return;
+    }
+    Block *block = value.getParentBlock();
+    uint32_t end = begin;
+    for (Operation *user : value.getUsers()) {
+      while (user && user->getBlock() != block)
+        user = user->getParentOp();
+      if (user)
+        end = std::max(end, span.lookup(user).second);
+    }
+    intervals.push_back({begin, end, value});
+  };
+  for (BlockArgument argument : func.getBody().getArguments())
+    addValue(argument, 0);
+  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op == func.getOperation())
+      return;
+    uint32_t position = span.lookup(op).first;
+    for (Value result : op->getResults())
+      addValue(result, position);
+    // Block arguments (a loop's counter and carried values) are written
+    // where their op starts.
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument argument : block.getArguments())
+          addValue(argument, position);
+  });
+  // Linear scan: a slot is taken again once its value is dead, strictly
+  // before the next value begins (an op never writes a slot it reads).
+  llvm::stable_sort(intervals, [](const Interval &a, const Interval &b) {
+    return a.begin < b.begin;
+  });
+  using Ending = std::pair<uint32_t, Slot>;
+  std::priority_queue<Ending, std::vector<Ending>, std::greater<Ending>> live;
+  SmallVector<Slot> free;
+  for (const Interval &interval : intervals) {
+    while (!live.empty() && live.top().first < interval.begin) {
+      free.push_back(live.top().second);
+      live.pop();
+    }
+    Slot slot;
+    if (free.empty()) {
+      slot = numValueSlots++;
+    } else {
+      slot = free.back();
+      free.pop_back();
+    }
+    slots[interval.value] = slot;
+    live.push({interval.end, slot});
+  }
 }
 
 std::pair<uint32_t, uint32_t> ThreadProgram::compileRegion(Region &region) {
@@ -321,14 +414,9 @@ std::pair<uint32_t, uint32_t> ThreadProgram::compileRegion(Region &region) {
 std::pair<uint32_t, uint32_t> ThreadProgram::compileBlock(Block *block) {
   // A block's instructions are contiguous; nested regions follow them.
   uint32_t begin = instructions.size();
-  for (BlockArgument argument : block->getArguments())
-    slot(argument);
   SmallVector<Operation *> ops;
-  for (Operation &op : *block) {
+  for (Operation &op : *block)
     ops.push_back(&op);
-    for (Value result : op.getResults())
-      slot(result);
-  }
   instructions.resize(begin + ops.size());
   for (auto [index, op] : llvm::enumerate(ops))
     compile(*op, begin + index);
@@ -356,7 +444,7 @@ UntrackedMemory ThreadProgram::classifyUntracked(Value memref) const {
 
 uint32_t ThreadProgram::compileMemoryInstruction(Value memref) {
   auto type = cast<MemRefType>(memref.getType());
-  memoryInstructions.push_back({slot(memref), classifyUntracked(memref),
+  memoryInstructions.push_back({slots.lookup(memref), classifyUntracked(memref),
                                 SmallVector<int64_t, 2>(type.getShape()),
                                 getElementBytes(type),
                                 static_cast<uint64_t>(type.getNumElements()),
@@ -385,7 +473,7 @@ bool ThreadProgram::isSkippable(scf::ForOp loop) const {
       return WalkResult::interrupt(); // A view made inside: run it.
     if (!tracked.contains(memref))
       return WalkResult::advance(); // Private scratch.
-    if (store || mayBeWorkgroup(memref))
+    if (store || workgroup.contains(memref))
       return WalkResult::interrupt();
     return WalkResult::advance();
   });
@@ -395,20 +483,17 @@ bool ThreadProgram::isSkippable(scf::ForOp loop) const {
 void ThreadProgram::compile(Operation &op, uint32_t index) {
   Instruction instruction;
   instruction.op = &op;
+  instruction.firstResult = slotLists.size();
   instruction.numResults = op.getNumResults();
-  if (op.getNumResults())
-    instruction.firstResult = slots.lookup(op.getResult(0));
-  instruction.firstOperand = operands.size();
+  for (Value result : op.getResults())
+    slotLists.push_back(slots.lookup(result));
+  instruction.firstOperand = slotLists.size();
   instruction.numOperands = op.getNumOperands();
   for (Value operand : op.getOperands())
-    operands.push_back(slot(operand));
+    slotLists.push_back(slots.lookup(operand));
   auto finish = [&](Step step) {
     instruction.step = step;
     instructions[index] = instruction;
-  };
-  auto compileMemoryAccess = [&](Value memref) -> MemoryInstruction * {
-    instruction.immediate = compileMemoryInstruction(memref);
-    return &memoryInstructions.back();
   };
 
   if (auto id = dyn_cast<gpu::ThreadIdOp>(op))
@@ -424,7 +509,8 @@ void ThreadProgram::compile(Operation &op, uint32_t index) {
   if (isa<gpu::ReturnOp, scf::YieldOp>(op))
     return finish(Step::Nothing);
   if (auto load = dyn_cast<memref::LoadOp>(op)) {
-    MemoryInstruction *access = compileMemoryAccess(load.getMemRef());
+    instruction.immediate = compileMemoryInstruction(load.getMemRef());
+    MemoryInstruction &access = memoryInstructions.back();
     // A constant table (compact's positions, a shuffle) is known data.
     if (auto get = load.getMemRef().getDefiningOp<memref::GetGlobalOp>()) {
       auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
@@ -434,20 +520,20 @@ void ThreadProgram::compile(Operation &op, uint32_t index) {
                                global.getInitialValueAttr())
                          : DenseIntElementsAttr();
       if (entries) {
-        access->table.emplace();
+        access.table.emplace();
         if (entries.isSplat())
-          access->table->assign(access->numElements,
-                                entries.getSplatValue<APInt>().getSExtValue());
+          access.table->assign(access.numElements,
+                               entries.getSplatValue<APInt>().getSExtValue());
         else
           for (const APInt &entry : entries.getValues<APInt>())
-            access->table->push_back(entry.getSExtValue());
+            access.table->push_back(entry.getSExtValue());
         instruction.resultWidth = getIntegerWidth(load.getType());
       }
     }
     return finish(Step::Load);
   }
   if (auto store = dyn_cast<memref::StoreOp>(op)) {
-    compileMemoryAccess(store.getMemRef());
+    instruction.immediate = compileMemoryInstruction(store.getMemRef());
     return finish(Step::Store);
   }
   if (isa<memref::ViewOp>(op))
@@ -463,10 +549,10 @@ void ThreadProgram::compile(Operation &op, uint32_t index) {
         compileRegion(ifOp.getThenRegion());
     std::tie(compiled.elseBegin, compiled.elseEnd) =
         compileRegion(ifOp.getElseRegion());
-    auto yields = [&](Region &region, SmallVector<uint32_t> &into) {
+    auto yields = [&](Region &region, SmallVector<Slot> &into) {
       if (!region.empty())
         for (Value yielded : region.front().getTerminator()->getOperands())
-          into.push_back(slot(yielded));
+          into.push_back(slots.lookup(yielded));
     };
     yields(ifOp.getThenRegion(), compiled.thenYields);
     yields(ifOp.getElseRegion(), compiled.elseYields);
@@ -476,12 +562,12 @@ void ThreadProgram::compile(Operation &op, uint32_t index) {
   }
   if (auto loop = dyn_cast<scf::ForOp>(op)) {
     ForInstruction compiled;
-    compiled.lower = slot(loop.getLowerBound());
-    compiled.upper = slot(loop.getUpperBound());
-    compiled.step = slot(loop.getStep());
-    compiled.inductionVar = slot(loop.getInductionVar());
+    compiled.lower = slots.lookup(loop.getLowerBound());
+    compiled.upper = slots.lookup(loop.getUpperBound());
+    compiled.step = slots.lookup(loop.getStep());
+    compiled.inductionVar = slots.lookup(loop.getInductionVar());
     for (Value carried : loop.getRegionIterArgs())
-      compiled.iterArgs.push_back(slot(carried));
+      compiled.iterArgs.push_back(slots.lookup(carried));
     compiled.skipped = isSkippable(loop);
     if (compiled.skipped)
       loop.getBody()->walk([&](memref::LoadOp load) {
@@ -530,11 +616,45 @@ void ThreadProgram::compile(Operation &op, uint32_t index) {
   return finish(Step::Direct);
 }
 
-void ThreadRunner::start(unsigned newThread) {
-  thread = newThread;
-  epoch += 2;
-  order = 0;
-  passed.clear();
+ThreadRunner::ThreadRunner(BlockRun &run, const ThreadProgram &program)
+    : passed(run.threads), run(run), program(program), threads(run.threads),
+      values(size_t(program.getNumValueSlots()) * threads),
+      known(size_t(program.getNumValueSlots()) * threads, 0),
+      pointers(size_t(program.getNumPointerSlots()) * threads),
+      pointerKnown(size_t(program.getNumPointerSlots()) * threads, 0),
+      order(threads, 0) {}
+
+void ThreadRunner::bindMemory(Value root, unsigned memory, Attribute owner) {
+  Slot slot = program.slotOf(root);
+  for (uint32_t lane = 0; lane < threads; ++lane) {
+    pointers[at(slot, lane)] = {memory, 0, owner};
+    pointerKnown[at(slot, lane)] = 1;
+  }
+}
+
+LogicalResult ThreadRunner::runBody() {
+  std::vector<uint32_t> all(threads);
+  std::iota(all.begin(), all.end(), 0);
+  auto [begin, end] = program.getBody();
+  size_t first = run.accesses.size();
+  if (failed(runRange(begin, end, all)))
+    return failure();
+  // The accesses were recorded instruction by instruction; the analyses
+  // read them thread by thread, each thread's in its own order (a stable
+  // counting sort by thread).
+  std::vector<size_t> start(threads + 1, 0);
+  for (size_t i = first; i < run.accesses.size(); ++i)
+    ++start[run.accesses[i].thread + 1];
+  for (uint32_t lane = 0; lane < threads; ++lane)
+    start[lane + 1] += start[lane];
+  std::vector<Access> sorted(run.accesses.size() - first);
+  for (size_t i = first; i < run.accesses.size(); ++i)
+    sorted[start[run.accesses[i].thread]++] = run.accesses[i];
+  if (first == 0)
+    run.accesses = std::move(sorted);
+  else
+    std::copy(sorted.begin(), sorted.end(), run.accesses.begin() + first);
+  return success();
 }
 
 Attribute ThreadRunner::integerAttr(Type type, int64_t value) {
@@ -546,9 +666,9 @@ Attribute ThreadRunner::integerAttr(Type type, int64_t value) {
 
 LogicalResult ThreadRunner::recordAccess(Operation *op,
                                          const MemoryInstruction &memoryAccess,
-                                         const uint32_t *indices, bool write,
-                                         bool wholeBuffer) {
-  if (!isPointerKnown(memoryAccess.memref)) {
+                                         const Slot *indices, uint32_t lane,
+                                         bool write, bool wholeBuffer) {
+  if (!isPointerKnown(memoryAccess.memref, lane)) {
     // Memory no other thread sees: the thread's own scratch, or a constant
     // table it only reads. Any other is memory the proof cannot follow.
     UntrackedMemory kind = memoryAccess.untracked;
@@ -568,10 +688,10 @@ LogicalResult ThreadRunner::recordAccess(Operation *op,
                         << BlockRun::kMaxAccesses
                         << " memory accesses that the analysis follows",
                     ErrorKind::CompilerLimit);
-  const Pointer &pointer = pointers[memoryAccess.memref];
-  Access access{static_cast<unsigned>(passed.size()),
-                thread,
-                order++,
+  const Pointer &pointer = pointers[at(memoryAccess.memref, lane)];
+  Access access{static_cast<unsigned>(passed[lane].size()),
+                lane,
+                order[lane]++,
                 write,
                 pointer.memory,
                 /*byteBegin=*/0,
@@ -583,11 +703,11 @@ LogicalResult ThreadRunner::recordAccess(Operation *op,
   int64_t linear = 0;
   bool allKnown = !wholeBuffer;
   for (unsigned i = 0; allKnown && i < memoryAccess.shape.size(); ++i) {
-    uint32_t index = indices[i];
-    if (!isKnown(index))
+    Slot index = indices[i];
+    if (!isKnown(index, lane))
       allKnown = false;
     else
-      linear = linear * memoryAccess.shape[i] + values[index];
+      linear = linear * memoryAccess.shape[i] + valueOf(index, lane);
   }
   if (allKnown) {
     access.element = linear;
@@ -604,134 +724,148 @@ LogicalResult ThreadRunner::recordAccess(Operation *op,
   return success();
 }
 
-LogicalResult ThreadRunner::runRange(uint32_t begin, uint32_t end) {
+LogicalResult ThreadRunner::runRange(uint32_t begin, uint32_t end,
+                                     Lanes lanes) {
   for (uint32_t i = begin; i < end; ++i)
-    if (failed(runInstruction(program.instructions[i])))
+    if (failed(runInstruction(program.instructions[i], lanes)))
       return failure();
   return success();
 }
 
-LogicalResult ThreadRunner::runInstruction(const Instruction &instruction) {
+LogicalResult ThreadRunner::runInstruction(const Instruction &instruction,
+                                           Lanes lanes) {
+  auto setAll = [&](function_ref<int64_t(uint32_t)> valueOfLane) {
+    Slot slot = result(instruction, 0);
+    for (uint32_t lane : lanes)
+      setInt(slot, lane, valueOfLane(lane));
+  };
   switch (instruction.step) {
   case Step::Nothing:
     return success();
   case Step::Unknown:
-    forgetResults(instruction);
+    forgetResults(instruction, lanes);
     return success();
   case Step::Constant:
-    setInt(instruction.firstResult, instruction.immediate);
+    setAll([&](uint32_t) { return instruction.immediate; });
     return success();
   case Step::Direct:
+    runDirect(instruction, lanes);
+    return success();
   case Step::Fold: {
-    int64_t operandValues[3];
-    SmallVector<int64_t, 4> manyValues;
-    int64_t *known = operandValues;
-    if (instruction.numOperands > 3) {
-      manyValues.resize(instruction.numOperands);
-      known = manyValues.data();
-    }
-    for (unsigned i = 0; i < instruction.numOperands; ++i) {
-      uint32_t slot = operand(instruction, i);
-      if (!isKnown(slot)) {
-        forget(instruction.firstResult);
-        return success();
+    Slot target = result(instruction, 0);
+    unsigned count = instruction.numOperands;
+    SmallVector<int64_t, 3> operandValues(count);
+    for (uint32_t lane : lanes) {
+      bool allKnown = true;
+      for (unsigned i = 0; i < count && allKnown; ++i) {
+        allKnown = isKnown(operand(instruction, i), lane);
+        operandValues[i] = valueOf(operand(instruction, i), lane);
       }
-      known[i] = values[slot];
+      std::optional<int64_t> computed;
+      if (allKnown)
+        computed = foldIntegerOp(*instruction.op, operandValues,
+                                 [&](Type type, int64_t value) {
+                                   return integerAttr(type, value);
+                                 });
+      if (computed)
+        setInt(target, lane, wrapToWidth(instruction.resultWidth, *computed));
+      else
+        known[at(target, lane)] = 0;
     }
-    ArrayRef<int64_t> operandRange(known, instruction.numOperands);
-    std::optional<int64_t> computed =
-        instruction.step == Step::Direct
-            ? computeIntegerOpcode(instruction.code, instruction.operandWidth,
-                                   operandRange)
-            : foldIntegerOp(*instruction.op, operandRange,
-                            [&](Type type, int64_t value) {
-                              return integerAttr(type, value);
-                            });
-    if (computed)
-      setInt(instruction.firstResult,
-             wrapToWidth(instruction.resultWidth, *computed));
-    else
-      forget(instruction.firstResult);
     return success();
   }
   case Step::ThreadIdX:
-    setInt(instruction.firstResult, thread);
+    setAll([](uint32_t lane) { return int64_t(lane); });
     return success();
   case Step::Zero:
-    setInt(instruction.firstResult, 0);
+    setAll([](uint32_t) { return int64_t(0); });
     return success();
   case Step::BlockDimX:
-    setInt(instruction.firstResult, run.threads);
+    setAll([&](uint32_t) { return int64_t(threads); });
     return success();
   case Step::One:
-    setInt(instruction.firstResult, 1);
+    setAll([](uint32_t) { return int64_t(1); });
     return success();
   case Step::Barrier:
-    passed.push_back(instruction.op);
+    for (uint32_t lane : lanes)
+      passed[lane].push_back(instruction.op);
     return success();
   case Step::Load: {
     const MemoryInstruction &load =
         program.memoryInstructions[instruction.immediate];
-    forget(instruction.firstResult);
-    if (load.table) {
-      // An entry of a constant table at known indices is known.
-      int64_t linear = 0;
-      bool inside = true;
-      for (unsigned i = 0; inside && i < load.shape.size(); ++i) {
-        uint32_t index = operand(instruction, 1 + i);
-        inside = isKnown(index) && values[index] >= 0 &&
-                 values[index] < load.shape[i];
-        if (inside)
-          linear = linear * load.shape[i] + values[index];
-      }
-      if (inside)
-        setInt(instruction.firstResult,
-               wrapToWidth(instruction.resultWidth, (*load.table)[linear]));
-    }
+    Slot target = result(instruction, 0);
     // A load's indices follow its memref.
-    return recordAccess(instruction.op, load,
-                        &program.operands[instruction.firstOperand + 1],
-                        /*write=*/false);
+    const Slot *indices = &program.slotLists[instruction.firstOperand + 1];
+    for (uint32_t lane : lanes) {
+      known[at(target, lane)] = 0;
+      if (load.table) {
+        // An entry of a constant table at known indices is known.
+        int64_t linear = 0;
+        bool inside = true;
+        for (unsigned i = 0; inside && i < load.shape.size(); ++i) {
+          inside = isKnown(indices[i], lane) &&
+                   valueOf(indices[i], lane) >= 0 &&
+                   valueOf(indices[i], lane) < load.shape[i];
+          if (inside)
+            linear = linear * load.shape[i] + valueOf(indices[i], lane);
+        }
+        if (inside)
+          setInt(target, lane,
+                 wrapToWidth(instruction.resultWidth, (*load.table)[linear]));
+      }
+      if (failed(recordAccess(instruction.op, load, indices, lane,
+                              /*write=*/false)))
+        return failure();
+    }
+    return success();
   }
-  case Step::Store:
+  case Step::Store: {
     // A store's indices follow its value and memref.
-    return recordAccess(instruction.op,
-                        program.memoryInstructions[instruction.immediate],
-                        &program.operands[instruction.firstOperand + 2],
-                        /*write=*/true);
+    const Slot *indices = &program.slotLists[instruction.firstOperand + 2];
+    for (uint32_t lane : lanes)
+      if (failed(recordAccess(instruction.op,
+                              program.memoryInstructions[instruction.immediate],
+                              indices, lane, /*write=*/true)))
+        return failure();
+    return success();
+  }
   case Step::View: {
-    uint32_t source = operand(instruction, 0);
-    uint32_t shift = operand(instruction, 1);
-    if (!isPointerKnown(source) || !isKnown(shift))
-      return instruction.op->emitOpError()
-             << "views memory the analysis cannot follow";
+    Slot source = operand(instruction, 0), shift = operand(instruction, 1);
+    Slot target = result(instruction, 0);
     Attribute owner = ObsDialect::OwnerAttrHelper(instruction.op->getContext())
                           .getAttr(instruction.op);
-    const Pointer &viewed = pointers[source];
-    pointers[instruction.firstResult] = {
-        viewed.memory,
-        viewed.byteOffset + static_cast<uint64_t>(values[shift]),
-        owner ? owner : viewed.owner};
-    pointerKnown(instruction.firstResult);
+    for (uint32_t lane : lanes) {
+      if (!isPointerKnown(source, lane) || !isKnown(shift, lane))
+        return instruction.op->emitOpError()
+               << "views memory the analysis cannot follow";
+      const Pointer &viewed = pointers[at(source, lane)];
+      pointers[at(target, lane)] = {
+          viewed.memory,
+          viewed.byteOffset + static_cast<uint64_t>(valueOf(shift, lane)),
+          owner ? owner : viewed.owner};
+      pointerKnown[at(target, lane)] = 1;
+    }
     return success();
   }
   case Step::SelectMemref: {
-    uint32_t condition = operand(instruction, 0);
-    if (!isKnown(condition))
-      return instruction.op->emitOpError()
-             << "chooses a buffer by a condition the analysis cannot follow";
-    uint32_t chosen = operand(instruction, values[condition] ? 1 : 2);
-    forget(instruction.firstResult);
-    if (isPointerKnown(chosen)) {
-      pointers[instruction.firstResult] = pointers[chosen];
-      pointerKnown(instruction.firstResult);
+    Slot condition = operand(instruction, 0);
+    Slot target = result(instruction, 0);
+    for (uint32_t lane : lanes) {
+      if (!isKnown(condition, lane))
+        return instruction.op->emitOpError()
+               << "chooses a buffer by a condition the analysis cannot "
+                  "follow";
+      Slot chosen = operand(instruction, valueOf(condition, lane) ? 1 : 2);
+      pointerKnown[at(target, lane)] = isPointerKnown(chosen, lane);
+      if (isPointerKnown(chosen, lane))
+        pointers[at(target, lane)] = pointers[at(chosen, lane)];
     }
     return success();
   }
   case Step::If:
-    return runIf(instruction);
+    return runIf(instruction, lanes);
   case Step::For:
-    return runFor(instruction);
+    return runFor(instruction, lanes);
   case Step::CannotFollow:
     return instruction.op->emitOpError()
            << "has regions the analysis cannot follow";
@@ -748,45 +882,157 @@ LogicalResult ThreadRunner::runInstruction(const Instruction &instruction) {
   llvm_unreachable("unknown step");
 }
 
-LogicalResult ThreadRunner::runIf(const Instruction &instruction) {
-  const IfInstruction &ifInstruction = program.ifs[instruction.immediate];
-  uint32_t condition = operand(instruction, 0);
-  if (isKnown(condition)) {
-    bool thenTaken = values[condition] != 0;
-    if (failed(thenTaken ? runRange(ifInstruction.thenBegin,
-                                    ifInstruction.thenEnd)
-                         : runRange(ifInstruction.elseBegin,
-                                    ifInstruction.elseEnd)))
-      return failure();
-    const SmallVector<uint32_t> &yields =
-        thenTaken ? ifInstruction.thenYields : ifInstruction.elseYields;
-    for (uint32_t i = 0; i < instruction.numResults; ++i) {
-      uint32_t result = instruction.firstResult + i;
-      if (i < yields.size() && isKnown(yields[i]))
-        setInt(result, values[yields[i]]);
-      else
-        forget(result);
+template <IntegerOpcode Code>
+void ThreadRunner::runDirect(const Instruction &instruction, Lanes lanes) {
+  // One opcode for all threads: the switch in computeIntegerOpcode folds
+  // away, and the loop over threads is a few loads and stores.
+  Slot target = result(instruction, 0);
+  unsigned count = instruction.numOperands;
+  Slot sources[3] = {0, 0, 0};
+  for (unsigned i = 0; i < count && i < 3; ++i)
+    sources[i] = operand(instruction, i);
+  int64_t operandValues[3] = {0, 0, 0};
+  for (uint32_t lane : lanes) {
+    bool allKnown = true;
+    for (unsigned i = 0; i < count; ++i) {
+      allKnown &= isKnown(sources[i], lane);
+      operandValues[i] = valueOf(sources[i], lane);
     }
-    return success();
+    std::optional<int64_t> computed;
+    if (allKnown)
+      computed = computeIntegerOpcode(Code, instruction.operandWidth,
+                                      ArrayRef<int64_t>(operandValues, count));
+    if (computed)
+      setInt(target, lane, wrapToWidth(instruction.resultWidth, *computed));
+    else
+      known[at(target, lane)] = 0;
   }
-  // A condition on data: either branch may run, so both are counted. A
-  // barrier in either would be skipped by some threads.
-  if (ifInstruction.holdsBarrier)
+}
+
+void ThreadRunner::runDirect(const Instruction &instruction, Lanes lanes) {
+  switch (instruction.code) {
+  case IntegerOpcode::AddI:
+    return runDirect<IntegerOpcode::AddI>(instruction, lanes);
+  case IntegerOpcode::SubI:
+    return runDirect<IntegerOpcode::SubI>(instruction, lanes);
+  case IntegerOpcode::MulI:
+    return runDirect<IntegerOpcode::MulI>(instruction, lanes);
+  case IntegerOpcode::AndI:
+    return runDirect<IntegerOpcode::AndI>(instruction, lanes);
+  case IntegerOpcode::OrI:
+    return runDirect<IntegerOpcode::OrI>(instruction, lanes);
+  case IntegerOpcode::XOrI:
+    return runDirect<IntegerOpcode::XOrI>(instruction, lanes);
+  case IntegerOpcode::ShLI:
+    return runDirect<IntegerOpcode::ShLI>(instruction, lanes);
+  case IntegerOpcode::ShRUI:
+    return runDirect<IntegerOpcode::ShRUI>(instruction, lanes);
+  case IntegerOpcode::ShRSI:
+    return runDirect<IntegerOpcode::ShRSI>(instruction, lanes);
+  case IntegerOpcode::DivUI:
+    return runDirect<IntegerOpcode::DivUI>(instruction, lanes);
+  case IntegerOpcode::RemUI:
+    return runDirect<IntegerOpcode::RemUI>(instruction, lanes);
+  case IntegerOpcode::MinUI:
+    return runDirect<IntegerOpcode::MinUI>(instruction, lanes);
+  case IntegerOpcode::MaxUI:
+    return runDirect<IntegerOpcode::MaxUI>(instruction, lanes);
+  case IntegerOpcode::MinSI:
+    return runDirect<IntegerOpcode::MinSI>(instruction, lanes);
+  case IntegerOpcode::MaxSI:
+    return runDirect<IntegerOpcode::MaxSI>(instruction, lanes);
+  case IntegerOpcode::CmpEq:
+    return runDirect<IntegerOpcode::CmpEq>(instruction, lanes);
+  case IntegerOpcode::CmpNe:
+    return runDirect<IntegerOpcode::CmpNe>(instruction, lanes);
+  case IntegerOpcode::CmpSlt:
+    return runDirect<IntegerOpcode::CmpSlt>(instruction, lanes);
+  case IntegerOpcode::CmpSle:
+    return runDirect<IntegerOpcode::CmpSle>(instruction, lanes);
+  case IntegerOpcode::CmpSgt:
+    return runDirect<IntegerOpcode::CmpSgt>(instruction, lanes);
+  case IntegerOpcode::CmpSge:
+    return runDirect<IntegerOpcode::CmpSge>(instruction, lanes);
+  case IntegerOpcode::CmpUlt:
+    return runDirect<IntegerOpcode::CmpUlt>(instruction, lanes);
+  case IntegerOpcode::CmpUle:
+    return runDirect<IntegerOpcode::CmpUle>(instruction, lanes);
+  case IntegerOpcode::CmpUgt:
+    return runDirect<IntegerOpcode::CmpUgt>(instruction, lanes);
+  case IntegerOpcode::CmpUge:
+    return runDirect<IntegerOpcode::CmpUge>(instruction, lanes);
+  case IntegerOpcode::Select:
+    return runDirect<IntegerOpcode::Select>(instruction, lanes);
+  case IntegerOpcode::ExtendSigned:
+    return runDirect<IntegerOpcode::ExtendSigned>(instruction, lanes);
+  case IntegerOpcode::ExtendUnsigned:
+    return runDirect<IntegerOpcode::ExtendUnsigned>(instruction, lanes);
+  case IntegerOpcode::Truncate:
+    return runDirect<IntegerOpcode::Truncate>(instruction, lanes);
+  case IntegerOpcode::Fold:
+    break;
+  }
+  llvm_unreachable("not an op computed directly");
+}
+
+LogicalResult ThreadRunner::runIf(const Instruction &instruction,
+                                  Lanes lanes) {
+  const IfInstruction &ifInstruction = program.ifs[instruction.immediate];
+  Slot condition = operand(instruction, 0);
+  // A thread whose condition depends on data may take either branch, so it
+  // runs both, and a barrier in either would be skipped by some threads.
+  SmallVector<uint32_t> thenLanes, elseLanes;
+  bool anyUnknown = false;
+  for (uint32_t lane : lanes) {
+    bool isKnownHere = isKnown(condition, lane);
+    anyUnknown |= !isKnownHere;
+    if (!isKnownHere || valueOf(condition, lane))
+      thenLanes.push_back(lane);
+    if (!isKnownHere || !valueOf(condition, lane))
+      elseLanes.push_back(lane);
+  }
+  if (anyUnknown && ifInstruction.holdsBarrier)
     return instruction.op->emitOpError()
            << "holds a barrier under a condition that depends on data";
-  if (failed(runRange(ifInstruction.thenBegin, ifInstruction.thenEnd)) ||
-      failed(runRange(ifInstruction.elseBegin, ifInstruction.elseEnd)))
+  if (!thenLanes.empty() &&
+      failed(runRange(ifInstruction.thenBegin, ifInstruction.thenEnd,
+                      thenLanes)))
     return failure();
-  forgetResults(instruction);
+  if (!elseLanes.empty() &&
+      failed(runRange(ifInstruction.elseBegin, ifInstruction.elseEnd,
+                      elseLanes)))
+    return failure();
+  // Results: what the branch a thread took yields; nothing is known of a
+  // branch on data. Memrefs a branch yields are not followed.
+  for (unsigned i = 0; i < instruction.numResults; ++i) {
+    Slot target = result(instruction, i);
+    if (target & kPointer) {
+      forget(target, lanes);
+      continue;
+    }
+    for (uint32_t lane : lanes) {
+      known[at(target, lane)] = 0;
+      if (!isKnown(condition, lane))
+        continue;
+      const SmallVector<Slot> &yields = valueOf(condition, lane)
+                                            ? ifInstruction.thenYields
+                                            : ifInstruction.elseYields;
+      if (i < yields.size() && !(yields[i] & kPointer) &&
+          isKnown(yields[i], lane))
+        setInt(target, lane, valueOf(yields[i], lane));
+    }
+  }
   return success();
 }
 
-LogicalResult ThreadRunner::runFor(const Instruction &instruction) {
+LogicalResult ThreadRunner::runFor(const Instruction &instruction,
+                                   Lanes lanes) {
   const ForInstruction &loop = program.fors[instruction.immediate];
-  if (!isKnown(loop.lower) || !isKnown(loop.upper) || !isKnown(loop.step) ||
-      values[loop.step] <= 0)
-    return instruction.op->emitOpError()
-           << "is a loop whose bounds the analysis cannot follow";
+  for (uint32_t lane : lanes)
+    if (!isKnown(loop.lower, lane) || !isKnown(loop.upper, lane) ||
+        !isKnown(loop.step, lane) || valueOf(loop.step, lane) <= 0)
+      return instruction.op->emitOpError()
+             << "is a loop whose bounds the analysis cannot follow";
   if (loop.skipped) {
     // A loop that only computes from global memory and private scratch (a
     // fold over an input, a thread's tree) touches nothing another thread
@@ -795,28 +1041,41 @@ LogicalResult ThreadRunner::runFor(const Instruction &instruction) {
     // count, once each, as reads of anywhere in their buffer: a launch
     // whose output is a view of its input must order them before the
     // output's writes.
-    for (auto [load, index] : loop.skippedLoads) {
-      const MemoryInstruction &read = program.memoryInstructions[index];
-      if (isPointerKnown(read.memref) &&
-          failed(recordAccess(load, read, nullptr, /*write=*/false,
-                              /*wholeBuffer=*/true)))
-        return failure();
-    }
-    forgetResults(instruction);
+    for (uint32_t lane : lanes)
+      for (auto [load, index] : loop.skippedLoads) {
+        const MemoryInstruction &read = program.memoryInstructions[index];
+        if (isPointerKnown(read.memref, lane) &&
+            failed(recordAccess(load, read, nullptr, lane, /*write=*/false,
+                                /*wholeBuffer=*/true)))
+          return failure();
+      }
+    forgetResults(instruction, lanes);
     return success();
   }
-  // Values a loop carries (a fold's accumulator, a rank) are data: an
-  // access indexed by one counts as data-dependent.
-  int64_t lower = values[loop.lower], upper = values[loop.upper],
-          step = values[loop.step];
-  for (int64_t i = lower; i < upper; i += step) {
-    setInt(loop.inductionVar, i);
-    for (uint32_t carried : loop.iterArgs)
-      forget(carried);
-    if (failed(runRange(loop.bodyBegin, loop.bodyEnd)))
+  // Each thread runs its own iterations; those still iterating run the
+  // body together. Values a loop carries (a fold's accumulator, a rank) are
+  // data: an access indexed by one counts as data-dependent.
+  SmallVector<int64_t> counter;
+  for (uint32_t lane : lanes)
+    counter.push_back(valueOf(loop.lower, lane));
+  SmallVector<uint32_t> iterating;
+  while (true) {
+    iterating.clear();
+    for (auto [index, lane] : llvm::enumerate(lanes))
+      if (counter[index] < valueOf(loop.upper, lane)) {
+        iterating.push_back(lane);
+        setInt(loop.inductionVar, lane, counter[index]);
+      }
+    if (iterating.empty())
+      break;
+    for (Slot carried : loop.iterArgs)
+      forget(carried, iterating);
+    if (failed(runRange(loop.bodyBegin, loop.bodyEnd, iterating)))
       return failure();
+    for (auto [index, lane] : llvm::enumerate(lanes))
+      counter[index] += valueOf(loop.step, lane);
   }
-  forgetResults(instruction);
+  forgetResults(instruction, lanes);
   return success();
 }
 
@@ -827,12 +1086,18 @@ FailureOr<BlockRun> BlockRun::simulate(gpu::GPUFuncOp kernel) {
     return kernel.emitOpError() << "needs known_block_size to be analysed";
   run.threads = (*blockSize)[0];
 
-  SmallVector<std::tuple<Value, unsigned, Attribute>> roots;
+  ThreadProgram program(kernel);
+  ThreadRunner runner(run, program);
+  // Every thread runs each load and store about once (rounds are
+  // unrolled): room for that many accesses up front.
+  run.accesses.reserve(std::min<uint64_t>(
+      uint64_t(program.memoryInstructions.size()) * run.threads,
+      kMaxAccesses));
   auto addMemory = [&](Value value, bool workgroup, Attribute owner) {
     auto type = dyn_cast<MemRefType>(value.getType());
     if (!type)
       return;
-    roots.push_back({value, static_cast<unsigned>(run.memories.size()), owner});
+    runner.bindMemory(value, run.memories.size(), owner);
     run.memories.push_back({value, workgroup, getTotalBytes(type)});
   };
   for (unsigned i = 0, e = kernel.getArgumentTypes().size(); i < e; ++i)
@@ -844,35 +1109,28 @@ FailureOr<BlockRun> BlockRun::simulate(gpu::GPUFuncOp kernel) {
                   index, ObsDialect::OwnerAttrHelper(kernel.getContext())
                              .getName()));
 
-  ThreadProgram program(kernel);
-  ThreadRunner runner(run, program);
-  SmallVector<Operation *> reference;
-  for (unsigned thread = 0; thread < run.threads; ++thread) {
-    runner.start(thread);
-    for (auto [value, memory, owner] : roots)
-      runner.bindMemory(value, memory, owner);
-    if (failed(runner.runBody()))
-      return failure();
-    // Every thread must pass the same barriers in the same order.
-    if (thread == 0) {
-      reference = runner.passed;
-      for (Operation *op : reference)
-        run.barriers.push_back({op, isa<gpu::BarrierOp>(op)});
-    } else if (runner.passed != reference) {
-      Operation *culprit = kernel;
-      for (auto [a, b] : llvm::zip(runner.passed, reference))
-        if (a != b) {
-          culprit = a;
-          break;
-        }
-      return culprit->emitOpError()
-             << "is a barrier that threads 0 and " << thread
-             << " do not pass alike: some threads could skip it";
-    }
+  if (failed(runner.runBody()))
+    return failure();
+  // Every thread must pass the same barriers in the same order.
+  ArrayRef<Operation *> reference = runner.passed.front();
+  for (Operation *op : reference)
+    run.barriers.push_back({op, isa<gpu::BarrierOp>(op)});
+  for (unsigned thread = 1; thread < run.threads; ++thread) {
+    ArrayRef<Operation *> passed = runner.passed[thread];
+    if (passed == reference)
+      continue;
+    Operation *culprit = kernel;
+    for (auto [a, b] : llvm::zip(passed, reference))
+      if (a != b) {
+        culprit = a;
+        break;
+      }
+    return culprit->emitOpError()
+           << "is a barrier that threads 0 and " << thread
+           << " do not pass alike: some threads could skip it";
   }
   return run;
 }
-
 
 SmallVector<Hazard> mlir::obs::findHazards(const BlockRun &run,
                                            unsigned warpSize,
@@ -884,6 +1142,13 @@ SmallVector<Hazard> mlir::obs::findHazards(const BlockRun &run,
   for (auto [index, barrier] : llvm::enumerate(barriers))
     blockBarriersBefore[index + 1] =
         blockBarriersBefore[index] + (barrier.block ? 1 : 0);
+  // A warp is a power of two threads (32): its index is a shift.
+  unsigned warpShift = llvm::Log2_32(warpSize);
+  bool powerOfTwo = llvm::isPowerOf2_32(warpSize);
+  auto sameWarp = [&](unsigned a, unsigned b) {
+    return powerOfTwo ? (a >> warpShift) == (b >> warpShift)
+                      : a / warpSize == b / warpSize;
+  };
   auto ordered = [&](const Access &a, const Access &b) {
     if (a.phase == b.phase)
       return false;
@@ -891,7 +1156,7 @@ SmallVector<Hazard> mlir::obs::findHazards(const BlockRun &run,
     const Access &late = a.phase < b.phase ? b : a;
     if (blockBarriersBefore[late.phase] - blockBarriersBefore[early.phase] > 0)
       return true;
-    return early.thread / warpSize == late.thread / warpSize;
+    return sameWarp(early.thread, late.thread);
   };
 
   // The accesses of each shared memory, in order, by memory.
@@ -903,74 +1168,88 @@ SmallVector<Hazard> mlir::obs::findHazards(const BlockRun &run,
 
   SmallVector<Hazard> hazards;
   llvm::DenseSet<std::pair<unsigned, unsigned>> reported;
-  // Judges the accesses that cover one place, which begins at `byte`;
-  // returns whether the limit is reached.
   // Accesses with a block barrier between them are ordered: only those
   // between the same two block barriers (of one epoch) can race.
   auto epochOf = [&](unsigned index) {
     return blockBarriersBefore[accesses[index].phase];
   };
-  SmallVector<std::pair<unsigned, unsigned>> byEpoch;
+  struct Candidate {
+    unsigned write, other;
+    Hazard::Kind kind;
+    const Access *first, *second;
+  };
+  SmallVector<Candidate> candidates;
+  // Judges the accesses that cover one place, which begins at `byte`, given
+  // by epoch and in access order within an epoch; returns whether the limit
+  // is reached.
   auto judge = [&](uint64_t byte, ArrayRef<unsigned> indices) {
     // A pair is judged once, at the first byte both access: the byte where
     // the later-starting one begins. The verdict does not depend on the
     // byte, and an access whose index the simulation could not tell spans
     // its whole buffer, so judging at every byte they share would make the
-    // work its size times the square of the accesses. Partners are taken
-    // in access order, so hazards come out in a deterministic order.
-    // `byEpoch` holds the accesses by epoch, then by the place's order,
-    // each marked with whether it begins here.
-    byEpoch.clear();
-    for (unsigned index : indices)
-      byEpoch.push_back({epochOf(index), index});
-    llvm::sort(byEpoch);
-    for (unsigned w : indices) {
-      const Access &write = accesses[w];
-      if (!write.write)
-        continue;
-      unsigned epoch = epochOf(w);
-      auto group = std::equal_range(
-          byEpoch.begin(), byEpoch.end(), std::make_pair(epoch, 0u),
-          [](const auto &a, const auto &b) { return a.first < b.first; });
-      bool beginsHere = write.byteBegin == byte;
-      for (auto it = group.first; it != group.second; ++it) {
-        unsigned x = it->second;
-        // A partner that begins before this place met the write at an
-        // earlier one, unless the write itself begins here.
-        if (x == w || (!beginsHere && accesses[x].byteBegin != byte))
+    // work its size times the square of the accesses.
+    candidates.clear();
+    for (size_t groupBegin = 0; groupBegin < indices.size();) {
+      unsigned epoch = epochOf(indices[groupBegin]);
+      size_t groupEnd = groupBegin + 1;
+      while (groupEnd < indices.size() && epochOf(indices[groupEnd]) == epoch)
+        ++groupEnd;
+      ArrayRef<unsigned> group = indices.slice(groupBegin, groupEnd - groupBegin);
+      groupBegin = groupEnd;
+      for (unsigned w : group) {
+        const Access &write = accesses[w];
+        if (!write.write)
           continue;
-        const Access &other = accesses[x];
-        if (other.write && x < w)
-          continue; // Each pair of writes once.
-        const Access *first = &write, *second = &other;
-        if (other.phase < write.phase ||
-            (other.phase == write.phase && other.thread == write.thread &&
-             other.order < write.order))
-          std::swap(first, second);
-        if (first->phase == second->phase && first->thread == second->thread) {
-          // One thread's own order: only reading what this stage wrote is
-          // wrong (the stage must read earlier stages' values).
-          if (!(first->write && !second->write))
+        bool beginsHere = write.byteBegin == byte;
+        for (unsigned x : group) {
+          // A partner that begins before this place met the write at an
+          // earlier one, unless the write itself begins here.
+          if (x == w || (!beginsHere && accesses[x].byteBegin != byte))
             continue;
-        } else if (ordered(*first, *second)) {
-          continue;
+          const Access &other = accesses[x];
+          if (other.write && x < w)
+            continue; // Each pair of writes once.
+          const Access *first = &write, *second = &other;
+          if (other.phase < write.phase ||
+              (other.phase == write.phase && other.thread == write.thread &&
+               other.order < write.order))
+            std::swap(first, second);
+          if (first->phase == second->phase &&
+              first->thread == second->thread) {
+            // One thread's own order: only reading what this stage wrote is
+            // wrong (the stage must read earlier stages' values).
+            if (!(first->write && !second->write))
+              continue;
+          } else if (ordered(*first, *second)) {
+            continue;
+          }
+          Hazard::Kind kind = first->write
+                                  ? (second->write ? Hazard::WriteAfterWrite
+                                                   : Hazard::ReadAfterWrite)
+                                  : Hazard::WriteAfterRead;
+          candidates.push_back({w, x, kind, first, second});
         }
-        Hazard::Kind kind = first->write
-                                ? (second->write ? Hazard::WriteAfterWrite
-                                                 : Hazard::ReadAfterWrite)
-                                : Hazard::WriteAfterRead;
-        // One report per pair of ops and phase is enough.
-        auto key = std::make_pair(
-            static_cast<unsigned>(reinterpret_cast<uintptr_t>(first->op) ^
-                                  (second->phase << 8)),
-            static_cast<unsigned>(reinterpret_cast<uintptr_t>(second->op) ^
-                                  first->phase));
-        if (!reported.insert(key).second)
-          continue;
-        hazards.push_back({kind, *first, *second});
-        if (hazards.size() >= limit)
-          return true;
       }
+    }
+    // Reported by write, then partner, in access order: a deterministic
+    // order that does not depend on how the place was cut.
+    llvm::sort(candidates, [](const Candidate &a, const Candidate &b) {
+      return std::tie(a.write, a.other) < std::tie(b.write, b.other);
+    });
+    for (const Candidate &candidate : candidates) {
+      // One report per pair of ops and phase is enough.
+      auto key = std::make_pair(
+          static_cast<unsigned>(
+              reinterpret_cast<uintptr_t>(candidate.first->op) ^
+              (candidate.second->phase << 8)),
+          static_cast<unsigned>(
+              reinterpret_cast<uintptr_t>(candidate.second->op) ^
+              candidate.first->phase));
+      if (!reported.insert(key).second)
+        continue;
+      hazards.push_back({candidate.kind, *candidate.first, *candidate.second});
+      if (hazards.size() >= limit)
+        return true;
     }
     return false;
   };
@@ -986,14 +1265,19 @@ SmallVector<Hazard> mlir::obs::findHazards(const BlockRun &run,
     for (unsigned index : indices)
       end = std::max(end, accesses[index].byteEnd);
     std::vector<uint64_t> cuts;
-    if (end <= (uint64_t(1) << 24)) {
+    // With the bitmap, the place a byte begins is looked up in a table.
+    std::vector<uint32_t> placeAt;
+    if (end <= (uint64_t(1) << 20)) {
       llvm::BitVector isCut(end + 1);
       for (unsigned index : indices) {
         isCut.set(accesses[index].byteBegin);
         isCut.set(accesses[index].byteEnd);
       }
-      for (unsigned byte : isCut.set_bits())
+      placeAt.assign(end + 1, 0);
+      for (unsigned byte : isCut.set_bits()) {
+        placeAt[byte] = cuts.size();
         cuts.push_back(byte);
+      }
     } else {
       for (unsigned index : indices) {
         cuts.push_back(accesses[index].byteBegin);
@@ -1003,6 +1287,8 @@ SmallVector<Hazard> mlir::obs::findHazards(const BlockRun &run,
       cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
     }
     auto placeOf = [&](uint64_t byte) -> size_t {
+      if (!placeAt.empty())
+        return placeAt[byte];
       return llvm::lower_bound(cuts, byte) - cuts.begin();
     };
     std::vector<uint32_t> start(cuts.size() + 1, 0);
@@ -1018,11 +1304,24 @@ SmallVector<Hazard> mlir::obs::findHazards(const BlockRun &run,
     }
     for (size_t place = 0; place < cuts.size(); ++place)
       start[place + 1] += start[place];
+    // Each place's accesses by epoch, and in access order within one: the
+    // accesses are taken in that order (a stable counting sort by epoch).
+    unsigned epochs = blockBarriersBefore.back() + 1;
+    std::vector<uint32_t> epochStart(epochs + 1, 0);
+    for (unsigned index : indices)
+      ++epochStart[epochOf(index) + 1];
+    for (unsigned epoch = 0; epoch < epochs; ++epoch)
+      epochStart[epoch + 1] += epochStart[epoch];
+    std::vector<uint32_t> byEpoch(indices.size());
+    for (auto [position, index] : llvm::enumerate(indices))
+      byEpoch[epochStart[epochOf(index)]++] = position;
     std::vector<unsigned> covering(start.back());
     std::vector<uint32_t> filled(start.begin(), start.end() - 1);
-    for (auto [index, span] : llvm::zip_equal(indices, spans))
+    for (uint32_t position : byEpoch) {
+      auto span = spans[position];
       for (uint32_t place = span.first; place < span.second; ++place)
-        covering[filled[place]++] = index;
+        covering[filled[place]++] = indices[position];
+    }
     for (size_t place = 0; place + 1 < cuts.size(); ++place) {
       ArrayRef<unsigned> here(covering.data() + start[place],
                               start[place + 1] - start[place]);

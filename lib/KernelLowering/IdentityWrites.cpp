@@ -174,6 +174,8 @@ void ProbeProgram::compile(Operation &op, uint32_t index) {
     yields(ifOp.getElseRegion(), instruction.elseYields);
   } else if (isa<arith::SelectOp>(op)) {
     instruction.kind = Kind::Select;
+  } else if (matchPattern(&op, m_Constant())) {
+    // Known in every run: `constants` sets it.
   } else if (op.getNumResults() == 1 &&
              op.getResult(0).getType().isIntOrIndex() &&
              llvm::all_of(op.getOperandTypes(),

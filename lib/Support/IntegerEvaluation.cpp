@@ -12,36 +12,6 @@ unsigned mlir::obs::getIntegerWidth(Type type) {
   return type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
 }
 
-int64_t mlir::obs::wrapToWidth(unsigned width, int64_t value) {
-  if (width >= 64)
-    return value;
-  // Two's complement wrap, sign-extended like APInt::getSExtValue.
-  uint64_t mask = (uint64_t(1) << width) - 1;
-  uint64_t bits = static_cast<uint64_t>(value) & mask;
-  if (width > 1 && (bits >> (width - 1)) & 1)
-    bits |= ~mask;
-  return width == 1 ? static_cast<int64_t>(bits & 1)
-                    : static_cast<int64_t>(bits);
-}
-
-/// `value` (as wrapToWidth keeps it) read as an unsigned `width`-bit
-/// integer.
-static uint64_t asUnsigned(int64_t value, unsigned width) {
-  return width >= 64 ? static_cast<uint64_t>(value)
-                     : static_cast<uint64_t>(value) &
-                           ((uint64_t(1) << width) - 1);
-}
-
-/// `value` read as a signed `width`-bit integer.
-static int64_t asSigned(int64_t value, unsigned width) {
-  if (width >= 64)
-    return value;
-  uint64_t bits = asUnsigned(value, width);
-  if ((bits >> (width - 1)) & 1)
-    bits |= ~((uint64_t(1) << width) - 1);
-  return static_cast<int64_t>(bits);
-}
-
 static IntegerOpcode classifyComparison(arith::CmpIPredicate predicate) {
   switch (predicate) {
   case arith::CmpIPredicate::eq:
@@ -98,89 +68,6 @@ IntegerOpcode mlir::obs::classifyIntegerOp(Operation &op) {
           [](Operation *) { return Code::ExtendUnsigned; })
       .Case([](arith::TruncIOp) { return Code::Truncate; })
       .Default([](Operation *) { return Code::Fold; });
-}
-
-std::optional<int64_t>
-mlir::obs::computeIntegerOpcode(IntegerOpcode code, unsigned width,
-                                ArrayRef<int64_t> values) {
-  // Each case means what the op's folder means.
-  auto u = [&](unsigned i) { return asUnsigned(values[i], width); };
-  auto s = [&](unsigned i) { return asSigned(values[i], width); };
-  using Code = IntegerOpcode;
-  switch (code) {
-  case Code::Fold:
-    return std::nullopt;
-  case Code::AddI:
-    return int64_t(u(0) + u(1));
-  case Code::SubI:
-    return int64_t(u(0) - u(1));
-  case Code::MulI:
-    return int64_t(u(0) * u(1));
-  case Code::AndI:
-    return int64_t(u(0) & u(1));
-  case Code::OrI:
-    return int64_t(u(0) | u(1));
-  case Code::XOrI:
-    return int64_t(u(0) ^ u(1));
-  case Code::ShLI:
-    if (u(1) >= width)
-      return std::nullopt;
-    return int64_t(u(0) << u(1));
-  case Code::ShRUI:
-    if (u(1) >= width)
-      return std::nullopt;
-    return int64_t(u(0) >> u(1));
-  case Code::ShRSI:
-    if (u(1) >= width)
-      return std::nullopt;
-    return s(0) >> u(1);
-  case Code::DivUI:
-    if (u(1) == 0)
-      return std::nullopt;
-    return int64_t(u(0) / u(1));
-  case Code::RemUI:
-    if (u(1) == 0)
-      return std::nullopt;
-    return int64_t(u(0) % u(1));
-  case Code::MinUI:
-    return int64_t(std::min(u(0), u(1)));
-  case Code::MaxUI:
-    return int64_t(std::max(u(0), u(1)));
-  case Code::MinSI:
-    return std::min(s(0), s(1));
-  case Code::MaxSI:
-    return std::max(s(0), s(1));
-  case Code::CmpEq:
-    return u(0) == u(1);
-  case Code::CmpNe:
-    return u(0) != u(1);
-  case Code::CmpSlt:
-    return s(0) < s(1);
-  case Code::CmpSle:
-    return s(0) <= s(1);
-  case Code::CmpSgt:
-    return s(0) > s(1);
-  case Code::CmpSge:
-    return s(0) >= s(1);
-  case Code::CmpUlt:
-    return u(0) < u(1);
-  case Code::CmpUle:
-    return u(0) <= u(1);
-  case Code::CmpUgt:
-    return u(0) > u(1);
-  case Code::CmpUge:
-    return u(0) >= u(1);
-  case Code::Select:
-    return values[0] ? values[1] : values[2];
-  // Widening is from the operand's width; narrowing wraps at the result.
-  case Code::ExtendSigned:
-    return s(0);
-  case Code::ExtendUnsigned:
-    return int64_t(u(0));
-  case Code::Truncate:
-    return values[0];
-  }
-  return std::nullopt;
 }
 
 std::optional<int64_t> mlir::obs::foldIntegerOp(

@@ -44,15 +44,40 @@ struct KernelSimulation {
   SmallVector<Hazard> hazards(unsigned limit = 16) const {
     SmallVector<Hazard> found = sharedHazards(limit);
     if (found.size() < limit)
-      llvm::append_range(found, findGlobalHazards(run, globalOverlaps, KernelOp::kWarpSize,
-                                                  limit - found.size()));
+      llvm::append_range(found,
+                         globalHazards.get(limit - found.size(), [&](unsigned n) {
+                           return findGlobalHazards(run, globalOverlaps,
+                                                    KernelOp::kWarpSize, n);
+                         }));
     return found;
   }
   /// The hazards in shared memory alone (the launch proof reports those in
   /// global memory, with their launch).
   SmallVector<Hazard> sharedHazards(unsigned limit = 16) const {
-    return findHazards(run, KernelOp::kWarpSize, limit);
+    return sharedHazardsFound.get(limit, [&](unsigned n) {
+      return findHazards(run, KernelOp::kWarpSize, n);
+    });
   }
+
+private:
+  /// Hazards found before: passes ask one simulation again (the verifier
+  /// after the last refinement), and the search comes out in one order, so
+  /// a shorter list is a prefix of a longer one.
+  struct FoundHazards {
+    unsigned limit = 0;
+    SmallVector<Hazard> hazards;
+    SmallVector<Hazard>
+    get(unsigned wanted,
+        llvm::function_ref<SmallVector<Hazard>(unsigned)> find) {
+      bool complete = hazards.size() < limit;
+      if (wanted > limit && !complete) {
+        hazards = find(wanted);
+        limit = wanted;
+      }
+      return SmallVector<Hazard>(ArrayRef(hazards).take_front(wanted));
+    }
+  };
+  mutable FoundHazards sharedHazardsFound, globalHazards;
 };
 
 /// Lowers a copy of `kernel` and runs one block of it. Fails, with the
