@@ -40,7 +40,7 @@ fi
 
 packages=(cmake ninja-build ccache python3
           libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
-          clang-22 lld-22 libclang-rt-22-dev valgrind)
+          clang-22 lld-22 libclang-rt-22-dev clang-format-22 valgrind)
 
 install_missing_packages() {
   local missing=()

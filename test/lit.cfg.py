@@ -47,6 +47,13 @@ if shutil.which("valgrind") and not config.sanitizer_flags:
         ("%valgrind", "valgrind --error-exitcode=99 --freelist-vol=1000000000"
                       " --num-callers=30"))
 
+# The format of the C++ sources (.clang-format: LLVM style) is checked
+# with the clang-format of the LLVM obs is built with; ./build.sh installs it.
+clang_format = shutil.which("clang-format-22")
+if clang_format:
+    config.available_features.add("clang-format")
+    config.substitutions.append(("%clang-format", clang_format))
+
 # `%exit-code CMD ARGS`: CMD's output and stderr, then "exit code: N".
 config.substitutions.append(
     ("%exit-code", "sh " + os.path.join(config.test_source_root, "Inputs", "exit-code.sh")))

@@ -56,8 +56,8 @@ int main(int argc, char **argv) {
   ImplicitLocOpBuilder b(module->getLoc(), &context);
   b.setInsertionPointToEnd(module->getBody());
   auto array = ArrType::get(length, b.getI32Type());
-  auto kernel = KernelOp::create(b, "prefix_sum",
-                                 b.getFunctionType({array}, {array}));
+  auto kernel =
+      KernelOp::create(b, "prefix_sum", b.getFunctionType({array}, {array}));
   Block *body = &kernel.getBody().front();
   b.setInsertionPointToStart(body);
   auto add = [](ImplicitLocOpBuilder &b, ValueRange x, ValueRange y) {

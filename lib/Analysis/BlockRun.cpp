@@ -1,8 +1,8 @@
 //===- BlockRun.cpp - every access of every thread of a block -------------===//
 
 #include "Obs/Analysis/BlockRun.h"
-#include "Obs/Support/ErrorKinds.h"
 #include "Obs/Dialect/Obs/ObsDialect.h"
+#include "Obs/Support/ErrorKinds.h"
 #include "Obs/Support/IntegerEvaluation.h"
 #include "Obs/Support/MemoryBytes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -209,9 +209,7 @@ private:
   size_t at(Slot slot, uint32_t lane) const {
     return size_t(slot & ~kPointer) * threads + lane;
   }
-  bool isKnown(Slot slot, uint32_t lane) const {
-    return known[at(slot, lane)];
-  }
+  bool isKnown(Slot slot, uint32_t lane) const { return known[at(slot, lane)]; }
   int64_t valueOf(Slot slot, uint32_t lane) const {
     return values[at(slot, lane)];
   }
@@ -444,11 +442,10 @@ UntrackedMemory ThreadProgram::classifyUntracked(Value memref) const {
 
 uint32_t ThreadProgram::compileMemoryInstruction(Value memref) {
   auto type = cast<MemRefType>(memref.getType());
-  memoryInstructions.push_back({slots.lookup(memref), classifyUntracked(memref),
-                                SmallVector<int64_t, 2>(type.getShape()),
-                                getElementBytes(type),
-                                static_cast<uint64_t>(type.getNumElements()),
-                                std::nullopt});
+  memoryInstructions.push_back(
+      {slots.lookup(memref), classifyUntracked(memref),
+       SmallVector<int64_t, 2>(type.getShape()), getElementBytes(type),
+       static_cast<uint64_t>(type.getNumElements()), std::nullopt});
   return memoryInstructions.size() - 1;
 }
 
@@ -763,10 +760,9 @@ LogicalResult ThreadRunner::runInstruction(const Instruction &instruction,
       }
       std::optional<int64_t> computed;
       if (allKnown)
-        computed = foldIntegerOp(*instruction.op, operandValues,
-                                 [&](Type type, int64_t value) {
-                                   return integerAttr(type, value);
-                                 });
+        computed = foldIntegerOp(
+            *instruction.op, operandValues,
+            [&](Type type, int64_t value) { return integerAttr(type, value); });
       if (computed)
         setInt(target, lane, wrapToWidth(instruction.resultWidth, *computed));
       else
@@ -975,8 +971,7 @@ void ThreadRunner::runDirect(const Instruction &instruction, Lanes lanes) {
   llvm_unreachable("not an op computed directly");
 }
 
-LogicalResult ThreadRunner::runIf(const Instruction &instruction,
-                                  Lanes lanes) {
+LogicalResult ThreadRunner::runIf(const Instruction &instruction, Lanes lanes) {
   const IfInstruction &ifInstruction = program.ifs[instruction.immediate];
   Slot condition = operand(instruction, 0);
   // A thread whose condition depends on data may take either branch, so it
@@ -994,13 +989,11 @@ LogicalResult ThreadRunner::runIf(const Instruction &instruction,
   if (anyUnknown && ifInstruction.holdsBarrier)
     return instruction.op->emitOpError()
            << "holds a barrier under a condition that depends on data";
-  if (!thenLanes.empty() &&
-      failed(runRange(ifInstruction.thenBegin, ifInstruction.thenEnd,
-                      thenLanes)))
+  if (!thenLanes.empty() && failed(runRange(ifInstruction.thenBegin,
+                                            ifInstruction.thenEnd, thenLanes)))
     return failure();
-  if (!elseLanes.empty() &&
-      failed(runRange(ifInstruction.elseBegin, ifInstruction.elseEnd,
-                      elseLanes)))
+  if (!elseLanes.empty() && failed(runRange(ifInstruction.elseBegin,
+                                            ifInstruction.elseEnd, elseLanes)))
     return failure();
   // Results: what the branch a thread took yields; nothing is known of a
   // branch on data. Memrefs a branch yields are not followed.
@@ -1091,8 +1084,7 @@ FailureOr<BlockRun> BlockRun::simulate(gpu::GPUFuncOp kernel) {
   // Every thread runs each load and store about once (rounds are
   // unrolled): room for that many accesses up front.
   run.accesses.reserve(std::min<uint64_t>(
-      uint64_t(program.memoryInstructions.size()) * run.threads,
-      kMaxAccesses));
+      uint64_t(program.memoryInstructions.size()) * run.threads, kMaxAccesses));
   auto addMemory = [&](Value value, bool workgroup, Attribute owner) {
     auto type = dyn_cast<MemRefType>(value.getType());
     if (!type)
@@ -1104,10 +1096,10 @@ FailureOr<BlockRun> BlockRun::simulate(gpu::GPUFuncOp kernel) {
     addMemory(kernel.getArgument(i), /*workgroup=*/false, {});
   for (auto [index, buffer] :
        llvm::enumerate(kernel.getWorkgroupAttributions()))
-    addMemory(buffer, /*workgroup=*/true,
-              kernel.getWorkgroupAttributionAttr(
-                  index, ObsDialect::OwnerAttrHelper(kernel.getContext())
-                             .getName()));
+    addMemory(
+        buffer, /*workgroup=*/true,
+        kernel.getWorkgroupAttributionAttr(
+            index, ObsDialect::OwnerAttrHelper(kernel.getContext()).getName()));
 
   if (failed(runner.runBody()))
     return failure();
@@ -1133,8 +1125,7 @@ FailureOr<BlockRun> BlockRun::simulate(gpu::GPUFuncOp kernel) {
 }
 
 SmallVector<Hazard> mlir::obs::findHazards(const BlockRun &run,
-                                           unsigned warpSize,
-                                           unsigned limit) {
+                                           unsigned warpSize, unsigned limit) {
   // Prefix counts of block barriers: a block barrier between phases a < b
   // orders everything; any barrier orders threads of one warp.
   ArrayRef<Barrier> barriers = run.getBarriers();
@@ -1194,7 +1185,8 @@ SmallVector<Hazard> mlir::obs::findHazards(const BlockRun &run,
       size_t groupEnd = groupBegin + 1;
       while (groupEnd < indices.size() && epochOf(indices[groupEnd]) == epoch)
         ++groupEnd;
-      ArrayRef<unsigned> group = indices.slice(groupBegin, groupEnd - groupBegin);
+      ArrayRef<unsigned> group =
+          indices.slice(groupBegin, groupEnd - groupBegin);
       groupBegin = groupEnd;
       for (unsigned w : group) {
         const Access &write = accesses[w];
@@ -1238,13 +1230,13 @@ SmallVector<Hazard> mlir::obs::findHazards(const BlockRun &run,
     });
     for (const Candidate &candidate : candidates) {
       // One report per pair of ops and phase is enough.
-      auto key = std::make_pair(
-          static_cast<unsigned>(
-              reinterpret_cast<uintptr_t>(candidate.first->op) ^
-              (candidate.second->phase << 8)),
-          static_cast<unsigned>(
-              reinterpret_cast<uintptr_t>(candidate.second->op) ^
-              candidate.first->phase));
+      auto key =
+          std::make_pair(static_cast<unsigned>(
+                             reinterpret_cast<uintptr_t>(candidate.first->op) ^
+                             (candidate.second->phase << 8)),
+                         static_cast<unsigned>(
+                             reinterpret_cast<uintptr_t>(candidate.second->op) ^
+                             candidate.first->phase));
       if (!reported.insert(key).second)
         continue;
       hazards.push_back({candidate.kind, *candidate.first, *candidate.second});

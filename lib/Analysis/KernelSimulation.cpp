@@ -1,10 +1,10 @@
 //===- KernelSimulation.cpp - a kernel's block, run thread by thread ------===//
 
+#include "Obs/Analysis/KernelSimulation.h"
+#include "Obs/KernelLowering/Flatten.h"
 #include "Obs/KernelLowering/KernelLowering.h"
 #include "Obs/Support/ErrorKinds.h"
 #include "Obs/Support/Statistics.h"
-#include "Obs/Analysis/KernelSimulation.h"
-#include "Obs/KernelLowering/Flatten.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -31,7 +31,8 @@ mlir::obs::simulateKernel(KernelOp kernel, ChangedElementsCache *cache) {
     ArrayRef<int64_t> values = overlaps.asArrayRef();
     for (size_t i = 0; i + 3 < values.size(); i += 4)
       simulation.globalOverlaps.push_back(
-          {static_cast<unsigned>(values[i]), static_cast<uint64_t>(values[i + 1]),
+          {static_cast<unsigned>(values[i]),
+           static_cast<uint64_t>(values[i + 1]),
            static_cast<unsigned>(values[i + 2]),
            static_cast<uint64_t>(values[i + 3])});
   }
@@ -40,9 +41,8 @@ mlir::obs::simulateKernel(KernelOp kernel, ChangedElementsCache *cache) {
   counters.identityWrites = [&](uint64_t count) {
     simulation.identityWrites += count;
   };
-  FailureOr<gpu::GPUFuncOp> func =
-      lowerKernelToGPUFunc(copy, gpuModule, copy.getSymName(), 1, counters,
-                           cache);
+  FailureOr<gpu::GPUFuncOp> func = lowerKernelToGPUFunc(
+      copy, gpuModule, copy.getSymName(), 1, counters, cache);
   if (failed(func))
     return failure();
   simulation.func = *func;
@@ -76,9 +76,8 @@ KernelSimulations::simulate(KernelOp kernel) {
   ++simulated;
   if (recent.size() == kKept)
     recent.pop_back();
-  recent.insert(recent.begin(),
-                {now, std::make_shared<const KernelSimulation>(
-                          std::move(*made))});
+  recent.insert(recent.begin(), {now, std::make_shared<const KernelSimulation>(
+                                          std::move(*made))});
   return recent.front().second;
 }
 
@@ -193,8 +192,8 @@ void mlir::obs::reportHazard(const KernelSimulation &simulation,
   tagError(diagnostic, ErrorKind::RejectedChoice);
   diagnostic << "warp scope is unsafe: " << describeThread(first) << " "
              << firstVerb << " " << where << " before the barrier and "
-             << describeThread(second) << " " << secondVerb
-             << " it after it (" << stringifyHazardKind(hazard.kind);
+             << describeThread(second) << " " << secondVerb << " it after it ("
+             << stringifyHazardKind(hazard.kind);
   if (reuse)
     diagnostic << " through buffer reuse";
   if (wrapsAround)

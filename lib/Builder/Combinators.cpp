@@ -7,14 +7,13 @@
 using namespace mlir;
 using namespace mlir::obs;
 
-
 uint64_t dsl::length(Value array) { return arrType(array).getLength(); }
 
 /// Builds the block of an element region: arguments of `argTypes`, the body
 /// from `body`, and the `obs.yield` of what it returns.
-static void buildElementRegion(
-    ImplicitLocOpBuilder &b, Region &region, TypeRange argTypes,
-    llvm::function_ref<SmallVector<Value>(ValueRange)> body) {
+static void
+buildElementRegion(ImplicitLocOpBuilder &b, Region &region, TypeRange argTypes,
+                   llvm::function_ref<SmallVector<Value>(ValueRange)> body) {
   Block &block = region.emplaceBlock();
   for (Type type : argTypes)
     block.addArgument(type, b.getLoc());
@@ -46,8 +45,8 @@ static SmallVector<Type> elementTypes(Value array, unsigned count = 1) {
 }
 
 /// Calls a binary function on block arguments split into two elements.
-static SmallVector<Value> callBinary(ImplicitLocOpBuilder &b,
-                                     dsl::BinaryFn f, ValueRange arguments) {
+static SmallVector<Value> callBinary(ImplicitLocOpBuilder &b, dsl::BinaryFn f,
+                                     ValueRange arguments) {
   size_t width = arguments.size() / 2;
   return f(b, arguments.take_front(width), arguments.drop_front(width));
 }
@@ -58,9 +57,8 @@ Value dsl::sync(ImplicitLocOpBuilder &b, Value array) {
 
 Value dsl::generate(ImplicitLocOpBuilder &b, ArrType type, IndexFn element) {
   auto op = GenerateOp::create(b, type);
-  buildElementRegion(b, op.getBody(), b.getIndexType(), [&](ValueRange args) {
-    return element(b, args.front());
-  });
+  buildElementRegion(b, op.getBody(), b.getIndexType(),
+                     [&](ValueRange args) { return element(b, args.front()); });
   return op;
 }
 
@@ -174,10 +172,9 @@ SmallVector<Value> dsl::reduce(ImplicitLocOpBuilder &b, Value array,
   if (network)
     networkAttr = ReduceNetworkAttr::get(b.getContext(), *network);
   auto op = ReduceOp::create(b, elementTypes(array), array, networkAttr);
-  buildElementRegion(b, op.getBody(), elementTypes(array, 2),
-                     [&](ValueRange args) {
-                       return callBinary(b, combine, args);
-                     });
+  buildElementRegion(
+      b, op.getBody(), elementTypes(array, 2),
+      [&](ValueRange args) { return callBinary(b, combine, args); });
   return SmallVector<Value>(op.getResults());
 }
 
@@ -190,8 +187,9 @@ static Value buildNetworkOp(ImplicitLocOpBuilder &b, Value array,
   if (network)
     networkAttr = NetworkAttrT::get(b.getContext(), *network);
   auto op = OpTy::create(b, array.getType(), array, networkAttr);
-  buildElementRegion(b, op.getBody(), elementTypes(array, 2),
-                     [&](ValueRange args) { return callBinary(b, body, args); });
+  buildElementRegion(
+      b, op.getBody(), elementTypes(array, 2),
+      [&](ValueRange args) { return callBinary(b, body, args); });
   return op;
 }
 

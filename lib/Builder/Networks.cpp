@@ -15,7 +15,6 @@ using namespace mlir;
 using namespace mlir::obs;
 using namespace mlir::obs::dsl;
 
-
 static Value indexConstant(ImplicitLocOpBuilder &b, int64_t value) {
   return arith::ConstantIndexOp::create(b, value);
 }
@@ -69,8 +68,7 @@ Value dsl::sklansky(ImplicitLocOpBuilder &b, Value array, BinaryFn combine) {
 }
 
 // for s = 1, 2, 4, ..., N/2:  x[i] = i >= s ? x[i-s] op x[i] : x[i]; sync
-Value dsl::koggeStone(ImplicitLocOpBuilder &b, Value array,
-                      BinaryFn combine) {
+Value dsl::koggeStone(ImplicitLocOpBuilder &b, Value array, BinaryFn combine) {
   for (uint64_t distance = 1; distance < length(array); distance *= 2)
     array = sync(b, updateStage(b, array, distance, combine, [&](Value i) {
                    return arith::CmpIOp::create(b, arith::CmpIPredicate::uge, i,
@@ -118,10 +116,10 @@ Value dsl::periodicSort(ImplicitLocOpBuilder &b, Value array, BinaryFn less) {
   };
   return repeat(b, k, array, [&](ImplicitLocOpBuilder &b, Value a) {
     Value unriffled = sync(b, unriffle(b, a));
-    Value tau = sync(b, one(b, unriffled, [&](ImplicitLocOpBuilder &b,
-                                              Value half) {
-                       return rev(b, half);
-                     }));
+    Value tau =
+        sync(b, one(b, unriffled, [&](ImplicitLocOpBuilder &b, Value half) {
+               return rev(b, half);
+             }));
     return repeat(b, k, tau, [&](ImplicitLocOpBuilder &b, Value c) {
       Value riffled = sync(b, riffle(b, c));
       return sync(b, evens(b, riffled, cmpSwap));
@@ -137,10 +135,10 @@ Value dsl::oddEvenMerge(ImplicitLocOpBuilder &b, Value array, BinaryFn less) {
   };
   if (length(array) == 2)
     return evens(b, array, cmpSwap);
-  Value merged = sync(b, ilv(b, array, [&](ImplicitLocOpBuilder &b,
-                                           Value part) {
-                        return oddEvenMerge(b, part, less);
-                      }));
+  Value merged =
+      sync(b, ilv(b, array, [&](ImplicitLocOpBuilder &b, Value part) {
+             return oddEvenMerge(b, part, less);
+           }));
   return odds(b, merged, cmpSwap);
 }
 
@@ -150,10 +148,10 @@ Value dsl::oddEvenMergeSort(ImplicitLocOpBuilder &b, Value array,
                             BinaryFn less) {
   if (length(array) == 1)
     return array;
-  Value sorted = sync(b, two(b, array, [&](ImplicitLocOpBuilder &b,
-                                           Value half) {
-                        return oddEvenMergeSort(b, half, less);
-                      }));
+  Value sorted =
+      sync(b, two(b, array, [&](ImplicitLocOpBuilder &b, Value half) {
+             return oddEvenMergeSort(b, half, less);
+           }));
   return oddEvenMerge(b, sorted, less);
 }
 
@@ -185,14 +183,13 @@ Value dsl::bitonicSort(ImplicitLocOpBuilder &b, Value array, BinaryFn less) {
     return array;
   Value sortedHalves = array;
   if (n > 2)
-    sortedHalves = sync(b, two(b, array, [&](ImplicitLocOpBuilder &b,
-                                             Value half) {
-                             return bitonicSort(b, half, less);
-                           }));
-  Value bitonic = one(b, sortedHalves, [&](ImplicitLocOpBuilder &b,
-                                           Value half) {
-    return rev(b, half);
-  });
+    sortedHalves =
+        sync(b, two(b, array, [&](ImplicitLocOpBuilder &b, Value half) {
+               return bitonicSort(b, half, less);
+             }));
+  Value bitonic =
+      one(b, sortedHalves,
+          [&](ImplicitLocOpBuilder &b, Value half) { return rev(b, half); });
   return bitonicMerge(b, bitonic, less);
 }
 
@@ -208,27 +205,32 @@ SmallVector<Value> dsl::treeReduce(ImplicitLocOpBuilder &b, Value array,
   flattenElementType(type.getElementType(), types);
   for (uint64_t n = length(array); n > 1; n = (n + 1) / 2) {
     Value level = array;
-    array = sync(b, generate(b, type.withLength((n + 1) / 2),
-                             [&](ImplicitLocOpBuilder &b, Value j) {
-      Value left = arith::MulIOp::create(b, j, indexConstant(b, 2));
-      Value right = arith::AddIOp::create(b, left, indexConstant(b, 1));
-      auto pairs = [&]() {
-        return combine(b, index(b, level, left), index(b, level, right));
-      };
-      if (n % 2 == 0)
-        return pairs();
-      // The odd last element moves up.
-      Value paired = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, right,
-                                           indexConstant(b, n));
-      auto choice = scf::IfOp::create(b, types, paired,
-                                      /*withElseRegion=*/true);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(choice.thenBlock());
-      scf::YieldOp::create(b, pairs());
-      b.setInsertionPointToStart(choice.elseBlock());
-      scf::YieldOp::create(b, index(b, level, left));
-      return SmallVector<Value>(choice.getResults());
-    }));
+    array = sync(
+        b, generate(b, type.withLength((n + 1) / 2),
+                    [&](ImplicitLocOpBuilder &b, Value j) {
+                      Value left =
+                          arith::MulIOp::create(b, j, indexConstant(b, 2));
+                      Value right =
+                          arith::AddIOp::create(b, left, indexConstant(b, 1));
+                      auto pairs = [&]() {
+                        return combine(b, index(b, level, left),
+                                       index(b, level, right));
+                      };
+                      if (n % 2 == 0)
+                        return pairs();
+                      // The odd last element moves up.
+                      Value paired =
+                          arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
+                                                right, indexConstant(b, n));
+                      auto choice = scf::IfOp::create(b, types, paired,
+                                                      /*withElseRegion=*/true);
+                      OpBuilder::InsertionGuard guard(b);
+                      b.setInsertionPointToStart(choice.thenBlock());
+                      scf::YieldOp::create(b, pairs());
+                      b.setInsertionPointToStart(choice.elseBlock());
+                      scf::YieldOp::create(b, index(b, level, left));
+                      return SmallVector<Value>(choice.getResults());
+                    }));
   }
   return index(b, array, indexConstant(b, 0));
 }

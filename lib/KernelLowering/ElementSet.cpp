@@ -65,8 +65,8 @@ Value ElementSet::emitContains(OpBuilder &builder, Location loc,
     return arith::ConstantIndexOp::create(builder, loc, v);
   };
   if (period) {
-    Value offset = builder.createOrFold<arith::RemUIOp>(loc, element,
-                                                        constant(*period));
+    Value offset =
+        builder.createOrFold<arith::RemUIOp>(loc, element, constant(*period));
     Value aboveLow = builder.createOrFold<arith::CmpIOp>(
         loc, arith::CmpIPredicate::uge, offset, constant(*low));
     Value belowHigh = builder.createOrFold<arith::CmpIOp>(
@@ -80,8 +80,9 @@ Value ElementSet::emitContains(OpBuilder &builder, Location loc,
     flags.push_back(members[e] ? 1 : 0);
   Value entry = memref::LoadOp::create(
       builder, loc, table(builder, loc, "written", flags), element);
-  return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne, entry,
-                               arith::ConstantIntOp::create(builder, loc, 0, 32));
+  return arith::CmpIOp::create(
+      builder, loc, arith::CmpIPredicate::ne, entry,
+      arith::ConstantIntOp::create(builder, loc, 0, 32));
 }
 
 Value ElementSet::emitNth(OpBuilder &builder, Location loc, Value k) const {

@@ -63,16 +63,16 @@ static LogicalResult flattenTwo(TwoOp two, function_ref<void()> countLifted,
 Value TwoLifter::segmentView(OpBuilder &builder, Value merged,
                              uint64_t partLength, Value segment) {
   Location loc = merged.getLoc();
-  auto view = GenerateOp::create(builder, loc,
-                                 arrType(merged).withLength(partLength));
+  auto view =
+      GenerateOp::create(builder, loc, arrType(merged).withLength(partLength));
   OpBuilder::InsertionGuard guard(builder);
-  Block *block = builder.createBlock(&view.getBody(), {},
-                                     builder.getIndexType(), loc);
+  Block *block =
+      builder.createBlock(&view.getBody(), {}, builder.getIndexType(), loc);
   Value offset = arith::MulIOp::create(
       builder, loc, segment,
       arith::ConstantIndexOp::create(builder, loc, partLength));
-  Value index = arith::AddIOp::create(builder, loc, offset,
-                                      block->getArgument(0));
+  Value index =
+      arith::AddIOp::create(builder, loc, offset, block->getArgument(0));
   YieldOp::create(builder, loc,
                   IndexOp::create(builder, loc, merged, index).getResults());
   return view.getResult();
@@ -84,12 +84,13 @@ Value TwoLifter::liftPure(Value value) {
   OpBuilder builder(two);
   auto generate = GenerateOp::create(builder, loc,
                                      arrType(value).withLength(2 * partLength));
-  Block *block = builder.createBlock(&generate.getBody(), {},
-                                     builder.getIndexType(), loc);
+  Block *block =
+      builder.createBlock(&generate.getBody(), {}, builder.getIndexType(), loc);
   Value element = block->getArgument(0);
   Value partLengthValue =
       arith::ConstantIndexOp::create(builder, loc, partLength);
-  Value segment = arith::DivUIOp::create(builder, loc, element, partLengthValue);
+  Value segment =
+      arith::DivUIOp::create(builder, loc, element, partLengthValue);
   Value local = arith::RemUIOp::create(builder, loc, element, partLengthValue);
 
   // The instance ops `value` depends on, up to the boundaries and the
@@ -101,8 +102,8 @@ Value TwoLifter::liftPure(Value value) {
     Value next = worklist.pop_back_val();
     if (next == body.getArgument(0)) {
       if (!mapping.contains(next))
-        mapping.map(next, segmentView(builder, two.getInput(), halfLength,
-                                      segment));
+        mapping.map(next,
+                    segmentView(builder, two.getInput(), halfLength, segment));
       continue;
     }
     Operation *producer = next.getDefiningOp();
@@ -122,9 +123,8 @@ Value TwoLifter::liftPure(Value value) {
     llvm::append_range(worklist, captured);
   }
   SmallVector<Operation *> ordered(slice.begin(), slice.end());
-  llvm::sort(ordered, [](Operation *a, Operation *b) {
-    return a->isBeforeInBlock(b);
-  });
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
   for (Operation *op : ordered)
     builder.clone(*op, mapping);
   Value instance = mapping.lookupOrDefault(value);
@@ -145,7 +145,8 @@ FailureOr<Value> TwoLifter::liftRepeat(RepeatOp repeat) {
     Operation *producer = value.getDefiningOp();
     bool inInstance = value == body.getArgument(0) ||
                       (producer && producer->getBlock() == &body);
-    if (inInstance && !(producer && producer->hasTrait<OpTrait::ConstantLike>()))
+    if (inInstance &&
+        !(producer && producer->hasTrait<OpTrait::ConstantLike>()))
       return repeat.emitOpError()
              << "inside a sub-program cannot be flattened: its body uses "
                 "values of the sub-program other than its input";
@@ -153,10 +154,9 @@ FailureOr<Value> TwoLifter::liftRepeat(RepeatOp repeat) {
   OpBuilder builder(two);
   Location loc = repeat.getLoc();
   ArrType mergedType = arrType(*input);
-  auto merged = RepeatOp::create(builder, loc, mergedType, *input,
-                                 repeat.getCountAttr());
-  Block *block =
-      builder.createBlock(&merged.getBody(), {}, mergedType, loc);
+  auto merged =
+      RepeatOp::create(builder, loc, mergedType, *input, repeat.getCountAttr());
+  Block *block = builder.createBlock(&merged.getBody(), {}, mergedType, loc);
   auto inner = TwoOp::create(builder, loc, mergedType, block->getArgument(0));
   YieldOp::create(builder, loc, inner.getResult());
   IRMapping mapping;
@@ -267,8 +267,8 @@ LogicalResult mlir::obs::flattenKernel(KernelOp kernel,
       countLifted();
       continue;
     }
-    TwoOp two = isa<IlvOp>(op) ? rewriteIlvAsTwo(cast<IlvOp>(op))
-                               : cast<TwoOp>(op);
+    TwoOp two =
+        isa<IlvOp>(op) ? rewriteIlvAsTwo(cast<IlvOp>(op)) : cast<TwoOp>(op);
     if (failed(flattenTwo(two, countLifted, countMergedSync)))
       return failure();
   }

@@ -121,8 +121,8 @@ uint32_t ProbeProgram::slot(Value value) {
   if (inserted) {
     APInt constant;
     if (matchPattern(value, m_ConstantInt(&constant)))
-      constants.push_back(
-          {it->second, wrapToInteger(value.getType(), constant.getSExtValue())});
+      constants.push_back({it->second, wrapToInteger(value.getType(),
+                                                     constant.getSExtValue())});
   }
   return it->second;
 }
@@ -208,7 +208,8 @@ void ProbeProgram::runRange(uint32_t begin, uint32_t end) {
     case Kind::Nothing:
       break;
     case Kind::If: {
-      std::optional<int64_t> condition = intOf(operands[instruction.firstOperand]);
+      std::optional<int64_t> condition =
+          intOf(operands[instruction.firstOperand]);
       if (!condition)
         break;
       bool thenTaken = *condition != 0;
@@ -288,24 +289,25 @@ llvm::BitVector mlir::obs::findChangedElements(SyncOp sync, Value overwritten,
   llvm::DenseSet<Value> leaves;
   ElementEmitter emitter(scratchBuilder, sync.getLoc());
   for (Value source : sources) {
-    emitter.setSource(source, [&, source](OpBuilder &b, Location loc,
-                                          ValueRange path) {
-      SmallVector<Value> scalars;
-      SmallVector<Type> types =
-          flattenElementType(arrType(source).getLeafType());
-      for (auto [component, scalarType] : llvm::enumerate(types)) {
-        // An opaque value: a block argument, which no folder can see
-        // through (poison would fold, `select(poison_c, y, x)` to `y`).
-        Value placeholder = scratch.addArgument(scalarType, loc);
-        placeholders[placeholder] = {source, SmallVector<Value>(path),
-                                     static_cast<unsigned>(component)};
-        leaves.insert(placeholder);
-        scalars.push_back(placeholder);
-      }
-      return scalars;
-    });
+    emitter.setSource(
+        source, [&, source](OpBuilder &b, Location loc, ValueRange path) {
+          SmallVector<Value> scalars;
+          SmallVector<Type> types =
+              flattenElementType(arrType(source).getLeafType());
+          for (auto [component, scalarType] : llvm::enumerate(types)) {
+            // An opaque value: a block argument, which no folder can see
+            // through (poison would fold, `select(poison_c, y, x)` to `y`).
+            Value placeholder = scratch.addArgument(scalarType, loc);
+            placeholders[placeholder] = {source, SmallVector<Value>(path),
+                                         static_cast<unsigned>(component)};
+            leaves.insert(placeholder);
+            scalars.push_back(placeholder);
+          }
+          return scalars;
+        });
   }
-  Value index = scratch.addArgument(IndexType::get(sync.getContext()), sync.getLoc());
+  Value index =
+      scratch.addArgument(IndexType::get(sync.getContext()), sync.getLoc());
   // Every leaf of the element, in row-major order, with its inner indices.
   SmallVector<uint64_t> innerShape(ArrayRef(type.getShape()).drop_front());
   SmallVector<std::pair<SmallVector<int64_t>, SmallVector<Value>>> leafCode;
@@ -326,8 +328,7 @@ llvm::BitVector mlir::obs::findChangedElements(SyncOp sync, Value overwritten,
   // The slots of what each leaf scalar is compared with, before any run.
   ProbeProgram probe(scratch, leaves);
   uint32_t indexSlot = probe.slotOf(index);
-  SmallVector<std::pair<SmallVector<int64_t>, SmallVector<uint32_t>>>
-      leafSlots;
+  SmallVector<std::pair<SmallVector<int64_t>, SmallVector<uint32_t>>> leafSlots;
   for (const auto &[innerIndices, scalars] : leafCode)
     leafSlots.push_back(
         {innerIndices, llvm::map_to_vector(scalars, [&](Value scalar) {
@@ -350,12 +351,12 @@ llvm::BitVector mlir::obs::findChangedElements(SyncOp sync, Value overwritten,
       for (auto [component, scalar] : llvm::enumerate(scalars)) {
         std::optional<uint32_t> leaf = probe.leafOf(scalar);
         auto it = leaf ? placeholderAt.find(*leaf) : placeholderAt.end();
-        identity = it != placeholderAt.end() &&
-                   it->second.placeholder->source == overwritten &&
-                   it->second.placeholder->component == component &&
-                   it->second.path.size() == innerIndices.size() + 1 &&
-                   probe.intOf(it->second.path.front()) ==
-                       std::optional<int64_t>(e);
+        identity =
+            it != placeholderAt.end() &&
+            it->second.placeholder->source == overwritten &&
+            it->second.placeholder->component == component &&
+            it->second.path.size() == innerIndices.size() + 1 &&
+            probe.intOf(it->second.path.front()) == std::optional<int64_t>(e);
         for (unsigned dim = 0; identity && dim < innerIndices.size(); ++dim)
           identity = probe.intOf(it->second.path[dim + 1]) ==
                      std::optional<int64_t>(innerIndices[dim]);
@@ -425,4 +426,3 @@ void ChangedElementsCache::validate(KernelOp kernel) {
   changed.clear();
   code = now;
 }
-

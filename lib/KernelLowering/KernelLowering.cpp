@@ -62,7 +62,6 @@ static constexpr uint64_t kUnrolledRounds = 8;
 /// minutes to lower, where 2^15 reads lower in a few seconds.
 static constexpr uint64_t kMaxFusedReads = 1 << 15;
 
-
 namespace {
 
 /// Where a stage stores its elements: component memrefs, and the offset of
@@ -73,7 +72,6 @@ struct Destination {
   /// layout (b, i) -> index, null when it is i itself.
   AffineMap layout;
 };
-
 
 class KernelLowering {
 public:
@@ -195,8 +193,7 @@ FailureOr<Destination> KernelLowering::allocateShared(ArrType type,
                             << "has no place for its buffer in the "
                                "shared-memory plan ("
                             << ObsDialect::SharedOffsetsAttrHelper::getNameStr()
-                            << " within the kernel's "
-                            << arenaBytes.getInt()
+                            << " within the kernel's " << arenaBytes.getInt()
                             << "-byte arena): the plan is stale; run "
                                "obs-plan-shared again",
                         ErrorKind::RejectedChoice);
@@ -216,8 +213,7 @@ FailureOr<Destination> KernelLowering::allocateShared(ArrType type,
         func.addWorkgroupAttribution(memref, owner->getLoc()));
     unsigned index = func.getNumWorkgroupAttributions() - 1;
     func.setWorkgroupAttributionAttr(
-        index, ObsDialect::OwnerAttrHelper(context).getName(),
-        owner->getLoc());
+        index, ObsDialect::OwnerAttrHelper(context).getName(), owner->getLoc());
     func.setWorkgroupAttributionAttr(
         index, ObsDialect::OwnerIndexAttrHelper(context).getName(),
         builder.getI64IntegerAttr(ownerIndex.lookup(owner)));
@@ -247,8 +243,8 @@ Destination KernelLowering::globalDestination(ValueRange components,
 static Value placeOf(OpBuilder &b, Location loc, AffineMap layout,
                      Value element) {
   Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  return affine::expandAffineExpr(b, loc, layout.getResult(0),
-                                  {block, element}, {});
+  return affine::expandAffineExpr(b, loc, layout.getResult(0), {block, element},
+                                  {});
 }
 
 LeafReader KernelLowering::readerFor(const Destination &destination) {
@@ -278,17 +274,17 @@ Operation *KernelLowering::emitBarrier(SyncScope scope, SyncOp sync) {
   Value mask = arith::ConstantIntOp::create(builder, loc(), 0xffffffff, 32);
   if (partial) {
     Value lastWarp = constant(blockThreads / kWarpSize);
-    Value warp = arith::DivUIOp::create(builder, loc(), threadId(),
-                                        constant(kWarpSize));
-    Value isLast = arith::CmpIOp::create(builder, loc(),
-                                         arith::CmpIPredicate::eq, warp,
-                                         lastWarp);
+    Value warp =
+        arith::DivUIOp::create(builder, loc(), threadId(), constant(kWarpSize));
+    Value isLast = arith::CmpIOp::create(
+        builder, loc(), arith::CmpIPredicate::eq, warp, lastWarp);
     Value partialMask = arith::ConstantIntOp::create(
         builder, loc(), (uint64_t(1) << partial) - 1, 32);
     mask = arith::SelectOp::create(builder, loc(), isLast, partialMask, mask);
   }
   auto barrier = NVVM::SyncWarpOp::create(builder, loc(), mask);
-  ObsDialect::SyncIndexAttrHelper(barrier->getContext()).setAttr(barrier, index);
+  ObsDialect::SyncIndexAttrHelper(barrier->getContext())
+      .setAttr(barrier, index);
   counters.warpBarrier();
   return barrier;
 }
@@ -318,14 +314,13 @@ LogicalResult KernelLowering::emitStage(Value array,
   // Whether thread `thread` works on `position` in a round; the pipelines
   // fold this where the thread id's range decides it.
   auto worksOn = [&](Value thread, Value position) -> Value {
-    Value works = arith::CmpIOp::create(builder, loc(),
-                                        arith::CmpIPredicate::ult, position,
-                                        constant(positions));
+    Value works =
+        arith::CmpIOp::create(builder, loc(), arith::CmpIPredicate::ult,
+                              position, constant(positions));
     uint64_t threadsUsed = how.getThreadCount(positions);
     if (!isa<BlockedAttr>(how))
-      threadsUsed = isa<StridedAttr>(how)
-                        ? cast<StridedAttr>(how).getThreads()
-                        : cast<CompactAttr>(how).getThreads();
+      threadsUsed = isa<StridedAttr>(how) ? cast<StridedAttr>(how).getThreads()
+                                          : cast<CompactAttr>(how).getThreads();
     if (threadsUsed < blockThreads)
       works = arith::AndIOp::create(
           builder, loc(), works,
@@ -377,14 +372,13 @@ LogicalResult KernelLowering::emitStage(Value array,
       upperBounds.push_back(constant(extent));
       steps.push_back(constant(1));
     }
-    scf::buildLoopNest(
-        builder, loc(), lowerBounds, upperBounds, steps,
-        [&](OpBuilder &nested, Location, ValueRange inner) {
-          OpBuilder::InsertionGuard innerGuard(builder);
-          builder.setInsertionPoint(nested.getInsertionBlock(),
-                                    nested.getInsertionPoint());
-          storeAt(element, inner, emitLeafOf(element, inner));
-        });
+    scf::buildLoopNest(builder, loc(), lowerBounds, upperBounds, steps,
+                       [&](OpBuilder &nested, Location, ValueRange inner) {
+                         OpBuilder::InsertionGuard innerGuard(builder);
+                         builder.setInsertionPoint(nested.getInsertionBlock(),
+                                                   nested.getInsertionPoint());
+                         storeAt(element, inner, emitLeafOf(element, inner));
+                       });
   };
   // An in-place stage overwrites what it reads, so a thread computes the
   // elements of all its rounds before it stores any: one that owns both
@@ -414,9 +408,9 @@ LogicalResult KernelLowering::emitStage(Value array,
       scf::YieldOp::create(builder, loc(),
                            written->emitContains(builder, loc(), position));
       builder.setInsertionPointToStart(changes.elseBlock());
-      scf::YieldOp::create(builder, loc(),
-                           arith::ConstantIntOp::create(builder, loc(), 0, 1)
-                               .getResult());
+      scf::YieldOp::create(
+          builder, loc(),
+          arith::ConstantIntOp::create(builder, loc(), 0, 1).getResult());
       store = changes.getResult(0);
     }
     SmallVector<Type> types = flattenElementType(type.getLeafType());
@@ -432,10 +426,10 @@ LogicalResult KernelLowering::emitStage(Value array,
     yielded.push_back(element);
     scf::YieldOp::create(builder, loc(), yielded);
     builder.setInsertionPointToStart(ifOp.elseBlock());
-    scf::YieldOp::create(
-        builder, loc(), llvm::map_to_vector(types, [&](Type t) -> Value {
-          return ub::PoisonOp::create(builder, loc(), t);
-        }));
+    scf::YieldOp::create(builder, loc(),
+                         llvm::map_to_vector(types, [&](Type t) -> Value {
+                           return ub::PoisonOp::create(builder, loc(), t);
+                         }));
     Computed result{store, ifOp.getResults().back(), {}};
     llvm::append_range(result.leaf, ifOp.getResults().drop_back());
     computed.push_back(std::move(result));
@@ -477,8 +471,8 @@ LogicalResult KernelLowering::emitStage(Value array,
       storeRounds();
     if (rounds > 1 && fusedReads > kMaxFusedReads && !reportedError) {
       Block::iterator end = builder.getInsertionPoint();
-      Block::iterator first = before ? std::next(before->getIterator())
-                                     : block->begin();
+      Block::iterator first =
+          before ? std::next(before->getIterator()) : block->begin();
       SmallVector<Operation *> emitted;
       for (Block::iterator it = first; it != end; ++it)
         emitted.push_back(&*it);
@@ -602,7 +596,8 @@ LogicalResult KernelLowering::lowerSync(SyncOp sync,
     // In place, identity writes are dropped.
     llvm::BitVector changed = changedElements(sync, overwritten);
     counters.identityWrites(changed.size() - changed.count());
-    written.emplace(std::move(changed), func->getParentOfType<gpu::GPUModuleOp>());
+    written.emplace(std::move(changed),
+                    func->getParentOfType<gpu::GPUModuleOp>());
   } else {
     FailureOr<Destination> allocated = allocateShared(sync.getType(), sync);
     if (failed(allocated))
@@ -612,8 +607,8 @@ LogicalResult KernelLowering::lowerSync(SyncOp sync,
   if (!written && isa_and_present<CompactAttr>(sync.getHowAttr()))
     written.emplace(llvm::BitVector(sync.getType().getLength(), true),
                     func->getParentOfType<gpu::GPUModuleOp>());
-  if (failed(emitStage(sync.getInput(), sync.getWorkAssignment(),
-                       destination, written ? &*written : nullptr, inPlace)))
+  if (failed(emitStage(sync.getInput(), sync.getWorkAssignment(), destination,
+                       written ? &*written : nullptr, inPlace)))
     return failure();
   Operation *barrier = emitBarrier(sync.getScopeOrDefault(), sync);
   if (inPlace)
@@ -659,8 +654,8 @@ LogicalResult KernelLowering::lowerRepeat(RepeatOp repeat) {
   builder.setInsertionPoint(loop.getBody()->getTerminator());
   // Even iterations read the first buffer and write the second; odd ones
   // the other way round.
-  Value parity = arith::RemUIOp::create(builder, loc(),
-                                        loop.getInductionVar(), constant(2));
+  Value parity = arith::RemUIOp::create(builder, loc(), loop.getInductionVar(),
+                                        constant(2));
   Value even = arith::CmpIOp::create(builder, loc(), arith::CmpIPredicate::eq,
                                      parity, constant(0));
   Destination current, next;
@@ -696,8 +691,7 @@ LogicalResult KernelLowering::lowerRepeat(RepeatOp repeat) {
       return failure();
     emitBarrier(SyncScope::Block, {});
   }
-  const Destination &result =
-      repeat.getCount() % 2 == 0 ? first : second;
+  const Destination &result = repeat.getCount() % 2 == 0 ? first : second;
   sources[repeat.getResult()] = readerFor(result);
   stored[repeat.getResult()] = result;
   return success();
@@ -734,17 +728,16 @@ LogicalResult KernelLowering::lower() {
   };
   for (BlockArgument argument : kernel.getArguments()) {
     unsigned width = getFlattenedSize(arrType(argument).getLeafType());
-    Destination global =
-        globalDestination(entry.getArguments().slice(next, width),
-                          arrType(argument), layoutOf());
+    Destination global = globalDestination(
+        entry.getArguments().slice(next, width), arrType(argument), layoutOf());
     sources[argument] = readerFor(global);
     next += width;
   }
   for (Type result : kernel.getResultTypes()) {
     auto type = cast<ArrType>(result);
     unsigned width = getFlattenedSize(type.getLeafType());
-    outputs.push_back(globalDestination(
-        entry.getArguments().slice(next, width), type, layoutOf()));
+    outputs.push_back(globalDestination(entry.getArguments().slice(next, width),
+                                        type, layoutOf()));
     next += width;
   }
 
@@ -769,12 +762,10 @@ LogicalResult KernelLowering::lower() {
   return success();
 }
 
-FailureOr<gpu::GPUFuncOp>
-mlir::obs::lowerKernelToGPUFunc(KernelOp kernel, gpu::GPUModuleOp module,
-                                StringRef name, int64_t grid,
-                                const GPULoweringCounters &counters,
-                                ChangedElementsCache *cache,
-                                const KernelLayouts *layouts) {
+FailureOr<gpu::GPUFuncOp> mlir::obs::lowerKernelToGPUFunc(
+    KernelOp kernel, gpu::GPUModuleOp module, StringRef name, int64_t grid,
+    const GPULoweringCounters &counters, ChangedElementsCache *cache,
+    const KernelLayouts *layouts) {
   uint64_t threads = kernel.getBlockThreads();
   if (threads > KernelOp::kMaxThreads)
     return tagError(kernel.emitOpError()
@@ -804,8 +795,8 @@ mlir::obs::lowerKernelToGPUFunc(KernelOp kernel, gpu::GPUModuleOp module,
   symbols.insert(func);
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
                 builder.getUnitAttr());
-  func.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr(
-      {static_cast<int32_t>(threads), 1, 1}));
+  func.setKnownBlockSizeAttr(
+      builder.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
   func.setKnownGridSizeAttr(
       builder.getDenseI32ArrayAttr({static_cast<int32_t>(grid), 1, 1}));
   if (cache)
@@ -820,4 +811,3 @@ mlir::obs::lowerKernelToGPUFunc(KernelOp kernel, gpu::GPUModuleOp module,
   }
   return func;
 }
-

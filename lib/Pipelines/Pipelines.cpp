@@ -140,8 +140,7 @@ std::string mlir::obs::getPTXFeatures(StringRef chip) {
   unsigned number = 0;
   StringRef digits = chip;
   if (digits.consume_front("sm_") &&
-      !digits.take_while(llvm::isDigit).getAsInteger(10, number) &&
-      number < 70)
+      !digits.take_while(llvm::isDigit).getAsInteger(10, number) && number < 70)
     return "+ptx60";
   return "";
 }

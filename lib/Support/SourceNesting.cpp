@@ -57,7 +57,8 @@ LogicalResult obs::checkSourceNesting(llvm::SourceMgr &sourceMgr) {
   if (!offset)
     return success();
   sourceMgr.PrintMessage(
-      llvm::errs(), llvm::SMLoc::getFromPointer(buffer->getBufferStart() + *offset),
+      llvm::errs(),
+      llvm::SMLoc::getFromPointer(buffer->getBufferStart() + *offset),
       llvm::SourceMgr::DK_Error,
       "brackets nested more than " + llvm::Twine(kMaxSourceNesting) +
           " levels deep: obs does not parse this file");

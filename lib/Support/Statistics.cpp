@@ -19,8 +19,7 @@ namespace {
 template <typename Value>
 using OrderedMap = std::vector<std::pair<std::string, Value>>;
 
-template <typename Value>
-Value &lookup(OrderedMap<Value> &map, StringRef key) {
+template <typename Value> Value &lookup(OrderedMap<Value> &map, StringRef key) {
   for (auto &[name, value] : map)
     if (name == key)
       return value;
@@ -49,8 +48,7 @@ static Report &getReport() {
 }
 
 /// The count of `statistic` of `pass` (the report's mutex held).
-static Count &countOf(Pass &pass, Pass::Statistic &statistic,
-                      StringRef name) {
+static Count &countOf(Pass &pass, Pass::Statistic &statistic, StringRef name) {
   Count &count = lookup(lookup(getReport().counts, pass.getArgument()), name);
   ArrayRef<Pass::Statistic *> declared = pass.getStatistics();
   count.declared = llvm::find(declared, &statistic) - declared.begin();

@@ -1,9 +1,9 @@
 //===- AssignWork.cpp - which thread computes which element ---------------===//
 
+#include "Obs/Analysis/KernelSimulation.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/Support/ErrorKinds.h"
 #include "Obs/Support/Statistics.h"
-#include "Obs/Analysis/KernelSimulation.h"
 #include "Obs/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -28,14 +28,15 @@ struct ObsAssignWorkPass
   void runOnOperation() override {
     KernelOp kernel = getOperation();
     // The kernel's own block size wins over the option.
-    uint64_t blockThreads = kernel.getThreads() ? *kernel.getThreads()
-                                                : static_cast<uint64_t>(threads);
+    uint64_t blockThreads = kernel.getThreads()
+                                ? *kernel.getThreads()
+                                : static_cast<uint64_t>(threads);
     if (blockThreads == 0)
       return; // One thread per element: nothing to choose.
     if (blockThreads > KernelOp::kMaxThreads) {
-      tagError(kernel.emitError() << "cannot assign work to " << blockThreads
-                                  << " threads, more than a block's "
-                                  << KernelOp::kMaxThreads,
+      tagError(kernel.emitError()
+                   << "cannot assign work to " << blockThreads
+                   << " threads, more than a block's " << KernelOp::kMaxThreads,
                ErrorKind::RejectedChoice);
       return signalPassFailure();
     }
@@ -56,9 +57,9 @@ struct ObsAssignWorkPass
       uint64_t length = sync.getType().getLength();
       WorkAssignmentAttrInterface how;
       if (strategy == WorkStrategy::Blocked)
-        how = BlockedAttr::get(kernel.getContext(),
-                               std::max<uint64_t>(
-                                   1, llvm::divideCeil(length, blockThreads)));
+        how = BlockedAttr::get(
+            kernel.getContext(),
+            std::max<uint64_t>(1, llvm::divideCeil(length, blockThreads)));
       else if (strategy == WorkStrategy::Compact)
         how = CompactAttr::get(kernel.getContext(), blockThreads);
       else
@@ -81,8 +82,8 @@ struct ObsAssignWorkPass
         SyncPlanAttr plan = sync.getPlanAttr();
         if (plan && ((plan.getScope() &&
                       plan.getScope().getValue() == SyncScope::Warp) ||
-                     (plan.getPlacement() && plan.getPlacement().getValue() ==
-                                                 Placement::InPlace)))
+                     (plan.getPlacement() &&
+                      plan.getPlacement().getValue() == Placement::InPlace)))
           decidedBefore.push_back(sync);
       });
     if (!decidedBefore.empty() && failed(keepSafe(kernel, decidedBefore)))
@@ -119,8 +120,8 @@ struct ObsAssignWorkPass
       if (before == after)
         continue;
       addToStatistic(*this, numTakenBack, "decisions-taken-back");
-      placementTakenBack |= before.getPlacement() !=
-                            (after ? after.getPlacement() : nullptr);
+      placementTakenBack |=
+          before.getPlacement() != (after ? after.getPlacement() : nullptr);
     }
     // A fresh buffer needs room the plan did not leave.
     if (placementTakenBack)

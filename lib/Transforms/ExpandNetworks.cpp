@@ -44,8 +44,7 @@ void ObsExpandNetworksPass::runOnOperation() {
   for (Operation *op : networks) {
     ImplicitLocOpBuilder b(op->getLoc(), op);
     Region &region = op->getRegion(0);
-    auto body = [&](ImplicitLocOpBuilder &b, ValueRange lhs,
-                    ValueRange rhs) {
+    auto body = [&](ImplicitLocOpBuilder &b, ValueRange lhs, ValueRange rhs) {
       SmallVector<Value> arguments(lhs);
       arguments.append(rhs.begin(), rhs.end());
       return dsl::inlineRegion(b, region, arguments);

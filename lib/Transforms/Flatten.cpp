@@ -22,8 +22,7 @@ namespace {
 struct ObsFlattenPass : mlir::obs::impl::ObsFlattenBase<ObsFlattenPass> {
   void runOnOperation() override {
     if (failed(flattenKernel(
-            getOperation(),
-            [&] { addToStatistic(*this, numLifted, "lifted"); },
+            getOperation(), [&] { addToStatistic(*this, numLifted, "lifted"); },
             [&] { addToStatistic(*this, numMergedSyncs, "merged-syncs"); })))
       signalPassFailure();
   }

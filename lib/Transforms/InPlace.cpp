@@ -1,7 +1,7 @@
 //===- InPlace.cpp - stages that overwrite what they read -----------------===//
 
-#include "Obs/Support/Statistics.h"
 #include "Obs/Analysis/KernelSimulation.h"
+#include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

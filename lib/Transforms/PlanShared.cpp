@@ -1,8 +1,8 @@
 //===- PlanShared.cpp - shared buffers placed by liveness -----------------===//
 
+#include "Obs/Analysis/KernelSimulation.h"
 #include "Obs/Support/ErrorKinds.h"
 #include "Obs/Support/Statistics.h"
-#include "Obs/Analysis/KernelSimulation.h"
 #include "Obs/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -83,8 +83,8 @@ void ObsPlanSharedPass::runOnOperation() {
   // Each workgroup buffer's owner and live range, in allocation order.
   SmallVector<Buffer> buffers;
   llvm::DenseMap<unsigned, unsigned> bufferOfMemory;
-  unsigned firstWorkgroup = run.getMemories().size() -
-                            func.getNumWorkgroupAttributions();
+  unsigned firstWorkgroup =
+      run.getMemories().size() - func.getNumWorkgroupAttributions();
   for (auto [index, memory] : llvm::enumerate(run.getMemories())) {
     if (!memory.workgroup)
       continue;
@@ -141,8 +141,8 @@ void ObsPlanSharedPass::runOnOperation() {
       moved = false;
       for (unsigned other : placed) {
         const Buffer &o = buffers[other];
-        bool overlaps = offset < o.offset + o.bytes &&
-                        o.offset < offset + buffer.bytes;
+        bool overlaps =
+            offset < o.offset + o.bytes && o.offset < offset + buffer.bytes;
         if (overlaps && !compatible(o, buffer)) {
           offset = llvm::alignTo(o.offset + o.bytes, kAlignment);
           moved = true;
@@ -152,7 +152,8 @@ void ObsPlanSharedPass::runOnOperation() {
     buffer.offset = offset;
     if (llvm::any_of(placed, [&](unsigned other) {
           const Buffer &o = buffers[other];
-          return offset < o.offset + o.bytes && o.offset < offset + buffer.bytes;
+          return offset < o.offset + o.bytes &&
+                 o.offset < offset + buffer.bytes;
         }))
       addToStatistic(*this, numReused, "buffers-reusing-memory");
     placed.push_back(index);

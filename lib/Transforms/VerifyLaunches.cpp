@@ -22,11 +22,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Obs/Analysis/KernelSimulation.h"
 #include "Obs/Dialect/Obs/CompiledLayout.h"
 #include "Obs/Support/ErrorKinds.h"
 #include "Obs/Support/MemoryBytes.h"
 #include "Obs/Support/Statistics.h"
-#include "Obs/Analysis/KernelSimulation.h"
 #include "Obs/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -172,8 +172,8 @@ FailureOr<Extent> extentOf(Value root, Operation *user) {
   if (!type.hasStaticShape() || !strides) {
     InFlightDiagnostic diag =
         user->emitOpError()
-        << "cannot prove its places inside their allocation of type "
-        << type << ", whose size or layout is not static";
+        << "cannot prove its places inside their allocation of type " << type
+        << ", whose size or layout is not static";
     diag.attachNote(root.getLoc()) << "the allocation";
     return tagError(diag, ErrorKind::RejectedChoice);
   }
@@ -182,7 +182,8 @@ FailureOr<Extent> extentOf(Value root, Operation *user) {
   if (type.getNumElements() == 0)
     return extent;
   int64_t first = strides->first, last = strides->first;
-  for (auto [size, stride] : llvm::zip_equal(type.getShape(), strides->second)) {
+  for (auto [size, stride] :
+       llvm::zip_equal(type.getShape(), strides->second)) {
     if (stride >= 0)
       last += (size - 1) * stride;
     else
@@ -296,8 +297,8 @@ mlir::obs::proveLaunchPlaces(LaunchOp launch, KernelOp kernel,
           return launch.emitOpError()
                  << "layout " << operand << " is too deeply nested to check";
         operands.push_back(
-            {operand, output, *placement,
-             array.getShape(), array.getNumLeaves(),
+            {operand, output, *placement, array.getShape(),
+             array.getNumLeaves(),
              cast<MemRefType>(memrefs[operand].getType()).getShape().front(),
              std::move(layout)});
       }
@@ -361,19 +362,20 @@ mlir::obs::proveLaunchPlaces(LaunchOp launch, KernelOp kernel,
     FailureOr<Extent> extent = extentOf(root, launch);
     if (failed(extent))
       return failure();
-    int64_t unitBegin = llvm::divideFloorSigned(extent->begin, first.elementBytes);
+    int64_t unitBegin =
+        llvm::divideFloorSigned(extent->begin, first.elementBytes);
     int64_t unitEnd = llvm::divideCeilSigned(extent->end, first.elementBytes);
     PlaceTable writers(unitBegin, unitEnd - unitBegin);
-    auto inside = [&](int64_t unit, const OperandPlaces &places,
-                      int64_t block, uint64_t element) {
+    auto inside = [&](int64_t unit, const OperandPlaces &places, int64_t block,
+                      uint64_t element) {
       if (unit >= unitBegin && unit < unitEnd)
         return true;
-      InFlightDiagnostic diag =
-          launch.emitOpError()
-          << nameOperand(launch, places.operand) << " places element "
-          << element << " of block " << block << " at element "
-          << unit - unitBegin << " of its allocation, which holds "
-          << unitEnd - unitBegin;
+      InFlightDiagnostic diag = launch.emitOpError()
+                                << nameOperand(launch, places.operand)
+                                << " places element " << element << " of block "
+                                << block << " at element " << unit - unitBegin
+                                << " of its allocation, which holds "
+                                << unitEnd - unitBegin;
       diag.attachNote(root.getLoc()) << "the allocation";
       tagError(diag, ErrorKind::RejectedChoice);
       return false;
@@ -421,13 +423,13 @@ mlir::obs::proveLaunchPlaces(LaunchOp launch, KernelOp kernel,
               diag.attachNote(root.getLoc()) << "the allocation";
               return tagError(diag, ErrorKind::RejectedChoice);
             }
-            auto key = std::make_tuple(places.operand, element,
-                                       writer.operand, writer.element);
+            auto key = std::make_tuple(places.operand, element, writer.operand,
+                                       writer.element);
             if (seen.insert(key).second)
-              overlaps.push_back({{places.operand, element, writer.operand,
-                                   writer.element},
-                                  block,
-                                  root});
+              overlaps.push_back(
+                  {{places.operand, element, writer.operand, writer.element},
+                   block,
+                   root});
           }
         }
       }
@@ -436,8 +438,9 @@ mlir::obs::proveLaunchPlaces(LaunchOp launch, KernelOp kernel,
   return success();
 }
 
-LogicalResult ObsVerifyLaunchesPass::proveOverlaps(
-    LaunchOp launch, KernelOp kernel, ArrayRef<LaunchOverlap> overlaps) {
+LogicalResult
+ObsVerifyLaunchesPass::proveOverlaps(LaunchOp launch, KernelOp kernel,
+                                     ArrayRef<LaunchOverlap> overlaps) {
   // Made only for launches that need one, and shared with the passes that
   // simulated the kernel as it is.
   FailureOr<std::shared_ptr<const KernelSimulation>> simulated =
@@ -490,9 +493,8 @@ LogicalResult ObsVerifyLaunchesPass::proveOverlaps(
   // overlaps is the usual cause; say how to give them that knowledge.
   bool planned = false;
   kernel.walk([&](SyncOp sync) { planned |= bool(sync.getPlanAttr()); });
-  if (planned &&
-      !ObsDialect::LaunchOverlapsAttrHelper(kernel.getContext())
-           .isAttrPresent(kernel))
+  if (planned && !ObsDialect::LaunchOverlapsAttrHelper(kernel.getContext())
+                      .isAttrPresent(kernel))
     diag.attachNote(kernel.getLoc())
         << "the kernel's plan was made without this launch's overlaps: run "
            "obs-collect-launch-overlaps before the refinement passes, as "
@@ -531,8 +533,8 @@ ObsVerifyLaunchesPass::proveCalls(ModuleOp module,
     for (auto [index, argument] : llvm::enumerate(call.getArgOperands())) {
       if (!isa<MemRefType>(argument.getType()))
         continue;
-      FailureOr<AllocationView> placement = followToAllocation(
-          argument, call, "argument " + Twine(index));
+      FailureOr<AllocationView> placement =
+          followToAllocation(argument, call, "argument " + Twine(index));
       if (failed(placement))
         return WalkResult::interrupt();
       auto [it, inserted] = roots.try_emplace(placement->root, index);
@@ -560,8 +562,7 @@ void ObsVerifyLaunchesPass::runOnOperation() {
         launch, launch.getKernelAttr());
     SmallVector<LaunchOverlap> overlaps;
     if (!kernel || failed(proveLaunchPlaces(launch, kernel, overlaps)) ||
-        (!overlaps.empty() &&
-         failed(proveOverlaps(launch, kernel, overlaps))))
+        (!overlaps.empty() && failed(proveOverlaps(launch, kernel, overlaps))))
       return WalkResult::interrupt();
     addToStatistic(*this, numLaunches, "launches");
     return WalkResult::advance();

@@ -1,8 +1,8 @@
 //===- VerifySync.cpp - prove every sync safe -----------------------------===//
 
+#include "Obs/Analysis/KernelSimulation.h"
 #include "Obs/Support/ErrorKinds.h"
 #include "Obs/Support/Statistics.h"
-#include "Obs/Analysis/KernelSimulation.h"
 #include "Obs/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -81,8 +81,7 @@ struct ObsVerifySyncPass
       }
       diag << "in place has nothing to overwrite: its stage reads no array "
               "of type "
-           << sync.getType()
-           << " from shared memory that no later stage reads";
+           << sync.getType() << " from shared memory that no later stage reads";
     }
     // One report per responsible sync: the first hazard found for it.
     llvm::DenseSet<Operation *> reported;

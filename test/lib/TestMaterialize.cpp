@@ -43,14 +43,13 @@ Value buildGenerate(OpBuilder &builder, ElementEmitter &emitter, Value array,
   Location loc = emitter.getLoc();
   auto generate = GenerateOp::create(builder, loc, type);
   OpBuilder::InsertionGuard guard(builder);
-  Block *body = builder.createBlock(&generate.getBody(), {},
-                                    builder.getIndexType(), loc);
+  Block *body =
+      builder.createBlock(&generate.getBody(), {}, builder.getIndexType(), loc);
   ElementEmitter::Scope scope(emitter);
   outerPath.push_back(body->getArgument(0));
   SmallVector<Value> yielded;
   if (auto inner = dyn_cast<ArrType>(type.getElementType()))
-    yielded.push_back(
-        buildGenerate(builder, emitter, array, inner, outerPath));
+    yielded.push_back(buildGenerate(builder, emitter, array, inner, outerPath));
   else
     yielded = emitter.emitLeaf(array, outerPath);
   outerPath.pop_back();
@@ -141,10 +140,10 @@ struct TestMaterializePass
       builder.setInsertionPointAfter(op);
       ElementEmitter emitter(builder, op->getLoc());
       for (BlockArgument argument : kernel.getArguments())
-        emitter.setSource(argument, [argument](OpBuilder &b, Location loc,
-                                               ValueRange path) {
-          return readWithIndexOps(b, loc, argument, path);
-        });
+        emitter.setSource(
+            argument, [argument](OpBuilder &b, Location loc, ValueRange path) {
+              return readWithIndexOps(b, loc, argument, path);
+            });
       for (Value result : op->getResults()) {
         auto type = dyn_cast<ArrType>(result.getType());
         if (!type)

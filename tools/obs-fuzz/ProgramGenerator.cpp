@@ -62,9 +62,11 @@ private:
     bool scalar = !type.isTuple();
     bool nest = depth < 3;
     // Kinds that fit this length and element type, with weights.
-    std::vector<std::pair<Step::Kind, unsigned>> kinds = {
-        {Step::Map, 4}, {Step::Rev, 2}, {Step::Permute, 2},
-        {Step::Sync, 6}, {Step::AddReduce, 1}};
+    std::vector<std::pair<Step::Kind, unsigned>> kinds = {{Step::Map, 4},
+                                                          {Step::Rev, 2},
+                                                          {Step::Permute, 2},
+                                                          {Step::Sync, 6},
+                                                          {Step::AddReduce, 1}};
     if (even)
       kinds.insert(kinds.end(), {{Step::Riffle, 2},
                                  {Step::Unriffle, 2},
@@ -133,15 +135,16 @@ private:
         if (chance(0.4))
           s.placement = chance(0.7) ? "inplace" : "fresh";
         if (chance(0.5)) {
-          static const uint64_t threads[] = {1, 16, 32, 64, 100, 128, 256, 1024};
+          static const uint64_t threads[] = {1,   16,  32,  64,
+                                             100, 128, 256, 1024};
           uint64_t t = threads[uniform(0, 7)];
           switch (uniform(0, 2)) {
           case 0:
             s.how = "strided<" + std::to_string(t) + ">";
             break;
           case 1:
-            s.how = "blocked<" + std::to_string(uint64_t(1) << uniform(0, 4)) +
-                    ">";
+            s.how =
+                "blocked<" + std::to_string(uint64_t(1) << uniform(0, 4)) + ">";
             break;
           default:
             s.how = "compact<" + std::to_string(t) + ">";
@@ -196,13 +199,11 @@ private:
     std::string arr = arrayType(program.length);
     std::string scalar = name(program.type.scalars[0]);
     uint64_t total = launch.grid * program.length;
-    std::string memref =
-        "memref<" + std::to_string(total) + "x" + scalar + ">";
+    std::string memref = "memref<" + std::to_string(total) + "x" + scalar + ">";
     auto run = [&](const char *kernel, const std::string &in,
                    const std::string &out, bool laidOut) {
       os << "  obs.launch @" << kernel << " grid(" << launch.grid << ") ins("
-         << in << " : " << memref << ") outs(" << out << " : " << memref
-         << ")";
+         << in << " : " << memref << ") outs(" << out << " : " << memref << ")";
       if (laidOut && launch.layouts) {
         auto map = [&](uint64_t a, uint64_t c, bool reversed) {
           std::string element =
@@ -213,9 +214,9 @@ private:
                  ") * " + std::to_string(program.length) + " + " + element +
                  ")>";
         };
-        os << "\n      layouts [" << map(launch.inA, launch.inC, launch.inReversed)
-           << ", " << map(launch.outA, launch.outC, launch.outReversed)
-           << "]";
+        os << "\n      layouts ["
+           << map(launch.inA, launch.inC, launch.inReversed) << ", "
+           << map(launch.outA, launch.outC, launch.outReversed) << "]";
       }
       os << "\n";
     };
@@ -235,8 +236,7 @@ private:
     case Launch::Views: {
       uint64_t bytes = elementBytes(program.type.scalars[0]);
       os << "  %c0 = arith.constant 0 : index\n"
-         << "  %shift = arith.constant " << launch.shift * bytes
-         << " : index\n"
+         << "  %shift = arith.constant " << launch.shift * bytes << " : index\n"
          << "  %bytes = memref.alloc() : memref<"
          << (total + launch.shift) * bytes << "xi8>\n"
          << "  %first = memref.view %bytes[%c0][] : memref<"
@@ -246,8 +246,8 @@ private:
       run("fuzz_copy", "%in", "%first", false);
       run("fuzz", "%first", "%second", true);
       run("fuzz_copy", "%second", "%out", false);
-      os << "  memref.dealloc %bytes : memref<" << (total + launch.shift) * bytes
-         << "xi8>\n";
+      os << "  memref.dealloc %bytes : memref<"
+         << (total + launch.shift) * bytes << "xi8>\n";
       break;
     }
     }
@@ -427,11 +427,11 @@ private:
       std::vector<std::string> in = arguments(1, header);
       os << pad(indent) << header << "\n";
       std::vector<std::string> out;
-      bool swap = scalars().size() == 2 && scalars()[0] == scalars()[1] &&
-                  s.b % 3 == 0;
+      bool swap =
+          scalars().size() == 2 && scalars()[0] == scalars()[1] && s.b % 3 == 0;
       for (size_t i = 0; i < in.size(); ++i)
-        out.push_back(unary(scalars()[i], swap ? in[1 - i] : in[i],
-                            s.variant, s.a, indent + 1));
+        out.push_back(unary(scalars()[i], swap ? in[1 - i] : in[i], s.variant,
+                            s.a, indent + 1));
       yield(out, indent + 1, scalarList());
       os << pad(indent) << "}\n";
       return y;
@@ -440,7 +440,7 @@ private:
     case Step::Riffle:
     case Step::Unriffle:
       os << pad(indent) << y << " = obs."
-         << (s.kind == Step::Rev       ? "rev"
+         << (s.kind == Step::Rev      ? "rev"
              : s.kind == Step::Riffle ? "riffle"
                                       : "unriffle")
          << " " << x << " : " << arr << "\n";
@@ -476,8 +476,8 @@ private:
       } else {
         // (x op y, f(x)).
         for (size_t i = 0; i < w; ++i)
-          out.push_back(combine(scalars()[i], first[i], second[i], s.a & 3,
-                                indent + 1));
+          out.push_back(
+              combine(scalars()[i], first[i], second[i], s.a & 3, indent + 1));
         for (size_t i = 0; i < w; ++i)
           out.push_back(
               unary(scalars()[i], first[i], s.variant, s.a, indent + 1));
@@ -515,8 +515,7 @@ private:
           combine(scalars()[0], in[0], second, s.variant, indent + 1);
       yield({second, z}, indent + 1, t + ", " + t);
       os << pad(indent) << "}\n";
-      os << pad(indent) << y << " = obs.unpair " << m << " : " << pairs
-         << "\n";
+      os << pad(indent) << y << " = obs.unpair " << m << " : " << pairs << "\n";
       return y;
     }
     case Step::ZipRev: {
@@ -524,8 +523,8 @@ private:
       std::string pairs = arrayType(length, "tuple<" + t + ", " + t + ">");
       std::string r = fresh(), z = fresh();
       os << pad(indent) << r << " = obs.rev " << x << " : " << arr << "\n";
-      os << pad(indent) << z << " = obs.zip " << x << ", " << r << " : "
-         << arr << ", " << arr << "\n";
+      os << pad(indent) << z << " = obs.zip " << x << ", " << r << " : " << arr
+         << ", " << arr << "\n";
       os << pad(indent) << y << " = obs.map " << z << " : " << pairs << " -> "
          << arr << " {\n";
       std::vector<std::string> in = arguments(1, header);
@@ -552,7 +551,9 @@ private:
     case Step::One: {
       std::string part = fresh("p");
       os << pad(indent) << y << " = obs."
-         << (s.kind == Step::Two ? "two" : s.kind == Step::Ilv ? "ilv" : "one")
+         << (s.kind == Step::Two   ? "two"
+             : s.kind == Step::Ilv ? "ilv"
+                                   : "one")
          << " " << x << " : " << arr << " -> " << arr << " {\n";
       os << pad(indent) << "^bb0(" << part << ": " << half << "):\n";
       std::string r = steps(s.body, part, length / 2, indent + 1);
@@ -627,8 +628,8 @@ private:
       if (scan) {
         std::vector<std::string> out;
         for (size_t i = 0; i < w; ++i)
-          out.push_back(combine(scalars()[i], first[i], second[i], s.a,
-                                indent + 1));
+          out.push_back(
+              combine(scalars()[i], first[i], second[i], s.a, indent + 1));
         yield(out, indent + 1, scalarList());
       } else {
         yield({less(first, second, indent + 1)}, indent + 1, "i1");
@@ -665,8 +666,8 @@ private:
       for (size_t i = 0; i < w; ++i) {
         std::string z = fresh();
         os << pad(indent + 1) << z << " = arith."
-           << (isFloat(scalars()[i]) ? "addf " : "addi ") << element[i]
-           << ", " << sums[i] << " : " << name(scalars()[i]) << "\n";
+           << (isFloat(scalars()[i]) ? "addf " : "addi ") << element[i] << ", "
+           << sums[i] << " : " << name(scalars()[i]) << "\n";
         out[i] = z;
       }
       yield(out, indent + 1, scalarList());

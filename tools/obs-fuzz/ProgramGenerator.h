@@ -30,25 +30,25 @@ struct ElementType {
 
 struct Step {
   enum Kind {
-    Map,          // out[i] = f(x[i])
+    Map, // out[i] = f(x[i])
     Rev,
     Riffle,
     Unriffle,
-    Evens,        // a 2-to-2 function on (x[2i], x[2i+1])
+    Evens, // a 2-to-2 function on (x[2i], x[2i+1])
     Odds,
     Fan,
-    PairSwap,     // pair ->- map ->- unpair (scalar elements)
-    ZipRev,       // zipWith f x (rev x) (scalar elements)
-    HalveConc,    // halve, steps on each half, conc
+    PairSwap,  // pair ->- map ->- unpair (scalar elements)
+    ZipRev,    // zipWith f x (rev x) (scalar elements)
+    HalveConc, // halve, steps on each half, conc
     Two,
     Ilv,
     One,
     Repeat,
-    Permute,      // generate: out[i] = x[(a*i + b) mod N]
+    Permute, // generate: out[i] = x[(a*i + b) mod N]
     Sync,
     Scan,
     Sort,
-    AddReduce,    // out[i] = x[i] + reduce(x)
+    AddReduce, // out[i] = x[i] + reduce(x)
   } kind;
   /// Which element function, constant or network.
   int variant = 0;

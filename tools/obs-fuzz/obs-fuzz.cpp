@@ -24,11 +24,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "../obs-run/HostData.h"
-#include "Obs/InitAll.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
+#include "Obs/InitAll.h"
 #include "Obs/Support/ErrorKinds.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "ProgramGenerator.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -45,8 +45,8 @@
 #include "llvm/Support/TargetSelect.h"
 #include <cmath>
 #include <csignal>
-#include <map>
 #include <cstring>
+#include <map>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/select.h>
@@ -79,8 +79,7 @@ static cl::opt<unsigned> pipelinesPerProgram(
              "written"),
     cl::init(2), cl::cat(fuzzCategory));
 static cl::opt<std::string>
-    saveDir("save",
-            cl::desc("Where failing programs and their reductions go"),
+    saveDir("save", cl::desc("Where failing programs and their reductions go"),
             cl::init("obs-fuzz-failures"), cl::cat(fuzzCategory));
 static cl::opt<unsigned> timeout(
     "timeout",
@@ -93,15 +92,13 @@ static cl::opt<double> maxWork(
              "than this (recomputation by fusion included, as estimated) are "
              "counted, not run"),
     cl::init(8388608), cl::cat(fuzzCategory));
-static cl::opt<unsigned> jobs("jobs",
-                              cl::desc("Programs checked at once"),
+static cl::opt<unsigned> jobs("jobs", cl::desc("Programs checked at once"),
                               cl::init(1), cl::cat(fuzzCategory));
-static cl::opt<bool> verbose("verbose",
-                             cl::desc("A line for every program"),
+static cl::opt<bool> verbose("verbose", cl::desc("A line for every program"),
                              cl::init(false), cl::cat(fuzzCategory));
-static cl::opt<int> printOnly(
-    "print", cl::desc("Print program N of the seed and stop"), cl::init(-1),
-    cl::cat(fuzzCategory));
+static cl::opt<int> printOnly("print",
+                              cl::desc("Print program N of the seed and stop"),
+                              cl::init(-1), cl::cat(fuzzCategory));
 // For testing obs-fuzz itself: a miscompilation to find, save and reduce.
 static cl::opt<std::string> testMiscompileOp(
     "test-miscompile-op",
@@ -126,9 +123,7 @@ struct Configuration {
   /// The passes on the module, as parsePassPipeline takes them into a
   /// module's pass manager (obs-opt's --pass-pipeline wraps them in
   /// builtin.module(...)).
-  std::string pipeline() const {
-    return refinement() + "," + lowering();
-  }
+  std::string pipeline() const { return refinement() + "," + lowering(); }
   /// The refinement part, which the thread orders share.
   std::string refinement() const {
     // Like obs-optimize, the refinement passes learn first which global
@@ -225,8 +220,7 @@ struct Diagnostics {
 };
 
 /// A copy of `module` after `pipeline`, or the diagnostics on failure.
-FailureOr<OwningOpRef<ModuleOp>> transform(ModuleOp module,
-                                           StringRef pipeline,
+FailureOr<OwningOpRef<ModuleOp>> transform(ModuleOp module, StringRef pipeline,
                                            StepError &error) {
   MLIRContext *context = module.getContext();
   Diagnostics diagnostics(*context);
@@ -247,16 +241,16 @@ FailureOr<OwningOpRef<ModuleOp>> transform(ModuleOp module,
 /// wrote do not hold for the threads it assigns.
 bool rejectedForWrittenProperties(ModuleOp module,
                                   const Configuration &configuration) {
-  auto assign = llvm::find_if(configuration.passes, [](const std::string &pass) {
-    return StringRef(pass).starts_with("obs-assign-work");
-  });
+  auto assign =
+      llvm::find_if(configuration.passes, [](const std::string &pass) {
+        return StringRef(pass).starts_with("obs-assign-work");
+      });
   if (assign == configuration.passes.end())
     return false;
   Configuration alone = configuration;
   alone.passes = {*assign};
   StepError error;
-  return failed(transform(module, alone.refinement(), error)) &&
-         error.rejected;
+  return failed(transform(module, alone.refinement(), error)) && error.rejected;
 }
 
 /// What a program runs: the kernel @fuzz alone, or the host function
@@ -289,9 +283,9 @@ std::map<std::string, std::string> writtenProperties(ModuleOp module) {
     std::string where, what;
     llvm::raw_string_ostream whereStream(where), whatStream(what);
     sync.getLoc().print(whereStream);
-    for (Attribute attribute : {Attribute(sync.getScopeAttr()),
-                                Attribute(sync.getPlacementAttr()),
-                                sync.getHowAttr()}) {
+    for (Attribute attribute :
+         {Attribute(sync.getScopeAttr()), Attribute(sync.getPlacementAttr()),
+          sync.getHowAttr()}) {
       if (attribute)
         whatStream << attribute;
       whatStream << ";";
@@ -308,8 +302,7 @@ FailureOr<obs_run::HostArray> run(ModuleOp module, const Entry &entry,
                                   StepError &error) {
   MLIRContext *context = module.getContext();
   Diagnostics diagnostics(*context);
-  FailureOr<OwningOpRef<ModuleOp>> lowered =
-      transform(module, pipeline, error);
+  FailureOr<OwningOpRef<ModuleOp>> lowered = transform(module, pipeline, error);
   if (failed(lowered))
     return failure();
   OwningOpRef<ModuleOp> copy = std::move(*lowered);
@@ -394,8 +387,8 @@ Report checkProgram(const std::string &text, uint64_t inputSeed,
   }
   Entry entry = entryOf(*module);
   obs_run::HostArray input(entry.input);
-  if (llvm::Error e = input.fill("random:" + std::to_string(inputSeed) +
-                                 ":-100:100")) {
+  if (llvm::Error e =
+          input.fill("random:" + std::to_string(inputSeed) + ":-100:100")) {
     report.outcome = Outcome::Failed;
     setMessage(report, llvm::toString(std::move(e)));
     return report;
@@ -434,12 +427,13 @@ Report checkProgram(const std::string &text, uint64_t inputSeed,
       FailureOr<OwningOpRef<ModuleOp>> made =
           transform(*module, configuration.refinement(), error);
       if (succeeded(made) &&
-          succeeded(run(**made, entry, configuration.lowering(), input,
-                        error))) {
+          succeeded(
+              run(**made, entry, configuration.lowering(), input, error))) {
         report.outcome = Outcome::Failed;
         report.failingPipeline = index;
         setMessage(report, "ref rejects the kernel as written, but cpu runs "
-                           "it: " + refError);
+                           "it: " +
+                               refError);
       }
       break;
     }
@@ -468,15 +462,15 @@ Report checkProgram(const std::string &text, uint64_t inputSeed,
           report.outcome = Outcome::Failed;
           report.failingPipeline = index;
           setMessage(report, "a refinement replaced the written properties "
-                             "of the sync at " + where + ": " + it->second +
-                             " became " + what);
+                             "of the sync at " +
+                                 where + ": " + it->second + " became " + what);
           return report;
         }
       }
     }
     if (refinedModule)
-      result = run(*refinedModule, entry, configuration.lowering(), input,
-                   error);
+      result =
+          run(*refinedModule, entry, configuration.lowering(), input, error);
     if (failed(result)) {
       // A refinement that runs out of shared memory was too ambitious, not
       // wrong; a kernel as written over a limit is not checked further.
@@ -494,7 +488,8 @@ Report checkProgram(const std::string &text, uint64_t inputSeed,
         report.outcome = Outcome::Failed;
         report.failingPipeline = index;
         setMessage(report, "ref runs the kernel as written, but cpu "
-                           "rejects it: " + error.text);
+                           "rejects it: " +
+                               error.text);
         return report;
       }
       // A work assignment the pipeline chose may make what the user wrote
@@ -502,8 +497,8 @@ Report checkProgram(const std::string &text, uint64_t inputSeed,
       // as it must be. That is told apart from a refinement that made a
       // race of its own by assigning the work alone: if that is rejected
       // too, the written properties are what fails.
-      if (error.rejected && rejectedForWrittenProperties(*module,
-                                                        configuration)) {
+      if (error.rejected &&
+          rejectedForWrittenProperties(*module, configuration)) {
         ++report.rejected;
         continue;
       }
@@ -514,24 +509,26 @@ Report checkProgram(const std::string &text, uint64_t inputSeed,
     }
     ++report.runs;
     if (!testMiscompileOp.empty() && result->getNumLeaves() > 0 &&
-        module->walk([](Operation *op) {
-                return op->getName().getStringRef() == testMiscompileOp
-                           ? WalkResult::interrupt()
-                           : WalkResult::advance();
-              }).wasInterrupted())
+        module
+            ->walk([](Operation *op) {
+              return op->getName().getStringRef() == testMiscompileOp
+                         ? WalkResult::interrupt()
+                         : WalkResult::advance();
+            })
+            .wasInterrupted())
       *static_cast<uint8_t *>(result->getBuffer(0)) ^= 1;
     int64_t k = firstDifference(*result, *reference);
     if (k >= 0) {
       report.outcome = Outcome::Mismatch;
       report.failingPipeline = index;
       obs_run::Number x = result->get(k), y = reference->get(k);
-      setMessage(report, "number " + std::to_string(k) + " is " +
-                             (x.isFloat ? std::to_string(x.real)
-                                        : std::to_string(x.integer)) +
-                             " on cpu but " +
-                             (y.isFloat ? std::to_string(y.real)
-                                        : std::to_string(y.integer)) +
-                             " on ref");
+      setMessage(
+          report,
+          "number " + std::to_string(k) + " is " +
+              (x.isFloat ? std::to_string(x.real) : std::to_string(x.integer)) +
+              " on cpu but " +
+              (y.isFloat ? std::to_string(y.real) : std::to_string(y.integer)) +
+              " on ref");
       return report;
     }
   }
@@ -557,9 +554,9 @@ Child startChild(const std::string &text, uint64_t inputSeed,
   }
   fflush(stdout);
   llvm::outs().flush();
-  auto *progress = static_cast<int *>(mmap(nullptr, sizeof(int),
-                                           PROT_READ | PROT_WRITE,
-                                           MAP_SHARED | MAP_ANONYMOUS, -1, 0));
+  auto *progress =
+      static_cast<int *>(mmap(nullptr, sizeof(int), PROT_READ | PROT_WRITE,
+                              MAP_SHARED | MAP_ANONYMOUS, -1, 0));
   if (progress == MAP_FAILED) {
     perror("obs-fuzz: mmap");
     exit(2);
@@ -595,20 +592,20 @@ Report collectReport(Child child, int status, bool &crashed) {
   close(child.fd);
   int running = *child.progress;
   munmap(child.progress, sizeof(int));
-  crashed = got != static_cast<ssize_t>(sizeof(report)) ||
-            !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+  crashed = got != static_cast<ssize_t>(sizeof(report)) || !WIFEXITED(status) ||
+            WEXITSTATUS(status) != 0;
   if (!crashed)
     return report;
   report = Report();
   report.outcome = Outcome::Failed;
   report.failingPipeline = running;
-  setMessage(report,
-             WIFSIGNALED(status)
-                 ? (WTERMSIG(status) == SIGALRM || WTERMSIG(status) == SIGXCPU
-                        ? std::string("timed out")
-                        : std::string("crashed: ") +
-                              strsignal(WTERMSIG(status)))
-                 : "exited with " + std::to_string(WEXITSTATUS(status)));
+  setMessage(
+      report,
+      WIFSIGNALED(status)
+          ? (WTERMSIG(status) == SIGALRM || WTERMSIG(status) == SIGXCPU
+                 ? std::string("timed out")
+                 : std::string("crashed: ") + strsignal(WTERMSIG(status)))
+          : "exited with " + std::to_string(WEXITSTATUS(status)));
   return report;
 }
 
@@ -651,15 +648,14 @@ Program reduce(Program program, uint64_t inputSeed,
   return program;
 }
 
-void save(const std::string &name, const Program &program,
-          uint64_t inputSeed, const Configuration *configuration,
-          const std::string &what) {
+void save(const std::string &name, const Program &program, uint64_t inputSeed,
+          const Configuration *configuration, const std::string &what) {
   std::string path = saveDir + "/" + name + ".mlir";
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec);
   if (ec) {
-    llvm::errs() << "obs-fuzz: cannot write '" << path << "': "
-                 << ec.message() << "\n";
+    llvm::errs() << "obs-fuzz: cannot write '" << path << "': " << ec.message()
+                 << "\n";
     return;
   }
   os << "// obs-fuzz --seed=" << seed << ": " << what << "\n";
@@ -669,8 +665,8 @@ void save(const std::string &name, const Program &program,
      << " --target=ref --input=random:" << inputSeed << ":-100:100\n";
   if (configuration)
     os << "// Failing: obs-opt " << name
-       << ".mlir --pass-pipeline='builtin.module("
-       << configuration->pipeline() << ")'\n";
+       << ".mlir --pass-pipeline='builtin.module(" << configuration->pipeline()
+       << ")'\n";
   os << "\n" << printProgram(program);
 }
 
@@ -709,8 +705,8 @@ int main(int argc, char **argv) {
     return 0;
   }
 
-  uint64_t programs = 0, pipelines = 0, runs = 0, rejected = 0,
-           resources = 0, tooMuchWork = 0, mismatches = 0, failures = 0;
+  uint64_t programs = 0, pipelines = 0, runs = 0, rejected = 0, resources = 0,
+           tooMuchWork = 0, mismatches = 0, failures = 0;
   auto handle = [&](uint64_t index, const Report &report, bool crashed) {
     Program program = programFor(index);
     uint64_t inputSeed = seed * 31 + index;
@@ -738,17 +734,17 @@ int main(int argc, char **argv) {
       ++mismatches;
     else
       ++failures;
-    const Configuration *failing =
-        report.failingPipeline >= 0 ? &configurations[report.failingPipeline]
-                                    : nullptr;
-    std::string what = (report.outcome == Outcome::Mismatch
-                             ? std::string("mismatch: ")
-                             : std::string("failure: ")) +
-                       report.message;
+    const Configuration *failing = report.failingPipeline >= 0
+                                       ? &configurations[report.failingPipeline]
+                                       : nullptr;
+    std::string what =
+        (report.outcome == Outcome::Mismatch ? std::string("mismatch: ")
+                                             : std::string("failure: ")) +
+        report.message;
     llvm::outs() << "program " << index << ": " << what << "\n";
     llvm::sys::fs::create_directories(saveDir);
-    std::string name = "fuzz-" + std::to_string(seed) + "-" +
-                       std::to_string(index);
+    std::string name =
+        "fuzz-" + std::to_string(seed) + "-" + std::to_string(index);
     save(name, program, inputSeed, failing, what);
     // A timeout is not reduced: each candidate could take the whole timeout.
     Program reduced = program;
@@ -779,8 +775,8 @@ int main(int argc, char **argv) {
         ++next;
         continue;
       }
-      Child child = startChild(printProgram(program),
-                               seed * 31 + next, configurationsFor(next));
+      Child child = startChild(printProgram(program), seed * 31 + next,
+                               configurationsFor(next));
       running[child.pid] = {next, child};
       ++next;
     }
@@ -823,7 +819,7 @@ int main(int argc, char **argv) {
                << " programs, " << pipelines << " pass pipelines, " << runs
                << " runs, " << rejected << " rejected by the verifier, "
                << resources << " over a compiler limit, " << tooMuchWork
-               << " over the work limit, " << mismatches
-               << " mismatches, " << failures << " failures\n";
+               << " over the work limit, " << mismatches << " mismatches, "
+               << failures << " failures\n";
   return mismatches + failures ? 1 : 0;
 }

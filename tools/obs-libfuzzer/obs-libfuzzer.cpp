@@ -4,10 +4,10 @@
 // then obs-optimize and the kernel lowering (obs-to-gpu, then the cpu
 // target's obs-gpu-to-cpu), and the reference lowering (obs-lower-reference).
 // The upstream conversions to the LLVM dialect after them are left out:
-// they are not obs's, and they would halve the executions per second. An input the parser or the
-// verifier rejects is fine, and so is a pass that fails with a diagnostic;
-// a crash, an assertion, or IR that a pass leaves failing the verifier is a
-// bug, and aborts so that libFuzzer saves the input.
+// they are not obs's, and they would halve the executions per second. An input
+// the parser or the verifier rejects is fine, and so is a pass that fails with
+// a diagnostic; a crash, an assertion, or IR that a pass leaves failing the
+// verifier is a bug, and aborts so that libFuzzer saves the input.
 //
 //   obs-libfuzzer CORPUS_DIR -dict=tools/obs-libfuzzer/obs.dict
 //
@@ -52,8 +52,7 @@ MLIRContext &context() {
     DialectRegistry registry;
     obs::registerAllDialects(registry);
     obs::registerAllPasses();
-    auto *context =
-        new MLIRContext(registry, MLIRContext::Threading::DISABLED);
+    auto *context = new MLIRContext(registry, MLIRContext::Threading::DISABLED);
     context->loadAllAvailableDialects();
     // Diagnostics are expected; keep them quiet.
     context->getDiagEngine().registerHandler(

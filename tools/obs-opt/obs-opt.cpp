@@ -26,8 +26,7 @@ using namespace mlir;
 
 /// Parses and runs `inputFilename` as MlirOptMain(argc, argv, ...) does, once
 /// its nesting is known to be within what the parser can take.
-static LogicalResult optimize(StringRef inputFilename,
-                              StringRef outputFilename,
+static LogicalResult optimize(StringRef inputFilename, StringRef outputFilename,
                               DialectRegistry &registry,
                               const MlirOptMainConfig &config) {
   std::string errorMessage;

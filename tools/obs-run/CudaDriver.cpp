@@ -38,9 +38,9 @@ struct CudaDriver::Api {
   CUresult (*cuMemFree)(CUdeviceptr);
   CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
   CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
-  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
-                             unsigned, unsigned, unsigned, unsigned, CUstream,
-                             void **, void **);
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, unsigned, CUstream, void **,
+                             void **);
   CUresult (*cuEventCreate)(CUevent *, unsigned);
   CUresult (*cuEventRecord)(CUevent, CUstream);
   CUresult (*cuEventSynchronize)(CUevent);
@@ -120,7 +120,8 @@ CudaDriver::~CudaDriver() {
 llvm::Error CudaDriver::close() {
   void *loaded = std::exchange(module, nullptr);
   if (loaded)
-    if (llvm::Error error = check(api->cuModuleUnload(loaded), "cuModuleUnload"))
+    if (llvm::Error error =
+            check(api->cuModuleUnload(loaded), "cuModuleUnload"))
       return error;
   void *current = std::exchange(context, nullptr);
   if (current)
@@ -160,13 +161,13 @@ llvm::Expected<std::string> CudaDriver::getChip() {
 
 llvm::Error CudaDriver::load(llvm::StringRef image, llvm::StringRef kernel) {
   std::string terminated = image.str();
-  if (llvm::Error error = check(
-          api->cuModuleLoadData(&module, terminated.c_str()),
-          "cuModuleLoadData"))
+  if (llvm::Error error =
+          check(api->cuModuleLoadData(&module, terminated.c_str()),
+                "cuModuleLoadData"))
     return error;
-  return check(api->cuModuleGetFunction(&function, module,
-                                        kernel.str().c_str()),
-               "cuModuleGetFunction");
+  return check(
+      api->cuModuleGetFunction(&function, module, kernel.str().c_str()),
+      "cuModuleGetFunction");
 }
 
 llvm::Expected<std::vector<float>>
@@ -200,13 +201,13 @@ CudaDriver::run(llvm::ArrayRef<void *> hostBuffers,
     return error;
   };
   for (size_t i = 0; i < hostBuffers.size(); ++i) {
-    if (llvm::Error error = check(
-            api->cuMemAlloc(&device[i], std::max<size_t>(bytes[i], 1)),
-            "cuMemAlloc"))
+    if (llvm::Error error =
+            check(api->cuMemAlloc(&device[i], std::max<size_t>(bytes[i], 1)),
+                  "cuMemAlloc"))
       return fail(std::move(error));
-    if (llvm::Error error = check(
-            api->cuMemcpyHtoD(device[i], hostBuffers[i], bytes[i]),
-            "cuMemcpyHtoD"))
+    if (llvm::Error error =
+            check(api->cuMemcpyHtoD(device[i], hostBuffers[i], bytes[i]),
+                  "cuMemcpyHtoD"))
       return fail(std::move(error));
   }
   std::vector<void *> parameters;
@@ -221,10 +222,10 @@ CudaDriver::run(llvm::ArrayRef<void *> hostBuffers,
     if (llvm::Error error =
             check(api->cuEventRecord(start, nullptr), "cuEventRecord"))
       return fail(std::move(error));
-    if (llvm::Error error = check(
-            api->cuLaunchKernel(function, grid, 1, 1, threads, 1, 1, 0,
-                                nullptr, parameters.data(), nullptr),
-            "cuLaunchKernel"))
+    if (llvm::Error error =
+            check(api->cuLaunchKernel(function, grid, 1, 1, threads, 1, 1, 0,
+                                      nullptr, parameters.data(), nullptr),
+                  "cuLaunchKernel"))
       return fail(std::move(error));
     if (llvm::Error error =
             check(api->cuEventRecord(stop, nullptr), "cuEventRecord"))
@@ -239,12 +240,13 @@ CudaDriver::run(llvm::ArrayRef<void *> hostBuffers,
       return fail(std::move(error));
     times.push_back(milliseconds);
   }
-  if (llvm::Error error = check(api->cuCtxSynchronize(), "cuCtxSynchronize (the kernel's run)"))
+  if (llvm::Error error =
+          check(api->cuCtxSynchronize(), "cuCtxSynchronize (the kernel's run)"))
     return fail(std::move(error));
   for (size_t i = 0; i < hostBuffers.size(); ++i)
-    if (llvm::Error error = check(
-            api->cuMemcpyDtoH(hostBuffers[i], device[i], bytes[i]),
-            "cuMemcpyDtoH"))
+    if (llvm::Error error =
+            check(api->cuMemcpyDtoH(hostBuffers[i], device[i], bytes[i]),
+                  "cuMemcpyDtoH"))
       return fail(std::move(error));
   if (llvm::Error error = release())
     return std::move(error);

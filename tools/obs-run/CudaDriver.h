@@ -38,9 +38,10 @@ public:
   /// Copies each host buffer to the device, launches the kernel on `grid`
   /// blocks of `threads` threads `repetitions` times, copies the buffers
   /// back, and returns the time of each launch in milliseconds.
-  llvm::Expected<std::vector<float>>
-  run(llvm::ArrayRef<void *> hostBuffers, llvm::ArrayRef<size_t> bytes,
-      unsigned grid, unsigned threads, unsigned repetitions);
+  llvm::Expected<std::vector<float>> run(llvm::ArrayRef<void *> hostBuffers,
+                                         llvm::ArrayRef<size_t> bytes,
+                                         unsigned grid, unsigned threads,
+                                         unsigned repetitions);
 
   /// Unloads the module and destroys the context, checking both (the
   /// destructor releases what is left, after an error, unchecked).

@@ -81,10 +81,9 @@ static std::string formatNumber(const ScalarType &type, const Number &value) {
   for (int precision = 1; precision <= 17; ++precision) {
     snprintf(text, sizeof(text), "%.*g", precision, x);
     double back = strtod(text, nullptr);
-    bool same = type.kind == ScalarType::F64
-                    ? back == x
-                    : type.kind == ScalarType::F32 ? float(back) == float(x)
-                                                   : back == x;
+    bool same = type.kind == ScalarType::F64   ? back == x
+                : type.kind == ScalarType::F32 ? float(back) == float(x)
+                                               : back == x;
     if (same)
       break;
   }
@@ -144,7 +143,8 @@ Error HostArray::set(uint64_t k, const Number &value, StringRef spelling) {
   uint64_t leaf = k / getWidth();
   unsigned c = k % getWidth();
   const ScalarType &scalar = components[c];
-  char *slot = reinterpret_cast<char *>(storage[c].data()) + leaf * scalar.bytes;
+  char *slot =
+      reinterpret_cast<char *>(storage[c].data()) + leaf * scalar.bytes;
   if (!scalar.isFloat) {
     if (value.isFloat)
       return makeError("'" + shown + "' is not an integer, as " +
@@ -189,9 +189,8 @@ Error HostArray::set(uint64_t k, const Number &value, StringRef spelling) {
   default: {
     APFloat half(real);
     bool losesInfo;
-    APFloat::opStatus status =
-        half.convert(APFloat::IEEEhalf(), APFloat::rmNearestTiesToEven,
-                     &losesInfo);
+    APFloat::opStatus status = half.convert(
+        APFloat::IEEEhalf(), APFloat::rmNearestTiesToEven, &losesInfo);
     if (std::isfinite(real) && (status & APFloat::opOverflow))
       return makeError("'" + shown + "' does not fit f16");
     uint16_t bits = half.bitcastToAPInt().getZExtValue();
@@ -268,8 +267,7 @@ Error HostArray::fillFromList(StringRef text, const Twine &origin) {
   SplitString(text, tokens, " \t\r\n,");
   if (tokens.size() != getNumScalars())
     return makeError(origin + " has " + Twine(tokens.size()) +
-                     " numbers, but " + Twine(getNumScalars()) +
-                     " are needed");
+                     " numbers, but " + Twine(getNumScalars()) + " are needed");
   for (auto [k, token] : llvm::enumerate(tokens)) {
     Expected<Number> number = parseNumber(token, components[k % getWidth()]);
     if (!number)
@@ -286,8 +284,7 @@ Error HostArray::fill(StringRef spec) {
   if (spec == "iota" || spec.starts_with("iota:")) {
     int64_t start = 0;
     if (spec.consume_front("iota:") && spec.getAsInteger(10, start))
-      return makeError("iota:START needs an integer start, not '" + spec +
-                       "'");
+      return makeError("iota:START needs an integer start, not '" + spec + "'");
     for (uint64_t k = 0; k < getNumScalars(); ++k) {
       Number number;
       number.integer = start + static_cast<int64_t>(k);
@@ -307,9 +304,8 @@ Error HostArray::fill(StringRef spec) {
                        "integer SEED, not 'random:" +
                        spec + "'");
     double low = 0, high = 100;
-    if (fields.size() == 3 &&
-        (fields[1].getAsDouble(low) || fields[2].getAsDouble(high) ||
-         low > high))
+    if (fields.size() == 3 && (fields[1].getAsDouble(low) ||
+                               fields[2].getAsDouble(high) || low > high))
       return makeError("random:SEED:LO:HI needs numbers LO <= HI, not '" +
                        fields[1] + "' and '" + fields[2] + "'");
     uint64_t state = seed;
@@ -398,9 +394,9 @@ static Expected<NpyHeader> parseNpyHeader(StringRef bytes, StringRef path) {
   StringRef descr = field("descr");
   if (descr.empty() || (descr.front() != '\'' && descr.front() != '"'))
     return bad("its header has no 'descr'");
-  header.descr = descr.drop_front().take_until([](char c) {
-    return c == '\'' || c == '"';
-  }).str();
+  header.descr = descr.drop_front()
+                     .take_until([](char c) { return c == '\'' || c == '"'; })
+                     .str();
   header.fortranOrder = field("fortran_order").starts_with("True");
   StringRef shape = field("shape");
   if (!shape.consume_front("("))
@@ -429,9 +425,10 @@ Error HostArray::fillFromNpy(StringRef path) {
     return header.takeError();
   for (const ScalarType &scalar : components)
     if (scalar.kind != components.front().kind)
-      return makeError("'" + path + "': an array of tuples of mixed types "
-                                    "cannot be read from .npy; use a text "
-                                    "file");
+      return makeError("'" + path +
+                       "': an array of tuples of mixed types "
+                       "cannot be read from .npy; use a text "
+                       "file");
   const ScalarType &scalar = components.front();
   if (header->descr != scalar.npyDescr())
     return makeError("'" + path + "' holds dtype " + header->descr +
@@ -469,9 +466,8 @@ void HostArray::printScalar(raw_ostream &os, uint64_t leaf,
   os << formatNumber(components[component], get(leaf * getWidth() + component));
 }
 
-void HostArray::printElement(raw_ostream &os, Type elementType,
-                             uint64_t &leaf, unsigned &component,
-                             unsigned depth) const {
+void HostArray::printElement(raw_ostream &os, Type elementType, uint64_t &leaf,
+                             unsigned &component, unsigned depth) const {
   if (auto nested = dyn_cast<obs::ArrType>(elementType)) {
     os << "[";
     for (uint64_t i = 0; i < nested.getLength(); ++i) {

@@ -20,8 +20,7 @@ struct Stage {
 };
 
 /// Geometry of the picture.
-constexpr double kMargin = 40, kColumn = 40, kLane = 12, kRow = 18,
-                 kTop = 30;
+constexpr double kMargin = 40, kColumn = 40, kLane = 12, kRow = 18, kTop = 30;
 } // namespace
 
 LogicalResult mlir::obs::drawNetwork(KernelOp kernel, llvm::raw_ostream &os) {
@@ -55,8 +54,8 @@ LogicalResult mlir::obs::drawNetwork(KernelOp kernel, llvm::raw_ostream &os) {
 
   // Stages: per phase and thread, what was written and what was read.
   unsigned phases = run.getBarriers().size() + 1;
-  std::vector<std::map<unsigned, std::pair<std::set<int64_t>,
-                                           std::set<int64_t>>>>
+  std::vector<
+      std::map<unsigned, std::pair<std::set<int64_t>, std::set<int64_t>>>>
       perThread(phases);
   int64_t wires = 0;
   for (const Access &access : run.getAccesses()) {
@@ -151,7 +150,8 @@ LogicalResult mlir::obs::drawNetwork(KernelOp kernel, llvm::raw_ostream &os) {
     // the wires read and written. In a flattened ilv the results may be
     // stored away from their inputs; the link spans both.
     for (auto &[read, written] : stages[phase].writesByReads) {
-      double centre = x(phase) + kColumn / 4 + kLane * (lanes[phase][index++] + 0.5);
+      double centre =
+          x(phase) + kColumn / 4 + kLane * (lanes[phase][index++] + 0.5);
       if (read.size() == 1) {
         for (int64_t element : written)
           if (element != *read.begin())
@@ -192,12 +192,12 @@ LogicalResult mlir::obs::drawNetwork(KernelOp kernel, llvm::raw_ostream &os) {
     std::string kind = warp ? "warp" : "block";
     if (inPlace)
       kind += " inplace";
-    os << "<line class=\"sync " << kind << "\" x1=\"" << num(at)
-       << "\" y1=\"" << num(kTop) << "\" x2=\"" << num(at) << "\" y2=\""
+    os << "<line class=\"sync " << kind << "\" x1=\"" << num(at) << "\" y1=\""
+       << num(kTop) << "\" x2=\"" << num(at) << "\" y2=\""
        << num(height - kMargin / 4) << "\"/>\n";
-    os << "<text class=\"label\" x=\"" << num(at) << "\" y=\""
-       << num(kTop - 8) << "\">" << (warp ? "warp" : "block")
-       << (inPlace ? " IP" : "") << "</text>\n";
+    os << "<text class=\"label\" x=\"" << num(at) << "\" y=\"" << num(kTop - 8)
+       << "\">" << (warp ? "warp" : "block") << (inPlace ? " IP" : "")
+       << "</text>\n";
   }
   os << "</svg>\n";
   return success();

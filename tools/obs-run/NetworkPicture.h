@@ -1,4 +1,5 @@
-//===- NetworkPicture.h - a kernel drawn as the papers draw networks -*- C++ -*-===//
+//===- NetworkPicture.h - a kernel drawn as the papers draw networks -*- C++
+//-*-===//
 //
 // Draws a flat kernel as an SVG network: one horizontal wire per element,
 // time left to right with one column per stage, a vertical link where a

@@ -12,14 +12,14 @@
 
 #include "CudaDriver.h"
 #include "HostData.h"
-#include "Obs/Dialect/Obs/Storage.h"
+#include "NetworkPicture.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
+#include "Obs/Dialect/Obs/Storage.h"
 #include "Obs/InitAll.h"
 #include "Obs/Pipelines/Pipelines.h"
 #include "Obs/Support/SourceNesting.h"
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/Passes.h"
-#include "mlir/IR/Verifier.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -27,15 +27,15 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
-#include "NetworkPicture.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/MC/MCSubtargetInfo.h"
-#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Triple.h"
 #include <algorithm>
@@ -103,12 +103,12 @@ static cl::extrahelp threadsHelp(
     "\n  --threads=N    The kernel's block size (1 to 1024), overriding its "
     "`threads`\n                 attribute\n");
 
-static cl::opt<std::string> chip(
-    "chip",
-    cl::desc("The GPU architecture for PTX: by default the device's (from "
-             "its compute capability) on --target=cuda, and sm_90 for "
-             "--emit=ptx"),
-    cl::value_desc("sm_XX"), cl::init("sm_90"), cl::cat(runCategory));
+static cl::opt<std::string>
+    chip("chip",
+         cl::desc("The GPU architecture for PTX: by default the device's (from "
+                  "its compute capability) on --target=cuda, and sm_90 for "
+                  "--emit=ptx"),
+         cl::value_desc("sm_XX"), cl::init("sm_90"), cl::cat(runCategory));
 
 static cl::opt<std::string> threadOrder(
     "thread-order",
@@ -149,19 +149,18 @@ static cl::list<obs::RefinementPass, bool, obs::RefinementPassParser> passes(
     cl::desc("The refinement passes to run before the cpu and cuda targets, "
              "in obs-optimize's order, instead of all of them. The kernel is "
              "always flattened and its syncs verified"),
-    cl::value_desc("pass,..."), cl::CommaSeparated,
-    cl::cat(runCategory));
+    cl::value_desc("pass,..."), cl::CommaSeparated, cl::cat(runCategory));
 
-static cl::opt<obs::WorkStrategy> strategy(
-    "strategy", cl::desc("obs-optimize's work assignment"),
-    cl::init(obs::WorkStrategy::Strided), OBS_WORK_STRATEGY_VALUES,
-    cl::cat(runCategory));
+static cl::opt<obs::WorkStrategy>
+    strategy("strategy", cl::desc("obs-optimize's work assignment"),
+             cl::init(obs::WorkStrategy::Strided), OBS_WORK_STRATEGY_VALUES,
+             cl::cat(runCategory));
 
-static cl::opt<bool> check(
-    "check",
-    cl::desc("Also run on the ref target and compare; a difference is an "
-             "error that names the first differing element"),
-    cl::init(false), cl::cat(runCategory));
+static cl::opt<bool>
+    check("check",
+          cl::desc("Also run on the ref target and compare; a difference is an "
+                   "error that names the first differing element"),
+          cl::init(false), cl::cat(runCategory));
 
 static cl::opt<unsigned> benchRuns(
     "bench",
@@ -283,14 +282,16 @@ void checkChip(llvm::StringRef name) {
   llvm::InitializeAllTargetMCs();
   llvm::Triple triple("nvptx64-nvidia-cuda");
   std::string error;
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     fail("no NVPTX target in this LLVM: " + error);
   // Made for no CPU in particular: made for an unknown one, it would warn.
   std::unique_ptr<llvm::MCSubtargetInfo> info(
       target->createMCSubtargetInfo(triple, "", ""));
   if (!info || !info->isCPUStringValid(name))
-    fail("unknown chip '" + name + "': expected an NVPTX architecture such "
+    fail("unknown chip '" + name +
+         "': expected an NVPTX architecture such "
          "as sm_80, sm_90 or sm_100");
 }
 
@@ -309,8 +310,8 @@ OwningOpRef<ModuleOp> lower(ModuleOp module, llvm::StringRef target,
     if (noOptimize)
       options.passes = {obs::RefinementPass::None};
     else if (!passes.empty())
-      options.passes = SmallVector<obs::RefinementPass>(passes.begin(),
-                                                        passes.end());
+      options.passes =
+          SmallVector<obs::RefinementPass>(passes.begin(), passes.end());
     obs::buildOptimizePipeline(pm, options);
   }
   if (stage == "obs") {
@@ -368,11 +369,10 @@ void reportBench(const Job &job, llvm::StringRef target,
     for (unsigned c = 0; c < array.getWidth(); ++c)
       bytes += array.getBufferBytes(c);
   double gbPerSecond = median > 0 ? bytes / (median * 1e6) : 0;
-  llvm::errs() << "bench: @" << job.symbol << " on " << target
-               << ": fastest " << llvm::format("%.3f", times.front())
-               << " ms, median " << llvm::format("%.3f", median)
-               << " ms over " << times.size() << " runs, "
-               << llvm::format("%.2f", gbPerSecond) << " GB/s\n";
+  llvm::errs() << "bench: @" << job.symbol << " on " << target << ": fastest "
+               << llvm::format("%.3f", times.front()) << " ms, median "
+               << llvm::format("%.3f", median) << " ms over " << times.size()
+               << " runs, " << llvm::format("%.2f", gbPerSecond) << " GB/s\n";
 }
 
 /// JIT-compiles the lowered `module` for `target` and calls `symbol` with
@@ -436,8 +436,8 @@ void runOnCuda(ModuleOp module, Job &job) {
   for (HostArray &array : job.arrays)
     for (unsigned c = 0; c < array.getWidth(); ++c)
       bytes.push_back(array.getBufferBytes(c));
-  llvm::Expected<std::vector<float>> times = driver->run(
-      job.buffers(), bytes, job.grid, job.threads, 1 + benchRuns);
+  llvm::Expected<std::vector<float>> times =
+      driver->run(job.buffers(), bytes, job.grid, job.threads, 1 + benchRuns);
   if (!times)
     failOnDriver(times.takeError());
   failOnDriver(driver->close());
@@ -477,8 +477,7 @@ void compareWithReference(Job &job, Job &reference) {
       show(r, y);
       fail(targetName + " and ref differ: result " +
            llvm::Twine(a - job.numInputs) + ", number " + llvm::Twine(k) +
-           " is " + left + " on " + targetName + " but " + right +
-           " on ref");
+           " is " + left + " on " + targetName + " but " + right + " on ref");
     }
   }
 }
@@ -580,9 +579,9 @@ int main(int argc, char **argv) {
     if (!kernel) {
       std::string available = listSymbols(module->getOps<obs::KernelOp>());
       fail("no kernel @" + kernelName + " in '" + inputFile + "'" +
-           (available.empty() ? llvm::Twine(" (it has no kernels)")
-                              : llvm::Twine(" (its kernels: ") + available +
-                                    ")"));
+           (available.empty()
+                ? llvm::Twine(" (it has no kernels)")
+                : llvm::Twine(" (its kernels: ") + available + ")"));
     }
     if (threadsText) {
       kernel.setThreadsAttr(
@@ -609,13 +608,15 @@ int main(int argc, char **argv) {
       auto memref = dyn_cast<MemRefType>(type);
       if (!memref || !memref.hasStaticShape() || memref.getRank() == 0 ||
           !obs::isScalarElementType(memref.getElementType()))
-        fail("@" + entryName + " must take memrefs of static shape and "
-                               "scalar elements only");
+        fail("@" + entryName +
+             " must take memrefs of static shape and "
+             "scalar elements only");
       job.arrays.emplace_back(arrayOfMemRef(memref));
     }
     if (entry.getNumResults())
-      fail("@" + entryName + " must return nothing: its results are the "
-                             "memrefs it writes");
+      fail("@" + entryName +
+           " must return nothing: its results are the "
+           "memrefs it writes");
     if (inputs.size() > entry.getNumArguments())
       fail("@" + entryName + " takes " + llvm::Twine(entry.getNumArguments()) +
            " memrefs, but " + llvm::Twine(inputs.size()) +
@@ -627,8 +628,8 @@ int main(int argc, char **argv) {
     inputs.clear();
   if (!kernelName.empty() && emitStage.empty() &&
       inputs.size() != job.numInputs)
-    fail("@" + kernelName + " takes " + llvm::Twine(job.numInputs) +
-         " array" + (job.numInputs == 1 ? "" : "s") + ", but " +
+    fail("@" + kernelName + " takes " + llvm::Twine(job.numInputs) + " array" +
+         (job.numInputs == 1 ? "" : "s") + ", but " +
          llvm::Twine(inputs.size()) + " --input " +
          (inputs.size() == 1 ? "was" : "were") + " given");
   if (!entryName.empty())
@@ -636,8 +637,7 @@ int main(int argc, char **argv) {
   for (unsigned index = 0; index < inputs.size(); ++index)
     failOn(job.arrays[index].fill(inputs[index]),
            "input " + llvm::Twine(index) + " (" +
-               llvm::Twine(job.arrays[index].getNumScalars()) +
-               " numbers of " +
+               llvm::Twine(job.arrays[index].getNumScalars()) + " numbers of " +
                job.arrays[index].getComponentType(0).name() + "): ");
 
   llvm::InitializeNativeTarget();

@@ -46,11 +46,11 @@ struct Memory {
 
 /// One load or store of one thread.
 struct Access {
-  unsigned phase;   // Barriers passed before it.
+  unsigned phase; // Barriers passed before it.
   unsigned thread;
-  uint64_t order;   // Position in the thread's own program order.
+  uint64_t order; // Position in the thread's own program order.
   bool write;
-  unsigned memory;  // Index into BlockRun::getMemories().
+  unsigned memory; // Index into BlockRun::getMemories().
   uint64_t byteBegin, byteEnd;
   /// The element accessed, in the memref the op names (or -1 when the index
   /// depends on data and the access stands for the whole buffer).
@@ -134,6 +134,5 @@ SmallVector<Hazard> findGlobalHazards(const BlockRun &run,
                                       unsigned limit = 16);
 
 } // namespace mlir::obs
-
 
 #endif // OBS_ANALYSIS_BLOCKRUN_H

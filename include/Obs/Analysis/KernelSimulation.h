@@ -1,4 +1,5 @@
-//===- KernelSimulation.h - a kernel's block, run thread by thread -*- C++ -*-===//
+//===- KernelSimulation.h - a kernel's block, run thread by thread -*- C++
+//-*-===//
 //
 // What the refinement passes decide with and what the sync verifier checks:
 // a copy of the kernel is lowered exactly as convert-obs-to-gpu lowers it,
@@ -12,8 +13,8 @@
 #define OBS_ANALYSIS_KERNELSIMULATION_H
 
 #include "Obs/Analysis/BlockRun.h"
-#include "Obs/KernelLowering/KernelLowering.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
+#include "Obs/KernelLowering/KernelLowering.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Pass/AnalysisManager.h"
@@ -44,11 +45,11 @@ struct KernelSimulation {
   SmallVector<Hazard> hazards(unsigned limit = 16) const {
     SmallVector<Hazard> found = sharedHazards(limit);
     if (found.size() < limit)
-      llvm::append_range(found,
-                         globalHazards.get(limit - found.size(), [&](unsigned n) {
-                           return findGlobalHazards(run, globalOverlaps,
-                                                    KernelOp::kWarpSize, n);
-                         }));
+      llvm::append_range(
+          found, globalHazards.get(limit - found.size(), [&](unsigned n) {
+            return findGlobalHazards(run, globalOverlaps, KernelOp::kWarpSize,
+                                     n);
+          }));
     return found;
   }
   /// The hazards in shared memory alone (the launch proof reports those in
@@ -109,8 +110,7 @@ public:
   /// The simulation of `kernel` as it is now: a kept one when the kernel
   /// has not changed since, otherwise a new one. Fails, with the reason
   /// reported, as simulateKernel does.
-  FailureOr<std::shared_ptr<const KernelSimulation>>
-  simulate(KernelOp kernel);
+  FailureOr<std::shared_ptr<const KernelSimulation>> simulate(KernelOp kernel);
 
   ChangedElementsCache &changedElements() { return changed; }
   /// Kept across passes: the fingerprint decides.
@@ -127,9 +127,9 @@ private:
   /// and every access of its block.
   static constexpr unsigned kKept = 3;
   /// The kept simulations, the most recently used first.
-  SmallVector<std::pair<OperationFingerPrint,
-                        std::shared_ptr<const KernelSimulation>>,
-              kKept>
+  SmallVector<
+      std::pair<OperationFingerPrint, std::shared_ptr<const KernelSimulation>>,
+      kKept>
       recent;
   uint64_t simulated = 0, reused = 0;
 };

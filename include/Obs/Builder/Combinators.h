@@ -41,8 +41,7 @@ using BinaryFn = llvm::function_ref<SmallVector<Value>(
 using IndexFn =
     llvm::function_ref<SmallVector<Value>(ImplicitLocOpBuilder &, Value)>;
 /// A sub-program: an array in, an array out.
-using ProgramFn =
-    llvm::function_ref<Value(ImplicitLocOpBuilder &, Value)>;
+using ProgramFn = llvm::function_ref<Value(ImplicitLocOpBuilder &, Value)>;
 
 /// The length of an array value.
 uint64_t length(Value array);

@@ -1,4 +1,5 @@
-//===- Networks.h - scan, sort and reduce networks from combinators -*- C++ -*-===//
+//===- Networks.h - scan, sort and reduce networks from combinators -*- C++
+//-*-===//
 //
 // The networks of the papers and their classic companions, written with the
 // combinator functions of Combinators.h: each is a recursive C++ generator

@@ -38,13 +38,13 @@ enum class ExecutionOrder { Forward, Reverse, Shuffle };
 
 /// The orders as command-line values, for pass and pipeline options.
 #define OBS_EXECUTION_ORDER_VALUES                                             \
-  ::llvm::cl::values(                                                          \
-      clEnumValN(::mlir::obs::ExecutionOrder::Forward, "forward",              \
-                 "in increasing order"),                                       \
-      clEnumValN(::mlir::obs::ExecutionOrder::Reverse, "reverse",              \
-                 "in decreasing order"),                                       \
-      clEnumValN(::mlir::obs::ExecutionOrder::Shuffle, "shuffle",              \
-                 "in a permutation drawn from the seed"))
+  ::llvm::cl::values(clEnumValN(::mlir::obs::ExecutionOrder::Forward,          \
+                                "forward", "in increasing order"),             \
+                     clEnumValN(::mlir::obs::ExecutionOrder::Reverse,          \
+                                "reverse", "in decreasing order"),             \
+                     clEnumValN(::mlir::obs::ExecutionOrder::Shuffle,          \
+                                "shuffle",                                     \
+                                "in a permutation drawn from the seed"))
 
 #define GEN_PASS_DECL
 #include "Obs/Conversion/Passes.h.inc"

@@ -1,4 +1,5 @@
-//===- IdentityWrites.h - elements an in-place stage leaves as they are -*- C++ -*-===//
+//===- IdentityWrites.h - elements an in-place stage leaves as they are -*- C++
+//-*-===//
 //
 // An in-place stage overwrites the array its stage reads; an element whose
 // value is exactly what that array holds at the same place (an identity

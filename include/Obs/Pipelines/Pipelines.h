@@ -26,7 +26,13 @@ void buildReferencePipeline(OpPassManager &pm);
 void buildHostToLLVMPipeline(OpPassManager &pm);
 
 /// The refinement passes obs-optimize may be limited to.
-enum class RefinementPass { AssignWork, InPlace, PlanShared, ElideWarpSyncs, None };
+enum class RefinementPass {
+  AssignWork,
+  InPlace,
+  PlanShared,
+  ElideWarpSyncs,
+  None
+};
 
 /// The name of a refinement pass in `passes=` (the pass's name without
 /// `obs-`), and what it stands for.
@@ -55,8 +61,7 @@ struct RefinementPassParser
   }
 };
 
-struct OptimizePipelineOptions
-    : PassPipelineOptions<OptimizePipelineOptions> {
+struct OptimizePipelineOptions : PassPipelineOptions<OptimizePipelineOptions> {
   Option<uint64_t> threads{
       *this, "threads",
       llvm::cl::desc("Threads per block, unless a kernel sets `threads`"),

@@ -54,13 +54,12 @@ inline InFlightDiagnostic &&tagError(InFlightDiagnostic &&diagnostic,
 /// Whether `diagnostic` was tagged with `kind`.
 inline bool hasErrorKind(Diagnostic &diagnostic, ErrorKind kind) {
   StringRef tag = detail::errorKindTag(kind);
-  return llvm::any_of(diagnostic.getMetadata(),
-                      [&](const DiagnosticArgument &argument) {
-                        return argument.getKind() ==
-                                   DiagnosticArgument::DiagnosticArgumentKind::
-                                       String &&
-                               argument.getAsString() == tag;
-                      });
+  return llvm::any_of(
+      diagnostic.getMetadata(), [&](const DiagnosticArgument &argument) {
+        return argument.getKind() ==
+                   DiagnosticArgument::DiagnosticArgumentKind::String &&
+               argument.getAsString() == tag;
+      });
 }
 
 } // namespace mlir::obs

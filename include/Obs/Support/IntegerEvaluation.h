@@ -1,4 +1,5 @@
-//===- IntegerEvaluation.h - integer ops on known values ---------*- C++ -*-===//
+//===- IntegerEvaluation.h - integer ops on known values ---------*- C++
+//-*-===//
 //
 // Index arithmetic and conditions evaluated on known integers, without
 // building IR: what the block simulation runs for every thread and the
@@ -80,9 +81,9 @@ namespace detail {
 /// `value` (as wrapToWidth keeps it) read as an unsigned `width`-bit
 /// integer.
 inline uint64_t asUnsigned(int64_t value, unsigned width) {
-  return width >= 64 ? static_cast<uint64_t>(value)
-                     : static_cast<uint64_t>(value) &
-                           ((uint64_t(1) << width) - 1);
+  return width >= 64
+             ? static_cast<uint64_t>(value)
+             : static_cast<uint64_t>(value) & ((uint64_t(1) << width) - 1);
 }
 
 /// `value` read as a signed `width`-bit integer.
@@ -101,9 +102,9 @@ inline int64_t asSigned(int64_t value, unsigned width) {
 /// to its own width; nothing where arith's result is poison or undefined (a
 /// shift by the width or more, division by zero), as the folders leave it.
 /// `code` is not Fold.
-inline std::optional<int64_t>
-computeIntegerOpcode(IntegerOpcode code, unsigned width,
-                     ArrayRef<int64_t> values) {
+inline std::optional<int64_t> computeIntegerOpcode(IntegerOpcode code,
+                                                   unsigned width,
+                                                   ArrayRef<int64_t> values) {
   // Each case means what the op's folder means.
   auto u = [&](unsigned i) { return detail::asUnsigned(values[i], width); };
   auto s = [&](unsigned i) { return detail::asSigned(values[i], width); };

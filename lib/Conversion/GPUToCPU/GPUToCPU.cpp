@@ -111,7 +111,6 @@ public:
   llvm::SetVector<Operation *> rematerializable;
 
 private:
-
   int64_t threads;
   ThreadOrder &order;
   std::function<void()> countThreadLoop, countWarpLoop;
@@ -222,9 +221,8 @@ void BlockSplitter::moveStep(ArrayRef<Operation *> step, Block *body,
 
 void BlockSplitter::emitPhase(ArrayRef<SmallVector<Operation *>> steps,
                               Operation *before) {
-  bool empty = llvm::all_of(steps, [](const auto &step) {
-    return step.empty();
-  });
+  bool empty =
+      llvm::all_of(steps, [](const auto &step) { return step.empty(); });
   if (empty)
     return;
   OpBuilder builder(before);
@@ -233,23 +231,20 @@ void BlockSplitter::emitPhase(ArrayRef<SmallVector<Operation *>> steps,
     return arith::ConstantIndexOp::create(builder, loc, v);
   };
   if (steps.size() == 1) {
-    auto loop = scf::ForOp::create(builder, loc, constant(0),
-                                   constant(threads), constant(1));
+    auto loop = scf::ForOp::create(builder, loc, constant(0), constant(threads),
+                                   constant(1));
     OpBuilder inner = OpBuilder::atBlockBegin(loop.getBody());
-    Value thread =
-        order.apply(inner, loc, loop.getInductionVar(), threads);
+    Value thread = order.apply(inner, loc, loop.getInductionVar(), threads);
     moveStep(steps.front(), loop.getBody(), thread);
     countThreadLoop();
     return;
   }
   // Warp by warp: each warp runs all its steps before the next warp starts.
   int64_t warps = llvm::divideCeil(threads, kWarpSize);
-  auto warpLoop = scf::ForOp::create(builder, loc, constant(0),
-                                     constant(warps), constant(1));
-  OpBuilder warpBuilder =
-      OpBuilder::atBlockBegin(warpLoop.getBody());
-  Value warp = order.apply(warpBuilder, loc,
-                           warpLoop.getInductionVar(), warps);
+  auto warpLoop = scf::ForOp::create(builder, loc, constant(0), constant(warps),
+                                     constant(1));
+  OpBuilder warpBuilder = OpBuilder::atBlockBegin(warpLoop.getBody());
+  Value warp = order.apply(warpBuilder, loc, warpLoop.getInductionVar(), warps);
   for (ArrayRef<Operation *> step : steps) {
     if (step.empty())
       continue;
@@ -257,16 +252,15 @@ void BlockSplitter::emitPhase(ArrayRef<SmallVector<Operation *>> steps,
     auto c = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(b, loc, v);
     };
-    auto laneLoop =
-        scf::ForOp::create(b, loc, c(0), c(kWarpSize), c(1));
+    auto laneLoop = scf::ForOp::create(b, loc, c(0), c(kWarpSize), c(1));
     OpBuilder lane = OpBuilder::atBlockBegin(laneLoop.getBody());
-    Value laneId = order.apply(lane, loc,
-                               laneLoop.getInductionVar(), kWarpSize);
+    Value laneId =
+        order.apply(lane, loc, laneLoop.getInductionVar(), kWarpSize);
     Value thread = arith::AddIOp::create(
         lane, loc,
-        arith::MulIOp::create(lane, loc, warp,
-                              arith::ConstantIndexOp::create(lane, loc,
-                                                             kWarpSize)),
+        arith::MulIOp::create(
+            lane, loc, warp,
+            arith::ConstantIndexOp::create(lane, loc, kWarpSize)),
         laneId);
     // The last warp may be partial.
     Value exists = arith::CmpIOp::create(
@@ -344,8 +338,9 @@ static LogicalResult checkNoValueCrossesABarrier(func::FuncOp func) {
   WalkResult result = func.walk([&](Operation *op) {
     for (Value operand : op->getOperands()) {
       Operation *producer = operand.getDefiningOp();
-      Region *region = producer ? producer->getParentRegion()
-                                : cast<BlockArgument>(operand).getParentRegion();
+      Region *region = producer
+                           ? producer->getParentRegion()
+                           : cast<BlockArgument>(operand).getParentRegion();
       if (!region->isAncestor(op->getParentRegion())) {
         op->emitOpError() << "uses a value a thread computed before a "
                              "barrier; threads keep no values across "
@@ -442,8 +437,7 @@ static LogicalResult checkLaunchRunsOnCPU(gpu::LaunchFuncOp launch,
       return launch.emitOpError()
              << "needs a constant " << what << " size equal to its kernel's "
              << knownName << " (" << llvm::interleaved(*known)
-             << ") to run on the CPU, not (" << llvm::interleaved(asked)
-             << ")";
+             << ") to run on the CPU, not (" << llvm::interleaved(asked) << ")";
     return success();
   };
   if (failed(checkSizes("block", launch.getBlockSizeOperandValues(),
@@ -492,9 +486,9 @@ void ObsGPUToCPUPass::runOnOperation() {
       OpBuilder builder(module.getBody(), module.getBody()->end());
       SmallVector<Type> inputs(kernel.getArgumentTypes());
       inputs.push_back(builder.getIndexType());
-      auto func = func::FuncOp::create(
-          builder, kernel.getLoc(), (kernel.getName() + ".block").str(),
-          builder.getFunctionType(inputs, {}));
+      auto func = func::FuncOp::create(builder, kernel.getLoc(),
+                                       (kernel.getName() + ".block").str(),
+                                       builder.getFunctionType(inputs, {}));
       func.setPrivate();
       hostSymbols.insert(func);
       Block *entry = func.addEntryBlock();
@@ -547,8 +541,8 @@ void ObsGPUToCPUPass::runOnOperation() {
         for (Value result : op->getResults())
           if (auto type = dyn_cast<MemRefType>(result.getType());
               type && type.getMemorySpace())
-            result.setType(MemRefType::get(type.getShape(),
-                                           type.getElementType()));
+            result.setType(
+                MemRefType::get(type.getShape(), type.getElementType()));
       });
       BlockSplitter splitter(
           threads, threadOrder,
@@ -591,8 +585,8 @@ void ObsGPUToCPUPass::runOnOperation() {
     Location loc = launch.getLoc();
     Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
     Value one = arith::ConstantIndexOp::create(builder, loc, 1);
-    auto blocks = scf::ForOp::create(builder, loc, zero,
-                                     launch.getGridSizeX(), one);
+    auto blocks =
+        scf::ForOp::create(builder, loc, zero, launch.getGridSizeX(), one);
     builder.setInsertionPoint(blocks.getBody()->getTerminator());
     SmallVector<Value> operands(launch.getKernelOperands());
     // The grid is the kernel's known_grid_size (checked above), or a size

@@ -34,7 +34,6 @@ using namespace mlir::obs;
 
 static constexpr StringLiteral kGPUModuleName = "obs_kernels";
 
-
 /// The name of the instance of `kernel` for a grid of `grid` blocks: a PTX
 /// identifier (letters, digits, `_` and `$`, not starting with a digit),
 /// since it becomes a PTX `.entry` (a kernel may be called @"padd-2").
@@ -104,8 +103,8 @@ void ConvertObsToGPUPass::runOnOperation() {
   // Renamed when the module already has a symbol of that name (a kernel
   // may be called obs_kernels).
   SymbolTable symbols(module);
-  auto gpuModule = gpu::GPUModuleOp::create(builder, module.getLoc(),
-                                            kGPUModuleName);
+  auto gpuModule =
+      gpu::GPUModuleOp::create(builder, module.getLoc(), kGPUModuleName);
   symbols.insert(gpuModule);
   GPULoweringCounters counters{
       [&] { addToStatistic(*this, numStages, "stages"); },
@@ -161,9 +160,8 @@ void ConvertObsToGPUPass::runOnOperation() {
                           Type(builder.getFunctionType(memrefTypes, {})));
       gpu::GPUFuncOp &instance = laidOutFuncs[key];
       if (!instance) {
-        std::string name =
-            instanceName(kernel.getSymName(), launch.getGrid()) + "_layout" +
-            std::to_string(laidOutFuncs.size() - 1);
+        std::string name = instanceName(kernel.getSymName(), launch.getGrid()) +
+                           "_layout" + std::to_string(laidOutFuncs.size() - 1);
         // The layouts of an array's memrefs agree; take the first of each.
         KernelLayouts layouts;
         layouts.memrefTypes = memrefTypes;
@@ -177,11 +175,9 @@ void ConvertObsToGPUPass::runOnOperation() {
         };
         take(kernel.getArgumentTypes());
         take(kernel.getResultTypes());
-        FailureOr<gpu::GPUFuncOp> laidOut =
-            lowerKernelToGPUFunc(kernel, gpuModule, name, launch.getGrid(),
-                                 counters,
-                                 &getChildAnalysis<ChangedElementsCache>(kernel),
-                                 &layouts);
+        FailureOr<gpu::GPUFuncOp> laidOut = lowerKernelToGPUFunc(
+            kernel, gpuModule, name, launch.getGrid(), counters,
+            &getChildAnalysis<ChangedElementsCache>(kernel), &layouts);
         if (failed(laidOut) || failed(checkSharedMemory(kernel, *laidOut)))
           return signalPassFailure();
         instance = *laidOut;

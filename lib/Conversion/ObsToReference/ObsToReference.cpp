@@ -9,9 +9,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "Obs/Conversion/Passes.h"
-#include "Obs/Dialect/Obs/Storage.h"
 #include "Obs/Dialect/Obs/ElementEmitter.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
+#include "Obs/Dialect/Obs/Storage.h"
 #include "Obs/Support/Statistics.h"
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -79,8 +79,8 @@ private:
     return arith::ConstantIndexOp::create(builder, loc, value);
   }
   Value affine(Location loc, Value index, int64_t scale, Value offset) {
-    Value scaled = builder.createOrFold<arith::MulIOp>(
-        loc, index, constant(loc, scale));
+    Value scaled =
+        builder.createOrFold<arith::MulIOp>(loc, index, constant(loc, scale));
     return builder.createOrFold<arith::AddIOp>(loc, scaled, offset);
   }
 
@@ -137,14 +137,13 @@ std::unique_ptr<ElementEmitter> ReferenceLowering::makeEmitter(Location loc) {
 
 LogicalResult ReferenceLowering::materialize(Value array, const Buffer &dest) {
   bool failed = false;
-  forEachLeaf(cast<ArrType>(array.getType()), array.getLoc(),
-              [&](ValueRange path) {
-                std::unique_ptr<ElementEmitter> emitter =
-                    makeEmitter(array.getLoc());
-                SmallVector<Value> leaf = emitter->emitLeaf(array, path);
-                storeLeaf(builder, array.getLoc(), dest, leaf, path);
-                failed |= emitter->failed();
-              });
+  forEachLeaf(
+      cast<ArrType>(array.getType()), array.getLoc(), [&](ValueRange path) {
+        std::unique_ptr<ElementEmitter> emitter = makeEmitter(array.getLoc());
+        SmallVector<Value> leaf = emitter->emitLeaf(array, path);
+        storeLeaf(builder, array.getLoc(), dest, leaf, path);
+        failed |= emitter->failed();
+      });
   return failure(failed);
 }
 
@@ -163,8 +162,8 @@ void ReferenceLowering::copy(ArrType type, Location loc, const Buffer &from,
 FailureOr<SmallVector<Buffer>>
 ReferenceLowering::lowerProgram(Region &body, ArrayRef<Buffer> arguments) {
   Block &block = body.front();
-  for (auto [argument, buffer] : llvm::zip_equal(block.getArguments(),
-                                                 arguments))
+  for (auto [argument, buffer] :
+       llvm::zip_equal(block.getArguments(), arguments))
     buffers[argument] = buffer;
   for (Operation &op : block.without_terminator())
     if (failed(lowerOp(&op)))
@@ -223,16 +222,13 @@ LogicalResult ReferenceLowering::lowerParts(Operation *op, Region &body,
   std::function<Value(Value, Value)> inputIndex, outputIndex;
   int64_t firstPart = 0;
   if (isa<TwoOp>(op)) {
-    inputIndex = [&](Value s, Value j) {
-      return affine(loc, s, half, j);
-    };
+    inputIndex = [&](Value s, Value j) { return affine(loc, s, half, j); };
     outputIndex = [&](Value s, Value j) {
       return affine(loc, s, partLength, j);
     };
   } else if (isa<IlvOp>(op)) {
-    inputIndex = outputIndex = [&](Value s, Value j) {
-      return affine(loc, j, 2, s);
-    };
+    inputIndex =
+        outputIndex = [&](Value s, Value j) { return affine(loc, j, 2, s); };
   } else {
     // one P keeps the first half as it is.
     firstPart = 1;
@@ -250,8 +246,9 @@ LogicalResult ReferenceLowering::lowerParts(Operation *op, Region &body,
   Value segment = loop.getInductionVar();
   pushScope();
   Buffer part = allocate(inputType.withLength(half), loc);
-  copy(inputType.withLength(half), loc, from,
-       [&](Value j) { return inputIndex(segment, j); }, part, identityIndex);
+  copy(
+      inputType.withLength(half), loc, from,
+      [&](Value j) { return inputIndex(segment, j); }, part, identityIndex);
   FailureOr<SmallVector<Buffer>> produced = lowerProgram(body, {part});
   if (failed(produced))
     return failure();
@@ -268,9 +265,9 @@ LogicalResult ReferenceLowering::lowerRepeat(RepeatOp repeat) {
   Buffer current = allocate(type, loc);
   copy(type, loc, buffers.lookup(repeat.getInput()), identityIndex, current,
        identityIndex);
-  auto loop = scf::ForOp::create(builder, loc, constant(loc, 0),
-                                 constant(loc, repeat.getCount()),
-                                 constant(loc, 1));
+  auto loop =
+      scf::ForOp::create(builder, loc, constant(loc, 0),
+                         constant(loc, repeat.getCount()), constant(loc, 1));
   {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPoint(loop.getBody()->getTerminator());
@@ -280,8 +277,7 @@ LogicalResult ReferenceLowering::lowerRepeat(RepeatOp repeat) {
     if (failed(produced))
       return failure();
     if (produced->front() != current)
-      copy(type, loc, produced->front(), identityIndex, current,
-           identityIndex);
+      copy(type, loc, produced->front(), identityIndex, current, identityIndex);
     popScope(loc);
   }
   buffers[repeat.getResult()] = current;
@@ -299,9 +295,9 @@ LogicalResult ReferenceLowering::lowerScan(ScanOp scan) {
   std::unique_ptr<ElementEmitter> emitter = makeEmitter(loc);
   Value zero = constant(loc, 0);
   storeLeaf(builder, loc, out, emitter->emitLeaf(scan.getInput(), zero), zero);
-  auto loop = scf::ForOp::create(builder, loc, constant(loc, 1),
-                                 constant(loc, type.getLength()),
-                                 constant(loc, 1));
+  auto loop =
+      scf::ForOp::create(builder, loc, constant(loc, 1),
+                         constant(loc, type.getLength()), constant(loc, 1));
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPoint(loop.getBody()->getTerminator());
   Value i = loop.getInductionVar();
@@ -325,14 +321,14 @@ LogicalResult ReferenceLowering::lowerSort(SortOp sort) {
   // precede. Only strict precedence swaps, so equivalent elements keep
   // their order.
   //   for i in 1..N: for k in 0..i: j = i - k; if less(out[j], out[j-1]) swap
-  auto outer = scf::ForOp::create(builder, loc, constant(loc, 1),
-                                  constant(loc, type.getLength()),
-                                  constant(loc, 1));
+  auto outer =
+      scf::ForOp::create(builder, loc, constant(loc, 1),
+                         constant(loc, type.getLength()), constant(loc, 1));
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPoint(outer.getBody()->getTerminator());
   Value i = outer.getInductionVar();
-  auto inner = scf::ForOp::create(builder, loc, constant(loc, 0), i,
-                                  constant(loc, 1));
+  auto inner =
+      scf::ForOp::create(builder, loc, constant(loc, 0), i, constant(loc, 1));
   builder.setInsertionPoint(inner.getBody()->getTerminator());
   Value j = arith::SubIOp::create(builder, loc, i, inner.getInductionVar());
   Value before = arith::SubIOp::create(builder, loc, j, constant(loc, 1));
@@ -423,12 +419,12 @@ static void lowerLaunch(LaunchOp launch, KernelOp kernel) {
                                                  {block, path[0]}, {});
           if (toLocal)
             memref::StoreOp::create(
-                b, loc, memref::LoadOp::create(b, loc, grid, gridPath),
-                local, path);
+                b, loc, memref::LoadOp::create(b, loc, grid, gridPath), local,
+                path);
           else
-            memref::StoreOp::create(
-                b, loc, memref::LoadOp::create(b, loc, local, path), grid,
-                gridPath);
+            memref::StoreOp::create(b, loc,
+                                    memref::LoadOp::create(b, loc, local, path),
+                                    grid, gridPath);
         });
   };
   SmallVector<MemRefType> localTypes;
@@ -445,8 +441,7 @@ static void lowerLaunch(LaunchOp launch, KernelOp kernel) {
       copyChunk(type, layouts[index], grids[index], local, /*toLocal=*/true);
     locals.push_back(local);
   }
-  func::CallOp::create(builder, loc, kernel.getSymName(), TypeRange(),
-                       locals);
+  func::CallOp::create(builder, loc, kernel.getSymName(), TypeRange(), locals);
   for (auto [index, type] : llvm::enumerate(localTypes)) {
     if (index >= launch.getInputs().size())
       copyChunk(type, layouts[index], grids[index], locals[index],

@@ -33,8 +33,7 @@ void ElementEmitter::bindArray(Value argument, LeafReader reader) {
 }
 
 bool ElementEmitter::stopsAt(const Bindings &scope, Value value) {
-  return scope.isolated &&
-         scope.isolated->isAncestor(value.getParentRegion());
+  return scope.isolated && scope.isolated->isAncestor(value.getParentRegion());
 }
 
 Value ElementEmitter::lookupScalar(Value value) const {
@@ -130,8 +129,8 @@ void ElementEmitter::bindArguments(Block &block, ArrayRef<Element> elements,
   }
 }
 
-SmallVector<Value>
-ElementEmitter::emitRegionOn(Region &region, ArrayRef<Element> arguments) {
+SmallVector<Value> ElementEmitter::emitRegionOn(Region &region,
+                                                ArrayRef<Element> arguments) {
   Scope scope(*this);
   bindArguments(region.front(), arguments);
   return emitScalars(region.front().getTerminator()->getOperands());
@@ -165,8 +164,7 @@ Value ElementEmitter::emitScalar(Value value) {
     for (auto [from, to] : llvm::zip_equal(op->getResults(), results))
       mapScalar(from, to);
   } else if (isa_and_present<ObsDialect>(op->getDialect())) {
-    return fail(value, "this obs op does not compute scalars",
-                value.getType())
+    return fail(value, "this obs op does not compute scalars", value.getType())
         .front();
   } else {
     cloneDefiningOp(op);
@@ -182,10 +180,10 @@ void ElementEmitter::cloneDefiningOp(Operation *op) {
   // scf.if and scf.for are rebuilt with their bodies emitted on demand, so
   // they may hold obs ops (an element read inside a branch or a loop).
   if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-    auto rebuilt = scf::IfOp::create(builder, loc, ifOp.getResultTypes(),
-                                     emitScalar(ifOp.getCondition()),
-                                     /*addThenBlock=*/true,
-                                     /*addElseBlock=*/!ifOp.getElseRegion().empty());
+    auto rebuilt = scf::IfOp::create(
+        builder, loc, ifOp.getResultTypes(), emitScalar(ifOp.getCondition()),
+        /*addThenBlock=*/true,
+        /*addElseBlock=*/!ifOp.getElseRegion().empty());
     auto emitBranch = [&](Block *from, Block *to) {
       OpBuilder::InsertionGuard guard(builder);
       builder.setInsertionPointToEnd(to);
@@ -199,7 +197,8 @@ void ElementEmitter::cloneDefiningOp(Operation *op) {
     emitBranch(ifOp.thenBlock(), rebuilt.thenBlock());
     if (!ifOp.getElseRegion().empty())
       emitBranch(ifOp.elseBlock(), rebuilt.elseBlock());
-    for (auto [from, to] : llvm::zip_equal(op->getResults(), rebuilt.getResults()))
+    for (auto [from, to] :
+         llvm::zip_equal(op->getResults(), rebuilt.getResults()))
       mapScalar(from, to);
     return;
   }
@@ -224,7 +223,8 @@ void ElementEmitter::cloneDefiningOp(Operation *op) {
           emitScalars(cast<scf::YieldOp>(forOp.getBody()->getTerminator())
                           .getResults()));
     }
-    for (auto [from, to] : llvm::zip_equal(op->getResults(), rebuilt.getResults()))
+    for (auto [from, to] :
+         llvm::zip_equal(op->getResults(), rebuilt.getResults()))
       mapScalar(from, to);
     return;
   }
@@ -319,6 +319,6 @@ Value ElementEmitter::ultIndex(Value lhs, int64_t rhs) {
 }
 
 Value ElementEmitter::eqIndex(Value lhs, int64_t rhs) {
-  return builder.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
-                                             lhs, constantIndex(rhs));
+  return builder.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, lhs,
+                                             constantIndex(rhs));
 }

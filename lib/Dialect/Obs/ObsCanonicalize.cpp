@@ -16,7 +16,6 @@
 using namespace mlir;
 using namespace mlir::obs;
 
-
 static YieldOp yieldOf(Region &region) {
   return cast<YieldOp>(region.front().getTerminator());
 }
@@ -98,8 +97,8 @@ struct FuseMaps : OpRewritePattern<MapOp> {
       else
         inputs.push_back(input);
     }
-    auto fused =
-        MapOp::create(rewriter, outer.getLoc(), outer.getResult().getType(), inputs);
+    auto fused = MapOp::create(rewriter, outer.getLoc(),
+                               outer.getResult().getType(), inputs);
     SmallVector<Type> argTypes;
     for (Value input : inputs)
       flattenElementType(arrType(input).getElementType(), argTypes);
@@ -162,8 +161,8 @@ struct IndexOfGenerate : OpRewritePattern<IndexOp> {
     auto generate = index.getArray().getDefiningOp<GenerateOp>();
     if (!generate)
       return failure();
-    rewriter.replaceOp(index, inlineRegion(rewriter, generate.getBody(),
-                                           index.getIndex()));
+    rewriter.replaceOp(
+        index, inlineRegion(rewriter, generate.getBody(), index.getIndex()));
     return success();
   }
 };
@@ -178,10 +177,9 @@ struct IndexOfMap : OpRewritePattern<IndexOp> {
       return failure();
     SmallVector<Value> elements;
     for (Value input : map.getInputs())
-      llvm::append_range(elements,
-                         IndexOp::create(rewriter, index.getLoc(), input,
-                                         index.getIndex())
-                             .getResults());
+      llvm::append_range(elements, IndexOp::create(rewriter, index.getLoc(),
+                                                   input, index.getIndex())
+                                       .getResults());
     rewriter.replaceOp(index, inlineRegion(rewriter, map.getBody(), elements));
     return success();
   }
@@ -222,7 +220,8 @@ struct IndexOfPermutation : OpRewritePattern<IndexOp> {
           rewriter, loc,
           arith::MulIOp::create(rewriter, loc, within, constant(2)), which);
     } else {
-      unsigned resultNumber = cast<OpResult>(index.getArray()).getResultNumber();
+      unsigned resultNumber =
+          cast<OpResult>(index.getArray()).getResultNumber();
       source = resultNumber == 0
                    ? i
                    : arith::AddIOp::create(rewriter, loc, i, constant(half))

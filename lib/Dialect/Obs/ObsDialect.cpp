@@ -71,23 +71,23 @@ ParseResult mlir::obs::parseSyncPropertyList(AsmParser &parser,
   while (true) {
     SMLoc loc = parser.getCurrentLocation();
     StringRef keyword;
-    if (failed(parser.parseOptionalKeyword(
-            &keyword, {"block", "warp", "fresh", "inplace", "strided",
-                       "blocked", "compact"})))
+    if (failed(parser.parseOptionalKeyword(&keyword,
+                                           {"block", "warp", "fresh", "inplace",
+                                            "strided", "blocked", "compact"})))
       return success();
     if (keyword == "block" || keyword == "warp") {
       if (scope)
         return parser.emitError(loc, "the sync's scope is given twice");
-      scope = SyncScopeAttr::get(
-          context, keyword == "warp" ? SyncScope::Warp : SyncScope::Block);
+      scope = SyncScopeAttr::get(context, keyword == "warp" ? SyncScope::Warp
+                                                            : SyncScope::Block);
       continue;
     }
     if (keyword == "fresh" || keyword == "inplace") {
       if (placement)
         return parser.emitError(loc, "the sync's placement is given twice");
-      placement = PlacementAttr::get(context, keyword == "inplace"
-                                                  ? Placement::InPlace
-                                                  : Placement::Fresh);
+      placement =
+          PlacementAttr::get(context, keyword == "inplace" ? Placement::InPlace
+                                                           : Placement::Fresh);
       continue;
     }
     if (how)
@@ -108,10 +108,8 @@ ParseResult mlir::obs::parseSyncPropertyList(AsmParser &parser,
   }
 }
 
-void mlir::obs::printSyncPropertyList(AsmPrinter &printer,
-                                      SyncScopeAttr scope,
-                                      PlacementAttr placement,
-                                      Attribute how) {
+void mlir::obs::printSyncPropertyList(AsmPrinter &printer, SyncScopeAttr scope,
+                                      PlacementAttr placement, Attribute how) {
   SmallVector<std::string> words;
   if (scope)
     words.push_back(stringifySyncScope(scope.getValue()).str());
@@ -138,8 +136,9 @@ Attribute SyncPlanAttr::parse(AsmParser &parser, Type) {
       parseSyncPropertyList(parser, scope, placement, how) ||
       parser.parseGreater())
     return {};
-  auto plan = SyncPlanAttr::get(parser.getContext(), scope, placement,
-                                cast_if_present<WorkAssignmentAttrInterface>(how));
+  auto plan =
+      SyncPlanAttr::get(parser.getContext(), scope, placement,
+                        cast_if_present<WorkAssignmentAttrInterface>(how));
   if (plan.isEmpty()) {
     parser.emitError(loc, "a sync's plan chooses at least one property");
     return {};
@@ -327,8 +326,7 @@ LogicalResult ArrType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (auto inner = dyn_cast<ArrType>(elementType))
     innerLeaves = inner.getNumLeaves();
   if (innerLeaves != 0 && length > kMaxArrayLeaves / innerLeaves)
-    return tagError(emitError() << "array of " << length << " x "
-                                << innerLeaves
+    return tagError(emitError() << "array of " << length << " x " << innerLeaves
                                 << " elements is larger than the limit of "
                                 << kMaxArrayLeaves << " elements",
                     ErrorKind::CompilerLimit);
@@ -369,13 +367,12 @@ uint64_t ArrType::getNumLeaves() const {
 // Work assignments
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-StridedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                    uint64_t threads) {
+LogicalResult StridedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  uint64_t threads) {
   if (threads == 0 || threads > KernelOp::kMaxThreads)
-    return tagError(emitError() << "strided<" << threads
-                                << "> needs between 1 and "
-                                << KernelOp::kMaxThreads << " threads",
+    return tagError(emitError()
+                        << "strided<" << threads << "> needs between 1 and "
+                        << KernelOp::kMaxThreads << " threads",
                     ErrorKind::RejectedChoice);
   return success();
 }
@@ -388,8 +385,7 @@ uint64_t StridedAttr::getRoundCount(uint64_t length) const {
   return llvm::divideCeil(length, getThreads());
 }
 
-std::optional<uint64_t> StridedAttr::getElement(uint64_t thread,
-                                                uint64_t round,
+std::optional<uint64_t> StridedAttr::getElement(uint64_t thread, uint64_t round,
                                                 uint64_t length) const {
   uint64_t element = thread + round * getThreads();
   if (thread >= getThreads() || element >= length)
@@ -408,9 +404,8 @@ Value StridedAttr::buildElementIndex(OpBuilder &builder, Location loc,
   return builder.createOrFold<arith::AddIOp>(loc, thread, offset);
 }
 
-LogicalResult
-BlockedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                    uint64_t elementsPerThread) {
+LogicalResult BlockedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  uint64_t elementsPerThread) {
   if (elementsPerThread == 0)
     return tagError(emitError() << "blocked<0> gives threads no elements",
                     ErrorKind::RejectedChoice);
@@ -425,8 +420,7 @@ uint64_t BlockedAttr::getRoundCount(uint64_t length) const {
   return std::min(getElementsPerThread(), length);
 }
 
-std::optional<uint64_t> BlockedAttr::getElement(uint64_t thread,
-                                                uint64_t round,
+std::optional<uint64_t> BlockedAttr::getElement(uint64_t thread, uint64_t round,
                                                 uint64_t length) const {
   if (round >= getElementsPerThread())
     return std::nullopt;
@@ -448,13 +442,12 @@ Value BlockedAttr::buildElementIndex(OpBuilder &builder, Location loc,
   return builder.createOrFold<arith::AddIOp>(loc, first, round);
 }
 
-LogicalResult
-CompactAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                    uint64_t threads) {
+LogicalResult CompactAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  uint64_t threads) {
   if (threads == 0 || threads > KernelOp::kMaxThreads)
-    return tagError(emitError() << "compact<" << threads
-                                << "> needs between 1 and "
-                                << KernelOp::kMaxThreads << " threads",
+    return tagError(emitError()
+                        << "compact<" << threads << "> needs between 1 and "
+                        << KernelOp::kMaxThreads << " threads",
                     ErrorKind::RejectedChoice);
   return success();
 }
@@ -474,8 +467,7 @@ uint64_t CompactAttr::getRoundCount(uint64_t length) const {
   return sweep(*this).getRoundCount(length);
 }
 
-std::optional<uint64_t> CompactAttr::getElement(uint64_t thread,
-                                                uint64_t round,
+std::optional<uint64_t> CompactAttr::getElement(uint64_t thread, uint64_t round,
                                                 uint64_t length) const {
   return sweep(*this).getElement(thread, round, length);
 }

@@ -3,24 +3,22 @@
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/Support/ErrorKinds.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "llvm/Support/MathExtras.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::obs;
 
 bool mlir::obs::holdsSync(Operation *op) {
-  return op
-      ->walk([](SyncOp) { return WalkResult::interrupt(); })
+  return op->walk([](SyncOp) { return WalkResult::interrupt(); })
       .wasInterrupted();
 }
 
 //===----------------------------------------------------------------------===//
 // Helpers
 //===----------------------------------------------------------------------===//
-
 
 /// Prints types as `(t1, t2)` for messages.
 static std::string formatTypes(TypeRange types) {
@@ -48,9 +46,8 @@ static LogicalResult verifyRegionSignature(Operation *op, Region &region,
     return op->emitOpError() << "region must end in 'obs.yield'";
   if (yield.getValues().getTypes() != expectedYields)
     return yield.emitOpError()
-           << "must yield " << formatTypes(expectedYields) << " ("
-           << what << "), but yields "
-           << formatTypes(yield.getValues().getTypes());
+           << "must yield " << formatTypes(expectedYields) << " (" << what
+           << "), but yields " << formatTypes(yield.getValues().getTypes());
   return success();
 }
 
@@ -65,9 +62,9 @@ static SmallVector<Type> repeatFlattened(Type element, unsigned count) {
 static LogicalResult requireEvenLength(Operation *op, ArrType type,
                                        StringRef why) {
   if (type.getLength() % 2 != 0)
-    return op->emitOpError() << "needs an array of even length to " << why
-                             << ", but " << type << " has "
-                             << type.getLength() << " elements";
+    return op->emitOpError()
+           << "needs an array of even length to " << why << ", but " << type
+           << " has " << type.getLength() << " elements";
   return success();
 }
 
@@ -108,12 +105,10 @@ void KernelOp::build(OpBuilder &builder, OperationState &state, StringRef name,
 }
 
 ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
-  auto buildFuncType = [](Builder &builder, ArrayRef<Type> argTypes,
-                          ArrayRef<Type> results,
-                          function_interface_impl::VariadicFlag,
-                          std::string &) {
-    return builder.getFunctionType(argTypes, results);
-  };
+  auto buildFuncType =
+      [](Builder &builder, ArrayRef<Type> argTypes, ArrayRef<Type> results,
+         function_interface_impl::VariadicFlag,
+         std::string &) { return builder.getFunctionType(argTypes, results); };
   return function_interface_impl::parseFunctionOp(
       parser, result, /*allowVariadic=*/false,
       getFunctionTypeAttrName(result.name), buildFuncType,
@@ -136,9 +131,9 @@ LogicalResult KernelOp::verify() {
       return emitOpError() << "result " << index << " must be an !obs.arr, "
                            << "but is " << type;
   if (getThreads() && *getThreads() > int64_t(kMaxThreads))
-    return tagError(emitOpError() << "asks for " << *getThreads()
-                                  << " threads, more than a block's "
-                                  << kMaxThreads,
+    return tagError(emitOpError()
+                        << "asks for " << *getThreads()
+                        << " threads, more than a block's " << kMaxThreads,
                     ErrorKind::RejectedChoice);
   if (getBody().front().getArgumentTypes() != getArgumentTypes())
     return emitOpError() << "entry block arguments "
@@ -224,10 +219,11 @@ LogicalResult ReturnOp::verify() {
 /// `[block|warp] [fresh|inplace] [strided<T>|blocked<k>|compact<T>]
 /// [plan(...)]`, each optional, the first three in any order: the written
 /// properties, then the plan's.
-static ParseResult
-parseSyncProperties(OpAsmParser &parser, SyncScopeAttr &scope,
-                    PlacementAttr &placement, Attribute &how,
-                    SyncPlanAttr &plan, OpAsmParser::UnresolvedOperand &input) {
+static ParseResult parseSyncProperties(OpAsmParser &parser,
+                                       SyncScopeAttr &scope,
+                                       PlacementAttr &placement, Attribute &how,
+                                       SyncPlanAttr &plan,
+                                       OpAsmParser::UnresolvedOperand &input) {
   if (parseSyncPropertyList(parser, scope, placement, how))
     return failure();
   if (succeeded(parser.parseOptionalKeyword("plan"))) {
@@ -250,10 +246,9 @@ parseSyncProperties(OpAsmParser &parser, SyncScopeAttr &scope,
   return parser.parseOperand(input);
 }
 
-static void printSyncProperties(OpAsmPrinter &p, SyncOp op,
-                                SyncScopeAttr scope, PlacementAttr placement,
-                                Attribute how, SyncPlanAttr plan,
-                                Value input) {
+static void printSyncProperties(OpAsmPrinter &p, SyncOp op, SyncScopeAttr scope,
+                                PlacementAttr placement, Attribute how,
+                                SyncPlanAttr plan, Value input) {
   // Only what was written or chosen prints: an open property stays open.
   if (scope || placement || how) {
     printSyncPropertyList(p, scope, placement, how);
@@ -340,9 +335,8 @@ LogicalResult SyncOp::verify() {
   uint64_t length = getType().getLength();
   uint64_t needed = getThreadsNeeded();
   if (needed > uint64_t(*kernel.getThreads()))
-    return tagError(emitOpError() << "work assignment " << how
-                                  << " needs " << needed
-                                  << " threads to cover " << length
+    return tagError(emitOpError() << "work assignment " << how << " needs "
+                                  << needed << " threads to cover " << length
                                   << " elements, but the kernel has "
                                   << *kernel.getThreads(),
                     ErrorKind::RejectedChoice);
@@ -355,8 +349,7 @@ LogicalResult SyncOp::verify() {
 
 LogicalResult GenerateOp::verifyRegions() {
   Type element = arrType(getResult()).getElementType();
-  return verifyRegionSignature(*this, getBody(),
-                               IndexType::get(getContext()),
+  return verifyRegionSignature(*this, getBody(), IndexType::get(getContext()),
                                flattenElementType(element),
                                "the index, to the element");
 }
@@ -381,16 +374,15 @@ LogicalResult MapOp::verifyRegions() {
       "the elements of the inputs, to the element of the result");
 }
 
-static LogicalResult verifyNeighbourOp(Operation *op, Region &body,
-                                       Value input, unsigned results,
-                                       StringRef why, StringRef what) {
+static LogicalResult verifyNeighbourOp(Operation *op, Region &body, Value input,
+                                       unsigned results, StringRef why,
+                                       StringRef what) {
   ArrType type = arrType(input);
   if (failed(requireEvenLength(op, type, why)))
     return failure();
-  return verifyRegionSignature(op, body,
-                               repeatFlattened(type.getElementType(), 2),
-                               repeatFlattened(type.getElementType(), results),
-                               what);
+  return verifyRegionSignature(
+      op, body, repeatFlattened(type.getElementType(), 2),
+      repeatFlattened(type.getElementType(), results), what);
 }
 
 LogicalResult EvensOp::verifyRegions() {
@@ -418,18 +410,16 @@ LogicalResult ReduceOp::verifyRegions() {
     return emitOpError() << "cannot reduce an empty array: it has no first "
                             "element to start from";
   if (isa<ArrType>(type.getElementType()))
-    return emitOpError() << "reduces arrays of scalars or tuples, not "
-                         << type;
+    return emitOpError() << "reduces arrays of scalars or tuples, not " << type;
   SmallVector<Type> element = flattenElementType(type.getElementType());
   if (getResults().getTypes() != TypeRange(element))
     return emitOpError() << "results must be the flattened element "
                          << formatTypes(element) << ", but are "
                          << formatTypes(getResults().getTypes());
-  return verifyRegionSignature(*this, getBody(),
-                               repeatFlattened(type.getElementType(), 2),
-                               element,
-                               "the accumulator and the next element, to the "
-                               "new accumulator");
+  return verifyRegionSignature(
+      *this, getBody(), repeatFlattened(type.getElementType(), 2), element,
+      "the accumulator and the next element, to the "
+      "new accumulator");
 }
 
 //===----------------------------------------------------------------------===//
@@ -452,8 +442,8 @@ static ParseResult parseNetwork(OpAsmParser &parser, EnumAttrT &network) {
     // The cases are numbered from 0; an invalid value stringifies as "".
     for (uint32_t i = 0; !stringifyEnum(static_cast<Enum>(i)).empty(); ++i)
       known += (i ? ", " : "") + stringifyEnum(static_cast<Enum>(i)).str();
-    return parser.emitError(loc) << "unknown network '" << keyword
-                                 << "': expected one of " << known;
+    return parser.emitError(loc)
+           << "unknown network '" << keyword << "': expected one of " << known;
   }
   network = EnumAttrT::get(parser.getContext(), *value);
   return success();
@@ -471,8 +461,8 @@ static LogicalResult verifyNetworkInput(Operation *op, ArrType type,
                                         std::optional<StringRef> network,
                                         StringRef verb) {
   if (isa<ArrType>(type.getElementType()))
-    return op->emitOpError() << verb << " arrays of scalars or tuples, not "
-                             << type;
+    return op->emitOpError()
+           << verb << " arrays of scalars or tuples, not " << type;
   uint64_t length = type.getLength();
   if (network && !llvm::has_single_bit(length))
     return op->emitOpError()
@@ -549,9 +539,10 @@ LogicalResult OneOp::verifyRegions() {
   if (failed(requireEvenLength(*this, inputType, "split it into halves")))
     return failure();
   uint64_t half = inputType.getLength() / 2;
-  FailureOr<ArrType> produced = verifySubProgram(
-      *this, getBody(), inputType.withLength(half), "the second half, as an "
-                                                    "array");
+  FailureOr<ArrType> produced =
+      verifySubProgram(*this, getBody(), inputType.withLength(half),
+                       "the second half, as an "
+                       "array");
   if (failed(produced))
     return failure();
   if (produced->getElementType() != inputType.getElementType())
@@ -745,16 +736,15 @@ static LogicalResult evenOrError(std::optional<Location> location,
                                  StringRef why) {
   if (type.getLength() % 2 == 0)
     return success();
-  return emitOptionalError(location, "'", opName,
-                           "' op needs an array of even length to ", why,
-                           ", but ", type, " has ", type.getLength(),
-                           " elements");
+  return emitOptionalError(
+      location, "'", opName, "' op needs an array of even length to ", why,
+      ", but ", type, " has ", type.getLength(), " elements");
 }
 
-LogicalResult IndexOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location>, ValueRange operands,
-    DictionaryAttr, OpaqueProperties, RegionRange,
-    SmallVectorImpl<Type> &inferred) {
+LogicalResult IndexOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
+                                        ValueRange operands, DictionaryAttr,
+                                        OpaqueProperties, RegionRange,
+                                        SmallVectorImpl<Type> &inferred) {
   if (operands.empty())
     return failure();
   auto type = dyn_cast<ArrType>(operands[0].getType());
@@ -764,10 +754,11 @@ LogicalResult IndexOp::inferReturnTypes(
   return success();
 }
 
-LogicalResult HalveOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> location, ValueRange operands,
-    DictionaryAttr, OpaqueProperties, RegionRange,
-    SmallVectorImpl<Type> &inferred) {
+LogicalResult HalveOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> location,
+                                        ValueRange operands, DictionaryAttr,
+                                        OpaqueProperties, RegionRange,
+                                        SmallVectorImpl<Type> &inferred) {
   auto type = dyn_cast<ArrType>(operands[0].getType());
   if (!type ||
       failed(evenOrError(location, "obs.halve", type, "split it in halves")))
@@ -777,10 +768,11 @@ LogicalResult HalveOp::inferReturnTypes(
   return success();
 }
 
-LogicalResult ConcOp::inferReturnTypes(
-    MLIRContext *context, std::optional<Location> location,
-    ValueRange operands, DictionaryAttr, OpaqueProperties, RegionRange,
-    SmallVectorImpl<Type> &inferred) {
+LogicalResult ConcOp::inferReturnTypes(MLIRContext *context,
+                                       std::optional<Location> location,
+                                       ValueRange operands, DictionaryAttr,
+                                       OpaqueProperties, RegionRange,
+                                       SmallVectorImpl<Type> &inferred) {
   auto first = dyn_cast<ArrType>(operands[0].getType());
   auto second = dyn_cast<ArrType>(operands[1].getType());
   if (!first || !second)
@@ -790,22 +782,22 @@ LogicalResult ConcOp::inferReturnTypes(
                              "'obs.conc' op concatenates arrays of one "
                              "element type, but has ",
                              first, " and ", second);
-  FailureOr<ArrType> result =
-      makeArrType(location, first.getLength() + second.getLength(),
-                  first.getElementType());
+  FailureOr<ArrType> result = makeArrType(
+      location, first.getLength() + second.getLength(), first.getElementType());
   if (failed(result))
     return failure();
   inferred.push_back(*result);
   return success();
 }
 
-LogicalResult PairOp::inferReturnTypes(
-    MLIRContext *context, std::optional<Location> location,
-    ValueRange operands, DictionaryAttr, OpaqueProperties, RegionRange,
-    SmallVectorImpl<Type> &inferred) {
+LogicalResult PairOp::inferReturnTypes(MLIRContext *context,
+                                       std::optional<Location> location,
+                                       ValueRange operands, DictionaryAttr,
+                                       OpaqueProperties, RegionRange,
+                                       SmallVectorImpl<Type> &inferred) {
   auto type = dyn_cast<ArrType>(operands[0].getType());
-  if (!type || failed(evenOrError(location, "obs.pair", type,
-                                  "pair every element")))
+  if (!type ||
+      failed(evenOrError(location, "obs.pair", type, "pair every element")))
     return failure();
   if (isa<ArrType>(type.getElementType()))
     return emitOptionalError(location,
@@ -813,16 +805,17 @@ LogicalResult PairOp::inferReturnTypes(
                              "tuple holds no arrays, but ",
                              type, " holds arrays");
   Type element = type.getElementType();
-  inferred.push_back(ArrType::get(
-      context, type.getLength() / 2,
-      TupleType::get(context, TypeRange{element, element})));
+  inferred.push_back(
+      ArrType::get(context, type.getLength() / 2,
+                   TupleType::get(context, TypeRange{element, element})));
   return success();
 }
 
-LogicalResult UnpairOp::inferReturnTypes(
-    MLIRContext *context, std::optional<Location> location,
-    ValueRange operands, DictionaryAttr, OpaqueProperties, RegionRange,
-    SmallVectorImpl<Type> &inferred) {
+LogicalResult UnpairOp::inferReturnTypes(MLIRContext *context,
+                                         std::optional<Location> location,
+                                         ValueRange operands, DictionaryAttr,
+                                         OpaqueProperties, RegionRange,
+                                         SmallVectorImpl<Type> &inferred) {
   auto type = dyn_cast<ArrType>(operands[0].getType());
   if (!type)
     return failure();
@@ -832,18 +825,19 @@ LogicalResult UnpairOp::inferReturnTypes(
                              "'obs.unpair' op needs an array of pairs of one "
                              "type, tuple<T, T>, but has ",
                              type);
-  FailureOr<ArrType> result = makeArrType(
-      location, 2 * type.getLength(), tuple.getType(0));
+  FailureOr<ArrType> result =
+      makeArrType(location, 2 * type.getLength(), tuple.getType(0));
   if (failed(result))
     return failure();
   inferred.push_back(*result);
   return success();
 }
 
-LogicalResult ZipOp::inferReturnTypes(
-    MLIRContext *context, std::optional<Location> location,
-    ValueRange operands, DictionaryAttr, OpaqueProperties, RegionRange,
-    SmallVectorImpl<Type> &inferred) {
+LogicalResult ZipOp::inferReturnTypes(MLIRContext *context,
+                                      std::optional<Location> location,
+                                      ValueRange operands, DictionaryAttr,
+                                      OpaqueProperties, RegionRange,
+                                      SmallVectorImpl<Type> &inferred) {
   auto first = dyn_cast<ArrType>(operands[0].getType());
   auto second = dyn_cast<ArrType>(operands[1].getType());
   if (!first || !second)
@@ -864,10 +858,11 @@ LogicalResult ZipOp::inferReturnTypes(
   return success();
 }
 
-LogicalResult UnzipOp::inferReturnTypes(
-    MLIRContext *context, std::optional<Location> location,
-    ValueRange operands, DictionaryAttr, OpaqueProperties, RegionRange,
-    SmallVectorImpl<Type> &inferred) {
+LogicalResult UnzipOp::inferReturnTypes(MLIRContext *context,
+                                        std::optional<Location> location,
+                                        ValueRange operands, DictionaryAttr,
+                                        OpaqueProperties, RegionRange,
+                                        SmallVectorImpl<Type> &inferred) {
   auto type = dyn_cast<ArrType>(operands[0].getType());
   if (!type)
     return failure();
@@ -883,8 +878,7 @@ LogicalResult UnzipOp::inferReturnTypes(
 }
 
 LogicalResult RiffleOp::verify() {
-  return requireEvenLength(*this, arrType(getInput()),
-                           "interleave its halves");
+  return requireEvenLength(*this, arrType(getInput()), "interleave its halves");
 }
 
 LogicalResult UnriffleOp::verify() {
@@ -897,8 +891,7 @@ LogicalResult UnriffleOp::verify() {
 //===----------------------------------------------------------------------===//
 
 /// `x` when `value` is the result of an `OpTy` applied to `x`.
-template <typename OpTy>
-static Value inputOf(Value value) {
+template <typename OpTy> static Value inputOf(Value value) {
   if (auto op = value.getDefiningOp<OpTy>())
     return op.getInput();
   return {};

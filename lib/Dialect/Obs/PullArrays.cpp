@@ -18,7 +18,6 @@
 using namespace mlir;
 using namespace mlir::obs;
 
-
 /// `[head] ++ tail`.
 static SmallVector<Value> prepend(Value head, ValueRange tail) {
   SmallVector<Value> path{head};
@@ -128,9 +127,9 @@ SmallVector<Value> RiffleOp::emitElement(ElementEmitter &emitter, unsigned,
                                          Value index, ValueRange innerPath) {
   // out[2i] = a[i], out[2i+1] = a[N/2+i].
   uint64_t half = arrType(getInput()).getLength() / 2;
-  Value source = emitter.addIndex(
-      emitter.divIndex(index, 2),
-      emitter.mulIndex(emitter.remIndex(index, 2), half));
+  Value source =
+      emitter.addIndex(emitter.divIndex(index, 2),
+                       emitter.mulIndex(emitter.remIndex(index, 2), half));
   return emitter.emitLeaf(getInput(), prepend(source, innerPath));
 }
 
@@ -226,9 +225,8 @@ SmallVector<Value> OddsOp::emitElement(ElementEmitter &emitter, unsigned,
       [&] { return emitter.emitLeaf(getInput(), prepend(index, innerPath)); },
       [&] {
         Value shifted = emitter.subIndex(index, emitter.constantIndex(1));
-        Value first =
-            emitter.addIndex(emitter.mulIndex(emitter.divIndex(shifted, 2), 2),
-                             1);
+        Value first = emitter.addIndex(
+            emitter.mulIndex(emitter.divIndex(shifted, 2), 2), 1);
         return emitPairFunction(emitter, getBody(), getInput(), first,
                                 emitter.remIndex(shifted, 2), innerPath);
       });
@@ -268,18 +266,16 @@ SmallVector<Value> FanOp::emitElement(ElementEmitter &emitter, unsigned,
 /// `input[offset + stride * j]` (j the argument's own index), at the leaf
 /// `[local] ++ innerPath` of what it yields.
 static SmallVector<Value> emitOnPart(ElementEmitter &emitter, Region &body,
-                                     Value input, Value offset,
-                                     int64_t stride, Value local,
-                                     ValueRange innerPath) {
+                                     Value input, Value offset, int64_t stride,
+                                     Value local, ValueRange innerPath) {
   ElementEmitter::Scope scope(emitter);
-  emitter.bindArray(body.getArgument(0),
-                    [&emitter, input, offset, stride](OpBuilder &, Location,
-                                                      ValueRange path) {
-                      SmallVector<Value> shifted(path);
-                      shifted[0] = emitter.addIndex(
-                          emitter.mulIndex(path[0], stride), offset);
-                      return emitter.emitLeaf(input, shifted);
-                    });
+  emitter.bindArray(body.getArgument(0), [&emitter, input, offset,
+                                          stride](OpBuilder &, Location,
+                                                  ValueRange path) {
+    SmallVector<Value> shifted(path);
+    shifted[0] = emitter.addIndex(emitter.mulIndex(path[0], stride), offset);
+    return emitter.emitLeaf(input, shifted);
+  });
   return emitter.emitLeaf(yieldOf(body).getValues().front(),
                           prepend(local, innerPath));
 }
@@ -299,9 +295,8 @@ SmallVector<Value> IlvOp::emitElement(ElementEmitter &emitter, unsigned,
                                       Value index, ValueRange innerPath) {
   // riffle (conc (P evens) (P odds)): element i is element i div 2 of P
   // applied to the elements whose index is i mod 2 modulo 2.
-  return emitOnPart(emitter, getBody(), getInput(),
-                    emitter.remIndex(index, 2), 2, emitter.divIndex(index, 2),
-                    innerPath);
+  return emitOnPart(emitter, getBody(), getInput(), emitter.remIndex(index, 2),
+                    2, emitter.divIndex(index, 2), innerPath);
 }
 
 SmallVector<Value> OneOp::emitElement(ElementEmitter &emitter, unsigned,
@@ -340,8 +335,8 @@ SmallVector<Value> RepeatOp::emitElement(ElementEmitter &emitter, unsigned,
 
 /// `f(...f(f(initial, a[lower]), a[lower+1])..., a[upper-1])` as an scf.for.
 static SmallVector<Value> emitFold(ElementEmitter &emitter, Region &body,
-                                   Value input, ValueRange initial,
-                                   Value lower, Value upper) {
+                                   Value input, ValueRange initial, Value lower,
+                                   Value upper) {
   OpBuilder &builder = emitter.getBuilder();
   Location loc = emitter.getLoc();
   auto loop = scf::ForOp::create(builder, loc, lower, upper,
@@ -350,9 +345,9 @@ static SmallVector<Value> emitFold(ElementEmitter &emitter, Region &body,
   builder.setInsertionPointToStart(loop.getBody());
   {
     ElementEmitter::Scope scope(emitter);
-    SmallVector<Value> next =
-        emitter.emitRegionOn(body, loop.getRegionIterArgs(),
-                             emitter.emitElement(input, loop.getInductionVar()).scalars);
+    SmallVector<Value> next = emitter.emitRegionOn(
+        body, loop.getRegionIterArgs(),
+        emitter.emitElement(input, loop.getInductionVar()).scalars);
     scf::YieldOp::create(builder, loc, next);
   }
   return SmallVector<Value>(loop.getResults());
@@ -363,8 +358,8 @@ static SmallVector<Value> emitFold(ElementEmitter &emitter, Region &body,
 /// array on the thread's stack, allocated once at the start of the
 /// enclosing function so that emitting the tree inside a loop does not grow
 /// the stack.
-static SmallVector<Value> emitTreeReduce(ElementEmitter &emitter,
-                                         Region &body, Value input) {
+static SmallVector<Value> emitTreeReduce(ElementEmitter &emitter, Region &body,
+                                         Value input) {
   OpBuilder &builder = emitter.getBuilder();
   Location loc = emitter.getLoc();
   uint64_t length = arrType(input).getLength();
@@ -420,9 +415,8 @@ static SmallVector<Value> emitTreeReduce(ElementEmitter &emitter,
             emitter.constantIndex(count / 2));
     }
   };
-  level(length, [&](Value index) {
-    return emitter.emitElement(input, index).scalars;
-  });
+  level(length,
+        [&](Value index) { return emitter.emitElement(input, index).scalars; });
   for (uint64_t count = scratchLength; count > 1; count = (count + 1) / 2)
     level(count, load);
   return load(emitter.constantIndex(0));
@@ -435,7 +429,8 @@ SmallVector<Value> ReduceOp::emitScalars(ElementEmitter &emitter) {
     return emitter.emitLeaf(input, emitter.constantIndex(0));
   if (getNetwork())
     return emitTreeReduce(emitter, getBody(), input);
-  SmallVector<Value> initial = emitter.emitLeaf(input, emitter.constantIndex(0));
+  SmallVector<Value> initial =
+      emitter.emitLeaf(input, emitter.constantIndex(0));
   return emitFold(emitter, getBody(), input, initial, emitter.constantIndex(1),
                   emitter.constantIndex(length));
 }
@@ -480,13 +475,12 @@ SmallVector<Value> SortOp::emitElement(ElementEmitter &emitter, unsigned,
         emitter.emitRegionOn(getBody(), other, candidate).front();
     Value candidateFirst =
         emitter.emitRegionOn(getBody(), candidate, other).front();
-    Value earlier = arith::CmpIOp::create(builder, loc,
-                                          arith::CmpIPredicate::ult, k, j);
+    Value earlier =
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, k, j);
     Value trueValue = arith::ConstantIntOp::create(builder, loc, 1, 1);
-    Value notAfter = arith::XOrIOp::create(builder, loc, candidateFirst,
-                                           trueValue);
-    Value tiedEarlier = arith::AndIOp::create(
-        builder, loc, earlier, notAfter);
+    Value notAfter =
+        arith::XOrIOp::create(builder, loc, candidateFirst, trueValue);
+    Value tiedEarlier = arith::AndIOp::create(builder, loc, earlier, notAfter);
     Value counts = arith::OrIOp::create(builder, loc, otherFirst, tiedEarlier);
     Value step = arith::IndexCastUIOp::create(builder, loc,
                                               builder.getIndexType(), counts);
@@ -494,10 +488,10 @@ SmallVector<Value> SortOp::emitElement(ElementEmitter &emitter, unsigned,
                                        inner.getRegionIterArgs().front(), step);
     scf::YieldOp::create(builder, loc, rank);
   }
-  Value isWanted = arith::CmpIOp::create(
-      builder, loc, arith::CmpIPredicate::eq, inner.getResult(0), index);
-  SmallVector<Value> chosen = selectScalars(
-      emitter, isWanted, candidate, outer.getRegionIterArgs());
+  Value isWanted = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                         inner.getResult(0), index);
+  SmallVector<Value> chosen =
+      selectScalars(emitter, isWanted, candidate, outer.getRegionIterArgs());
   scf::YieldOp::create(builder, loc, chosen);
   return SmallVector<Value>(outer.getResults());
 }

@@ -238,7 +238,7 @@ CUresult cuDeviceGet(int *device, int ordinal) {
 CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
   Driver &d = driver();
   std::string call = "cuDeviceGetAttribute(" + std::to_string(attribute) +
-                      ", device " + std::to_string(device) + ")";
+                     ", device " + std::to_string(device) + ")";
   INJECT("cuDeviceGetAttribute", call)
   if (attribute == 75)
     *value = d.ccMajor;
@@ -260,10 +260,9 @@ CUresult cuCtxCreate_v2(void **context, unsigned flags, int device) {
 
 CUresult cuCtxDestroy_v2(void *context) {
   Driver &d = driver();
-  std::string call = "cuCtxDestroy_v2(context " +
-                     std::to_string(reinterpret_cast<uintptr_t>(context) -
-                                    0x1000) +
-                     ")";
+  std::string call =
+      "cuCtxDestroy_v2(context " +
+      std::to_string(reinterpret_cast<uintptr_t>(context) - 0x1000) + ")";
   INJECT("cuCtxDestroy_v2", call)
   if (d.contexts == 0)
     return d.done(call, kInvalidContext);
@@ -297,7 +296,8 @@ CUresult cuModuleLoadData(void **module, const void *image) {
   }
   call += ")";
   INJECT("cuModuleLoadData", call)
-  if (std::strncmp(ptx, "//", 2) != 0 && std::strstr(ptx, ".version") == nullptr)
+  if (std::strncmp(ptx, "//", 2) != 0 &&
+      std::strstr(ptx, ".version") == nullptr)
     return d.done(call, kInvalidPTX);
   unsigned id = d.nextModule++;
   void *handle = reinterpret_cast<void *>(uintptr_t(0x2000 + id));
@@ -321,15 +321,14 @@ CUresult cuModuleUnload(void *module) {
   return d.done(call, kSuccess);
 }
 
-CUresult cuModuleGetFunction(void **function, void *module,
-                             const char *name) {
+CUresult cuModuleGetFunction(void **function, void *module, const char *name) {
   Driver &d = driver();
   auto it = d.modules.find(module);
-  std::string call = "cuModuleGetFunction(" +
-                     (it == d.modules.end()
-                          ? std::string("unknown module")
-                          : "module " + std::to_string(it->second.id)) +
-                     ", \"" + name + "\")";
+  std::string call =
+      "cuModuleGetFunction(" +
+      (it == d.modules.end() ? std::string("unknown module")
+                             : "module " + std::to_string(it->second.id)) +
+      ", \"" + name + "\")";
   INJECT("cuModuleGetFunction", call)
   if (it == d.modules.end())
     return d.done(call, kInvalidHandle);
@@ -360,12 +359,11 @@ CUresult cuMemAlloc_v2(CUdeviceptr *pointer, size_t bytes) {
 CUresult cuMemFree_v2(CUdeviceptr pointer) {
   Driver &d = driver();
   auto it = d.allocations.find(pointer);
-  std::string call =
-      "cuMemFree_v2(" +
-      (it == d.allocations.end() ? std::string("unknown pointer")
-                                 : "allocation " +
-                                       std::to_string(it->second.id)) +
-      ")";
+  std::string call = "cuMemFree_v2(" +
+                     (it == d.allocations.end()
+                          ? std::string("unknown pointer")
+                          : "allocation " + std::to_string(it->second.id)) +
+                     ")";
   INJECT("cuMemFree_v2", call)
   if (it == d.allocations.end())
     return d.done(call, kInvalidValue);
@@ -387,8 +385,7 @@ CUresult cuMemcpyHtoD_v2(CUdeviceptr destination, const void *source,
   return d.done(call, kSuccess);
 }
 
-CUresult cuMemcpyDtoH_v2(void *destination, CUdeviceptr source,
-                         size_t bytes) {
+CUresult cuMemcpyDtoH_v2(void *destination, CUdeviceptr source, size_t bytes) {
   Driver &d = driver();
   bool inside = false;
   std::string call = "cuMemcpyDtoH_v2(" + d.describe(source, bytes, inside) +
@@ -467,8 +464,8 @@ CUresult cuEventSynchronize(void *event) {
 
 CUresult cuEventElapsedTime(float *milliseconds, void *start, void *stop) {
   Driver &d = driver();
-  std::string call = "cuEventElapsedTime(" + eventName(start) + ", " +
-                     eventName(stop) + ")";
+  std::string call =
+      "cuEventElapsedTime(" + eventName(start) + ", " + eventName(stop) + ")";
   INJECT("cuEventElapsedTime", call)
   *milliseconds = 0;
   return d.done(call, kSuccess);

@@ -31,7 +31,16 @@ public:
 
 private:
   static constexpr unsigned kStackDepth = 32;
-  enum class Kind { Block, Element, Constant, Add, Mul, FloorDiv, CeilDiv, Mod };
+  enum class Kind {
+    Block,
+    Element,
+    Constant,
+    Add,
+    Mul,
+    FloorDiv,
+    CeilDiv,
+    Mod
+  };
   struct Step {
     Kind kind;
     int64_t constant = 0;

@@ -1,4 +1,5 @@
-//===- ElementEmitter.h - emits the index functions of pull arrays -*- C++ -*-===//
+//===- ElementEmitter.h - emits the index functions of pull arrays -*- C++
+//-*-===//
 //
 // Obsidian's arrays are index functions; this is the machine that turns them
 // into IR. Asked for one element of a pull array, the emitter follows the
@@ -88,8 +89,7 @@ public:
                      unsigned firstArg = 0);
   /// Evaluates an element region (one ending in `obs.yield`) on `arguments`
   /// in a scope of its own and returns the flattened scalars it yields.
-  SmallVector<Value> emitRegionOn(Region &region,
-                                  ArrayRef<Element> arguments);
+  SmallVector<Value> emitRegionOn(Region &region, ArrayRef<Element> arguments);
   /// The same, for arguments that are flattened scalars.
   SmallVector<Value> emitRegionOn(Region &region, ValueRange lhs,
                                   ValueRange rhs);
