@@ -41,7 +41,7 @@ struct ObsInPlacePass : mlir::obs::impl::ObsInPlaceBase<ObsInPlacePass> {
     // that input live longer, into bytes the plan may have handed on. No
     // race shows that, so the plan goes: the choices are made, and
     // simulated, on buffers of their own, and the plan comes back only when
-    // no sync went in place (found by obs-fuzz: wrong results on cpu).
+    // no sync went in place.
     SharedPlan plan = takeSharedPlan(kernel);
     auto inPlace = PlacementAttr::get(kernel.getContext(), Placement::InPlace);
     auto apply = [&](SyncOp sync) { sync.setPlannedPlacement(inPlace); };

@@ -1,6 +1,6 @@
 //===- Pipelines.h - obs pass pipelines -------------------------*- C++ -*-===//
 //
-// The named pipelines of DESIGN section 6, as functions that build them on a
+// The named pipelines (docs/Rationale.md), as functions that build them on a
 // pass manager (for tools and embedders) and as obs-opt pipelines.
 //
 //===----------------------------------------------------------------------===//

@@ -3,7 +3,7 @@
 // The oracle: kernels as plain sequential loops. It is deliberately naive and
 // independent of everything the other targets decide (threads, work
 // assignment, barriers, buffer reuse); its only shared piece is the index
-// function of each op, which DESIGN section 4 defines and the pull-array
+// function of each op (lib/Dialect/Obs/PullArrays.cpp), which the pull-array
 // tests check against the papers.
 //
 //===----------------------------------------------------------------------===//

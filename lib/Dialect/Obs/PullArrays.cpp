@@ -1,6 +1,7 @@
 //===- PullArrays.cpp - the index function of every obs array op ----------===//
 //
-// One emitElement per op: DESIGN section 4's table, read as index functions.
+// One emitElement per op: the semantics each op's description states
+// (docs/generated/ObsDialect.md), read as index functions.
 // Each method emits, for a leaf at `[index] ++ innerPath` of its result, the
 // flattened scalars, asking the emitter for operand elements. Index arithmetic
 // goes through the emitter's folding helpers, so that a constant index (one
@@ -370,8 +371,8 @@ static SmallVector<Value> emitTreeReduce(ElementEmitter &emitter, Region &body,
     OpBuilder::InsertionGuard guard(builder);
     // The function, not the nearest automatic allocation scope: scf.for is
     // one, but its lowering to LLVM frees nothing per iteration, so a tree
-    // inside a loop grew the stack by its scratch array every iteration
-    // (found by obs-fuzz: a segfault on ref).
+    // inside a loop would grow the stack by its scratch array every
+    // iteration.
     Operation *scope = builder.getInsertionBlock()->getParentOp();
     while (scope && !isa<FunctionOpInterface>(scope))
       scope = scope->getParentOp();
