@@ -1111,12 +1111,17 @@ FailureOr<BlockRun> BlockRun::simulate(gpu::GPUFuncOp kernel) {
     ArrayRef<Operation *> passed = runner.passed[thread];
     if (passed == reference)
       continue;
-    Operation *culprit = kernel;
+    // The first barrier where they part, or the first one only the
+    // thread with more barriers passes.
+    Operation *culprit = nullptr;
     for (auto [a, b] : llvm::zip(passed, reference))
       if (a != b) {
         culprit = a;
         break;
       }
+    if (!culprit)
+      culprit = passed.size() > reference.size() ? passed[reference.size()]
+                                                 : reference[passed.size()];
     return culprit->emitOpError()
            << "is a barrier that threads 0 and " << thread
            << " do not pass alike: some threads could skip it";

@@ -160,14 +160,8 @@ void ObsPlanSharedPass::runOnOperation() {
     total = std::max(total, offset + buffer.bytes);
     addToStatistic(*this, numBuffers, "buffers");
   }
-  if (total > maxSharedBytes) {
-    tagError(kernel.emitOpError()
-                 << "needs " << total
-                 << " bytes of shared memory, more than the limit of "
-                 << static_cast<uint64_t>(maxSharedBytes) << " bytes",
-             ErrorKind::CompilerLimit);
+  if (failed(kernel.checkSharedMemory(total, maxSharedBytes)))
     return signalPassFailure();
-  }
   addToStatistic(*this, numSharedBytes, "shared-bytes", total);
   if (buffers.empty())
     return;

@@ -29,7 +29,7 @@ obs.kernel @chain(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> {
 // -----
 
 // Above the limit, the error gives the bytes needed.
-// expected-error @+1 {{'obs.kernel' op needs 65536 bytes of shared memory, more than the limit of 49152 bytes}}
+// expected-error @+1 {{'obs.kernel' op @too_big needs 65536 bytes of shared memory, more than the 49152 a block may use}}
 obs.kernel @too_big(%a: !obs.arr<1024 x !obs.arr<16 x f32>>) -> !obs.arr<1024 x !obs.arr<16 x f32>> {
   %0 = obs.sync %a : !obs.arr<1024 x !obs.arr<16 x f32>>
   %1 = obs.rev %0 : !obs.arr<1024 x !obs.arr<16 x f32>>

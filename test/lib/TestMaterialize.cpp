@@ -161,5 +161,11 @@ struct TestMaterializePass
 } // namespace
 
 namespace mlir::obs::test {
-void registerTestPasses() { PassRegistration<TestMaterializePass>(); }
+void registerTestBlockRunPass();
+void registerTestIntegerEvaluationPass();
+void registerTestPasses() {
+  PassRegistration<TestMaterializePass>();
+  registerTestBlockRunPass();
+  registerTestIntegerEvaluationPass();
+}
 } // namespace mlir::obs::test

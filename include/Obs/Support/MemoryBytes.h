@@ -15,9 +15,25 @@
 
 namespace mlir::obs {
 
+/// The bytes one value of the scalar, vector or complex type `type` takes in
+/// memory: an index takes 8, as on every target obs lowers to (64-bit
+/// hosts; NVVM with 64-bit indices).
+inline uint64_t getTypeBytes(Type type) {
+  if (type.isIndex())
+    return 8;
+  if (type.isIntOrFloat())
+    return std::max<uint64_t>(1, type.getIntOrFloatBitWidth() / 8);
+  if (auto vector = dyn_cast<VectorType>(type))
+    return vector.getNumElements() * getTypeBytes(vector.getElementType());
+  if (auto complex = dyn_cast<ComplexType>(type))
+    return 2 * getTypeBytes(complex.getElementType());
+  // Anything else is a pointer or a handle.
+  return 8;
+}
+
 /// The bytes of one element of `type`.
 inline uint64_t getElementBytes(ShapedType type) {
-  return std::max<uint64_t>(1, type.getElementTypeBitWidth() / 8);
+  return getTypeBytes(type.getElementType());
 }
 
 /// The bytes of all the elements of the statically shaped `type`.

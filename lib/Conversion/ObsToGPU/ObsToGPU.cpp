@@ -65,15 +65,7 @@ struct ConvertObsToGPUPass
   /// Reports `kernel` when `func`, one of its instances, needs more shared
   /// memory than a block may use.
   LogicalResult checkSharedMemory(KernelOp kernel, gpu::GPUFuncOp func) {
-    uint64_t bytes = sharedBytesOf(func);
-    if (bytes <= maxSharedBytes)
-      return success();
-    return tagError(kernel.emitOpError()
-                        << "@" << kernel.getSymName() << " needs " << bytes
-                        << " bytes of shared memory, more than the "
-                        << static_cast<uint64_t>(maxSharedBytes)
-                        << " a block may use",
-                    ErrorKind::CompilerLimit);
+    return kernel.checkSharedMemory(sharedBytesOf(func), maxSharedBytes);
   }
 };
 } // namespace

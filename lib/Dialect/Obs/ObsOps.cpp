@@ -188,6 +188,15 @@ LogicalResult KernelOp::verifyRegions() {
   return failure(result.wasInterrupted());
 }
 
+LogicalResult KernelOp::checkSharedMemory(uint64_t bytes, uint64_t limit) {
+  if (bytes <= limit)
+    return success();
+  return tagError(emitOpError() << "@" << getSymName() << " needs " << bytes
+                                << " bytes of shared memory, more than the "
+                                << limit << " a block may use",
+                  ErrorKind::CompilerLimit);
+}
+
 uint64_t KernelOp::getBlockThreads() {
   if (std::optional<uint64_t> threads = getThreads())
     return *threads;

@@ -91,6 +91,11 @@ def Obs_KernelOp : Obs_Op<"kernel", [
     /// The block size this kernel runs with: `threads` when set, otherwise
     /// one thread per element of the largest synced or returned array.
     uint64_t getBlockThreads();
+
+    /// Fails, with one line naming the kernel and its bytes, when `bytes`
+    /// of shared memory are more than the `limit` a block may use: the
+    /// check every path that plans or lowers a kernel makes.
+    ::mlir::LogicalResult checkSharedMemory(uint64_t bytes, uint64_t limit);
   }];
 }
 

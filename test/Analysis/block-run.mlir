@@ -1,0 +1,242 @@
+// RUN: obs-opt %s -split-input-file -allow-unregistered-dialect --test-obs-block-run -verify-diagnostics
+
+// Tests of lib/Analysis/BlockRun.cpp on hand-written gpu.funcs: what the
+// simulation records, the hazards it finds, and that it fails closed, with
+// an error at the op, on whatever it cannot follow.
+
+gpu.module @m {
+  // Each thread writes its element and, after a block barrier, reads the
+  // mirror one: 64 writes, 64 reads, no hazard.
+  // expected-remark @+1 {{192 accesses, 1 barriers}}
+  gpu.func @mirror(%out: memref<64xi32>) workgroup(%buf: memref<64xi32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %t = gpu.thread_id x
+    %c63 = arith.constant 63 : index
+    %c0 = arith.constant 0 : i32
+    memref.store %c0, %buf[%t] : memref<64xi32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %m = arith.subi %c63, %t : index
+    %x = memref.load %buf[%m] : memref<64xi32, #gpu.address_space<workgroup>>
+    memref.store %x, %out[%t] : memref<64xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // A warp barrier does not order threads 0 and 63, which are in two warps.
+  // expected-remark @+1 {{192 accesses, 1 barriers}}
+  gpu.func @across_warps(%out: memref<64xi32>) workgroup(%buf: memref<64xi32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %t = gpu.thread_id x
+    %c63 = arith.constant 63 : index
+    %c0 = arith.constant 0 : i32
+    %mask = arith.constant -1 : i32
+    memref.store %c0, %buf[%t] : memref<64xi32, #gpu.address_space<workgroup>>
+    nvvm.bar.warp.sync %mask : i32
+    %m = arith.subi %c63, %t : index
+    // expected-remark @+1 {{read after write: thread 0 then thread 63, element 0}}
+    %x = memref.load %buf[%m] : memref<64xi32, #gpu.address_space<workgroup>>
+    memref.store %x, %out[%t] : memref<64xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // An index read from memory may be anywhere in its buffer: two threads'
+  // stores may meet.
+  // expected-remark @+1 {{4 accesses, 0 barriers, data-dependent}}
+  gpu.func @scatter(%in: memref<2xindex>) workgroup(%buf: memref<8xi32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 2, 1, 1>} {
+    %t = gpu.thread_id x
+    %c0 = arith.constant 0 : i32
+    %i = memref.load %in[%t] : memref<2xindex>
+    // expected-remark @+1 {{write after write: thread 0 then thread 1, anywhere}}
+    memref.store %c0, %buf[%i] : memref<8xi32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // In the second iteration the index comes from memory: it is forgotten,
+  // not kept from the first iteration, where it was the thread's id.
+  // expected-remark @+1 {{6 accesses, 0 barriers, data-dependent}}
+  gpu.func @forgotten(%in: memref<2xindex>) workgroup(%buf: memref<8xi32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 2, 1, 1>} {
+    %t = gpu.thread_id x
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %v = arith.constant 0 : i32
+    scf.for %k = %c0 to %c2 step %c1 {
+      %first = arith.cmpi eq, %k, %c0 : index
+      %i = scf.if %first -> (index) {
+        scf.yield %t : index
+      } else {
+        %loaded = memref.load %in[%t] : memref<2xindex>
+        scf.yield %loaded : index
+      }
+      // expected-remark @+1 {{write after write: thread 0 then thread 1, anywhere}}
+      memref.store %v, %buf[%i] : memref<8xi32, #gpu.address_space<workgroup>>
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // A fold over global memory touches nothing another thread sees: it is
+  // skipped, and its load counts once, as a read of anywhere in its buffer
+  // that does not depend on data.
+  // expected-remark @+1 {{4 accesses, 0 barriers}}
+  gpu.func @fold(%in: memref<64xi32>, %out: memref<2xi32>) kernel attributes {known_block_size = array<i32: 2, 1, 1>} {
+    %t = gpu.thread_id x
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %zero = arith.constant 0 : i32
+    %sum = scf.for %k = %c0 to %c64 step %c1 iter_args(%acc = %zero) -> (i32) {
+      %x = memref.load %in[%k] : memref<64xi32>
+      %s = arith.addi %acc, %x : i32
+      scf.yield %s : i32
+    }
+    memref.store %sum, %out[%t] : memref<2xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // An op whose effects the simulation cannot see is an error.
+  gpu.func @opaque(%out: memref<2xi32>) kernel attributes {known_block_size = array<i32: 2, 1, 1>} {
+    // expected-error @+1 {{has memory effects the analysis cannot see, so it cannot prove the kernel safe}}
+    "test.opaque"(%out) : (memref<2xi32>) -> ()
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // Memory touched other than by memref.load and memref.store is an error.
+  gpu.func @copy(%in: memref<2xi32>) workgroup(%buf: memref<2xi32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 2, 1, 1>} {
+    // expected-error @+1 {{reads or writes memory that the analysis follows only through memref.load and memref.store}}
+    memref.copy %in, %buf : memref<2xi32> to memref<2xi32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // A mutable global is shared by every thread and block: the simulation
+  // cannot follow it.
+  memref.global "private" @counts : memref<2xi32>
+  gpu.func @mutable_global(%out: memref<2xi32>) kernel attributes {known_block_size = array<i32: 2, 1, 1>} {
+    %t = gpu.thread_id x
+    %g = memref.get_global @counts : memref<2xi32>
+    // expected-error @+1 {{reads memory that is neither the kernel's arguments, its shared buffers, a thread's own scratch nor a constant table}}
+    %x = memref.load %g[%t] : memref<2xi32>
+    memref.store %x, %out[%t] : memref<2xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // A constant table is known data: its entry is an index like any other.
+  memref.global "private" constant @table : memref<2xi32> = dense<[1, 0]>
+  // expected-remark @+1 {{2 accesses, 0 barriers}}
+  gpu.func @constant_table(%out: memref<2xi32>) kernel attributes {known_block_size = array<i32: 2, 1, 1>} {
+    %t = gpu.thread_id x
+    %g = memref.get_global @table : memref<2xi32>
+    %e = memref.load %g[%t] : memref<2xi32>
+    %i = arith.index_cast %e : i32 to index
+    memref.store %e, %out[%i] : memref<2xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // A barrier that only some threads reach.
+  gpu.func @divergent(%out: memref<64xi32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %t = gpu.thread_id x
+    %c32 = arith.constant 32 : index
+    %low = arith.cmpi ult, %t, %c32 : index
+    scf.if %low {
+      // expected-error @+1 {{is a barrier that threads 0 and 32 do not pass alike: some threads could skip it}}
+      gpu.barrier
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // A barrier under a condition on data.
+  gpu.func @on_data(%in: memref<2xi32>) kernel attributes {known_block_size = array<i32: 2, 1, 1>} {
+    %t = gpu.thread_id x
+    %c0 = arith.constant 0 : i32
+    %x = memref.load %in[%t] : memref<2xi32>
+    %p = arith.cmpi eq, %x, %c0 : i32
+    // expected-error @+1 {{holds a barrier under a condition that depends on data}}
+    scf.if %p {
+      gpu.barrier
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // A loop whose bound is read from memory.
+  gpu.func @unknown_trips(%in: memref<2xindex>) kernel attributes {known_block_size = array<i32: 2, 1, 1>} {
+    %t = gpu.thread_id x
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %n = memref.load %in[%t] : memref<2xindex>
+    // expected-error @+1 {{is a loop whose bounds the analysis cannot follow}}
+    scf.for %k = %c0 to %n step %c1 {
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // Regions other than scf.if and scf.for.
+  gpu.func @while(%in: memref<2xi32>) kernel attributes {known_block_size = array<i32: 2, 1, 1>} {
+    %c0 = arith.constant 0 : i32
+    // expected-error @+1 {{has regions the analysis cannot follow}}
+    %r = scf.while (%x = %c0) : (i32) -> i32 {
+      %p = arith.cmpi slt, %x, %c0 : i32
+      scf.condition(%p) %x : i32
+    } do {
+    ^bb0(%y: i32):
+      scf.yield %y : i32
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // A view at a shift read from memory.
+  gpu.func @unknown_view(%in: memref<2xindex>) workgroup(%arena: memref<64xi8, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 2, 1, 1>} {
+    %t = gpu.thread_id x
+    %shift = memref.load %in[%t] : memref<2xindex>
+    // expected-error @+1 {{views memory the analysis cannot follow}}
+    %v = memref.view %arena[%shift][] : memref<64xi8, #gpu.address_space<workgroup>> to memref<4xi32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
