@@ -939,3 +939,15 @@ double obs_fuzz::estimateWork(const Program &program) {
 unsigned obs_fuzz::countSteps(const Program &program) {
   return countList(program.steps);
 }
+
+static bool anyWritten(const std::vector<Step> &steps) {
+  return std::any_of(steps.begin(), steps.end(), [](const Step &step) {
+    return !step.scope.empty() || !step.placement.empty() ||
+           !step.how.empty() || anyWritten(step.body) ||
+           anyWritten(step.secondBody);
+  });
+}
+
+bool obs_fuzz::hasWrittenProperty(const Program &program) {
+  return anyWritten(program.steps);
+}

@@ -106,6 +106,10 @@ double estimateWork(const Program &program);
 /// The number of steps, at every depth.
 unsigned countSteps(const Program &program);
 
+/// Whether a sync of the program (at any depth) has a written scope,
+/// placement or work assignment.
+bool hasWrittenProperty(const Program &program);
+
 } // namespace obs_fuzz
 
 #endif // OBS_TOOLS_OBSFUZZ_PROGRAMGENERATOR_H

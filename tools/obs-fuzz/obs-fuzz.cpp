@@ -96,6 +96,11 @@ static cl::opt<unsigned> jobs("jobs", cl::desc("Programs checked at once"),
                               cl::init(1), cl::cat(fuzzCategory));
 static cl::opt<bool> verbose("verbose", cl::desc("A line for every program"),
                              cl::init(false), cl::cat(fuzzCategory));
+static cl::opt<bool> countOnly(
+    "count-only",
+    cl::desc("Count what the programs of the seed exercise (launches of each "
+             "kind, written sync properties) without running them"),
+    cl::init(false), cl::cat(fuzzCategory));
 static cl::opt<int> printOnly("print",
                               cl::desc("Print program N of the seed and stop"),
                               cl::init(-1), cl::cat(fuzzCategory));
@@ -707,11 +712,42 @@ int main(int argc, char **argv) {
 
   uint64_t programs = 0, pipelines = 0, runs = 0, rejected = 0, resources = 0,
            tooMuchWork = 0, mismatches = 0, failures = 0;
+  // What the programs exercised: launches of each kind, and written
+  // properties, alone and under a `threads` attribute.
+  uint64_t launched = 0, laidOut = 0, inPlace = 0, throughViews = 0,
+           written = 0, writtenUnderThreads = 0;
+  auto tally = [&](const Program &program) {
+    if (program.launch) {
+      ++launched;
+      laidOut += program.launch->layouts;
+      inPlace += program.launch->kind == Launch::InPlace;
+      throughViews += program.launch->kind == Launch::Views;
+    }
+    if (hasWrittenProperty(program)) {
+      ++written;
+      writtenUnderThreads += program.threads.has_value();
+    }
+  };
+  auto printTally = [&] {
+    llvm::outs() << "  " << launched << " launched over blocks (" << laidOut
+                 << " with layouts, " << inPlace << " in place, "
+                 << throughViews << " through views of one allocation), "
+                 << written << " with written sync properties ("
+                 << writtenUnderThreads << " under a threads attribute)\n";
+  };
+  if (countOnly) {
+    for (uint64_t index = firstProgram; index < firstProgram + numPrograms;
+         ++index)
+      tally(programFor(index));
+    printTally();
+    return 0;
+  }
   auto handle = [&](uint64_t index, const Report &report, bool crashed) {
     Program program = programFor(index);
     uint64_t inputSeed = seed * 31 + index;
     std::vector<Configuration> configurations = configurationsFor(index);
     ++programs;
+    tally(program);
     pipelines += report.pipelines;
     runs += report.runs;
     rejected += report.rejected;
@@ -821,5 +857,6 @@ int main(int argc, char **argv) {
                << resources << " over a compiler limit, " << tooMuchWork
                << " over the work limit, " << mismatches << " mismatches, "
                << failures << " failures\n";
+  printTally();
   return mismatches + failures ? 1 : 0;
 }

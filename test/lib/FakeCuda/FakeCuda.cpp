@@ -26,6 +26,8 @@
 //                                 or description, as from the real one
 //   OBS_FAKE_CUDA_DEVICES=N       devices (default 1)
 //   OBS_FAKE_CUDA_CC=MAJOR.MINOR  compute capability (default 9.0)
+//   OBS_FAKE_CUDA_NO_DESCRIPTIONS cuGetErrorString succeeds with a null
+//                                 string, which a caller must not print
 //
 //===----------------------------------------------------------------------===//
 
@@ -87,6 +89,7 @@ public:
       deviceCount = std::atoi(devices);
     if (const char *cc = std::getenv("OBS_FAKE_CUDA_CC"))
       std::sscanf(cc, "%d.%d", &ccMajor, &ccMinor);
+    noDescriptions = std::getenv("OBS_FAKE_CUDA_NO_DESCRIPTIONS") != nullptr;
   }
 
   ~Driver() {
@@ -150,6 +153,8 @@ public:
   std::map<void *, Function> functions;
   std::map<unsigned, bool> liveEvents;
   CUresult failCode = 2;
+  /// cuGetErrorString succeeds but leaves a null string, as drivers may.
+  bool noDescriptions = false;
 
 private:
   FILE *log = nullptr;
@@ -525,7 +530,9 @@ CUresult cuGetErrorName(CUresult code, const char **name) {
 
 CUresult cuGetErrorString(CUresult code, const char **string) {
   Driver &d = driver();
-  *string = errorName(code, /*description=*/true);
+  *string = d.noDescriptions ? nullptr : errorName(code, /*description=*/true);
+  if (d.noDescriptions)
+    return d.done("cuGetErrorString(" + std::to_string(code) + ")", kSuccess);
   return d.done("cuGetErrorString(" + std::to_string(code) + ")",
                 *string ? kSuccess : kInvalidValue);
 }
