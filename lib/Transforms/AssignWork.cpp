@@ -112,6 +112,11 @@ struct ObsAssignWorkPass
     auto &simulations = getAnalysis<KernelSimulations>();
     SimulationCount count(*this, numSimulations, numSimulationsReused,
                           simulations);
+    // A shared-memory plan gives no bytes to the buffer of a sync in place;
+    // taking the placement back would leave that buffer without a place.
+    // The choices are re-decided on buffers of their own, and the plan
+    // comes back only when every placement stays.
+    SharedPlan plan = takeSharedPlan(kernel);
     if (failed(refineSyncs(kernel, decided, {apply, undo, took}, simulations)))
       return failure();
     bool placementTakenBack = false;
@@ -123,9 +128,11 @@ struct ObsAssignWorkPass
       placementTakenBack |=
           before.getPlacement() != (after ? after.getPlacement() : nullptr);
     }
-    // A fresh buffer needs room the plan did not leave.
-    if (placementTakenBack)
-      (void)takeSharedPlan(kernel);
+    // The plan shares bytes only across block barriers, which taking back
+    // warp scopes can only add to; a fresh buffer needs room it did not
+    // leave.
+    if (!placementTakenBack)
+      plan.restore(kernel);
     return success();
   }
 };
