@@ -6,11 +6,15 @@
 // recursion), and run obs's pipelines on them.
 //
 //   embed-obs N [THREADS]   prints the PTX of an N-element prefix sum
+//   embed-obs N THREADS --device
+//                           the same, for the GPU's own chip, which obs's
+//                           CUDA runtime (linked in) asks the driver for
 //
 //===----------------------------------------------------------------------===//
 
 #include "Obs/Builder/Combinators.h"
 #include "Obs/InitAll.h"
+#include "Obs/Runtime/CudaRuntime.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -20,6 +24,8 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
+#include <cstring>
+#include <string>
 
 using namespace mlir;
 using namespace mlir::obs;
@@ -70,10 +76,23 @@ int main(int argc, char **argv) {
     return 1;
   }
 
+  // The chip: the device's, through obs's CUDA runtime, or sm_90.
+  std::string chip = "sm_90";
+  if (argc > 3 && std::strcmp(argv[3], "--device") == 0) {
+    int major = 0, minor = 0;
+    if (obsCudaComputeCapability(&major, &minor) != 0) {
+      llvm::errs() << "embed-obs: " << obsCudaError() << "\n";
+      obsCudaRelease();
+      return 1;
+    }
+    chip = "sm_" + std::to_string(major) + std::to_string(minor);
+    obsCudaRelease();
+  }
+
   // Refine for THREADS threads, prove it, and lower to PTX.
   PassManager pm(&context);
   std::string pipeline = "obs-optimize{threads=" + std::to_string(threads) +
-                         "},obs-to-ptx{chip=sm_90}";
+                         "},obs-to-ptx{chip=" + chip + "}";
   if (failed(parsePassPipeline(pipeline, pm, llvm::errs())) ||
       failed(pm.run(*module))) {
     llvm::errs() << "embed-obs: the pipeline failed\n";

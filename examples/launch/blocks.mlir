@@ -1,5 +1,5 @@
 // A kernel launched over many blocks: block b reads and writes the b-th
-// chunk of each memref (DESIGN section 7). Seed 002's increv on every
+// chunk of each memref. Seed 002's increv on every
 // 10-element chunk of 640 numbers.
 
 obs.kernel @increv(%input: !obs.arr<10 x i32>) -> !obs.arr<10 x i32> {

@@ -16,6 +16,7 @@
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
@@ -154,6 +155,10 @@ std::string mlir::obs::getPTXFeatures(StringRef chip) {
 void mlir::obs::buildPTXPipeline(OpPassManager &pm,
                                  const PTXPipelineOptions &options) {
   buildKernelsToGPUPipeline(pm);
+  // Host code's memory on the device, its work on one stream per function.
+  pm.addPass(createObsHostMemoryToGPU());
+  pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+  pm.addPass(createObsHostSharedAllocsToGPU());
   pm.addNestedPass<gpu::GPUModuleOp>(createSCFToControlFlowPass());
   ConvertGpuOpsToNVVMOpsOptions nvvmOptions;
   nvvmOptions.useBarePtrCallConv = true;

@@ -7,7 +7,9 @@
 // format=bin, the NVVM dialect without serializing.
 
 // ISA: llvm.func @increv(
-// ISA: gpu.launch_func @obs_kernels::@increv
+// ISA: llvm.call @mgpuStreamCreate
+// ISA: gpu.launch_func <%{{.*}} : !llvm.ptr> @obs_kernels::@increv
+// ISA: llvm.call @mgpuStreamSynchronize
 // ISA: gpu.binary @obs_kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90">
 // ISA-SAME: assembly = "{{.*}}.target sm_90{{.*}}.visible .entry increv(
 // ISA-SAME: bar.sync

@@ -4,19 +4,22 @@
 //           --input=... [--output=FILE] [--check] [--emit=STAGE]
 //
 // Parses and verifies FILE, lowers the kernel (or the host function and the
-// kernels it launches) for the target, and runs it on the inputs: ref and
-// cpu through MLIR's ExecutionEngine, cuda through the driver API. Bad input
-// of any kind is one line on stderr and exit code 1.
+// kernels it launches) for the target, and runs it on the inputs through
+// MLIR's ExecutionEngine: ref and cpu as host code, cuda as host code whose
+// launches, streams and memory go through obs's CUDA runtime (the kernels as
+// PTX the driver compiles). Bad input of any kind is one line on stderr and
+// exit code 1.
 //
 //===----------------------------------------------------------------------===//
 
-#include "CudaDriver.h"
 #include "HostData.h"
 #include "NetworkPicture.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/Dialect/Obs/Storage.h"
 #include "Obs/InitAll.h"
 #include "Obs/Pipelines/Pipelines.h"
+#include "Obs/Runtime/CudaRuntime.h"
+#include "Obs/Support/MemoryBytes.h"
 #include "Obs/Support/SourceNesting.h"
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/Passes.h"
@@ -30,6 +33,10 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ExecutionEngine/Orc/Core.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/CommandLine.h"
@@ -71,7 +78,8 @@ static cl::opt<std::string> targetName(
              "  ref   sequential loops, one buffer per array: the oracle\n"
              "  cpu   the kernel's gpu.func, as loops over threads split at "
              "barriers\n"
-             "  cuda  PTX on an NVIDIA GPU, through the CUDA driver"),
+             "  cuda  PTX on an NVIDIA GPU, the host code through obs's CUDA\n"
+             "        runtime (the arrays copied to the device and back)"),
     cl::value_desc("ref|cpu|cuda"), cl::init("ref"), cl::cat(runCategory));
 
 static cl::list<std::string> inputs(
@@ -165,10 +173,12 @@ static cl::opt<bool>
 static cl::opt<unsigned> benchRuns(
     "bench",
     cl::desc("Time N runs after one warm-up, and print to stderr the fastest "
-             "and the median in milliseconds, with the GB/s of the bytes the "
-             "arrays hold; on cuda the times are the kernel's alone (CUDA "
-             "events), on cpu and ref the compiled function's (compilation "
-             "excluded)"),
+             "and the median in milliseconds, with GB/s. On cpu and ref: the "
+             "compiled function's time (compilation excluded), for the bytes "
+             "the arrays hold. On cuda: the whole kernel or entry between "
+             "CUDA events, for the bytes its launches move (each memref a "
+             "launch is given, once), then each kernel's launches per run, "
+             "their time and GB/s, from N more runs with every launch timed"),
     cl::value_desc("N"), cl::init(0), cl::cat(runCategory));
 
 namespace {
@@ -346,33 +356,28 @@ std::string ptxOf(ModuleOp module) {
   return ptx;
 }
 
-/// The PTX entry that host function `symbol` of the lowered `module`
-/// launches: the kernel's gpu.func, whose name is a PTX identifier where the
-/// kernel's own may not be.
-std::string entryOf(ModuleOp module, llvm::StringRef symbol) {
-  std::string entry = symbol.str();
-  if (Operation *host = module.lookupSymbol(symbol))
-    host->walk([&](gpu::LaunchFuncOp launch) {
-      entry = launch.getKernelName().str();
-    });
-  return entry;
-}
-
-/// Prints `bench: @symbol on TARGET: fastest F ms, median M ms over N runs,
-/// G GB/s` to stderr; the bytes are all the arrays', read or written once.
-void reportBench(const Job &job, llvm::StringRef target,
-                 std::vector<float> times) {
-  llvm::sort(times);
-  float median = times[times.size() / 2];
+/// The bytes of all of `job`'s arrays: what it moves when it reads or writes
+/// each once.
+uint64_t arrayBytes(const Job &job) {
   uint64_t bytes = 0;
   for (const HostArray &array : job.arrays)
     for (unsigned c = 0; c < array.getWidth(); ++c)
       bytes += array.getBufferBytes(c);
+  return bytes;
+}
+
+/// Prints `bench: @symbol on TARGET: fastest F ms, median M ms over N runs,
+/// G GB/s` to stderr, for `bytes` moved per run.
+void reportBench(const Job &job, llvm::StringRef target,
+                 std::vector<float> times, uint64_t bytes) {
+  llvm::sort(times);
+  float median = times[times.size() / 2];
   double gbPerSecond = median > 0 ? bytes / (median * 1e6) : 0;
   llvm::errs() << "bench: @" << job.symbol << " on " << target << ": fastest "
                << llvm::format("%.3f", times.front()) << " ms, median "
                << llvm::format("%.3f", median) << " ms over " << times.size()
-               << " runs, " << llvm::format("%.2f", gbPerSecond) << " GB/s\n";
+               << " runs, " << llvm::format("%.2f", gbPerSecond) << " GB/s of "
+               << bytes << " bytes\n";
 }
 
 /// JIT-compiles the lowered `module` for `target` and calls `symbol` with
@@ -404,46 +409,209 @@ void runOnJit(ModuleOp module, llvm::StringRef target, Job &job) {
         std::chrono::steady_clock::now() - start;
     times.push_back(elapsed.count());
   }
-  reportBench(job, target, times);
+  reportBench(job, target, times, arrayBytes(job));
 }
 
+/// The bytes each kernel's launches move, by the kernel's name (its PTX
+/// entry): every memref it is given, read or written once. What a launch
+/// plan costs in memory traffic.
+llvm::StringMap<uint64_t> launchBytes(ModuleOp module) {
+  OwningOpRef<ModuleOp> atGPU = lower(module, "cuda", "gpu");
+  llvm::StringMap<uint64_t> bytes;
+  atGPU->walk([&](gpu::LaunchFuncOp launch) {
+    uint64_t moved = 0;
+    for (Value operand : launch.getKernelOperands())
+      if (auto memref = dyn_cast<MemRefType>(operand.getType());
+          memref && memref.hasStaticShape())
+        moved += obs::getTotalBytes(memref);
+    bytes[launch.getKernelName().getValue()] = moved;
+  });
+  return bytes;
+}
+
+/// What obs-run gives the JIT for the host code's runtime calls: obs's CUDA
+/// runtime, linked into obs-run.
+llvm::orc::SymbolMap cudaRuntimeSymbols(llvm::orc::MangleAndInterner mangle) {
+  llvm::orc::SymbolMap symbols;
+  auto add = [&](llvm::StringRef name, auto *function) {
+    symbols[mangle(name)] = {llvm::orc::ExecutorAddr::fromPtr(function),
+                             llvm::JITSymbolFlags::Exported};
+  };
+  add("mgpuModuleLoad", &mgpuModuleLoad);
+  add("mgpuModuleLoadJIT", &mgpuModuleLoadJIT);
+  add("mgpuModuleUnload", &mgpuModuleUnload);
+  add("mgpuModuleGetFunction", &mgpuModuleGetFunction);
+  add("mgpuLaunchKernel", &mgpuLaunchKernel);
+  add("mgpuStreamCreate", &mgpuStreamCreate);
+  add("mgpuStreamDestroy", &mgpuStreamDestroy);
+  add("mgpuStreamSynchronize", &mgpuStreamSynchronize);
+  add("mgpuStreamWaitEvent", &mgpuStreamWaitEvent);
+  add("mgpuEventCreate", &mgpuEventCreate);
+  add("mgpuEventDestroy", &mgpuEventDestroy);
+  add("mgpuEventSynchronize", &mgpuEventSynchronize);
+  add("mgpuEventRecord", &mgpuEventRecord);
+  add("mgpuMemAlloc", &mgpuMemAlloc);
+  add("mgpuMemFree", &mgpuMemFree);
+  add("mgpuMemcpy", &mgpuMemcpy);
+  add("mgpuMemset32", &mgpuMemset32);
+  add("mgpuMemset16", &mgpuMemset16);
+  add("mgpuSetDefaultDevice", &mgpuSetDefaultDevice);
+  return symbols;
+}
+
+/// The runtime's failure, after everything it made is released.
+[[noreturn]] void failOnRuntime(std::unique_ptr<ExecutionEngine> &engine) {
+  std::string message =
+      obsCudaError() ? obsCudaError() : "the CUDA runtime failed";
+  // Its destructors unload the kernels' module (nothing, after a failure:
+  // the release does it).
+  engine.reset();
+  obsCudaRelease();
+  fail(message);
+}
+
+/// Whatever fails once the runtime is open goes through exit(1): release
+/// what it made on the way out.
+void releaseCudaAtExit() { obsCudaRelease(); }
+
+/// Runs `job` on the GPU: the module's host code (a kernel's is a function
+/// of its name that launches it on one block) through MLIR's host lowering
+/// and obs's CUDA runtime, as a compiler that embeds obs would, with the
+/// job's arrays copied to the device and back.
 void runOnCuda(ModuleOp module, Job &job) {
-  if (!entryName.empty())
-    fail("--entry runs on the ref and cpu targets; run its kernels on cuda "
-         "with --kernel");
-  llvm::Expected<std::unique_ptr<CudaDriver>> opened = CudaDriver::open();
-  if (!opened)
-    failOn(opened.takeError());
-  std::unique_ptr<CudaDriver> driver = std::move(*opened);
-  // What the driver made is released before a failure ends obs-run.
-  auto failOnDriver = [&](llvm::Error error) {
-    if (!error)
-      return;
-    driver.reset();
-    failOn(std::move(error));
+  if (obsCudaInit() != 0) {
+    std::string message = obsCudaError();
+    obsCudaRelease();
+    fail(message);
+  }
+  std::atexit(releaseCudaAtExit);
+  std::unique_ptr<ExecutionEngine> engine;
+  auto check = [&] {
+    if (obsCudaError())
+      failOnRuntime(engine);
   };
   std::string gpuChip = chip;
   if (!chip.getNumOccurrences()) {
-    llvm::Expected<std::string> deviceChip = driver->getChip();
-    if (!deviceChip)
-      failOnDriver(deviceChip.takeError());
-    gpuChip = *deviceChip;
+    int major = 0, minor = 0;
+    if (obsCudaComputeCapability(&major, &minor) != 0)
+      failOnRuntime(engine);
+    gpuChip = "sm_" + std::to_string(major) + std::to_string(minor);
   }
   checkChip(gpuChip);
   OwningOpRef<ModuleOp> lowered = lower(module, "cuda", "", gpuChip);
-  failOnDriver(driver->load(ptxOf(*lowered), entryOf(*lowered, job.symbol)));
+  // Host code that reads or writes memory itself runs on memory the host
+  // and the device share, the entry's arguments' included.
+  bool shared = obs::ObsDialect::HostMemorySharedAttrHelper(module.getContext())
+                    .isAttrPresent(*lowered);
+
+  ExecutionEngineOptions options;
+  auto transformer = makeOptimizingTransformer(/*optLevel=*/2,
+                                               /*sizeLevel=*/0,
+                                               /*targetMachine=*/nullptr);
+  options.transformer = transformer;
+  llvm::Expected<std::unique_ptr<ExecutionEngine>> made =
+      ExecutionEngine::create(*lowered, options);
+  if (!made)
+    failOn(made.takeError(), "cannot JIT-compile @" + job.symbol + ": ");
+  engine = std::move(*made);
+  engine->registerSymbols(cudaRuntimeSymbols);
+
+  SmallVector<void *> host = job.buffers();
   SmallVector<size_t> bytes;
   for (HostArray &array : job.arrays)
     for (unsigned c = 0; c < array.getWidth(); ++c)
       bytes.push_back(array.getBufferBytes(c));
-  llvm::Expected<std::vector<float>> times =
-      driver->run(job.buffers(), bytes, job.grid, job.threads, 1 + benchRuns);
-  if (!times)
-    failOnDriver(times.takeError());
-  failOnDriver(driver->close());
-  if (benchRuns)
-    reportBench(job, "cuda",
-                std::vector<float>(times->begin() + 1, times->end()));
+  SmallVector<void *> device;
+  for (auto [pointer, size] : llvm::zip_equal(host, bytes)) {
+    device.push_back(mgpuMemAlloc(size, nullptr, shared));
+    mgpuMemcpy(device.back(), pointer, size, nullptr);
+  }
+  obsCudaSynchronize();
+  check();
+  SmallVector<void *> packed;
+  for (void *&pointer : device)
+    packed.push_back(&pointer);
+  auto invoke = [&] {
+    if (llvm::Error error = engine->invokePacked(job.symbol, packed)) {
+      if (obsCudaError())
+        llvm::consumeError(std::move(error)), failOnRuntime(engine);
+      failOn(std::move(error), "running @" + job.symbol + ": ");
+    }
+    obsCudaSynchronize();
+    check();
+  };
+  invoke();
+  // The results come back; the inputs are the host's already.
+  unsigned firstResult = 0;
+  for (unsigned a = 0; a < job.numInputs; ++a)
+    firstResult += job.arrays[a].getWidth();
+  for (unsigned i = firstResult; i < host.size(); ++i)
+    mgpuMemcpy(host[i], device[i], bytes[i], nullptr);
+  obsCudaSynchronize();
+  check();
+
+  if (benchRuns) {
+    // The run above was the warm-up. The whole entry is timed by events
+    // around it, then each launch, in as many more runs.
+    void *start = obsCudaTimerCreate(), *stop = obsCudaTimerCreate();
+    check();
+    std::vector<float> times;
+    for (unsigned run = 0; run < benchRuns; ++run) {
+      mgpuEventRecord(start, nullptr);
+      invoke();
+      mgpuEventRecord(stop, nullptr);
+      float milliseconds = 0;
+      if (obsCudaTimerElapsed(start, stop, &milliseconds) != 0)
+        failOnRuntime(engine);
+      times.push_back(milliseconds);
+    }
+    mgpuEventDestroy(start);
+    mgpuEventDestroy(stop);
+    llvm::StringMap<uint64_t> moved = launchBytes(module);
+    obsCudaProfileLaunches(1);
+    for (unsigned run = 0; run < benchRuns; ++run)
+      invoke();
+    // Each kernel's launches per run, their time and bytes per run.
+    llvm::MapVector<llvm::StringRef, std::pair<unsigned, float>> launches;
+    std::vector<std::string> names;
+    for (size_t i = 0, e = obsCudaProfiledLaunchCount(); i < e; ++i) {
+      float milliseconds = 0;
+      const char *name = obsCudaProfiledLaunch(i, &milliseconds);
+      if (!name)
+        failOnRuntime(engine);
+      auto &[count, total] =
+          launches[moved.find(name) != moved.end()
+                       ? moved.find(name)->first()
+                       : llvm::StringRef(names.emplace_back(name))];
+      ++count;
+      total += milliseconds;
+    }
+    obsCudaProfileLaunches(0);
+    uint64_t planBytes = 0;
+    for (auto &[name, counted] : launches)
+      planBytes += moved.lookup(name) * counted.first / benchRuns;
+    reportBench(job, "cuda", times, planBytes);
+    for (auto &[name, counted] : launches) {
+      float perRun = counted.second / benchRuns;
+      uint64_t kernelBytes = moved.lookup(name) * counted.first / benchRuns;
+      llvm::errs() << "bench:   launch " << name << ": "
+                   << counted.first / benchRuns << " per run, "
+                   << llvm::format("%.3f", perRun) << " ms, "
+                   << llvm::format("%.2f", perRun > 0
+                                               ? kernelBytes / (perRun * 1e6)
+                                               : 0.0)
+                   << " GB/s of " << kernelBytes << " bytes\n";
+    }
+  }
+
+  for (void *pointer : device)
+    mgpuMemFree(pointer, nullptr);
+  check();
+  // The JIT's destructors unload the kernels' module.
+  engine.reset();
+  check();
+  if (obsCudaRelease() != 0)
+    fail(obsCudaError());
 }
 
 void run(ModuleOp module, llvm::StringRef target, Job &job) {

@@ -149,4 +149,53 @@ def ObsGPUToCPU : Pass<"obs-gpu-to-cpu", "::mlir::ModuleOp"> {
   ];
 }
 
+def ObsHostMemoryToGPU : Pass<"obs-host-memory-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Put the memory of host code lowered for the cuda target on "
+                "the device";
+  let description = [{
+    On the cuda target, kernels read and write the memory that host
+    functions allocate and pass them, so that memory must be the device's.
+    After `convert-obs-to-gpu`, in every host function, `memref.alloc`
+    becomes `gpu.alloc`, `memref.dealloc` becomes `gpu.dealloc` and
+    `memref.copy` becomes `gpu.memcpy`, which `gpu-async-region` and
+    `gpu-to-llvm` then turn into calls of obs's CUDA runtime on one stream.
+
+    Host code that reads or writes memory itself (a `memref.load` in a
+    loop on the host) cannot touch device memory. Then the module's memory
+    is the kind host and device share (CUDA's managed memory): the module
+    gets `obs.host_memory_shared`, its allocations are left for
+    `obs-host-shared-allocs-to-gpu` (a shared allocation cannot be ordered
+    on a stream, so it is made after `gpu-async-region`), and the program
+    that runs it gives the entry's arguments memory of that kind too.
+    `gpu-async-region` waits for the device before every such access.
+
+    What device memory cannot hold is an error: memory on the host's stack
+    (`memref.alloca`), a global, or a copy between memrefs of different
+    layouts.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+  let statistics = [
+    Statistic<"numAllocations", "allocations", "Allocations made on the device">,
+    Statistic<"numCopies", "copies", "Copies made by the device">
+  ];
+}
+
+def ObsHostSharedAllocsToGPU
+    : Pass<"obs-host-shared-allocs-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Make the allocations of a module whose host code touches "
+                "memory shared between host and device";
+  let description = [{
+    In a module with `obs.host_memory_shared` (see
+    `obs-host-memory-to-gpu`), every `memref.alloc` of host code becomes
+    `gpu.alloc host_shared`: memory that both the host code and the kernels
+    read and write. It runs after `gpu-async-region`, since a shared
+    allocation is not ordered on a stream.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+  let statistics = [
+    Statistic<"numAllocations", "allocations",
+              "Allocations made in memory host and device share">
+  ];
+}
+
 #endif // OBS_CONVERSION_PASSES_TD

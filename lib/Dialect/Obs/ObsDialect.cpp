@@ -209,12 +209,17 @@ static LogicalResult verifyPlanAttribute(Operation *op,
       return misplaced("is a unit attribute");
     return success();
   }
+  if (name == ObsDialect::HostMemorySharedAttrHelper::getNameStr()) {
+    if (!isa<UnitAttr>(value) || !isa<ModuleOp>(op))
+      return misplaced("is a unit attribute on a module");
+    return success();
+  }
   if (name == ObsDialect::OwnerAttrHelper::getNameStr()) {
     if (!isa<LocationAttr>(value))
       return misplaced("is the location of the op whose array is stored");
     return success();
   }
-  return success();
+  return misplaced("is not an attribute of the obs dialect");
 }
 
 LogicalResult ObsDialect::verifyOperationAttribute(Operation *op,

@@ -867,3 +867,13 @@ func.func @in_place_unit() {
   gpu.barrier {obs.in_place = 1 : i64}
   return
 }
+
+// -----
+
+// A name in obs's namespace must be one of the dialect's attributes: a
+// misspelled plan attribute is an error, not ignored.
+// expected-error @+1 {{'obs.shared_ofsets' is not an attribute of the obs dialect}}
+obs.kernel @misspelled(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32>
+    attributes {obs.shared_ofsets = array<i64: 0>} {
+  obs.return %a : !obs.arr<4 x i32>
+}

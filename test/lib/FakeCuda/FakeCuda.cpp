@@ -96,9 +96,10 @@ public:
     size_t events = 0;
     for (auto &[id, live] : liveEvents)
       events += live;
-    record("at exit: %zu allocations, %zu modules, %zu contexts, %zu events "
-           "live",
-           allocations.size(), modules.size(), contexts, events);
+    record("at exit: %zu allocations, %zu modules, %zu contexts, %zu events, "
+           "%zu streams live",
+           allocations.size(), modules.size(), contexts + (primaryRetains > 0),
+           events, streams.size());
     if (log)
       std::fclose(log);
   }
@@ -127,6 +128,15 @@ public:
     return result;
   }
 
+  /// "stream N", or "stream 0" for the null stream.
+  std::string streamName(void *stream) {
+    if (!stream)
+      return "stream 0";
+    auto it = streams.find(stream);
+    return it == streams.end() ? "unknown stream"
+                               : "stream " + std::to_string(it->second);
+  }
+
   /// "allocation N + OFFSET" for a device pointer, or where it is not one.
   std::string describe(CUdeviceptr pointer, size_t bytes, bool &inside) {
     for (auto &[base, allocation] : allocations) {
@@ -152,6 +162,11 @@ public:
   std::map<void *, Module> modules;
   std::map<void *, Function> functions;
   std::map<unsigned, bool> liveEvents;
+  /// Streams made and not destroyed, by handle, with their numbers.
+  std::map<void *, unsigned> streams;
+  unsigned nextStream = 1;
+  /// How many times the primary context is retained.
+  unsigned primaryRetains = 0;
   CUresult failCode = 2;
   /// cuGetErrorString succeeds but leaves a null string, as drivers may.
   bool noDescriptions = false;
@@ -249,6 +264,8 @@ CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
     *value = d.ccMajor;
   else if (attribute == 76)
     *value = d.ccMinor;
+  else if (attribute == 97) // Shared memory a block may opt in to: 227 KiB.
+    *value = 232448;
   else
     return d.done(call, kInvalidValue);
   return d.done(call + " -> " + std::to_string(*value), kSuccess);
@@ -278,7 +295,8 @@ CUresult cuCtxDestroy_v2(void *context) {
 CUresult cuCtxSynchronize() {
   Driver &d = driver();
   INJECT("cuCtxSynchronize", "cuCtxSynchronize()")
-  return d.done("cuCtxSynchronize()", d.contexts ? kSuccess : kInvalidContext);
+  return d.done("cuCtxSynchronize()",
+                d.contexts || d.primaryRetains ? kSuccess : kInvalidContext);
 }
 
 CUresult cuModuleLoadData(void **module, const void *image) {
@@ -413,8 +431,8 @@ CUresult cuLaunchKernel(void *function, unsigned gridX, unsigned gridY,
   call += ", grid " + std::to_string(gridX) + "x" + std::to_string(gridY) +
           "x" + std::to_string(gridZ) + ", block " + std::to_string(blockX) +
           "x" + std::to_string(blockY) + "x" + std::to_string(blockZ) +
-          ", shared " + std::to_string(sharedBytes) + ", stream " +
-          (stream ? "other" : "0") + ", params [";
+          ", shared " + std::to_string(sharedBytes) + ", " +
+          d.streamName(stream) + ", params [";
   bool valid = it != d.functions.end() && !extra &&
                (kernelParams || it->second.parameters.empty());
   if (it != d.functions.end() && kernelParams) {
@@ -454,8 +472,8 @@ static std::string eventName(void *event) {
 
 CUresult cuEventRecord(void *event, void *stream) {
   Driver &d = driver();
-  std::string call = "cuEventRecord(" + eventName(event) + ", stream " +
-                     (stream ? "other" : "0") + ")";
+  std::string call =
+      "cuEventRecord(" + eventName(event) + ", " + d.streamName(stream) + ")";
   INJECT("cuEventRecord", call)
   return d.done(call, kSuccess);
 }
@@ -484,6 +502,208 @@ CUresult cuEventDestroy_v2(void *event) {
   if (it == d.liveEvents.end() || !it->second)
     return d.done(call, kInvalidHandle);
   it->second = false;
+  return d.done(call, kSuccess);
+}
+
+CUresult cuDevicePrimaryCtxRetain(void **context, int device) {
+  Driver &d = driver();
+  std::string call =
+      "cuDevicePrimaryCtxRetain(device " + std::to_string(device) + ")";
+  INJECT("cuDevicePrimaryCtxRetain", call)
+  if (!d.initialized || device < 0 || device >= d.deviceCount)
+    return d.done(call, kInvalidValue);
+  ++d.primaryRetains;
+  *context = reinterpret_cast<void *>(uintptr_t(0x1000));
+  return d.done(call + " -> primary context", kSuccess);
+}
+
+CUresult cuDevicePrimaryCtxRelease_v2(int device) {
+  Driver &d = driver();
+  std::string call =
+      "cuDevicePrimaryCtxRelease_v2(device " + std::to_string(device) + ")";
+  INJECT("cuDevicePrimaryCtxRelease_v2", call)
+  if (d.primaryRetains == 0)
+    return d.done(call, kInvalidContext);
+  --d.primaryRetains;
+  return d.done(call, kSuccess);
+}
+
+CUresult cuCtxSetCurrent(void *context) {
+  Driver &d = driver();
+  std::string call = std::string("cuCtxSetCurrent(") +
+                     (context == reinterpret_cast<void *>(uintptr_t(0x1000))
+                          ? "primary context"
+                          : "another context") +
+                     ")";
+  INJECT("cuCtxSetCurrent", call)
+  return d.done(call, context ? kSuccess : kInvalidContext);
+}
+
+CUresult cuModuleLoadDataEx(void **module, const void *image,
+                            unsigned numOptions, int *options,
+                            void **optionValues) {
+  Driver &d = driver();
+  const char *ptx = static_cast<const char *>(image);
+  std::map<std::string, std::vector<unsigned>> entries = readEntries(ptx);
+  std::string target = "none";
+  if (const char *at = std::strstr(ptx, "\n.target ")) {
+    at += 9;
+    target.assign(at, std::strcspn(at, "\n"));
+  }
+  // The error log the caller offers (CU_JIT_ERROR_LOG_BUFFER and its size).
+  char *log = nullptr;
+  size_t logBytes = 0;
+  for (unsigned i = 0; i < numOptions; ++i) {
+    if (options[i] == 5)
+      log = static_cast<char *>(optionValues[i]);
+    else if (options[i] == 6)
+      logBytes = reinterpret_cast<uintptr_t>(optionValues[i]);
+  }
+  std::string call = "cuModuleLoadDataEx(" + std::to_string(std::strlen(ptx)) +
+                     " bytes, target " + target + ", entries";
+  for (auto &[name, parameters] : entries) {
+    call += " " + name + "(";
+    for (size_t i = 0; i < parameters.size(); ++i)
+      call += (i ? ", " : "") + std::to_string(parameters[i]) + " bytes";
+    call += ")";
+  }
+  call += ", error log " + std::to_string(logBytes) + " bytes)";
+  // A failure writes what a JIT would: where in the PTX and why.
+  auto writeLog = [&] {
+    if (log && logBytes)
+      std::snprintf(log, logBytes,
+                    "ptxas application ptx input, line 1; fatal   : fake "
+                    "failure\nptxas fatal   : Ptx assembly aborted\n");
+  };
+  if (d.injected("cuModuleLoadDataEx")) {
+    writeLog();
+    return d.done(call, d.failCode);
+  }
+  if (std::strncmp(ptx, "//", 2) != 0 &&
+      std::strstr(ptx, ".version") == nullptr) {
+    writeLog();
+    return d.done(call, kInvalidPTX);
+  }
+  unsigned id = d.nextModule++;
+  void *handle = reinterpret_cast<void *>(uintptr_t(0x2000 + id));
+  d.modules[handle] = {id, entries};
+  *module = handle;
+  return d.done(call + " -> module " + std::to_string(id), kSuccess);
+}
+
+CUresult cuFuncSetAttribute(void *function, int attribute, int value) {
+  Driver &d = driver();
+  auto it = d.functions.find(function);
+  std::string call = "cuFuncSetAttribute(" +
+                     (it == d.functions.end() ? std::string("unknown function")
+                                              : it->second.name) +
+                     ", " + std::to_string(attribute) + ", " +
+                     std::to_string(value) + ")";
+  INJECT("cuFuncSetAttribute", call)
+  return d.done(call, it == d.functions.end() ? kInvalidHandle : kSuccess);
+}
+
+CUresult cuStreamCreate(void **stream, unsigned flags) {
+  Driver &d = driver();
+  std::string call = "cuStreamCreate(flags " + std::to_string(flags) + ")";
+  INJECT("cuStreamCreate", call)
+  unsigned id = d.nextStream++;
+  *stream = reinterpret_cast<void *>(uintptr_t(0x4000 + id));
+  d.streams[*stream] = id;
+  return d.done(call + " -> stream " + std::to_string(id), kSuccess);
+}
+
+CUresult cuStreamDestroy_v2(void *stream) {
+  Driver &d = driver();
+  std::string call = "cuStreamDestroy_v2(" + d.streamName(stream) + ")";
+  INJECT("cuStreamDestroy_v2", call)
+  if (!d.streams.erase(stream))
+    return d.done(call, kInvalidHandle);
+  return d.done(call, kSuccess);
+}
+
+CUresult cuStreamSynchronize(void *stream) {
+  Driver &d = driver();
+  std::string call = "cuStreamSynchronize(" + d.streamName(stream) + ")";
+  INJECT("cuStreamSynchronize", call)
+  return d.done(call,
+                stream && !d.streams.count(stream) ? kInvalidHandle : kSuccess);
+}
+
+CUresult cuStreamWaitEvent(void *stream, void *event, unsigned flags) {
+  Driver &d = driver();
+  std::string call = "cuStreamWaitEvent(" + d.streamName(stream) + ", " +
+                     eventName(event) + ")";
+  INJECT("cuStreamWaitEvent", call)
+  return d.done(call, kSuccess);
+}
+
+CUresult cuMemAllocManaged(CUdeviceptr *pointer, size_t bytes, unsigned flags) {
+  Driver &d = driver();
+  std::string call = "cuMemAllocManaged(" + std::to_string(bytes) + ", flags " +
+                     std::to_string(flags) + ")";
+  INJECT("cuMemAllocManaged", call)
+  if (bytes == 0)
+    return d.done(call, kInvalidValue);
+  Allocation allocation{d.nextAllocation++, std::vector<unsigned char>(bytes)};
+  CUdeviceptr base = reinterpret_cast<uintptr_t>(allocation.bytes.data());
+  unsigned id = allocation.id;
+  d.allocations[base] = std::move(allocation);
+  *pointer = base;
+  return d.done(call + " -> allocation " + std::to_string(id), kSuccess);
+}
+
+CUresult cuMemcpyAsync(CUdeviceptr destination, CUdeviceptr source,
+                       size_t bytes, void *stream) {
+  Driver &d = driver();
+  // With unified addressing either side may be host memory.
+  bool destinationInside = false, sourceInside = false;
+  std::string to = d.describe(destination, bytes, destinationInside);
+  std::string from = d.describe(source, bytes, sourceInside);
+  bool destinationOnDevice = to.rfind("allocation", 0) == 0;
+  bool sourceOnDevice = from.rfind("allocation", 0) == 0;
+  std::string call = "cuMemcpyAsync(" + (destinationOnDevice ? to : "host") +
+                     " <- " + (sourceOnDevice ? from : "host") + ", " +
+                     std::to_string(bytes) + " bytes, " + d.streamName(stream) +
+                     ")";
+  INJECT("cuMemcpyAsync", call)
+  if ((destinationOnDevice && !destinationInside) ||
+      (sourceOnDevice && !sourceInside))
+    return d.done(call, kInvalidValue);
+  std::memmove(reinterpret_cast<void *>(destination),
+               reinterpret_cast<void *>(source), bytes);
+  return d.done(call, kSuccess);
+}
+
+CUresult cuMemsetD32Async(CUdeviceptr destination, unsigned value, size_t count,
+                          void *stream) {
+  Driver &d = driver();
+  bool inside = false;
+  std::string call = "cuMemsetD32Async(" +
+                     d.describe(destination, 4 * count, inside) + ", " +
+                     std::to_string(value) + ", " + std::to_string(count) +
+                     ", " + d.streamName(stream) + ")";
+  INJECT("cuMemsetD32Async", call)
+  if (!inside)
+    return d.done(call, kInvalidValue);
+  for (size_t i = 0; i < count; ++i)
+    std::memcpy(reinterpret_cast<char *>(destination) + 4 * i, &value, 4);
+  return d.done(call, kSuccess);
+}
+
+CUresult cuMemsetD16Async(CUdeviceptr destination, unsigned short value,
+                          size_t count, void *stream) {
+  Driver &d = driver();
+  bool inside = false;
+  std::string call = "cuMemsetD16Async(" +
+                     d.describe(destination, 2 * count, inside) + ", " +
+                     std::to_string(value) + ", " + std::to_string(count) +
+                     ", " + d.streamName(stream) + ")";
+  INJECT("cuMemsetD16Async", call)
+  if (!inside)
+    return d.done(call, kInvalidValue);
+  for (size_t i = 0; i < count; ++i)
+    std::memcpy(reinterpret_cast<char *>(destination) + 2 * i, &value, 2);
   return d.done(call, kSuccess);
 }
 

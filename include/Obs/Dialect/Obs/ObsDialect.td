@@ -49,7 +49,10 @@ def Obs_Dialect : Dialect {
   //    repeat whose array it stores;
   //  - owner_index, on a workgroup buffer: that owner's position among the
   //    kernel's syncs and repeats in program order;
-  //  - arena, on the workgroup buffer that is the shared-memory plan's arena.
+  //  - arena, on the workgroup buffer that is the shared-memory plan's arena;
+  //  - host_memory_shared, on a module lowered for the cuda target whose host
+  //    code reads or writes memory itself: its memory is the kind host and
+  //    device share (obs-host-memory-to-gpu), its arguments' included.
   let discardableAttrs = (ins
     "::mlir::DenseI64ArrayAttr":$launch_overlaps,
     "::mlir::IntegerAttr":$shared_bytes,
@@ -58,7 +61,8 @@ def Obs_Dialect : Dialect {
     "::mlir::UnitAttr":$in_place,
     "::mlir::LocationAttr":$owner,
     "::mlir::IntegerAttr":$owner_index,
-    "::mlir::UnitAttr":$arena
+    "::mlir::UnitAttr":$arena,
+    "::mlir::UnitAttr":$host_memory_shared
   );
   let hasOperationAttrVerify = 1;
   let useDefaultTypePrinterParser = 1;
