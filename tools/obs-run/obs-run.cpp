@@ -412,19 +412,18 @@ void runOnJit(ModuleOp module, llvm::StringRef target, Job &job) {
   reportBench(job, target, times, arrayBytes(job));
 }
 
-/// The bytes each kernel's launches move, by the kernel's name (its PTX
-/// entry): every memref it is given, read or written once. What a launch
-/// plan costs in memory traffic.
+/// The bytes a launch of each kernel instance moves, by its name (its PTX
+/// entry): its grid times what one block reads and writes, each array once
+/// (obs.block_traffic). What a launch plan costs in memory traffic.
 llvm::StringMap<uint64_t> launchBytes(ModuleOp module) {
   OwningOpRef<ModuleOp> atGPU = lower(module, "cuda", "gpu");
   llvm::StringMap<uint64_t> bytes;
-  atGPU->walk([&](gpu::LaunchFuncOp launch) {
-    uint64_t moved = 0;
-    for (Value operand : launch.getKernelOperands())
-      if (auto memref = dyn_cast<MemRefType>(operand.getType());
-          memref && memref.hasStaticShape())
-        moved += obs::getTotalBytes(memref);
-    bytes[launch.getKernelName().getValue()] = moved;
+  obs::ObsDialect::BlockTrafficAttrHelper traffic(module.getContext());
+  atGPU->walk([&](gpu::GPUFuncOp func) {
+    DenseI64ArrayAttr block = traffic.getAttr(func);
+    std::optional<ArrayRef<int32_t>> grid = func.getKnownGridSize();
+    if (block && grid)
+      bytes[func.getName()] = (block[0] + block[1]) * uint64_t((*grid)[0]);
   });
   return bytes;
 }
