@@ -1,13 +1,13 @@
 //===- FakeCuda.cpp - a recording test double of libcuda.so.1 -------------===//
 //
-// A stand-in for the CUDA driver that lets the tests check obs-run's host
-// wiring on machines without a GPU: which driver calls it makes, in which
-// order, with which arguments, and that it releases everything on every
-// path. It is a test of wiring, never of running on a GPU: it executes no
-// kernel, and what a launch "computes" is nothing (device memory is host
-// memory, copied in and back unchanged).
+// A stand-in for the CUDA driver that lets the tests check the host wiring
+// of obs's CUDA runtime and obs-run on machines without a GPU: which driver
+// calls they make, in which order, with which arguments, and that they
+// release everything on every path. It is a test of wiring, never of running on
+// a GPU: it executes no kernel, and what a launch "computes" is nothing (device
+// memory is host memory, copied in and back unchanged).
 //
-// It exports the driver's entry points under the names obs-run looks up
+// It exports the driver's entry points under the names the runtime looks up
 // (the versioned ones, `cuMemAlloc_v2` and so on, and nothing under the old
 // unversioned names), so that a lookup of the wrong ABI fails. Every call is
 // appended as one line to the file that OBS_FAKE_CUDA_LOG names, with its
@@ -98,7 +98,7 @@ public:
       events += live;
     record("at exit: %zu allocations, %zu modules, %zu contexts, %zu events, "
            "%zu streams live",
-           allocations.size(), modules.size(), contexts + (primaryRetains > 0),
+           allocations.size(), modules.size(), size_t(primaryRetains > 0),
            events, streams.size());
     if (log)
       std::fclose(log);
@@ -155,7 +155,6 @@ public:
 
   bool initialized = false;
   int deviceCount = 1, ccMajor = 9, ccMinor = 0;
-  size_t contexts = 0;
   /// Each kind of handle is numbered from 1, in the order made.
   unsigned nextAllocation = 1, nextModule = 1, nextEvent = 1;
   std::map<CUdeviceptr, Allocation> allocations;
@@ -225,6 +224,25 @@ std::map<std::string, std::vector<unsigned>> readEntries(const char *ptx) {
 
 } // namespace
 
+/// cuMemsetD32Async and cuMemsetD16Async: `count` copies of `value`.
+template <typename Value>
+static CUresult memsetAsync(const char *name, CUdeviceptr destination,
+                            Value value, size_t count, void *stream) {
+  Driver &d = driver();
+  bool inside = false;
+  std::string call = std::string(name) + "(" +
+                     d.describe(destination, sizeof(Value) * count, inside) +
+                     ", " + std::to_string(value) + ", " +
+                     std::to_string(count) + ", " + d.streamName(stream) + ")";
+  INJECT(name, call)
+  if (!inside)
+    return d.done(call, kInvalidValue);
+  for (size_t i = 0; i < count; ++i)
+    std::memcpy(reinterpret_cast<char *>(destination) + sizeof(Value) * i,
+                &value, sizeof(Value));
+  return d.done(call, kSuccess);
+}
+
 extern "C" {
 
 CUresult cuInit(unsigned flags) {
@@ -271,62 +289,11 @@ CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
   return d.done(call + " -> " + std::to_string(*value), kSuccess);
 }
 
-CUresult cuCtxCreate_v2(void **context, unsigned flags, int device) {
-  Driver &d = driver();
-  std::string call = "cuCtxCreate_v2(flags " + std::to_string(flags) +
-                     ", device " + std::to_string(device) + ")";
-  INJECT("cuCtxCreate_v2", call)
-  *context = reinterpret_cast<void *>(uintptr_t(0x1000 + ++d.contexts));
-  return d.done(call + " -> context " + std::to_string(d.contexts), kSuccess);
-}
-
-CUresult cuCtxDestroy_v2(void *context) {
-  Driver &d = driver();
-  std::string call =
-      "cuCtxDestroy_v2(context " +
-      std::to_string(reinterpret_cast<uintptr_t>(context) - 0x1000) + ")";
-  INJECT("cuCtxDestroy_v2", call)
-  if (d.contexts == 0)
-    return d.done(call, kInvalidContext);
-  --d.contexts;
-  return d.done(call, kSuccess);
-}
-
 CUresult cuCtxSynchronize() {
   Driver &d = driver();
   INJECT("cuCtxSynchronize", "cuCtxSynchronize()")
   return d.done("cuCtxSynchronize()",
-                d.contexts || d.primaryRetains ? kSuccess : kInvalidContext);
-}
-
-CUresult cuModuleLoadData(void **module, const void *image) {
-  Driver &d = driver();
-  const char *ptx = static_cast<const char *>(image);
-  std::map<std::string, std::vector<unsigned>> entries = readEntries(ptx);
-  // The PTX's `.target`, as the driver would JIT it.
-  std::string target = "none";
-  if (const char *at = std::strstr(ptx, "\n.target ")) {
-    at += 9;
-    target.assign(at, std::strcspn(at, "\n"));
-  }
-  std::string call = "cuModuleLoadData(" + std::to_string(std::strlen(ptx)) +
-                     " bytes, target " + target + ", entries";
-  for (auto &[name, parameters] : entries) {
-    call += " " + name + "(";
-    for (size_t i = 0; i < parameters.size(); ++i)
-      call += (i ? ", " : "") + std::to_string(parameters[i]) + " bytes";
-    call += ")";
-  }
-  call += ")";
-  INJECT("cuModuleLoadData", call)
-  if (std::strncmp(ptx, "//", 2) != 0 &&
-      std::strstr(ptx, ".version") == nullptr)
-    return d.done(call, kInvalidPTX);
-  unsigned id = d.nextModule++;
-  void *handle = reinterpret_cast<void *>(uintptr_t(0x2000 + id));
-  d.modules[handle] = {id, entries};
-  *module = handle;
-  return d.done(call + " -> module " + std::to_string(id), kSuccess);
+                d.primaryRetains ? kSuccess : kInvalidContext);
 }
 
 CUresult cuModuleUnload(void *module) {
@@ -391,32 +358,6 @@ CUresult cuMemFree_v2(CUdeviceptr pointer) {
   if (it == d.allocations.end())
     return d.done(call, kInvalidValue);
   d.allocations.erase(it);
-  return d.done(call, kSuccess);
-}
-
-CUresult cuMemcpyHtoD_v2(CUdeviceptr destination, const void *source,
-                         size_t bytes) {
-  Driver &d = driver();
-  bool inside = false;
-  std::string call = "cuMemcpyHtoD_v2(" +
-                     d.describe(destination, bytes, inside) + ", " +
-                     std::to_string(bytes) + " bytes)";
-  INJECT("cuMemcpyHtoD_v2", call)
-  if (!inside)
-    return d.done(call, kInvalidValue);
-  std::memcpy(reinterpret_cast<void *>(destination), source, bytes);
-  return d.done(call, kSuccess);
-}
-
-CUresult cuMemcpyDtoH_v2(void *destination, CUdeviceptr source, size_t bytes) {
-  Driver &d = driver();
-  bool inside = false;
-  std::string call = "cuMemcpyDtoH_v2(" + d.describe(source, bytes, inside) +
-                     ", " + std::to_string(bytes) + " bytes)";
-  INJECT("cuMemcpyDtoH_v2", call)
-  if (!inside)
-    return d.done(call, kInvalidValue);
-  std::memcpy(destination, reinterpret_cast<void *>(source), bytes);
   return d.done(call, kSuccess);
 }
 
@@ -677,34 +618,12 @@ CUresult cuMemcpyAsync(CUdeviceptr destination, CUdeviceptr source,
 
 CUresult cuMemsetD32Async(CUdeviceptr destination, unsigned value, size_t count,
                           void *stream) {
-  Driver &d = driver();
-  bool inside = false;
-  std::string call = "cuMemsetD32Async(" +
-                     d.describe(destination, 4 * count, inside) + ", " +
-                     std::to_string(value) + ", " + std::to_string(count) +
-                     ", " + d.streamName(stream) + ")";
-  INJECT("cuMemsetD32Async", call)
-  if (!inside)
-    return d.done(call, kInvalidValue);
-  for (size_t i = 0; i < count; ++i)
-    std::memcpy(reinterpret_cast<char *>(destination) + 4 * i, &value, 4);
-  return d.done(call, kSuccess);
+  return memsetAsync("cuMemsetD32Async", destination, value, count, stream);
 }
 
 CUresult cuMemsetD16Async(CUdeviceptr destination, unsigned short value,
                           size_t count, void *stream) {
-  Driver &d = driver();
-  bool inside = false;
-  std::string call = "cuMemsetD16Async(" +
-                     d.describe(destination, 2 * count, inside) + ", " +
-                     std::to_string(value) + ", " + std::to_string(count) +
-                     ", " + d.streamName(stream) + ")";
-  INJECT("cuMemsetD16Async", call)
-  if (!inside)
-    return d.done(call, kInvalidValue);
-  for (size_t i = 0; i < count; ++i)
-    std::memcpy(reinterpret_cast<char *>(destination) + 2 * i, &value, 2);
-  return d.done(call, kSuccess);
+  return memsetAsync("cuMemsetD16Async", destination, value, count, stream);
 }
 
 // The codes the double describes; any other gets no name or description
