@@ -496,8 +496,12 @@ void ThreadProgram::compile(Operation &op, uint32_t index) {
   if (auto id = dyn_cast<gpu::ThreadIdOp>(op))
     return finish(id.getDimension() == gpu::Dimension::x ? Step::ThreadIdX
                                                          : Step::Zero);
+  // The block the lowering addresses global memory for is block 0; the
+  // block index the kernel's own code computes with (obs.data) is any.
   if (isa<gpu::BlockIdOp>(op))
-    return finish(Step::Zero);
+    return finish(ObsDialect::DataAttrHelper(op.getContext()).isAttrPresent(&op)
+                      ? Step::Unknown
+                      : Step::Zero);
   if (auto dim = dyn_cast<gpu::BlockDimOp>(op))
     return finish(dim.getDimension() == gpu::Dimension::x ? Step::BlockDimX
                                                           : Step::One);

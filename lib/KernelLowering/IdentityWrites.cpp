@@ -306,6 +306,14 @@ llvm::BitVector mlir::obs::findChangedElements(SyncOp sync, Value overwritten,
           return scalars;
         });
   }
+  // Where the block is is any value: opaque too.
+  auto opaqueIndex = [&](OpBuilder &, Location loc) -> Value {
+    return scratch.addArgument(IndexType::get(sync.getContext()), loc);
+  };
+  emitter.setBlockPosition(sync->getParentOfType<KernelOp>(), opaqueIndex,
+                           [&](OpBuilder &b, Location loc, unsigned) {
+                             return opaqueIndex(b, loc);
+                           });
   Value index =
       scratch.addArgument(IndexType::get(sync.getContext()), sync.getLoc());
   // Every leaf of the element, in row-major order, with its inner indices.

@@ -39,13 +39,15 @@ using namespace mlir::obs;
 static constexpr uint64_t kWarpSize = KernelOp::kWarpSize;
 
 /// The memref types of an array for a whole grid: the outermost dimension
-/// holds every block's chunk.
+/// holds every block's chunk. For a grid known only at run time, the
+/// nominal length kDynamicGridLength stands for any.
 static SmallVector<Type> gridStorageTypes(ArrType type, int64_t grid,
                                           Attribute memorySpace = {}) {
   SmallVector<Type> types;
   for (MemRefType memref : getStorageTypes(type, memorySpace)) {
     SmallVector<int64_t> shape(memref.getShape());
-    shape[0] *= grid;
+    shape[0] =
+        ShapedType::isDynamic(grid) ? kDynamicGridLength : shape[0] * grid;
     types.push_back(MemRefType::get(shape, memref.getElementType(),
                                     MemRefLayoutAttrInterface(), memorySpace));
   }
@@ -71,6 +73,12 @@ struct Destination {
   /// For global memory, where element i of block b lives: the launch's
   /// layout (b, i) -> index, null when it is i itself.
   AffineMap layout;
+  /// For global memory of a launch whose sizes are known at run time, each
+  /// component's outermost length: a place at or past it is absent, neither
+  /// read nor written. Empty otherwise.
+  SmallVector<Value> lengths;
+  /// What an absent place of each component reads as (arguments only).
+  SmallVector<TypedAttr> absent;
 };
 
 class KernelLowering {
@@ -116,7 +124,14 @@ private:
   /// buffer no place in the arena.
   FailureOr<Destination> allocateShared(ArrType type, Operation *owner);
   Destination globalDestination(ValueRange components, ArrType type,
-                                AffineMap layout);
+                                AffineMap layout, ValueRange lengths = {},
+                                ArrayRef<TypedAttr> absent = {});
+  /// The present elements of the kernel's argument `index` in this block.
+  Value emitExtent(OpBuilder &b, Location loc, unsigned index);
+  /// Stores `leaf` at `target` of `destination`, leaving out components
+  /// whose place is absent.
+  void storeGlobal(const Destination &destination, ValueRange leaf,
+                   ValueRange target);
   LeafReader readerFor(const Destination &destination);
   Value threadId() {
     return gpu::ThreadIdOp::create(builder, loc(), gpu::Dimension::x);
@@ -151,6 +166,8 @@ private:
   /// Syncs whose result is only returned: they write global memory.
   llvm::DenseMap<Operation *, SmallVector<unsigned>> outputSyncs;
   SmallVector<Destination> outputs;
+  /// Each argument's global storage.
+  SmallVector<Destination> arguments;
 };
 
 } // namespace
@@ -223,12 +240,16 @@ FailureOr<Destination> KernelLowering::allocateShared(ArrType type,
 }
 
 Destination KernelLowering::globalDestination(ValueRange components,
-                                              ArrType type, AffineMap layout) {
+                                              ArrType type, AffineMap layout,
+                                              ValueRange lengths,
+                                              ArrayRef<TypedAttr> absent) {
   Destination destination;
   destination.components.assign(components.begin(), components.end());
+  destination.lengths.assign(lengths.begin(), lengths.end());
+  destination.absent.assign(absent.begin(), absent.end());
   if (layout) {
     destination.layout = layout;
-  } else if (grid > 1) {
+  } else if (grid != 1) {
     MLIRContext *context = builder.getContext();
     destination.layout = AffineMap::get(
         2, 0,
@@ -252,11 +273,80 @@ LeafReader KernelLowering::readerFor(const Destination &destination) {
   LeafReader read = makeStorageReader(destination.components);
   if (!layout)
     return read;
-  return [read, layout](OpBuilder &b, Location loc, ValueRange path) {
+  if (destination.lengths.empty())
+    return [read, layout](OpBuilder &b, Location loc, ValueRange path) {
+      SmallVector<Value> placed(path);
+      placed[0] = placeOf(b, loc, layout, path[0]);
+      return read(b, loc, placed);
+    };
+  // A place past the end of its memref is absent: not read, but the
+  // argument's absent value.
+  return [destination](OpBuilder &b, Location loc, ValueRange path) {
     SmallVector<Value> placed(path);
-    placed[0] = placeOf(b, loc, layout, path[0]);
-    return read(b, loc, placed);
+    placed[0] = placeOf(b, loc, destination.layout, path[0]);
+    SmallVector<Value> scalars;
+    for (auto [memref, length, absent] : llvm::zip_equal(
+             destination.components, destination.lengths, destination.absent)) {
+      Value present = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                            placed[0], length);
+      auto ifPresent = scf::IfOp::create(b, loc, absent.getType(), present,
+                                         /*withElseRegion=*/true);
+      OpBuilder then = ifPresent.getThenBodyBuilder();
+      scf::YieldOp::create(
+          then, loc,
+          memref::LoadOp::create(then, loc, memref, placed).getResult());
+      OpBuilder otherwise = ifPresent.getElseBodyBuilder();
+      scf::YieldOp::create(
+          otherwise, loc,
+          arith::ConstantOp::create(otherwise, loc, absent).getResult());
+      scalars.push_back(ifPresent.getResult(0));
+    }
+    return scalars;
   };
+}
+
+void KernelLowering::storeGlobal(const Destination &destination,
+                                 ValueRange leaf, ValueRange target) {
+  if (destination.lengths.empty())
+    return storeLeaf(builder, loc(), destination.components, leaf, target);
+  for (auto [memref, length, scalar] :
+       llvm::zip_equal(destination.components, destination.lengths, leaf)) {
+    Value present = arith::CmpIOp::create(
+        builder, loc(), arith::CmpIPredicate::ult, target[0], length);
+    auto ifPresent = scf::IfOp::create(builder, loc(), present,
+                                       /*withElseRegion=*/false);
+    OpBuilder then = ifPresent.getThenBodyBuilder();
+    memref::StoreOp::create(then, loc(), scalar, memref, target);
+  }
+}
+
+Value KernelLowering::emitExtent(OpBuilder &b, Location loc, unsigned index) {
+  // The block's index as the code uses it: the proofs take it to be any
+  // block (obs.data), since one plan serves them all.
+  Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  ObsDialect::DataAttrHelper(b.getContext())
+      .setAttr(block.getDefiningOp(), b.getUnitAttr());
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  };
+  const Destination &argument = arguments[index];
+  int64_t length = arrType(kernel.getArgument(index)).getLength();
+  // The places before the end of all its memrefs: its own chunk's end for
+  // a grid of static sizes (laid out or not, each block's array is whole
+  // there; `(start + N) - start` folds to N), the lengths given at run time
+  // otherwise.
+  Value start = arith::MulIOp::create(b, loc, block, constant(length));
+  Value end;
+  if (argument.lengths.empty()) {
+    end = arith::AddIOp::create(b, loc, start, constant(length));
+  } else {
+    for (Value memrefLength : argument.lengths)
+      end = end ? arith::MinSIOp::create(b, loc, end, memrefLength).getResult()
+                : memrefLength;
+  }
+  Value left = arith::SubIOp::create(b, loc, end, start);
+  left = arith::MaxSIOp::create(b, loc, left, constant(0));
+  return arith::MinSIOp::create(b, loc, left, constant(length));
 }
 
 Operation *KernelLowering::emitBarrier(SyncScope scope, SyncOp sync) {
@@ -334,6 +424,17 @@ LogicalResult KernelLowering::emitStage(Value array,
     emitter.setReadLimit(kMaxFusedReads - std::min(fusedReads, kMaxFusedReads));
     for (const auto &[value, reader] : sources)
       emitter.setSource(value, reader);
+    emitter.setBlockPosition(
+        kernel,
+        [](OpBuilder &b, Location loc) -> Value {
+          auto block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+          ObsDialect::DataAttrHelper(b.getContext())
+              .setAttr(block, b.getUnitAttr());
+          return block;
+        },
+        [this](OpBuilder &b, Location loc, unsigned index) {
+          return emitExtent(b, loc, index);
+        });
     SmallVector<Value> path{element};
     path.append(inner.begin(), inner.end());
     SmallVector<Value> leaf = emitter.emitLeaf(array, path);
@@ -347,7 +448,7 @@ LogicalResult KernelLowering::emitStage(Value array,
     target.append(inner.begin(), inner.end());
     if (destination.layout)
       target[0] = placeOf(builder, loc(), destination.layout, element);
-    storeLeaf(builder, loc(), destination.components, leaf, target);
+    storeGlobal(destination, leaf, target);
   };
   auto emitRound = [&](Value round) {
     Value thread = threadId();
@@ -720,24 +821,41 @@ LogicalResult KernelLowering::lower() {
   Block &entry = func.getBody().front();
   builder.setInsertionPointToStart(&entry);
 
-  // Arguments, then outputs, each as its components.
+  // Arguments, then outputs, each as its components; for sizes known at
+  // run time, the components' lengths follow them all.
   unsigned next = 0, arrayIndex = 0;
   auto layoutOf = [&]() {
     unsigned index = arrayIndex++;
     return layouts.empty() ? AffineMap() : layouts[index];
   };
+  bool dynamic = ShapedType::isDynamic(grid);
+  unsigned numMemrefs = 0;
+  for (TypeRange arrays : {kernel.getArgumentTypes(), kernel.getResultTypes()})
+    for (Type type : arrays)
+      numMemrefs += getFlattenedSize(cast<ArrType>(type).getLeafType());
+  auto lengthsOf = [&](unsigned first, unsigned width) -> ValueRange {
+    if (!dynamic)
+      return {};
+    return entry.getArguments().slice(numMemrefs + first, width);
+  };
   for (BlockArgument argument : kernel.getArguments()) {
     unsigned width = getFlattenedSize(arrType(argument).getLeafType());
+    SmallVector<TypedAttr> absent;
+    if (dynamic)
+      absent = *getAbsentValues(kernel, argument.getArgNumber());
     Destination global = globalDestination(
-        entry.getArguments().slice(next, width), arrType(argument), layoutOf());
+        entry.getArguments().slice(next, width), arrType(argument), layoutOf(),
+        lengthsOf(next, width), absent);
     sources[argument] = readerFor(global);
+    arguments.push_back(global);
     next += width;
   }
   for (Type result : kernel.getResultTypes()) {
     auto type = cast<ArrType>(result);
     unsigned width = getFlattenedSize(type.getLeafType());
     outputs.push_back(globalDestination(entry.getArguments().slice(next, width),
-                                        type, layoutOf()));
+                                        type, layoutOf(),
+                                        lengthsOf(next, width)));
     next += width;
   }
 
@@ -786,6 +904,9 @@ FailureOr<gpu::GPUFuncOp> mlir::obs::lowerKernelToGPUFunc(
     for (Type type : kernel.getResultTypes())
       llvm::append_range(arguments,
                          gridStorageTypes(cast<ArrType>(type), grid));
+    // Sizes known at run time: each memref's outermost length.
+    if (ShapedType::isDynamic(grid))
+      arguments.append(arguments.size(), builder.getIndexType());
   }
   SymbolTable symbols(module);
   auto func = gpu::GPUFuncOp::create(builder, kernel.getLoc(), name,
@@ -797,8 +918,9 @@ FailureOr<gpu::GPUFuncOp> mlir::obs::lowerKernelToGPUFunc(
                 builder.getUnitAttr());
   func.setKnownBlockSizeAttr(
       builder.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
-  func.setKnownGridSizeAttr(
-      builder.getDenseI32ArrayAttr({static_cast<int32_t>(grid), 1, 1}));
+  if (!ShapedType::isDynamic(grid))
+    func.setKnownGridSizeAttr(
+        builder.getDenseI32ArrayAttr({static_cast<int32_t>(grid), 1, 1}));
   // What one block moves: each argument read once, each result written
   // once.
   auto bytesOf = [](TypeRange arrays) {

@@ -38,9 +38,9 @@ void mlir::obs::buildHostToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  ConvertFuncToLLVMPassOptions funcOptions;
-  funcOptions.useBarePtrCallConv = true;
-  pm.addPass(createConvertFuncToLLVMPass(funcOptions));
+  // Host functions take MLIR's memref descriptors, which carry the sizes of
+  // memrefs known only at run time (kernels keep bare pointers).
+  pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
@@ -173,7 +173,6 @@ void mlir::obs::buildPTXPipeline(OpPassManager &pm,
   pm.addPass(createGpuNVVMAttachTarget(targetOptions));
   buildHostToLLVMPipeline(pm);
   GpuToLLVMConversionPassOptions launchOptions;
-  launchOptions.hostBarePtrCallConv = true;
   launchOptions.kernelBarePtrCallConv = true;
   pm.addPass(createGpuToLLVMConversionPass(launchOptions));
   pm.addPass(createReconcileUnrealizedCastsPass());
@@ -194,7 +193,7 @@ void mlir::obs::registerPipelines() {
   PassPipelineRegistration<>(
       "obs-host-to-llvm",
       "Host code (func, scf, arith, math, memref, cf) to the LLVM dialect, "
-      "memrefs passed as bare pointers",
+      "memrefs passed as MLIR's descriptors",
       buildHostToLLVMPipeline);
   PassPipelineRegistration<OptimizePipelineOptions>(
       "obs-optimize",

@@ -262,13 +262,108 @@ struct ObsCollectLaunchOverlapsPass
 
 } // namespace
 
+/// The proof for a launch whose sizes are known only at run time, for every
+/// grid and length at once. Its blocks see contiguous chunks and touch only
+/// places before the end of each memref, so every place is inside; what is
+/// left is how memrefs of one allocation meet. Two memrefs that are the
+/// same view, for arrays of the same shape, give each block the same
+/// places: element i of block b of one is element i of block b of the
+/// other, in every block alike. Any other pair of views of an allocation
+/// could meet anywhere, depending on the sizes, and is rejected unless
+/// both are only read.
+static LogicalResult
+proveDynamicLaunchPlaces(LaunchOp launch, KernelOp kernel,
+                         SmallVectorImpl<LaunchOverlap> &overlaps) {
+  SmallVector<Value> memrefs(launch.getInputs());
+  llvm::append_range(memrefs, launch.getOutputs());
+  struct Placed {
+    unsigned operand;
+    bool output;
+    AllocationView placement;
+    SmallVector<uint64_t> arrayShape;
+  };
+  SmallVector<Placed> operands;
+  unsigned operand = 0;
+  for (TypeRange arrays : {kernel.getArgumentTypes(), kernel.getResultTypes()})
+    for (Type type : arrays) {
+      auto array = cast<ArrType>(type);
+      for (unsigned c = 0, e = getFlattenedSize(array.getLeafType()); c < e;
+           ++c, ++operand) {
+        std::string name = nameOperand(launch, operand);
+        FailureOr<AllocationView> placement =
+            followToAllocation(memrefs[operand], launch, name);
+        if (failed(placement))
+          return failure();
+        bool output = operand >= launch.getInputs().size();
+        if (output && isConstantGlobal(placement->root)) {
+          InFlightDiagnostic diag =
+              launch.emitOpError()
+              << "writes through " << name
+              << " into a constant global, which is read-only";
+          diag.attachNote(placement->root.getLoc()) << "the allocation";
+          return tagError(diag, ErrorKind::RejectedChoice);
+        }
+        operands.push_back({operand, output, *placement, array.getShape()});
+      }
+    }
+  auto sameView = [](const Placed &a, const Placed &b) {
+    const AllocationView &p = a.placement, &q = b.placement;
+    return p.baseBytes == q.baseBytes && p.offset == q.offset &&
+           p.strides == q.strides && p.elementBytes == q.elementBytes &&
+           a.arrayShape == b.arrayShape;
+  };
+  for (auto [i, first] : llvm::enumerate(operands)) {
+    for (const Placed &second : ArrayRef(operands).drop_front(i + 1)) {
+      if (first.placement.root != second.placement.root ||
+          (!first.output && !second.output))
+        continue;
+      Value root = first.placement.root;
+      std::string names = nameOperand(launch, first.operand) + " and " +
+                          nameOperand(launch, second.operand);
+      if (!sameView(first, second)) {
+        InFlightDiagnostic diag =
+            launch.emitOpError()
+            << "passes " << names
+            << ", two different views of one allocation, at least one "
+               "written, to a launch whose sizes are known only at run time: "
+               "where they meet depends on the sizes, and the launch proof "
+               "accepts only the same view, which gives each block the same "
+               "places";
+        diag.attachNote(root.getLoc()) << "the allocation";
+        return tagError(diag, ErrorKind::RejectedChoice);
+      }
+      if (first.output && second.output) {
+        InFlightDiagnostic diag =
+            launch.emitOpError()
+            << "writes one place twice: element 0 of every block through "
+            << names << ", the same view of one allocation";
+        diag.attachNote(root.getLoc()) << "the allocation";
+        return tagError(diag, ErrorKind::RejectedChoice);
+      }
+      // A block reads what it writes, element by element: the simulation
+      // of its block orders each read before the write.
+      const Placed &read = first.output ? second : first;
+      const Placed &written = first.output ? first : second;
+      uint64_t leaves = 1;
+      for (uint64_t extent : read.arrayShape)
+        leaves *= extent;
+      for (uint64_t element = 0; element < leaves; ++element)
+        overlaps.push_back(
+            {{read.operand, element, written.operand, element}, 0, root});
+    }
+  }
+  return success();
+}
+
 LogicalResult
 mlir::obs::proveLaunchPlaces(LaunchOp launch, KernelOp kernel,
                              SmallVectorImpl<LaunchOverlap> &overlaps) {
   SmallVector<Value> memrefs(launch.getInputs());
   llvm::append_range(memrefs, launch.getOutputs());
   SmallVector<AffineMap> layouts = launch.getLayoutsOrChunks(kernel);
-  int64_t grid = static_cast<int64_t>(launch.getGrid());
+  if (launch.hasDynamicSizes())
+    return proveDynamicLaunchPlaces(launch, kernel, overlaps);
+  int64_t grid = *launch.getStaticGridSize();
 
   // Each operand's array, and how its places are computed.
   SmallVector<OperandPlaces> operands;

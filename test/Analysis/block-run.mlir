@@ -240,3 +240,37 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @m {
+  // The block index the lowering addresses global memory with is block 0's;
+  // each thread stores to its own element: no hazard.
+  // expected-remark @+1 {{2 accesses, 0 barriers}}
+  gpu.func @block_for_addresses() workgroup(%buf: memref<8xi32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 2, 1, 1>} {
+    %t = gpu.thread_id x
+    %b = gpu.block_id x
+    %c0 = arith.constant 0 : i32
+    %i = arith.addi %b, %t : index
+    memref.store %c0, %buf[%i] : memref<8xi32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // The block index the kernel's own code computes with (obs.block_id,
+  // obs.extent: obs.data) is any block's, so an index computed from it may
+  // be anywhere: what block 0 does proves nothing for the others.
+  // expected-remark @+1 {{2 accesses, 0 barriers, data-dependent}}
+  gpu.func @block_as_data() workgroup(%buf: memref<8xi32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 2, 1, 1>} {
+    %t = gpu.thread_id x
+    %b = gpu.block_id x {obs.data}
+    %c0 = arith.constant 0 : i32
+    %i = arith.addi %b, %t : index
+    // expected-remark @+1 {{write after write: thread 0 then thread 1, anywhere}}
+    memref.store %c0, %buf[%i] : memref<8xi32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}

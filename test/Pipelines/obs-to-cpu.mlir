@@ -3,10 +3,10 @@
 // RUN: not obs-opt %s --obs-to-cpu="order=sideways" 2>&1 | FileCheck %s --check-prefix=ORDER
 
 // The cpu target's pipeline ends in the LLVM dialect: the kernel as a
-// function over bare pointers looping over blocks, the block function with
-// its thread loops.
+// function over MLIR's memref descriptors (pointers, offset, size, stride)
+// looping over blocks, the block function with its thread loops.
 
-// CHECK: llvm.func @increv(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
+// CHECK: llvm.func @increv(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64)
 // CHECK: llvm.call @increv.block
 // CHECK: llvm.func @increv.block(
 // CHECK-NOT: gpu.

@@ -192,3 +192,26 @@ obs.kernel @returned_in_place(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
   %2 = obs.sync inplace %1 : !obs.arr<8 x i32>
   obs.return %2 : !obs.arr<8 x i32>
 }
+
+// -----
+
+// A warp scope that would be safe in block 0 only: each element reads the
+// one 32 * block places on, which is in its own warp in block 0 and in the
+// other warp in block 1. The proof takes obs.block_id to be any block.
+obs.kernel @warp_safe_in_block_0(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> {
+  // expected-note @+2 {{the buffer holds the array of this op}}
+  // expected-error @+1 {{'obs.sync' op warp scope is unsafe: thread 0 (warp 0) writes element 0 of a shared buffer before the barrier and thread 32 (warp 1) reads it after it (read after write); only a block barrier orders threads of different warps}}
+  %0 = obs.sync warp %a : !obs.arr<64 x i32>
+  %block = obs.block_id
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %1 = obs.generate : !obs.arr<64 x i32> {
+  ^bb0(%i: index):
+    %shift = arith.muli %block, %c32 : index
+    %j = arith.addi %i, %shift : index
+    %k = arith.remui %j, %c64 : index
+    %x = obs.index %0[%k] : !obs.arr<64 x i32>
+    obs.yield %x : i32
+  }
+  obs.return %1 : !obs.arr<64 x i32>
+}

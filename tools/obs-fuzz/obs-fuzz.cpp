@@ -323,15 +323,14 @@ FailureOr<obs_run::HostArray> run(ModuleOp module, const Entry &entry,
     return failure();
   }
   obs_run::HostArray output(entry.output);
-  SmallVector<void *> buffers;
-  for (unsigned c = 0; c < input.getWidth(); ++c)
-    buffers.push_back(input.getBuffer(c));
-  for (unsigned c = 0; c < output.getWidth(); ++c)
-    buffers.push_back(output.getBuffer(c));
-  SmallVector<void *> packed;
-  for (void *&buffer : buffers)
-    packed.push_back(&buffer);
-  if (llvm::Error e = (*engine)->invokePacked(entry.symbol, packed)) {
+  obs_run::PackedMemRefs arguments;
+  for (obs_run::HostArray *array : {&input, &output}) {
+    SmallVector<void *> buffers;
+    for (unsigned c = 0; c < array->getWidth(); ++c)
+      buffers.push_back(array->getBuffer(c));
+    arguments.add(*array, buffers);
+  }
+  if (llvm::Error e = (*engine)->invokePacked(entry.symbol, arguments.get())) {
     error.text = "cannot run: " + llvm::toString(std::move(e));
     return failure();
   }

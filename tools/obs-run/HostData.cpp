@@ -262,6 +262,13 @@ static uint64_t nextRandom(uint64_t &state) {
   return z ^ (z >> 31);
 }
 
+/// The numbers of a list or a text file.
+static size_t countTokens(StringRef text) {
+  SmallVector<StringRef> tokens;
+  SplitString(text, tokens, " \t\r\n,");
+  return tokens.size();
+}
+
 Error HostArray::fillFromList(StringRef text, const Twine &origin) {
   SmallVector<StringRef> tokens;
   SplitString(text, tokens, " \t\r\n,");
@@ -413,6 +420,30 @@ static Expected<NpyHeader> parseNpyHeader(StringRef bytes, StringRef path) {
   return header;
 }
 
+Expected<std::optional<uint64_t>> obs_run::countInputScalars(StringRef spec) {
+  if (spec == "iota" || spec.starts_with("iota:") ||
+      spec.starts_with("random:"))
+    return std::nullopt;
+  if (sys::fs::is_regular_file(spec)) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> file =
+        MemoryBuffer::getFile(spec, /*IsText=*/!spec.ends_with(".npy"));
+    if (!file)
+      return makeError("cannot read '" + spec +
+                       "': " + file.getError().message());
+    if (!spec.ends_with(".npy"))
+      return countTokens((*file)->getBuffer());
+    Expected<NpyHeader> header = parseNpyHeader((*file)->getBuffer(), spec);
+    if (!header)
+      return header.takeError();
+    uint64_t count = 1;
+    for (uint64_t extent : header->shape)
+      count *= extent;
+    return count;
+  }
+  // A list, or what fill reports as no input at all.
+  return countTokens(spec);
+}
+
 Error HostArray::fillFromNpy(StringRef path) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> file =
       MemoryBuffer::getFile(path, /*IsText=*/false);
@@ -546,4 +577,45 @@ Error HostArray::write(StringRef path) const {
              scalar.bytes);
   }
   return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Calling compiled host functions
+//===----------------------------------------------------------------------===//
+
+void PackedMemRefs::add(const HostArray &array, ArrayRef<void *> pointers) {
+  SmallVector<uint64_t> shape = array.getType().getShape();
+  // Row-major strides.
+  SmallVector<int64_t> strides(shape.size());
+  int64_t stride = 1;
+  for (unsigned d = shape.size(); d-- > 0;) {
+    strides[d] = stride;
+    stride *= static_cast<int64_t>(shape[d]);
+  }
+  for (void *pointer : pointers.take_front(array.getWidth())) {
+    addPointer(pointer); // Allocated.
+    addPointer(pointer); // Aligned.
+    addInteger(0);       // Offset.
+    for (uint64_t size : shape)
+      addInteger(static_cast<int64_t>(size));
+    for (int64_t value : strides)
+      addInteger(value);
+  }
+}
+
+void PackedMemRefs::add(ArrayRef<HostArray> arrays, ArrayRef<void *> pointers) {
+  for (const HostArray &array : arrays) {
+    add(array, pointers);
+    pointers = pointers.drop_front(array.getWidth());
+  }
+}
+
+void PackedMemRefs::addPointer(void *pointer) {
+  fieldPointers.push_back(pointer);
+  packed.push_back(&fieldPointers.back());
+}
+
+void PackedMemRefs::addInteger(int64_t value) {
+  fieldIntegers.push_back(value);
+  packed.push_back(&fieldIntegers.back());
 }

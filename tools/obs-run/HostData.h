@@ -13,10 +13,14 @@
 #define OBS_TOOLS_OBSRUN_HOSTDATA_H
 
 #include "Obs/Dialect/Obs/ObsTypes.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdint>
+#include <deque>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +44,11 @@ struct Number {
   int64_t integer = 0;
   double real = 0;
 };
+
+/// The number of scalars an `--input` specification holds (a list, a text
+/// file, an .npy file), or none for one that fills any length (iota,
+/// random).
+llvm::Expected<std::optional<uint64_t>> countInputScalars(llvm::StringRef spec);
 
 class HostArray {
 public:
@@ -89,6 +98,28 @@ private:
 
 /// Formats an error for obs-run's one-line reports.
 llvm::Error makeError(const llvm::Twine &message);
+
+/// The arguments of a lowered host function as ExecutionEngine::invokePacked
+/// takes them: MLIR's memref descriptors (allocated and aligned pointer,
+/// offset, sizes, strides), one pointer per field, a memref per component
+/// of each array.
+class PackedMemRefs {
+public:
+  /// Adds the memrefs of `array`, one per component at `pointers` (on the
+  /// host, or on a device).
+  void add(const HostArray &array, llvm::ArrayRef<void *> pointers);
+  /// Adds the arrays, their components at `pointers` in order.
+  void add(llvm::ArrayRef<HostArray> arrays, llvm::ArrayRef<void *> pointers);
+  llvm::SmallVector<void *> &get() { return packed; }
+
+private:
+  void addPointer(void *pointer);
+  void addInteger(int64_t value);
+  // Deques: the packed list points into them as they grow.
+  std::deque<void *> fieldPointers;
+  std::deque<int64_t> fieldIntegers;
+  llvm::SmallVector<void *> packed;
+};
 
 } // namespace obs_run
 

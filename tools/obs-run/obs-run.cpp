@@ -98,6 +98,15 @@ static cl::list<std::string> inputs(
              "pairs are 8 numbers."),
     cl::value_desc("spec"), cl::cat(runCategory));
 
+static cl::opt<uint64_t> lengthOption(
+    "length",
+    cl::desc("The length of a host function's memref of dynamic size "
+             "(memref<?xT>) that an --input of no length of its own (iota, "
+             "random) fills. Otherwise a dynamic memref takes its length "
+             "from its input (a file or a list), and one with no --input "
+             "(an output) the length of the function's first argument"),
+    cl::value_desc("N"), cl::cat(runCategory));
+
 static cl::opt<std::string> outputFile(
     "output",
     cl::desc("Write the results to FILE.txt (one number per line) or "
@@ -245,13 +254,48 @@ struct Job {
   }
 };
 
-/// A host function's memref as an array of obs-run's model.
-obs::ArrType arrayOfMemRef(MemRefType memref) {
+/// A host function's memref as an array of obs-run's model, with `length`
+/// for a dynamic outermost dimension.
+obs::ArrType arrayOfMemRef(MemRefType memref, uint64_t length = 0) {
   Type element = memref.getElementType();
   for (int64_t extent : llvm::reverse(memref.getShape().drop_front()))
     element = obs::ArrType::get(memref.getContext(), extent, element);
-  return obs::ArrType::get(memref.getContext(), memref.getShape().front(),
+  int64_t outer = memref.getShape().front();
+  return obs::ArrType::get(memref.getContext(),
+                           ShapedType::isDynamic(outer) ? length : outer,
                            element);
+}
+
+/// The outermost length of argument `index` of a host function, a memref
+/// of dynamic size: from its input's own length (a file or a list, whose
+/// numbers fill whole rows), else --length for an input of no length
+/// (iota, random), else, for an argument with no input, the first
+/// argument's length.
+uint64_t dynamicLength(MemRefType memref, unsigned index, const Job &job) {
+  uint64_t rowScalars = 1;
+  for (int64_t extent : memref.getShape().drop_front())
+    rowScalars *= static_cast<uint64_t>(extent);
+  std::string what;
+  llvm::raw_string_ostream(what)
+      << "argument " << index << " (" << memref << ")";
+  if (index < inputs.size()) {
+    llvm::Expected<std::optional<uint64_t>> count =
+        countInputScalars(inputs[index]);
+    failOn(count.takeError(), "input " + llvm::Twine(index) + ": ");
+    if (*count) {
+      if (rowScalars == 0 || **count % rowScalars != 0)
+        fail(what + ": its input has " + llvm::Twine(**count) +
+             " numbers, which do not fill rows of " + llvm::Twine(rowScalars));
+      return **count / std::max<uint64_t>(rowScalars, 1);
+    }
+    if (!lengthOption.getNumOccurrences())
+      fail(what + " has a dynamic size, and its input '" + inputs[index] +
+           "' has no length of its own: give --length=N, a file or a list");
+    return lengthOption;
+  }
+  if (index == 0 || job.arrays.empty())
+    fail(what + " has a dynamic size and no input to take it from");
+  return job.arrays.front().getType().getLength();
 }
 
 /// Parses `--NAME=forward|reverse|shuffle[:SEED]` into an order and a seed.
@@ -392,10 +436,9 @@ void runOnJit(ModuleOp module, llvm::StringRef target, Job &job) {
       ExecutionEngine::create(module, options);
   if (!engine)
     failOn(engine.takeError(), "cannot JIT-compile @" + job.symbol + ": ");
-  SmallVector<void *> buffers = job.buffers();
-  SmallVector<void *> packed;
-  for (void *&buffer : buffers)
-    packed.push_back(&buffer);
+  PackedMemRefs arguments;
+  arguments.add(job.arrays, job.buffers());
+  SmallVector<void *> &packed = arguments.get();
   failOn((*engine)->invokePacked(job.symbol, packed),
          "running @" + job.symbol + ": ");
   if (!benchRuns)
@@ -527,9 +570,9 @@ void runOnCuda(ModuleOp module, Job &job) {
   }
   obsCudaSynchronize();
   check();
-  SmallVector<void *> packed;
-  for (void *&pointer : device)
-    packed.push_back(&pointer);
+  PackedMemRefs arguments;
+  arguments.add(job.arrays, device);
+  SmallVector<void *> &packed = arguments.get();
   auto invoke = [&] {
     if (llvm::Error error = engine->invokePacked(job.symbol, packed)) {
       if (obsCudaError())
@@ -771,23 +814,28 @@ int main(int argc, char **argv) {
     auto entry = module->lookupSymbol<func::FuncOp>(entryName);
     if (!entry)
       fail("no function @" + entryName + " in '" + inputFile + "'");
-    for (Type type : entry.getArgumentTypes()) {
+    if (inputs.size() > entry.getNumArguments())
+      fail("@" + entryName + " takes " + llvm::Twine(entry.getNumArguments()) +
+           " memrefs, but " + llvm::Twine(inputs.size()) +
+           " --input were given");
+    for (auto [index, type] : llvm::enumerate(entry.getArgumentTypes())) {
       auto memref = dyn_cast<MemRefType>(type);
-      if (!memref || !memref.hasStaticShape() || memref.getRank() == 0 ||
+      if (!memref || memref.getRank() == 0 ||
+          llvm::any_of(memref.getShape().drop_front(), ShapedType::isDynamic) ||
+          !memref.getLayout().isIdentity() ||
           !obs::isScalarElementType(memref.getElementType()))
         fail("@" + entryName +
-             " must take memrefs of static shape and "
-             "scalar elements only");
-      job.arrays.emplace_back(arrayOfMemRef(memref));
+             " must take memrefs of scalar elements, static sizes but for "
+             "the outermost, and no layout");
+      uint64_t length = 0;
+      if (!memref.hasStaticShape() && emitStage.empty())
+        length = dynamicLength(memref, index, job);
+      job.arrays.emplace_back(arrayOfMemRef(memref, length));
     }
     if (entry.getNumResults())
       fail("@" + entryName +
            " must return nothing: its results are the "
            "memrefs it writes");
-    if (inputs.size() > entry.getNumArguments())
-      fail("@" + entryName + " takes " + llvm::Twine(entry.getNumArguments()) +
-           " memrefs, but " + llvm::Twine(inputs.size()) +
-           " --input were given");
     job.symbol = entryName;
   }
   // Emitting IR needs no data.

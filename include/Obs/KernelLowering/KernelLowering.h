@@ -16,6 +16,13 @@
 
 namespace mlir::obs {
 
+/// The outermost length of the memrefs a kernel instance for sizes known
+/// only at run time takes (they are passed as bare pointers, which need a
+/// static type): a nominal length that stands for any up to it, the most
+/// elements a launch's memref may hold along its outermost dimension. The
+/// real lengths are arguments of their own.
+constexpr int64_t kDynamicGridLength = 2147483647;
+
 /// What the lowering counts, for pass statistics.
 struct GPULoweringCounters {
   std::function<void()> stage = [] {};
@@ -38,6 +45,12 @@ struct KernelLayouts {
 /// gpu.func at the end of `module`, named `name` or, when that is taken,
 /// renamed as SymbolTable::insert does, for a grid of `grid` blocks whose
 /// arrays are contiguous chunks of the memrefs, or laid out by `layouts`.
+///
+/// A `grid` of ShapedType::kDynamic makes the instance for launches whose
+/// sizes are known only at run time: it takes each memref with the nominal
+/// length kDynamicGridLength, then each memref's real outermost length, and
+/// reads and writes only the places before it (an argument's absent places
+/// read as its `obs.absent` value).
 ///
 /// Every barrier carries `obs.sync_index`, the position (in program order)
 /// of the sync it ends; every workgroup buffer and view carries

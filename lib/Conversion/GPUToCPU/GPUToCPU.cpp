@@ -61,6 +61,8 @@ public:
   /// The position `k` of a loop over `count` threads, as a thread (or warp,
   /// or lane, or block) number.
   Value apply(OpBuilder &builder, Location loc, Value k, int64_t count);
+  /// The same for a count known only at run time (a grid).
+  Value apply(OpBuilder &builder, Location loc, Value k, Value count);
 
 private:
   /// splitmix64, so that a seed gives the same order everywhere.
@@ -165,6 +167,30 @@ Value ThreadOrder::apply(OpBuilder &builder, Location loc, Value k,
   Value entry = memref::LoadOp::create(builder, loc, memref, k);
   return arith::IndexCastOp::create(builder, loc, builder.getIndexType(),
                                     entry);
+}
+
+Value ThreadOrder::apply(OpBuilder &builder, Location loc, Value k,
+                         Value count) {
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  if (kind == ExecutionOrder::Forward)
+    return k;
+  Value last = arith::SubIOp::create(builder, loc, count, constant(1));
+  if (kind == ExecutionOrder::Reverse)
+    return arith::SubIOp::create(builder, loc, last, k);
+  // (a k + c) mod count with a = p mod count for the prime p = 2^31 + 11,
+  // which is coprime to every count a grid may have (at most 2^31 - 1):
+  // a permutation, whatever the count turns out to be. c comes from the
+  // seed.
+  constexpr int64_t kPrime = 2147483659;
+  uint64_t state = seed * 0x100000001b3ull;
+  int64_t shift = static_cast<int64_t>(nextRandom(state) >> 33);
+  Value a = arith::RemUIOp::create(builder, loc, constant(kPrime), count);
+  Value c = arith::RemUIOp::create(builder, loc, constant(shift), count);
+  Value scaled = arith::MulIOp::create(builder, loc, k, a);
+  Value shifted = arith::AddIOp::create(builder, loc, scaled, c);
+  return arith::RemUIOp::create(builder, loc, shifted, count);
 }
 
 bool BlockSplitter::isUniform(Operation *op) {
@@ -590,10 +616,12 @@ void ObsGPUToCPUPass::runOnOperation() {
     builder.setInsertionPoint(blocks.getBody()->getTerminator());
     SmallVector<Value> operands(launch.getKernelOperands());
     // The grid is the kernel's known_grid_size (checked above), or a size
-    // known only at run time, which runs forward.
+    // known only at run time.
     Value block = blocks.getInductionVar();
     if (std::optional<ArrayRef<int32_t>> grid = kernel.getKnownGridSize())
       block = blockOrderOf.apply(builder, loc, block, (*grid)[0]);
+    else
+      block = blockOrderOf.apply(builder, loc, block, launch.getGridSizeX());
     operands.push_back(block);
     func::CallOp::create(builder, loc, callee, operands);
     launch.erase();

@@ -38,8 +38,10 @@ static constexpr StringLiteral kGPUModuleName = "obs_kernels";
 /// identifier (letters, digits, `_` and `$`, not starting with a digit),
 /// since it becomes a PTX `.entry` (a kernel may be called @"padd-2").
 static std::string instanceName(StringRef kernel, int64_t grid) {
-  std::string name =
-      grid == 1 ? kernel.str() : (kernel + "_grid" + Twine(grid)).str();
+  std::string name = grid == 1 ? kernel.str()
+                     : ShapedType::isDynamic(grid)
+                         ? (kernel + "_any").str()
+                         : (kernel + "_grid" + Twine(grid)).str();
   for (char &c : name)
     if (!llvm::isAlnum(c) && c != '_' && c != '$')
       c = '_';
@@ -80,13 +82,19 @@ void ConvertObsToGPUPass::runOnOperation() {
   if (kernels.empty())
     return;
 
-  // The grid sizes each kernel is launched with; every kernel also gets a
-  // one-block instance, which its host function launches.
+  // The grid sizes each kernel is launched with (kDynamic for every launch
+  // whose sizes are known only at run time: one instance serves them all);
+  // every kernel also gets a one-block instance, which its host function
+  // launches.
+  auto gridOf = [](LaunchOp launch) -> int64_t {
+    return launch.hasDynamicSizes() ? ShapedType::kDynamic
+                                    : *launch.getStaticGridSize();
+  };
   llvm::MapVector<Operation *, llvm::SetVector<int64_t>> grids;
   for (KernelOp kernel : kernels)
     grids[kernel].insert(1);
   for (auto [launch, kernel] : *launches)
-    grids[kernel].insert(launch.getGrid());
+    grids[kernel].insert(gridOf(launch));
 
   OpBuilder builder(context);
   builder.setInsertionPointToEnd(module.getBody());
@@ -123,17 +131,44 @@ void ConvertObsToGPUPass::runOnOperation() {
   }
   // Launches: of an obs.launch, and of each kernel's host function.
   auto emitLaunch = [&](OpBuilder &b, Location loc, KernelOp kernel,
-                        gpu::GPUFuncOp func, int64_t grid,
-                        ValueRange operands) {
+                        gpu::GPUFuncOp func, Value grid, ValueRange operands) {
     uint64_t threads = kernel.getBlockThreads();
     auto constant = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(b, loc, v);
     };
     Value one = constant(1);
-    gpu::LaunchFuncOp::create(b, loc, func,
-                              gpu::KernelDim3{constant(grid), one, one},
+    gpu::LaunchFuncOp::create(b, loc, func, gpu::KernelDim3{grid, one, one},
                               gpu::KernelDim3{constant(threads), one, one},
                               /*dynamicSharedMemorySize=*/Value(), operands);
+  };
+  // A launch whose sizes are known only at run time passes its memrefs as
+  // the instance's nominal types, then their lengths, and runs no block
+  // for a grid of 0 or less (which CUDA would refuse).
+  auto emitDynamicLaunch = [&](LaunchOp launch, KernelOp kernel,
+                               gpu::GPUFuncOp func, ValueRange memrefs) {
+    OpBuilder b(launch);
+    Location loc = launch.getLoc();
+    SmallVector<Value> operands, lengths;
+    // The nominal type reinterprets the memref's identity layout (a cast
+    // between two static lengths is not a memref.cast).
+    for (auto [memref, type] :
+         llvm::zip(memrefs, func.getFunctionType().getInputs())) {
+      auto nominal = cast<MemRefType>(type);
+      SmallVector<int64_t> strides(nominal.getRank(), 1);
+      for (int64_t d = nominal.getRank() - 1; d > 0; --d)
+        strides[d - 1] = strides[d] * nominal.getDimSize(d);
+      operands.push_back(memref::ReinterpretCastOp::create(
+          b, loc, nominal, memref, /*offset=*/0, nominal.getShape(), strides));
+      lengths.push_back(memref::DimOp::create(b, loc, memref, 0));
+    }
+    operands.append(lengths);
+    Value grid = launch.buildGridSize(b);
+    Value positive =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, grid,
+                              arith::ConstantIndexOp::create(b, loc, 0));
+    auto ifAny = scf::IfOp::create(b, loc, positive, /*withElseRegion=*/false);
+    OpBuilder then = ifAny.getThenBodyBuilder();
+    emitLaunch(then, loc, kernel, func, grid, operands);
   };
   // Launches with layouts get instances of their own, one per distinct
   // kernel, grid, layouts and memref types.
@@ -143,17 +178,22 @@ void ConvertObsToGPUPass::runOnOperation() {
   for (auto [launch, kernel] : *launches) {
     SmallVector<Value> operands(launch.getInputs());
     llvm::append_range(operands, launch.getOutputs());
-    gpu::GPUFuncOp func = instances.lookup({kernel, launch.getGrid()});
+    gpu::GPUFuncOp func = instances.lookup({kernel, gridOf(launch)});
+    if (launch.hasDynamicSizes()) {
+      emitDynamicLaunch(launch, kernel, func, operands);
+      launch.erase();
+      continue;
+    }
+    int64_t grid = *launch.getStaticGridSize();
     if (launch.getLayoutsAttr()) {
       SmallVector<Type> memrefTypes(ValueRange(operands).getTypes());
-      auto key =
-          std::make_tuple(kernel.getOperation(), launch.getGrid(),
-                          Attribute(launch.getLayoutsAttr()),
-                          Type(builder.getFunctionType(memrefTypes, {})));
+      auto key = std::make_tuple(
+          kernel.getOperation(), grid, Attribute(launch.getLayoutsAttr()),
+          Type(builder.getFunctionType(memrefTypes, {})));
       gpu::GPUFuncOp &instance = laidOutFuncs[key];
       if (!instance) {
-        std::string name = instanceName(kernel.getSymName(), launch.getGrid()) +
-                           "_layout" + std::to_string(laidOutFuncs.size() - 1);
+        std::string name = instanceName(kernel.getSymName(), grid) + "_layout" +
+                           std::to_string(laidOutFuncs.size() - 1);
         // The layouts of an array's memrefs agree; take the first of each.
         KernelLayouts layouts;
         layouts.memrefTypes = memrefTypes;
@@ -168,7 +208,7 @@ void ConvertObsToGPUPass::runOnOperation() {
         take(kernel.getArgumentTypes());
         take(kernel.getResultTypes());
         FailureOr<gpu::GPUFuncOp> laidOut = lowerKernelToGPUFunc(
-            kernel, gpuModule, name, launch.getGrid(), counters,
+            kernel, gpuModule, name, grid, counters,
             &getChildAnalysis<ChangedElementsCache>(kernel), &layouts);
         if (failed(laidOut) || failed(checkSharedMemory(kernel, *laidOut)))
           return signalPassFailure();
@@ -177,7 +217,9 @@ void ConvertObsToGPUPass::runOnOperation() {
       func = instance;
     }
     OpBuilder b(launch);
-    emitLaunch(b, launch.getLoc(), kernel, func, launch.getGrid(), operands);
+    emitLaunch(b, launch.getLoc(), kernel, func,
+               arith::ConstantIndexOp::create(b, launch.getLoc(), grid),
+               operands);
     launch.erase();
   }
   for (KernelOp kernel : kernels) {
@@ -188,7 +230,9 @@ void ConvertObsToGPUPass::runOnOperation() {
                                      func.getFunctionType());
     Block *entry = host.addEntryBlock();
     OpBuilder b = OpBuilder::atBlockEnd(entry);
-    emitLaunch(b, kernel.getLoc(), kernel, func, 1, entry->getArguments());
+    emitLaunch(b, kernel.getLoc(), kernel, func,
+               arith::ConstantIndexOp::create(b, kernel.getLoc(), 1),
+               entry->getArguments());
     func::ReturnOp::create(b, kernel.getLoc());
     StringAttr name = kernel.getSymNameAttr();
     kernel.erase();

@@ -94,6 +94,11 @@ private:
 
   OpBuilder &builder;
   std::function<void()> countBuffer;
+  /// Where the block is, for a kernel that asks (obs.block_id, obs.extent):
+  /// arguments of its function.
+  KernelOp positioned;
+  Value blockIdArgument;
+  SmallVector<Value> extentArguments;
   llvm::DenseMap<Value, Buffer> buffers;
   SmallVector<SmallVector<Value>> scopes;
 };
@@ -132,6 +137,12 @@ std::unique_ptr<ElementEmitter> ReferenceLowering::makeEmitter(Location loc) {
   auto emitter = std::make_unique<ElementEmitter>(builder, loc);
   for (const auto &[value, buffer] : buffers)
     emitter->setSource(value, makeStorageReader(buffer));
+  if (positioned)
+    emitter->setBlockPosition(
+        positioned, [this](OpBuilder &, Location) { return blockIdArgument; },
+        [this](OpBuilder &, Location, unsigned argument) {
+          return extentArguments[argument];
+        });
   return emitter;
 }
 
@@ -344,6 +355,12 @@ LogicalResult ReferenceLowering::lowerSort(SortOp sort) {
   return failure(emitter->failed());
 }
 
+/// The name of the function that runs one block of a kernel whose code asks
+/// where its block is.
+static std::string blockFunctionName(KernelOp kernel) {
+  return (kernel.getSymName() + ".block").str();
+}
+
 LogicalResult ReferenceLowering::lowerKernel(KernelOp kernel) {
   Location loc = kernel.getLoc();
   // Arguments, then one destination per result, each as its memrefs.
@@ -354,11 +371,42 @@ LogicalResult ReferenceLowering::lowerKernel(KernelOp kernel) {
   };
   llvm::for_each(kernel.getArgumentTypes(), appendStorage);
   llvm::for_each(kernel.getResultTypes(), appendStorage);
-  auto func = func::FuncOp::create(builder, loc, kernel.getSymName(),
+  unsigned numBuffers = argumentTypes.size();
+  // A kernel that asks where its block is also takes the block's index and
+  // the present elements of each argument; on its own it is block 0, whole.
+  bool positionedKernel = usesBlockPosition(kernel);
+  if (positionedKernel) {
+    auto wrapper =
+        func::FuncOp::create(builder, loc, kernel.getSymName(),
+                             builder.getFunctionType(argumentTypes, {}));
+    Block *entry = wrapper.addEntryBlock();
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(entry);
+    SmallVector<Value> operands(entry->getArguments());
+    operands.push_back(constant(loc, 0));
+    for (Type type : kernel.getArgumentTypes())
+      operands.push_back(constant(loc, cast<ArrType>(type).getLength()));
+    func::CallOp::create(builder, loc, blockFunctionName(kernel), TypeRange(),
+                         operands);
+    func::ReturnOp::create(builder, loc);
+    argumentTypes.append(1 + kernel.getNumArguments(), builder.getIndexType());
+  }
+  auto func = func::FuncOp::create(builder, loc,
+                                   positionedKernel ? blockFunctionName(kernel)
+                                                    : kernel.getSymName().str(),
                                    builder.getFunctionType(argumentTypes, {}));
+  if (positionedKernel)
+    func.setPrivate();
   Block *entry = func.addEntryBlock();
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(entry);
+  if (positionedKernel) {
+    positioned = kernel;
+    blockIdArgument = entry->getArgument(numBuffers);
+    extentArguments.assign(
+        entry->getArguments().drop_front(numBuffers + 1).begin(),
+        entry->getArguments().end());
+  }
 
   // Slices the entry block's arguments into the buffers of the arrays.
   unsigned nextArgument = 0;
@@ -388,43 +436,91 @@ LogicalResult ReferenceLowering::lowerKernel(KernelOp kernel) {
 }
 
 /// A launch runs the kernel's function once per block, in order, on copies
-/// of the block's chunks: the kernel's function takes whole memrefs.
+/// of the block's chunks: the kernel's function takes whole memrefs. With
+/// sizes known only at run time, a place past the end of its memref is
+/// absent: copied in as the argument's absent value, not copied out.
 static void lowerLaunch(LaunchOp launch, KernelOp kernel) {
   OpBuilder builder(launch);
   Location loc = launch.getLoc();
   auto constant = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(builder, loc, v);
   };
+  bool dynamic = launch.hasDynamicSizes();
+  SmallVector<Value> grids(launch.getInputs());
+  llvm::append_range(grids, launch.getOutputs());
+  // The outermost length of each memref, before the loop.
+  SmallVector<Value> lengths;
+  if (dynamic)
+    for (Value grid : grids)
+      lengths.push_back(memref::DimOp::create(builder, loc, grid, 0));
   auto blocks = scf::ForOp::create(builder, loc, constant(0),
-                                   constant(launch.getGrid()), constant(1));
+                                   launch.buildGridSize(builder), constant(1));
   builder.setInsertionPoint(blocks.getBody()->getTerminator());
   Value block = blocks.getInductionVar();
+
+  // The kernel's arrays, by memref: the array's length, and its absent
+  // values (an argument's, in a launch with dynamic sizes).
+  SmallVector<uint64_t> arrayLengths;
+  SmallVector<TypedAttr> absentValues;
+  SmallVector<unsigned> arrayOf;
+  unsigned arrayIndex = 0;
+  for (TypeRange arrays : {kernel.getArgumentTypes(), kernel.getResultTypes()})
+    for (Type type : arrays) {
+      auto array = cast<ArrType>(type);
+      std::optional<SmallVector<TypedAttr>> absent;
+      if (dynamic && arrayIndex < kernel.getNumArguments())
+        absent = getAbsentValues(kernel, arrayIndex);
+      for (unsigned c = 0, e = getFlattenedSize(array.getLeafType()); c < e;
+           ++c) {
+        arrayLengths.push_back(array.getLength());
+        absentValues.push_back(absent ? (*absent)[c] : TypedAttr());
+        arrayOf.push_back(arrayIndex);
+      }
+      ++arrayIndex;
+    }
 
   // Copies between a block's buffer and its places in a grid memref, which
   // its layout gives.
   SmallVector<AffineMap> layouts = launch.getLayoutsOrChunks(kernel);
-  auto copyChunk = [&](MemRefType type, AffineMap layout, Value grid,
-                       Value local, bool toLocal) {
+  auto copyChunk = [&](unsigned index, MemRefType type, Value local,
+                       bool toLocal) {
     SmallVector<Value> lowerBounds, upperBounds, steps;
     for (int64_t extent : type.getShape()) {
       lowerBounds.push_back(constant(0));
       upperBounds.push_back(constant(extent));
       steps.push_back(constant(1));
     }
+    Value grid = grids[index];
     scf::buildLoopNest(
         builder, loc, lowerBounds, upperBounds, steps,
         [&](OpBuilder &b, Location, ValueRange path) {
           SmallVector<Value> gridPath(path);
-          gridPath[0] = affine::expandAffineExpr(b, loc, layout.getResult(0),
-                                                 {block, path[0]}, {});
-          if (toLocal)
-            memref::StoreOp::create(
-                b, loc, memref::LoadOp::create(b, loc, grid, gridPath), local,
-                path);
-          else
-            memref::StoreOp::create(b, loc,
-                                    memref::LoadOp::create(b, loc, local, path),
-                                    grid, gridPath);
+          gridPath[0] = affine::expandAffineExpr(
+              b, loc, layouts[index].getResult(0), {block, path[0]}, {});
+          auto copy = [&](OpBuilder &b) {
+            if (toLocal)
+              memref::StoreOp::create(
+                  b, loc, memref::LoadOp::create(b, loc, grid, gridPath), local,
+                  path);
+            else
+              memref::StoreOp::create(
+                  b, loc, memref::LoadOp::create(b, loc, local, path), grid,
+                  gridPath);
+          };
+          if (!dynamic)
+            return copy(b);
+          Value present = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::ult, gridPath[0], lengths[index]);
+          auto ifPresent = scf::IfOp::create(b, loc, present,
+                                             /*withElseRegion=*/toLocal);
+          OpBuilder then = ifPresent.getThenBodyBuilder();
+          copy(then);
+          if (toLocal) {
+            OpBuilder otherwise = ifPresent.getElseBodyBuilder();
+            Value absent =
+                arith::ConstantOp::create(otherwise, loc, absentValues[index]);
+            memref::StoreOp::create(otherwise, loc, absent, local, path);
+          }
         });
   };
   SmallVector<MemRefType> localTypes;
@@ -432,20 +528,43 @@ static void lowerLaunch(LaunchOp launch, KernelOp kernel) {
     llvm::append_range(localTypes, getStorageTypes(cast<ArrType>(type)));
   for (Type type : kernel.getResultTypes())
     llvm::append_range(localTypes, getStorageTypes(cast<ArrType>(type)));
-  SmallVector<Value> grids(launch.getInputs());
-  llvm::append_range(grids, launch.getOutputs());
   SmallVector<Value> locals;
   for (auto [index, type] : llvm::enumerate(localTypes)) {
     Value local = memref::AllocOp::create(builder, loc, type);
     if (index < launch.getInputs().size())
-      copyChunk(type, layouts[index], grids[index], local, /*toLocal=*/true);
+      copyChunk(index, type, local, /*toLocal=*/true);
     locals.push_back(local);
   }
-  func::CallOp::create(builder, loc, kernel.getSymName(), TypeRange(), locals);
+  if (usesBlockPosition(kernel)) {
+    // The block's index, and the present elements of each argument: of its
+    // chunk, the places before the end of all its memrefs.
+    SmallVector<Value> operands(locals);
+    operands.push_back(block);
+    SmallVector<Value> extents(kernel.getNumArguments());
+    for (unsigned index = 0; index < launch.getInputs().size(); ++index) {
+      Value length = constant(arrayLengths[index]);
+      if (dynamic) {
+        Value start = arith::MulIOp::create(builder, loc, block, length);
+        Value left = arith::SubIOp::create(builder, loc, lengths[index], start);
+        left = arith::MaxSIOp::create(builder, loc, left, constant(0));
+        length = arith::MinSIOp::create(builder, loc, left, length);
+      }
+      Value &extent = extents[arrayOf[index]];
+      extent =
+          extent
+              ? arith::MinSIOp::create(builder, loc, extent, length).getResult()
+              : length;
+    }
+    operands.append(extents.begin(), extents.end());
+    func::CallOp::create(builder, loc, blockFunctionName(kernel), TypeRange(),
+                         operands);
+  } else {
+    func::CallOp::create(builder, loc, kernel.getSymName(), TypeRange(),
+                         locals);
+  }
   for (auto [index, type] : llvm::enumerate(localTypes)) {
     if (index >= launch.getInputs().size())
-      copyChunk(type, layouts[index], grids[index], locals[index],
-                /*toLocal=*/false);
+      copyChunk(index, type, locals[index], /*toLocal=*/false);
     memref::DeallocOp::create(builder, loc, locals[index]);
   }
   launch.erase();

@@ -28,6 +28,26 @@ void ElementEmitter::setSource(Value array, LeafReader reader) {
   scopes.front().arrays[array] = std::move(reader);
 }
 
+void ElementEmitter::setScalarSource(Value value, ScalarReader reader) {
+  scalarSources[value] = std::move(reader);
+}
+
+void ElementEmitter::setBlockPosition(
+    Operation *root, ScalarReader blockId,
+    std::function<Value(OpBuilder &, Location, unsigned)> extentOf) {
+  root->walk([&](Operation *op) {
+    if (auto id = dyn_cast<BlockIdOp>(op)) {
+      setScalarSource(id.getResult(), blockId);
+    } else if (auto extent = dyn_cast<ExtentOp>(op)) {
+      unsigned argument = cast<BlockArgument>(extent.getArray()).getArgNumber();
+      setScalarSource(extent.getResult(),
+                      [extentOf, argument](OpBuilder &b, Location loc) {
+                        return extentOf(b, loc, argument);
+                      });
+    }
+  });
+}
+
 void ElementEmitter::bindArray(Value argument, LeafReader reader) {
   scopes.back().arrays[argument] = std::move(reader);
 }
@@ -155,6 +175,12 @@ SmallVector<Value> ElementEmitter::emitYielded(ValueRange yielded,
 Value ElementEmitter::emitScalar(Value value) {
   if (Value mapped = lookupScalar(value))
     return mapped;
+  auto source = scalarSources.find(value);
+  if (source != scalarSources.end()) {
+    Value computed = source->second(builder, loc);
+    mapScalar(value, computed);
+    return computed;
+  }
   Operation *op = value.getDefiningOp();
   if (!op)
     return fail(value, "this value has no binding here", value.getType())
@@ -163,6 +189,12 @@ Value ElementEmitter::emitScalar(Value value) {
     SmallVector<Value> results = pull.emitScalars(*this);
     for (auto [from, to] : llvm::zip_equal(op->getResults(), results))
       mapScalar(from, to);
+  } else if (isa<BlockIdOp, ExtentOp>(op)) {
+    return fail(value,
+                "where the block is (its index, its arguments' present "
+                "elements) is not known to this code",
+                value.getType())
+        .front();
   } else if (isa_and_present<ObsDialect>(op->getDialect())) {
     return fail(value, "this obs op does not compute scalars", value.getType())
         .front();

@@ -6,6 +6,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/InterleavedRange.h"
 
 using namespace mlir;
 using namespace mlir::obs;
@@ -221,6 +222,14 @@ static LogicalResult verifyPlanAttribute(Operation *op,
       return misplaced("is a unit attribute on a module");
     return success();
   }
+  if (name == ObsDialect::DataAttrHelper::getNameStr()) {
+    // Named, not cast: the dialect does not depend on gpu's.
+    if (!isa<UnitAttr>(value) || op->getName().getStringRef() != "gpu.block_id")
+      return misplaced("is a unit attribute on a gpu.block_id");
+    return success();
+  }
+  if (name == ObsDialect::AbsentAttrHelper::getNameStr())
+    return misplaced("belongs on an argument of an obs.kernel");
   if (name == ObsDialect::OwnerAttrHelper::getNameStr()) {
     if (!isa<LocationAttr>(value))
       return misplaced("is the location of the op whose array is stored");
@@ -257,6 +266,49 @@ LogicalResult ObsDialect::verifyOperationAttribute(Operation *op,
                << "'" << attribute.getName() << "' names element "
                << values[k + 1] << " of operand " << values[k]
                << ", which the kernel does not have";
+  return success();
+}
+
+LogicalResult ObsDialect::verifyRegionArgAttribute(Operation *op,
+                                                   unsigned regionIndex,
+                                                   unsigned argIndex,
+                                                   NamedAttribute attribute) {
+  StringRef name = attribute.getName().getValue();
+  if (name != AbsentAttrHelper::getNameStr())
+    return op->emitError() << "'" << name
+                           << "' is not an argument attribute of the obs "
+                              "dialect";
+  auto kernel = dyn_cast<KernelOp>(op);
+  if (!kernel || regionIndex != 0)
+    return op->emitError() << "'" << name
+                           << "' belongs on an argument of an obs.kernel";
+  auto array =
+      dyn_cast<ArrType>(kernel.getBody().getArgument(argIndex).getType());
+  if (!array)
+    return success(); // The kernel's verifier reports the argument.
+  SmallVector<Type> scalars = flattenElementType(array.getLeafType());
+  SmallVector<Attribute> values;
+  if (auto list = dyn_cast<ArrayAttr>(attribute.getValue()))
+    llvm::append_range(values, list);
+  else
+    values.push_back(attribute.getValue());
+  bool matches = values.size() == scalars.size();
+  for (auto [value, type] : llvm::zip(values, scalars)) {
+    auto typed = dyn_cast<TypedAttr>(value);
+    matches &=
+        typed && isa<IntegerAttr, FloatAttr>(typed) && typed.getType() == type;
+  }
+  std::string types;
+  llvm::raw_string_ostream(types) << llvm::interleaved(scalars);
+  if (!matches)
+    return kernel.emitOpError()
+           << "argument " << argIndex << "'s '" << name << "' must give one "
+           << (scalars.size() == 1 ? "" : "typed ")
+           << "constant per scalar of its element, of types " << types
+           << ", as "
+           << (scalars.size() == 1 ? "a typed constant"
+                                   : "an array of typed constants")
+           << ", not " << attribute.getValue();
   return success();
 }
 

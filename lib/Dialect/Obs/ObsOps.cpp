@@ -2,6 +2,7 @@
 
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/Support/ErrorKinds.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -14,6 +15,30 @@ using namespace mlir::obs;
 bool mlir::obs::holdsSync(Operation *op) {
   return op->walk([](SyncOp) { return WalkResult::interrupt(); })
       .wasInterrupted();
+}
+
+bool mlir::obs::usesBlockPosition(Operation *op) {
+  return op
+      ->walk([](Operation *nested) {
+        return isa<BlockIdOp, ExtentOp>(nested) ? WalkResult::interrupt()
+                                                : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+std::optional<SmallVector<TypedAttr>>
+mlir::obs::getAbsentValues(KernelOp kernel, unsigned index) {
+  Attribute absent =
+      kernel.getArgAttr(index, ObsDialect::AbsentAttrHelper::getNameStr());
+  if (!absent)
+    return std::nullopt;
+  SmallVector<TypedAttr> values;
+  if (auto list = dyn_cast<ArrayAttr>(absent))
+    for (Attribute value : list)
+      values.push_back(cast<TypedAttr>(value));
+  else
+    values.push_back(cast<TypedAttr>(absent));
+  return values;
 }
 
 //===----------------------------------------------------------------------===//
@@ -630,6 +655,90 @@ mlir::obs::collectLaunchesOfKernelsIn(Operation *module) {
   return launches;
 }
 
+/// `grid(2048)` or `grid(%blocks)`.
+static ParseResult
+parseGrid(OpAsmParser &parser,
+          std::optional<OpAsmParser::UnresolvedOperand> &value,
+          IntegerAttr &constant) {
+  OpAsmParser::UnresolvedOperand operand;
+  OptionalParseResult parsedValue = parser.parseOptionalOperand(operand);
+  if (parsedValue.has_value()) {
+    if (failed(*parsedValue))
+      return failure();
+    value = operand;
+    return success();
+  }
+  int64_t grid;
+  if (parser.parseInteger(grid))
+    return failure();
+  constant = parser.getBuilder().getI64IntegerAttr(grid);
+  return success();
+}
+
+static void printGrid(OpAsmPrinter &printer, Operation *, Value value,
+                      IntegerAttr constant) {
+  if (value)
+    printer << value;
+  else
+    printer << constant.getInt();
+}
+
+void LaunchOp::build(OpBuilder &builder, OperationState &state,
+                     StringRef kernel, int64_t grid, ValueRange inputs,
+                     ValueRange outputs) {
+  build(builder, state, kernel, /*dynamic_grid=*/Value(),
+        builder.getI64IntegerAttr(grid), inputs, outputs, ArrayAttr());
+}
+
+void LaunchOp::build(OpBuilder &builder, OperationState &state,
+                     StringRef kernel, Value grid, ValueRange inputs,
+                     ValueRange outputs) {
+  build(builder, state, kernel, grid, IntegerAttr(), inputs, outputs,
+        ArrayAttr());
+}
+
+bool LaunchOp::hasDynamicSizes() {
+  if (getDynamicGrid())
+    return true;
+  auto dynamic = [](Value memref) {
+    return !cast<MemRefType>(memref.getType()).hasStaticShape();
+  };
+  return llvm::any_of(getInputs(), dynamic) ||
+         llvm::any_of(getOutputs(), dynamic);
+}
+
+Value LaunchOp::buildGridSize(OpBuilder &builder) {
+  if (Value grid = getDynamicGrid())
+    return grid;
+  return arith::ConstantIndexOp::create(builder, getLoc(),
+                                        *getStaticGridSize());
+}
+
+LogicalResult LaunchOp::verify() {
+  if (static_cast<bool>(getDynamicGrid()) == static_cast<bool>(getGridAttr()))
+    return emitOpError() << "needs its grid as a constant or as an index "
+                            "value, not both";
+  auto checkMemRefs = [&](StringRef which,
+                          ValueRange memrefs) -> LogicalResult {
+    for (auto [index, memref] : llvm::enumerate(memrefs)) {
+      auto type = cast<MemRefType>(memref.getType());
+      if (llvm::any_of(type.getShape().drop_front(), ShapedType::isDynamic))
+        return emitOpError()
+               << which << " " << index << " has type " << type
+               << ": only the outermost dimension of a launch's memref may "
+                  "be dynamic (it holds the blocks' chunks)";
+    }
+    return success();
+  };
+  if (failed(checkMemRefs("ins", getInputs())) ||
+      failed(checkMemRefs("outs", getOutputs())))
+    return failure();
+  if (getLayoutsAttr() && hasDynamicSizes())
+    return emitOpError() << "has layouts and sizes known only at run time: "
+                            "layouts place blocks in memrefs of static sizes";
+  return success();
+}
+
 LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   auto kernel =
       symbolTable.lookupNearestSymbolFrom<KernelOp>(*this, getKernelAttr());
@@ -637,8 +746,11 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
     return emitOpError() << "launches @" << getKernel()
                          << ", which is not an obs.kernel";
   // Each array is passed as one memref per scalar of its element, holding
-  // the chunks of all blocks, or as laid out.
+  // the chunks of all blocks, or as laid out. With sizes known at run time,
+  // the outermost dimension may have any length.
   bool laidOut = static_cast<bool>(getLayoutsAttr());
+  bool dynamic = hasDynamicSizes();
+  std::optional<int64_t> grid = getStaticGridSize();
   struct Slot {
     ArrType array;
     MemRefType expected;
@@ -653,15 +765,15 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
       SmallVector<int64_t> shape;
       for (uint64_t length : array.getShape())
         shape.push_back(static_cast<int64_t>(length));
-      shape[0] *= getGrid();
+      shape[0] = dynamic ? ShapedType::kDynamic : shape[0] * *grid;
       for (Type scalar : flattenElementType(array.getLeafType()))
         slots.push_back({array, MemRefType::get(shape, scalar), arrayIndex});
     }
     return slots;
   };
-  // With layouts, the outermost dimension may have any length.
+  // With layouts or dynamic sizes, the outermost dimension may differ.
   auto matches = [&](MemRefType actual, MemRefType expected) {
-    if (!laidOut)
+    if (!laidOut && !dynamic)
       return actual == expected;
     return actual.getElementType() == expected.getElementType() &&
            actual.getRank() == expected.getRank() &&
@@ -677,13 +789,16 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
       return success();
     SmallVector<Type> expected = llvm::map_to_vector(
         slots, [](const Slot &slot) -> Type { return slot.expected; });
-    InFlightDiagnostic diag = emitOpError()
-                              << "passes " << which << " "
-                              << formatTypes(memrefs.getTypes()) << ", but @"
-                              << getKernel() << " over " << getGrid()
-                              << " blocks needs " << formatTypes(expected);
+    InFlightDiagnostic diag = emitOpError() << "passes " << which << " "
+                                            << formatTypes(memrefs.getTypes())
+                                            << ", but @" << getKernel();
+    if (grid && !dynamic)
+      diag << " over " << *grid << " blocks";
+    diag << " needs " << formatTypes(expected);
     if (laidOut)
       diag << " (with layouts, the outermost dimensions may differ)";
+    else if (dynamic)
+      diag << " (the outermost dimensions may have any length)";
     return diag;
   };
   SmallVector<Slot> inputs = expectedMemRefs(kernel.getArgumentTypes());
@@ -691,6 +806,22 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   if (failed(check("ins", getInputs(), inputs)) ||
       failed(check("outs", getOutputs(), outputs)))
     return failure();
+  if (dynamic) {
+    // A partial block reads its absent elements as the kernel says.
+    for (unsigned index = 0, e = kernel.getNumArguments(); index < e; ++index)
+      if (!kernel.getArgAttr(index,
+                             ObsDialect::AbsentAttrHelper::getNameStr())) {
+        InFlightDiagnostic diag =
+            emitOpError()
+            << "has sizes known only at run time, so its last blocks may be "
+               "partial, but argument "
+            << index << " of @" << getKernel() << " does not say what its "
+            << "absent elements read as: give it an 'obs.absent' value";
+        diag.attachNote(kernel.getLoc()) << "the kernel";
+        return diag;
+      }
+    return success();
+  }
   if (!laidOut)
     return success();
 
@@ -715,6 +846,25 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
                            << " differ, but their memrefs store one array: "
                               "give the memrefs of an array one layout";
   }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// BlockIdOp, ExtentOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult BlockIdOp::verify() {
+  if (!(*this)->getParentOfType<KernelOp>())
+    return emitOpError() << "belongs in an obs.kernel";
+  return success();
+}
+
+LogicalResult ExtentOp::verify() {
+  auto argument = dyn_cast<BlockArgument>(getArray());
+  if (!argument ||
+      !isa_and_present<KernelOp>(argument.getOwner()->getParentOp()))
+    return emitOpError() << "needs an argument of its kernel: only the "
+                            "arrays a launch passes in have a present part";
   return success();
 }
 

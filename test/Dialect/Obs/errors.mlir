@@ -877,3 +877,106 @@ obs.kernel @misspelled(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32>
     attributes {obs.shared_ofsets = array<i64: 0>} {
   obs.return %a : !obs.arr<4 x i32>
 }
+
+// -----
+
+// expected-note @+1 {{the kernel}}
+obs.kernel @copy(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
+  obs.return %a : !obs.arr<4 x i32>
+}
+func.func @dynamic_without_absent(%in: memref<?xi32>, %out: memref<?xi32>, %g: index) {
+  // expected-error @+1 {{has sizes known only at run time, so its last blocks may be partial, but argument 0 of @copy does not say what its absent elements read as: give it an 'obs.absent' value}}
+  obs.launch @copy grid(%g) ins(%in : memref<?xi32>) outs(%out : memref<?xi32>)
+  return
+}
+
+// -----
+
+obs.kernel @copy(%a: !obs.arr<4 x i32> {obs.absent = 0 : i32}) -> !obs.arr<4 x i32> {
+  obs.return %a : !obs.arr<4 x i32>
+}
+func.func @static_grid_dynamic_memref_without_absent(%in: memref<?xi32>, %out: memref<?xi32>) {
+  obs.launch @copy grid(2) ins(%in : memref<?xi32>) outs(%out : memref<?xi32>)
+  return
+}
+func.func @inner_dynamic(%in: memref<?x?xi32>, %out: memref<?xi32>, %g: index) {
+  // expected-error @+1 {{ins 0 has type 'memref<?x?xi32>': only the outermost dimension of a launch's memref may be dynamic (it holds the blocks' chunks)}}
+  obs.launch @copy grid(%g) ins(%in : memref<?x?xi32>) outs(%out : memref<?xi32>)
+  return
+}
+
+// -----
+
+obs.kernel @copy(%a: !obs.arr<4 x i32> {obs.absent = 0 : i32}) -> !obs.arr<4 x i32> {
+  obs.return %a : !obs.arr<4 x i32>
+}
+func.func @dynamic_layouts(%in: memref<?xi32>, %out: memref<?xi32>) {
+  // expected-error @+1 {{has layouts and sizes known only at run time: layouts place blocks in memrefs of static sizes}}
+  obs.launch @copy grid(2) ins(%in : memref<?xi32>) outs(%out : memref<?xi32>)
+      layouts [affine_map<(b, i) -> (b * 4 + i)>, affine_map<(b, i) -> (b * 4 + i)>]
+  return
+}
+
+// -----
+
+obs.kernel @copy(%a: !obs.arr<4 x i32> {obs.absent = 0 : i32}) -> !obs.arr<4 x i32> {
+  obs.return %a : !obs.arr<4 x i32>
+}
+func.func @dynamic_wrong_element(%in: memref<?xi64>, %out: memref<?xi32>, %g: index) {
+  // expected-error @+1 {{passes ins (memref<?xi64>), but @copy needs (memref<?xi32>) (the outermost dimensions may have any length)}}
+  obs.launch @copy grid(%g) ins(%in : memref<?xi64>) outs(%out : memref<?xi32>)
+  return
+}
+
+// -----
+
+// expected-error @+1 {{argument 0's 'obs.absent' must give one constant per scalar of its element, of types i32, as a typed constant, not 0 : i64}}
+obs.kernel @absent_wrong_type(%a: !obs.arr<4 x i32> {obs.absent = 0 : i64}) -> !obs.arr<4 x i32> {
+  obs.return %a : !obs.arr<4 x i32>
+}
+
+// -----
+
+// expected-error @+1 {{argument 0's 'obs.absent' must give one typed constant per scalar of its element, of types i32, f32, as an array of typed constants, not [0 : i32]}}
+obs.kernel @absent_too_few(%a: !obs.arr<4 x tuple<i32, f32>> {obs.absent = [0 : i32]}) -> !obs.arr<4 x tuple<i32, f32>> {
+  obs.return %a : !obs.arr<4 x tuple<i32, f32>>
+}
+
+// -----
+
+// expected-error @+1 {{'obs.shared_bytes' is not an argument attribute of the obs dialect}}
+obs.kernel @unknown_argument_attribute(%a: !obs.arr<4 x i32> {obs.shared_bytes = 0 : i64}) -> !obs.arr<4 x i32> {
+  obs.return %a : !obs.arr<4 x i32>
+}
+
+// -----
+
+// expected-error @+1 {{'obs.absent' belongs on an argument of an obs.kernel}}
+func.func @absent_on_a_function(%a: memref<4xi32> {obs.absent = 0 : i32}) {
+  return
+}
+
+// -----
+
+obs.kernel @extent_of_a_result(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
+  %0 = obs.sync %a : !obs.arr<4 x i32>
+  // expected-error @+1 {{'obs.extent' op needs an argument of its kernel: only the arrays a launch passes in have a present part}}
+  %e = obs.extent %0 : !obs.arr<4 x i32>
+  obs.return %0 : !obs.arr<4 x i32>
+}
+
+// -----
+
+func.func @block_id_outside() -> index {
+  // expected-error @+1 {{'obs.block_id' op belongs in an obs.kernel}}
+  %b = obs.block_id
+  return %b : index
+}
+
+// -----
+
+func.func @grid_both(%in: memref<?xi32>, %g: index) {
+  // expected-error @+1 {{needs its grid as a constant or as an index value, not both}}
+  "obs.launch"(%g, %in) {kernel = @k, grid = 2 : i64, operandSegmentSizes = array<i32: 1, 1, 0>} : (index, memref<?xi32>) -> ()
+  return
+}

@@ -247,3 +247,30 @@ obs.kernel @networks(%a: !obs.arr<8 x i32>, %t: !obs.arr<6 x tuple<i32, f32>>, %
   }
   obs.return
 }
+
+// Launches whose sizes are known at run time, and where a block is.
+// CHECK-LABEL: obs.kernel @positioned
+// CHECK-SAME: (%{{.*}}: !obs.arr<4 x tuple<i32, f32>> {obs.absent = [0 : i32, 1.000000e+00 : f32]}, %{{.*}}: !obs.arr<4 x i32> {obs.absent = -1 : i32})
+// CHECK: obs.block_id
+// CHECK: obs.extent %{{.*}} : !obs.arr<4 x tuple<i32, f32>>
+obs.kernel @positioned(%a: !obs.arr<4 x tuple<i32, f32>> {obs.absent = [0 : i32, 1.0 : f32]},
+                       %b: !obs.arr<4 x i32> {obs.absent = -1 : i32}) -> !obs.arr<4 x i32> {
+  %block = obs.block_id
+  %present = obs.extent %a : !obs.arr<4 x tuple<i32, f32>>
+  %0 = obs.generate : !obs.arr<4 x i32> {
+  ^bb0(%i: index):
+    %s = arith.addi %block, %present : index
+    %t = arith.addi %s, %i : index
+    %x = arith.index_cast %t : index to i32
+    obs.yield %x : i32
+  }
+  obs.return %0 : !obs.arr<4 x i32>
+}
+// CHECK-LABEL: func.func @run_positioned
+// CHECK: obs.launch @positioned grid(%{{.*}}) ins(%{{.*}} : memref<?xi32>, memref<?xf32>, memref<8xi32>) outs(%{{.*}} : memref<?xi32>)
+// CHECK: obs.launch @positioned grid(3) ins(%{{.*}} : memref<?xi32>, memref<?xf32>, memref<8xi32>) outs(%{{.*}} : memref<?xi32>)
+func.func @run_positioned(%a: memref<?xi32>, %b: memref<?xf32>, %c: memref<8xi32>, %out: memref<?xi32>, %grid: index) {
+  obs.launch @positioned grid(%grid) ins(%a, %b, %c : memref<?xi32>, memref<?xf32>, memref<8xi32>) outs(%out : memref<?xi32>)
+  obs.launch @positioned grid(3) ins(%a, %b, %c : memref<?xi32>, memref<?xf32>, memref<8xi32>) outs(%out : memref<?xi32>)
+  return
+}

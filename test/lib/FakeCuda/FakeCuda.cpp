@@ -58,16 +58,23 @@ struct Allocation {
   std::vector<unsigned char> bytes;
 };
 
+/// A parameter of an `.entry`: its byte size, and whether PTX declares it a
+/// pointer (`.ptr`), which a launch must give a device allocation.
+struct Parameter {
+  unsigned bytes;
+  bool pointer;
+};
+
 struct Module {
   unsigned id;
-  /// Each `.entry`, with the byte size of each of its parameters.
-  std::map<std::string, std::vector<unsigned>> entries;
+  /// Each `.entry`, with its parameters.
+  std::map<std::string, std::vector<Parameter>> entries;
 };
 
 struct Function {
   unsigned module;
   std::string name;
-  std::vector<unsigned> parameters;
+  std::vector<Parameter> parameters;
 };
 
 /// Everything the double knows, and its log.
@@ -189,9 +196,9 @@ unsigned parameterBytes(const std::string &type) {
   return std::atoi(type.c_str() + digits) / 8;
 }
 
-/// The `.entry` functions of a PTX text and their parameters' sizes.
-std::map<std::string, std::vector<unsigned>> readEntries(const char *ptx) {
-  std::map<std::string, std::vector<unsigned>> entries;
+/// The `.entry` functions of a PTX text and their parameters.
+std::map<std::string, std::vector<Parameter>> readEntries(const char *ptx) {
+  std::map<std::string, std::vector<Parameter>> entries;
   std::string text(ptx);
   size_t at = 0;
   while ((at = text.find(".entry ", at)) != std::string::npos) {
@@ -204,13 +211,17 @@ std::map<std::string, std::vector<unsigned>> readEntries(const char *ptx) {
       name.pop_back();
     size_t close = text.find(')', open);
     std::string list = text.substr(open + 1, close - open - 1);
-    std::vector<unsigned> parameters;
+    std::vector<Parameter> parameters;
     size_t param = 0;
     while ((param = list.find(".param", param)) != std::string::npos) {
       param += 6;
       size_t type = list.find('.', param);
       size_t end = list.find_first_of(" \t\n", type);
-      parameters.push_back(parameterBytes(list.substr(type, end - type)));
+      size_t next = list.find(".param", end);
+      std::string rest = list.substr(
+          end, next == std::string::npos ? std::string::npos : next - end);
+      parameters.push_back({parameterBytes(list.substr(type, end - type)),
+                            rest.find(".ptr") != std::string::npos});
     }
     entries[name] = parameters;
     at = close;
@@ -379,8 +390,14 @@ CUresult cuLaunchKernel(void *function, unsigned gridX, unsigned gridY,
   if (it != d.functions.end() && kernelParams) {
     // Exactly the parameters the .entry declares, each of its size.
     for (size_t i = 0; i < it->second.parameters.size(); ++i) {
-      unsigned size = it->second.parameters[i];
+      auto [size, isPointer] = it->second.parameters[i];
       call += i ? ", " : "";
+      if (size == 8 && !isPointer) {
+        int64_t value;
+        std::memcpy(&value, kernelParams[i], sizeof(value));
+        call += "i64 " + std::to_string(value);
+        continue;
+      }
       if (size != 8) {
         call += std::to_string(size) + "-byte value";
         continue;
@@ -485,7 +502,7 @@ CUresult cuModuleLoadDataEx(void **module, const void *image,
                             void **optionValues) {
   Driver &d = driver();
   const char *ptx = static_cast<const char *>(image);
-  std::map<std::string, std::vector<unsigned>> entries = readEntries(ptx);
+  std::map<std::string, std::vector<Parameter>> entries = readEntries(ptx);
   std::string target = "none";
   if (const char *at = std::strstr(ptx, "\n.target ")) {
     at += 9;
@@ -505,7 +522,10 @@ CUresult cuModuleLoadDataEx(void **module, const void *image,
   for (auto &[name, parameters] : entries) {
     call += " " + name + "(";
     for (size_t i = 0; i < parameters.size(); ++i)
-      call += (i ? ", " : "") + std::to_string(parameters[i]) + " bytes";
+      call += (i ? ", " : "") +
+              (parameters[i].pointer
+                   ? std::string("pointer")
+                   : std::to_string(parameters[i].bytes) + " bytes");
     call += ")";
   }
   call += ", error log " + std::to_string(logBytes) + " bytes)";

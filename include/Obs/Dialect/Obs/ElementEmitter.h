@@ -31,6 +31,9 @@ namespace mlir::obs {
 using LeafReader =
     std::function<SmallVector<Value>(OpBuilder &, Location, ValueRange path)>;
 
+/// Emits one scalar the caller knows how to compute (the block's index).
+using ScalarReader = std::function<Value(OpBuilder &, Location)>;
+
 /// An element of a pull array as a region receives it: the flattened scalars
 /// of a scalar or tuple element, or, for a nested array, the array and the
 /// outer indices that select it (evaluated lazily, leaf by leaf).
@@ -52,6 +55,17 @@ public:
   /// Makes the emitter read `array` through `reader` instead of following its
   /// definition.
   void setSource(Value array, LeafReader reader);
+
+  /// Makes the emitter compute the scalar `value` (the result of an op with
+  /// no index function, like obs.block_id) through `reader`, wherever it is
+  /// needed.
+  void setScalarSource(Value value, ScalarReader reader);
+  /// Scalar sources for where a block is, for the obs.block_id and
+  /// obs.extent ops inside `root`: `blockId` computes the block's index and
+  /// `extentOf(k)` the present elements of the kernel's argument `k`.
+  void setBlockPosition(
+      Operation *root, ScalarReader blockId,
+      std::function<Value(OpBuilder &, Location, unsigned)> extentOf);
 
   /// Whether some element could not be emitted; the error has been reported
   /// (except for the read limit's, which is the caller's to report) and
@@ -172,6 +186,7 @@ private:
   OpBuilder &builder;
   Location loc;
   SmallVector<Bindings> scopes;
+  llvm::DenseMap<Value, ScalarReader> scalarSources;
   bool reportedErrorFlag = false;
   uint64_t readLimit = std::numeric_limits<uint64_t>::max();
   uint64_t fusedReads = 0;

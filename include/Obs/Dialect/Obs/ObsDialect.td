@@ -55,7 +55,15 @@ def Obs_Dialect : Dialect {
   //    a launch plan: a launch moves its grid times these);
   //  - host_memory_shared, on a module lowered for the cuda target whose host
   //    code reads or writes memory itself: its memory is the kind host and
-  //    device share (obs-host-memory-to-gpu), its arguments' included.
+  //    device share (obs-host-memory-to-gpu), its arguments' included;
+  //  - data, on a lowered gpu.block_id: the block index as the kernel's own
+  //    code uses it (obs.block_id, obs.extent), which the simulation takes
+  //    to be any value, since one plan serves every block.
+  // And one the user writes, on a kernel's argument (verified by
+  // verifyRegionArgAttribute):
+  //  - absent: the value an absent element of the argument reads as, in a
+  //    launch whose sizes are known only at run time: a typed scalar, or an
+  //    array of them for a tuple element, one per scalar.
   let discardableAttrs = (ins
     "::mlir::DenseI64ArrayAttr":$launch_overlaps,
     "::mlir::IntegerAttr":$shared_bytes,
@@ -66,9 +74,12 @@ def Obs_Dialect : Dialect {
     "::mlir::IntegerAttr":$owner_index,
     "::mlir::UnitAttr":$arena,
     "::mlir::DenseI64ArrayAttr":$block_traffic,
-    "::mlir::UnitAttr":$host_memory_shared
+    "::mlir::UnitAttr":$host_memory_shared,
+    "::mlir::UnitAttr":$data,
+    "::mlir::Attribute":$absent
   );
   let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 0;

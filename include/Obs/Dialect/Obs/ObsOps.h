@@ -25,6 +25,16 @@ inline ArrType arrType(Value value) { return cast<ArrType>(value.getType()); }
 
 /// Whether `op` is or holds an obs.sync.
 bool holdsSync(Operation *op);
+
+/// Whether `op` holds obs.block_id or obs.extent: code that depends on
+/// where its block is.
+bool usesBlockPosition(Operation *op);
+
+/// The scalars an absent element of `kernel`'s argument `index` reads as
+/// (its `obs.absent`, one typed constant per scalar of its element), or
+/// none when it has none.
+std::optional<SmallVector<TypedAttr>> getAbsentValues(KernelOp kernel,
+                                                      unsigned index);
 /// The launches inside `module`, each with its kernel, for a pass that
 /// converts `module`'s kernels. A launch whose kernel is not one of them (a
 /// launch inside a nested module, which names that module's kernels) is

@@ -761,11 +761,37 @@ def Obs_LaunchOp : Obs_Op<"launch", [
     }
     ```
 
-    `layouts` places the blocks' arrays elsewhere: one affine map
-    `(b, i) -> (index)` per memref, ins then outs, giving where element `i`
-    of block `b`'s array lives along the memref's outermost dimension; the
-    memrefs of one array share a map. A memref may then have any length.
-    Bitonic merges across blocks pair elements a stride apart:
+    **Sizes known at run time.** The grid may be an `index` value and the
+    memrefs' outermost dimension dynamic (`memref<?xi32>`): one compiled
+    kernel then serves every size. Block `b` still sees the `b`-th chunk of
+    each memref, but a chunk may be partial: the places past the end of a
+    memref are *absent*. The block reads nothing past the end and writes
+    nothing past the end; an absent element of an argument reads as the
+    value its kernel argument's `obs.absent` attribute gives (every argument
+    of a kernel launched this way has one), and a result's absent elements
+    are computed and dropped. Inside the kernel, `obs.extent` says how many
+    elements of an argument are present in the block, and `obs.block_id`
+    which block it is. A grid of 0 (or less) runs no block.
+
+    ```mlir
+    func.func @double(%in: memref<?xi32>, %out: memref<?xi32>) {
+      %c0 = arith.constant 0 : index
+      %c255 = arith.constant 255 : index
+      %c256 = arith.constant 256 : index
+      %n = memref.dim %in, %c0 : memref<?xi32>
+      %padded = arith.addi %n, %c255 : index
+      %blocks = arith.divui %padded, %c256 : index
+      obs.launch @double grid(%blocks) ins(%in : memref<?xi32>)
+                                        outs(%out : memref<?xi32>)
+      return
+    }
+    ```
+
+    `layouts` places the blocks' arrays elsewhere (static sizes only): one
+    affine map `(b, i) -> (index)` per memref, ins then outs, giving where
+    element `i` of block `b`'s array lives along the memref's outermost
+    dimension; the memrefs of one array share a map. A memref may then have
+    any length. Bitonic merges across blocks pair elements a stride apart:
 
     ```mlir
     obs.launch @compare_split grid(2048)
@@ -785,31 +811,94 @@ def Obs_LaunchOp : Obs_Op<"launch", [
     the kernel's barriers. Memrefs are followed through views (subview,
     expand_shape, collapse_shape, cast, reinterpret_cast, transpose, view)
     to their allocation, so two views of one allocation are compared place
-    by place; a memref that cannot be followed is rejected. A host
-    function's memref arguments are taken to be distinct allocations (a
-    call inside the module that passes one allocation twice is rejected).
+    by place; a memref that cannot be followed is rejected. With sizes known
+    only at run time, two memrefs of one allocation are compared as views:
+    the same view gives each block the same places, any other pair of views
+    of an allocation the launch writes is rejected. A host function's memref
+    arguments are taken to be distinct allocations (a call inside the
+    module that passes one allocation twice is rejected).
   }];
   let arguments = (ins FlatSymbolRefAttr:$kernel,
-                       ConfinedAttr<I64Attr,
-                                    [IntPositive, IntMaxValue<2147483647>]>:$grid,
-                       Variadic<AnyStaticShapeMemRef>:$inputs,
-                       Variadic<AnyStaticShapeMemRef>:$outputs,
+                       Optional<Index>:$dynamic_grid,
+                       OptionalAttr<ConfinedAttr<I64Attr,
+                                    [IntPositive, IntMaxValue<2147483647>]>>:$grid,
+                       Variadic<AnyNon0RankedMemRef>:$inputs,
+                       Variadic<AnyNon0RankedMemRef>:$outputs,
                        OptionalAttr<AffineMapArrayAttr>:$layouts);
   let assemblyFormat = [{
-    $kernel `grid` `(` $grid `)`
+    $kernel `grid` `(` custom<Grid>($dynamic_grid, $grid) `)`
     (`ins` `(` $inputs^ `:` type($inputs) `)`)?
     (`outs` `(` $outputs^ `:` type($outputs) `)`)?
     (`layouts` $layouts^)?
     attr-dict
   }];
+  let builders = [
+    OpBuilder<(ins "::llvm::StringRef":$kernel, "int64_t":$grid,
+                   "::mlir::ValueRange":$inputs, "::mlir::ValueRange":$outputs)>,
+    OpBuilder<(ins "::llvm::StringRef":$kernel, "::mlir::Value":$grid,
+                   "::mlir::ValueRange":$inputs, "::mlir::ValueRange":$outputs)>
+  ];
+  let hasVerifier = 1;
   let extraClassDeclaration = [{
+    /// The grid when it is a constant of the op, none when it is a value.
+    std::optional<int64_t> getStaticGridSize() {
+      if (::mlir::IntegerAttr grid = getGridAttr())
+        return grid.getInt();
+      return std::nullopt;
+    }
+    /// Whether its sizes are known only at run time: a grid given as a
+    /// value, or a memref of dynamic length. Its blocks may be partial.
+    bool hasDynamicSizes();
+    /// The grid as an index value at `builder`'s insertion point.
+    ::mlir::Value buildGridSize(::mlir::OpBuilder &builder);
     /// Where element `i` of block `b`'s array lives in each memref (ins,
     /// then outs): the `layouts` as written, or the contiguous chunks
     /// `(b, i) -> (b * N + i)`.
     ::llvm::SmallVector<::mlir::AffineMap> getLayoutsOrChunks(
         ::mlir::obs::KernelOp kernel);
-
   }];
+}
+
+//===----------------------------------------------------------------------===//
+// Where a block is
+//===----------------------------------------------------------------------===//
+
+def Obs_BlockIdOp : Obs_Op<"block_id", [Pure]> {
+  let summary = "the index of the block in its launch";
+  let description = [{
+    The block's position in the grid of the `obs.launch` that runs it: 0 to
+    grid - 1 (0 when a kernel runs on its own). Programs that compute from
+    their position use it (a fractal's coordinates, per-block offsets); the
+    places a block reads and writes are its chunks whatever it computes.
+    The proofs take it to be any value.
+
+    ```mlir
+    %b = obs.block_id
+    ```
+  }];
+  let results = (outs Index:$result);
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+def Obs_ExtentOp : Obs_Op<"extent", [Pure]> {
+  let summary = "how many elements of an argument are present in the block";
+  let description = [{
+    The number of elements of the kernel argument `array` that the block's
+    chunk holds: its length, except in the last blocks of a launch whose
+    sizes are known only at run time, where the chunk may end early (0 past
+    the end). Elements at or past it are absent and read as the argument's
+    `obs.absent` value. A reduce that must skip them, or a count that must
+    not see them, asks for it. The proofs take it to be any value.
+
+    ```mlir
+    %present = obs.extent %in : !obs.arr<256 x i32>
+    ```
+  }];
+  let arguments = (ins Obs_Arr:$array);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$array attr-dict `:` qualified(type($array))";
+  let hasVerifier = 1;
 }
 
 #endif // OBS_DIALECT_OBS_OBSOPS_TD

@@ -1,0 +1,69 @@
+// RUN: obs-opt %s --obs-gpu-to-cpu --canonicalize | FileCheck %s --check-prefix=FORWARD
+// RUN: obs-opt %s --obs-gpu-to-cpu=block-order=reverse --canonicalize | FileCheck %s --check-prefix=REVERSE
+// RUN: obs-opt %s --obs-gpu-to-cpu="block-order=shuffle block-seed=5" --canonicalize | FileCheck %s --check-prefix=SHUFFLE
+
+// Tests of lib/Conversion/GPUToCPU: the order in which a launch's blocks
+// run. A grid of a known size reverses or takes a shuffle table; a grid
+// known only at run time (a kernel without known_grid_size) reverses from
+// its value, or is permuted by (a k + c) mod grid, with a = (2^31 + 11) mod
+// grid, coprime to every grid of at most 2^31 - 1 blocks.
+
+// FORWARD-LABEL: func.func @host(
+// FORWARD-SAME: %[[OUT:.*]]: memref<16xindex>, %[[GRID:.*]]: index)
+// FORWARD: scf.for %[[K:.*]] = %{{.*}} to %c2
+// FORWARD-NEXT: call @ids.block(%[[OUT]], %[[K]])
+// FORWARD: scf.for %[[K2:.*]] = %{{.*}} to %[[GRID]]
+// FORWARD-NEXT: call @any.block(%[[OUT]], %[[K2]])
+
+// REVERSE-LABEL: func.func @host(
+// REVERSE-SAME: %[[OUT:.*]]: memref<16xindex>, %[[GRID:.*]]: index)
+// REVERSE: scf.for %[[K:.*]] = %{{.*}} to %c2
+// REVERSE-NEXT: %[[B:.*]] = arith.subi %c1, %[[K]]
+// REVERSE-NEXT: call @ids.block(%[[OUT]], %[[B]])
+// REVERSE: scf.for %[[K2:.*]] = %{{.*}} to %[[GRID]]
+// REVERSE-NEXT: %[[LAST:.*]] = arith.subi %[[GRID]], %c1
+// REVERSE-NEXT: %[[B2:.*]] = arith.subi %[[LAST]], %[[K2]]
+// REVERSE-NEXT: call @any.block(%[[OUT]], %[[B2]])
+
+// SHUFFLE-LABEL: func.func @host(
+// SHUFFLE-SAME: %[[OUT:.*]]: memref<16xindex>, %[[GRID:.*]]: index)
+// SHUFFLE: scf.for %[[K:.*]] = %{{.*}} to %c2
+// SHUFFLE: memref.get_global @obs_thread_order_2
+// SHUFFLE: call @ids.block
+// SHUFFLE: scf.for %[[K2:.*]] = %{{.*}} to %[[GRID]]
+// SHUFFLE: %[[A:.*]] = arith.remui %c2147483659{{.*}}, %[[GRID]]
+// SHUFFLE: %[[C:.*]] = arith.remui %{{.*}}, %[[GRID]]
+// SHUFFLE: %[[AK:.*]] = arith.muli %[[K2]], %[[A]]
+// SHUFFLE: %[[AKC:.*]] = arith.addi %[[AK]], %[[C]]
+// SHUFFLE: %[[B2:.*]] = arith.remui %[[AKC]], %[[GRID]]
+// SHUFFLE: call @any.block(%[[OUT]], %[[B2]])
+module attributes {gpu.container_module} {
+  func.func @host(%out: memref<16xindex>, %grid: index) {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    gpu.launch_func @m::@ids blocks in (%c2, %c1, %c1) threads in (%c4, %c1, %c1) args(%out : memref<16xindex>)
+    gpu.launch_func @m::@any blocks in (%grid, %c1, %c1) threads in (%c4, %c1, %c1) args(%out : memref<16xindex>)
+    return
+  }
+  gpu.module @m {
+    gpu.func @ids(%out: memref<16xindex>) kernel attributes {known_block_size = array<i32: 4, 1, 1>, known_grid_size = array<i32: 2, 1, 1>} {
+      %tx = gpu.thread_id x
+      %bx = gpu.block_id x
+      %c4 = arith.constant 4 : index
+      %base = arith.muli %bx, %c4 : index
+      %i = arith.addi %base, %tx : index
+      memref.store %bx, %out[%i] : memref<16xindex>
+      gpu.return
+    }
+    gpu.func @any(%out: memref<16xindex>) kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
+      %tx = gpu.thread_id x
+      %bx = gpu.block_id x
+      %c4 = arith.constant 4 : index
+      %base = arith.muli %bx, %c4 : index
+      %i = arith.addi %base, %tx : index
+      memref.store %bx, %out[%i] : memref<16xindex>
+      gpu.return
+    }
+  }
+}

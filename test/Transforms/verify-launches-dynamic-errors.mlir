@@ -1,0 +1,89 @@
+// RUN: obs-opt %s -split-input-file -verify-diagnostics --obs-verify-launches
+
+// Tests of lib/Transforms/VerifyLaunches.cpp: launches whose sizes are known
+// only at run time that race, or that the proof cannot compare, are
+// rejected. verify-launches-dynamic.mlir has the safe ones.
+
+// In place, reversing each chunk: thread 3 reads the place thread 0 writes,
+// in every block, with no barrier between.
+// expected-note @+2 {{the kernel reads it here}}
+// expected-note @+1 {{the kernel writes it here}}
+obs.kernel @rev(%a: !obs.arr<4 x i32> {obs.absent = 0 : i32}) -> !obs.arr<4 x i32> {
+  %r = obs.rev %a : !obs.arr<4 x i32>
+  obs.return %r : !obs.arr<4 x i32>
+}
+
+// expected-note @+1 {{the allocation}}
+func.func @same_memref(%buf: memref<?xi32>, %grid: index) {
+  // expected-error @+1 {{in block 0, thread 3 (warp 0) reads element 0 through ins 0 and thread 0 (warp 0) writes that place as element 0 through outs 0, with no barrier between them that orders both}}
+  obs.launch @rev grid(%grid) ins(%buf : memref<?xi32>) outs(%buf : memref<?xi32>)
+  return
+}
+
+// -----
+
+obs.kernel @copy(%a: !obs.arr<4 x i32> {obs.absent = 0 : i32}) -> !obs.arr<4 x i32> {
+  obs.return %a : !obs.arr<4 x i32>
+}
+
+// Two views of one allocation, one written: where they meet depends on the
+// sizes (here on %n).
+// expected-note @+1 {{the allocation}}
+func.func @different_views(%bytes: memref<?xi8>, %n: index, %grid: index) {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %a = memref.view %bytes[%c0][%n] : memref<?xi8> to memref<?xi32>
+  %b = memref.view %bytes[%c16][%n] : memref<?xi8> to memref<?xi32>
+  // expected-error @+1 {{passes ins 0 and outs 0, two different views of one allocation, at least one written, to a launch whose sizes are known only at run time: where they meet depends on the sizes, and the launch proof accepts only the same view, which gives each block the same places}}
+  obs.launch @copy grid(%grid) ins(%a : memref<?xi32>) outs(%b : memref<?xi32>)
+  return
+}
+
+// -----
+
+obs.kernel @copy(%a: !obs.arr<4 x i32> {obs.absent = 0 : i32}) -> !obs.arr<4 x i32> {
+  obs.return %a : !obs.arr<4 x i32>
+}
+
+// A view 4 elements on from the view it reads: block b writes the places
+// block b + 1 reads, for grids of 2 blocks or more.
+func.func @shifted(%grid: index) {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  // expected-note @+1 {{the allocation}}
+  %bytes = memref.alloc() : memref<64xi8>
+  %a = memref.view %bytes[%c0][] : memref<64xi8> to memref<16xi32>
+  %b = memref.view %bytes[%c16][] : memref<64xi8> to memref<12xi32>
+  // expected-error @+1 {{passes ins 0 and outs 0, two different views of one allocation}}
+  obs.launch @copy grid(%grid) ins(%a : memref<16xi32>) outs(%b : memref<12xi32>)
+  return
+}
+
+// -----
+
+obs.kernel @twice(%a: !obs.arr<4 x i32> {obs.absent = 0 : i32}) -> (!obs.arr<4 x i32>, !obs.arr<4 x i32>) {
+  obs.return %a, %a : !obs.arr<4 x i32>, !obs.arr<4 x i32>
+}
+
+// expected-note @+1 {{the allocation}}
+func.func @written_twice(%in: memref<?xi32>, %out: memref<?xi32>, %grid: index) {
+  // expected-error @+1 {{writes one place twice: element 0 of every block through outs 0 and outs 1, the same view of one allocation}}
+  obs.launch @twice grid(%grid) ins(%in : memref<?xi32>) outs(%out, %out : memref<?xi32>, memref<?xi32>)
+  return
+}
+
+// -----
+
+// Arrays of other lengths on one memref: block b reads [4b, 4b + 4) and
+// writes [2b, 2b + 2), which block b / 2 reads.
+obs.kernel @first_half(%a: !obs.arr<4 x i32> {obs.absent = 0 : i32}) -> !obs.arr<2 x i32> {
+  %lo, %hi = obs.halve %a : !obs.arr<4 x i32>
+  obs.return %lo : !obs.arr<2 x i32>
+}
+
+// expected-note @+1 {{the allocation}}
+func.func @other_lengths(%buf: memref<?xi32>, %grid: index) {
+  // expected-error @+1 {{passes ins 0 and outs 0, two different views of one allocation}}
+  obs.launch @first_half grid(%grid) ins(%buf : memref<?xi32>) outs(%buf : memref<?xi32>)
+  return
+}

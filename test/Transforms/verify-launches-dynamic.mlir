@@ -1,0 +1,78 @@
+// RUN: obs-opt %s -split-input-file --obs-verify-launches | FileCheck %s
+
+// Tests of lib/Transforms/VerifyLaunches.cpp for launches whose sizes are
+// known only at run time: proved for every grid and length at once. Blocks
+// touch only their own chunks, and only before the end of each memref;
+// memrefs of one allocation must be the same view where one is written.
+// verify-launches-dynamic-errors.mlir has the rejected ones; each of these
+// runs on ref and cpu under every block order in
+// test/obs-run/launch-dynamic.test.
+
+obs.kernel @inc(%a: !obs.arr<4 x i32> {obs.absent = 0 : i32}) -> !obs.arr<4 x i32> {
+  %c1 = arith.constant 1 : i32
+  %m = obs.map %a : !obs.arr<4 x i32> -> !obs.arr<4 x i32> {
+  ^bb0(%x: i32):
+    %y = arith.addi %x, %c1 : i32
+    obs.yield %y : i32
+  }
+  obs.return %m : !obs.arr<4 x i32>
+}
+
+// Distinct allocations, and one of a size known at run time.
+// CHECK-LABEL: func.func @distinct
+// CHECK: obs.launch @inc grid(%{{.*}})
+func.func @distinct(%in: memref<?xi32>, %grid: index) {
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %in, %c0 : memref<?xi32>
+  %out = memref.alloc(%n) : memref<?xi32>
+  obs.launch @inc grid(%grid) ins(%in : memref<?xi32>) outs(%out : memref<?xi32>)
+  memref.dealloc %out : memref<?xi32>
+  return
+}
+
+// In place: the same memref in and out; thread t reads element t of its
+// block's chunk and then writes it.
+// CHECK-LABEL: func.func @in_place
+// CHECK: obs.launch @inc grid(%{{.*}}) ins(%[[B:.*]] : memref<?xi32>) outs(%[[B]] : memref<?xi32>)
+func.func @in_place(%buf: memref<?xi32>, %grid: index) {
+  obs.launch @inc grid(%grid) ins(%buf : memref<?xi32>) outs(%buf : memref<?xi32>)
+  return
+}
+
+// In place through a subview of the first %n elements, cast to an identity
+// layout: the same places as the memref itself.
+// CHECK-LABEL: func.func @in_place_prefix
+// CHECK: obs.launch @inc
+func.func @in_place_prefix(%buf: memref<?xi32>, %n: index, %grid: index) {
+  %lo = memref.subview %buf[0] [%n] [1] : memref<?xi32> to memref<?xi32, strided<[1]>>
+  %l = memref.cast %lo : memref<?xi32, strided<[1]>> to memref<?xi32>
+  obs.launch @inc grid(%grid) ins(%buf : memref<?xi32>) outs(%l : memref<?xi32>)
+  return
+}
+
+// In place through two casts of one memref: the same view.
+// CHECK-LABEL: func.func @in_place_views
+// CHECK: obs.launch @inc
+func.func @in_place_views(%buf: memref<12xi32>, %grid: index) {
+  %a = memref.cast %buf : memref<12xi32> to memref<?xi32>
+  %b = memref.cast %buf : memref<12xi32> to memref<?xi32>
+  obs.launch @inc grid(%grid) ins(%a : memref<?xi32>) outs(%b : memref<?xi32>)
+  return
+}
+
+// One memref passed twice, only read.
+obs.kernel @add(%a: !obs.arr<4 x i32> {obs.absent = 0 : i32},
+                %b: !obs.arr<4 x i32> {obs.absent = 0 : i32}) -> !obs.arr<4 x i32> {
+  %m = obs.map %a, %b : !obs.arr<4 x i32>, !obs.arr<4 x i32> -> !obs.arr<4 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %s = arith.addi %x, %y : i32
+    obs.yield %s : i32
+  }
+  obs.return %m : !obs.arr<4 x i32>
+}
+// CHECK-LABEL: func.func @read_twice
+// CHECK: obs.launch @add
+func.func @read_twice(%buf: memref<?xi32>, %out: memref<?xi32>, %grid: index) {
+  obs.launch @add grid(%grid) ins(%buf, %buf : memref<?xi32>, memref<?xi32>) outs(%out : memref<?xi32>)
+  return
+}
