@@ -19,12 +19,12 @@ static Value indexConstant(ImplicitLocOpBuilder &b, int64_t value) {
   return arith::ConstantIndexOp::create(b, value);
 }
 
-/// A stage in which element i becomes `combine(x[i - distance], x[i])` where
+/// A stage in which element i becomes `combine(x[from(i)], x[i])` where
 /// `updates(i)` holds and stays x[i] elsewhere; the update is an scf.if, so
 /// the lowering drops the elements a thread leaves unchanged.
-static Value updateStage(ImplicitLocOpBuilder &b, Value array,
-                         uint64_t distance, BinaryFn combine,
-                         llvm::function_ref<Value(Value)> updates) {
+static Value updateStage(ImplicitLocOpBuilder &b, Value array, BinaryFn combine,
+                         llvm::function_ref<Value(Value)> updates,
+                         llvm::function_ref<Value(Value)> from) {
   ArrType type = arrType(array);
   SmallVector<Type> types;
   flattenElementType(type.getElementType(), types);
@@ -34,13 +34,21 @@ static Value updateStage(ImplicitLocOpBuilder &b, Value array,
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(choice.thenBlock());
-      Value from = arith::SubIOp::create(b, i, indexConstant(b, distance));
       scf::YieldOp::create(
-          b, combine(b, index(b, array, from), index(b, array, i)));
+          b, combine(b, index(b, array, from(i)), index(b, array, i)));
       b.setInsertionPointToStart(choice.elseBlock());
       scf::YieldOp::create(b, index(b, array, i));
     }
     return SmallVector<Value>(choice.getResults());
+  });
+}
+
+/// The same, combining x[i - distance] into x[i].
+static Value updateStage(ImplicitLocOpBuilder &b, Value array,
+                         uint64_t distance, BinaryFn combine,
+                         llvm::function_ref<Value(Value)> updates) {
+  return updateStage(b, array, combine, updates, [&](Value i) -> Value {
+    return arith::SubIOp::create(b, i, indexConstant(b, distance));
   });
 }
 
@@ -58,9 +66,29 @@ static Value maskedEquals(ImplicitLocOpBuilder &b, Value i, uint64_t mask,
 
 // sklansky 0 op = pure id
 // sklansky n op = two (sklansky (n-1) op) ->- pure (fan op) ->- sync
+//
+// For a length that is not a power of two, the same network by stages: at
+// distance d = 1, 2, 4, ..., element i with bit d set takes the last
+// element of the left half of its block of 2d, (i & ~(2d-1)) + d - 1.
 Value dsl::sklansky(ImplicitLocOpBuilder &b, Value array, BinaryFn combine) {
-  if (length(array) == 1)
+  uint64_t n = length(array);
+  if (n == 1)
     return array;
+  if (!llvm::has_single_bit(n)) {
+    for (uint64_t distance = 1; distance < n; distance *= 2)
+      array = sync(b, updateStage(
+                          b, array, combine,
+                          [&](Value i) {
+                            return maskedEquals(b, i, distance, distance);
+                          },
+                          [&](Value i) {
+                            Value start = arith::AndIOp::create(
+                                b, i, indexConstant(b, ~(2 * distance - 1)));
+                            return arith::AddIOp::create(
+                                b, start, indexConstant(b, distance - 1));
+                          }));
+    return array;
+  }
   Value halves = two(b, array, [&](ImplicitLocOpBuilder &b, Value half) {
     return sklansky(b, half, combine);
   });
@@ -80,6 +108,8 @@ Value dsl::koggeStone(ImplicitLocOpBuilder &b, Value array, BinaryFn combine) {
 // up:   for s = 1, 2, ..., N/2:  x[i] = x[i-s] op x[i] where i+1 = 0 mod 2s
 // down: for s = N/4, ..., 1:     x[i] = x[i-s] op x[i] where i+1 = s mod 2s
 //                                                      and i+1 > 2s
+// (N rounded up to a power of two: the stages of a shorter array are those
+// of the longer one on its first elements.)
 Value dsl::brentKung(ImplicitLocOpBuilder &b, Value array, BinaryFn combine) {
   uint64_t n = length(array);
   for (uint64_t distance = 1; distance < n; distance *= 2)
@@ -87,7 +117,7 @@ Value dsl::brentKung(ImplicitLocOpBuilder &b, Value array, BinaryFn combine) {
                    uint64_t span = 2 * distance;
                    return maskedEquals(b, i, span - 1, span - 1);
                  }));
-  for (uint64_t distance = n / 4; distance >= 1; distance /= 2)
+  for (uint64_t distance = llvm::bit_ceil(n) / 4; distance >= 1; distance /= 2)
     array = sync(b, updateStage(b, array, distance, combine, [&](Value i) {
                    uint64_t span = 2 * distance;
                    Value aligned = maskedEquals(b, i, span - 1, distance - 1);

@@ -489,16 +489,18 @@ static void printNetwork(OpAsmPrinter &p, Operation *, EnumAttrT network) {
     p << " network(" << stringifyEnum(network.getValue()) << ")";
 }
 
-/// scan and sort work on arrays of scalars or tuples; a network needs a
-/// power-of-two length, which its recursion halves down to one.
+/// scan and sort work on arrays of scalars or tuples; a sorting network
+/// needs a power-of-two length, which its recursion halves down to one
+/// (scan networks are defined for every length).
 static LogicalResult verifyNetworkInput(Operation *op, ArrType type,
                                         std::optional<StringRef> network,
-                                        StringRef verb) {
+                                        StringRef verb,
+                                        bool powerOfTwo = false) {
   if (isa<ArrType>(type.getElementType()))
     return op->emitOpError()
            << verb << " arrays of scalars or tuples, not " << type;
   uint64_t length = type.getLength();
-  if (network && !llvm::has_single_bit(length))
+  if (network && powerOfTwo && !llvm::has_single_bit(length))
     return op->emitOpError()
            << "network " << *network << " needs a power-of-two length, but "
            << type << " has " << length << " elements";
@@ -526,7 +528,7 @@ LogicalResult SortOp::verifyRegions() {
           *this, type,
           getNetwork() ? std::optional(stringifyEnum(*getNetwork()))
                        : std::nullopt,
-          "sorts")))
+          "sorts", /*powerOfTwo=*/true)))
     return failure();
   Type i1 = IntegerType::get(getContext(), 1);
   return verifyRegionSignature(*this, getBody(),

@@ -633,18 +633,6 @@ obs.kernel @index_not_array(%a: !obs.arr<4 x i32>) {
 
 // -----
 
-obs.kernel @scan_network_length(%a: !obs.arr<6 x i32>) {
-  // expected-error @+1 {{network sklansky needs a power-of-two length, but '!obs.arr<6 x i32>' has 6 elements}}
-  %0 = obs.scan %a network(sklansky) : !obs.arr<6 x i32> {
-  ^bb0(%x: i32, %y: i32):
-    %s = arith.addi %x, %y : i32
-    obs.yield %s : i32
-  }
-  obs.return
-}
-
-// -----
-
 obs.kernel @sort_network_length(%a: !obs.arr<12 x i32>) {
   // expected-error @+1 {{network bitonic needs a power-of-two length}}
   %0 = obs.sort %a network(bitonic) : !obs.arr<12 x i32> {

@@ -678,7 +678,8 @@ def Obs_ScanOp : Obs_RegionOp<"scan", [SameOperandsAndResultType]> {
     The `network` says how `--obs-expand-networks` builds it from
     combinators at program level: `sklansky` (seed 002's
     `two (sklansky (n-1)) ->- fan ->- sync`), `kogge_stone` or `brent_kung`.
-    Networks need a power-of-two length. Each reassociates `⊕`, so a
+    Each is defined for every length (Sklansky's by stages where the length
+    is not a power of two). Each reassociates `⊕`, so a
     floating-point scan may round differently from the reference target,
     which folds left to right. Without a network, or inside element code,
     each element is folded sequentially by its thread.
