@@ -1,12 +1,12 @@
-//===- Networks.h - scan, sort and reduce networks from combinators -*- C++
-//-*-===//
+//===- Networks.h - Scan, sort and reduce networks --------------*- C++ -*-===//
 //
 // The networks of the papers and their classic companions, written with the
 // combinator functions of Combinators.h: each is a recursive C++ generator
 // of an obs program (over a power-of-two array for the sorts; the scans are
-// defined for every length), with `obs.sync` between its stages, so it must be built where syncs may stand (a kernel body or the
-// region of two, ilv, one or repeat). `--obs-expand-networks` uses them to
-// expand obs.scan, obs.sort and obs.reduce.
+// defined for every length), with `obs.sync` between its stages, so it must be
+// built where syncs may stand (a kernel body or the region of two, ilv, one or
+// repeat). `--obs-expand-networks` uses them to expand obs.scan, obs.sort and
+// obs.reduce.
 //
 //===----------------------------------------------------------------------===//
 
