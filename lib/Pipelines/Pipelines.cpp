@@ -49,6 +49,7 @@ void mlir::obs::buildReferencePipeline(OpPassManager &pm) {
   // The oracle runs kernels as written, but only kernels that the GPU
   // targets would run without a race: they are proved as they would be
   // there, on a copy, and nothing is changed.
+  pm.addPass(createObsExpandDevice());
   pm.addPass(createObsVerifyReference());
   pm.addPass(createObsLowerReference());
   buildHostToLLVMPipeline(pm);
@@ -73,6 +74,8 @@ mlir::obs::describeRefinementPass(RefinementPass pass) {
 
 void mlir::obs::buildOptimizePipeline(OpPassManager &pm,
                                       const OptimizePipelineOptions &options) {
+  // Device-level ops become kernels, which are refined like any other.
+  pm.addPass(createObsExpandDevice());
   // What launches in place require of the kernels they launch, for the
   // refinements to keep.
   pm.addPass(createObsCollectLaunchOverlaps());
@@ -105,13 +108,18 @@ void mlir::obs::buildOptimizePipeline(OpPassManager &pm,
   kernels.addPass(createObsVerifySync());
 }
 
-void mlir::obs::buildKernelsToGPUPipeline(OpPassManager &pm) {
+void mlir::obs::buildKernelsToGPUPipeline(OpPassManager &pm,
+                                          bool recordLaunches) {
+  // Nothing left to do after obs-optimize, which expands them first.
+  pm.addPass(createObsExpandDevice());
   OpPassManager &kernels = pm.nest<KernelOp>();
   kernels.addPass(createObsExpandNetworks());
   kernels.addPass(createObsFlatten());
   kernels.addPass(createObsVerifySync());
   // The launch proof simulates the kernels it launches: flat ones.
   pm.addPass(createObsVerifyLaunches());
+  if (recordLaunches)
+    pm.addPass(createObsRecordLaunches());
   pm.addPass(createConvertObsToGPU());
   // Specialise the element code per thread and round: fold what the thread
   // id's range decides (fan's `i < N/2` under strided<256>), then share the
@@ -129,7 +137,7 @@ void mlir::obs::buildKernelsToGPUPipeline(OpPassManager &pm) {
 
 void mlir::obs::buildCPUPipeline(OpPassManager &pm,
                                  const CPUPipelineOptions &options) {
-  buildKernelsToGPUPipeline(pm);
+  buildKernelsToGPUPipeline(pm, options.recordLaunches);
   ObsGPUToCPUOptions cpuOptions;
   cpuOptions.order = options.order;
   cpuOptions.seed = options.seed;
@@ -154,7 +162,7 @@ std::string mlir::obs::getPTXFeatures(StringRef chip) {
 
 void mlir::obs::buildPTXPipeline(OpPassManager &pm,
                                  const PTXPipelineOptions &options) {
-  buildKernelsToGPUPipeline(pm);
+  buildKernelsToGPUPipeline(pm, options.recordLaunches);
   // Host code's memory on the device, its work on one stream per function.
   pm.addPass(createObsHostMemoryToGPU());
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
@@ -204,7 +212,7 @@ void mlir::obs::registerPipelines() {
       "obs-to-gpu",
       "obs kernels and launches to gpu.func and gpu.launch_func, flattened "
       "and specialised per thread and round",
-      buildKernelsToGPUPipeline);
+      [](OpPassManager &pm) { buildKernelsToGPUPipeline(pm); });
   PassPipelineRegistration<CPUPipelineOptions>(
       "obs-to-cpu",
       "The cpu target: the gpu.func of obs-to-gpu as loops over threads "

@@ -151,8 +151,12 @@ static cl::opt<std::string> emitStage(
              "  ptx   the kernel's PTX\n"
              "  svg   the kernel drawn as a network: a wire per element, a "
              "column per stage, links where elements combine, syncs marked "
-             "block, warp or in place"),
-    cl::value_desc("obs|gpu|llvm|ptx|svg"), cl::cat(runCategory));
+             "block, warp or in place\n"
+             "  plan  the launch plan the entry runs for its inputs (run on "
+             "the cpu target): a line per launch (kernel, grid, block, "
+             "bytes of global memory read and written), then the total and "
+             "the bytes per element of its first argument"),
+    cl::value_desc("obs|gpu|llvm|ptx|svg|plan"), cl::cat(runCategory));
 
 static cl::opt<bool> noOptimize(
     "no-optimize",
@@ -298,6 +302,31 @@ uint64_t dynamicLength(MemRefType memref, unsigned index, const Job &job) {
   return job.arrays.front().getType().getLength();
 }
 
+/// Erases the functions and kernels of `module` that `entry` does not use,
+/// directly or through others: the pipelines then compile only what runs
+/// (a file of several entries, each with its device ops, compiles one).
+void keepOnlyReachable(ModuleOp module, func::FuncOp entry) {
+  llvm::SmallPtrSet<Operation *, 16> reached = {entry};
+  SmallVector<Operation *> worklist = {entry};
+  SymbolTable symbols(module);
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    std::optional<SymbolTable::UseRange> uses =
+        SymbolTable::getSymbolUses(&op->getRegion(0));
+    if (!uses)
+      continue;
+    for (const SymbolTable::SymbolUse &use : *uses) {
+      Operation *used =
+          symbols.lookup(use.getSymbolRef().getRootReference().getValue());
+      if (used && reached.insert(used).second && used->getNumRegions())
+        worklist.push_back(used);
+    }
+  }
+  for (Operation &op : llvm::make_early_inc_range(module.getOps()))
+    if (isa<func::FuncOp, obs::KernelOp>(op) && !reached.contains(&op))
+      op.erase();
+}
+
 /// Parses `--NAME=forward|reverse|shuffle[:SEED]` into an order and a seed.
 void parseOrder(llvm::StringRef name, llvm::StringRef text,
                 obs::ExecutionOrder &order, uint64_t &seed) {
@@ -353,7 +382,8 @@ void checkChip(llvm::StringRef name) {
 /// empty) and returns it; the cuda target's PTX is for `gpuChip`.
 OwningOpRef<ModuleOp> lower(ModuleOp module, llvm::StringRef target,
                             llvm::StringRef stage,
-                            llvm::StringRef gpuChip = chip) {
+                            llvm::StringRef gpuChip = chip,
+                            bool recordLaunches = false) {
   OwningOpRef<ModuleOp> copy(module.clone());
   PassManager pm(module.getContext());
   // The cpu and cuda targets run kernels refined and proved by obs-optimize;
@@ -377,10 +407,12 @@ OwningOpRef<ModuleOp> lower(ModuleOp module, llvm::StringRef target,
   } else if (target == "cpu") {
     obs::CPUPipelineOptions options;
     parseOrders(options);
+    options.recordLaunches = recordLaunches;
     obs::buildCPUPipeline(pm, options);
   } else {
     obs::PTXPipelineOptions options;
     options.chip = gpuChip.str();
+    options.recordLaunches = recordLaunches;
     // At the llvm stage, the gpu.module in NVVM, before it becomes PTX.
     options.serialize = stage != "llvm";
     obs::buildPTXPipeline(pm, options);
@@ -425,8 +457,12 @@ void reportBench(const Job &job, llvm::StringRef target,
 }
 
 /// JIT-compiles the lowered `module` for `target` and calls `symbol` with
-/// `job`'s buffers, one bare pointer each.
-void runOnJit(ModuleOp module, llvm::StringRef target, Job &job) {
+/// `job`'s buffers, one bare pointer each; `symbols` adds functions the
+/// host code calls.
+void runOnJit(
+    ModuleOp module, llvm::StringRef target, Job &job,
+    llvm::function_ref<llvm::orc::SymbolMap(llvm::orc::MangleAndInterner)>
+        symbols = {}) {
   ExecutionEngineOptions options;
   auto transformer = makeOptimizingTransformer(/*optLevel=*/2,
                                                /*sizeLevel=*/0,
@@ -436,6 +472,8 @@ void runOnJit(ModuleOp module, llvm::StringRef target, Job &job) {
       ExecutionEngine::create(module, options);
   if (!engine)
     failOn(engine.takeError(), "cannot JIT-compile @" + job.symbol + ": ");
+  if (symbols)
+    (*engine)->registerSymbols(symbols);
   PackedMemRefs arguments;
   arguments.add(job.arrays, job.buffers());
   SmallVector<void *> &packed = arguments.get();
@@ -455,9 +493,10 @@ void runOnJit(ModuleOp module, llvm::StringRef target, Job &job) {
   reportBench(job, target, times, arrayBytes(job));
 }
 
-/// The bytes a launch of each kernel instance moves, by its name (its PTX
-/// entry): its grid times what one block reads and writes, each array once
-/// (obs.block_traffic). What a launch plan costs in memory traffic.
+/// The bytes a launch of each kernel instance of a grid fixed at compile
+/// time moves, by its name (its PTX entry): its grid times what one block
+/// reads and writes, each array once (obs.block_traffic). What a kernel run
+/// on its own moves, which no host code reports.
 llvm::StringMap<uint64_t> launchBytes(ModuleOp module) {
   OwningOpRef<ModuleOp> atGPU = lower(module, "cuda", "gpu");
   llvm::StringMap<uint64_t> bytes;
@@ -469,6 +508,26 @@ llvm::StringMap<uint64_t> launchBytes(ModuleOp module) {
       bytes[func.getName()] = (block[0] + block[1]) * uint64_t((*grid)[0]);
   });
   return bytes;
+}
+
+/// One launch as obs-record-launches reports it.
+struct RecordedLaunch {
+  int64_t kernel, grid, threads, read, written;
+};
+std::vector<RecordedLaunch> recordedLaunches;
+
+extern "C" void obsRecordLaunch(int64_t kernel, int64_t grid, int64_t threads,
+                                int64_t read, int64_t written) {
+  recordedLaunches.push_back({kernel, grid, threads, read, written});
+}
+
+/// obsRecordLaunch, for the JIT.
+llvm::orc::SymbolMap recordSymbols(llvm::orc::MangleAndInterner mangle) {
+  llvm::orc::SymbolMap symbols;
+  symbols[mangle("obs_record_launch")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&obsRecordLaunch),
+      llvm::JITSymbolFlags::Exported};
+  return symbols;
 }
 
 /// What obs-run gives the JIT for the host code's runtime calls: obs's CUDA
@@ -540,7 +599,9 @@ void runOnCuda(ModuleOp module, Job &job) {
     gpuChip = "sm_" + std::to_string(major) + std::to_string(minor);
   }
   checkChip(gpuChip);
-  OwningOpRef<ModuleOp> lowered = lower(module, "cuda", "", gpuChip);
+  // --bench learns what each launch moves from the host code itself.
+  OwningOpRef<ModuleOp> lowered =
+      lower(module, "cuda", "", gpuChip, /*recordLaunches=*/benchRuns > 0);
   // Host code that reads or writes memory itself runs on memory the host
   // and the device share, the entry's arguments' included.
   bool shared = obs::ObsDialect::HostMemorySharedAttrHelper(module.getContext())
@@ -557,6 +618,7 @@ void runOnCuda(ModuleOp module, Job &job) {
     failOn(made.takeError(), "cannot JIT-compile @" + job.symbol + ": ");
   engine = std::move(*made);
   engine->registerSymbols(cudaRuntimeSymbols);
+  engine->registerSymbols(recordSymbols);
 
   SmallVector<void *> host = job.buffers();
   SmallVector<size_t> bytes;
@@ -610,34 +672,50 @@ void runOnCuda(ModuleOp module, Job &job) {
     mgpuEventDestroy(start);
     mgpuEventDestroy(stop);
     llvm::StringMap<uint64_t> moved = launchBytes(module);
+    recordedLaunches.clear();
     obsCudaProfileLaunches(1);
     for (unsigned run = 0; run < benchRuns; ++run)
       invoke();
-    // Each kernel's launches per run, their time and bytes per run.
-    llvm::MapVector<llvm::StringRef, std::pair<unsigned, float>> launches;
-    std::vector<std::string> names;
-    for (size_t i = 0, e = obsCudaProfiledLaunchCount(); i < e; ++i) {
+    // Each kernel's launches per run, their time and bytes per run. The
+    // host code reported every launch before making it, in order; one of
+    // no blocks made none.
+    SmallVector<RecordedLaunch> made;
+    for (const RecordedLaunch &launch : recordedLaunches)
+      if (launch.grid > 0)
+        made.push_back(launch);
+    struct Profiled {
+      unsigned count = 0;
+      float milliseconds = 0;
+      uint64_t bytes = 0;
+    };
+    llvm::StringMap<Profiled> byName;
+    SmallVector<std::string> order;
+    size_t count = obsCudaProfiledLaunchCount();
+    for (size_t i = 0; i < count; ++i) {
       float milliseconds = 0;
       const char *name = obsCudaProfiledLaunch(i, &milliseconds);
       if (!name)
         failOnRuntime(engine);
-      auto &[count, total] =
-          launches[moved.find(name) != moved.end()
-                       ? moved.find(name)->first()
-                       : llvm::StringRef(names.emplace_back(name))];
-      ++count;
-      total += milliseconds;
+      auto [entry, added] = byName.try_emplace(name);
+      if (added)
+        order.push_back(name);
+      Profiled &profiled = entry->second;
+      ++profiled.count;
+      profiled.milliseconds += milliseconds;
+      profiled.bytes += made.size() == count ? made[i].read + made[i].written
+                                             : moved.lookup(name);
     }
     obsCudaProfileLaunches(0);
     uint64_t planBytes = 0;
-    for (auto &[name, counted] : launches)
-      planBytes += moved.lookup(name) * counted.first / benchRuns;
+    for (const auto &entry : byName)
+      planBytes += entry.second.bytes / benchRuns;
     reportBench(job, "cuda", times, planBytes);
-    for (auto &[name, counted] : launches) {
-      float perRun = counted.second / benchRuns;
-      uint64_t kernelBytes = moved.lookup(name) * counted.first / benchRuns;
+    for (const std::string &name : order) {
+      const Profiled &profiled = byName[name];
+      float perRun = profiled.milliseconds / benchRuns;
+      uint64_t kernelBytes = profiled.bytes / benchRuns;
       llvm::errs() << "bench:   launch " << name << ": "
-                   << counted.first / benchRuns << " per run, "
+                   << profiled.count / benchRuns << " per run, "
                    << llvm::format("%.3f", perRun) << " ms, "
                    << llvm::format("%.2f", perRun > 0
                                                ? kernelBytes / (perRun * 1e6)
@@ -654,6 +732,43 @@ void runOnCuda(ModuleOp module, Job &job) {
   check();
   if (obsCudaRelease() != 0)
     fail(obsCudaError());
+}
+
+/// Runs `job` on the cpu target with its launches recorded, and prints the
+/// plan: a line per launch, then the total and the bytes per element of
+/// the entry's first argument.
+void printPlan(ModuleOp module, Job &job) {
+  OwningOpRef<ModuleOp> lowered =
+      lower(module, "cpu", "", chip, /*recordLaunches=*/true);
+  ArrayAttr names =
+      obs::ObsDialect::RecordedLaunchesAttrHelper(module.getContext())
+          .getAttr(*lowered);
+  recordedLaunches.clear();
+  runOnJit(*lowered, "cpu", job, recordSymbols);
+  uint64_t read = 0, written = 0;
+  for (auto [index, launch] : llvm::enumerate(recordedLaunches)) {
+    llvm::StringRef name =
+        names && launch.kernel < static_cast<int64_t>(names.size())
+            ? cast<FlatSymbolRefAttr>(names[launch.kernel]).getValue()
+            : "?";
+    llvm::outs() << "launch " << index + 1 << ": @" << name << " grid "
+                 << launch.grid << " block " << launch.threads << ": "
+                 << launch.read << " bytes read, " << launch.written
+                 << " bytes written\n";
+    read += launch.read;
+    written += launch.written;
+  }
+  uint64_t elements = job.arrays.front().getType().getLength();
+  size_t count = recordedLaunches.size();
+  llvm::outs() << "@" << job.symbol << " on " << elements
+               << " elements: " << count << " launch"
+               << (count == 1 ? "" : "es") << ", " << read << " bytes read, "
+               << written << " bytes written";
+  if (elements)
+    llvm::outs() << ", "
+                 << llvm::format("%.3f", double(read + written) / elements)
+                 << " bytes per element";
+  llvm::outs() << "\n";
 }
 
 void run(ModuleOp module, llvm::StringRef target, Job &job) {
@@ -740,11 +855,20 @@ int main(int argc, char **argv) {
   if (targetName != "ref" && targetName != "cpu" && targetName != "cuda")
     fail("unknown target '" + targetName + "': expected ref, cpu or cuda");
   if (!emitStage.empty() && emitStage != "obs" && emitStage != "gpu" &&
-      emitStage != "llvm" && emitStage != "ptx" && emitStage != "svg")
+      emitStage != "llvm" && emitStage != "ptx" && emitStage != "svg" &&
+      emitStage != "plan")
     fail("unknown stage '" + emitStage +
-         "': expected obs, gpu, llvm, ptx or svg");
+         "': expected obs, gpu, llvm, ptx, svg or plan");
   if (emitStage == "svg" && kernelName.empty())
     fail("--emit=svg draws a kernel: give --kernel=NAME");
+  // The plan is what the entry runs on its inputs: it needs them.
+  bool plan = emitStage == "plan";
+  bool emitsIR = !emitStage.empty() && !plan;
+  if (plan && entryName.empty())
+    fail("--emit=plan prints the launches of a host function: give "
+         "--entry=FUNC");
+  if (plan && targetName.getNumOccurrences() && targetName != "cpu")
+    fail("--emit=plan runs the entry on the cpu target, not " + targetName);
   if (targetName == "cpu") {
     obs::CPUPipelineOptions options;
     parseOrders(options);
@@ -828,7 +952,7 @@ int main(int argc, char **argv) {
              " must take memrefs of scalar elements, static sizes but for "
              "the outermost, and no layout");
       uint64_t length = 0;
-      if (!memref.hasStaticShape() && emitStage.empty())
+      if (!memref.hasStaticShape() && !emitsIR)
         length = dynamicLength(memref, index, job);
       job.arrays.emplace_back(arrayOfMemRef(memref, length));
     }
@@ -837,12 +961,12 @@ int main(int argc, char **argv) {
            " must return nothing: its results are the "
            "memrefs it writes");
     job.symbol = entryName;
+    keepOnlyReachable(*module, entry);
   }
   // Emitting IR needs no data.
-  if (!emitStage.empty())
+  if (emitsIR)
     inputs.clear();
-  if (!kernelName.empty() && emitStage.empty() &&
-      inputs.size() != job.numInputs)
+  if (!kernelName.empty() && !emitsIR && inputs.size() != job.numInputs)
     fail("@" + kernelName + " takes " + llvm::Twine(job.numInputs) + " array" +
          (job.numInputs == 1 ? "" : "s") + ", but " +
          llvm::Twine(inputs.size()) + " --input " +
@@ -858,7 +982,13 @@ int main(int argc, char **argv) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
 
-  if (!emitStage.empty()) {
+  if (plan) {
+    printPlan(*module, job);
+    if (obs::statisticsRequested())
+      obs::printStatistics(llvm::errs());
+    return 0;
+  }
+  if (emitsIR) {
     if (emitStage == "ptx") {
       checkChip(chip);
       OwningOpRef<ModuleOp> lowered = lower(*module, "cuda", "");

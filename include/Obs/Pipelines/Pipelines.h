@@ -85,8 +85,10 @@ void buildOptimizePipeline(OpPassManager &pm,
 /// gpu.module/gpu.func and gpu.launch_func, with the element code
 /// specialised per thread and round (the thread id's range from
 /// known_block_size, integer range optimisations, canonicalization, CSE).
-/// Kernels are flattened and their syncs verified first.
-void buildKernelsToGPUPipeline(OpPassManager &pm);
+/// Kernels are flattened and their syncs verified first. With
+/// `recordLaunches`, host code reports each launch at run time
+/// (obs-record-launches).
+void buildKernelsToGPUPipeline(OpPassManager &pm, bool recordLaunches = false);
 
 struct CPUPipelineOptions : PassPipelineOptions<CPUPipelineOptions> {
   Option<ExecutionOrder> order{
@@ -103,6 +105,11 @@ struct CPUPipelineOptions : PassPipelineOptions<CPUPipelineOptions> {
       *this, "block-seed",
       llvm::cl::desc("Seed of the shuffled order of blocks"),
       llvm::cl::init(1)};
+  Option<bool> recordLaunches{
+      *this, "record-launches",
+      llvm::cl::desc("Report every launch to @obs_record_launch at run time "
+                     "(obs-record-launches)"),
+      llvm::cl::init(false)};
 };
 
 /// `obs-to-cpu`: the cpu target. The gpu.func of buildKernelsToGPUPipeline
@@ -126,6 +133,11 @@ struct PTXPipelineOptions : PassPipelineOptions<PTXPipelineOptions> {
   Option<std::string> toolkit{
       *this, "toolkit", llvm::cl::desc("The CUDA toolkit, for format=bin"),
       llvm::cl::init("/usr/local/cuda")};
+  Option<bool> recordLaunches{
+      *this, "record-launches",
+      llvm::cl::desc("Report every launch to @obs_record_launch at run time "
+                     "(obs-record-launches)"),
+      llvm::cl::init(false)};
   Option<bool> serialize{
       *this, "serialize",
       llvm::cl::desc("Serialize the gpu.module to PTX or a cubin (off: stop "

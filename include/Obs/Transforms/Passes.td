@@ -72,6 +72,73 @@ def ObsCollectLaunchOverlaps
   ];
 }
 
+def ObsExpandDevice : Pass<"obs-expand-device", "::mlir::ModuleOp"> {
+  let summary = "Lower device-level ops to launch plans of obs kernels";
+  let description = [{
+    Replaces every `obs.device_map`, `obs.device_reduce` and
+    `obs.device_scan` in host code by launches of obs kernels over tiles of
+    its arrays, for a length known only at run time (0 to 2^31 - 1), with
+    kernels compiled once for every length:
+
+    * map: one launch over `ceil(n / T)` tiles; a partial last tile maps
+      only its present elements.
+    * reduce: each tile folded by a tree to its total, level after level
+      (`ceil(n / T)` totals, then theirs, ...) until one tile is left, whose
+      fold is the result. Every element is read once.
+    * scan: reduce-then-scan. The tiles' totals, their exclusive scan (a
+      device scan itself, recursively), then each tile scanned by Sklansky's
+      network from its total's prefix. Each element is read twice and
+      written once; a length of at most one tile takes one launch.
+
+    The tile `T` is chosen per element type: 16 KiB of elements, between
+    256 and 4,096, on 256 threads. Absent elements of a partial last tile
+    read as the op's identity, which a fold cannot tell from no element.
+    The kernels are `obs.kernel`s like any other: every pipeline then
+    refines and proves them, and the launches, as it would written ones.
+  }];
+  let options = [
+    Option<"tile", "tile", "uint64_t", /*default=*/"0",
+           "Elements per tile, a power of two (0: chosen per element type). "
+           "Small tiles make plans of many levels on short arrays">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+  let statistics = [
+    Statistic<"numOps", "device-ops", "Device-level ops expanded">,
+    Statistic<"numKernels", "kernels", "Tile kernels built">,
+    Statistic<"numLaunches", "launches", "Launches written">
+  ];
+}
+
+def ObsRecordLaunches : Pass<"obs-record-launches", "::mlir::ModuleOp"> {
+  let summary = "Report every launch's grid, block and memory traffic at run "
+                "time";
+  let description = [{
+    Instruments host code for `obs-run --emit=plan`: before every
+    `obs.launch`, a call
+
+    ```mlir
+    func.call @obs_record_launch(%kernel, %grid, %threads, %read, %written)
+        : (i64, i64, i64, i64, i64) -> ()
+    ```
+
+    of a function the runner provides, with the launched kernel's position
+    in the module's `obs.recorded_launches` (the kernels' names, in
+    order), the grid and block size, and the bytes of global memory the
+    launch reads and writes by the traffic model: each memref's places in
+    the launch once (its blocks' chunks, cut at the memref's end where its
+    size is known only at run time). Run it after the refinements, which
+    may still choose a kernel's block size.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect"];
+  let statistics = [
+    Statistic<"numLaunches", "launches", "Launches instrumented">
+  ];
+}
+
 def ObsExpandNetworks : Pass<"obs-expand-networks", "::mlir::obs::KernelOp"> {
   let summary = "Expand scan, sort and reduce networks into combinators and "
                 "syncs";

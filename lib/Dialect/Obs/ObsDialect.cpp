@@ -228,6 +228,14 @@ static LogicalResult verifyPlanAttribute(Operation *op,
       return misplaced("is a unit attribute on a gpu.block_id");
     return success();
   }
+  if (name == ObsDialect::RecordedLaunchesAttrHelper::getNameStr()) {
+    auto names = dyn_cast<ArrayAttr>(value);
+    if (!names || !isa<ModuleOp>(op) ||
+        !llvm::all_of(
+            names, [](Attribute name) { return isa<FlatSymbolRefAttr>(name); }))
+      return misplaced("is an array of kernel symbols on a module");
+    return success();
+  }
   if (name == ObsDialect::AbsentAttrHelper::getNameStr())
     return misplaced("belongs on an argument of an obs.kernel");
   if (name == ObsDialect::OwnerAttrHelper::getNameStr()) {

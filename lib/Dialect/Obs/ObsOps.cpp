@@ -1099,3 +1099,111 @@ OpFoldResult UnpairOp::fold(FoldAdaptor) {
 
 #define GET_OP_CLASSES
 #include "Obs/Dialect/Obs/ObsOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Device-level ops
+//===----------------------------------------------------------------------===//
+
+/// The scalars of memrefs `memrefs` (each of rank 1), or an error naming
+/// `which` when one holds no array element scalar.
+static FailureOr<SmallVector<Type>>
+deviceScalars(Operation *op, ValueRange memrefs, StringRef which) {
+  if (memrefs.empty())
+    return op->emitOpError()
+           << "needs at least one memref in `" << which << "`";
+  SmallVector<Type> types;
+  for (auto [index, memref] : llvm::enumerate(memrefs)) {
+    auto type = cast<MemRefType>(memref.getType());
+    if (!isScalarElementType(type.getElementType()) ||
+        !type.getLayout().isIdentity())
+      return op->emitOpError()
+             << which << " " << index << " has type " << type
+             << ": a device array is memrefs of i1, i8, i16, i32, i64, f16, "
+                "f32 or f64 with no layout, one per scalar of its element";
+    types.push_back(type.getElementType());
+  }
+  return types;
+}
+
+/// `identity` holds one typed constant of each of `types`.
+static LogicalResult verifyIdentity(Operation *op, ArrayAttr identity,
+                                    TypeRange types) {
+  SmallVector<Type> given;
+  for (Attribute value : identity)
+    given.push_back(isa<IntegerAttr, FloatAttr>(value)
+                        ? cast<TypedAttr>(value).getType()
+                        : NoneType::get(op->getContext()));
+  if (given != SmallVector<Type>(types))
+    return op->emitOpError()
+           << "identity must be one constant of each of " << formatTypes(types)
+           << ", not of " << formatTypes(given);
+  return success();
+}
+
+/// Inputs and outputs of one element type, the outputs of length 1 when
+/// `single`.
+static LogicalResult verifyFoldOperands(Operation *op, ValueRange inputs,
+                                        ValueRange outputs, ArrayAttr identity,
+                                        bool single) {
+  FailureOr<SmallVector<Type>> in = deviceScalars(op, inputs, "ins");
+  if (failed(in))
+    return failure();
+  FailureOr<SmallVector<Type>> out = deviceScalars(op, outputs, "outs");
+  if (failed(out))
+    return failure();
+  if (*in != *out)
+    return op->emitOpError()
+           << "outs must hold the element type of ins, " << formatTypes(*in)
+           << ", not " << formatTypes(*out);
+  if (single)
+    for (auto [index, memref] : llvm::enumerate(outputs))
+      if (cast<MemRefType>(memref.getType()).getShape() != ArrayRef<int64_t>{1})
+        return op->emitOpError()
+               << "outs " << index << " has type " << memref.getType()
+               << ": the result is one element, a memref<1x...> per scalar";
+  return verifyIdentity(op, identity, *in);
+}
+
+LogicalResult DeviceMapOp::verify() {
+  if (failed(deviceScalars(*this, getInputs(), "ins")) ||
+      failed(deviceScalars(*this, getOutputs(), "outs")))
+    return failure();
+  return success();
+}
+
+LogicalResult DeviceMapOp::verifyRegions() {
+  SmallVector<Type> results;
+  for (Value output : getOutputs())
+    results.push_back(cast<MemRefType>(output.getType()).getElementType());
+  return verifyRegionSignature(*this, getBody(), getElementTypes(), results,
+                               "a scalar of each input, to one of each "
+                               "output");
+}
+
+LogicalResult DeviceReduceOp::verify() {
+  return verifyFoldOperands(*this, getInputs(), getOutputs(), getIdentity(),
+                            /*single=*/true);
+}
+
+LogicalResult DeviceReduceOp::verifyRegions() {
+  SmallVector<Type> element = getElementTypes();
+  SmallVector<Type> both(element);
+  both.append(element);
+  return verifyRegionSignature(*this, getBody(), both, element,
+                               "the accumulated element and the next, to "
+                               "their combination");
+}
+
+LogicalResult DeviceScanOp::verify() {
+  return verifyFoldOperands(*this, getInputs(), getOutputs(), getIdentity(),
+                            /*single=*/false);
+}
+
+LogicalResult DeviceScanOp::verifyRegions() {
+  SmallVector<Type> element = getElementTypes();
+  SmallVector<Type> both(element);
+  both.append(element);
+  return verifyRegionSignature(*this, getBody(), both, element,
+                               "an earlier and a later element, to their "
+                               "combination");
+}

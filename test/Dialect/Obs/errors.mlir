@@ -968,3 +968,113 @@ func.func @grid_both(%in: memref<?xi32>, %g: index) {
   "obs.launch"(%g, %in) {kernel = @k, grid = 2 : i64, operandSegmentSizes = array<i32: 1, 1, 0>} : (index, memref<?xi32>) -> ()
   return
 }
+
+// -----
+
+// The device-level ops.
+
+func.func @device_no_inputs(%out: memref<?xi32>) {
+  // expected-error @+1 {{'obs.device_map' op needs at least one memref in `ins`}}
+  "obs.device_map"(%out) <{operandSegmentSizes = array<i32: 0, 1>}> ({
+  ^bb0():
+    %c = arith.constant 0 : i32
+    obs.yield %c : i32
+  }) : (memref<?xi32>) -> ()
+  return
+}
+
+// -----
+
+func.func @device_index_elements(%in: memref<?xindex>, %out: memref<?xi32>) {
+  // expected-error @+1 {{'obs.device_map' op ins 0 has type 'memref<?xindex>': a device array is memrefs of i1, i8, i16, i32, i64, f16, f32 or f64 with no layout, one per scalar of its element}}
+  obs.device_map ins(%in : memref<?xindex>) outs(%out : memref<?xi32>) {
+  ^bb0(%x: index):
+    %c = arith.constant 0 : i32
+    obs.yield %c : i32
+  }
+  return
+}
+
+// -----
+
+func.func @device_map_signature(%in: memref<?xi32>, %out: memref<?xf32>) {
+  obs.device_map ins(%in : memref<?xi32>) outs(%out : memref<?xf32>) {
+  ^bb0(%x: i32):
+    // expected-error @+1 {{'obs.yield' op must yield (f32) (a scalar of each input, to one of each output), but yields (i32)}}
+    obs.yield %x : i32
+  }
+  return
+}
+
+// -----
+
+func.func @device_map_captures(%in: memref<?xi32>, %out: memref<?xi32>, %y: i32) {
+  // expected-note @+1 {{required by region isolation constraints}}
+  obs.device_map ins(%in : memref<?xi32>) outs(%out : memref<?xi32>) {
+  ^bb0(%x: i32):
+    // expected-error @+1 {{using value defined outside the region}}
+    %s = arith.addi %x, %y : i32
+    obs.yield %s : i32
+  }
+  return
+}
+
+// -----
+
+func.func @device_reduce_two_elements(%in: memref<?xi32>, %out: memref<2xi32>) {
+  // expected-error @+1 {{'obs.device_reduce' op outs 0 has type 'memref<2xi32>': the result is one element, a memref<1x...> per scalar}}
+  obs.device_reduce ins(%in : memref<?xi32>) outs(%out : memref<2xi32>) identity [0 : i32] {
+  ^bb0(%a: i32, %x: i32):
+    %s = arith.addi %a, %x : i32
+    obs.yield %s : i32
+  }
+  return
+}
+
+// -----
+
+func.func @device_reduce_identity_type(%in: memref<?xi32>, %out: memref<1xi32>) {
+  // expected-error @+1 {{'obs.device_reduce' op identity must be one constant of each of (i32), not of (i64)}}
+  obs.device_reduce ins(%in : memref<?xi32>) outs(%out : memref<1xi32>) identity [0 : i64] {
+  ^bb0(%a: i32, %x: i32):
+    %s = arith.addi %a, %x : i32
+    obs.yield %s : i32
+  }
+  return
+}
+
+// -----
+
+func.func @device_scan_outs_type(%in: memref<?xi32>, %out: memref<?xf32>) {
+  // expected-error @+1 {{'obs.device_scan' op outs must hold the element type of ins, (i32), not (f32)}}
+  obs.device_scan inclusive ins(%in : memref<?xi32>) outs(%out : memref<?xf32>) identity [0 : i32] {
+  ^bb0(%a: i32, %x: i32):
+    %s = arith.addi %a, %x : i32
+    obs.yield %s : i32
+  }
+  return
+}
+
+// -----
+
+func.func @device_scan_combine(%k: memref<?xi32>, %v: memref<?xf32>, %ko: memref<?xi32>, %vo: memref<?xf32>) {
+  // expected-error @+1 {{'obs.device_scan' op}}
+  obs.device_scan exclusive ins(%k, %v : memref<?xi32>, memref<?xf32>) outs(%ko, %vo : memref<?xi32>, memref<?xf32>) identity [0 : i32, 0.0 : f32] {
+  ^bb0(%a: i32, %x: i32):
+    obs.yield %a : i32
+  }
+  return
+}
+
+// -----
+
+func.func @device_scan_kind(%in: memref<?xi32>, %out: memref<?xi32>) {
+  // expected-error @+2 {{expected ::mlir::obs::ScanKind to be one of: inclusive, exclusive}}
+  // expected-error @+1 {{failed to parse Obs_ScanKindAttr parameter 'value'}}
+  obs.device_scan sideways ins(%in : memref<?xi32>) outs(%out : memref<?xi32>) identity [0 : i32] {
+  ^bb0(%a: i32, %x: i32):
+    %s = arith.addi %a, %x : i32
+    obs.yield %s : i32
+  }
+  return
+}

@@ -274,3 +274,32 @@ func.func @run_positioned(%a: memref<?xi32>, %b: memref<?xf32>, %c: memref<8xi32
   obs.launch @positioned grid(3) ins(%a, %b, %c : memref<?xi32>, memref<?xf32>, memref<8xi32>) outs(%out : memref<?xi32>)
   return
 }
+
+// The device-level ops.
+
+// CHECK-LABEL: func.func @device_ops
+// CHECK: obs.device_map ins(%{{.*}} : memref<?xi32>) outs(%{{.*}}, %{{.*}} : memref<?xi8>, memref<?xf32>) {
+// CHECK: obs.device_reduce ins(%{{.*}}, %{{.*}} : memref<?xi8>, memref<?xf32>) outs(%{{.*}}, %{{.*}} : memref<1xi8>, memref<1xf32>) identity [0 : i8, 0.000000e+00 : f32] {
+// CHECK: obs.device_scan exclusive ins(%{{.*}} : memref<?xi32>) outs(%{{.*}} : memref<?xi32>) identity [0 : i32] {
+func.func @device_ops(%in: memref<?xi32>, %flags: memref<?xi8>, %values: memref<?xf32>,
+                      %flag: memref<1xi8>, %value: memref<1xf32>, %out: memref<?xi32>) {
+  obs.device_map ins(%in : memref<?xi32>) outs(%flags, %values : memref<?xi8>, memref<?xf32>) {
+  ^bb0(%x: i32):
+    %f = arith.trunci %x : i32 to i8
+    %v = arith.sitofp %x : i32 to f32
+    obs.yield %f, %v : i8, f32
+  }
+  obs.device_reduce ins(%flags, %values : memref<?xi8>, memref<?xf32>)
+      outs(%flag, %value : memref<1xi8>, memref<1xf32>) identity [0 : i8, 0.0 : f32] {
+  ^bb0(%f1: i8, %v1: f32, %f2: i8, %v2: f32):
+    %f = arith.ori %f1, %f2 : i8
+    %v = arith.addf %v1, %v2 : f32
+    obs.yield %f, %v : i8, f32
+  }
+  obs.device_scan exclusive ins(%in : memref<?xi32>) outs(%out : memref<?xi32>) identity [0 : i32] {
+  ^bb0(%x: i32, %y: i32):
+    %s = arith.addi %x, %y : i32
+    obs.yield %s : i32
+  }
+  return
+}

@@ -9,7 +9,8 @@
 #
 # The input is N random integers in [-1000, 1000], one per line (awk's
 # srand(N)); the awk program reads it and prints the expected result, one
-# number per line.
+# number per line (the results one after the other, where there are
+# several).
 work=$1
 file=$2
 entry=$3
@@ -43,7 +44,17 @@ for n in $sizes; do
       status=1
       continue
     fi
-    # An empty result may leave no file.
+    # Several results are written one file each (FILE.0.txt, FILE.1.txt,
+    # ...) and compared as one, in order; an empty result may leave no
+    # file.
+    if [ ! -f "$out" ] && [ -f "${out%.txt}.0.txt" ]; then
+      i=0
+      while [ -f "${out%.txt}.$i.txt" ]; do
+        cat "${out%.txt}.$i.txt"
+        rm -f "${out%.txt}.$i.txt"
+        i=$((i + 1))
+      done > "$out"
+    fi
     [ -f "$out" ] || : > "$out"
     if ! cmp -s "$work/expected.$n.txt" "$out"; then
       echo "n=$n: $name differs from awk: $(diff "$work/expected.$n.txt" "$out" | sed -n 2p)"

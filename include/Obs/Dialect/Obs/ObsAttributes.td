@@ -185,4 +185,19 @@ def Obs_ReduceNetworkAttr : EnumAttr<Obs_Dialect, Obs_ReduceNetwork,
   let summary = "a reduction order: `tree` (pairwise, level by level)";
 }
 
+def Obs_ScanKind : I32EnumAttr<"ScanKind",
+    "whether a device scan's element i includes input i", [
+      I32EnumAttrCase<"Inclusive", 0, "inclusive">,
+      I32EnumAttrCase<"Exclusive", 1, "exclusive">
+    ]> {
+  let cppNamespace = "::mlir::obs";
+  let genSpecializedAttr = 0;
+}
+
+def Obs_ScanKindAttr : EnumAttr<Obs_Dialect, Obs_ScanKind, "scan_kind"> {
+  let assemblyFormat = "$value";
+  let summary = "`inclusive` (out[i] = e ⊕ a[0] ⊕ ... ⊕ a[i]) or "
+                "`exclusive` (out[i] = e ⊕ a[0] ⊕ ... ⊕ a[i-1])";
+}
+
 #endif // OBS_DIALECT_OBS_OBSATTRIBUTES_TD

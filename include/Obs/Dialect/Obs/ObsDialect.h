@@ -4,6 +4,7 @@
 #define OBS_DIALECT_OBS_OBSDIALECT_H
 
 #include "mlir/IR/Dialect.h"
+#include "mlir/IR/Operation.h" // The attribute helpers call into Operation.
 
 #include "Obs/Dialect/Obs/ObsDialect.h.inc"
 

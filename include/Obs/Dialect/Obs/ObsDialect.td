@@ -56,6 +56,8 @@ def Obs_Dialect : Dialect {
   //  - host_memory_shared, on a module lowered for the cuda target whose host
   //    code reads or writes memory itself: its memory is the kind host and
   //    device share (obs-host-memory-to-gpu), its arguments' included;
+  //  - recorded_launches, on a module instrumented by obs-record-launches:
+  //    the names of the kernels its records number;
   //  - data, on a lowered gpu.block_id: the block index as the kernel's own
   //    code uses it (obs.block_id, obs.extent), which the simulation takes
   //    to be any value, since one plan serves every block.
@@ -76,6 +78,7 @@ def Obs_Dialect : Dialect {
     "::mlir::DenseI64ArrayAttr":$block_traffic,
     "::mlir::UnitAttr":$host_memory_shared,
     "::mlir::UnitAttr":$data,
+    "::mlir::ArrayAttr":$recorded_launches,
     "::mlir::Attribute":$absent
   );
   let hasOperationAttrVerify = 1;

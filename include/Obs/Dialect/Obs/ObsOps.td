@@ -118,7 +118,8 @@ def Obs_ReturnOp : Obs_Op<"return", [
 def Obs_YieldOp : Obs_Op<"yield", [
     Pure, ReturnLike, Terminator,
     ParentOneOf<["GenerateOp", "MapOp", "EvensOp", "OddsOp", "FanOp", "TwoOp",
-                 "IlvOp", "OneOp", "RepeatOp", "ReduceOp", "ScanOp", "SortOp"]>]> {
+                 "IlvOp", "OneOp", "RepeatOp", "ReduceOp", "ScanOp", "SortOp",
+                 "DeviceMapOp", "DeviceReduceOp", "DeviceScanOp"]>]> {
   let summary = "yields the values of a region";
   let description = [{
     Ends an element region (the flattened scalars of an element, or a nested
@@ -900,6 +901,132 @@ def Obs_ExtentOp : Obs_Op<"extent", [Pure]> {
   let results = (outs Index:$result);
   let assemblyFormat = "$array attr-dict `:` qualified(type($array))";
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// The device level: whole arrays of any length, in host code
+//===----------------------------------------------------------------------===//
+
+// An array of any length at the device level: one memref of scalars per
+// scalar of its element (a tuple is several memrefs), each of rank 1.
+def Obs_DeviceMemRef : MemRefRankOf<[AnyType], [1]>;
+// What a device op reads and what it writes.
+def Obs_DeviceInputs : Arg<Variadic<Obs_DeviceMemRef>, "the arrays read",
+                           [MemRead]>;
+def Obs_DeviceOutputs : Arg<Variadic<Obs_DeviceMemRef>, "the arrays written",
+                            [MemWrite]>;
+
+class Obs_DeviceOp<string mnemonic, list<Trait> traits = []>
+    : Obs_Op<mnemonic, !listconcat(traits,
+        [AttrSizedOperandSegments, IsolatedFromAbove])> {
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The element's scalars, one per input memref.
+    ::llvm::SmallVector<::mlir::Type> getElementTypes() {
+      ::llvm::SmallVector<::mlir::Type> types;
+      for (::mlir::Value input : getInputs())
+        types.push_back(
+            ::llvm::cast<::mlir::MemRefType>(input.getType()).getElementType());
+      return types;
+    }
+  }];
+}
+
+def Obs_DeviceMapOp : Obs_DeviceOp<"device_map"> {
+  let summary = "applies a function to every element of arrays of any length";
+  let description = [{
+    `outs[j][i] = f(ins[0][i], ins[1][i], ...)[j]` for every `i` below `n`,
+    the length of the first input, at run time. The region takes one scalar
+    of each input and yields one of each output, and is applied to present
+    elements only (a division by an element cannot trap on a place that is
+    not there). The other memrefs should hold `n` elements too: one that is
+    shorter is read as zeros past its end and written only up to its end.
+    `--obs-expand-device` turns it into a launch of one kernel over tiles of
+    the arrays.
+
+    ```mlir
+    obs.device_map ins(%x : memref<?xf32>) outs(%y : memref<?xf32>) {
+    ^bb0(%v: f32):
+      %w = arith.mulf %v, %v : f32
+      obs.yield %w : f32
+    }
+    ```
+  }];
+  let arguments = (ins Obs_DeviceInputs:$inputs,
+                       Obs_DeviceOutputs:$outputs);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `ins` `(` $inputs `:` type($inputs) `)`
+    `outs` `(` $outputs `:` type($outputs) `)` $body attr-dict
+  }];
+}
+
+def Obs_DeviceReduceOp : Obs_DeviceOp<"device_reduce"> {
+  let summary = "folds an array of any length with an associative combine";
+  let description = [{
+    `outs[..][0] = e ⊕ a[0] ⊕ a[1] ⊕ ... ⊕ a[n-1]`, for `n`, the length of
+    the inputs at run time (0 gives `e`), an associative `⊕` given by the
+    region (the accumulated element's scalars, then the next element's),
+    and its identity `e` (`x ⊕ e = e ⊕ x = x`), one typed constant per
+    scalar of the element. The combination may be reassociated (a
+    floating-point sum may round differently from a sequential one) but not
+    reordered: `⊕` need not be commutative. `--obs-expand-device` lowers it
+    to a launch plan that reads each element once.
+
+    ```mlir
+    obs.device_reduce ins(%in : memref<?xi32>) outs(%sum : memref<1xi32>)
+        identity [0 : i32] {
+    ^bb0(%acc: i32, %x: i32):
+      %s = arith.addi %acc, %x : i32
+      obs.yield %s : i32
+    }
+    ```
+  }];
+  let arguments = (ins Obs_DeviceInputs:$inputs,
+                       Obs_DeviceOutputs:$outputs,
+                       TypedArrayAttrBase<AnyAttr,
+                                          "one typed constant per scalar">:$identity);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `ins` `(` $inputs `:` type($inputs) `)`
+    `outs` `(` $outputs `:` type($outputs) `)`
+    `identity` $identity $body attr-dict
+  }];
+}
+
+def Obs_DeviceScanOp : Obs_DeviceOp<"device_scan"> {
+  let summary = "the prefix combination of an array of any length";
+  let description = [{
+    `inclusive`: `out[i] = e ⊕ a[0] ⊕ ... ⊕ a[i]`; `exclusive`:
+    `out[i] = e ⊕ a[0] ⊕ ... ⊕ a[i-1]` (so `out[0] = e`), for every `i`
+    below `n`, the length of the inputs at run time, an associative `⊕`
+    given by the region (the earlier element's scalars, then the later
+    one's) and its identity `e`. `⊕` need not be commutative (a recurrence
+    is a scan over affine maps). `--obs-expand-device` lowers it to
+    reduce-then-scan: block totals, a scan of the totals (itself a device
+    scan), and a scan of each block's elements from its total's prefix.
+
+    ```mlir
+    obs.device_scan inclusive ins(%in : memref<?xi32>) outs(%out : memref<?xi32>)
+        identity [0 : i32] {
+    ^bb0(%x: i32, %y: i32):
+      %s = arith.addi %x, %y : i32
+      obs.yield %s : i32
+    }
+    ```
+  }];
+  let arguments = (ins Obs_ScanKindAttr:$kind,
+                       Obs_DeviceInputs:$inputs,
+                       Obs_DeviceOutputs:$outputs,
+                       TypedArrayAttrBase<AnyAttr,
+                                          "one typed constant per scalar">:$identity);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $kind `ins` `(` $inputs `:` type($inputs) `)`
+    `outs` `(` $outputs `:` type($outputs) `)`
+    `identity` $identity $body attr-dict
+  }];
 }
 
 #endif // OBS_DIALECT_OBS_OBSOPS_TD

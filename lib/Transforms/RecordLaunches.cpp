@@ -1,0 +1,144 @@
+//===- RecordLaunches.cpp - launches reported at run time -----------------===//
+//
+// obs-record-launches: every launch tells a function of the runner what it
+// is (kernel, grid, block) and what it moves, so that `obs-run
+// --emit=plan` prints the launch plan a host function runs for its inputs,
+// device-level plans whose grids are known only at run time included.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Obs/Dialect/Obs/ObsDialect.h"
+#include "Obs/Dialect/Obs/ObsOps.h"
+#include "Obs/Dialect/Obs/Storage.h"
+#include "Obs/Transforms/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir::obs {
+#define GEN_PASS_DEF_OBSRECORDLAUNCHES
+#include "Obs/Transforms/Passes.h.inc"
+} // namespace mlir::obs
+
+using namespace mlir;
+using namespace mlir::obs;
+
+/// The function the runner provides.
+static constexpr StringLiteral kRecordFunction = "obs_record_launch";
+
+namespace {
+struct ObsRecordLaunchesPass
+    : mlir::obs::impl::ObsRecordLaunchesBase<ObsRecordLaunchesPass> {
+  void runOnOperation() override;
+};
+} // namespace
+
+/// The scalars of each memref one block of `kernel` reads (its arguments'
+/// storage) and then writes (its results').
+static SmallVector<int64_t> blockScalars(KernelOp kernel) {
+  SmallVector<int64_t> counts;
+  auto add = [&](TypeRange types) {
+    for (Type type : types)
+      for (MemRefType storage : getStorageTypes(cast<ArrType>(type)))
+        counts.push_back(storage.getNumElements());
+  };
+  add(kernel.getFunctionType().getInputs());
+  add(kernel.getFunctionType().getResults());
+  return counts;
+}
+
+/// The bytes a launch of `grid` blocks moves through `memref`, whose blocks
+/// hold `perBlock` scalars of it each: grid times that, cut at the memref's end
+/// where its size is known only at run time.
+static Value launchBytes(ImplicitLocOpBuilder &b, Value grid, Value memref,
+                         int64_t perBlock) {
+  auto type = cast<MemRefType>(memref.getType());
+  Value places = arith::MulIOp::create(
+      b, grid, arith::ConstantIntOp::create(b, perBlock, 64));
+  if (!type.hasStaticShape()) {
+    // The memref's scalars: its length times a row's.
+    int64_t row = 1;
+    for (int64_t extent : type.getShape().drop_front())
+      row *= extent;
+    Value length = arith::IndexCastOp::create(
+        b, b.getI64Type(), memref::DimOp::create(b, memref, 0));
+    Value scalars = arith::MulIOp::create(
+        b, length, arith::ConstantIntOp::create(b, row, 64));
+    places = arith::MinUIOp::create(b, places, scalars);
+  }
+  int64_t bytes =
+      std::max<int64_t>(1, type.getElementType().getIntOrFloatBitWidth() / 8);
+  return arith::MulIOp::create(b, places,
+                               arith::ConstantIntOp::create(b, bytes, 64));
+}
+
+void ObsRecordLaunchesPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  SymbolTable symbols(module);
+  SmallVector<LaunchOp> launches;
+  module.walk([&](LaunchOp launch) { launches.push_back(launch); });
+  if (launches.empty())
+    return;
+
+  MLIRContext *context = module.getContext();
+  Type i64 = IntegerType::get(context, 64);
+  auto recordType = FunctionType::get(context, {i64, i64, i64, i64, i64}, {});
+  if (auto existing = symbols.lookup<func::FuncOp>(kRecordFunction)) {
+    if (existing.getFunctionType() != recordType) {
+      existing.emitError() << "@" << kRecordFunction
+                           << " is obs-record-launches' own function, of type "
+                           << recordType;
+      return signalPassFailure();
+    }
+  } else {
+    OpBuilder builder(context);
+    builder.setInsertionPointToEnd(module.getBody());
+    auto declaration = func::FuncOp::create(builder, module.getLoc(),
+                                            kRecordFunction, recordType);
+    declaration.setPrivate();
+  }
+
+  // Kernels numbered in order of first launch.
+  SmallVector<Attribute> names;
+  DenseMap<StringAttr, int64_t> numbers;
+  for (LaunchOp launch : launches) {
+    auto kernel = symbols.lookup<KernelOp>(launch.getKernel());
+    if (!kernel)
+      continue; // The verifier says so; nothing to record.
+    auto [entry, added] =
+        numbers.try_emplace(kernel.getSymNameAttr(), names.size());
+    if (added)
+      names.push_back(FlatSymbolRefAttr::get(kernel.getSymNameAttr()));
+
+    ImplicitLocOpBuilder b(launch.getLoc(), launch);
+    Value grid =
+        launch.getDynamicGrid()
+            ? arith::IndexCastOp::create(b, i64, launch.getDynamicGrid())
+                  .getResult()
+            : arith::ConstantIntOp::create(b, *launch.getGrid(), 64)
+                  .getResult();
+    SmallVector<int64_t> perBlock = blockScalars(kernel);
+    Value read = arith::ConstantIntOp::create(b, 0, 64);
+    Value written = read;
+    SmallVector<Value> memrefs(launch.getInputs());
+    llvm::append_range(memrefs, launch.getOutputs());
+    for (auto [index, memref] : llvm::enumerate(memrefs)) {
+      if (index >= perBlock.size())
+        break;
+      Value bytes = launchBytes(b, grid, memref, perBlock[index]);
+      Value &total = index < launch.getInputs().size() ? read : written;
+      total = arith::AddIOp::create(b, total, bytes);
+    }
+    func::CallOp::create(
+        b, kRecordFunction, TypeRange(),
+        ValueRange{arith::ConstantIntOp::create(b, entry->second, 64), grid,
+                   arith::ConstantIntOp::create(
+                       b, static_cast<int64_t>(kernel.getBlockThreads()), 64),
+                   read, written});
+    ++numLaunches;
+  }
+  ObsDialect::RecordedLaunchesAttrHelper(context).setAttr(
+      module, ArrayAttr::get(context, names));
+}

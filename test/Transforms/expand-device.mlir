@@ -1,0 +1,138 @@
+// RUN: obs-opt %s --obs-expand-device -split-input-file | FileCheck %s
+// RUN: obs-opt %s --obs-expand-device=tile=4 -split-input-file | FileCheck %s --check-prefix=TILE4
+// RUN: not obs-opt %s --obs-expand-device=tile=6 2>&1 | FileCheck %s --check-prefix=BAD-TILE
+
+// BAD-TILE: obs-expand-device: tile=6 is not a power of two of at most 65536
+
+// A reduce of i32: tiles of 4,096 on 256 threads, absent elements the
+// identity; a tree folds each tile to its one-element total.
+// CHECK-LABEL: obs.kernel @sum_device_reduce_reduce_tile(%{{.*}}: !obs.arr<4096 x i32> {obs.absent = 0 : i32}) -> !obs.arr<1 x i32> attributes {threads = 256 : i64}
+// CHECK: obs.reduce %{{.*}} network(tree) : !obs.arr<4096 x i32> -> i32
+// CHECK: arith.addi
+// CHECK: obs.generate : !obs.arr<1 x i32>
+
+// The plan: one launch of one block when the array fits a tile; otherwise
+// the tiles' totals, then theirs, one level per factor of 4,096 that
+// 2^31 - 1 elements need (3 levels).
+// CHECK-LABEL: func.func @sum(
+// CHECK-SAME: %[[IN:.*]]: memref<?xi32>, %[[OUT:.*]]: memref<1xi32>
+// CHECK: %[[N:.*]] = memref.dim %[[IN]]
+// CHECK: %[[FITS:.*]] = arith.cmpi ule, %[[N]], %{{.*}} : index
+// CHECK: scf.if %[[FITS]] {
+// CHECK:   obs.launch @sum_device_reduce_reduce_tile grid(%{{.*}}) ins(%[[IN]] : memref<?xi32>) outs(%[[OUT]] : memref<1xi32>)
+// CHECK: } else {
+// CHECK:   %[[TILES:.*]] = arith.ceildivui %[[N]], %{{.*}} : index
+// CHECK:   %[[TOTALS:.*]] = memref.alloc(%[[TILES]]) : memref<?xi32>
+// CHECK:   obs.launch @sum_device_reduce_reduce_tile grid(%[[TILES]]) ins(%[[IN]] : memref<?xi32>) outs(%[[TOTALS]] : memref<?xi32>)
+// CHECK:   scf.if
+// CHECK:     obs.launch @sum_device_reduce_reduce_tile grid(%{{.*}}) ins(%[[TOTALS]] : memref<?xi32>) outs(%[[OUT]] : memref<1xi32>)
+// CHECK:   } else {
+// CHECK:     memref.alloc
+// CHECK:     obs.launch @sum_device_reduce_reduce_tile
+// CHECK:     obs.launch @sum_device_reduce_reduce_tile
+// CHECK-NOT: scf.if
+// CHECK:   memref.dealloc %[[TOTALS]]
+// CHECK-NOT: obs.device_reduce
+
+// With tiles of 4, 2^31 - 1 elements need 16 levels.
+// TILE4-LABEL: func.func @sum(
+// TILE4-COUNT-16: scf.if
+// TILE4-NOT: scf.if
+// TILE4: return
+func.func @sum(%in: memref<?xi32>, %out: memref<1xi32>) {
+  obs.device_reduce ins(%in : memref<?xi32>) outs(%out : memref<1xi32>) identity [0 : i32] {
+  ^bb0(%acc: i32, %x: i32):
+    %s = arith.addi %acc, %x : i32
+    obs.yield %s : i32
+  }
+  return
+}
+
+// -----
+
+// A length known at compile time needs only the levels it has: 5,000
+// elements are two tiles, whose totals fit one.
+// CHECK-LABEL: func.func @sum_5000(
+// CHECK-NOT: scf.if
+// CHECK: %[[C2:.*]] = arith.constant 2 : index
+// CHECK: %[[TOTALS:.*]] = memref.alloc(%[[C2]]) : memref<?xi32>
+// CHECK: obs.launch @sum_5000_device_reduce_reduce_tile grid(%[[C2]]) ins(%{{.*}} : memref<5000xi32>) outs(%[[TOTALS]] : memref<?xi32>)
+// CHECK: %[[C1:.*]] = arith.constant 1 : index
+// CHECK: obs.launch @sum_5000_device_reduce_reduce_tile grid(%[[C1]]) ins(%[[TOTALS]] : memref<?xi32>)
+// CHECK-NOT: scf.if
+// CHECK: return
+func.func @sum_5000(%in: memref<5000xi32>, %out: memref<1xi32>) {
+  obs.device_reduce ins(%in : memref<5000xi32>) outs(%out : memref<1xi32>) identity [0 : i32] {
+  ^bb0(%acc: i32, %x: i32):
+    %s = arith.addi %acc, %x : i32
+    obs.yield %s : i32
+  }
+  return
+}
+
+// -----
+
+// A scan of (i8, i32) pairs: 5 bytes, tiles of 2,048; reduce-then-scan,
+// the totals scanned exclusively by the same plan, then each tile from its
+// carry (the combine's left operand: it need not commute).
+// CHECK-LABEL: obs.kernel @pairs_device_scan_scan_one_tile(%{{.*}}: !obs.arr<2048 x tuple<i8, i32>> {obs.absent = [1 : i8, 0 : i32]}) -> !obs.arr<2048 x tuple<i8, i32>>
+// CHECK: obs.scan %{{.*}} network(sklansky)
+// CHECK-LABEL: obs.kernel @pairs_device_scan_reduce_tile(%{{.*}}: !obs.arr<2048 x tuple<i8, i32>> {obs.absent = [1 : i8, 0 : i32]})
+// CHECK-LABEL: obs.kernel @pairs_device_scan_exclusive_scan_one_tile(
+// CHECK: obs.scan %{{.*}} network(sklansky)
+// CHECK: obs.generate
+// CHECK: scf.if
+// CHECK-DAG: arith.constant 1 : i8
+// CHECK-DAG: arith.constant 0 : i32
+// CHECK-LABEL: obs.kernel @pairs_device_scan_exclusive_scan_tile(
+// CHECK-SAME: %{{.*}}: !obs.arr<2048 x tuple<i8, i32>> {obs.absent = [1 : i8, 0 : i32]}, %[[CARRY:.*]]: !obs.arr<1 x tuple<i8, i32>> {obs.absent = [1 : i8, 0 : i32]})
+// CHECK: obs.index %[[CARRY]][%{{.*}}] : !obs.arr<1 x tuple<i8, i32>>
+// CHECK-LABEL: obs.kernel @pairs_device_scan_scan_tile(
+// CHECK: %[[C:.*]]:2 = obs.index
+// CHECK: obs.map
+// CHECK-NEXT: ^bb0(%[[X:.*]]: i8, %[[Y:.*]]: i32):
+// CHECK: arith.muli %[[C]]#0, %[[X]] : i8
+// CHECK-LABEL: func.func @pairs(
+// CHECK: obs.launch @pairs_device_scan_scan_one_tile grid(%{{.*}}) ins(%{{.*}}, %{{.*}} : memref<?xi8>, memref<?xi32>)
+// CHECK: obs.launch @pairs_device_scan_reduce_tile
+// CHECK: obs.launch @pairs_device_scan_exclusive_scan_one_tile
+// CHECK: obs.launch @pairs_device_scan_scan_tile grid(%{{.*}}) ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : memref<?xi8>, memref<?xi32>, memref<?xi8>, memref<?xi32>)
+func.func @pairs(%a: memref<?xi8>, %b: memref<?xi32>, %c: memref<?xi8>, %d: memref<?xi32>) {
+  // Affine maps x -> m x + k over i8 and i32, composed (not commutative).
+  obs.device_scan inclusive ins(%a, %b : memref<?xi8>, memref<?xi32>)
+      outs(%c, %d : memref<?xi8>, memref<?xi32>) identity [1 : i8, 0 : i32] {
+  ^bb0(%m1: i8, %k1: i32, %m2: i8, %k2: i32):
+    %m = arith.muli %m1, %m2 : i8
+    %m2w = arith.extsi %m2 : i8 to i32
+    %t = arith.muli %m2w, %k1 : i32
+    %k = arith.addi %t, %k2 : i32
+    obs.yield %m, %k : i8, i32
+  }
+  return
+}
+
+// -----
+
+// A map applies its function to present elements only: absent ones (zeros
+// past the end) give zeros the function never computed.
+// CHECK-LABEL: obs.kernel @quotients_device_map_map_tile(
+// CHECK-SAME: %[[A:.*]]: !obs.arr<4096 x i32> {obs.absent = 0 : i32}) -> !obs.arr<4096 x i32>
+// CHECK: %[[PRESENT:.*]] = obs.extent %[[A]]
+// CHECK: obs.generate
+// CHECK: %[[INSIDE:.*]] = arith.cmpi ult, %{{.*}}, %[[PRESENT]]
+// CHECK: scf.if %[[INSIDE]]
+// CHECK: arith.divsi
+// CHECK: } else {
+// CHECK: arith.constant 0 : i32
+// CHECK-LABEL: func.func @quotients(
+// CHECK: %[[TILES:.*]] = arith.ceildivui
+// CHECK: obs.launch @quotients_device_map_map_tile grid(%[[TILES]])
+func.func @quotients(%in: memref<?xi32>, %out: memref<?xi32>) {
+  obs.device_map ins(%in : memref<?xi32>) outs(%out : memref<?xi32>) {
+  ^bb0(%x: i32):
+    %c1000 = arith.constant 1000 : i32
+    %q = arith.divsi %c1000, %x : i32
+    obs.yield %q : i32
+  }
+  return
+}
