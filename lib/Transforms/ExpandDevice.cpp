@@ -196,6 +196,8 @@ KernelOp DeviceExpander::buildKernel(
   auto kernel = KernelOp::create(b, prefix + "_" + role.str(),
                                  b.getFunctionType(argumentTypes, results));
   symbols.insert(kernel);
+  // Compiled only for the plan's launches.
+  kernel.setPrivate();
   kernel.setThreads(tiling.threads);
   ObsDialect::AbsentAttrHelper absent(op->getContext());
   for (auto [index, argument] : llvm::enumerate(arguments))

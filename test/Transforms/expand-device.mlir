@@ -6,7 +6,7 @@
 
 // A reduce of i32: tiles of 4,096 on 256 threads, absent elements the
 // identity; a tree folds each tile to its one-element total.
-// CHECK-LABEL: obs.kernel @sum_device_reduce_reduce_tile(%{{.*}}: !obs.arr<4096 x i32> {obs.absent = 0 : i32}) -> !obs.arr<1 x i32> attributes {threads = 256 : i64}
+// CHECK-LABEL: obs.kernel private @sum_device_reduce_reduce_tile(%{{.*}}: !obs.arr<4096 x i32> {obs.absent = 0 : i32}) -> !obs.arr<1 x i32> attributes {threads = 256 : i64}
 // CHECK: obs.reduce %{{.*}} network(tree) : !obs.arr<4096 x i32> -> i32
 // CHECK: arith.addi
 // CHECK: obs.generate : !obs.arr<1 x i32>
@@ -75,19 +75,19 @@ func.func @sum_5000(%in: memref<5000xi32>, %out: memref<1xi32>) {
 // A scan of (i8, i32) pairs: 5 bytes, tiles of 2,048; reduce-then-scan,
 // the totals scanned exclusively by the same plan, then each tile from its
 // carry (the combine's left operand: it need not commute).
-// CHECK-LABEL: obs.kernel @pairs_device_scan_scan_one_tile(%{{.*}}: !obs.arr<2048 x tuple<i8, i32>> {obs.absent = [1 : i8, 0 : i32]}) -> !obs.arr<2048 x tuple<i8, i32>>
+// CHECK-LABEL: obs.kernel private @pairs_device_scan_scan_one_tile(%{{.*}}: !obs.arr<2048 x tuple<i8, i32>> {obs.absent = [1 : i8, 0 : i32]}) -> !obs.arr<2048 x tuple<i8, i32>>
 // CHECK: obs.scan %{{.*}} network(sklansky)
-// CHECK-LABEL: obs.kernel @pairs_device_scan_reduce_tile(%{{.*}}: !obs.arr<2048 x tuple<i8, i32>> {obs.absent = [1 : i8, 0 : i32]})
-// CHECK-LABEL: obs.kernel @pairs_device_scan_exclusive_scan_one_tile(
+// CHECK-LABEL: obs.kernel private @pairs_device_scan_reduce_tile(%{{.*}}: !obs.arr<2048 x tuple<i8, i32>> {obs.absent = [1 : i8, 0 : i32]})
+// CHECK-LABEL: obs.kernel private @pairs_device_scan_exclusive_scan_one_tile(
 // CHECK: obs.scan %{{.*}} network(sklansky)
 // CHECK: obs.generate
 // CHECK: scf.if
 // CHECK-DAG: arith.constant 1 : i8
 // CHECK-DAG: arith.constant 0 : i32
-// CHECK-LABEL: obs.kernel @pairs_device_scan_exclusive_scan_tile(
+// CHECK-LABEL: obs.kernel private @pairs_device_scan_exclusive_scan_tile(
 // CHECK-SAME: %{{.*}}: !obs.arr<2048 x tuple<i8, i32>> {obs.absent = [1 : i8, 0 : i32]}, %[[CARRY:.*]]: !obs.arr<1 x tuple<i8, i32>> {obs.absent = [1 : i8, 0 : i32]})
 // CHECK: obs.index %[[CARRY]][%{{.*}}] : !obs.arr<1 x tuple<i8, i32>>
-// CHECK-LABEL: obs.kernel @pairs_device_scan_scan_tile(
+// CHECK-LABEL: obs.kernel private @pairs_device_scan_scan_tile(
 // CHECK: %[[C:.*]]:2 = obs.index
 // CHECK: obs.map
 // CHECK-NEXT: ^bb0(%[[X:.*]]: i8, %[[Y:.*]]: i32):
@@ -115,7 +115,7 @@ func.func @pairs(%a: memref<?xi8>, %b: memref<?xi32>, %c: memref<?xi8>, %d: memr
 
 // A map applies its function to present elements only: absent ones (zeros
 // past the end) give zeros the function never computed.
-// CHECK-LABEL: obs.kernel @quotients_device_map_map_tile(
+// CHECK-LABEL: obs.kernel private @quotients_device_map_map_tile(
 // CHECK-SAME: %[[A:.*]]: !obs.arr<4096 x i32> {obs.absent = 0 : i32}) -> !obs.arr<4096 x i32>
 // CHECK: %[[PRESENT:.*]] = obs.extent %[[A]]
 // CHECK: obs.generate

@@ -923,6 +923,8 @@ int main(int argc, char **argv) {
       if (failed(mlir::verify(kernel)))
         return 1;
     }
+    // Run alone, on one block, whether or not its module launches it.
+    kernel.setPublic();
     // Only the kernel goes through the pipelines.
     for (Operation &op : llvm::make_early_inc_range(module->getOps()))
       if (&op != kernel.getOperation())

@@ -2,8 +2,8 @@
 //
 // The module-level conversion: every kernel gets a gpu.func per grid size it
 // is launched with (Obs/KernelLowering/KernelLowering.h lowers each), every
-// obs.launch becomes a gpu.launch_func of its instance, and every kernel a
-// host function of its name that launches its one-block instance.
+// obs.launch becomes a gpu.launch_func of its instance, and every public
+// kernel a host function of its name that launches its one-block instance.
 //
 //===----------------------------------------------------------------------===//
 
@@ -92,7 +92,8 @@ void ConvertObsToGPUPass::runOnOperation() {
   };
   llvm::MapVector<Operation *, llvm::SetVector<int64_t>> grids;
   for (KernelOp kernel : kernels)
-    grids[kernel].insert(1);
+    if (!kernel.isPrivate())
+      grids[kernel].insert(1);
   for (auto [launch, kernel] : *launches)
     grids[kernel].insert(gridOf(launch));
 
@@ -223,6 +224,11 @@ void ConvertObsToGPUPass::runOnOperation() {
     launch.erase();
   }
   for (KernelOp kernel : kernels) {
+    // A private kernel runs only where it is launched.
+    if (kernel.isPrivate()) {
+      kernel.erase();
+      continue;
+    }
     gpu::GPUFuncOp func = instances.lookup({kernel, 1});
     builder.setInsertionPoint(kernel);
     auto host = func::FuncOp::create(builder, kernel.getLoc(),

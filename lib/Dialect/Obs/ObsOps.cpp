@@ -1185,13 +1185,20 @@ LogicalResult DeviceReduceOp::verify() {
                             /*single=*/true);
 }
 
-LogicalResult DeviceReduceOp::verifyRegions() {
-  SmallVector<Type> element = getElementTypes();
+/// A fold's or scan's combine: two elements (`element`'s scalars each) to
+/// one, the two in the order `order` says.
+static LogicalResult verifyCombineRegion(Operation *op, Region &body,
+                                         ArrayRef<Type> element,
+                                         StringRef order) {
   SmallVector<Type> both(element);
-  both.append(element);
-  return verifyRegionSignature(*this, getBody(), both, element,
-                               "the accumulated element and the next, to "
-                               "their combination");
+  both.append(element.begin(), element.end());
+  return verifyRegionSignature(op, body, both, element, order);
+}
+
+LogicalResult DeviceReduceOp::verifyRegions() {
+  return verifyCombineRegion(*this, getBody(), getElementTypes(),
+                             "the accumulated element and the next, to "
+                             "their combination");
 }
 
 LogicalResult DeviceScanOp::verify() {
@@ -1200,10 +1207,7 @@ LogicalResult DeviceScanOp::verify() {
 }
 
 LogicalResult DeviceScanOp::verifyRegions() {
-  SmallVector<Type> element = getElementTypes();
-  SmallVector<Type> both(element);
-  both.append(element);
-  return verifyRegionSignature(*this, getBody(), both, element,
-                               "an earlier and a later element, to their "
-                               "combination");
+  return verifyCombineRegion(*this, getBody(), getElementTypes(),
+                             "an earlier and a later element, to their "
+                             "combination");
 }

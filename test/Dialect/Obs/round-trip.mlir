@@ -303,3 +303,9 @@ func.func @device_ops(%in: memref<?xi32>, %flags: memref<?xi8>, %values: memref<
   }
   return
 }
+
+// A private kernel: compiled only for its launches.
+// CHECK-LABEL: obs.kernel private @private_kernel(
+obs.kernel private @private_kernel(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
+  obs.return %a : !obs.arr<4 x i32>
+}

@@ -43,6 +43,10 @@ def Obs_KernelOp : Obs_Op<"kernel", [
     `threads` fixes the number of threads of the block. Without it the kernel
     runs one thread per element of its largest synced or returned array.
 
+    A kernel is public unless marked `private`: the GPU targets then compile
+    it only for the launches that use it, and make no host function that runs
+    it alone on one block (the kernels of `--obs-expand-device` are so).
+
     Example (seed 002's `increv`):
 
     ```mlir
@@ -60,6 +64,7 @@ def Obs_KernelOp : Obs_Op<"kernel", [
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
+                       OptionalAttr<StrAttr>:$sym_visibility,
                        TypeAttrOf<FunctionType>:$function_type,
                        OptionalAttr<DictArrayAttr>:$arg_attrs,
                        OptionalAttr<DictArrayAttr>:$res_attrs,
