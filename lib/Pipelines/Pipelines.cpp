@@ -109,7 +109,8 @@ void mlir::obs::buildOptimizePipeline(OpPassManager &pm,
 }
 
 void mlir::obs::buildKernelsToGPUPipeline(OpPassManager &pm,
-                                          bool recordLaunches) {
+                                          bool recordLaunches,
+                                          bool guardEmptyGrids) {
   // Nothing left to do after obs-optimize, which expands them first.
   pm.addPass(createObsExpandDevice());
   OpPassManager &kernels = pm.nest<KernelOp>();
@@ -120,7 +121,9 @@ void mlir::obs::buildKernelsToGPUPipeline(OpPassManager &pm,
   pm.addPass(createObsVerifyLaunches());
   if (recordLaunches)
     pm.addPass(createObsRecordLaunches());
-  pm.addPass(createConvertObsToGPU());
+  ConvertObsToGPUOptions gpuOptions;
+  gpuOptions.guardEmptyGrids = guardEmptyGrids;
+  pm.addPass(createConvertObsToGPU(gpuOptions));
   // Specialise the element code per thread and round: fold what the thread
   // id's range decides (fan's `i < N/2` under strided<256>), then share the
   // index arithmetic. Bottom-up: on fused element code (tens of thousands
@@ -162,7 +165,8 @@ std::string mlir::obs::getPTXFeatures(StringRef chip) {
 
 void mlir::obs::buildPTXPipeline(OpPassManager &pm,
                                  const PTXPipelineOptions &options) {
-  buildKernelsToGPUPipeline(pm, options.recordLaunches);
+  buildKernelsToGPUPipeline(pm, options.recordLaunches,
+                            options.guardEmptyGrids);
   // Host code's memory on the device, its work on one stream per function.
   pm.addPass(createObsHostMemoryToGPU());
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());

@@ -385,6 +385,10 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                       intptr_t gridZ, intptr_t blockX, intptr_t blockY,
                       intptr_t blockZ, int32_t sharedBytes, void *stream,
                       void **params, void **extra, size_t paramCount) {
+  // A grid of no blocks runs nothing, as obs.launch says (CUDA would refuse
+  // it): host code launches a plan's untaken branches so.
+  if (gridX <= 0 || gridY <= 0 || gridZ <= 0)
+    return;
   OBS_RUNTIME_LOCKED(runtime);
   if (!runtime.ready() || !function)
     return;

@@ -137,10 +137,6 @@ private:
 
   void launch(ImplicitLocOpBuilder &b, KernelOp kernel, Value grid,
               ValueRange inputs, ValueRange outputs);
-  void launchOne(ImplicitLocOpBuilder &b, KernelOp kernel, ValueRange inputs,
-                 ValueRange outputs) {
-    launch(b, kernel, arith::ConstantIndexOp::create(b, 1), inputs, outputs);
-  }
   /// A memref of `length` elements for each scalar.
   SmallVector<Value> allocate(ImplicitLocOpBuilder &b, Value length);
   void deallocate(ImplicitLocOpBuilder &b, ValueRange memrefs);
@@ -148,18 +144,31 @@ private:
     return b.createOrFold<arith::CeilDivUIOp>(
         length, arith::ConstantIndexOp::create(b, tiling.tile));
   }
-  /// `then` where `length` fits one tile, `otherwise` where it does not,
-  /// or only the branch that `most` (the longest `length` may be) allows.
-  void ifOneTile(ImplicitLocOpBuilder &b, Value length, uint64_t most,
-                 llvm::function_ref<void(ImplicitLocOpBuilder &)> then,
-                 llvm::function_ref<void(ImplicitLocOpBuilder &)> otherwise);
+  /// How a level of a plan runs `length` elements (at most `most`), where
+  /// `active` (null: always) says whether the level runs at all. Plans
+  /// have no branches: a launch that must not run gets a grid of 0, which
+  /// runs no block, so that the host code is one straight line of launches
+  /// (on the cuda target, one stream and no synchronisation between them).
+  struct Level {
+    /// The grid of the one-block launch for a length of one tile, or null
+    /// where the length never fits one tile.
+    Value oneTileGrid;
+    /// The tiles of a longer length (0 where it is not longer, or the level
+    /// does not run), or null where the length always fits one tile.
+    Value tiles;
+    /// Whether the next level runs.
+    Value nextActive;
+  };
+  Level planLevel(ImplicitLocOpBuilder &b, Value length, uint64_t most,
+                  Value active);
 
   /// Folds `inputs` (`length` elements, at most `most`) into `outputs`.
   void emitReduce(ImplicitLocOpBuilder &b, ValueRange inputs,
-                  ValueRange outputs, Value length, uint64_t most);
+                  ValueRange outputs, Value length, uint64_t most,
+                  Value active);
   /// Scans `inputs` (`length` elements, at most `most`) into `outputs`.
   void emitScan(ImplicitLocOpBuilder &b, ScanKind kind, ValueRange inputs,
-                ValueRange outputs, Value length, uint64_t most);
+                ValueRange outputs, Value length, uint64_t most, Value active);
 
   Operation *op;
   SymbolTable &symbols;
@@ -170,6 +179,10 @@ private:
   ArrayAttr identity;
   std::string prefix;
   KernelOp reduceTile;
+  /// The plan's temporaries, freed after its last launch: a free waits for
+  /// the work before it (on the cuda target, the stream), which must not
+  /// come between two launches.
+  SmallVector<Value> temporaries;
   /// By kind and whether carried.
   KernelOp scanTiles[2][2];
   unsigned kernelCount = 0;
@@ -305,73 +318,75 @@ void DeviceExpander::deallocate(ImplicitLocOpBuilder &b, ValueRange memrefs) {
     memref::DeallocOp::create(b, memref);
 }
 
-void DeviceExpander::ifOneTile(
-    ImplicitLocOpBuilder &b, Value length, uint64_t most,
-    llvm::function_ref<void(ImplicitLocOpBuilder &)> then,
-    llvm::function_ref<void(ImplicitLocOpBuilder &)> otherwise) {
-  // A length known here takes its branch here.
-  if (std::optional<int64_t> known = getConstantIntValue(length))
+DeviceExpander::Level DeviceExpander::planLevel(ImplicitLocOpBuilder &b,
+                                                Value length, uint64_t most,
+                                                Value active) {
+  Value zero = arith::ConstantIndexOp::create(b, 0);
+  Value one = arith::ConstantIndexOp::create(b, 1);
+  auto gate = [&](Value condition, Value count) -> Value {
+    if (!condition)
+      return count;
+    return b.createOrFold<arith::SelectOp>(condition, count, zero);
+  };
+  auto both = [&](Value condition) -> Value {
+    return active ? b.createOrFold<arith::AndIOp>(active, condition)
+                  : condition;
+  };
+  // A length known here decides here.
+  std::optional<int64_t> known = getConstantIntValue(length);
+  if (known)
     most = *known;
   if (most <= tiling.tile)
-    return then(b);
-  if (getConstantIntValue(length))
-    return otherwise(b);
+    return {gate(active, one), Value(), Value()};
+  if (known)
+    return {Value(), gate(active, ceilTiles(b, length)), active};
   Value fits =
       arith::CmpIOp::create(b, arith::CmpIPredicate::ule, length,
                             arith::ConstantIndexOp::create(b, tiling.tile));
-  auto branch = scf::IfOp::create(b, TypeRange(), fits,
-                                  /*withElseRegion=*/true);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(branch.thenBlock());
-  then(b);
-  b.setInsertionPointToStart(branch.elseBlock());
-  otherwise(b);
+  Value longer = arith::XOrIOp::create(
+      b, fits, arith::ConstantIntOp::create(b, 1, /*width=*/1));
+  Value next = both(longer);
+  return {gate(both(fits), one), gate(next, ceilTiles(b, length)), next};
 }
 
 void DeviceExpander::emitReduce(ImplicitLocOpBuilder &b, ValueRange inputs,
-                                ValueRange outputs, Value length,
-                                uint64_t most) {
-  ifOneTile(
-      b, length, most,
-      [&](ImplicitLocOpBuilder &b) {
-        launchOne(b, getReduceTileKernel(), inputs, outputs);
-      },
-      [&](ImplicitLocOpBuilder &b) {
-        // One total per tile, then the totals folded the same way.
-        Value tiles = ceilTiles(b, length);
-        SmallVector<Value> totals = allocate(b, tiles);
-        launch(b, getReduceTileKernel(), tiles, inputs, totals);
-        emitReduce(b, totals, outputs, tiles,
-                   llvm::divideCeil(most, tiling.tile));
-        deallocate(b, totals);
-      });
+                                ValueRange outputs, Value length, uint64_t most,
+                                Value active) {
+  Level level = planLevel(b, length, most, active);
+  if (level.oneTileGrid)
+    launch(b, getReduceTileKernel(), level.oneTileGrid, inputs, outputs);
+  if (!level.tiles)
+    return;
+  // One total per tile, then the totals folded the same way.
+  SmallVector<Value> totals = allocate(b, level.tiles);
+  launch(b, getReduceTileKernel(), level.tiles, inputs, totals);
+  emitReduce(b, totals, outputs, level.tiles,
+             llvm::divideCeil(most, tiling.tile), level.nextActive);
+  llvm::append_range(temporaries, totals);
 }
 
 void DeviceExpander::emitScan(ImplicitLocOpBuilder &b, ScanKind kind,
                               ValueRange inputs, ValueRange outputs,
-                              Value length, uint64_t most) {
-  ifOneTile(
-      b, length, most,
-      [&](ImplicitLocOpBuilder &b) {
-        launchOne(b, getScanTileKernel(kind, /*carried=*/false), inputs,
-                  outputs);
-      },
-      [&](ImplicitLocOpBuilder &b) {
-        // Reduce, then scan: each tile's total; their exclusive scan, what
-        // comes before each tile; each tile scanned from it.
-        Value tiles = ceilTiles(b, length);
-        SmallVector<Value> totals = allocate(b, tiles);
-        SmallVector<Value> carries = allocate(b, tiles);
-        launch(b, getReduceTileKernel(), tiles, inputs, totals);
-        emitScan(b, ScanKind::Exclusive, totals, carries, tiles,
-                 llvm::divideCeil(most, tiling.tile));
-        SmallVector<Value> tileInputs(inputs);
-        llvm::append_range(tileInputs, carries);
-        launch(b, getScanTileKernel(kind, /*carried=*/true), tiles, tileInputs,
-               outputs);
-        deallocate(b, totals);
-        deallocate(b, carries);
-      });
+                              Value length, uint64_t most, Value active) {
+  Level level = planLevel(b, length, most, active);
+  if (level.oneTileGrid)
+    launch(b, getScanTileKernel(kind, /*carried=*/false), level.oneTileGrid,
+           inputs, outputs);
+  if (!level.tiles)
+    return;
+  // Reduce, then scan: each tile's total; their exclusive scan, what comes
+  // before each tile; each tile scanned from it.
+  SmallVector<Value> totals = allocate(b, level.tiles);
+  SmallVector<Value> carries = allocate(b, level.tiles);
+  launch(b, getReduceTileKernel(), level.tiles, inputs, totals);
+  emitScan(b, ScanKind::Exclusive, totals, carries, level.tiles,
+           llvm::divideCeil(most, tiling.tile), level.nextActive);
+  SmallVector<Value> tileInputs(inputs);
+  llvm::append_range(tileInputs, carries);
+  launch(b, getScanTileKernel(kind, /*carried=*/true), level.tiles, tileInputs,
+         outputs);
+  llvm::append_range(temporaries, totals);
+  llvm::append_range(temporaries, carries);
 }
 
 /// The longest array `memref` may be.
@@ -389,7 +404,8 @@ void DeviceExpander::expandReduce(DeviceReduceOp reduce) {
   ImplicitLocOpBuilder b(op->getLoc(), op);
   Value input = reduce.getInputs().front();
   emitReduce(b, reduce.getInputs(), reduce.getOutputs(), lengthOf(b, input),
-             mostLength(input));
+             mostLength(input), /*active=*/Value());
+  deallocate(b, temporaries);
 }
 
 void DeviceExpander::expandScan(DeviceScanOp scan) {
@@ -397,7 +413,8 @@ void DeviceExpander::expandScan(DeviceScanOp scan) {
   ImplicitLocOpBuilder b(op->getLoc(), op);
   Value input = scan.getInputs().front();
   emitScan(b, scan.getKind(), scan.getInputs(), scan.getOutputs(),
-           lengthOf(b, input), mostLength(input));
+           lengthOf(b, input), mostLength(input), /*active=*/Value());
+  deallocate(b, temporaries);
 }
 
 void DeviceExpander::expandMap(DeviceMapOp map) {

@@ -13,31 +13,37 @@
 
 // The plan: one launch of one block when the array fits a tile; otherwise
 // the tiles' totals, then theirs, one level per factor of 4,096 that
-// 2^31 - 1 elements need (3 levels).
+// 2^31 - 1 elements need (3 levels). It has no branches: a launch that must
+// not run has a grid of 0, so the host code is one line of launches.
 // CHECK-LABEL: func.func @sum(
 // CHECK-SAME: %[[IN:.*]]: memref<?xi32>, %[[OUT:.*]]: memref<1xi32>
+// CHECK-NOT: scf.if
 // CHECK: %[[N:.*]] = memref.dim %[[IN]]
 // CHECK: %[[FITS:.*]] = arith.cmpi ule, %[[N]], %{{.*}} : index
-// CHECK: scf.if %[[FITS]] {
-// CHECK:   obs.launch @sum_device_reduce_reduce_tile grid(%{{.*}}) ins(%[[IN]] : memref<?xi32>) outs(%[[OUT]] : memref<1xi32>)
-// CHECK: } else {
-// CHECK:   %[[TILES:.*]] = arith.ceildivui %[[N]], %{{.*}} : index
-// CHECK:   %[[TOTALS:.*]] = memref.alloc(%[[TILES]]) : memref<?xi32>
-// CHECK:   obs.launch @sum_device_reduce_reduce_tile grid(%[[TILES]]) ins(%[[IN]] : memref<?xi32>) outs(%[[TOTALS]] : memref<?xi32>)
-// CHECK:   scf.if
-// CHECK:     obs.launch @sum_device_reduce_reduce_tile grid(%{{.*}}) ins(%[[TOTALS]] : memref<?xi32>) outs(%[[OUT]] : memref<1xi32>)
-// CHECK:   } else {
-// CHECK:     memref.alloc
-// CHECK:     obs.launch @sum_device_reduce_reduce_tile
-// CHECK:     obs.launch @sum_device_reduce_reduce_tile
+// CHECK: %[[LONGER:.*]] = arith.xori %[[FITS]], %{{.*}} : i1
+// CHECK: %[[ONE:.*]] = arith.select %[[FITS]], %{{.*}}, %{{.*}} : index
+// CHECK: %[[CEIL:.*]] = arith.ceildivui %[[N]], %{{.*}} : index
+// CHECK: %[[TILES:.*]] = arith.select %[[LONGER]], %[[CEIL]], %{{.*}} : index
+// CHECK: obs.launch @sum_device_reduce_reduce_tile grid(%[[ONE]]) ins(%[[IN]] : memref<?xi32>) outs(%[[OUT]] : memref<1xi32>)
+// CHECK: %[[TOTALS:.*]] = memref.alloc(%[[TILES]]) : memref<?xi32>
+// CHECK: obs.launch @sum_device_reduce_reduce_tile grid(%[[TILES]]) ins(%[[IN]] : memref<?xi32>) outs(%[[TOTALS]] : memref<?xi32>)
+// The second level runs where the first did not fit.
+// CHECK: arith.andi %[[LONGER]]
+// CHECK: obs.launch @sum_device_reduce_reduce_tile grid(%{{.*}}) ins(%[[TOTALS]] : memref<?xi32>) outs(%[[OUT]] : memref<1xi32>)
+// CHECK: %[[TOTALS2:.*]] = memref.alloc
+// CHECK: obs.launch @sum_device_reduce_reduce_tile grid(%{{.*}}) ins(%[[TOTALS]] : memref<?xi32>) outs(%[[TOTALS2]] : memref<?xi32>)
+// CHECK: obs.launch @sum_device_reduce_reduce_tile grid(%{{.*}}) ins(%[[TOTALS2]] : memref<?xi32>) outs(%[[OUT]] : memref<1xi32>)
+// The temporaries are freed after the last launch.
+// CHECK-NOT: obs.launch
+// CHECK: memref.dealloc
+// CHECK: memref.dealloc
 // CHECK-NOT: scf.if
-// CHECK:   memref.dealloc %[[TOTALS]]
 // CHECK-NOT: obs.device_reduce
 
-// With tiles of 4, 2^31 - 1 elements need 16 levels.
+// With tiles of 4, 2^31 - 1 elements need 16 levels: 31 launches.
 // TILE4-LABEL: func.func @sum(
-// TILE4-COUNT-16: scf.if
-// TILE4-NOT: scf.if
+// TILE4-COUNT-31: obs.launch
+// TILE4-NOT: obs.launch
 // TILE4: return
 func.func @sum(%in: memref<?xi32>, %out: memref<1xi32>) {
   obs.device_reduce ins(%in : memref<?xi32>) outs(%out : memref<1xi32>) identity [0 : i32] {

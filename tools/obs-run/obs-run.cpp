@@ -745,6 +745,9 @@ void printPlan(ModuleOp module, Job &job) {
           .getAttr(*lowered);
   recordedLaunches.clear();
   runOnJit(*lowered, "cpu", job, recordSymbols);
+  // A launch of no blocks runs nothing (a plan's branch not taken).
+  llvm::erase_if(recordedLaunches,
+                 [](const RecordedLaunch &launch) { return launch.grid <= 0; });
   uint64_t read = 0, written = 0;
   for (auto [index, launch] : llvm::enumerate(recordedLaunches)) {
     llvm::StringRef name =

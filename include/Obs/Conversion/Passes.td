@@ -80,7 +80,15 @@ def ConvertObsToGPU : Pass<"convert-obs-to-gpu", "::mlir::ModuleOp"> {
   let options = [
     Option<"maxSharedBytes", "max-shared-bytes", "uint64_t",
            /*default=*/"::mlir::obs::KernelOp::kMaxSharedBytes",
-           "Shared memory a block may use">
+           "Shared memory a block may use">,
+    Option<"guardEmptyGrids", "guard-empty-grids", "bool",
+           /*default=*/"true",
+           "Put each launch of a grid known only at run time in an scf.if "
+           "(grid > 0): CUDA refuses a grid of 0. Off, the launch is made "
+           "whatever the grid, for a runtime whose mgpuLaunchKernel runs "
+           "nothing for an empty grid (obs's does), and the host code stays "
+           "one block (gpu-async-region then puts its launches on one stream "
+           "with no synchronisation between them)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",

@@ -87,8 +87,11 @@ void buildOptimizePipeline(OpPassManager &pm,
 /// known_block_size, integer range optimisations, canonicalization, CSE).
 /// Kernels are flattened and their syncs verified first. With
 /// `recordLaunches`, host code reports each launch at run time
-/// (obs-record-launches).
-void buildKernelsToGPUPipeline(OpPassManager &pm, bool recordLaunches = false);
+/// (obs-record-launches). Without `guardEmptyGrids`, a launch of a grid
+/// known only at run time is made even for a grid of 0, which the runtime
+/// must skip (convert-obs-to-gpu's guard-empty-grids).
+void buildKernelsToGPUPipeline(OpPassManager &pm, bool recordLaunches = false,
+                               bool guardEmptyGrids = true);
 
 struct CPUPipelineOptions : PassPipelineOptions<CPUPipelineOptions> {
   Option<ExecutionOrder> order{
@@ -137,6 +140,15 @@ struct PTXPipelineOptions : PassPipelineOptions<PTXPipelineOptions> {
       *this, "record-launches",
       llvm::cl::desc("Report every launch to @obs_record_launch at run time "
                      "(obs-record-launches)"),
+      llvm::cl::init(false)};
+  Option<bool> guardEmptyGrids{
+      *this, "guard-empty-grids",
+      llvm::cl::desc("Guard each launch of a grid known only at run time by "
+                     "an scf.if in host code (for a runtime whose "
+                     "mgpuLaunchKernel passes a grid of 0 to CUDA, which "
+                     "refuses it, as MLIR's own does). Off by default: obs's "
+                     "runtime runs nothing for an empty grid, and the host "
+                     "code stays one block, its launches on one stream"),
       llvm::cl::init(false)};
   Option<bool> serialize{
       *this, "serialize",

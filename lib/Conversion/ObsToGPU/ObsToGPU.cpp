@@ -144,7 +144,8 @@ void ConvertObsToGPUPass::runOnOperation() {
   };
   // A launch whose sizes are known only at run time passes its memrefs as
   // the instance's nominal types, then their lengths, and runs no block
-  // for a grid of 0 or less (which CUDA would refuse).
+  // for a grid of 0 or less (which CUDA would refuse): guarded here, or
+  // by the runtime.
   auto emitDynamicLaunch = [&](LaunchOp launch, KernelOp kernel,
                                gpu::GPUFuncOp func, ValueRange memrefs) {
     OpBuilder b(launch);
@@ -164,6 +165,10 @@ void ConvertObsToGPUPass::runOnOperation() {
     }
     operands.append(lengths);
     Value grid = launch.buildGridSize(b);
+    if (!guardEmptyGrids) {
+      emitLaunch(b, loc, kernel, func, grid, operands);
+      return;
+    }
     Value positive =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, grid,
                               arith::ConstantIndexOp::create(b, loc, 0));

@@ -1,4 +1,13 @@
 // RUN: obs-opt %s --split-input-file --obs-to-gpu | FileCheck %s
+// RUN: obs-opt %s --split-input-file --convert-obs-to-gpu=guard-empty-grids=false | FileCheck %s --check-prefix=UNGUARDED
+
+// Without the guard (for a runtime that runs nothing for an empty grid, as
+// obs's does), the launch is made whatever the grid: no branch.
+// UNGUARDED-LABEL: func.func @run(
+// UNGUARDED-NOT: scf.if
+// UNGUARDED: gpu.launch_func @obs_kernels::@double_any blocks in (%{{.*}}, %{{.*}}, %{{.*}})
+// UNGUARDED-NOT: scf.if
+// UNGUARDED: return
 
 // Tests of lib/Conversion/ObsToGPU and lib/KernelLowering for launches whose
 // sizes are known only at run time: one instance per kernel (@k_any) for
