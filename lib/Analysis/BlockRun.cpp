@@ -63,8 +63,15 @@ enum class Step : uint8_t {
   SelectMemref,
   If,
   For,
-  /// An op with regions other than scf.if and scf.for: an error when run.
+  /// A loop whose trip count depends on data (scf.while) that touches
+  /// nothing another thread can see: skipped, its results unknown.
+  SkippedLoop,
+  /// An op with regions other than scf.if, scf.for and a skippable
+  /// scf.while: an error when run.
   CannotFollow,
+  /// An scf.while that touches shared memory, stores to global memory or
+  /// holds a barrier: an error when run.
+  DataLoop,
   /// An op that may touch memory other than through loads and stores: an
   /// error when run.
   UnseenEffects,
@@ -111,11 +118,20 @@ struct ForInstruction {
   SmallVector<Slot> iterArgs;
   uint32_t bodyBegin, bodyEnd;
   /// Whether the loop computes only from global memory and private scratch
-  /// (a fold over an input, a thread's tree), so that it is skipped; its
-  /// loads of tracked memory, which then count as reads of anywhere in
-  /// their buffers, by op and memory instruction.
+  /// (a fold over an input, a thread's tree), so that it may be skipped;
+  /// whether it is, whatever its bounds (it carries values: running it
+  /// would cost its whole trip count per thread); its loads of tracked
+  /// memory, which then count as reads of anywhere in their buffers, by op
+  /// and memory instruction.
+  bool skippable;
   bool skipped;
   SmallVector<std::pair<Operation *, uint32_t>> skippedLoads;
+};
+
+/// A loop the run skips (an scf.while that touches nothing another thread
+/// can see): its loads of tracked memory, as for a skipped scf.for.
+struct SkippedLoopInstruction {
+  SmallVector<std::pair<Operation *, uint32_t>> loads;
 };
 
 /// The gpu.func compiled once for all of a block's threads: every value is
@@ -139,6 +155,7 @@ public:
   SmallVector<MemoryInstruction> memoryInstructions;
   SmallVector<IfInstruction> ifs;
   SmallVector<ForInstruction> fors;
+  SmallVector<SkippedLoopInstruction> skippedLoops;
 
 private:
   void allocateSlots(gpu::GPUFuncOp func);
@@ -148,7 +165,13 @@ private:
   UntrackedMemory classifyUntracked(Value memref) const;
   /// Compiles what a load or store of `memref` needs; returns its index.
   uint32_t compileMemoryInstruction(Value memref);
-  bool isSkippable(scf::ForOp loop) const;
+  /// Whether `loop` (an scf.for or scf.while) touches nothing another
+  /// thread can see: no barrier, no shared memory, no global store, no
+  /// effect the run cannot see.
+  bool isSkippable(Operation *loop) const;
+  /// The loads of tracked memory in `loop`, compiled.
+  SmallVector<std::pair<Operation *, uint32_t>>
+  compileSkippedLoads(Operation *loop);
 
   llvm::DenseMap<Value, Slot> slots;
   uint32_t numValueSlots = 0, numPointerSlots = 0;
@@ -197,6 +220,11 @@ private:
   void runDirect(const Instruction &instruction, Lanes lanes);
   LogicalResult runIf(const Instruction &instruction, Lanes lanes);
   LogicalResult runFor(const Instruction &instruction, Lanes lanes);
+  /// Skips a loop that touches nothing another thread can see: its loads
+  /// `loads` count as reads of anywhere in their buffers.
+  LogicalResult skipLoop(const Instruction &instruction,
+                         ArrayRef<std::pair<Operation *, uint32_t>> loads,
+                         Lanes lanes);
   /// Records one access of thread `lane` by `op` through `memoryAccess`, at
   /// the indices in `indices` (slots), or anywhere in the buffer when
   /// `wholeBuffer` (an access known not to depend on data: a skipped
@@ -449,10 +477,10 @@ uint32_t ThreadProgram::compileMemoryInstruction(Value memref) {
   return memoryInstructions.size() - 1;
 }
 
-bool ThreadProgram::isSkippable(scf::ForOp loop) const {
-  if (loop.getInitArgs().empty())
-    return false;
-  WalkResult result = loop.getBody()->walk([&](Operation *op) {
+bool ThreadProgram::isSkippable(Operation *loop) const {
+  WalkResult result = loop->walk([&](Operation *op) {
+    if (op == loop)
+      return WalkResult::advance();
     if (isa<gpu::BarrierOp, NVVM::SyncWarpOp>(op))
       return WalkResult::interrupt();
     Value memref;
@@ -475,6 +503,16 @@ bool ThreadProgram::isSkippable(scf::ForOp loop) const {
     return WalkResult::advance();
   });
   return !result.wasInterrupted();
+}
+
+SmallVector<std::pair<Operation *, uint32_t>>
+ThreadProgram::compileSkippedLoads(Operation *loop) {
+  SmallVector<std::pair<Operation *, uint32_t>> loads;
+  loop->walk([&](memref::LoadOp load) {
+    if (tracked.contains(load.getMemRef()))
+      loads.push_back({load, compileMemoryInstruction(load.getMemRef())});
+  });
+  return loads;
 }
 
 void ThreadProgram::compile(Operation &op, uint32_t index) {
@@ -569,18 +607,26 @@ void ThreadProgram::compile(Operation &op, uint32_t index) {
     compiled.inductionVar = slots.lookup(loop.getInductionVar());
     for (Value carried : loop.getRegionIterArgs())
       compiled.iterArgs.push_back(slots.lookup(carried));
-    compiled.skipped = isSkippable(loop);
-    if (compiled.skipped)
-      loop.getBody()->walk([&](memref::LoadOp load) {
-        if (tracked.contains(load.getMemRef()))
-          compiled.skippedLoads.push_back(
-              {load, compileMemoryInstruction(load.getMemRef())});
-      });
+    compiled.skippable = isSkippable(loop);
+    compiled.skipped = compiled.skippable && !loop.getInitArgs().empty();
+    if (compiled.skippable)
+      compiled.skippedLoads = compileSkippedLoads(loop);
     std::tie(compiled.bodyBegin, compiled.bodyEnd) =
         compileRegion(loop.getRegion());
     instruction.immediate = fors.size();
     fors.push_back(std::move(compiled));
     return finish(Step::For);
+  }
+  // A loop whose trip count depends on data (Mandelbrot's escape loop) is
+  // followed where it touches nothing another thread can see: any number
+  // of iterations then changes no access but its reads of global memory,
+  // which count as reads of anywhere in their buffers.
+  if (auto loop = dyn_cast<scf::WhileOp>(op)) {
+    if (!isSkippable(loop))
+      return finish(Step::DataLoop);
+    instruction.immediate = skippedLoops.size();
+    skippedLoops.push_back({compileSkippedLoads(loop)});
+    return finish(Step::SkippedLoop);
   }
   if (op.getNumRegions())
     return finish(Step::CannotFollow);
@@ -866,6 +912,15 @@ LogicalResult ThreadRunner::runInstruction(const Instruction &instruction,
     return runIf(instruction, lanes);
   case Step::For:
     return runFor(instruction, lanes);
+  case Step::SkippedLoop:
+    return skipLoop(instruction,
+                    program.skippedLoops[instruction.immediate].loads, lanes);
+  case Step::DataLoop:
+    return instruction.op->emitOpError()
+           << "is a loop whose trip count depends on data, and it touches "
+              "shared memory, stores to global memory or holds a barrier: "
+              "the analysis follows such a loop only where it touches "
+              "nothing another thread can see";
   case Step::CannotFollow:
     return instruction.op->emitOpError()
            << "has regions the analysis cannot follow";
@@ -1022,33 +1077,46 @@ LogicalResult ThreadRunner::runIf(const Instruction &instruction, Lanes lanes) {
   return success();
 }
 
+LogicalResult
+ThreadRunner::skipLoop(const Instruction &instruction,
+                       ArrayRef<std::pair<Operation *, uint32_t>> loads,
+                       Lanes lanes) {
+  // A loop that only computes from global memory and private scratch (a
+  // fold over an input, a thread's tree, an escape loop) touches nothing
+  // another thread can see: it is skipped, its results unknown, whatever
+  // its trip count. Its reads of global memory still count, once each, as
+  // reads of anywhere in their buffer: a launch whose output is a view of
+  // its input must order them before the output's writes.
+  for (uint32_t lane : lanes)
+    for (auto [load, index] : loads) {
+      const MemoryInstruction &read = program.memoryInstructions[index];
+      if (isPointerKnown(read.memref, lane) &&
+          failed(recordAccess(load, read, nullptr, lane, /*write=*/false,
+                              /*wholeBuffer=*/true)))
+        return failure();
+    }
+  forgetResults(instruction, lanes);
+  return success();
+}
+
 LogicalResult ThreadRunner::runFor(const Instruction &instruction,
                                    Lanes lanes) {
   const ForInstruction &loop = program.fors[instruction.immediate];
+  // Running it would cost its whole trip count per thread.
+  if (loop.skipped)
+    return skipLoop(instruction, loop.skippedLoads, lanes);
   for (uint32_t lane : lanes)
     if (!isKnown(loop.lower, lane) || !isKnown(loop.upper, lane) ||
-        !isKnown(loop.step, lane) || valueOf(loop.step, lane) <= 0)
+        !isKnown(loop.step, lane) || valueOf(loop.step, lane) <= 0) {
+      // Bounds that depend on data: any number of iterations.
+      if (loop.skippable)
+        return skipLoop(instruction, loop.skippedLoads, lanes);
       return instruction.op->emitOpError()
-             << "is a loop whose bounds the analysis cannot follow";
-  if (loop.skipped) {
-    // A loop that only computes from global memory and private scratch (a
-    // fold over an input, a thread's tree) touches nothing another thread
-    // can see: it is skipped, its results unknown. Running it would cost
-    // its whole trip count per thread. Its reads of global memory still
-    // count, once each, as reads of anywhere in their buffer: a launch
-    // whose output is a view of its input must order them before the
-    // output's writes.
-    for (uint32_t lane : lanes)
-      for (auto [load, index] : loop.skippedLoads) {
-        const MemoryInstruction &read = program.memoryInstructions[index];
-        if (isPointerKnown(read.memref, lane) &&
-            failed(recordAccess(load, read, nullptr, lane, /*write=*/false,
-                                /*wholeBuffer=*/true)))
-          return failure();
-      }
-    forgetResults(instruction, lanes);
-    return success();
-  }
+             << "is a loop whose bounds depend on data, and it touches "
+                "shared memory, stores to global memory or holds a "
+                "barrier: the analysis follows such a loop only where it "
+                "touches nothing another thread can see";
+    }
   // Each thread runs its own iterations; those still iterating run the
   // body together. Values a loop carries (a fold's accumulator, a rank) are
   // data: an access indexed by one counts as data-dependent.

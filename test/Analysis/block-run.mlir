@@ -197,13 +197,15 @@ gpu.module @m {
 // -----
 
 gpu.module @m {
-  // A loop whose bound is read from memory.
+  // A loop whose bound is read from memory, touching nothing another thread
+  // can see: any number of iterations, skipped (the two loads of the
+  // bounds are the accesses).
+  // expected-remark @+1 {{2 accesses, 0 barriers}}
   gpu.func @unknown_trips(%in: memref<2xindex>) kernel attributes {known_block_size = array<i32: 2, 1, 1>} {
     %t = gpu.thread_id x
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %n = memref.load %in[%t] : memref<2xindex>
-    // expected-error @+1 {{is a loop whose bounds the analysis cannot follow}}
     scf.for %k = %c0 to %n step %c1 {
     }
     gpu.return
@@ -213,16 +215,72 @@ gpu.module @m {
 // -----
 
 gpu.module @m {
-  // Regions other than scf.if and scf.for.
+  // A loop whose bound is read from memory, writing shared memory: it
+  // cannot be followed.
+  gpu.func @unknown_trips_shared(%in: memref<2xindex>) workgroup(%buffer: memref<2xindex, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 2, 1, 1>} {
+    %t = gpu.thread_id x
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %n = memref.load %in[%t] : memref<2xindex>
+    // expected-error @+1 {{is a loop whose bounds depend on data, and it touches shared memory, stores to global memory or holds a barrier}}
+    scf.for %k = %c0 to %n step %c1 {
+      memref.store %k, %buffer[%t] : memref<2xindex, #gpu.address_space<workgroup>>
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // A loop whose trip count depends on data (scf.while), touching nothing
+  // another thread can see: skipped, its reads of global memory counted
+  // once each as reads of anywhere in the buffer.
+  // expected-remark @+1 {{2 accesses, 0 barriers}}
   gpu.func @while(%in: memref<2xi32>) kernel attributes {known_block_size = array<i32: 2, 1, 1>} {
     %c0 = arith.constant 0 : i32
-    // expected-error @+1 {{has regions the analysis cannot follow}}
+    %c0i = arith.constant 0 : index
+    %r = scf.while (%x = %c0) : (i32) -> i32 {
+      %v = memref.load %in[%c0i] : memref<2xi32>
+      %p = arith.cmpi slt, %x, %v : i32
+      scf.condition(%p) %x : i32
+    } do {
+    ^bb0(%y: i32):
+      scf.yield %y : i32
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // The same, storing to global memory: it cannot be followed.
+  gpu.func @while_stores(%in: memref<2xi32>) kernel attributes {known_block_size = array<i32: 2, 1, 1>} {
+    %c0 = arith.constant 0 : i32
+    %c0i = arith.constant 0 : index
+    // expected-error @+1 {{is a loop whose trip count depends on data, and it touches shared memory, stores to global memory or holds a barrier}}
     %r = scf.while (%x = %c0) : (i32) -> i32 {
       %p = arith.cmpi slt, %x, %c0 : i32
       scf.condition(%p) %x : i32
     } do {
     ^bb0(%y: i32):
+      memref.store %y, %in[%c0i] : memref<2xi32>
       scf.yield %y : i32
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // Regions other than scf.if, scf.for and scf.while.
+  gpu.func @execute_region() kernel attributes {known_block_size = array<i32: 2, 1, 1>} {
+    // expected-error @+1 {{has regions the analysis cannot follow}}
+    %r = scf.execute_region -> i32 {
+      %c0 = arith.constant 0 : i32
+      scf.yield %c0 : i32
     }
     gpu.return
   }
