@@ -481,7 +481,10 @@ bool ThreadProgram::isSkippable(Operation *loop) const {
   WalkResult result = loop->walk([&](Operation *op) {
     if (op == loop)
       return WalkResult::advance();
-    if (isa<gpu::BarrierOp, NVVM::SyncWarpOp>(op))
+    // A barrier, or an exchange between the threads of a warp, which some
+    // would skip if their trip counts differed.
+    if (isa<gpu::BarrierOp, gpu::ShuffleOp, NVVM::SyncWarpOp>(op) ||
+        isa<NVVM::NVVMDialect>(op->getDialect()))
       return WalkResult::interrupt();
     Value memref;
     bool store = false;
@@ -918,7 +921,8 @@ LogicalResult ThreadRunner::runInstruction(const Instruction &instruction,
   case Step::DataLoop:
     return instruction.op->emitOpError()
            << "is a loop whose trip count depends on data, and it touches "
-              "shared memory, stores to global memory or holds a barrier: "
+              "shared memory, stores to global memory or holds a barrier or "
+              "a warp exchange: "
               "the analysis follows such a loop only where it touches "
               "nothing another thread can see";
   case Step::CannotFollow:
@@ -1113,9 +1117,9 @@ LogicalResult ThreadRunner::runFor(const Instruction &instruction,
         return skipLoop(instruction, loop.skippedLoads, lanes);
       return instruction.op->emitOpError()
              << "is a loop whose bounds depend on data, and it touches "
-                "shared memory, stores to global memory or holds a "
-                "barrier: the analysis follows such a loop only where it "
-                "touches nothing another thread can see";
+                "shared memory, stores to global memory or holds a barrier "
+                "or a warp exchange: the analysis follows such a loop only "
+                "where it touches nothing another thread can see";
     }
   // Each thread runs its own iterations; those still iterating run the
   // body together. Values a loop carries (a fold's accumulator, a rank) are

@@ -222,7 +222,7 @@ gpu.module @m {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %n = memref.load %in[%t] : memref<2xindex>
-    // expected-error @+1 {{is a loop whose bounds depend on data, and it touches shared memory, stores to global memory or holds a barrier}}
+    // expected-error @+1 {{is a loop whose bounds depend on data, and it touches shared memory, stores to global memory or holds a barrier or a warp exchange}}
     scf.for %k = %c0 to %n step %c1 {
       memref.store %k, %buffer[%t] : memref<2xindex, #gpu.address_space<workgroup>>
     }
@@ -259,7 +259,7 @@ gpu.module @m {
   gpu.func @while_stores(%in: memref<2xi32>) kernel attributes {known_block_size = array<i32: 2, 1, 1>} {
     %c0 = arith.constant 0 : i32
     %c0i = arith.constant 0 : index
-    // expected-error @+1 {{is a loop whose trip count depends on data, and it touches shared memory, stores to global memory or holds a barrier}}
+    // expected-error @+1 {{is a loop whose trip count depends on data, and it touches shared memory, stores to global memory or holds a barrier or a warp exchange}}
     %r = scf.while (%x = %c0) : (i32) -> i32 {
       %p = arith.cmpi slt, %x, %c0 : i32
       scf.condition(%p) %x : i32
@@ -329,6 +329,30 @@ gpu.module @m {
     %i = arith.addi %b, %t : index
     // expected-remark @+1 {{write after write: thread 0 then thread 1, anywhere}}
     memref.store %c0, %buf[%i] : memref<8xi32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // A loop whose trip count depends on data may not hold an exchange between
+  // the threads of a warp: threads whose counts differ would skip it.
+  gpu.func @while_shuffles(%in: memref<2xi32>) kernel attributes {known_block_size = array<i32: 2, 1, 1>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c32 = arith.constant 32 : i32
+    %c0i = arith.constant 0 : index
+    %v = memref.load %in[%c0i] : memref<2xi32>
+    // expected-error @+1 {{is a loop whose trip count depends on data, and it touches shared memory, stores to global memory or holds a barrier or a warp exchange}}
+    %r = scf.while (%x = %c0) : (i32) -> i32 {
+      %p = arith.cmpi slt, %x, %v : i32
+      scf.condition(%p) %x : i32
+    } do {
+    ^bb0(%y: i32):
+      %s, %valid = gpu.shuffle xor %y, %c1, %c32 : i32
+      scf.yield %s : i32
+    }
     gpu.return
   }
 }

@@ -79,7 +79,7 @@ obs.kernel @walks_shared(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> {
   }
   // The lowered loop computes this stage's elements: the error is the
   // stage's.
-  // expected-error @+1 {{'scf.for' op is a loop whose bounds depend on data, and it touches shared memory, stores to global memory or holds a barrier: the analysis follows such a loop only where it touches nothing another thread can see}}
+  // expected-error @+1 {{'scf.for' op is a loop whose bounds depend on data, and it touches shared memory, stores to global memory or holds a barrier or a warp exchange: the analysis follows such a loop only where it touches nothing another thread can see}}
   %t = obs.sync %m : !obs.arr<64 x i32>
   obs.return %t : !obs.arr<64 x i32>
 }
