@@ -315,6 +315,70 @@ private:
     return n;
   }
 
+  /// y = f(x) by a loop whose trip count depends on x (an scf.while):
+  /// for integers, x xor the count of unsigned halvings that bring x to at
+  /// most 1; for floats, x halved while above `a`, at most 8 times.
+  std::string dataLoop(Scalar s, std::string x, int64_t a, unsigned indent) {
+    std::string t = name(s), v = fresh(), n = fresh(), r = fresh("r");
+    std::string bv = fresh(), bn = fresh(), go = fresh("b");
+    if (!isFloat(s)) {
+      std::string zero = constant(s, 0, indent), one = constant(s, 1, indent);
+      os << pad(indent) << r << ":2 = scf.while (" << v << " = " << x << ", "
+         << n << " = " << zero << ") : (" << t << ", " << t << ") -> (" << t
+         << ", " << t << ") {\n";
+      os << pad(indent + 1) << go << " = arith.cmpi ugt, " << v << ", " << one
+         << " : " << t << "\n";
+      os << pad(indent + 1) << "scf.condition(" << go << ") " << v << ", " << n
+         << " : " << t << ", " << t << "\n";
+      os << pad(indent) << "} do {\n";
+      os << pad(indent) << "^bb0(" << bv << ": " << t << ", " << bn << ": " << t
+         << "):\n";
+      std::string half = fresh(), count = fresh();
+      os << pad(indent + 1) << half << " = arith.shrui " << bv << ", " << one
+         << " : " << t << "\n";
+      os << pad(indent + 1) << count << " = arith.addi " << bn << ", " << one
+         << " : " << t << "\n";
+      os << pad(indent + 1) << "scf.yield " << half << ", " << count << " : "
+         << t << ", " << t << "\n";
+      os << pad(indent) << "}\n";
+      std::string y = fresh();
+      os << pad(indent) << y << " = arith.xori " << x << ", " << r
+         << "#1 : " << t << "\n";
+      return y;
+    }
+    std::string zero = fresh("c"), most = fresh("c"),
+                limit = constant(s, a, indent);
+    os << pad(indent) << zero << " = arith.constant 0 : i32\n";
+    os << pad(indent) << most << " = arith.constant 8 : i32\n";
+    os << pad(indent) << r << ":2 = scf.while (" << v << " = " << x << ", " << n
+       << " = " << zero << ") : (" << t << ", i32) -> (" << t << ", i32) {\n";
+    std::string above = fresh("b"), room = fresh("b");
+    os << pad(indent + 1) << above << " = arith.cmpf ogt, " << v << ", "
+       << limit << " : " << t << "\n";
+    os << pad(indent + 1) << room << " = arith.cmpi slt, " << n << ", " << most
+       << " : i32\n";
+    os << pad(indent + 1) << go << " = arith.andi " << above << ", " << room
+       << " : i1\n";
+    os << pad(indent + 1) << "scf.condition(" << go << ") " << v << ", " << n
+       << " : " << t << ", i32\n";
+    os << pad(indent) << "} do {\n";
+    os << pad(indent) << "^bb0(" << bv << ": " << t << ", " << bn
+       << ": i32):\n";
+    std::string halfConstant = fresh("c"), one = fresh("c"), half = fresh(),
+                count = fresh();
+    os << pad(indent + 1) << halfConstant << " = arith.constant 0.5 : " << t
+       << "\n";
+    os << pad(indent + 1) << one << " = arith.constant 1 : i32\n";
+    os << pad(indent + 1) << half << " = arith.mulf " << bv << ", "
+       << halfConstant << " : " << t << "\n";
+    os << pad(indent + 1) << count << " = arith.addi " << bn << ", " << one
+       << " : i32\n";
+    os << pad(indent + 1) << "scf.yield " << half << ", " << count << " : " << t
+       << ", i32\n";
+    os << pad(indent) << "}\n";
+    return r + "#0";
+  }
+
   /// y = f(x) on one scalar: the map's functions.
   std::string unary(Scalar s, std::string x, int variant, int64_t a,
                     unsigned indent) {
@@ -429,9 +493,14 @@ private:
       std::vector<std::string> out;
       bool swap =
           scalars().size() == 2 && scalars()[0] == scalars()[1] && s.b % 3 == 0;
-      for (size_t i = 0; i < in.size(); ++i)
-        out.push_back(unary(scalars()[i], swap ? in[1 - i] : in[i], s.variant,
-                            s.a, indent + 1));
+      // One map in five loops a number of times that depends on the data.
+      bool loops = s.b % 5 == 4;
+      for (size_t i = 0; i < in.size(); ++i) {
+        std::string operand = swap ? in[1 - i] : in[i];
+        out.push_back(
+            loops ? dataLoop(scalars()[i], operand, s.a, indent + 1)
+                  : unary(scalars()[i], operand, s.variant, s.a, indent + 1));
+      }
       yield(out, indent + 1, scalarList());
       os << pad(indent) << "}\n";
       return y;

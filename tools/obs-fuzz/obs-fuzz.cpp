@@ -714,7 +714,7 @@ int main(int argc, char **argv) {
   // What the programs exercised: launches of each kind, and written
   // properties, alone and under a `threads` attribute.
   uint64_t launched = 0, laidOut = 0, inPlace = 0, throughViews = 0,
-           written = 0, writtenUnderThreads = 0;
+           written = 0, writtenUnderThreads = 0, dataLoops = 0;
   auto tally = [&](const Program &program) {
     if (program.launch) {
       ++launched;
@@ -726,13 +726,15 @@ int main(int argc, char **argv) {
       ++written;
       writtenUnderThreads += program.threads.has_value();
     }
+    dataLoops += llvm::StringRef(printProgram(program)).contains("scf.while");
   };
   auto printTally = [&] {
     llvm::outs() << "  " << launched << " launched over blocks (" << laidOut
                  << " with layouts, " << inPlace << " in place, "
                  << throughViews << " through views of one allocation), "
                  << written << " with written sync properties ("
-                 << writtenUnderThreads << " under a threads attribute)\n";
+                 << writtenUnderThreads << " under a threads attribute), "
+                 << dataLoops << " with loops of data-dependent trip count\n";
   };
   if (countOnly) {
     for (uint64_t index = firstProgram; index < firstProgram + numPrograms;
