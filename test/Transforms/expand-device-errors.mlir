@@ -1,0 +1,60 @@
+// RUN: obs-opt %s --obs-expand-device -split-input-file -verify-diagnostics
+
+// A reduce or scan's identity must be one of its combine: absent elements
+// of a partial last tile read as it, and an exclusive scan starts with it,
+// so a wrong one is a wrong answer for most lengths. Where the combine
+// folds to constants, obs-expand-device tries it on a few elements.
+
+func.func @product_with_zero(%in: memref<?xi32>, %out: memref<1xi32>) {
+  // expected-error @+1 {{'obs.device_reduce' op identity [0 : i32] is not an identity of its combine: (0 : i32) combined with (1 : i32) is (0 : i32), not (1 : i32)}}
+  obs.device_reduce ins(%in : memref<?xi32>) outs(%out : memref<1xi32>) identity [0 : i32] {
+  ^bb0(%a: i32, %x: i32):
+    %p = arith.muli %a, %x : i32
+    obs.yield %p : i32
+  }
+  return
+}
+
+// -----
+
+func.func @minimum_with_zero(%in: memref<?xf32>, %out: memref<?xf32>) {
+  // expected-error @+1 {{'obs.device_scan' op identity [0.000000e+00 : f32] is not an identity of its combine: (0.000000e+00 : f32) combined with (1.250000e+00 : f32) is (0.000000e+00 : f32), not (1.250000e+00 : f32)}}
+  obs.device_scan exclusive ins(%in : memref<?xf32>) outs(%out : memref<?xf32>) identity [0.0 : f32] {
+  ^bb0(%a: f32, %x: f32):
+    %m = arith.minimumf %a, %x : f32
+    obs.yield %m : f32
+  }
+  return
+}
+
+// -----
+
+// Pairs: the identity of the second scalar is wrong.
+func.func @pairs(%k: memref<?xi32>, %v: memref<?xi32>, %ko: memref<1xi32>, %vo: memref<1xi32>) {
+  // expected-error @+1 {{'obs.device_reduce' op identity [0 : i32, 5 : i32] is not an identity of its combine: (0 : i32, 5 : i32) combined with (1 : i32, 1 : i32) is (1 : i32, 6 : i32), not (1 : i32, 1 : i32)}}
+  obs.device_reduce ins(%k, %v : memref<?xi32>, memref<?xi32>) outs(%ko, %vo : memref<1xi32>, memref<1xi32>) identity [0 : i32, 5 : i32] {
+  ^bb0(%k1: i32, %v1: i32, %k2: i32, %v2: i32):
+    %ks = arith.addi %k1, %k2 : i32
+    %vs = arith.addi %v1, %v2 : i32
+    obs.yield %ks, %vs : i32, i32
+  }
+  return
+}
+
+// -----
+
+// A combine that does not fold to constants (an scf.if) is not tried: this
+// wrong identity for a minimum passes.
+func.func @unfolded(%in: memref<?xi32>, %out: memref<1xi32>) {
+  obs.device_reduce ins(%in : memref<?xi32>) outs(%out : memref<1xi32>) identity [0 : i32] {
+  ^bb0(%a: i32, %x: i32):
+    %less = arith.cmpi slt, %a, %x : i32
+    %m = scf.if %less -> (i32) {
+      scf.yield %a : i32
+    } else {
+      scf.yield %x : i32
+    }
+    obs.yield %m : i32
+  }
+  return
+}
