@@ -502,6 +502,16 @@ evaluate(Operation *op, ArrayRef<Attribute> arguments) {
   return std::nullopt;
 }
 
+/// An element as its constants, `(1 : i32, 2.5 : f32)`.
+static std::string formatElement(ArrayRef<Attribute> values) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "(";
+  llvm::interleaveComma(values, os);
+  os << ")";
+  return text;
+}
+
 /// Sample elements of `scalars` to try an identity on: small numbers of
 /// both signs, each scalar of a tuple varied together.
 static SmallVector<SmallVector<Attribute>> sampleElements(TypeRange scalars) {
@@ -539,22 +549,50 @@ static LogicalResult checkIdentity(Operation *op, ArrayAttr identity,
       std::optional<SmallVector<Attribute>> result = evaluate(op, arguments);
       if (!result || *result == sample)
         continue;
-      auto format = [](ArrayRef<Attribute> values) {
-        std::string text;
-        llvm::raw_string_ostream os(text);
-        os << "(";
-        llvm::interleaveComma(values, os);
-        os << ")";
-        return text;
-      };
-      std::string e = format(identity.getValue()), x = format(sample);
+      std::string e = formatElement(identity.getValue()),
+                  x = formatElement(sample);
       return op->emitOpError() << "identity " << identity
                                << " is not an identity of its combine: "
                                << (identityFirst ? e : x) << " combined with "
                                << (identityFirst ? x : e) << " is "
-                               << format(*result) << ", not " << x;
+                               << formatElement(*result) << ", not " << x;
     }
   }
+  return success();
+}
+
+/// Checks that the combine of `op` (a device reduce or scan) is
+/// associative where its region folds to constants, on triples of sample
+/// elements: the plans reassociate it freely (tiles, trees, networks), so
+/// a combine that is not (a difference, an average) gives an answer that
+/// depends on the plan, on which every target would agree.
+static LogicalResult checkAssociative(Operation *op, TypeRange scalars) {
+  SmallVector<SmallVector<Attribute>> samples = sampleElements(scalars);
+  auto combine =
+      [&](ArrayRef<Attribute> x,
+          ArrayRef<Attribute> y) -> std::optional<SmallVector<Attribute>> {
+    SmallVector<Attribute> arguments(x);
+    llvm::append_range(arguments, y);
+    return evaluate(op, arguments);
+  };
+  for (const SmallVector<Attribute> &a : samples)
+    for (const SmallVector<Attribute> &b : samples)
+      for (const SmallVector<Attribute> &c : samples) {
+        std::optional<SmallVector<Attribute>> ab = combine(a, b),
+                                              bc = combine(b, c);
+        if (!ab || !bc)
+          return success(); // It does not fold: not tried.
+        std::optional<SmallVector<Attribute>> left = combine(*ab, c),
+                                              right = combine(a, *bc);
+        if (!left || !right || *left == *right)
+          continue;
+        return op->emitOpError()
+               << "combine is not associative, which every plan assumes: "
+               << formatElement(a) << ", " << formatElement(b) << " and "
+               << formatElement(c) << " combine to " << formatElement(*left)
+               << " from the left but to " << formatElement(*right)
+               << " from the right";
+      }
   return success();
 }
 
@@ -594,7 +632,8 @@ void ObsExpandDevicePass::runOnOperation() {
       SmallVector<Type> types;
       for (Attribute value : identity)
         types.push_back(cast<TypedAttr>(value).getType());
-      if (failed(checkIdentity(op, identity, types)))
+      if (failed(checkIdentity(op, identity, types)) ||
+          failed(checkAssociative(op, types)))
         return signalPassFailure();
     }
     std::pair<SmallVector<Type>, Region *> described =

@@ -1,9 +1,11 @@
 // RUN: obs-opt %s --obs-expand-device -split-input-file -verify-diagnostics
 
-// A reduce or scan's identity must be one of its combine: absent elements
-// of a partial last tile read as it, and an exclusive scan starts with it,
-// so a wrong one is a wrong answer for most lengths. Where the combine
-// folds to constants, obs-expand-device tries it on a few elements.
+// A reduce or scan's combine must be associative, and its identity an
+// identity of it: the plans reassociate the combine, absent elements of a
+// partial last tile read as the identity, and an exclusive scan starts
+// with it, so either mistake is a wrong answer for most lengths. Where the
+// combine folds to constants, obs-expand-device tries both on a few
+// elements.
 
 func.func @product_with_zero(%in: memref<?xi32>, %out: memref<1xi32>) {
   // expected-error @+1 {{'obs.device_reduce' op identity [0 : i32] is not an identity of its combine: (0 : i32) combined with (1 : i32) is (0 : i32), not (1 : i32)}}
@@ -55,6 +57,25 @@ func.func @unfolded(%in: memref<?xi32>, %out: memref<1xi32>) {
       scf.yield %x : i32
     }
     obs.yield %m : i32
+  }
+  return
+}
+
+// -----
+
+// A combine that is not associative gives an answer that depends on the
+// plan: rejected, with the three elements that show it. Here
+// a ⊕ x = a + x + a x (a - x), for which 0 is an identity.
+func.func @not_associative(%in: memref<?xi32>, %out: memref<?xi32>) {
+  // expected-error @+1 {{'obs.device_scan' op combine is not associative, which every plan assumes: (1 : i32), (1 : i32) and (1 : i32) combine to (5 : i32) from the left but to (1 : i32) from the right}}
+  obs.device_scan inclusive ins(%in : memref<?xi32>) outs(%out : memref<?xi32>) identity [0 : i32] {
+  ^bb0(%a: i32, %x: i32):
+    %sum = arith.addi %a, %x : i32
+    %product = arith.muli %a, %x : i32
+    %difference = arith.subi %a, %x : i32
+    %twist = arith.muli %product, %difference : i32
+    %r = arith.addi %sum, %twist : i32
+    obs.yield %r : i32
   }
   return
 }

@@ -78,41 +78,41 @@ func.func @sum_5000(%in: memref<5000xi32>, %out: memref<1xi32>) {
 
 // -----
 
-// A scan of (i8, i32) pairs: 5 bytes, tiles of 2,048; reduce-then-scan,
+// A scan of (i32, i32) pairs: 8 bytes, tiles of 2,048; reduce-then-scan,
 // the totals scanned exclusively by the same plan, then each tile from its
 // carry (the combine's left operand: it need not commute).
-// CHECK-LABEL: obs.kernel private @pairs_device_scan_scan_one_tile(%{{.*}}: !obs.arr<2048 x tuple<i8, i32>> {obs.absent = [1 : i8, 0 : i32]}) -> !obs.arr<2048 x tuple<i8, i32>>
+// CHECK-LABEL: obs.kernel private @pairs_device_scan_scan_one_tile(%{{.*}}: !obs.arr<2048 x tuple<i32, i32>> {obs.absent = [1 : i32, 0 : i32]}) -> !obs.arr<2048 x tuple<i32, i32>>
 // CHECK: obs.scan %{{.*}} network(sklansky)
-// CHECK-LABEL: obs.kernel private @pairs_device_scan_reduce_tile(%{{.*}}: !obs.arr<2048 x tuple<i8, i32>> {obs.absent = [1 : i8, 0 : i32]})
+// CHECK-LABEL: obs.kernel private @pairs_device_scan_reduce_tile(%{{.*}}: !obs.arr<2048 x tuple<i32, i32>> {obs.absent = [1 : i32, 0 : i32]})
 // CHECK-LABEL: obs.kernel private @pairs_device_scan_exclusive_scan_one_tile(
 // CHECK: obs.scan %{{.*}} network(sklansky)
 // CHECK: obs.generate
 // CHECK: scf.if
-// CHECK-DAG: arith.constant 1 : i8
+// CHECK-DAG: arith.constant 1 : i32
 // CHECK-DAG: arith.constant 0 : i32
 // CHECK-LABEL: obs.kernel private @pairs_device_scan_exclusive_scan_tile(
-// CHECK-SAME: %{{.*}}: !obs.arr<2048 x tuple<i8, i32>> {obs.absent = [1 : i8, 0 : i32]}, %[[CARRY:.*]]: !obs.arr<1 x tuple<i8, i32>> {obs.absent = [1 : i8, 0 : i32]})
-// CHECK: obs.index %[[CARRY]][%{{.*}}] : !obs.arr<1 x tuple<i8, i32>>
+// CHECK-SAME: %{{.*}}: !obs.arr<2048 x tuple<i32, i32>> {obs.absent = [1 : i32, 0 : i32]}, %[[CARRY:.*]]: !obs.arr<1 x tuple<i32, i32>> {obs.absent = [1 : i32, 0 : i32]})
+// CHECK: obs.index %[[CARRY]][%{{.*}}] : !obs.arr<1 x tuple<i32, i32>>
 // CHECK-LABEL: obs.kernel private @pairs_device_scan_scan_tile(
 // CHECK: %[[C:.*]]:2 = obs.index
 // CHECK: obs.map
-// CHECK-NEXT: ^bb0(%[[X:.*]]: i8, %[[Y:.*]]: i32):
-// CHECK: arith.muli %[[C]]#0, %[[X]] : i8
+// CHECK-NEXT: ^bb0(%[[X:.*]]: i32, %[[Y:.*]]: i32):
+// CHECK: arith.muli %[[C]]#0, %[[X]] : i32
 // CHECK-LABEL: func.func @pairs(
-// CHECK: obs.launch @pairs_device_scan_scan_one_tile grid(%{{.*}}) ins(%{{.*}}, %{{.*}} : memref<?xi8>, memref<?xi32>)
+// CHECK: obs.launch @pairs_device_scan_scan_one_tile grid(%{{.*}}) ins(%{{.*}}, %{{.*}} : memref<?xi32>, memref<?xi32>)
 // CHECK: obs.launch @pairs_device_scan_reduce_tile
 // CHECK: obs.launch @pairs_device_scan_exclusive_scan_one_tile
-// CHECK: obs.launch @pairs_device_scan_scan_tile grid(%{{.*}}) ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : memref<?xi8>, memref<?xi32>, memref<?xi8>, memref<?xi32>)
-func.func @pairs(%a: memref<?xi8>, %b: memref<?xi32>, %c: memref<?xi8>, %d: memref<?xi32>) {
-  // Affine maps x -> m x + k over i8 and i32, composed (not commutative).
-  obs.device_scan inclusive ins(%a, %b : memref<?xi8>, memref<?xi32>)
-      outs(%c, %d : memref<?xi8>, memref<?xi32>) identity [1 : i8, 0 : i32] {
-  ^bb0(%m1: i8, %k1: i32, %m2: i8, %k2: i32):
-    %m = arith.muli %m1, %m2 : i8
-    %m2w = arith.extsi %m2 : i8 to i32
-    %t = arith.muli %m2w, %k1 : i32
+// CHECK: obs.launch @pairs_device_scan_scan_tile grid(%{{.*}}) ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : memref<?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>)
+func.func @pairs(%a: memref<?xi32>, %b: memref<?xi32>, %c: memref<?xi32>, %d: memref<?xi32>) {
+  // Affine maps x -> m x + k, composed: associative (over the integers mod
+  // 2^32), not commutative.
+  obs.device_scan inclusive ins(%a, %b : memref<?xi32>, memref<?xi32>)
+      outs(%c, %d : memref<?xi32>, memref<?xi32>) identity [1 : i32, 0 : i32] {
+  ^bb0(%m1: i32, %k1: i32, %m2: i32, %k2: i32):
+    %m = arith.muli %m1, %m2 : i32
+    %t = arith.muli %m2, %k1 : i32
     %k = arith.addi %t, %k2 : i32
-    obs.yield %m, %k : i8, i32
+    obs.yield %m, %k : i32, i32
   }
   return
 }
