@@ -1,5 +1,6 @@
 //===- ExpandNetworks.cpp - scan, sort and reduce as combinators ----------===//
 
+#include "Obs/Analysis/CombineLaws.h"
 #include "Obs/Builder/Networks.h"
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/Passes.h"
@@ -42,6 +43,15 @@ void ObsExpandNetworksPass::runOnOperation() {
   };
   uint64_t syncsBefore = countSyncs();
   for (Operation *op : networks) {
+    // A network reassociates the combine, which the reference target folds
+    // left to right: one that is not associative would make the targets
+    // disagree.
+    if (isa<ScanOp, ReduceOp>(op)) {
+      auto input = cast<TypedValue<ArrType>>(op->getOperand(0));
+      if (failed(checkAssociative(
+              op, flattenElementType(input.getType().getElementType()))))
+        return signalPassFailure();
+    }
     ImplicitLocOpBuilder b(op->getLoc(), op);
     Region &region = op->getRegion(0);
     auto body = [&](ImplicitLocOpBuilder &b, ValueRange lhs, ValueRange rhs) {

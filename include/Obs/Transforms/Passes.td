@@ -154,7 +154,11 @@ def ObsExpandNetworks : Pass<"obs-expand-networks", "::mlir::obs::KernelOp"> {
     * reduce: `tree` (seed 004), whose results become `obs.index` of the
       last level's one element.
 
-    The op's combine or `less` region is cloned into each stage. Ops inside
+    The op's combine or `less` region is cloned into each stage. A scan's
+    or reduction's combine that folds to constants is first tried for
+    associativity on a few sample elements: a network reassociates it, so
+    one that is not would make the targets disagree (rejected, with three
+    elements that show it). Ops inside
     element code (a `map` or `generate` region) have no stages to expand
     into: they stay, and each thread computes them sequentially.
   }];

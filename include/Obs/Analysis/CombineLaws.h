@@ -1,0 +1,33 @@
+//===- CombineLaws.h - Trying a combine's laws on constants -----*- C++ -*-===//
+//
+// Scans and reductions reassociate their combine (tiles, trees, networks)
+// and fill absent elements with its identity, so a combine that is not
+// associative, or an identity that is not one, is a wrong answer on some
+// target or for some length, not an error. These checks try the laws on a
+// few sample elements where the combine's region folds to constants, and
+// report a counterexample.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OBS_ANALYSIS_COMBINELAWS_H
+#define OBS_ANALYSIS_COMBINELAWS_H
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Operation.h"
+
+namespace mlir::obs {
+
+/// Fails, with an error on `op` naming three elements, where the combine in
+/// `op`'s first region (two flattened elements of `scalars` to one) folds
+/// to constants and is not associative on them.
+LogicalResult checkAssociative(Operation *op, TypeRange scalars);
+
+/// Fails, with an error on `op`, where the combine folds to constants and
+/// `identity` (one constant per scalar) is not an identity of it on both
+/// sides.
+LogicalResult checkIdentity(Operation *op, ArrayAttr identity,
+                            TypeRange scalars);
+
+} // namespace mlir::obs
+
+#endif // OBS_ANALYSIS_COMBINELAWS_H

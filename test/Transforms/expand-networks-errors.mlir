@@ -1,0 +1,47 @@
+// RUN: obs-opt %s --split-input-file --pass-pipeline='builtin.module(obs.kernel(obs-expand-networks))' --verify-diagnostics
+
+// A network reassociates its combine, which the reference target folds left
+// to right: a combine that is not associative would make the targets
+// disagree, so it is rejected where its region folds to constants, with
+// three elements that show it.
+
+obs.kernel @difference_scan(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  // expected-error @+1 {{'obs.scan' op combine is not associative, which every plan assumes: (1 : i32), (1 : i32) and (1 : i32) combine to (-1 : i32) from the left but to (1 : i32) from the right}}
+  %s = obs.scan %a network(sklansky) : !obs.arr<8 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %d = arith.subi %x, %y : i32
+    obs.yield %d : i32
+  }
+  obs.return %s : !obs.arr<8 x i32>
+}
+
+// -----
+
+obs.kernel @average_tree(%a: !obs.arr<8 x f32>) -> !obs.arr<1 x f32> {
+  // expected-error @+1 {{'obs.reduce' op combine is not associative}}
+  %r = obs.reduce %a network(tree) : !obs.arr<8 x f32> -> f32 {
+  ^bb0(%x: f32, %y: f32):
+    %half = arith.constant 0.5 : f32
+    %s = arith.addf %x, %y : f32
+    %m = arith.mulf %s, %half : f32
+    obs.yield %m : f32
+  }
+  %g = obs.generate : !obs.arr<1 x f32> {
+  ^bb0(%i: index):
+    obs.yield %r : f32
+  }
+  obs.return %g : !obs.arr<1 x f32>
+}
+
+// -----
+
+// Without a network the combine is folded left to right on every target:
+// nothing is reassociated, and nothing is checked.
+obs.kernel @difference_sequential(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  %s = obs.scan %a : !obs.arr<8 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %d = arith.subi %x, %y : i32
+    obs.yield %d : i32
+  }
+  obs.return %s : !obs.arr<8 x i32>
+}
