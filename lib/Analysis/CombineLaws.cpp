@@ -3,34 +3,45 @@
 #include "Obs/Analysis/CombineLaws.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 using namespace mlir;
 using namespace mlir::obs;
 
-/// What the single block of `op`'s first region yields for the constant
-/// arguments `arguments`, by folding its ops one by one, or
-/// nothing where an op does not fold to constants. Runs on a copy of `op`:
-/// a fold may update its op in place.
+/// What `block` yields, from `values` known for what it uses: its ops
+/// folded one by one, an scf.if on a constant by its taken side.
 static std::optional<SmallVector<Attribute>>
-evaluate(Operation *op, ArrayRef<Attribute> arguments) {
-  std::unique_ptr<Operation, void (*)(Operation *)> copy(
-      op->clone(), [](Operation *cloned) { cloned->erase(); });
-  Block &block = copy->getRegion(0).front();
-  DenseMap<Value, Attribute> values;
-  for (auto [argument, value] : llvm::zip(block.getArguments(), arguments))
-    values[argument] = value;
+evaluateBlock(Block &block, DenseMap<Value, Attribute> &values) {
   for (Operation &inner : block) {
+    // Only the operands a fold sees need be known: an scf.if needs only
+    // its condition.
     SmallVector<Attribute> operands;
-    for (Value operand : inner.getOperands()) {
-      Attribute value = values.lookup(operand);
-      if (!value)
+    for (Value operand : inner.getOperands())
+      operands.push_back(values.lookup(operand));
+    if (isa<YieldOp, scf::YieldOp>(inner)) {
+      if (llvm::is_contained(operands, Attribute()))
         return std::nullopt;
-      operands.push_back(value);
-    }
-    if (isa<YieldOp>(inner))
       return operands;
-    if (inner.getNumRegions())
+    }
+    // A branch on a constant is its taken side.
+    if (auto branch = dyn_cast<scf::IfOp>(inner)) {
+      auto condition = dyn_cast_if_present<IntegerAttr>(operands.front());
+      if (!condition)
+        return std::nullopt;
+      Region &taken = condition.getValue().isZero() ? branch.getElseRegion()
+                                                    : branch.getThenRegion();
+      if (taken.empty())
+        continue;
+      std::optional<SmallVector<Attribute>> yielded =
+          evaluateBlock(taken.front(), values);
+      if (!yielded)
+        return std::nullopt;
+      for (auto [result, value] : llvm::zip(branch.getResults(), *yielded))
+        values[result] = value;
+      continue;
+    }
+    if (inner.getNumRegions() || llvm::is_contained(operands, Attribute()))
       return std::nullopt;
     SmallVector<OpFoldResult> folded;
     if (auto constant = dyn_cast<arith::ConstantOp>(inner))
@@ -47,6 +58,20 @@ evaluate(Operation *op, ArrayRef<Attribute> arguments) {
     }
   }
   return std::nullopt;
+}
+
+/// What the single block of `op`'s first region yields for the constant
+/// arguments `arguments`, or nothing where an op does not fold to
+/// constants. Runs on a copy of `op`: a fold may update its op in place.
+static std::optional<SmallVector<Attribute>>
+evaluate(Operation *op, ArrayRef<Attribute> arguments) {
+  std::unique_ptr<Operation, void (*)(Operation *)> copy(
+      op->clone(), [](Operation *cloned) { cloned->erase(); });
+  Block &block = copy->getRegion(0).front();
+  DenseMap<Value, Attribute> values;
+  for (auto [argument, value] : llvm::zip(block.getArguments(), arguments))
+    values[argument] = value;
+  return evaluateBlock(block, values);
 }
 
 /// An element as its constants, `(1 : i32, 2.5 : f32)`.

@@ -45,9 +45,10 @@ func.func @pairs(%k: memref<?xi32>, %v: memref<?xi32>, %ko: memref<1xi32>, %vo: 
 
 // -----
 
-// A combine that does not fold to constants (an scf.if) is not tried: this
-// wrong identity for a minimum passes.
-func.func @unfolded(%in: memref<?xi32>, %out: memref<1xi32>) {
+// A branch on a constant is followed: this minimum by scf.if is tried, and
+// its identity 0 is wrong.
+func.func @branching(%in: memref<?xi32>, %out: memref<1xi32>) {
+  // expected-error @+1 {{'obs.device_reduce' op identity [0 : i32] is not an identity of its combine: (0 : i32) combined with (1 : i32) is (0 : i32), not (1 : i32)}}
   obs.device_reduce ins(%in : memref<?xi32>) outs(%out : memref<1xi32>) identity [0 : i32] {
   ^bb0(%a: i32, %x: i32):
     %less = arith.cmpi slt, %a, %x : i32
@@ -57,6 +58,24 @@ func.func @unfolded(%in: memref<?xi32>, %out: memref<1xi32>) {
       scf.yield %x : i32
     }
     obs.yield %m : i32
+  }
+  return
+}
+
+// -----
+
+// A combine that does not fold to constants (a loop) is not tried: this
+// wrong identity for a sum passes.
+func.func @unfolded(%in: memref<?xi32>, %out: memref<1xi32>) {
+  obs.device_reduce ins(%in : memref<?xi32>) outs(%out : memref<1xi32>) identity [3 : i32] {
+  ^bb0(%a: i32, %x: i32):
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %s = scf.for %i = %c0 to %c1 step %c1 iter_args(%acc = %a) -> (i32) {
+      %next = arith.addi %acc, %x : i32
+      scf.yield %next : i32
+    }
+    obs.yield %s : i32
   }
   return
 }
