@@ -1472,3 +1472,52 @@ mlir::obs::findGlobalHazards(const BlockRun &run,
       }
   return hazards;
 }
+
+BlockCost mlir::obs::computeBlockCost(const BlockRun &run, unsigned warpSize) {
+  BlockCost cost;
+  for (const Barrier &barrier : run.getBarriers())
+    ++(barrier.block ? cost.blockBarriers : cost.warpBarriers);
+  // The k-th execution of an op by a thread: its warp access is the k-th of
+  // the op by the thread's warp.
+  llvm::DenseMap<std::pair<Operation *, unsigned>, uint64_t> executions;
+  struct WarpAccess {
+    bool workgroup = false;
+    bool counted = true;
+    SmallVector<std::pair<uint64_t, uint64_t>> bytes;
+  };
+  std::map<std::tuple<Operation *, unsigned, uint64_t>, WarpAccess> warps;
+  for (const Access &access : run.getAccesses()) {
+    uint64_t k = executions[{access.op, access.thread}]++;
+    WarpAccess &warp = warps[{access.op, access.thread / warpSize, k}];
+    warp.workgroup = run.getMemories()[access.memory].workgroup;
+    if (access.element < 0)
+      warp.counted = false;
+    warp.bytes.push_back({access.byteBegin, access.byteEnd});
+  }
+  for (auto &[key, warp] : warps) {
+    if (!warp.counted) {
+      ++cost.uncounted;
+      continue;
+    }
+    if (warp.workgroup) {
+      // Distinct words per bank; the most used bank serialises the access.
+      std::map<uint64_t, std::set<uint64_t>> banks;
+      for (auto [begin, end] : warp.bytes)
+        for (uint64_t word = begin / 4; word * 4 < end; ++word)
+          banks[word % 32].insert(word);
+      uint64_t wavefronts = 0;
+      for (auto &[bank, words] : banks)
+        wavefronts = std::max<uint64_t>(wavefronts, words.size());
+      ++cost.sharedAccesses;
+      cost.sharedWavefronts += wavefronts;
+      continue;
+    }
+    std::set<uint64_t> lines;
+    for (auto [begin, end] : warp.bytes)
+      for (uint64_t line = begin / 128; line * 128 < end; ++line)
+        lines.insert(line);
+    ++cost.globalAccesses;
+    cost.globalLines += lines.size();
+  }
+  return cost;
+}

@@ -133,6 +133,23 @@ SmallVector<Hazard> findGlobalHazards(const BlockRun &run,
                                       unsigned warpSize = 32,
                                       unsigned limit = 16);
 
+/// What one block's run costs the memory system, from its accesses grouped
+/// by warp: the k-th execution of one load or store by the threads of one
+/// warp is one warp access. In shared memory a warp access takes one
+/// wavefront per distinct 4-byte word in its most used bank (32 banks; one
+/// word read by many threads is a broadcast); in global memory it touches
+/// some 128-byte lines. Accesses whose place depends on data are not
+/// counted (`uncounted`).
+struct BlockCost {
+  uint64_t blockBarriers = 0, warpBarriers = 0;
+  uint64_t sharedAccesses = 0, sharedWavefronts = 0;
+  uint64_t globalAccesses = 0, globalLines = 0;
+  uint64_t uncounted = 0;
+};
+
+/// The cost of `run`, with warps of `warpSize` threads.
+BlockCost computeBlockCost(const BlockRun &run, unsigned warpSize = 32);
+
 } // namespace mlir::obs
 
 #endif // OBS_ANALYSIS_BLOCKRUN_H

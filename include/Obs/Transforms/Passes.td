@@ -347,6 +347,44 @@ def ObsPlanShared : Pass<"obs-plan-shared", "::mlir::obs::KernelOp"> {
   ];
 }
 
+def ObsReportCost : Pass<"obs-report-cost", "::mlir::obs::KernelOp"> {
+  let summary = "Report what one block costs the memory system, from the "
+                "simulation";
+  let description = [{
+    Simulates the kernel as it would run (its plan, after whatever
+    refinements ran before) and reports, as a remark on the kernel and as
+    statistics, what one block costs:
+
+    * the block and warp barriers it passes;
+    * its shared-memory warp accesses and the wavefronts they take: one per
+      distinct 4-byte word in the most used of 32 banks, so that a
+      conflict-free access takes 1 and a 2-way bank conflict 2;
+    * its global-memory warp accesses and the 128-byte lines they touch:
+      1 for a coalesced warp of 4-byte elements, up to 32 for a scattered
+      one.
+
+    A warp access is the k-th execution of one load or store by the threads
+    of one warp. Accesses whose place depends on data are counted apart.
+    No GPU is needed: this is the exact access pattern, not a measurement.
+
+    ```
+    obs-opt --pass-pipeline='builtin.module(obs-optimize, obs.kernel(obs-report-cost))' kernel.mlir
+    ```
+  }];
+  let dependentDialects = kernelSimulationDialects;
+  let statistics = [
+    Statistic<"numBlockBarriers", "block-barriers", "Block barriers passed">,
+    Statistic<"numSharedAccesses", "shared-warp-accesses",
+              "Warp accesses of shared memory">,
+    Statistic<"numSharedWavefronts", "shared-wavefronts",
+              "Wavefronts those take (bank conflicts add)">,
+    Statistic<"numGlobalAccesses", "global-warp-accesses",
+              "Warp accesses of global memory">,
+    Statistic<"numGlobalLines", "global-lines",
+              "128-byte lines those touch">
+  ];
+}
+
 def ObsVerifySync : Pass<"obs-verify-sync", "::mlir::obs::KernelOp"> {
   let summary = "Prove every sync's scope, placement and work assignment safe";
   let description = [{
