@@ -262,27 +262,23 @@ struct ObsCollectLaunchOverlapsPass
 
 } // namespace
 
-/// The proof for a launch whose sizes are known only at run time, for every
-/// grid and length at once. Its blocks see contiguous chunks and touch only
-/// places before the end of each memref, so every place is inside; what is
-/// left is how memrefs of one allocation meet. Two memrefs that are the
-/// same view, for arrays of the same shape, give each block the same
-/// places: element i of block b of one is element i of block b of the
-/// other, in every block alike. Any other pair of views of an allocation
-/// could meet anywhere, depending on the sizes, and is rejected unless
-/// both are only read.
-static LogicalResult
-proveDynamicLaunchPlaces(LaunchOp launch, KernelOp kernel,
-                         SmallVectorImpl<LaunchOverlap> &overlaps) {
+/// One memref operand of a launch, followed to its allocation, with the
+/// kernel array it stores a scalar of.
+struct FollowedOperand {
+  unsigned operand;
+  bool output;
+  AllocationView placement;
+  ArrType array;
+};
+
+/// Every memref operand of `launch` (ins, then outs; one per scalar of each
+/// of `kernel`'s arrays) followed to its allocation. Fails, reported, where
+/// one cannot be followed or an output is a constant global.
+static FailureOr<SmallVector<FollowedOperand>>
+followLaunchOperands(LaunchOp launch, KernelOp kernel) {
   SmallVector<Value> memrefs(launch.getInputs());
   llvm::append_range(memrefs, launch.getOutputs());
-  struct Placed {
-    unsigned operand;
-    bool output;
-    AllocationView placement;
-    SmallVector<uint64_t> arrayShape;
-  };
-  SmallVector<Placed> operands;
+  SmallVector<FollowedOperand> followed;
   unsigned operand = 0;
   for (TypeRange arrays : {kernel.getArgumentTypes(), kernel.getResultTypes()})
     for (Type type : arrays) {
@@ -303,17 +299,37 @@ proveDynamicLaunchPlaces(LaunchOp launch, KernelOp kernel,
           diag.attachNote(placement->root.getLoc()) << "the allocation";
           return tagError(diag, ErrorKind::RejectedChoice);
         }
-        operands.push_back({operand, output, *placement, array.getShape()});
+        followed.push_back({operand, output, *placement, array});
       }
     }
-  auto sameView = [](const Placed &a, const Placed &b) {
+  return followed;
+}
+
+/// The proof for a launch whose sizes are known only at run time, for every
+/// grid and length at once. Its blocks see contiguous chunks and touch only
+/// places before the end of each memref, so every place is inside; what is
+/// left is how memrefs of one allocation meet. Two memrefs that are the
+/// same view, for arrays of the same shape, give each block the same
+/// places: element i of block b of one is element i of block b of the
+/// other, in every block alike. Any other pair of views of an allocation
+/// could meet anywhere, depending on the sizes, and is rejected unless
+/// both are only read.
+static LogicalResult
+proveDynamicLaunchPlaces(LaunchOp launch, KernelOp kernel,
+                         SmallVectorImpl<LaunchOverlap> &overlaps) {
+  FailureOr<SmallVector<FollowedOperand>> operands =
+      followLaunchOperands(launch, kernel);
+  if (failed(operands))
+    return failure();
+  auto sameView = [](const FollowedOperand &a, const FollowedOperand &b) {
     const AllocationView &p = a.placement, &q = b.placement;
     return p.baseBytes == q.baseBytes && p.offset == q.offset &&
            p.strides == q.strides && p.elementBytes == q.elementBytes &&
-           a.arrayShape == b.arrayShape;
+           a.array.getShape() == b.array.getShape();
   };
-  for (auto [i, first] : llvm::enumerate(operands)) {
-    for (const Placed &second : ArrayRef(operands).drop_front(i + 1)) {
+  for (auto [i, first] : llvm::enumerate(*operands)) {
+    for (const FollowedOperand &second :
+         ArrayRef(*operands).drop_front(i + 1)) {
       if (first.placement.root != second.placement.root ||
           (!first.output && !second.output))
         continue;
@@ -342,12 +358,10 @@ proveDynamicLaunchPlaces(LaunchOp launch, KernelOp kernel,
       }
       // A block reads what it writes, element by element: the simulation
       // of its block orders each read before the write.
-      const Placed &read = first.output ? second : first;
-      const Placed &written = first.output ? first : second;
-      uint64_t leaves = 1;
-      for (uint64_t extent : read.arrayShape)
-        leaves *= extent;
-      for (uint64_t element = 0; element < leaves; ++element)
+      const FollowedOperand &read = first.output ? second : first;
+      const FollowedOperand &written = first.output ? first : second;
+      for (uint64_t element = 0, leaves = read.array.getNumLeaves();
+           element < leaves; ++element)
         overlaps.push_back(
             {{read.operand, element, written.operand, element}, 0, root});
     }
@@ -358,46 +372,30 @@ proveDynamicLaunchPlaces(LaunchOp launch, KernelOp kernel,
 LogicalResult
 mlir::obs::proveLaunchPlaces(LaunchOp launch, KernelOp kernel,
                              SmallVectorImpl<LaunchOverlap> &overlaps) {
+  if (launch.hasDynamicSizes())
+    return proveDynamicLaunchPlaces(launch, kernel, overlaps);
   SmallVector<Value> memrefs(launch.getInputs());
   llvm::append_range(memrefs, launch.getOutputs());
   SmallVector<AffineMap> layouts = launch.getLayoutsOrChunks(kernel);
-  if (launch.hasDynamicSizes())
-    return proveDynamicLaunchPlaces(launch, kernel, overlaps);
   int64_t grid = *launch.getStaticGridSize();
 
   // Each operand's array, and how its places are computed.
+  FailureOr<SmallVector<FollowedOperand>> followed =
+      followLaunchOperands(launch, kernel);
+  if (failed(followed))
+    return failure();
   SmallVector<OperandPlaces> operands;
-  unsigned operand = 0;
-  for (TypeRange arrays : {kernel.getArgumentTypes(), kernel.getResultTypes()})
-    for (Type type : arrays) {
-      auto array = cast<ArrType>(type);
-      for (unsigned c = 0, e = getFlattenedSize(array.getLeafType()); c < e;
-           ++c, ++operand) {
-        std::string name = nameOperand(launch, operand);
-        FailureOr<AllocationView> placement =
-            followToAllocation(memrefs[operand], launch, name);
-        if (failed(placement))
-          return failure();
-        bool output = operand >= launch.getInputs().size();
-        if (output && isConstantGlobal(placement->root)) {
-          InFlightDiagnostic diag =
-              launch.emitOpError()
-              << "writes through " << name
-              << " into a constant global, which is read-only";
-          diag.attachNote(placement->root.getLoc()) << "the allocation";
-          return tagError(diag, ErrorKind::RejectedChoice);
-        }
-        CompiledLayout layout(layouts[operand].getResult(0));
-        if (layout.tooDeep())
-          return launch.emitOpError()
-                 << "layout " << operand << " is too deeply nested to check";
-        operands.push_back(
-            {operand, output, *placement, array.getShape(),
-             array.getNumLeaves(),
-             cast<MemRefType>(memrefs[operand].getType()).getShape().front(),
-             std::move(layout)});
-      }
-    }
+  for (FollowedOperand &each : *followed) {
+    CompiledLayout layout(layouts[each.operand].getResult(0));
+    if (layout.tooDeep())
+      return launch.emitOpError()
+             << "layout " << each.operand << " is too deeply nested to check";
+    operands.push_back(
+        {each.operand, each.output, each.placement, each.array.getShape(),
+         each.array.getNumLeaves(),
+         cast<MemRefType>(memrefs[each.operand].getType()).getShape().front(),
+         std::move(layout)});
+  }
 
   // The place of element `element` of block `block` of an operand, in units
   // of its allocation's element size, or an error.
