@@ -343,10 +343,10 @@ CUresult cuModuleGetFunction(void **function, void *module, const char *name) {
   return d.done(call + " -> function " + name, kSuccess);
 }
 
-CUresult cuMemAlloc_v2(CUdeviceptr *pointer, size_t bytes) {
-  Driver &d = driver();
-  std::string call = "cuMemAlloc_v2(" + std::to_string(bytes) + ")";
-  INJECT("cuMemAlloc_v2", call)
+/// Both allocations' work once the call is logged: host memory of `bytes`
+/// stands for the device's (the driver refuses zero bytes).
+static CUresult allocate(Driver &d, CUdeviceptr *pointer, size_t bytes,
+                         const std::string &call) {
   if (bytes == 0)
     return d.done(call, kInvalidValue);
   Allocation allocation{d.nextAllocation++, std::vector<unsigned char>(bytes)};
@@ -355,6 +355,13 @@ CUresult cuMemAlloc_v2(CUdeviceptr *pointer, size_t bytes) {
   d.allocations[base] = std::move(allocation);
   *pointer = base;
   return d.done(call + " -> allocation " + std::to_string(id), kSuccess);
+}
+
+CUresult cuMemAlloc_v2(CUdeviceptr *pointer, size_t bytes) {
+  Driver &d = driver();
+  std::string call = "cuMemAlloc_v2(" + std::to_string(bytes) + ")";
+  INJECT("cuMemAlloc_v2", call)
+  return allocate(d, pointer, bytes, call);
 }
 
 CUresult cuMemFree_v2(CUdeviceptr pointer) {
@@ -604,14 +611,7 @@ CUresult cuMemAllocManaged(CUdeviceptr *pointer, size_t bytes, unsigned flags) {
   std::string call = "cuMemAllocManaged(" + std::to_string(bytes) + ", flags " +
                      std::to_string(flags) + ")";
   INJECT("cuMemAllocManaged", call)
-  if (bytes == 0)
-    return d.done(call, kInvalidValue);
-  Allocation allocation{d.nextAllocation++, std::vector<unsigned char>(bytes)};
-  CUdeviceptr base = reinterpret_cast<uintptr_t>(allocation.bytes.data());
-  unsigned id = allocation.id;
-  d.allocations[base] = std::move(allocation);
-  *pointer = base;
-  return d.done(call + " -> allocation " + std::to_string(id), kSuccess);
+  return allocate(d, pointer, bytes, call);
 }
 
 CUresult cuMemcpyAsync(CUdeviceptr destination, CUdeviceptr source,
