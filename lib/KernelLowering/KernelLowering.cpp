@@ -829,10 +829,7 @@ LogicalResult KernelLowering::lower() {
     return layouts.empty() ? AffineMap() : layouts[index];
   };
   bool dynamic = ShapedType::isDynamic(grid);
-  unsigned numMemrefs = 0;
-  for (TypeRange arrays : {kernel.getArgumentTypes(), kernel.getResultTypes()})
-    for (Type type : arrays)
-      numMemrefs += getFlattenedSize(cast<ArrType>(type).getLeafType());
+  unsigned numMemrefs = getLaunchOperandArrays(kernel).size();
   auto lengthsOf = [&](unsigned first, unsigned width) -> ValueRange {
     if (!dynamic)
       return {};

@@ -9,7 +9,6 @@
 
 #include "Obs/Dialect/Obs/ObsDialect.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
-#include "Obs/Dialect/Obs/Storage.h"
 #include "Obs/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -34,20 +33,6 @@ struct ObsRecordLaunchesPass
   void runOnOperation() override;
 };
 } // namespace
-
-/// The scalars of each memref one block of `kernel` reads (its arguments'
-/// storage) and then writes (its results').
-static SmallVector<int64_t> blockScalars(KernelOp kernel) {
-  SmallVector<int64_t> counts;
-  auto add = [&](TypeRange types) {
-    for (Type type : types)
-      for (MemRefType storage : getStorageTypes(cast<ArrType>(type)))
-        counts.push_back(storage.getNumElements());
-  };
-  add(kernel.getFunctionType().getInputs());
-  add(kernel.getFunctionType().getResults());
-  return counts;
-}
 
 /// The bytes a launch of `grid` blocks moves through `memref`, whose blocks
 /// hold `perBlock` scalars of it each: grid times that, cut at the memref's end
@@ -119,7 +104,8 @@ void ObsRecordLaunchesPass::runOnOperation() {
                   .getResult()
             : arith::ConstantIntOp::create(b, *launch.getGrid(), 64)
                   .getResult();
-    SmallVector<int64_t> perBlock = blockScalars(kernel);
+    // What one block holds of each memref: its array's leaves.
+    SmallVector<LaunchOperandArray> perBlock = getLaunchOperandArrays(kernel);
     Value read = arith::ConstantIntOp::create(b, 0, 64);
     Value written = read;
     SmallVector<Value> memrefs(launch.getInputs());
@@ -127,7 +113,8 @@ void ObsRecordLaunchesPass::runOnOperation() {
     for (auto [index, memref] : llvm::enumerate(memrefs)) {
       if (index >= perBlock.size())
         break;
-      Value bytes = launchBytes(b, grid, memref, perBlock[index]);
+      Value bytes =
+          launchBytes(b, grid, memref, perBlock[index].type.getNumLeaves());
       Value &total = index < launch.getInputs().size() ? read : written;
       total = arith::AddIOp::create(b, total, bytes);
     }

@@ -279,29 +279,24 @@ followLaunchOperands(LaunchOp launch, KernelOp kernel) {
   SmallVector<Value> memrefs(launch.getInputs());
   llvm::append_range(memrefs, launch.getOutputs());
   SmallVector<FollowedOperand> followed;
-  unsigned operand = 0;
-  for (TypeRange arrays : {kernel.getArgumentTypes(), kernel.getResultTypes()})
-    for (Type type : arrays) {
-      auto array = cast<ArrType>(type);
-      for (unsigned c = 0, e = getFlattenedSize(array.getLeafType()); c < e;
-           ++c, ++operand) {
-        std::string name = nameOperand(launch, operand);
-        FailureOr<AllocationView> placement =
-            followToAllocation(memrefs[operand], launch, name);
-        if (failed(placement))
-          return failure();
-        bool output = operand >= launch.getInputs().size();
-        if (output && isConstantGlobal(placement->root)) {
-          InFlightDiagnostic diag =
-              launch.emitOpError()
-              << "writes through " << name
-              << " into a constant global, which is read-only";
-          diag.attachNote(placement->root.getLoc()) << "the allocation";
-          return tagError(diag, ErrorKind::RejectedChoice);
-        }
-        followed.push_back({operand, output, *placement, array});
-      }
+  for (auto [operand, array] :
+       llvm::enumerate(getLaunchOperandArrays(kernel))) {
+    std::string name = nameOperand(launch, operand);
+    FailureOr<AllocationView> placement =
+        followToAllocation(memrefs[operand], launch, name);
+    if (failed(placement))
+      return failure();
+    bool output = operand >= launch.getInputs().size();
+    if (output && isConstantGlobal(placement->root)) {
+      InFlightDiagnostic diag =
+          launch.emitOpError() << "writes through " << name
+                               << " into a constant global, which is read-only";
+      diag.attachNote(placement->root.getLoc()) << "the allocation";
+      return tagError(diag, ErrorKind::RejectedChoice);
     }
+    followed.push_back(
+        {static_cast<unsigned>(operand), output, *placement, array.type});
+  }
   return followed;
 }
 

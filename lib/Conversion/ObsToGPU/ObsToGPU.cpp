@@ -204,15 +204,10 @@ void ConvertObsToGPUPass::runOnOperation() {
         KernelLayouts layouts;
         layouts.memrefTypes = memrefTypes;
         SmallVector<AffineMap> perMemref = launch.getLayoutsOrChunks(kernel);
-        unsigned next = 0;
-        auto take = [&](TypeRange arrays) {
-          for (Type type : arrays) {
-            layouts.arrays.push_back(perMemref[next]);
-            next += getFlattenedSize(cast<ArrType>(type).getLeafType());
-          }
-        };
-        take(kernel.getArgumentTypes());
-        take(kernel.getResultTypes());
+        for (auto [memref, operand] :
+             llvm::enumerate(getLaunchOperandArrays(kernel)))
+          if (operand.component == 0)
+            layouts.arrays.push_back(perMemref[memref]);
         FailureOr<gpu::GPUFuncOp> laidOut = lowerKernelToGPUFunc(
             kernel, gpuModule, name, grid, counters,
             &getChildAnalysis<ChangedElementsCache>(kernel), &layouts);

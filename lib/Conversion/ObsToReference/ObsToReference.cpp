@@ -460,24 +460,15 @@ static void lowerLaunch(LaunchOp launch, KernelOp kernel) {
 
   // The kernel's arrays, by memref: the array's length, and its absent
   // values (an argument's, in a launch with dynamic sizes).
-  SmallVector<uint64_t> arrayLengths;
+  SmallVector<LaunchOperandArray> operandArrays =
+      getLaunchOperandArrays(kernel);
   SmallVector<TypedAttr> absentValues;
-  SmallVector<unsigned> arrayOf;
-  unsigned arrayIndex = 0;
-  for (TypeRange arrays : {kernel.getArgumentTypes(), kernel.getResultTypes()})
-    for (Type type : arrays) {
-      auto array = cast<ArrType>(type);
-      std::optional<SmallVector<TypedAttr>> absent;
-      if (dynamic && arrayIndex < kernel.getNumArguments())
-        absent = getAbsentValues(kernel, arrayIndex);
-      for (unsigned c = 0, e = getFlattenedSize(array.getLeafType()); c < e;
-           ++c) {
-        arrayLengths.push_back(array.getLength());
-        absentValues.push_back(absent ? (*absent)[c] : TypedAttr());
-        arrayOf.push_back(arrayIndex);
-      }
-      ++arrayIndex;
-    }
+  for (const LaunchOperandArray &operand : operandArrays) {
+    std::optional<SmallVector<TypedAttr>> absent;
+    if (dynamic && operand.array < kernel.getNumArguments())
+      absent = getAbsentValues(kernel, operand.array);
+    absentValues.push_back(absent ? (*absent)[operand.component] : TypedAttr());
+  }
 
   // Copies between a block's buffer and its places in a grid memref, which
   // its layout gives.
@@ -542,14 +533,14 @@ static void lowerLaunch(LaunchOp launch, KernelOp kernel) {
     operands.push_back(block);
     SmallVector<Value> extents(kernel.getNumArguments());
     for (unsigned index = 0; index < launch.getInputs().size(); ++index) {
-      Value length = constant(arrayLengths[index]);
+      Value length = constant(operandArrays[index].type.getLength());
       if (dynamic) {
         Value start = arith::MulIOp::create(builder, loc, block, length);
         Value left = arith::SubIOp::create(builder, loc, lengths[index], start);
         left = arith::MaxSIOp::create(builder, loc, left, constant(0));
         length = arith::MinSIOp::create(builder, loc, left, length);
       }
-      Value &extent = extents[arrayOf[index]];
+      Value &extent = extents[operandArrays[index].array];
       extent =
           extent
               ? arith::MinSIOp::create(builder, loc, extent, length).getResult()

@@ -257,13 +257,10 @@ LogicalResult ObsDialect::verifyOperationAttribute(Operation *op,
                            << "' belongs on an obs.kernel, as four integers "
                               "per pair of elements";
   // The operands: the components of the arguments, then of the results.
-  SmallVector<uint64_t> leaves;
-  for (TypeRange arrays : {kernel.getArgumentTypes(), kernel.getResultTypes()})
-    for (Type type : arrays) {
-      auto array = cast<ArrType>(type);
-      leaves.append(getFlattenedSize(array.getLeafType()),
-                    array.getNumLeaves());
-    }
+  SmallVector<uint64_t> leaves = llvm::map_to_vector(
+      getLaunchOperandArrays(kernel), [](const LaunchOperandArray &operand) {
+        return operand.type.getNumLeaves();
+      });
   ArrayRef<int64_t> values = pairs.asArrayRef();
   for (size_t i = 0; i < values.size(); i += 4)
     for (size_t k : {i, i + 2})

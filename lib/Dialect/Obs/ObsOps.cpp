@@ -41,6 +41,21 @@ mlir::obs::getAbsentValues(KernelOp kernel, unsigned index) {
   return values;
 }
 
+SmallVector<LaunchOperandArray>
+mlir::obs::getLaunchOperandArrays(KernelOp kernel) {
+  SmallVector<LaunchOperandArray> operands;
+  unsigned index = 0;
+  for (TypeRange arrays : {kernel.getArgumentTypes(), kernel.getResultTypes()})
+    for (Type type : arrays) {
+      auto array = cast<ArrType>(type);
+      for (unsigned c = 0, e = getFlattenedSize(array.getLeafType()); c < e;
+           ++c)
+        operands.push_back({index, array, c});
+      ++index;
+    }
+  return operands;
+}
+
 //===----------------------------------------------------------------------===//
 // Helpers
 //===----------------------------------------------------------------------===//
@@ -615,23 +630,15 @@ SmallVector<AffineMap> LaunchOp::getLayoutsOrChunks(KernelOp kernel) {
     return llvm::map_to_vector(layouts, [](Attribute attr) {
       return cast<AffineMapAttr>(attr).getValue();
     });
-  SmallVector<AffineMap> chunks;
   MLIRContext *context = getContext();
   AffineExpr block = getAffineDimExpr(0, context);
   AffineExpr element = getAffineDimExpr(1, context);
-  auto addChunks = [&](TypeRange arrays) {
-    for (Type type : arrays) {
-      auto array = cast<ArrType>(type);
-      AffineMap chunk = AffineMap::get(
-          2, 0, block * static_cast<int64_t>(array.getLength()) + element);
-      for (unsigned i = 0, e = getFlattenedSize(array.getLeafType()); i < e;
-           ++i)
-        chunks.push_back(chunk);
-    }
-  };
-  addChunks(kernel.getArgumentTypes());
-  addChunks(kernel.getResultTypes());
-  return chunks;
+  return llvm::map_to_vector(
+      getLaunchOperandArrays(kernel), [&](const LaunchOperandArray &operand) {
+        return AffineMap::get(
+            2, 0,
+            block * static_cast<int64_t>(operand.type.getLength()) + element);
+      });
 }
 
 FailureOr<SmallVector<std::pair<LaunchOp, KernelOp>>>

@@ -35,6 +35,19 @@ bool usesBlockPosition(Operation *op);
 /// none when it has none.
 std::optional<SmallVector<TypedAttr>> getAbsentValues(KernelOp kernel,
                                                       unsigned index);
+/// One memref operand of a launch of a kernel: which of the kernel's arrays
+/// it stores (its arguments, then its results, counted together), that
+/// array's type, and which scalar of its element.
+struct LaunchOperandArray {
+  unsigned array;
+  ArrType type;
+  unsigned component;
+};
+
+/// The memref operands a launch of `kernel` takes, in order: ins then outs,
+/// one per scalar of each argument's element, then of each result's.
+SmallVector<LaunchOperandArray> getLaunchOperandArrays(KernelOp kernel);
+
 /// The launches inside `module`, each with its kernel, for a pass that
 /// converts `module`'s kernels. A launch whose kernel is not one of them (a
 /// launch inside a nested module, which names that module's kernels) is
