@@ -918,19 +918,6 @@ FailureOr<gpu::GPUFuncOp> mlir::obs::lowerKernelToGPUFunc(
   if (!ShapedType::isDynamic(grid))
     func.setKnownGridSizeAttr(
         builder.getDenseI32ArrayAttr({static_cast<int32_t>(grid), 1, 1}));
-  // What one block moves: each argument read once, each result written
-  // once.
-  auto bytesOf = [](TypeRange arrays) {
-    int64_t bytes = 0;
-    for (Type type : arrays)
-      for (MemRefType memref : getStorageTypes(cast<ArrType>(type)))
-        bytes += getTotalBytes(memref);
-    return bytes;
-  };
-  ObsDialect::BlockTrafficAttrHelper(kernel.getContext())
-      .setAttr(func, builder.getDenseI64ArrayAttr(
-                         {bytesOf(kernel.getArgumentTypes()),
-                          bytesOf(kernel.getResultTypes())}));
   if (cache)
     cache->validate(kernel);
   KernelLowering lowering(kernel, func, grid,

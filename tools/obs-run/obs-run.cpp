@@ -33,7 +33,6 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
-#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ExecutionEngine/Orc/Core.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
@@ -493,23 +492,6 @@ void runOnJit(
   reportBench(job, target, times, arrayBytes(job));
 }
 
-/// The bytes a launch of each kernel instance of a grid fixed at compile
-/// time moves, by its name (its PTX entry): its grid times what one block
-/// reads and writes, each array once (obs.block_traffic). What a kernel run
-/// on its own moves, which no host code reports.
-llvm::StringMap<uint64_t> launchBytes(ModuleOp module) {
-  OwningOpRef<ModuleOp> atGPU = lower(module, "cuda", "gpu");
-  llvm::StringMap<uint64_t> bytes;
-  obs::ObsDialect::BlockTrafficAttrHelper traffic(module.getContext());
-  atGPU->walk([&](gpu::GPUFuncOp func) {
-    DenseI64ArrayAttr block = traffic.getAttr(func);
-    std::optional<ArrayRef<int32_t>> grid = func.getKnownGridSize();
-    if (block && grid)
-      bytes[func.getName()] = (block[0] + block[1]) * uint64_t((*grid)[0]);
-  });
-  return bytes;
-}
-
 /// One launch as obs-record-launches reports it.
 struct RecordedLaunch {
   int64_t kernel, grid, threads, read, written;
@@ -518,7 +500,9 @@ std::vector<RecordedLaunch> recordedLaunches;
 
 extern "C" void obsRecordLaunch(int64_t kernel, int64_t grid, int64_t threads,
                                 int64_t read, int64_t written) {
-  recordedLaunches.push_back({kernel, grid, threads, read, written});
+  // A launch of no blocks runs nothing (a plan's level not taken).
+  if (grid > 0)
+    recordedLaunches.push_back({kernel, grid, threads, read, written});
 }
 
 /// obsRecordLaunch, for the JIT.
@@ -671,18 +655,16 @@ void runOnCuda(ModuleOp module, Job &job) {
     }
     mgpuEventDestroy(start);
     mgpuEventDestroy(stop);
-    llvm::StringMap<uint64_t> moved = launchBytes(module);
+    // A kernel run on its own has no host code to report its one launch:
+    // it moves its arrays, once each.
+    uint64_t aloneBytes = arrayBytes(job);
     recordedLaunches.clear();
     obsCudaProfileLaunches(1);
     for (unsigned run = 0; run < benchRuns; ++run)
       invoke();
     // Each kernel's launches per run, their time and bytes per run. The
-    // host code reported every launch before making it, in order; one of
-    // no blocks made none.
-    SmallVector<RecordedLaunch> made;
-    for (const RecordedLaunch &launch : recordedLaunches)
-      if (launch.grid > 0)
-        made.push_back(launch);
+    // host code reported every launch it made, in order.
+    ArrayRef<RecordedLaunch> made = recordedLaunches;
     struct Profiled {
       unsigned count = 0;
       float milliseconds = 0;
@@ -702,8 +684,8 @@ void runOnCuda(ModuleOp module, Job &job) {
       Profiled &profiled = entry->second;
       ++profiled.count;
       profiled.milliseconds += milliseconds;
-      profiled.bytes += made.size() == count ? made[i].read + made[i].written
-                                             : moved.lookup(name);
+      profiled.bytes +=
+          made.size() == count ? made[i].read + made[i].written : aloneBytes;
     }
     obsCudaProfileLaunches(0);
     uint64_t planBytes = 0;
@@ -745,9 +727,6 @@ void printPlan(ModuleOp module, Job &job) {
           .getAttr(*lowered);
   recordedLaunches.clear();
   runOnJit(*lowered, "cpu", job, recordSymbols);
-  // A launch of no blocks runs nothing (a plan's branch not taken).
-  llvm::erase_if(recordedLaunches,
-                 [](const RecordedLaunch &launch) { return launch.grid <= 0; });
   uint64_t read = 0, written = 0;
   for (auto [index, launch] : llvm::enumerate(recordedLaunches)) {
     llvm::StringRef name =

@@ -210,13 +210,6 @@ static LogicalResult verifyPlanAttribute(Operation *op,
       return misplaced("is a unit attribute");
     return success();
   }
-  if (name == ObsDialect::BlockTrafficAttrHelper::getNameStr()) {
-    auto bytes = dyn_cast<DenseI64ArrayAttr>(value);
-    if (!bytes || bytes.size() != 2 || bytes[0] < 0 || bytes[1] < 0)
-      return misplaced("is the bytes one block reads and writes, two "
-                       "non-negative integers");
-    return success();
-  }
   if (name == ObsDialect::HostMemorySharedAttrHelper::getNameStr()) {
     if (!isa<UnitAttr>(value) || !isa<ModuleOp>(op))
       return misplaced("is a unit attribute on a module");

@@ -50,9 +50,6 @@ def Obs_Dialect : Dialect {
   //  - owner_index, on a workgroup buffer: that owner's position among the
   //    kernel's syncs and repeats in program order;
   //  - arena, on the workgroup buffer that is the shared-memory plan's arena;
-  //  - block_traffic, on a kernel's gpu.func: the bytes of global memory one
-  //    block reads and writes, each of its arrays once (the traffic model of
-  //    a launch plan: a launch moves its grid times these);
   //  - host_memory_shared, on a module lowered for the cuda target whose host
   //    code reads or writes memory itself: its memory is the kind host and
   //    device share (obs-host-memory-to-gpu), its arguments' included;
@@ -75,7 +72,6 @@ def Obs_Dialect : Dialect {
     "::mlir::LocationAttr":$owner,
     "::mlir::IntegerAttr":$owner_index,
     "::mlir::UnitAttr":$arena,
-    "::mlir::DenseI64ArrayAttr":$block_traffic,
     "::mlir::UnitAttr":$host_memory_shared,
     "::mlir::UnitAttr":$data,
     "::mlir::ArrayAttr":$recorded_launches,
