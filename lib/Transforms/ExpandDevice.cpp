@@ -14,6 +14,7 @@
 #include "Obs/Builder/Combinators.h"
 #include "Obs/Dialect/Obs/ObsDialect.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
+#include "Obs/KernelLowering/KernelLowering.h"
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -34,10 +35,6 @@ using namespace mlir;
 using namespace mlir::obs;
 
 namespace {
-
-/// The longest array a device op takes: a CUDA grid's x dimension of
-/// one-element blocks, and the length a dynamic launch's memrefs may have.
-constexpr uint64_t kMaxDeviceLength = 2147483647;
 
 /// How a device op's arrays are cut into tiles, one per block.
 struct Tiling {
@@ -83,11 +80,13 @@ Attribute absentOf(ArrayRef<Attribute> values) {
 /// it.
 class DeviceExpander {
 public:
+  /// `op`'s element `scalars`, its region `body` and, for a reduce or a
+  /// scan, the combine's `identity`.
   DeviceExpander(Operation *op, SymbolTable &symbols, TypeRange scalars,
-                 Region &body, uint64_t forcedTile)
+                 Region &body, ArrayAttr identity, uint64_t forcedTile)
       : op(op), symbols(symbols), scalars(scalars.begin(), scalars.end()),
         body(body), tiling(chooseTiling(scalars, forcedTile)),
-        element(elementOf(op->getContext(), scalars)) {
+        element(elementOf(op->getContext(), scalars)), identity(identity) {
     auto function = op->getParentOfType<FunctionOpInterface>();
     prefix = (function ? function.getName().str() : std::string("device")) +
              "_" + op->getName().stripDialect().str();
@@ -96,9 +95,8 @@ public:
   unsigned getKernelCount() const { return kernelCount; }
   unsigned getLaunchCount() const { return launchCount; }
 
-  void expandMap(DeviceMapOp map);
-  void expandReduce(DeviceReduceOp reduce);
-  void expandScan(DeviceScanOp scan);
+  /// Writes the launch plan before the op.
+  void expand();
 
 private:
   ArrType tileType(uint64_t length) const {
@@ -113,12 +111,20 @@ private:
       llvm::function_ref<SmallVector<Value>(ImplicitLocOpBuilder &, ValueRange)>
           build);
 
-  /// The op's combine on two flattened elements.
+  void expandMap(DeviceMapOp map);
+  void expandReduce(DeviceReduceOp reduce);
+  void expandScan(DeviceScanOp scan);
+
+  /// The op's combine on two flattened elements (a dsl::BinaryFn).
   SmallVector<Value> combine(ImplicitLocOpBuilder &b, ValueRange earlier,
                              ValueRange later) {
     SmallVector<Value> arguments(earlier);
     llvm::append_range(arguments, later);
     return dsl::inlineRegion(b, body, arguments);
+  }
+  auto combineFn() {
+    return [this](ImplicitLocOpBuilder &b, ValueRange earlier,
+                  ValueRange later) { return combine(b, earlier, later); };
   }
 
   SmallVector<Value> identityValues(ImplicitLocOpBuilder &b) {
@@ -230,10 +236,7 @@ KernelOp DeviceExpander::getReduceTileKernel() {
       buildKernel("reduce_tile", {{tileType(tiling.tile), absent}}, tileType(1),
                   [&](ImplicitLocOpBuilder &b, ValueRange arguments) {
                     SmallVector<Value> total = dsl::reduce(
-                        b, arguments.front(),
-                        [&](ImplicitLocOpBuilder &b, ValueRange lhs,
-                            ValueRange rhs) { return combine(b, lhs, rhs); },
-                        ReduceNetwork::Tree);
+                        b, arguments.front(), combineFn(), ReduceNetwork::Tree);
                     return SmallVector<Value>{dsl::generate(
                         b, tileType(1),
                         [&](ImplicitLocOpBuilder &, Value) { return total; })};
@@ -255,10 +258,8 @@ KernelOp DeviceExpander::getScanTileKernel(ScanKind kind, bool carried) {
   kernel = buildKernel(
       role, arguments, tileType(tiling.tile),
       [&](ImplicitLocOpBuilder &b, ValueRange args) {
-        auto combineFn = [&](ImplicitLocOpBuilder &b, ValueRange lhs,
-                             ValueRange rhs) { return combine(b, lhs, rhs); };
         Value scanned =
-            dsl::scan(b, args.front(), combineFn, ScanNetwork::Sklansky);
+            dsl::scan(b, args.front(), combineFn(), ScanNetwork::Sklansky);
         // What comes before the tile: the carry, or nothing (the
         // identity, which the combine then leaves out).
         SmallVector<Value> carry;
@@ -393,7 +394,7 @@ void DeviceExpander::emitScan(ImplicitLocOpBuilder &b, ScanKind kind,
 /// The longest array `memref` may be.
 static uint64_t mostLength(Value memref) {
   int64_t size = cast<MemRefType>(memref.getType()).getDimSize(0);
-  return ShapedType::isDynamic(size) ? kMaxDeviceLength : size;
+  return ShapedType::isDynamic(size) ? kDynamicGridLength : size;
 }
 
 static Value lengthOf(ImplicitLocOpBuilder &b, Value memref) {
@@ -401,7 +402,6 @@ static Value lengthOf(ImplicitLocOpBuilder &b, Value memref) {
 }
 
 void DeviceExpander::expandReduce(DeviceReduceOp reduce) {
-  identity = reduce.getIdentity();
   ImplicitLocOpBuilder b(op->getLoc(), op);
   Value input = reduce.getInputs().front();
   emitReduce(b, reduce.getInputs(), reduce.getOutputs(), lengthOf(b, input),
@@ -410,7 +410,6 @@ void DeviceExpander::expandReduce(DeviceReduceOp reduce) {
 }
 
 void DeviceExpander::expandScan(DeviceScanOp scan) {
-  identity = scan.getIdentity();
   ImplicitLocOpBuilder b(op->getLoc(), op);
   Value input = scan.getInputs().front();
   emitScan(b, scan.getKind(), scan.getInputs(), scan.getOutputs(),
@@ -462,6 +461,13 @@ void DeviceExpander::expandMap(DeviceMapOp map) {
   launch(b, kernel, tiles, map.getInputs(), map.getOutputs());
 }
 
+void DeviceExpander::expand() {
+  TypeSwitch<Operation *>(op)
+      .Case([&](DeviceMapOp map) { expandMap(map); })
+      .Case([&](DeviceReduceOp reduce) { expandReduce(reduce); })
+      .Case([&](DeviceScanOp scan) { expandScan(scan); });
+}
+
 namespace {
 struct ObsExpandDevicePass
     : mlir::obs::impl::ObsExpandDeviceBase<ObsExpandDevicePass> {
@@ -487,36 +493,30 @@ void ObsExpandDevicePass::runOnOperation() {
     return;
   SymbolTable symbols(module);
   for (Operation *op : deviceOps) {
-    auto identityOf = [](Operation *op) -> ArrayAttr {
-      if (auto reduce = dyn_cast<DeviceReduceOp>(op))
-        return reduce.getIdentity();
-      if (auto scan = dyn_cast<DeviceScanOp>(op))
-        return scan.getIdentity();
-      return {};
+    struct Described {
+      SmallVector<Type> scalars;
+      Region *body;
+      ArrayAttr identity;
     };
-    if (ArrayAttr identity = identityOf(op)) {
-      SmallVector<Type> types;
-      for (Attribute value : identity)
-        types.push_back(cast<TypedAttr>(value).getType());
-      if (failed(checkIdentity(op, identity, types)) ||
-          failed(checkAssociative(op, types)))
-        return signalPassFailure();
-    }
-    std::pair<SmallVector<Type>, Region *> described =
-        TypeSwitch<Operation *, std::pair<SmallVector<Type>, Region *>>(op)
-            .Case<DeviceMapOp, DeviceReduceOp, DeviceScanOp>([](auto deviceOp) {
-              return std::make_pair(deviceOp.getElementTypes(),
-                                    &deviceOp.getBody());
+    Described described =
+        TypeSwitch<Operation *, Described>(op)
+            .Case([](DeviceMapOp map) -> Described {
+              return {map.getElementTypes(), &map.getBody(), {}};
+            })
+            .Case<DeviceReduceOp, DeviceScanOp>([](auto fold) -> Described {
+              return {fold.getElementTypes(), &fold.getBody(),
+                      fold.getIdentity()};
             });
-    auto &[scalars, body] = described;
-    DeviceExpander expander(op, symbols, scalars, *body, tile);
-    TypeSwitch<Operation *>(op)
-        .Case([&](DeviceMapOp map) { expander.expandMap(map); })
-        .Case([&](DeviceReduceOp reduce) { expander.expandReduce(reduce); })
-        .Case([&](DeviceScanOp scan) { expander.expandScan(scan); });
+    if (described.identity &&
+        (failed(checkIdentity(op, described.identity, described.scalars)) ||
+         failed(checkAssociative(op, described.scalars))))
+      return signalPassFailure();
+    DeviceExpander expander(op, symbols, described.scalars, *described.body,
+                            described.identity, tile);
+    expander.expand();
     op->erase();
-    ++numOps;
-    numKernels += expander.getKernelCount();
-    numLaunches += expander.getLaunchCount();
+    addToStatistic(*this, numOps, "device-ops");
+    addToStatistic(*this, numKernels, "kernels", expander.getKernelCount());
+    addToStatistic(*this, numLaunches, "launches", expander.getLaunchCount());
   }
 }

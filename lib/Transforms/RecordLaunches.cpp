@@ -9,6 +9,7 @@
 
 #include "Obs/Dialect/Obs/ObsDialect.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
+#include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -124,7 +125,7 @@ void ObsRecordLaunchesPass::runOnOperation() {
                    arith::ConstantIntOp::create(
                        b, static_cast<int64_t>(kernel.getBlockThreads()), 64),
                    read, written});
-    ++numLaunches;
+    addToStatistic(*this, numLaunches, "launches");
   }
   ObsDialect::RecordedLaunchesAttrHelper(context).setAttr(
       module, ArrayAttr::get(context, names));
