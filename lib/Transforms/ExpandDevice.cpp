@@ -15,6 +15,7 @@
 #include "Obs/Dialect/Obs/ObsDialect.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/KernelLowering/KernelLowering.h"
+#include "Obs/Support/MemoryBytes.h"
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -54,7 +55,7 @@ Tiling chooseTiling(TypeRange scalars, uint64_t forced) {
     return {forced, std::min<uint64_t>(256, forced)};
   uint64_t bytes = 0;
   for (Type scalar : scalars)
-    bytes += std::max<uint64_t>(1, scalar.getIntOrFloatBitWidth() / 8);
+    bytes += getTypeBytes(scalar);
   uint64_t tile =
       std::clamp<uint64_t>(llvm::bit_floor(16384 / bytes), 256, 4096);
   return {tile, std::min<uint64_t>(256, tile)};

@@ -9,6 +9,7 @@
 
 #include "Obs/Dialect/Obs/ObsDialect.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
+#include "Obs/Support/MemoryBytes.h"
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -35,29 +36,27 @@ struct ObsRecordLaunchesPass
 };
 } // namespace
 
-/// The bytes a launch of `grid` blocks moves through `memref`, whose blocks
-/// hold `perBlock` scalars of it each: grid times that, cut at the memref's end
-/// where its size is known only at run time.
+/// The bytes a launch of `grid` blocks (an i64) moves through `memref`,
+/// whose blocks hold `perBlock` of its elements each: grid times that, cut
+/// at the memref's end where its size is known only at run time.
 static Value launchBytes(ImplicitLocOpBuilder &b, Value grid, Value memref,
                          int64_t perBlock) {
   auto type = cast<MemRefType>(memref.getType());
-  Value places = arith::MulIOp::create(
-      b, grid, arith::ConstantIntOp::create(b, perBlock, 64));
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIntOp::create(b, value, 64);
+  };
+  Value places = arith::MulIOp::create(b, grid, constant(perBlock));
   if (!type.hasStaticShape()) {
-    // The memref's scalars: its length times a row's.
-    int64_t row = 1;
-    for (int64_t extent : type.getShape().drop_front())
-      row *= extent;
+    // Its elements: its length times a row's (the inner extents are
+    // static).
     Value length = arith::IndexCastOp::create(
         b, b.getI64Type(), memref::DimOp::create(b, memref, 0));
-    Value scalars = arith::MulIOp::create(
-        b, length, arith::ConstantIntOp::create(b, row, 64));
-    places = arith::MinUIOp::create(b, places, scalars);
+    Value elements = arith::MulIOp::create(
+        b, length,
+        constant(ShapedType::getNumElements(type.getShape().drop_front())));
+    places = arith::MinUIOp::create(b, places, elements);
   }
-  int64_t bytes =
-      std::max<int64_t>(1, type.getElementType().getIntOrFloatBitWidth() / 8);
-  return arith::MulIOp::create(b, places,
-                               arith::ConstantIntOp::create(b, bytes, 64));
+  return arith::MulIOp::create(b, places, constant(getElementBytes(type)));
 }
 
 void ObsRecordLaunchesPass::runOnOperation() {
@@ -99,23 +98,15 @@ void ObsRecordLaunchesPass::runOnOperation() {
       names.push_back(FlatSymbolRefAttr::get(kernel.getSymNameAttr()));
 
     ImplicitLocOpBuilder b(launch.getLoc(), launch);
-    Value grid =
-        launch.getDynamicGrid()
-            ? arith::IndexCastOp::create(b, i64, launch.getDynamicGrid())
-                  .getResult()
-            : arith::ConstantIntOp::create(b, *launch.getGrid(), 64)
-                  .getResult();
-    // What one block holds of each memref: its array's leaves.
-    SmallVector<LaunchOperandArray> perBlock = getLaunchOperandArrays(kernel);
+    Value grid = arith::IndexCastOp::create(b, i64, launch.buildGridSize(b));
     Value read = arith::ConstantIntOp::create(b, 0, 64);
     Value written = read;
     SmallVector<Value> memrefs(launch.getInputs());
     llvm::append_range(memrefs, launch.getOutputs());
-    for (auto [index, memref] : llvm::enumerate(memrefs)) {
-      if (index >= perBlock.size())
-        break;
-      Value bytes =
-          launchBytes(b, grid, memref, perBlock[index].type.getNumLeaves());
+    // What one block holds of each memref: its array's leaves.
+    for (auto [index, memref, operand] :
+         llvm::enumerate(memrefs, getLaunchOperandArrays(kernel))) {
+      Value bytes = launchBytes(b, grid, memref, operand.type.getNumLeaves());
       Value &total = index < launch.getInputs().size() ? read : written;
       total = arith::AddIOp::create(b, total, bytes);
     }
