@@ -483,7 +483,7 @@ bool ThreadProgram::isSkippable(Operation *loop) const {
       return WalkResult::advance();
     // A barrier, or an exchange between the threads of a warp, which some
     // would skip if their trip counts differed.
-    if (isa<gpu::BarrierOp, gpu::ShuffleOp, NVVM::SyncWarpOp>(op) ||
+    if (isa<gpu::BarrierOp, gpu::ShuffleOp>(op) ||
         isa<NVVM::NVVMDialect>(op->getDialect()))
       return WalkResult::interrupt();
     Value memref;
@@ -782,6 +782,17 @@ LogicalResult ThreadRunner::runRange(uint32_t begin, uint32_t end,
   return success();
 }
 
+/// The error for a loop whose `what` (trip count, bounds) depends on data
+/// and that touches what other threads see.
+static LogicalResult emitDataLoopError(Operation *loop, StringRef what) {
+  return loop->emitOpError()
+         << "is a loop whose " << what
+         << " on data, and it touches shared memory, stores to global "
+            "memory or holds a barrier or a warp exchange: the analysis "
+            "follows such a loop only where it touches nothing another "
+            "thread can see";
+}
+
 LogicalResult ThreadRunner::runInstruction(const Instruction &instruction,
                                            Lanes lanes) {
   auto setAll = [&](function_ref<int64_t(uint32_t)> valueOfLane) {
@@ -919,12 +930,7 @@ LogicalResult ThreadRunner::runInstruction(const Instruction &instruction,
     return skipLoop(instruction,
                     program.skippedLoops[instruction.immediate].loads, lanes);
   case Step::DataLoop:
-    return instruction.op->emitOpError()
-           << "is a loop whose trip count depends on data, and it touches "
-              "shared memory, stores to global memory or holds a barrier or "
-              "a warp exchange: "
-              "the analysis follows such a loop only where it touches "
-              "nothing another thread can see";
+    return emitDataLoopError(instruction.op, "trip count depends");
   case Step::CannotFollow:
     return instruction.op->emitOpError()
            << "has regions the analysis cannot follow";
@@ -1115,11 +1121,7 @@ LogicalResult ThreadRunner::runFor(const Instruction &instruction,
       // Bounds that depend on data: any number of iterations.
       if (loop.skippable)
         return skipLoop(instruction, loop.skippedLoads, lanes);
-      return instruction.op->emitOpError()
-             << "is a loop whose bounds depend on data, and it touches "
-                "shared memory, stores to global memory or holds a barrier "
-                "or a warp exchange: the analysis follows such a loop only "
-                "where it touches nothing another thread can see";
+      return emitDataLoopError(instruction.op, "bounds depend");
     }
   // Each thread runs its own iterations; those still iterating run the
   // body together. Values a loop carries (a fold's accumulator, a rank) are
