@@ -60,19 +60,34 @@ evaluateBlock(Block &block, DenseMap<Value, Attribute> &values) {
   return std::nullopt;
 }
 
-/// What the single block of `op`'s first region yields for the constant
-/// arguments `arguments`, or nothing where an op does not fold to
-/// constants. Runs on a copy of `op`: a fold may update its op in place.
-static std::optional<SmallVector<Attribute>>
-evaluate(Operation *op, ArrayRef<Attribute> arguments) {
-  std::unique_ptr<Operation, void (*)(Operation *)> copy(
-      op->clone(), [](Operation *cloned) { cloned->erase(); });
-  Block &block = copy->getRegion(0).front();
-  DenseMap<Value, Attribute> values;
-  for (auto [argument, value] : llvm::zip(block.getArguments(), arguments))
-    values[argument] = value;
-  return evaluateBlock(block, values);
-}
+namespace {
+/// The combine in an op's first region (two flattened elements to one),
+/// evaluated on constants. It works on one copy of the op, made once: a
+/// fold may update its op in place (a commutative op moves a constant
+/// operand), which keeps the op's meaning but must not touch the original.
+class ConstantCombine {
+public:
+  explicit ConstantCombine(Operation *op) : copy(op->clone()) {}
+  ~ConstantCombine() { copy->erase(); }
+  ConstantCombine(const ConstantCombine &) = delete;
+  ConstantCombine &operator=(const ConstantCombine &) = delete;
+
+  /// `x ⊕ y`, or nothing where an op does not fold to constants.
+  std::optional<SmallVector<Attribute>> operator()(ArrayRef<Attribute> x,
+                                                   ArrayRef<Attribute> y) {
+    Block &block = copy->getRegion(0).front();
+    DenseMap<Value, Attribute> values;
+    SmallVector<Attribute> arguments(x);
+    llvm::append_range(arguments, y);
+    for (auto [argument, value] : llvm::zip(block.getArguments(), arguments))
+      values[argument] = value;
+    return evaluateBlock(block, values);
+  }
+
+private:
+  Operation *copy;
+};
+} // namespace
 
 /// An element as its constants, `(1 : i32, 2.5 : f32)`.
 static std::string formatElement(ArrayRef<Attribute> values) {
@@ -111,23 +126,20 @@ static SmallVector<SmallVector<Attribute>> sampleElements(TypeRange scalars) {
 /// error, without this check.
 LogicalResult mlir::obs::checkIdentity(Operation *op, ArrayAttr identity,
                                        TypeRange scalars) {
-  for (const SmallVector<Attribute> &sample : sampleElements(scalars)) {
+  ConstantCombine combine(op);
+  ArrayRef<Attribute> e = identity.getValue();
+  for (const SmallVector<Attribute> &x : sampleElements(scalars)) {
     for (bool identityFirst : {true, false}) {
-      SmallVector<Attribute> arguments;
-      llvm::append_range(arguments, identityFirst ? identity.getValue()
-                                                  : ArrayRef(sample));
-      llvm::append_range(arguments, identityFirst ? ArrayRef(sample)
-                                                  : identity.getValue());
-      std::optional<SmallVector<Attribute>> result = evaluate(op, arguments);
-      if (!result || *result == sample)
+      ArrayRef<Attribute> left = identityFirst ? e : ArrayRef(x),
+                          right = identityFirst ? ArrayRef(x) : e;
+      std::optional<SmallVector<Attribute>> result = combine(left, right);
+      if (!result || *result == x)
         continue;
-      std::string e = formatElement(identity.getValue()),
-                  x = formatElement(sample);
-      return op->emitOpError() << "identity " << identity
-                               << " is not an identity of its combine: "
-                               << (identityFirst ? e : x) << " combined with "
-                               << (identityFirst ? x : e) << " is "
-                               << formatElement(*result) << ", not " << x;
+      return op->emitOpError()
+             << "identity " << identity << " is not an identity of its "
+             << "combine: " << formatElement(left) << " combined with "
+             << formatElement(right) << " is " << formatElement(*result)
+             << ", not " << formatElement(x);
     }
   }
   return success();
@@ -139,31 +151,33 @@ LogicalResult mlir::obs::checkIdentity(Operation *op, ArrayAttr identity,
 /// a combine that is not (a difference, an average) gives an answer that
 /// depends on the plan, on which every target would agree.
 LogicalResult mlir::obs::checkAssociative(Operation *op, TypeRange scalars) {
+  ConstantCombine combine(op);
   SmallVector<SmallVector<Attribute>> samples = sampleElements(scalars);
-  auto combine =
-      [&](ArrayRef<Attribute> x,
-          ArrayRef<Attribute> y) -> std::optional<SmallVector<Attribute>> {
-    SmallVector<Attribute> arguments(x);
-    llvm::append_range(arguments, y);
-    return evaluate(op, arguments);
-  };
+  // Every pair's combination, once.
+  size_t n = samples.size();
+  SmallVector<SmallVector<Attribute>> pairs;
   for (const SmallVector<Attribute> &a : samples)
-    for (const SmallVector<Attribute> &b : samples)
-      for (const SmallVector<Attribute> &c : samples) {
-        std::optional<SmallVector<Attribute>> ab = combine(a, b),
-                                              bc = combine(b, c);
-        if (!ab || !bc)
-          return success(); // It does not fold: not tried.
-        std::optional<SmallVector<Attribute>> left = combine(*ab, c),
-                                              right = combine(a, *bc);
+    for (const SmallVector<Attribute> &b : samples) {
+      std::optional<SmallVector<Attribute>> ab = combine(a, b);
+      if (!ab)
+        return success(); // It does not fold: not tried.
+      pairs.push_back(std::move(*ab));
+    }
+  for (size_t a = 0; a < n; ++a)
+    for (size_t b = 0; b < n; ++b)
+      for (size_t c = 0; c < n; ++c) {
+        std::optional<SmallVector<Attribute>> left = combine(pairs[a * n + b],
+                                                             samples[c]),
+                                              right = combine(samples[a],
+                                                              pairs[b * n + c]);
         if (!left || !right || *left == *right)
           continue;
         return op->emitOpError()
                << "combine is not associative, which every plan assumes: "
-               << formatElement(a) << ", " << formatElement(b) << " and "
-               << formatElement(c) << " combine to " << formatElement(*left)
-               << " from the left but to " << formatElement(*right)
-               << " from the right";
+               << formatElement(samples[a]) << ", " << formatElement(samples[b])
+               << " and " << formatElement(samples[c]) << " combine to "
+               << formatElement(*left) << " from the left but to "
+               << formatElement(*right) << " from the right";
       }
   return success();
 }
