@@ -2,6 +2,7 @@
 
 #include "Obs/Analysis/CombineLaws.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
+#include "Obs/Support/Formatting.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -91,12 +92,7 @@ private:
 
 /// An element as its constants, `(1 : i32, 2.5 : f32)`.
 static std::string formatElement(ArrayRef<Attribute> values) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << "(";
-  llvm::interleaveComma(values, os);
-  os << ")";
-  return text;
+  return formatParenthesized(values);
 }
 
 /// Sample elements of `scalars` to try an identity on: small numbers of

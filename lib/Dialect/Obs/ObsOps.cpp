@@ -2,6 +2,7 @@
 
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/Support/ErrorKinds.h"
+#include "Obs/Support/Formatting.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
@@ -62,12 +63,7 @@ mlir::obs::getLaunchOperandArrays(KernelOp kernel) {
 
 /// Prints types as `(t1, t2)` for messages.
 static std::string formatTypes(TypeRange types) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << "(";
-  llvm::interleaveComma(types, os);
-  os << ")";
-  return text;
+  return formatParenthesized(types);
 }
 
 /// Checks the signature of a single-block region: its arguments and what its

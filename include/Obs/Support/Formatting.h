@@ -1,0 +1,29 @@
+//===- Formatting.h - lists in messages -------------------------*- C++ -*-===//
+//
+// One spelling of a list in a diagnostic: `(a, b, c)`, for types, constants
+// or anything else that prints to a raw_ostream.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OBS_SUPPORT_FORMATTING_H
+#define OBS_SUPPORT_FORMATTING_H
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/raw_ostream.h"
+#include <string>
+
+namespace mlir::obs {
+
+/// `values` as `(v1, v2, ...)`.
+template <typename Range> std::string formatParenthesized(const Range &values) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "(";
+  llvm::interleaveComma(values, os);
+  os << ")";
+  return text;
+}
+
+} // namespace mlir::obs
+
+#endif // OBS_SUPPORT_FORMATTING_H
