@@ -5,7 +5,9 @@
 #include "Obs/Support/ErrorKinds.h"
 #include "Obs/Support/IntegerEvaluation.h"
 #include "Obs/Support/MemoryBytes.h"
+#include "Obs/Support/RuntimeChecks.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -59,6 +61,8 @@ enum class Step : uint8_t {
   Barrier,
   Load,
   Store,
+  /// An atomic read-modify-write: a write of its place, its result unknown.
+  Atomic,
   View,
   SelectMemref,
   If,
@@ -105,6 +109,8 @@ struct MemoryInstruction {
   uint64_t elementBytes, numElements;
   /// A load from a constant integer table: its entries.
   std::optional<SmallVector<int64_t>> table;
+  /// See Access::atomic and Access::checkedScatter.
+  bool atomic = false, checkedScatter = false;
 };
 
 struct IfInstruction {
@@ -576,8 +582,21 @@ void ThreadProgram::compile(Operation &op, uint32_t index) {
   }
   if (auto store = dyn_cast<memref::StoreOp>(op)) {
     instruction.immediate = compileMemoryInstruction(store.getMemRef());
+    memoryInstructions.back().checkedScatter =
+        ObsDialect::CheckedScatterAttrHelper(op.getContext())
+            .isAttrPresent(store);
     return finish(Step::Store);
   }
+  if (auto atomic = dyn_cast<memref::AtomicRMWOp>(op)) {
+    instruction.immediate = compileMemoryInstruction(atomic.getMemref());
+    memoryInstructions.back().atomic = true;
+    return finish(Step::Atomic);
+  }
+  // The cpu target's report of a place a scatter writes twice stops the
+  // run; it touches nothing the proof follows.
+  if (auto call = dyn_cast<func::CallOp>(op);
+      call && call.getCallee() == kScatterCollisionFunction)
+    return finish(Step::Nothing);
   if (isa<memref::ViewOp>(op))
     return finish(Step::View);
   if (auto select = dyn_cast<arith::SelectOp>(op);
@@ -748,7 +767,9 @@ LogicalResult ThreadRunner::recordAccess(Operation *op,
                 /*byteEnd=*/0,
                 /*element=*/-1,
                 op,
-                pointer.owner};
+                pointer.owner,
+                memoryAccess.atomic,
+                memoryAccess.checkedScatter};
   // Row-major linearisation of the indices, when they are all known.
   int64_t linear = 0;
   bool allKnown = !wholeBuffer;
@@ -879,8 +900,11 @@ LogicalResult ThreadRunner::runInstruction(const Instruction &instruction,
     }
     return success();
   }
+  case Step::Atomic:
+    forgetResults(instruction, lanes);
+    [[fallthrough]];
   case Step::Store: {
-    // A store's indices follow its value and memref.
+    // A store's (and an atomic's) indices follow its value and memref.
     const Slot *indices = &program.slotLists[instruction.firstOperand + 2];
     for (uint32_t lane : lanes)
       if (failed(recordAccess(instruction.op,
@@ -1289,6 +1313,16 @@ SmallVector<Hazard> mlir::obs::findHazards(const BlockRun &run,
               (other.phase == write.phase && other.thread == write.thread &&
                other.order < write.order))
             std::swap(first, second);
+          // Atomic updates commute; a scatter's stores at places the run
+          // could not tell are checked as the program runs.
+          if (first->atomic && second->atomic)
+            continue;
+          // (Stores into one scatter's buffer are that scatter's: one op
+          // per unrolled round.)
+          if (first->checkedScatter && second->checkedScatter &&
+              first->owner == second->owner &&
+              (first->element < 0 || second->element < 0))
+            continue;
           if (first->phase == second->phase &&
               first->thread == second->thread) {
             // One thread's own order: only reading what this stage wrote is

@@ -21,6 +21,7 @@
 #include "Obs/KernelLowering/ElementSet.h"
 #include "Obs/Support/ErrorKinds.h"
 #include "Obs/Support/MemoryBytes.h"
+#include "Obs/Support/RuntimeChecks.h"
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -86,15 +87,15 @@ public:
   KernelLowering(KernelOp kernel, gpu::GPUFuncOp func, int64_t grid,
                  ArrayRef<AffineMap> layouts,
                  const GPULoweringCounters &counters,
-                 ChangedElementsCache *cache)
+                 ChangedElementsCache *cache, bool checkScatters)
       : kernel(kernel), func(func), grid(grid), layouts(layouts),
         blockThreads(kernel.getBlockThreads()), counters(counters),
-        cache(cache), builder(func.getContext()) {
+        cache(cache), checkScatters(checkScatters), builder(func.getContext()) {
     kernel.walk([&](SyncOp sync) {
       syncIndex[sync] = static_cast<int64_t>(syncIndex.size());
     });
     kernel.walk([&](Operation *op) {
-      if (isa<SyncOp, RepeatOp>(op))
+      if (isSharedBufferOwner(op))
         ownerIndex[op] = static_cast<int64_t>(ownerIndex.size());
     });
   }
@@ -109,12 +110,26 @@ private:
   /// its stage reads, when there is one of the sync's type.
   Value inPlaceTarget(SyncOp sync);
 
+  /// What a stage does with the leaf at `inner` of its element `element`:
+  /// the flattened scalars of that leaf of each array it computes, in order.
+  using LeafStore =
+      function_ref<void(Value element, ValueRange inner, ValueRange leaf)>;
   /// Emits the stage that computes `array` under `how` (null: the block's
   /// threads sweep it) into `destination`.
   LogicalResult emitStage(Value array, WorkAssignmentAttrInterface how,
                           const Destination &destination,
                           const ElementSet *written = nullptr,
                           bool inPlace = false);
+  /// The same for the arrays `arrays`, all of one shape, computed together
+  /// element by element and handed to `store`.
+  LogicalResult emitStage(ArrayRef<Value> arrays,
+                          WorkAssignmentAttrInterface how, LeafStore store,
+                          const ElementSet *written = nullptr,
+                          bool inPlace = false);
+  /// A scatter's stages: the initial value over its buffer, then the
+  /// values written (or merged) at their places, each ending in a block
+  /// barrier.
+  LogicalResult lowerScatter(ScatterOp scatter);
   /// The elements of an in-place sync's array that differ from what the
   /// array it overwrites holds at the same place.
   llvm::BitVector changedElements(SyncOp sync, Value overwritten);
@@ -150,10 +165,13 @@ private:
   uint64_t blockThreads;
   const GPULoweringCounters &counters;
   ChangedElementsCache *cache;
+  /// Whether a scatter without a combine checks, as it runs, that no place
+  /// is written twice (the cpu target's code).
+  bool checkScatters;
   OpBuilder builder;
   std::optional<Location> currentLoc;
   llvm::DenseMap<Operation *, int64_t> syncIndex;
-  /// Syncs and repeats, which own buffers, in program order.
+  /// Syncs, repeats and scatters, which own buffers, in program order.
   llvm::DenseMap<Operation *, int64_t> ownerIndex;
   /// The shared-memory arena of a planned kernel, and how many of each
   /// owner's planned offsets are taken.
@@ -384,7 +402,23 @@ LogicalResult KernelLowering::emitStage(Value array,
                                         const Destination &destination,
                                         const ElementSet *written,
                                         bool inPlace) {
+  auto storeAt = [&](Value element, ValueRange inner, ValueRange leaf) {
+    SmallVector<Value> target{element};
+    target.append(inner.begin(), inner.end());
+    if (destination.layout)
+      target[0] = placeOf(builder, loc(), destination.layout, element);
+    storeGlobal(destination, leaf, target);
+  };
+  return emitStage(ArrayRef<Value>{array}, how, storeAt, written, inPlace);
+}
+
+LogicalResult KernelLowering::emitStage(ArrayRef<Value> arrays,
+                                        WorkAssignmentAttrInterface how,
+                                        LeafStore store,
+                                        const ElementSet *written,
+                                        bool inPlace) {
   counters.stage();
+  Value array = arrays.front();
   ArrType type = arrType(array);
   uint64_t length = type.getLength();
   if (!how)
@@ -437,18 +471,13 @@ LogicalResult KernelLowering::emitStage(Value array,
         });
     SmallVector<Value> path{element};
     path.append(inner.begin(), inner.end());
-    SmallVector<Value> leaf = emitter.emitLeaf(array, path);
+    SmallVector<Value> leaf;
+    for (Value computed : arrays)
+      llvm::append_range(leaf, emitter.emitLeaf(computed, path));
     fusedReads += emitter.getFusedReads();
     failed |= emitter.failed();
     reportedError |= emitter.reportedError();
     return leaf;
-  };
-  auto storeAt = [&](Value element, ValueRange inner, ValueRange leaf) {
-    SmallVector<Value> target{element};
-    target.append(inner.begin(), inner.end());
-    if (destination.layout)
-      target[0] = placeOf(builder, loc(), destination.layout, element);
-    storeGlobal(destination, leaf, target);
   };
   auto emitRound = [&](Value round) {
     Value thread = threadId();
@@ -478,7 +507,7 @@ LogicalResult KernelLowering::emitStage(Value array,
                          OpBuilder::InsertionGuard innerGuard(builder);
                          builder.setInsertionPoint(nested.getInsertionBlock(),
                                                    nested.getInsertionPoint());
-                         storeAt(element, inner, emitLeafOf(element, inner));
+                         store(element, inner, emitLeafOf(element, inner));
                        });
   };
   // An in-place stage overwrites what it reads, so a thread computes the
@@ -514,7 +543,9 @@ LogicalResult KernelLowering::emitStage(Value array,
           arith::ConstantIntOp::create(builder, loc(), 0, 1).getResult());
       store = changes.getResult(0);
     }
-    SmallVector<Type> types = flattenElementType(type.getLeafType());
+    SmallVector<Type> types;
+    for (Value computed : arrays)
+      flattenElementType(arrType(computed).getLeafType(), types);
     types.push_back(builder.getIndexType());
     auto ifOp = scf::IfOp::create(builder, loc(), types, store,
                                   /*withElseRegion=*/true);
@@ -541,7 +572,7 @@ LogicalResult KernelLowering::emitStage(Value array,
                                     /*withElse=*/false);
       OpBuilder::InsertionGuard guard(builder);
       builder.setInsertionPointToStart(ifOp.thenBlock());
-      storeAt(round.element, {}, round.leaf);
+      store(round.element, {}, round.leaf);
     }
   };
   auto emitLoop = [&] {
@@ -798,10 +829,121 @@ LogicalResult KernelLowering::lowerRepeat(RepeatOp repeat) {
   return success();
 }
 
+LogicalResult KernelLowering::lowerScatter(ScatterOp scatter) {
+  std::optional<Location> outerLoc = currentLoc;
+  currentLoc = scatter.getLoc();
+  llvm::scope_exit restore([&] { currentLoc = outerLoc; });
+  ArrType type = scatter.getType();
+  FailureOr<Destination> allocated = allocateShared(type, scatter);
+  if (failed(allocated))
+    return failure();
+  Destination destination = *allocated;
+  Value buffer = destination.components.front();
+  // Without a combine, the cpu target's code counts the writes of each
+  // place in a buffer of its own (outside any shared-memory plan: the
+  // proofs never see it), and reports the second.
+  bool checked = checkScatters && !scatter.getCombine();
+  Value writes;
+  if (checked) {
+    auto workgroup = gpu::AddressSpaceAttr::get(
+        func.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+    writes = func.addWorkgroupAttribution(
+        MemRefType::get({static_cast<int64_t>(type.getLength())},
+                        builder.getI32Type(), MemRefLayoutAttrInterface(),
+                        workgroup),
+        scatter.getLoc());
+    func.setWorkgroupAttributionAttr(
+        func.getNumWorkgroupAttributions() - 1,
+        ObsDialect::CheckedScatterAttrHelper(func.getContext()).getName(),
+        builder.getUnitAttr());
+  }
+
+  // The initial value over the buffer, the block's threads sweeping it.
+  counters.stage();
+  Value initial =
+      arith::ConstantOp::create(builder, loc(), scatter.getInitial());
+  Value zero = arith::ConstantIntOp::create(builder, loc(), 0, 32);
+  uint64_t rounds = llvm::divideCeil(type.getLength(), blockThreads);
+  auto sweep = scf::ForOp::create(builder, loc(), constant(0), constant(rounds),
+                                  constant(1));
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(sweep.getBody()->getTerminator());
+    Value place = arith::AddIOp::create(
+        builder, loc(), threadId(),
+        arith::MulIOp::create(builder, loc(), sweep.getInductionVar(),
+                              constant(blockThreads)));
+    auto inside = scf::IfOp::create(
+        builder, loc(),
+        arith::CmpIOp::create(builder, loc(), arith::CmpIPredicate::ult, place,
+                              constant(type.getLength())),
+        /*withElseRegion=*/false);
+    builder.setInsertionPointToStart(inside.thenBlock());
+    memref::StoreOp::create(builder, loc(), initial, buffer, place);
+    if (writes)
+      memref::StoreOp::create(builder, loc(), zero, writes, place);
+  }
+  emitBarrier(SyncScope::Block, {});
+
+  // Each value at its place: merged atomically, or stored.
+  auto writeAt = [&](Value, ValueRange, ValueRange leaf) {
+    Value value = leaf[0], place = leaf[1];
+    if (!place.getType().isIndex())
+      place = arith::IndexCastOp::create(builder, loc(), builder.getIndexType(),
+                                         place);
+    Value atLeastZero = arith::CmpIOp::create(
+        builder, loc(), arith::CmpIPredicate::sge, place, constant(0));
+    Value belowEnd =
+        arith::CmpIOp::create(builder, loc(), arith::CmpIPredicate::slt, place,
+                              constant(type.getLength()));
+    auto inside = scf::IfOp::create(
+        builder, loc(),
+        arith::AndIOp::create(builder, loc(), atLeastZero, belowEnd),
+        /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(inside.thenBlock());
+    if (scatter.getCombine()) {
+      memref::AtomicRMWOp::create(builder, loc(), scatter.getAtomicKind(),
+                                  value, buffer, place);
+      return;
+    }
+    if (writes) {
+      Value one = arith::ConstantIntOp::create(builder, loc(), 1, 32);
+      Value before = memref::AtomicRMWOp::create(
+          builder, loc(), arith::AtomicRMWKind::addi, one, writes, place);
+      auto again = scf::IfOp::create(
+          builder, loc(),
+          arith::CmpIOp::create(builder, loc(), arith::CmpIPredicate::ne,
+                                before, zero),
+          /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard reportGuard(builder);
+      builder.setInsertionPointToStart(again.thenBlock());
+      emitScatterCollisionReport(
+          builder, loc(),
+          gpu::BlockIdOp::create(builder, loc(), gpu::Dimension::x), place);
+    }
+    auto store = memref::StoreOp::create(builder, loc(), value, buffer, place);
+    ObsDialect::CheckedScatterAttrHelper(builder.getContext())
+        .setAttr(store, builder.getUnitAttr());
+  };
+  if (failed(
+          emitStage({scatter.getValues(), scatter.getPlaces()}, {}, writeAt)))
+    return failure();
+  emitBarrier(SyncScope::Block, {});
+  sources[scatter.getResult()] = readerFor(destination);
+  stored[scatter.getResult()] = destination;
+  return success();
+}
+
 LogicalResult KernelLowering::lowerBlock(Block &block) {
   for (Operation &op : block.without_terminator()) {
     if (auto sync = dyn_cast<SyncOp>(op)) {
       if (failed(lowerSync(sync, nullptr)))
+        return failure();
+      continue;
+    }
+    if (auto scatter = dyn_cast<ScatterOp>(op)) {
+      if (failed(lowerScatter(scatter)))
         return failure();
       continue;
     }
@@ -880,7 +1022,7 @@ LogicalResult KernelLowering::lower() {
 FailureOr<gpu::GPUFuncOp> mlir::obs::lowerKernelToGPUFunc(
     KernelOp kernel, gpu::GPUModuleOp module, StringRef name, int64_t grid,
     const GPULoweringCounters &counters, ChangedElementsCache *cache,
-    const KernelLayouts *layouts) {
+    const KernelLayouts *layouts, bool checkScatters) {
   uint64_t threads = kernel.getBlockThreads();
   if (threads > KernelOp::kMaxThreads)
     return tagError(kernel.emitOpError()
@@ -923,7 +1065,7 @@ FailureOr<gpu::GPUFuncOp> mlir::obs::lowerKernelToGPUFunc(
   KernelLowering lowering(kernel, func, grid,
                           layouts ? ArrayRef<AffineMap>(layouts->arrays)
                                   : ArrayRef<AffineMap>(),
-                          counters, cache);
+                          counters, cache, checkScatters);
   if (failed(lowering.lower())) {
     func.erase();
     return failure();

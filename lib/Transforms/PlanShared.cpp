@@ -174,7 +174,7 @@ void ObsPlanSharedPass::runOnOperation() {
   // The simulation's owners are copies; the kernel's come in the same order.
   SmallVector<Operation *> owners;
   kernel.walk([&](Operation *op) {
-    if (isa<SyncOp, RepeatOp>(op))
+    if (isSharedBufferOwner(op))
       owners.push_back(op);
   });
   for (auto [index, owner] : llvm::enumerate(owners)) {

@@ -20,6 +20,7 @@
 #include "Obs/Pipelines/Pipelines.h"
 #include "Obs/Runtime/CudaRuntime.h"
 #include "Obs/Support/MemoryBytes.h"
+#include "Obs/Support/RuntimeChecks.h"
 #include "Obs/Support/SourceNesting.h"
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/Passes.h"
@@ -455,6 +456,25 @@ void reportBench(const Job &job, llvm::StringRef target,
                << bytes << " bytes\n";
 }
 
+/// What the ref and cpu targets' code calls when a scatter without a
+/// combine writes a place twice (Obs/Support/RuntimeChecks.h): the run is
+/// wrong from there on, so it stops.
+extern "C" void obsScatterCollision(int64_t block, int64_t place) {
+  fail("error: an obs.scatter without a combine writes place " +
+       llvm::Twine(place) + " of its result twice, in block " +
+       llvm::Twine(block) +
+       ": without a combine each place is written at most once");
+}
+
+/// The runtime checks' functions, for the JIT.
+llvm::orc::SymbolMap checkSymbols(llvm::orc::MangleAndInterner mangle) {
+  llvm::orc::SymbolMap symbols;
+  symbols[mangle(obs::kScatterCollisionFunction)] = {
+      llvm::orc::ExecutorAddr::fromPtr(&obsScatterCollision),
+      llvm::JITSymbolFlags::Exported};
+  return symbols;
+}
+
 /// JIT-compiles the lowered `module` for `target` and calls `symbol` with
 /// `job`'s buffers, one bare pointer each; `symbols` adds functions the
 /// host code calls.
@@ -471,6 +491,7 @@ void runOnJit(
       ExecutionEngine::create(module, options);
   if (!engine)
     failOn(engine.takeError(), "cannot JIT-compile @" + job.symbol + ": ");
+  (*engine)->registerSymbols(checkSymbols);
   if (symbols)
     (*engine)->registerSymbols(symbols);
   PackedMemRefs arguments;

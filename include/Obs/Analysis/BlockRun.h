@@ -12,7 +12,10 @@
 // findHazards then checks, address by address, that every conflicting pair
 // of accesses (read after write, write after read, write after write) by
 // different threads is ordered by a barrier that covers both: a block
-// barrier, or a warp barrier when the two threads share a warp. It also
+// barrier, or a warp barrier when the two threads share a warp. Atomic
+// read-modify-writes commute with each other and conflict with everything
+// else; two stores of one scatter at places that depend on data are left to
+// the check the ref and cpu targets make as they run. It also
 // reports a stage that reads what it has itself written (an unsafe in-place
 // stage): the pull-array semantics reads only earlier stages' values.
 //
@@ -59,6 +62,13 @@ struct Access {
   /// Who the accessed buffer belongs to: the location in its `obs.owner`
   /// attribute (set by the lowering on workgroup buffers and views).
   Attribute owner;
+  /// An atomic read-modify-write (a scatter's combine): two of them commute,
+  /// so only a plain access conflicts with one. Recorded as a write.
+  bool atomic = false;
+  /// A store of a scatter without a combine (`obs.checked_scatter`): two
+  /// into one scatter's buffer (one owner) whose places the run could not
+  /// tell are left to the run time check that no place is written twice.
+  bool checkedScatter = false;
 };
 
 /// A barrier the block passes, in the order they are passed.

@@ -88,7 +88,12 @@ def ConvertObsToGPU : Pass<"convert-obs-to-gpu", "::mlir::ModuleOp"> {
            "whatever the grid, for a runtime whose mgpuLaunchKernel runs "
            "nothing for an empty grid (obs's does), and the host code stays "
            "one block (gpu-async-region then puts its launches on one stream "
-           "with no synchronisation between them)">
+           "with no synchronisation between them)">,
+    Option<"checkScatters", "check-scatters", "bool", /*default=*/"false",
+           "Make each obs.scatter without a combine count the writes of "
+           "each place as it runs and report a second one through "
+           "@obs_scatter_collision(block, place): the cpu target's check of "
+           "what the proof leaves to run time (places that depend on data)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",

@@ -57,11 +57,16 @@ struct KernelLayouts {
 /// `obs.owner`, the location of the op whose array it stores; the ops of a
 /// stage have its sync's location. The analyses map what they find in the
 /// gpu.func back to the kernel through them.
+///
+/// With `checkScatters`, a scatter without a combine counts the writes of
+/// each place and reports a second one as it runs (through
+/// Obs/Support/RuntimeChecks.h): the cpu target's code, not the GPU's.
 FailureOr<gpu::GPUFuncOp>
 lowerKernelToGPUFunc(KernelOp kernel, gpu::GPUModuleOp module, StringRef name,
                      int64_t grid, const GPULoweringCounters &counters = {},
                      ChangedElementsCache *cache = nullptr,
-                     const KernelLayouts *layouts = nullptr);
+                     const KernelLayouts *layouts = nullptr,
+                     bool checkScatters = false);
 
 } // namespace mlir::obs
 

@@ -89,9 +89,12 @@ void buildOptimizePipeline(OpPassManager &pm,
 /// `recordLaunches`, host code reports each launch at run time
 /// (obs-record-launches). Without `guardEmptyGrids`, a launch of a grid
 /// known only at run time is made even for a grid of 0, which the runtime
-/// must skip (convert-obs-to-gpu's guard-empty-grids).
+/// must skip (convert-obs-to-gpu's guard-empty-grids). With
+/// `checkScatters`, a scatter without a combine checks as it runs that no
+/// place is written twice (convert-obs-to-gpu's check-scatters).
 void buildKernelsToGPUPipeline(OpPassManager &pm, bool recordLaunches = false,
-                               bool guardEmptyGrids = true);
+                               bool guardEmptyGrids = true,
+                               bool checkScatters = false);
 
 struct CPUPipelineOptions : PassPipelineOptions<CPUPipelineOptions> {
   Option<ExecutionOrder> order{
@@ -118,7 +121,8 @@ struct CPUPipelineOptions : PassPipelineOptions<CPUPipelineOptions> {
 /// `obs-to-cpu`: the cpu target. The gpu.func of buildKernelsToGPUPipeline
 /// runs as loops over threads split at barriers; each kernel @k and each
 /// host function with launches becomes an LLVM function over bare pointers,
-/// called like the ref target's.
+/// called like the ref target's. A scatter without a combine reports a place
+/// written twice to @obs_scatter_collision.
 void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
 
 struct PTXPipelineOptions : PassPipelineOptions<PTXPipelineOptions> {

@@ -499,6 +499,17 @@ void ObsGPUToCPUPass::runOnOperation() {
       global->moveBefore(module.getBody(), module.getBody()->begin());
       globalNames[oldName.getValue()] = hostSymbols.insert(global);
     }
+    // So do the runtime functions the kernels call (a scatter's check),
+    // declared once.
+    for (auto declaration :
+         llvm::make_early_inc_range(gpuModule.getOps<func::FuncOp>())) {
+      if (declaration.isExternal() &&
+          module.lookupSymbol(declaration.getSymNameAttr())) {
+        declaration.erase();
+        continue;
+      }
+      declaration->moveBefore(module.getBody(), module.getBody()->begin());
+    }
     auto renameGlobals = [&](func::FuncOp func) {
       func.walk([&](memref::GetGlobalOp get) {
         if (StringAttr renamed = globalNames.lookup(get.getName()))

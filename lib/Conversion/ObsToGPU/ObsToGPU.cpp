@@ -51,10 +51,15 @@ static std::string instanceName(StringRef kernel, int64_t grid) {
 }
 
 /// The bytes of `func`'s workgroup buffers.
+/// The shared memory the GPU's code of `func` takes: the buffers the cpu
+/// target's scatter checks add are not in it.
 static uint64_t sharedBytesOf(gpu::GPUFuncOp func) {
   uint64_t bytes = 0;
-  for (BlockArgument buffer : func.getWorkgroupAttributions())
-    bytes += getTotalBytes(cast<MemRefType>(buffer.getType()));
+  StringAttr checks =
+      ObsDialect::CheckedScatterAttrHelper(func.getContext()).getName();
+  for (auto [index, buffer] : llvm::enumerate(func.getWorkgroupAttributions()))
+    if (!func.getWorkgroupAttributionAttr(index, checks))
+      bytes += getTotalBytes(cast<MemRefType>(buffer.getType()));
   return bytes;
 }
 
@@ -123,7 +128,8 @@ void ConvertObsToGPUPass::runOnOperation() {
     for (int64_t grid : gridSizes) {
       FailureOr<gpu::GPUFuncOp> func = lowerKernelToGPUFunc(
           kernel, gpuModule, instanceName(kernel.getSymName(), grid), grid,
-          counters, &getChildAnalysis<ChangedElementsCache>(kernel));
+          counters, &getChildAnalysis<ChangedElementsCache>(kernel),
+          /*layouts=*/nullptr, checkScatters);
       if (failed(func) || failed(checkSharedMemory(kernel, *func)))
         return signalPassFailure();
       instances[{kernel, grid}] = *func;
@@ -210,7 +216,8 @@ void ConvertObsToGPUPass::runOnOperation() {
             layouts.arrays.push_back(perMemref[memref]);
         FailureOr<gpu::GPUFuncOp> laidOut = lowerKernelToGPUFunc(
             kernel, gpuModule, name, grid, counters,
-            &getChildAnalysis<ChangedElementsCache>(kernel), &layouts);
+            &getChildAnalysis<ChangedElementsCache>(kernel), &layouts,
+            checkScatters);
         if (failed(laidOut) || failed(checkSharedMemory(kernel, *laidOut)))
           return signalPassFailure();
         instance = *laidOut;

@@ -12,6 +12,7 @@
 #include "Obs/Dialect/Obs/ElementEmitter.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/Dialect/Obs/Storage.h"
+#include "Obs/Support/RuntimeChecks.h"
 #include "Obs/Support/Statistics.h"
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -61,6 +62,10 @@ private:
   /// than the O(N^2) and O(N^3) of materialising their index functions.
   LogicalResult lowerScan(ScanOp scan);
   LogicalResult lowerSort(SortOp sort);
+  /// A scatter as a loop over its values, each written (or merged) at its
+  /// place; without a combine, a table of written places catches a place
+  /// written twice as it happens.
+  LogicalResult lowerScatter(ScatterOp scatter);
   /// An emitter that reads every materialised array from its buffer.
   std::unique_ptr<ElementEmitter> makeEmitter(Location loc);
 
@@ -207,6 +212,8 @@ LogicalResult ReferenceLowering::lowerOp(Operation *op) {
     return lowerScan(scan);
   if (auto sort = dyn_cast<SortOp>(op))
     return lowerSort(sort);
+  if (auto scatter = dyn_cast<ScatterOp>(op))
+    return lowerScatter(scatter);
   for (Value result : op->getResults()) {
     Buffer buffer = allocate(cast<ArrType>(result.getType()), op->getLoc());
     if (failed(materialize(result, buffer)))
@@ -352,6 +359,68 @@ LogicalResult ReferenceLowering::lowerSort(SortOp sort) {
   builder.setInsertionPoint(ifSwap.thenBlock()->getTerminator());
   storeLeaf(builder, loc, out, later, before);
   storeLeaf(builder, loc, out, earlier, j);
+  return failure(emitter->failed());
+}
+
+LogicalResult ReferenceLowering::lowerScatter(ScatterOp scatter) {
+  Location loc = scatter.getLoc();
+  ArrType type = scatter.getType();
+  Buffer out = allocate(type, loc);
+  buffers[scatter.getResult()] = out;
+  Value initial = arith::ConstantOp::create(builder, loc, scatter.getInitial());
+  forEachLeaf(type, loc, [&](ValueRange path) {
+    storeLeaf(builder, loc, out, initial, path);
+  });
+  Value written;
+  if (!scatter.getCombine()) {
+    written = allocate(ArrType::get(type.getLength(), builder.getI1Type()), loc)
+                  .front();
+    Value no = arith::ConstantIntOp::create(builder, loc, 0, 1);
+    forEachLeaf(type, loc, [&](ValueRange path) {
+      memref::StoreOp::create(builder, loc, no, written, path);
+    });
+  }
+  auto loop = scf::ForOp::create(
+      builder, loc, constant(loc, 0),
+      constant(loc, arrType(scatter.getValues()).getLength()),
+      constant(loc, 1));
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(loop.getBody()->getTerminator());
+  Value i = loop.getInductionVar();
+  std::unique_ptr<ElementEmitter> emitter = makeEmitter(loc);
+  Value value = emitter->emitLeaf(scatter.getValues(), i).front();
+  Value place = emitter->emitLeaf(scatter.getPlaces(), i).front();
+  if (!place.getType().isIndex())
+    place =
+        arith::IndexCastOp::create(builder, loc, builder.getIndexType(), place);
+  // A place outside the result writes nothing.
+  Value atLeastZero = arith::CmpIOp::create(
+      builder, loc, arith::CmpIPredicate::sge, place, constant(loc, 0));
+  Value belowEnd =
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, place,
+                            constant(loc, type.getLength()));
+  auto inside = scf::IfOp::create(
+      builder, loc, arith::AndIOp::create(builder, loc, atLeastZero, belowEnd),
+      /*withElseRegion=*/false);
+  builder.setInsertionPointToStart(inside.thenBlock());
+  if (scatter.getCombine()) {
+    Value old = memref::LoadOp::create(builder, loc, out.front(), place);
+    value = scatter.buildCombine(builder, loc, old, value);
+  } else {
+    Value again = memref::LoadOp::create(builder, loc, written, place);
+    auto collision =
+        scf::IfOp::create(builder, loc, again, /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard reportGuard(builder);
+      builder.setInsertionPointToStart(collision.thenBlock());
+      emitScatterCollisionReport(
+          builder, loc, positioned ? blockIdArgument : constant(loc, 0), place);
+    }
+    memref::StoreOp::create(builder, loc,
+                            arith::ConstantIntOp::create(builder, loc, 1, 1),
+                            written, place);
+  }
+  memref::StoreOp::create(builder, loc, value, out.front(), place);
   return failure(emitter->failed());
 }
 

@@ -174,9 +174,10 @@ static LogicalResult verifyPlanAttribute(Operation *op,
   }
   if (name == ObsDialect::SharedOffsetsAttrHelper::getNameStr()) {
     auto offsets = dyn_cast<DenseI64ArrayAttr>(value);
-    if (!isa<SyncOp, RepeatOp>(op) || !offsets)
-      return misplaced("belongs on an obs.sync or obs.repeat, as the byte "
-                       "offsets of its buffer in the kernel's arena");
+    if (!isSharedBufferOwner(op) || !offsets)
+      return misplaced("belongs on an obs.sync, obs.repeat or obs.scatter, "
+                       "as the byte offsets of its buffer in the kernel's "
+                       "arena");
     auto kernel = op->getParentOfType<KernelOp>();
     IntegerAttr bytes =
         kernel ? ObsDialect::SharedBytesAttrHelper(op->getContext())
@@ -200,8 +201,8 @@ static LogicalResult verifyPlanAttribute(Operation *op,
   }
   if (name == ObsDialect::OwnerIndexAttrHelper::getNameStr()) {
     if (!nonNegative(value, 0))
-      return misplaced("is the position of a sync or repeat in program "
-                       "order (a non-negative i64)");
+      return misplaced("is the position of a sync, repeat or scatter in "
+                       "program order (a non-negative i64)");
     return success();
   }
   if (name == ObsDialect::InPlaceAttrHelper::getNameStr() ||
@@ -219,6 +220,12 @@ static LogicalResult verifyPlanAttribute(Operation *op,
     // Named, not cast: the dialect does not depend on gpu's.
     if (!isa<UnitAttr>(value) || op->getName().getStringRef() != "gpu.block_id")
       return misplaced("is a unit attribute on a gpu.block_id");
+    return success();
+  }
+  if (name == ObsDialect::CheckedScatterAttrHelper::getNameStr()) {
+    // Named, not cast: the dialect does not depend on memref's.
+    if (!isa<UnitAttr>(value) || op->getName().getStringRef() != "memref.store")
+      return misplaced("is a unit attribute on a memref.store");
     return success();
   }
   if (name == ObsDialect::RecordedLaunchesAttrHelper::getNameStr()) {

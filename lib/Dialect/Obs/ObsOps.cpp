@@ -13,6 +13,10 @@
 using namespace mlir;
 using namespace mlir::obs;
 
+bool mlir::obs::isSharedBufferOwner(Operation *op) {
+  return isa<SyncOp, RepeatOp, ScatterOp>(op);
+}
+
 bool mlir::obs::holdsSync(Operation *op) {
   return op->walk([](SyncOp) { return WalkResult::interrupt(); })
       .wasInterrupted();
@@ -852,6 +856,85 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
                               "give the memrefs of an array one layout";
   }
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ScatterOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ScatterOp::verify() {
+  ArrType values = arrType(getValues()), places = arrType(getPlaces());
+  ArrType result = getType();
+  if (values.getLength() != places.getLength())
+    return emitOpError() << "writes one value per place, but has "
+                         << values.getLength() << " values and "
+                         << places.getLength() << " places";
+  Type element = values.getElementType();
+  if (!element.isIntOrFloat())
+    return emitOpError() << "scatters scalars, not " << element;
+  if (!places.getElementType().isIntOrIndex())
+    return emitOpError() << "takes places that are integers or indices, not "
+                         << places.getElementType();
+  if (result.getElementType() != element)
+    return emitOpError() << "has a result of " << result.getElementType()
+                         << " elements, but scatters " << element;
+  if (getInitial().getType() != element)
+    return emitOpError() << "has an initial value of type "
+                         << getInitial().getType() << ", not the element type "
+                         << element;
+  if (std::optional<ScatterCombine> combine = getCombine();
+      combine && isa<FloatType>(element) &&
+      (*combine == ScatterCombine::Or || *combine == ScatterCombine::And))
+    return emitOpError() << "cannot combine floats with `"
+                         << stringifyScatterCombine(*combine)
+                         << "`: `add`, `min` and `max` apply to floats";
+  return success();
+}
+
+Value ScatterOp::buildCombine(OpBuilder &builder, Location loc,
+                              Value accumulated, Value value) {
+  bool isFloat = isa<FloatType>(value.getType());
+  switch (*getCombine()) {
+  case ScatterCombine::Add:
+    return isFloat ? arith::AddFOp::create(builder, loc, accumulated, value)
+                         .getResult()
+                   : arith::AddIOp::create(builder, loc, accumulated, value)
+                         .getResult();
+  case ScatterCombine::Min:
+    return isFloat ? arith::MinimumFOp::create(builder, loc, accumulated, value)
+                         .getResult()
+                   : arith::MinSIOp::create(builder, loc, accumulated, value)
+                         .getResult();
+  case ScatterCombine::Max:
+    return isFloat ? arith::MaximumFOp::create(builder, loc, accumulated, value)
+                         .getResult()
+                   : arith::MaxSIOp::create(builder, loc, accumulated, value)
+                         .getResult();
+  case ScatterCombine::Or:
+    return arith::OrIOp::create(builder, loc, accumulated, value);
+  case ScatterCombine::And:
+    return arith::AndIOp::create(builder, loc, accumulated, value);
+  }
+  llvm_unreachable("unknown scatter combine");
+}
+
+arith::AtomicRMWKind ScatterOp::getAtomicKind() {
+  bool isFloat = isa<FloatType>(getType().getElementType());
+  switch (*getCombine()) {
+  case ScatterCombine::Add:
+    return isFloat ? arith::AtomicRMWKind::addf : arith::AtomicRMWKind::addi;
+  case ScatterCombine::Min:
+    return isFloat ? arith::AtomicRMWKind::minimumf
+                   : arith::AtomicRMWKind::mins;
+  case ScatterCombine::Max:
+    return isFloat ? arith::AtomicRMWKind::maximumf
+                   : arith::AtomicRMWKind::maxs;
+  case ScatterCombine::Or:
+    return arith::AtomicRMWKind::ori;
+  case ScatterCombine::And:
+    return arith::AtomicRMWKind::andi;
+  }
+  llvm_unreachable("unknown scatter combine");
 }
 
 //===----------------------------------------------------------------------===//

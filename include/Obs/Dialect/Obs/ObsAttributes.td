@@ -185,6 +185,25 @@ def Obs_ReduceNetworkAttr : EnumAttr<Obs_Dialect, Obs_ReduceNetwork,
   let summary = "a reduction order: `tree` (pairwise, level by level)";
 }
 
+def Obs_ScatterCombine : I32EnumAttr<"ScatterCombine",
+    "how an obs.scatter merges values written to one place", [
+      I32EnumAttrCase<"Add", 0, "add">,
+      I32EnumAttrCase<"Min", 1, "min">,
+      I32EnumAttrCase<"Max", 2, "max">,
+      I32EnumAttrCase<"Or", 3, "or">,
+      I32EnumAttrCase<"And", 4, "and">
+    ]> {
+  let cppNamespace = "::mlir::obs";
+  let genSpecializedAttr = 0;
+}
+
+def Obs_ScatterCombineAttr : EnumAttr<Obs_Dialect, Obs_ScatterCombine,
+                                      "scatter_combine"> {
+  let assemblyFormat = "$value";
+  let summary = "`add`, `min`, `max` (signed on integers), `or` or `and` "
+                "(integers only)";
+}
+
 def Obs_ScanKind : I32EnumAttr<"ScanKind",
     "whether a device scan's element i includes input i", [
       I32EnumAttrCase<"Inclusive", 0, "inclusive">,

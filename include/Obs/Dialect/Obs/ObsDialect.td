@@ -40,15 +40,15 @@ def Obs_Dialect : Dialect {
   //    numbers each (obs-collect-launch-overlaps);
   //  - shared_bytes, on a kernel: the bytes of the one arena its shared
   //    buffers are views of (obs-plan-shared);
-  //  - shared_offsets, on a sync or repeat: the byte offsets in the arena of
+  //  - shared_offsets, on a sync, repeat or scatter: the byte offsets in the arena of
   //    its buffer's components, multiples of 16 (obs-plan-shared);
   //  - sync_index, on a lowered barrier: the position in program order of
   //    the sync it ends (-1: none);
   //  - in_place, on a lowered barrier: its stage overwrote what it read;
-  //  - owner, on a workgroup buffer or view: the location of the sync or
-  //    repeat whose array it stores;
+  //  - owner, on a workgroup buffer or view: the location of the sync,
+  //    repeat or scatter whose array it stores;
   //  - owner_index, on a workgroup buffer: that owner's position among the
-  //    kernel's syncs and repeats in program order;
+  //    kernel's syncs, repeats and scatters in program order;
   //  - arena, on the workgroup buffer that is the shared-memory plan's arena;
   //  - host_memory_shared, on a module lowered for the cuda target whose host
   //    code reads or writes memory itself: its memory is the kind host and
@@ -57,7 +57,13 @@ def Obs_Dialect : Dialect {
   //    the names of the kernels its records number;
   //  - data, on a lowered gpu.block_id: the block index as the kernel's own
   //    code uses it (obs.block_id, obs.extent), which the simulation takes
-  //    to be any value, since one plan serves every block.
+  //    to be any value, since one plan serves every block;
+  //  - checked_scatter, on a lowered store of a scatter without a combine
+  //    whose place may depend on data: the ref and cpu targets check at run
+  //    time that no place is written twice, so the proof leaves two such
+  //    stores of one scatter to that check (and to nothing else); and on
+  //    the workgroup buffer in which the cpu target's code counts the
+  //    writes (not shared memory a GPU block needs).
   // And one the user writes, on a kernel's argument (verified by
   // verifyRegionArgAttribute):
   //  - absent: the value an absent element of the argument reads as, in a
@@ -74,6 +80,7 @@ def Obs_Dialect : Dialect {
     "::mlir::UnitAttr":$arena,
     "::mlir::UnitAttr":$host_memory_shared,
     "::mlir::UnitAttr":$data,
+    "::mlir::UnitAttr":$checked_scatter,
     "::mlir::ArrayAttr":$recorded_launches,
     "::mlir::Attribute":$absent
   );

@@ -8,6 +8,7 @@
 #include "Obs/Dialect/Obs/ObsInterfaces.h"
 #include "Obs/Dialect/Obs/ObsTypes.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
@@ -22,6 +23,11 @@ namespace mlir::obs {
 
 /// The array type of `value`, which must be an array.
 inline ArrType arrType(Value value) { return cast<ArrType>(value.getType()); }
+
+/// Whether `op` owns shared buffers in a lowered kernel: a sync stores its
+/// array, a repeat its two alternating ones, a scatter its result. Their
+/// program order numbers the buffers (obs.owner_index, obs.shared_offsets).
+bool isSharedBufferOwner(Operation *op);
 
 /// Whether `op` is or holds an obs.sync.
 bool holdsSync(Operation *op);

@@ -7,6 +7,7 @@ include "Obs/Dialect/Obs/ObsDialect.td"
 include "Obs/Dialect/Obs/ObsTypes.td"
 include "Obs/Dialect/Obs/ObsAttributes.td"
 include "Obs/Dialect/Obs/ObsInterfaces.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/FunctionInterfaces.td"
@@ -863,6 +864,67 @@ def Obs_LaunchOp : Obs_Op<"launch", [
     /// `(b, i) -> (b * N + i)`.
     ::llvm::SmallVector<::mlir::AffineMap> getLayoutsOrChunks(
         ::mlir::obs::KernelOp kernel);
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Push arrays
+//===----------------------------------------------------------------------===//
+
+def Obs_ScatterOp : Obs_Op<"scatter", [Pure, HasParent<"KernelOp">]> {
+  let summary = "writes values at computed places (a push array)";
+  let description = [{
+    An array of `L` elements in which value `values[i]` is written at place
+    `places[i]`, for every `i`; a place nobody writes holds `initial`. The
+    places are integers (signed) or indices, and a place outside `[0, L)`
+    writes nothing: a value with nowhere to go (an absent element, a key
+    another block counts) is dropped by giving it place -1.
+
+    Without `combine`, each place is written at most once: a permutation or
+    a partial one (counting sort's scatter, the reconstruction of runs from
+    their bounds). Where the places are known from the thread ids alone, the
+    proof checks that statically; where they depend on data, the `ref` and
+    `cpu` targets check it at run time and stop with an error naming the
+    block and the place. On `cuda` a place written twice holds one of the
+    values.
+
+    With `combine`, the values written to one place are merged with it, in
+    any order, starting from `initial`: `add`, `min`, `max` (signed on
+    integers) on integers and floats, `or`, `and` on integers. A histogram
+    is a scatter of ones with `combine(add)`. Floating-point `add` rounds in
+    the order the threads happen to run.
+
+    The elements are scalars. A scatter is a stage of its own, like
+    `obs.sync`: every thread of the block writes `initial` over the result
+    (in shared memory), a block barrier, the threads' writes (plain stores,
+    or atomic read-modify-writes for a combine), a block barrier; the result
+    reads that buffer. It sits at kernel level.
+
+    ```mlir
+    %counts = obs.scatter %ones at %digits combine(add) initial(0 : i32)
+        : !obs.arr<1024 x i32>, !obs.arr<1024 x i32> -> !obs.arr<256 x i32>
+    ```
+  }];
+  let arguments = (ins Obs_Arr:$values, Obs_Arr:$places,
+                       OptionalAttr<Obs_ScatterCombineAttr>:$combine,
+                       TypedAttrInterface:$initial);
+  let results = (outs Obs_Arr:$result);
+  let assemblyFormat = [{
+    $values `at` $places (`combine` `(` $combine^ `)`)?
+    `initial` `(` $initial `)` attr-dict `:` qualified(type($values)) `,`
+    qualified(type($places)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::obs::ArrType getType() {
+      return ::llvm::cast<::mlir::obs::ArrType>(getResult().getType());
+    }
+    /// `accumulated` merged with `value` by the combine (which must be set).
+    ::mlir::Value buildCombine(::mlir::OpBuilder &builder,
+                               ::mlir::Location loc, ::mlir::Value accumulated,
+                               ::mlir::Value value);
+    /// The atomic read-modify-write that merges a value into a place.
+    ::mlir::arith::AtomicRMWKind getAtomicKind();
   }];
 }
 
