@@ -475,33 +475,56 @@ LogicalResult ReduceOp::verifyRegions() {
 // Networks: `network(name)`, or nothing
 //===----------------------------------------------------------------------===//
 
+/// `keyword(value)` of an optional enum attribute: a network, a combine.
 template <typename EnumAttrT>
-static ParseResult parseNetwork(OpAsmParser &parser, EnumAttrT &network) {
+static ParseResult parseEnumClause(OpAsmParser &parser, EnumAttrT &attribute,
+                                   StringRef keyword, StringRef what) {
   using Enum = decltype(std::declval<EnumAttrT>().getValue());
-  if (failed(parser.parseOptionalKeyword("network")))
+  if (failed(parser.parseOptionalKeyword(keyword)))
     return success();
-  StringRef keyword;
+  StringRef name;
   SMLoc loc = parser.getCurrentLocation();
-  if (parser.parseLParen() || parser.parseKeyword(&keyword) ||
+  if (parser.parseLParen() || parser.parseKeyword(&name) ||
       parser.parseRParen())
     return failure();
-  std::optional<Enum> value = symbolizeEnum<Enum>(keyword);
+  std::optional<Enum> value = symbolizeEnum<Enum>(name);
   if (!value) {
     std::string known;
     // The cases are numbered from 0; an invalid value stringifies as "".
     for (uint32_t i = 0; !stringifyEnum(static_cast<Enum>(i)).empty(); ++i)
       known += (i ? ", " : "") + stringifyEnum(static_cast<Enum>(i)).str();
-    return parser.emitError(loc)
-           << "unknown network '" << keyword << "': expected one of " << known;
+    return parser.emitError(loc) << "unknown " << what << " '" << name
+                                 << "': expected one of " << known;
   }
-  network = EnumAttrT::get(parser.getContext(), *value);
+  attribute = EnumAttrT::get(parser.getContext(), *value);
   return success();
 }
 
 template <typename EnumAttrT>
+static void printEnumClause(OpAsmPrinter &p, EnumAttrT attribute,
+                            StringRef keyword) {
+  if (attribute)
+    p << keyword << "(" << stringifyEnum(attribute.getValue()) << ")";
+}
+
+template <typename EnumAttrT>
+static ParseResult parseNetwork(OpAsmParser &parser, EnumAttrT &network) {
+  return parseEnumClause(parser, network, "network", "network");
+}
+
+template <typename EnumAttrT>
 static void printNetwork(OpAsmPrinter &p, Operation *, EnumAttrT network) {
-  if (network)
-    p << " network(" << stringifyEnum(network.getValue()) << ")";
+  printEnumClause(p, network, "network");
+}
+
+static ParseResult parseCombine(OpAsmParser &parser,
+                                ScatterCombineAttr &combine) {
+  return parseEnumClause(parser, combine, "combine", "combine");
+}
+
+static void printCombine(OpAsmPrinter &p, Operation *,
+                         ScatterCombineAttr combine) {
+  printEnumClause(p, combine, "combine");
 }
 
 /// scan and sort work on arrays of scalars or tuples; a sorting network
@@ -872,8 +895,8 @@ LogicalResult ScatterOp::verify() {
   Type element = values.getElementType();
   if (!element.isIntOrFloat())
     return emitOpError() << "scatters scalars, not " << element;
-  if (!places.getElementType().isIntOrIndex())
-    return emitOpError() << "takes places that are integers or indices, not "
+  if (!places.getElementType().isInteger())
+    return emitOpError() << "takes places that are integers, not "
                          << places.getElementType();
   if (result.getElementType() != element)
     return emitOpError() << "has a result of " << result.getElementType()

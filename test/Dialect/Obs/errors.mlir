@@ -1078,3 +1078,64 @@ func.func @device_scan_kind(%in: memref<?xi32>, %out: memref<?xi32>) {
   }
   return
 }
+
+// -----
+
+obs.kernel @scatter_lengths(%a: !obs.arr<8 x i32>, %p: !obs.arr<4 x i32>) -> !obs.arr<8 x i32> {
+  // expected-error @+1 {{writes one value per place, but has 8 values and 4 places}}
+  %s = obs.scatter %a at %p initial(0 : i32) : !obs.arr<8 x i32>, !obs.arr<4 x i32> -> !obs.arr<8 x i32>
+  obs.return %s : !obs.arr<8 x i32>
+}
+
+// -----
+
+obs.kernel @scatter_float_places(%a: !obs.arr<8 x i32>, %p: !obs.arr<8 x f32>) -> !obs.arr<8 x i32> {
+  // expected-error @+1 {{takes places that are integers, not 'f32'}}
+  %s = obs.scatter %a at %p initial(0 : i32) : !obs.arr<8 x i32>, !obs.arr<8 x f32> -> !obs.arr<8 x i32>
+  obs.return %s : !obs.arr<8 x i32>
+}
+
+// -----
+
+obs.kernel @scatter_tuples(%a: !obs.arr<8 x tuple<i32, i32>>, %p: !obs.arr<8 x i32>) -> !obs.arr<8 x tuple<i32, i32>> {
+  // expected-error @+1 {{scatters scalars, not 'tuple<i32, i32>'}}
+  %s = obs.scatter %a at %p initial(0 : i32) : !obs.arr<8 x tuple<i32, i32>>, !obs.arr<8 x i32> -> !obs.arr<8 x tuple<i32, i32>>
+  obs.return %s : !obs.arr<8 x tuple<i32, i32>>
+}
+
+// -----
+
+obs.kernel @scatter_result(%a: !obs.arr<8 x i32>, %p: !obs.arr<8 x i32>) -> !obs.arr<8 x f32> {
+  // expected-error @+1 {{has a result of 'f32' elements, but scatters 'i32'}}
+  %s = obs.scatter %a at %p initial(0.0 : f32) : !obs.arr<8 x i32>, !obs.arr<8 x i32> -> !obs.arr<8 x f32>
+  obs.return %s : !obs.arr<8 x f32>
+}
+
+// -----
+
+obs.kernel @scatter_initial(%a: !obs.arr<8 x i32>, %p: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  // expected-error @+1 {{has an initial value of type 'i64', not the element type 'i32'}}
+  %s = obs.scatter %a at %p initial(0 : i64) : !obs.arr<8 x i32>, !obs.arr<8 x i32> -> !obs.arr<8 x i32>
+  obs.return %s : !obs.arr<8 x i32>
+}
+
+// -----
+
+obs.kernel @scatter_float_or(%a: !obs.arr<8 x f32>, %p: !obs.arr<8 x i32>) -> !obs.arr<8 x f32> {
+  // expected-error @+1 {{cannot combine floats with `or`: `add`, `min` and `max` apply to floats}}
+  %s = obs.scatter %a at %p combine(or) initial(0.0 : f32) : !obs.arr<8 x f32>, !obs.arr<8 x i32> -> !obs.arr<8 x f32>
+  obs.return %s : !obs.arr<8 x f32>
+}
+
+// -----
+
+obs.kernel @scatter_in_element_code(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  %g = obs.generate : !obs.arr<8 x i32> {
+  ^bb0(%i: index):
+    // expected-error @+1 {{expects parent op 'obs.kernel'}}
+    %s = obs.scatter %a at %a initial(0 : i32) : !obs.arr<8 x i32>, !obs.arr<8 x i32> -> !obs.arr<8 x i32>
+    %x = obs.index %s[%i] : !obs.arr<8 x i32>
+    obs.yield %x : i32
+  }
+  obs.return %g : !obs.arr<8 x i32>
+}

@@ -309,3 +309,13 @@ func.func @device_ops(%in: memref<?xi32>, %flags: memref<?xi8>, %values: memref<
 obs.kernel private @private_kernel(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
   obs.return %a : !obs.arr<4 x i32>
 }
+
+// Scatters: at most once, and merged by a combine.
+// CHECK-LABEL: obs.kernel @scatters(
+// CHECK: obs.scatter %{{.*}} at %{{.*}} initial(-1 : i32) : !obs.arr<8 x i32>, !obs.arr<8 x i32> -> !obs.arr<16 x i32>
+// CHECK: obs.scatter %{{.*}} at %{{.*}} combine(max) initial(0.000000e+00 : f32) : !obs.arr<8 x f32>, !obs.arr<8 x i64> -> !obs.arr<4 x f32>
+obs.kernel @scatters(%a: !obs.arr<8 x i32>, %f: !obs.arr<8 x f32>, %p: !obs.arr<8 x i64>) -> (!obs.arr<16 x i32>, !obs.arr<4 x f32>) {
+  %s = obs.scatter %a at %a initial(-1 : i32) : !obs.arr<8 x i32>, !obs.arr<8 x i32> -> !obs.arr<16 x i32>
+  %m = obs.scatter %f at %p combine(max) initial(0.0 : f32) : !obs.arr<8 x f32>, !obs.arr<8 x i64> -> !obs.arr<4 x f32>
+  obs.return %s, %m : !obs.arr<16 x i32>, !obs.arr<4 x f32>
+}

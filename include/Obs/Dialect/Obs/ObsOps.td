@@ -876,8 +876,8 @@ def Obs_ScatterOp : Obs_Op<"scatter", [Pure, HasParent<"KernelOp">]> {
   let description = [{
     An array of `L` elements in which value `values[i]` is written at place
     `places[i]`, for every `i`; a place nobody writes holds `initial`. The
-    places are integers (signed) or indices, and a place outside `[0, L)`
-    writes nothing: a value with nowhere to go (an absent element, a key
+    places are signed integers, and a place outside `[0, L)` writes
+    nothing: a value with nowhere to go (an absent element, a key
     another block counts) is dropped by giving it place -1.
 
     Without `combine`, each place is written at most once: a permutation or
@@ -910,7 +910,7 @@ def Obs_ScatterOp : Obs_Op<"scatter", [Pure, HasParent<"KernelOp">]> {
                        TypedAttrInterface:$initial);
   let results = (outs Obs_Arr:$result);
   let assemblyFormat = [{
-    $values `at` $places (`combine` `(` $combine^ `)`)?
+    $values `at` $places custom<Combine>($combine)
     `initial` `(` $initial `)` attr-dict `:` qualified(type($values)) `,`
     qualified(type($places)) `->` qualified(type($result))
   }];
