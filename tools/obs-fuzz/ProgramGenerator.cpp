@@ -84,6 +84,9 @@ private:
                                  {Step::One, 2}});
     if (nest)
       kinds.insert(kinds.end(), {{Step::Repeat, 1}});
+    // A scatter is a stage at kernel level.
+    if (depth == 0 && scalar && length > 0)
+      kinds.insert(kinds.end(), {{Step::Scatter, 2}});
     // Networks need a power of two; without one, scans and sorts are a
     // per-element loop, quadratic or worse, so only small.
     bool network = isPowerOfTwo(length);
@@ -160,6 +163,12 @@ private:
       break;
     case Step::AddReduce:
       s.variant = uniform(0, 1);
+      break;
+    case Step::Scatter:
+      s.variant =
+          uniform(isPowerOfTwo(length) ? 0 : 1, allIntegers(type) ? 2 : 1);
+      s.a = s.variant == 0 ? 2 * uniform(0, 8) + 1 : uniform(0, 8);
+      s.b = uniform(0, length - 1);
       break;
     default:
       break;
@@ -667,6 +676,61 @@ private:
       os << pad(indent) << "}\n";
       return y;
     }
+    case Step::Scatter: {
+      Scalar scalar = scalars().front();
+      std::string places = fresh(), placesType = arrayType(length, "i32");
+      if (s.variant == 2) {
+        // The places are the values themselves.
+        std::string v = fresh("v"), p = fresh("i");
+        os << pad(indent) << places << " = obs.map " << x << " : " << arr
+           << " -> " << placesType << " {\n";
+        os << pad(indent) << "^bb0(" << v << ": " << name(scalar) << "):\n";
+        if (scalar == Scalar::I32)
+          p = v;
+        else
+          os << pad(indent + 1) << p << " = arith."
+             << (scalar == Scalar::I8 ? "extsi " : "trunci ") << v << " : "
+             << name(scalar) << " to i32\n";
+        yield({p}, indent + 1, "i32");
+        os << pad(indent) << "}\n";
+      } else {
+        std::string i = fresh("i"), a = fresh("c"), b = fresh("c"),
+                    n = fresh("c"), ai = fresh("i"), sum = fresh("i"),
+                    j = fresh("i"), p = fresh("i");
+        os << pad(indent) << places << " = obs.generate : " << placesType
+           << " {\n";
+        os << pad(indent) << "^bb0(" << i << ": index):\n";
+        os << pad(indent + 1) << a << " = arith.constant " << s.a
+           << " : index\n";
+        os << pad(indent + 1) << b << " = arith.constant " << s.b
+           << " : index\n";
+        os << pad(indent + 1) << n << " = arith.constant " << length
+           << " : index\n";
+        os << pad(indent + 1) << ai << " = arith.muli " << i << ", " << a
+           << " : index\n";
+        os << pad(indent + 1) << sum << " = arith.addi " << ai << ", " << b
+           << " : index\n";
+        os << pad(indent + 1) << j << " = arith.remui " << sum << ", " << n
+           << " : index\n";
+        os << pad(indent + 1) << p << " = arith.index_cast " << j
+           << " : index to i32\n";
+        yield({p}, indent + 1, "i32");
+        os << pad(indent) << "}\n";
+      }
+      // Combines whose result does not depend on the order of the
+      // collisions: integer add and max, float max and min.
+      std::string combine;
+      if (s.variant != 0)
+        combine = isFloat(scalar) ? (s.b % 2 ? "max" : "min")
+                                  : (s.b % 2 ? "add" : "max");
+      os << pad(indent) << y << " = obs.scatter " << x << " at " << places;
+      if (!combine.empty())
+        os << " combine(" << combine << ")";
+      os << " initial(" << (isFloat(scalar) ? "0.0" : "0") << " : "
+         << name(scalar) << ") : " << arr << ", " << placesType << " -> " << arr
+         << "\n";
+      return y;
+    }
     case Step::Sync:
       os << pad(indent) << y << " = obs.sync ";
       if (!s.scope.empty())
@@ -971,6 +1035,10 @@ private:
       return cost;
     case Step::Sync:
       materialize(copies * n, cost);
+      return 1;
+    case Step::Scatter:
+      // The values and their places, then the buffer read back.
+      materialize(copies * n, 2 * cost + 1);
       return 1;
     case Step::Scan:
     case Step::Sort: {

@@ -49,6 +49,12 @@ struct Step {
     Scan,
     Sort,
     AddReduce, // out[i] = x[i] + reduce(x)
+    // obs.scatter of x (scalar elements, kernel level): at the places of
+    // a permutation (a i + b) mod N without a combine (variant 0, a power
+    // of two N); at (a i + b) mod N, colliding, with a combine (variant 1);
+    // at the places x itself gives, out-of-range ones dropped, with a
+    // combine (variant 2, integers).
+    Scatter,
   } kind;
   /// Which element function, constant or network.
   int variant = 0;

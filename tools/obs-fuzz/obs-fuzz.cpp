@@ -27,6 +27,7 @@
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/InitAll.h"
 #include "Obs/Support/ErrorKinds.h"
+#include "Obs/Support/RuntimeChecks.h"
 #include "ProgramGenerator.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -300,6 +301,16 @@ std::map<std::string, std::string> writtenProperties(ModuleOp module) {
   return properties;
 }
 
+/// The first place a generated scatter without a combine wrote twice in the
+/// current run, as block and place (Obs/Support/RuntimeChecks.h). The
+/// generated scatters write permutations, so any is a failure.
+std::optional<std::pair<int64_t, int64_t>> scatterCollision;
+
+extern "C" void obsFuzzScatterCollision(int64_t block, int64_t place) {
+  if (!scatterCollision)
+    scatterCollision = {block, place};
+}
+
 /// Lowers a copy of `module` by `pipeline`, JIT-compiles it and runs its
 /// `entry` on `input`, returning the result, or the diagnostics on failure.
 FailureOr<obs_run::HostArray> run(ModuleOp module, const Entry &entry,
@@ -322,6 +333,13 @@ FailureOr<obs_run::HostArray> run(ModuleOp module, const Entry &entry,
                  (error.text.empty() ? "" : ": " + error.text);
     return failure();
   }
+  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner mangle) {
+    llvm::orc::SymbolMap symbols;
+    symbols[mangle(obs::kScatterCollisionFunction)] = {
+        llvm::orc::ExecutorAddr::fromPtr(&obsFuzzScatterCollision),
+        llvm::JITSymbolFlags::Exported};
+    return symbols;
+  });
   obs_run::HostArray output(entry.output);
   obs_run::PackedMemRefs arguments;
   for (obs_run::HostArray *array : {&input, &output}) {
@@ -330,8 +348,15 @@ FailureOr<obs_run::HostArray> run(ModuleOp module, const Entry &entry,
       buffers.push_back(array->getBuffer(c));
     arguments.add(*array, buffers);
   }
+  scatterCollision.reset();
   if (llvm::Error e = (*engine)->invokePacked(entry.symbol, arguments.get())) {
     error.text = "cannot run: " + llvm::toString(std::move(e));
+    return failure();
+  }
+  if (scatterCollision) {
+    error.text = "a scatter without a combine wrote place " +
+                 std::to_string(scatterCollision->second) +
+                 " twice, in block " + std::to_string(scatterCollision->first);
     return failure();
   }
 
@@ -714,7 +739,8 @@ int main(int argc, char **argv) {
   // What the programs exercised: launches of each kind, and written
   // properties, alone and under a `threads` attribute.
   uint64_t launched = 0, laidOut = 0, inPlace = 0, throughViews = 0,
-           written = 0, writtenUnderThreads = 0, dataLoops = 0;
+           written = 0, writtenUnderThreads = 0, dataLoops = 0, scatters = 0,
+           combined = 0;
   auto tally = [&](const Program &program) {
     if (program.launch) {
       ++launched;
@@ -726,7 +752,10 @@ int main(int argc, char **argv) {
       ++written;
       writtenUnderThreads += program.threads.has_value();
     }
-    dataLoops += llvm::StringRef(printProgram(program)).contains("scf.while");
+    std::string text = printProgram(program);
+    dataLoops += llvm::StringRef(text).contains("scf.while");
+    scatters += llvm::StringRef(text).contains("obs.scatter");
+    combined += llvm::StringRef(text).contains(" combine(");
   };
   auto printTally = [&] {
     llvm::outs() << "  " << launched << " launched over blocks (" << laidOut
@@ -734,7 +763,9 @@ int main(int argc, char **argv) {
                  << throughViews << " through views of one allocation), "
                  << written << " with written sync properties ("
                  << writtenUnderThreads << " under a threads attribute), "
-                 << dataLoops << " with loops of data-dependent trip count\n";
+                 << dataLoops << " with loops of data-dependent trip count, "
+                 << scatters << " with scatters (" << combined
+                 << " with a combine)\n";
   };
   if (countOnly) {
     for (uint64_t index = firstProgram; index < firstProgram + numPrograms;
