@@ -481,6 +481,28 @@ private:
     os << " : " << types << "\n";
   }
 
+  /// Opens `y = obs.generate : type` whose element i computes the position
+  /// j = (a i + b) mod length of step `s`, and returns j's name; the caller
+  /// yields the element and closes the region.
+  std::string affinePosition(const std::string &y, const std::string &type,
+                             const Step &s, uint64_t length, unsigned indent) {
+    os << pad(indent) << y << " = obs.generate : " << type << " {\n";
+    std::string i = fresh("i"), a = fresh("c"), b = fresh("c"), n = fresh("c"),
+                ai = fresh("i"), sum = fresh("i"), j = fresh("i");
+    os << pad(indent) << "^bb0(" << i << ": index):\n";
+    os << pad(indent + 1) << a << " = arith.constant " << s.a << " : index\n";
+    os << pad(indent + 1) << b << " = arith.constant " << s.b << " : index\n";
+    os << pad(indent + 1) << n << " = arith.constant " << length
+       << " : index\n";
+    os << pad(indent + 1) << ai << " = arith.muli " << i << ", " << a
+       << " : index\n";
+    os << pad(indent + 1) << sum << " = arith.addi " << ai << ", " << b
+       << " : index\n";
+    os << pad(indent + 1) << j << " = arith.remui " << sum << ", " << n
+       << " : index\n";
+    return j;
+  }
+
   std::string steps(const std::vector<Step> &list, std::string value,
                     uint64_t length, unsigned indent) {
     for (const Step &s : list)
@@ -650,21 +672,7 @@ private:
       return y;
     }
     case Step::Permute: {
-      os << pad(indent) << y << " = obs.generate : " << arr << " {\n";
-      std::string i = fresh("i"), a = fresh("c"), b = fresh("c"),
-                  n = fresh("c"), ai = fresh("i"), sum = fresh("i"),
-                  j = fresh("i");
-      os << pad(indent) << "^bb0(" << i << ": index):\n";
-      os << pad(indent + 1) << a << " = arith.constant " << s.a << " : index\n";
-      os << pad(indent + 1) << b << " = arith.constant " << s.b << " : index\n";
-      os << pad(indent + 1) << n << " = arith.constant " << length
-         << " : index\n";
-      os << pad(indent + 1) << ai << " = arith.muli " << i << ", " << a
-         << " : index\n";
-      os << pad(indent + 1) << sum << " = arith.addi " << ai << ", " << b
-         << " : index\n";
-      os << pad(indent + 1) << j << " = arith.remui " << sum << ", " << n
-         << " : index\n";
+      std::string j = affinePosition(y, arr, s, length, indent);
       std::vector<std::string> values;
       for (size_t k = 0; k < scalars().size(); ++k)
         values.push_back(fresh());
@@ -694,24 +702,8 @@ private:
         yield({p}, indent + 1, "i32");
         os << pad(indent) << "}\n";
       } else {
-        std::string i = fresh("i"), a = fresh("c"), b = fresh("c"),
-                    n = fresh("c"), ai = fresh("i"), sum = fresh("i"),
-                    j = fresh("i"), p = fresh("i");
-        os << pad(indent) << places << " = obs.generate : " << placesType
-           << " {\n";
-        os << pad(indent) << "^bb0(" << i << ": index):\n";
-        os << pad(indent + 1) << a << " = arith.constant " << s.a
-           << " : index\n";
-        os << pad(indent + 1) << b << " = arith.constant " << s.b
-           << " : index\n";
-        os << pad(indent + 1) << n << " = arith.constant " << length
-           << " : index\n";
-        os << pad(indent + 1) << ai << " = arith.muli " << i << ", " << a
-           << " : index\n";
-        os << pad(indent + 1) << sum << " = arith.addi " << ai << ", " << b
-           << " : index\n";
-        os << pad(indent + 1) << j << " = arith.remui " << sum << ", " << n
-           << " : index\n";
+        std::string j = affinePosition(places, placesType, s, length, indent);
+        std::string p = fresh("i");
         os << pad(indent + 1) << p << " = arith.index_cast " << j
            << " : index to i32\n";
         yield({p}, indent + 1, "i32");
