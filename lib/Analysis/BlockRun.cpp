@@ -5,7 +5,7 @@
 #include "Obs/Support/ErrorKinds.h"
 #include "Obs/Support/IntegerEvaluation.h"
 #include "Obs/Support/MemoryBytes.h"
-#include "Obs/Support/RuntimeChecks.h"
+#include "Obs/Support/RuntimeFunctions.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"

@@ -21,7 +21,7 @@
 #include "Obs/KernelLowering/ElementSet.h"
 #include "Obs/Support/ErrorKinds.h"
 #include "Obs/Support/MemoryBytes.h"
-#include "Obs/Support/RuntimeChecks.h"
+#include "Obs/Support/RuntimeFunctions.h"
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -844,7 +844,12 @@ LogicalResult KernelLowering::lowerScatter(ScatterOp scatter) {
   // proofs never see it), and reports the second.
   bool checked = checkScatters && !scatter.getCombine();
   Value writes;
+  func::FuncOp report;
   if (checked) {
+    FailureOr<func::FuncOp> declared = getScatterCollisionReport(func);
+    if (failed(declared))
+      return failure();
+    report = *declared;
     auto workgroup = gpu::AddressSpaceAttr::get(
         func.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
     writes = func.addWorkgroupAttribution(
@@ -862,7 +867,8 @@ LogicalResult KernelLowering::lowerScatter(ScatterOp scatter) {
   counters.stage();
   Value initial =
       arith::ConstantOp::create(builder, loc(), scatter.getInitial());
-  Value zero = arith::ConstantIntOp::create(builder, loc(), 0, 32);
+  Value zero =
+      writes ? arith::ConstantIntOp::create(builder, loc(), 0, 32) : Value();
   uint64_t rounds = llvm::divideCeil(type.getLength(), blockThreads);
   auto sweep = scf::ForOp::create(builder, loc(), constant(0), constant(rounds),
                                   constant(1));
@@ -887,19 +893,10 @@ LogicalResult KernelLowering::lowerScatter(ScatterOp scatter) {
 
   // Each value at its place: merged atomically, or stored.
   auto writeAt = [&](Value, ValueRange, ValueRange leaf) {
-    Value value = leaf[0], place = leaf[1];
-    if (!place.getType().isIndex())
-      place = arith::IndexCastOp::create(builder, loc(), builder.getIndexType(),
-                                         place);
-    Value atLeastZero = arith::CmpIOp::create(
-        builder, loc(), arith::CmpIPredicate::sge, place, constant(0));
-    Value belowEnd =
-        arith::CmpIOp::create(builder, loc(), arith::CmpIPredicate::slt, place,
-                              constant(type.getLength()));
-    auto inside = scf::IfOp::create(
-        builder, loc(),
-        arith::AndIOp::create(builder, loc(), atLeastZero, belowEnd),
-        /*withElseRegion=*/false);
+    Value value = leaf[0];
+    auto [place, isInside] = scatter.buildPlace(builder, loc(), leaf[1]);
+    auto inside =
+        scf::IfOp::create(builder, loc(), isInside, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(inside.thenBlock());
     if (scatter.getCombine()) {
@@ -919,7 +916,7 @@ LogicalResult KernelLowering::lowerScatter(ScatterOp scatter) {
       OpBuilder::InsertionGuard reportGuard(builder);
       builder.setInsertionPointToStart(again.thenBlock());
       emitScatterCollisionReport(
-          builder, loc(),
+          builder, loc(), report,
           gpu::BlockIdOp::create(builder, loc(), gpu::Dimension::x), place);
     }
     auto store = memref::StoreOp::create(builder, loc(), value, buffer, place);

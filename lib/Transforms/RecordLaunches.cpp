@@ -10,6 +10,7 @@
 #include "Obs/Dialect/Obs/ObsDialect.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/Support/MemoryBytes.h"
+#include "Obs/Support/RuntimeFunctions.h"
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -25,9 +26,6 @@ namespace mlir::obs {
 
 using namespace mlir;
 using namespace mlir::obs;
-
-/// The function the runner provides.
-static constexpr StringLiteral kRecordFunction = "obs_record_launch";
 
 namespace {
 struct ObsRecordLaunchesPass
@@ -70,20 +68,10 @@ void ObsRecordLaunchesPass::runOnOperation() {
   MLIRContext *context = module.getContext();
   Type i64 = IntegerType::get(context, 64);
   auto recordType = FunctionType::get(context, {i64, i64, i64, i64, i64}, {});
-  if (auto existing = symbols.lookup<func::FuncOp>(kRecordFunction)) {
-    if (existing.getFunctionType() != recordType) {
-      existing.emitError() << "@" << kRecordFunction
-                           << " is obs-record-launches' own function, of type "
-                           << recordType;
-      return signalPassFailure();
-    }
-  } else {
-    OpBuilder builder(context);
-    builder.setInsertionPointToEnd(module.getBody());
-    auto declaration = func::FuncOp::create(builder, module.getLoc(),
-                                            kRecordFunction, recordType);
-    declaration.setPrivate();
-  }
+  FailureOr<func::FuncOp> record =
+      getOrDeclareRuntimeFunction(module, kRecordLaunchFunction, recordType);
+  if (failed(record))
+    return signalPassFailure();
 
   // Kernels numbered in order of first launch.
   SmallVector<Attribute> names;
@@ -111,7 +99,7 @@ void ObsRecordLaunchesPass::runOnOperation() {
       total = arith::AddIOp::create(b, total, bytes);
     }
     func::CallOp::create(
-        b, kRecordFunction, TypeRange(),
+        b, *record,
         ValueRange{arith::ConstantIntOp::create(b, entry->second, 64), grid,
                    arith::ConstantIntOp::create(
                        b, static_cast<int64_t>(kernel.getBlockThreads()), 64),

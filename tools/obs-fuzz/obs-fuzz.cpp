@@ -27,7 +27,7 @@
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/InitAll.h"
 #include "Obs/Support/ErrorKinds.h"
-#include "Obs/Support/RuntimeChecks.h"
+#include "Obs/Support/RuntimeFunctions.h"
 #include "ProgramGenerator.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -302,7 +302,7 @@ std::map<std::string, std::string> writtenProperties(ModuleOp module) {
 }
 
 /// The first place a generated scatter without a combine wrote twice in the
-/// current run, as block and place (Obs/Support/RuntimeChecks.h). The
+/// current run, as block and place (Obs/Support/RuntimeFunctions.h). The
 /// generated scatters write permutations, so any is a failure.
 std::optional<std::pair<int64_t, int64_t>> scatterCollision;
 

@@ -20,7 +20,7 @@
 #include "Obs/Pipelines/Pipelines.h"
 #include "Obs/Runtime/CudaRuntime.h"
 #include "Obs/Support/MemoryBytes.h"
-#include "Obs/Support/RuntimeChecks.h"
+#include "Obs/Support/RuntimeFunctions.h"
 #include "Obs/Support/SourceNesting.h"
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/Passes.h"
@@ -457,7 +457,7 @@ void reportBench(const Job &job, llvm::StringRef target,
 }
 
 /// What the ref and cpu targets' code calls when a scatter without a
-/// combine writes a place twice (Obs/Support/RuntimeChecks.h): the run is
+/// combine writes a place twice (Obs/Support/RuntimeFunctions.h): the run is
 /// wrong from there on, so it stops.
 extern "C" void obsScatterCollision(int64_t block, int64_t place) {
   fail("error: an obs.scatter without a combine writes place " +
@@ -466,22 +466,36 @@ extern "C" void obsScatterCollision(int64_t block, int64_t place) {
        ": without a combine each place is written at most once");
 }
 
-/// The runtime checks' functions, for the JIT.
-llvm::orc::SymbolMap checkSymbols(llvm::orc::MangleAndInterner mangle) {
+/// One launch as obs-record-launches reports it.
+struct RecordedLaunch {
+  int64_t kernel, grid, threads, read, written;
+};
+std::vector<RecordedLaunch> recordedLaunches;
+
+extern "C" void obsRecordLaunch(int64_t kernel, int64_t grid, int64_t threads,
+                                int64_t read, int64_t written) {
+  // A launch of no blocks runs nothing (a plan's level not taken).
+  if (grid > 0)
+    recordedLaunches.push_back({kernel, grid, threads, read, written});
+}
+
+/// The functions lowered code calls in the runner
+/// (Obs/Support/RuntimeFunctions.h), for the JIT.
+llvm::orc::SymbolMap
+runtimeFunctionSymbols(llvm::orc::MangleAndInterner mangle) {
   llvm::orc::SymbolMap symbols;
-  symbols[mangle(obs::kScatterCollisionFunction)] = {
-      llvm::orc::ExecutorAddr::fromPtr(&obsScatterCollision),
-      llvm::JITSymbolFlags::Exported};
+  auto add = [&](llvm::StringRef name, auto *function) {
+    symbols[mangle(name)] = {llvm::orc::ExecutorAddr::fromPtr(function),
+                             llvm::JITSymbolFlags::Exported};
+  };
+  add(obs::kRecordLaunchFunction, &obsRecordLaunch);
+  add(obs::kScatterCollisionFunction, &obsScatterCollision);
   return symbols;
 }
 
 /// JIT-compiles the lowered `module` for `target` and calls `symbol` with
-/// `job`'s buffers, one bare pointer each; `symbols` adds functions the
-/// host code calls.
-void runOnJit(
-    ModuleOp module, llvm::StringRef target, Job &job,
-    llvm::function_ref<llvm::orc::SymbolMap(llvm::orc::MangleAndInterner)>
-        symbols = {}) {
+/// `job`'s buffers, one bare pointer each.
+void runOnJit(ModuleOp module, llvm::StringRef target, Job &job) {
   ExecutionEngineOptions options;
   auto transformer = makeOptimizingTransformer(/*optLevel=*/2,
                                                /*sizeLevel=*/0,
@@ -491,9 +505,7 @@ void runOnJit(
       ExecutionEngine::create(module, options);
   if (!engine)
     failOn(engine.takeError(), "cannot JIT-compile @" + job.symbol + ": ");
-  (*engine)->registerSymbols(checkSymbols);
-  if (symbols)
-    (*engine)->registerSymbols(symbols);
+  (*engine)->registerSymbols(runtimeFunctionSymbols);
   PackedMemRefs arguments;
   arguments.add(job.arrays, job.buffers());
   SmallVector<void *> &packed = arguments.get();
@@ -511,28 +523,6 @@ void runOnJit(
     times.push_back(elapsed.count());
   }
   reportBench(job, target, times, arrayBytes(job));
-}
-
-/// One launch as obs-record-launches reports it.
-struct RecordedLaunch {
-  int64_t kernel, grid, threads, read, written;
-};
-std::vector<RecordedLaunch> recordedLaunches;
-
-extern "C" void obsRecordLaunch(int64_t kernel, int64_t grid, int64_t threads,
-                                int64_t read, int64_t written) {
-  // A launch of no blocks runs nothing (a plan's level not taken).
-  if (grid > 0)
-    recordedLaunches.push_back({kernel, grid, threads, read, written});
-}
-
-/// obsRecordLaunch, for the JIT.
-llvm::orc::SymbolMap recordSymbols(llvm::orc::MangleAndInterner mangle) {
-  llvm::orc::SymbolMap symbols;
-  symbols[mangle("obs_record_launch")] = {
-      llvm::orc::ExecutorAddr::fromPtr(&obsRecordLaunch),
-      llvm::JITSymbolFlags::Exported};
-  return symbols;
 }
 
 /// What obs-run gives the JIT for the host code's runtime calls: obs's CUDA
@@ -623,7 +613,7 @@ void runOnCuda(ModuleOp module, Job &job) {
     failOn(made.takeError(), "cannot JIT-compile @" + job.symbol + ": ");
   engine = std::move(*made);
   engine->registerSymbols(cudaRuntimeSymbols);
-  engine->registerSymbols(recordSymbols);
+  engine->registerSymbols(runtimeFunctionSymbols);
 
   SmallVector<void *> host = job.buffers();
   SmallVector<size_t> bytes;
@@ -747,7 +737,7 @@ void printPlan(ModuleOp module, Job &job) {
       obs::ObsDialect::RecordedLaunchesAttrHelper(module.getContext())
           .getAttr(*lowered);
   recordedLaunches.clear();
-  runOnJit(*lowered, "cpu", job, recordSymbols);
+  runOnJit(*lowered, "cpu", job);
   uint64_t read = 0, written = 0;
   for (auto [index, launch] : llvm::enumerate(recordedLaunches)) {
     llvm::StringRef name =

@@ -60,7 +60,7 @@ struct KernelLayouts {
 ///
 /// With `checkScatters`, a scatter without a combine counts the writes of
 /// each place and reports a second one as it runs (through
-/// Obs/Support/RuntimeChecks.h): the cpu target's code, not the GPU's.
+/// Obs/Support/RuntimeFunctions.h): the cpu target's code, not the GPU's.
 FailureOr<gpu::GPUFuncOp>
 lowerKernelToGPUFunc(KernelOp kernel, gpu::GPUModuleOp module, StringRef name,
                      int64_t grid, const GPULoweringCounters &counters = {},

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Obs/Conversion/Passes.h"
+#include "Obs/Support/RuntimeFunctions.h"
 #include "Obs/Support/Statistics.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -499,16 +500,14 @@ void ObsGPUToCPUPass::runOnOperation() {
       global->moveBefore(module.getBody(), module.getBody()->begin());
       globalNames[oldName.getValue()] = hostSymbols.insert(global);
     }
-    // So do the runtime functions the kernels call (a scatter's check),
-    // declared once.
+    // So do the declarations of the runtime functions the kernels call (a
+    // scatter's check), one for the module.
     for (auto declaration :
          llvm::make_early_inc_range(gpuModule.getOps<func::FuncOp>())) {
-      if (declaration.isExternal() &&
-          module.lookupSymbol(declaration.getSymNameAttr())) {
-        declaration.erase();
-        continue;
-      }
-      declaration->moveBefore(module.getBody(), module.getBody()->begin());
+      if (failed(getOrDeclareRuntimeFunction(module, declaration.getSymName(),
+                                             declaration.getFunctionType())))
+        return signalPassFailure();
+      declaration.erase();
     }
     auto renameGlobals = [&](func::FuncOp func) {
       func.walk([&](memref::GetGlobalOp get) {

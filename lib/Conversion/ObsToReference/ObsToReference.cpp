@@ -12,7 +12,7 @@
 #include "Obs/Dialect/Obs/ElementEmitter.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/Dialect/Obs/Storage.h"
-#include "Obs/Support/RuntimeChecks.h"
+#include "Obs/Support/RuntimeFunctions.h"
 #include "Obs/Support/Statistics.h"
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -368,18 +368,23 @@ LogicalResult ReferenceLowering::lowerScatter(ScatterOp scatter) {
   Buffer out = allocate(type, loc);
   buffers[scatter.getResult()] = out;
   Value initial = arith::ConstantOp::create(builder, loc, scatter.getInitial());
-  forEachLeaf(type, loc, [&](ValueRange path) {
-    storeLeaf(builder, loc, out, initial, path);
-  });
-  Value written;
+  Value written, no;
+  func::FuncOp report;
   if (!scatter.getCombine()) {
+    FailureOr<func::FuncOp> declared =
+        getScatterCollisionReport(builder.getInsertionBlock()->getParentOp());
+    if (failed(declared))
+      return failure();
+    report = *declared;
     written = allocate(ArrType::get(type.getLength(), builder.getI1Type()), loc)
                   .front();
-    Value no = arith::ConstantIntOp::create(builder, loc, 0, 1);
-    forEachLeaf(type, loc, [&](ValueRange path) {
-      memref::StoreOp::create(builder, loc, no, written, path);
-    });
+    no = arith::ConstantIntOp::create(builder, loc, 0, 1);
   }
+  forEachLeaf(type, loc, [&](ValueRange path) {
+    storeLeaf(builder, loc, out, initial, path);
+    if (written)
+      memref::StoreOp::create(builder, loc, no, written, path);
+  });
   auto loop = scf::ForOp::create(
       builder, loc, constant(loc, 0),
       constant(loc, arrType(scatter.getValues()).getLength()),
@@ -389,23 +394,16 @@ LogicalResult ReferenceLowering::lowerScatter(ScatterOp scatter) {
   Value i = loop.getInductionVar();
   std::unique_ptr<ElementEmitter> emitter = makeEmitter(loc);
   Value value = emitter->emitLeaf(scatter.getValues(), i).front();
-  Value place = emitter->emitLeaf(scatter.getPlaces(), i).front();
-  if (!place.getType().isIndex())
-    place =
-        arith::IndexCastOp::create(builder, loc, builder.getIndexType(), place);
   // A place outside the result writes nothing.
-  Value atLeastZero = arith::CmpIOp::create(
-      builder, loc, arith::CmpIPredicate::sge, place, constant(loc, 0));
-  Value belowEnd =
-      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, place,
-                            constant(loc, type.getLength()));
-  auto inside = scf::IfOp::create(
-      builder, loc, arith::AndIOp::create(builder, loc, atLeastZero, belowEnd),
-      /*withElseRegion=*/false);
+  auto [place, isInside] = scatter.buildPlace(
+      builder, loc, emitter->emitLeaf(scatter.getPlaces(), i).front());
+  auto inside =
+      scf::IfOp::create(builder, loc, isInside, /*withElseRegion=*/false);
   builder.setInsertionPointToStart(inside.thenBlock());
   if (scatter.getCombine()) {
     Value old = memref::LoadOp::create(builder, loc, out.front(), place);
-    value = scatter.buildCombine(builder, loc, old, value);
+    value = arith::getReductionOp(scatter.getAtomicKind(), builder, loc, old,
+                                  value);
   } else {
     Value again = memref::LoadOp::create(builder, loc, written, place);
     auto collision =
@@ -414,7 +412,8 @@ LogicalResult ReferenceLowering::lowerScatter(ScatterOp scatter) {
       OpBuilder::InsertionGuard reportGuard(builder);
       builder.setInsertionPointToStart(collision.thenBlock());
       emitScatterCollisionReport(
-          builder, loc, positioned ? blockIdArgument : constant(loc, 0), place);
+          builder, loc, report, positioned ? blockIdArgument : constant(loc, 0),
+          place);
     }
     memref::StoreOp::create(builder, loc,
                             arith::ConstantIntOp::create(builder, loc, 1, 1),

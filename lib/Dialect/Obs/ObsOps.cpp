@@ -914,31 +914,16 @@ LogicalResult ScatterOp::verify() {
   return success();
 }
 
-Value ScatterOp::buildCombine(OpBuilder &builder, Location loc,
-                              Value accumulated, Value value) {
-  bool isFloat = isa<FloatType>(value.getType());
-  switch (*getCombine()) {
-  case ScatterCombine::Add:
-    return isFloat ? arith::AddFOp::create(builder, loc, accumulated, value)
-                         .getResult()
-                   : arith::AddIOp::create(builder, loc, accumulated, value)
-                         .getResult();
-  case ScatterCombine::Min:
-    return isFloat ? arith::MinimumFOp::create(builder, loc, accumulated, value)
-                         .getResult()
-                   : arith::MinSIOp::create(builder, loc, accumulated, value)
-                         .getResult();
-  case ScatterCombine::Max:
-    return isFloat ? arith::MaximumFOp::create(builder, loc, accumulated, value)
-                         .getResult()
-                   : arith::MaxSIOp::create(builder, loc, accumulated, value)
-                         .getResult();
-  case ScatterCombine::Or:
-    return arith::OrIOp::create(builder, loc, accumulated, value);
-  case ScatterCombine::And:
-    return arith::AndIOp::create(builder, loc, accumulated, value);
-  }
-  llvm_unreachable("unknown scatter combine");
+std::pair<Value, Value> ScatterOp::buildPlace(OpBuilder &builder, Location loc,
+                                              Value place) {
+  Value index =
+      arith::IndexCastOp::create(builder, loc, builder.getIndexType(), place);
+  // A negative place is past the end as an unsigned index.
+  Value length =
+      arith::ConstantIndexOp::create(builder, loc, getType().getLength());
+  Value inside = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                       index, length);
+  return {index, inside};
 }
 
 arith::AtomicRMWKind ScatterOp::getAtomicKind() {

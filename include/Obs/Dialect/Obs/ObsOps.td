@@ -919,12 +919,14 @@ def Obs_ScatterOp : Obs_Op<"scatter", [Pure, HasParent<"KernelOp">]> {
     ::mlir::obs::ArrType getType() {
       return ::llvm::cast<::mlir::obs::ArrType>(getResult().getType());
     }
-    /// `accumulated` merged with `value` by the combine (which must be set).
-    ::mlir::Value buildCombine(::mlir::OpBuilder &builder,
-                               ::mlir::Location loc, ::mlir::Value accumulated,
-                               ::mlir::Value value);
-    /// The atomic read-modify-write that merges a value into a place.
+    /// The atomic read-modify-write that merges a value into a place (the
+    /// combine must be set); arith::getReductionOp builds its plain form.
     ::mlir::arith::AtomicRMWKind getAtomicKind();
+    /// The index of the place `place` (an element of the places) and
+    /// whether it is inside the result.
+    ::std::pair<::mlir::Value, ::mlir::Value>
+    buildPlace(::mlir::OpBuilder &builder, ::mlir::Location loc,
+               ::mlir::Value place);
   }];
 }
 

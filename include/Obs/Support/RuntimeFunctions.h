@@ -1,0 +1,50 @@
+//===- RuntimeFunctions.h - what lowered code calls in obs-run --*- C++ -*-===//
+//
+// Functions that lowered host and kernel code calls and that the runner
+// provides (tools/obs-run registers them with the JIT):
+//  - obs-record-launches reports each launch, for `--emit=plan` and the
+//    bytes of `--bench`;
+//  - the `ref` and `cpu` targets check as they run what cannot be proved
+//    before the data is known (a scatter without a combine whose places
+//    depend on data writes each place at most once), and report the first
+//    violation, which obs-run turns into an error and exit status 1.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OBS_SUPPORT_RUNTIMEFUNCTIONS_H
+#define OBS_SUPPORT_RUNTIMEFUNCTIONS_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::obs {
+
+/// `void obs_record_launch(i64 kernel, i64 grid, i64 threads, i64 read,
+/// i64 written)`: a launch of the kernel numbered `kernel`, and the global
+/// bytes it reads and writes.
+constexpr llvm::StringLiteral kRecordLaunchFunction = "obs_record_launch";
+
+/// `void obs_scatter_collision(i64 block, i64 place)`: a scatter without a
+/// combine wrote `place` of its result a second time, in block `block`.
+constexpr llvm::StringLiteral kScatterCollisionFunction =
+    "obs_scatter_collision";
+
+/// The private declaration of the runtime function `name` of `type` in
+/// `symbolTable`, added at its start when absent. A symbol of that name
+/// that is not such a function is an error at it: the name is the runner's.
+FailureOr<func::FuncOp> getOrDeclareRuntimeFunction(Operation *symbolTable,
+                                                    StringRef name,
+                                                    FunctionType type);
+
+/// The declaration of obs_scatter_collision in the nearest symbol table
+/// around `op`.
+FailureOr<func::FuncOp> getScatterCollisionReport(Operation *op);
+
+/// Emits a call of `report` (getScatterCollisionReport) for `place` in
+/// `block`, both indices.
+void emitScatterCollisionReport(OpBuilder &builder, Location loc,
+                                func::FuncOp report, Value block, Value place);
+
+} // namespace mlir::obs
+
+#endif // OBS_SUPPORT_RUNTIMEFUNCTIONS_H
