@@ -16,6 +16,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
+#include <array>
 #include <map>
 #include <numeric>
 #include <queue>
@@ -1277,6 +1278,9 @@ SmallVector<Hazard> mlir::obs::findHazards(const BlockRun &run,
     const Access *first, *second;
   };
   SmallVector<Candidate> candidates;
+  // A place's accesses of one epoch, by whether they begin at the place
+  // (lists 0, 1) or before it (2, 3), and whether they are atomics (1, 3).
+  std::array<SmallVector<unsigned>, 4> partners;
   // Judges the accesses that cover one place, which begins at `byte`, given
   // by epoch and in access order within an epoch; returns whether the limit
   // is reached.
@@ -1295,48 +1299,64 @@ SmallVector<Hazard> mlir::obs::findHazards(const BlockRun &run,
       ArrayRef<unsigned> group =
           indices.slice(groupBegin, groupEnd - groupBegin);
       groupBegin = groupEnd;
+      // A partner that begins before this place met a write at an earlier
+      // one, unless the write itself begins here; and atomics commute. So
+      // each write looks only at the partners it can race with here: a
+      // histogram's atomics at unknown places, which span their buffer,
+      // would otherwise be judged against each other at every place.
+      for (SmallVector<unsigned> &list : partners)
+        list.clear();
+      for (unsigned x : group) {
+        const Access &access = accesses[x];
+        unsigned list =
+            (access.byteBegin == byte ? 0 : 2) + (access.atomic ? 1 : 0);
+        partners[list].push_back(x);
+      }
       for (unsigned w : group) {
         const Access &write = accesses[w];
         if (!write.write)
           continue;
         bool beginsHere = write.byteBegin == byte;
-        for (unsigned x : group) {
-          // A partner that begins before this place met the write at an
-          // earlier one, unless the write itself begins here.
-          if (x == w || (!beginsHere && accesses[x].byteBegin != byte))
+        for (unsigned list = 0; list < 4; ++list) {
+          // Lists 0 and 1 begin here, 1 and 3 are atomics.
+          if ((list >= 2 && !beginsHere) || (list % 2 == 1 && write.atomic))
             continue;
-          const Access &other = accesses[x];
-          if (other.write && x < w)
-            continue; // Each pair of writes once.
-          const Access *first = &write, *second = &other;
-          if (other.phase < write.phase ||
-              (other.phase == write.phase && other.thread == write.thread &&
-               other.order < write.order))
-            std::swap(first, second);
-          // Atomic updates commute; a scatter's stores at places the run
-          // could not tell are checked as the program runs.
-          if (first->atomic && second->atomic)
-            continue;
-          // (Stores into one scatter's buffer are that scatter's: one op
-          // per unrolled round.)
-          if (first->checkedScatter && second->checkedScatter &&
-              first->owner == second->owner &&
-              (first->element < 0 || second->element < 0))
-            continue;
-          if (first->phase == second->phase &&
-              first->thread == second->thread) {
-            // One thread's own order: only reading what this stage wrote is
-            // wrong (the stage must read earlier stages' values).
-            if (!(first->write && !second->write))
+          for (unsigned x : partners[list]) {
+            if (x == w)
               continue;
-          } else if (ordered(*first, *second)) {
-            continue;
+            const Access &other = accesses[x];
+            if (other.write && x < w)
+              continue; // Each pair of writes once.
+            const Access *first = &write, *second = &other;
+            if (other.phase < write.phase ||
+                (other.phase == write.phase && other.thread == write.thread &&
+                 other.order < write.order))
+              std::swap(first, second);
+            // Atomic updates commute; a scatter's stores at places the run
+            // could not tell are checked as the program runs.
+            if (first->atomic && second->atomic)
+              continue;
+            // (Stores into one scatter's buffer are that scatter's: one op
+            // per unrolled round.)
+            if (first->checkedScatter && second->checkedScatter &&
+                first->owner == second->owner &&
+                (first->element < 0 || second->element < 0))
+              continue;
+            if (first->phase == second->phase &&
+                first->thread == second->thread) {
+              // One thread's own order: only reading what this stage wrote is
+              // wrong (the stage must read earlier stages' values).
+              if (!(first->write && !second->write))
+                continue;
+            } else if (ordered(*first, *second)) {
+              continue;
+            }
+            Hazard::Kind kind = first->write
+                                    ? (second->write ? Hazard::WriteAfterWrite
+                                                     : Hazard::ReadAfterWrite)
+                                    : Hazard::WriteAfterRead;
+            candidates.push_back({w, x, kind, first, second});
           }
-          Hazard::Kind kind = first->write
-                                  ? (second->write ? Hazard::WriteAfterWrite
-                                                   : Hazard::ReadAfterWrite)
-                                  : Hazard::WriteAfterRead;
-          candidates.push_back({w, x, kind, first, second});
         }
       }
     }

@@ -39,6 +39,14 @@ using namespace mlir::obs;
 
 static constexpr uint64_t kWarpSize = KernelOp::kWarpSize;
 
+/// The results whose global scatter counts its writes (see
+/// lowerKernelToGPUFunc).
+static SmallVector<unsigned> checkedGlobalResults(KernelOp kernel,
+                                                  bool checkScatters) {
+  return checkScatters ? getUncombinedGlobalResults(kernel)
+                       : SmallVector<unsigned>();
+}
+
 /// The memref types of an array for a whole grid: the outermost dimension
 /// holds every block's chunk. For a grid known only at run time, the
 /// nominal length kDynamicGridLength stands for any.
@@ -130,6 +138,15 @@ private:
   /// values written (or merged) at their places, each ending in a block
   /// barrier.
   LogicalResult lowerScatter(ScatterOp scatter);
+  /// A global scatter's one stage: the values written (or merged) into the
+  /// launch's memref, which needs no barrier (the kernel never reads it).
+  LogicalResult lowerGlobalScatter(ScatterOp scatter);
+  /// Writes `value` at `place` of `buffer` when `isInside`: merged
+  /// atomically, or stored, first counting the place's writes in `writes`
+  /// (when set) and reporting a second through `report`.
+  void emitScatterWrite(ScatterOp scatter, Value buffer, Value writes,
+                        func::FuncOp report, Value value, Value place,
+                        Value isInside);
   /// The elements of an in-place sync's array that differ from what the
   /// array it overwrites holds at the same place.
   llvm::BitVector changedElements(SyncOp sync, Value overwritten);
@@ -184,6 +201,8 @@ private:
   /// Syncs whose result is only returned: they write global memory.
   llvm::DenseMap<Operation *, SmallVector<unsigned>> outputSyncs;
   SmallVector<Destination> outputs;
+  /// The write counts of checked global scatters, by kernel result.
+  llvm::DenseMap<unsigned, Value> globalWriteCounts;
   /// Each argument's global storage.
   SmallVector<Destination> arguments;
 };
@@ -866,7 +885,7 @@ LogicalResult KernelLowering::lowerScatter(ScatterOp scatter) {
   // The initial value over the buffer, the block's threads sweeping it.
   counters.stage();
   Value initial =
-      arith::ConstantOp::create(builder, loc(), scatter.getInitial());
+      arith::ConstantOp::create(builder, loc(), scatter.getInitialAttr());
   Value zero =
       writes ? arith::ConstantIntOp::create(builder, loc(), 0, 32) : Value();
   uint64_t rounds = llvm::divideCeil(type.getLength(), blockThreads);
@@ -893,35 +912,8 @@ LogicalResult KernelLowering::lowerScatter(ScatterOp scatter) {
 
   // Each value at its place: merged atomically, or stored.
   auto writeAt = [&](Value, ValueRange, ValueRange leaf) {
-    Value value = leaf[0];
     auto [place, isInside] = scatter.buildPlace(builder, loc(), leaf[1]);
-    auto inside =
-        scf::IfOp::create(builder, loc(), isInside, /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToStart(inside.thenBlock());
-    if (scatter.getCombine()) {
-      memref::AtomicRMWOp::create(builder, loc(), scatter.getAtomicKind(),
-                                  value, buffer, place);
-      return;
-    }
-    if (writes) {
-      Value one = arith::ConstantIntOp::create(builder, loc(), 1, 32);
-      Value before = memref::AtomicRMWOp::create(
-          builder, loc(), arith::AtomicRMWKind::addi, one, writes, place);
-      auto again = scf::IfOp::create(
-          builder, loc(),
-          arith::CmpIOp::create(builder, loc(), arith::CmpIPredicate::ne,
-                                before, zero),
-          /*withElseRegion=*/false);
-      OpBuilder::InsertionGuard reportGuard(builder);
-      builder.setInsertionPointToStart(again.thenBlock());
-      emitScatterCollisionReport(
-          builder, loc(), report,
-          gpu::BlockIdOp::create(builder, loc(), gpu::Dimension::x), place);
-    }
-    auto store = memref::StoreOp::create(builder, loc(), value, buffer, place);
-    ObsDialect::CheckedScatterAttrHelper(builder.getContext())
-        .setAttr(store, builder.getUnitAttr());
+    emitScatterWrite(scatter, buffer, writes, report, leaf[0], place, isInside);
   };
   if (failed(
           emitStage({scatter.getValues(), scatter.getPlaces()}, {}, writeAt)))
@@ -932,6 +924,67 @@ LogicalResult KernelLowering::lowerScatter(ScatterOp scatter) {
   return success();
 }
 
+void KernelLowering::emitScatterWrite(ScatterOp scatter, Value buffer,
+                                      Value writes, func::FuncOp report,
+                                      Value value, Value place,
+                                      Value isInside) {
+  auto inside =
+      scf::IfOp::create(builder, loc(), isInside, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(inside.thenBlock());
+  if (scatter.getCombine()) {
+    memref::AtomicRMWOp::create(builder, loc(), scatter.getAtomicKind(), value,
+                                buffer, place);
+    return;
+  }
+  if (writes) {
+    Value one = arith::ConstantIntOp::create(builder, loc(), 1, 32);
+    Value before = memref::AtomicRMWOp::create(
+        builder, loc(), arith::AtomicRMWKind::addi, one, writes, place);
+    Value zero = arith::ConstantIntOp::create(builder, loc(), 0, 32);
+    auto again = scf::IfOp::create(
+        builder, loc(),
+        arith::CmpIOp::create(builder, loc(), arith::CmpIPredicate::ne, before,
+                              zero),
+        /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard reportGuard(builder);
+    builder.setInsertionPointToStart(again.thenBlock());
+    emitScatterCollisionReport(
+        builder, loc(), report,
+        gpu::BlockIdOp::create(builder, loc(), gpu::Dimension::x), place);
+  }
+  auto store = memref::StoreOp::create(builder, loc(), value, buffer, place);
+  ObsDialect::CheckedScatterAttrHelper(builder.getContext())
+      .setAttr(store, builder.getUnitAttr());
+}
+
+LogicalResult KernelLowering::lowerGlobalScatter(ScatterOp scatter) {
+  std::optional<Location> outerLoc = currentLoc;
+  currentLoc = scatter.getLoc();
+  llvm::scope_exit restore([&] { currentLoc = outerLoc; });
+  unsigned index = scatter.getResult().use_begin()->getOperandNumber();
+  const Destination &destination = outputs[index];
+  Value memref = destination.components.front();
+  // The memref's length, where it is known only at run time.
+  Value length =
+      destination.lengths.empty() ? Value() : destination.lengths.front();
+  Value writes = globalWriteCounts.lookup(index);
+  func::FuncOp report;
+  if (writes) {
+    FailureOr<func::FuncOp> declared = getScatterCollisionReport(func);
+    if (failed(declared))
+      return failure();
+    report = *declared;
+  }
+  auto writeAt = [&](Value, ValueRange, ValueRange leaf) {
+    auto [place, isInside] =
+        length ? scatter.buildPlace(builder, loc(), leaf[1], length)
+               : scatter.buildPlace(builder, loc(), leaf[1]);
+    emitScatterWrite(scatter, memref, writes, report, leaf[0], place, isInside);
+  };
+  return emitStage({scatter.getValues(), scatter.getPlaces()}, {}, writeAt);
+}
+
 LogicalResult KernelLowering::lowerBlock(Block &block) {
   for (Operation &op : block.without_terminator()) {
     if (auto sync = dyn_cast<SyncOp>(op)) {
@@ -940,7 +993,8 @@ LogicalResult KernelLowering::lowerBlock(Block &block) {
       continue;
     }
     if (auto scatter = dyn_cast<ScatterOp>(op)) {
-      if (failed(lowerScatter(scatter)))
+      if (failed(scatter.getGlobal() ? lowerGlobalScatter(scatter)
+                                     : lowerScatter(scatter)))
         return failure();
       continue;
     }
@@ -986,14 +1040,27 @@ LogicalResult KernelLowering::lower() {
     arguments.push_back(global);
     next += width;
   }
-  for (Type result : kernel.getResultTypes()) {
+  for (auto [index, result] : llvm::enumerate(kernel.getResultTypes())) {
     auto type = cast<ArrType>(result);
     unsigned width = getFlattenedSize(type.getLeafType());
-    outputs.push_back(globalDestination(entry.getArguments().slice(next, width),
-                                        type, layoutOf(),
-                                        lengthsOf(next, width)));
+    AffineMap layout = layoutOf();
+    ValueRange components = entry.getArguments().slice(next, width);
+    if (kernel.getGlobalScatter(index)) {
+      // The launch's whole memref: place i is element i, in every block.
+      Destination whole;
+      whole.components.assign(components.begin(), components.end());
+      llvm::append_range(whole.lengths, lengthsOf(next, width));
+      outputs.push_back(whole);
+    } else {
+      outputs.push_back(
+          globalDestination(components, type, layout, lengthsOf(next, width)));
+    }
     next += width;
   }
+  // The write counts of checked global scatters follow everything else.
+  unsigned nextCount = numMemrefs * (dynamic ? 2 : 1);
+  for (unsigned index : checkedGlobalResults(kernel, checkScatters))
+    globalWriteCounts[index] = entry.getArgument(nextCount++);
 
   // Syncs whose result is only returned write global memory directly.
   auto ret = cast<ReturnOp>(kernel.getBody().front().getTerminator());
@@ -1007,7 +1074,7 @@ LogicalResult KernelLowering::lower() {
     return failure();
   for (auto [index, value] : llvm::enumerate(ret.getResults())) {
     auto sync = value.getDefiningOp<SyncOp>();
-    if (sync && outputSyncs.count(sync))
+    if ((sync && outputSyncs.count(sync)) || kernel.getGlobalScatter(index))
       continue;
     if (failed(emitStage(value, {}, outputs[index])))
       return failure();
@@ -1037,12 +1104,24 @@ FailureOr<gpu::GPUFuncOp> mlir::obs::lowerKernelToGPUFunc(
     for (Type type : kernel.getArgumentTypes())
       llvm::append_range(arguments,
                          gridStorageTypes(cast<ArrType>(type), grid));
-    for (Type type : kernel.getResultTypes())
+    // A global scatter's result is one array for the whole grid.
+    for (auto [index, type] : llvm::enumerate(kernel.getResultTypes()))
       llvm::append_range(arguments,
-                         gridStorageTypes(cast<ArrType>(type), grid));
+                         gridStorageTypes(cast<ArrType>(type),
+                                          kernel.getGlobalScatter(index) &&
+                                                  !ShapedType::isDynamic(grid)
+                                              ? 1
+                                              : grid));
     // Sizes known at run time: each memref's outermost length.
     if (ShapedType::isDynamic(grid))
       arguments.append(arguments.size(), builder.getIndexType());
+  }
+  for (unsigned index : checkedGlobalResults(kernel, checkScatters)) {
+    auto type = cast<ArrType>(kernel.getResultTypes()[index]);
+    llvm::append_range(
+        arguments,
+        gridStorageTypes(ArrType::get(type.getLength(), builder.getI32Type()),
+                         ShapedType::isDynamic(grid) ? grid : 1));
   }
   SymbolTable symbols(module);
   auto func = gpu::GPUFuncOp::create(builder, kernel.getLoc(), name,

@@ -57,6 +57,26 @@ static Value launchBytes(ImplicitLocOpBuilder &b, Value grid, Value memref,
   return arith::MulIOp::create(b, places, constant(getElementBytes(type)));
 }
 
+/// The bytes a global scatter's launch of `grid` blocks writes into
+/// `memref`: at most one element per value each block scatters, and,
+/// without a combine, no place twice.
+static Value globalScatterBytes(ImplicitLocOpBuilder &b, Value grid,
+                                Value memref, ScatterOp scatter) {
+  auto type = cast<MemRefType>(memref.getType());
+  Value places = arith::MulIOp::create(
+      b, grid,
+      arith::ConstantIntOp::create(
+          b, static_cast<int64_t>(arrType(scatter.getValues()).getLength()),
+          64));
+  if (!scatter.getCombine())
+    places = arith::MinUIOp::create(
+        b, places,
+        arith::IndexCastOp::create(b, b.getI64Type(),
+                                   memref::DimOp::create(b, memref, 0)));
+  return arith::MulIOp::create(
+      b, places, arith::ConstantIntOp::create(b, getElementBytes(type), 64));
+}
+
 void ObsRecordLaunchesPass::runOnOperation() {
   ModuleOp module = getOperation();
   SymbolTable symbols(module);
@@ -94,7 +114,13 @@ void ObsRecordLaunchesPass::runOnOperation() {
     // What one block holds of each memref: its array's leaves.
     for (auto [index, memref, operand] :
          llvm::enumerate(memrefs, getLaunchOperandArrays(kernel))) {
-      Value bytes = launchBytes(b, grid, memref, operand.type.getNumLeaves());
+      Value bytes;
+      if (operand.whole)
+        bytes = globalScatterBytes(
+            b, grid, memref,
+            kernel.getGlobalScatter(operand.array - kernel.getNumArguments()));
+      else
+        bytes = launchBytes(b, grid, memref, operand.type.getNumLeaves());
       Value &total = index < launch.getInputs().size() ? read : written;
       total = arith::AddIOp::create(b, total, bytes);
     }

@@ -241,6 +241,8 @@ struct OperandPlaces {
   /// The memref operand's extents, to check the layout's outermost index.
   int64_t outerExtent;
   CompiledLayout layout;
+  /// A global scatter's memref, the same places in every block.
+  bool whole;
 };
 
 constexpr unsigned kWarpSize = KernelOp::kWarpSize;
@@ -251,6 +253,7 @@ struct ObsVerifyLaunchesPass
 
   LogicalResult proveOverlaps(LaunchOp launch, KernelOp kernel,
                               ArrayRef<LaunchOverlap> overlaps);
+  LogicalResult proveGlobalScatterPlaces(LaunchOp launch, KernelOp kernel);
   LogicalResult proveCalls(ModuleOp module, SymbolTableCollection &symbols);
 };
 
@@ -269,6 +272,10 @@ struct FollowedOperand {
   bool output;
   AllocationView placement;
   ArrType array;
+  /// A global scatter's memref: every block may write any place of it.
+  bool whole;
+  /// Which of the kernel's arrays (arguments, then results) it stores.
+  unsigned arrayIndex;
 };
 
 /// Every memref operand of `launch` (ins, then outs; one per scalar of each
@@ -294,8 +301,34 @@ followLaunchOperands(LaunchOp launch, KernelOp kernel) {
       diag.attachNote(placement->root.getLoc()) << "the allocation";
       return tagError(diag, ErrorKind::RejectedChoice);
     }
-    followed.push_back(
-        {static_cast<unsigned>(operand), output, *placement, array.type});
+    followed.push_back({static_cast<unsigned>(operand), output, *placement,
+                        array.type, array.whole, array.array});
+  }
+  // A global scatter's memref is the one operand over its allocation: its
+  // blocks' writes commute only with each other (atomics of one combine)
+  // or are checked against each other as they run (without one).
+  for (const FollowedOperand &whole : followed) {
+    if (!whole.whole)
+      continue;
+    for (const FollowedOperand &other : followed) {
+      if (other.operand == whole.operand ||
+          other.placement.root != whole.placement.root)
+        continue;
+      InFlightDiagnostic diag =
+          launch.emitOpError()
+          << "passes " << nameOperand(launch, whole.operand)
+          << ", the memref of a global obs.scatter, which any block may "
+             "write at any place, and "
+          << nameOperand(launch, other.operand)
+          << " over the same allocation: no other operand may touch a "
+             "global scatter's memory";
+      diag.attachNote(whole.placement.root.getLoc()) << "the allocation";
+      diag.attachNote(
+          kernel.getGlobalScatter(whole.arrayIndex - kernel.getNumArguments())
+              .getLoc())
+          << "the scatter";
+      return tagError(diag, ErrorKind::RejectedChoice);
+    }
   }
   return followed;
 }
@@ -379,7 +412,7 @@ mlir::obs::proveLaunchPlaces(LaunchOp launch, KernelOp kernel,
       followLaunchOperands(launch, kernel);
   if (failed(followed))
     return failure();
-  SmallVector<OperandPlaces> operands;
+  SmallVector<OperandPlaces, 4> operands;
   for (FollowedOperand &each : *followed) {
     CompiledLayout layout(layouts[each.operand].getResult(0));
     if (layout.tooDeep())
@@ -389,7 +422,7 @@ mlir::obs::proveLaunchPlaces(LaunchOp launch, KernelOp kernel,
         {each.operand, each.output, each.placement, each.array.getShape(),
          each.array.getNumLeaves(),
          cast<MemRefType>(memrefs[each.operand].getType()).getShape().front(),
-         std::move(layout)});
+         std::move(layout), each.whole});
   }
 
   // The place of element `element` of block `block` of an operand, in units
@@ -474,11 +507,16 @@ mlir::obs::proveLaunchPlaces(LaunchOp launch, KernelOp kernel,
         const OperandPlaces &places = operands[member];
         if (places.output == reads)
           continue;
-        for (int64_t block = 0; block < grid; ++block) {
+        // A global scatter's memref is alone over its allocation (see
+        // followLaunchOperands): its places need only be inside it.
+        for (int64_t block = 0, blocks = places.whole ? 1 : grid;
+             block < blocks; ++block) {
           for (uint64_t element = 0; element < places.leaves; ++element) {
             std::optional<int64_t> unit = placeOf(places, block, element);
             if (!unit || !inside(*unit, places, block, element))
               return failure();
+            if (places.whole)
+              continue;
             if (!reads) {
               Writer &writer = writers[*unit];
               if (writer.block >= 0) {
@@ -642,6 +680,65 @@ ObsVerifyLaunchesPass::proveCalls(ModuleOp module,
   return failure(result.wasInterrupted());
 }
 
+/// A global scatter without a combine writes each place at most once in the
+/// whole launch. Where its places depend on data (or on the block), ref and
+/// cpu check that as they run; a place the simulation of the kernel's block
+/// knows from the thread ids alone is written in every block alike, so it
+/// is proved here: no two threads write it, and no two blocks do (the
+/// launch may run more than one).
+LogicalResult ObsVerifyLaunchesPass::proveGlobalScatterPlaces(LaunchOp launch,
+                                                              KernelOp kernel) {
+  SmallVector<unsigned> checked = getUncombinedGlobalResults(kernel);
+  if (checked.empty())
+    return success();
+  FailureOr<std::shared_ptr<const KernelSimulation>> simulated =
+      getChildAnalysis<KernelSimulations>(kernel).simulate(kernel);
+  if (failed(simulated)) {
+    launch.emitOpError()
+        << "launches a global obs.scatter without a combine, whose places "
+           "need the kernel's block simulated, and it cannot be";
+    return failure();
+  }
+  const BlockRun &run = simulated->get()->run;
+  SmallVector<LaunchOperandArray> operandArrays =
+      getLaunchOperandArrays(kernel);
+  std::optional<int64_t> grid = launch.getStaticGridSize();
+  bool manyBlocks = launch.getDynamicGrid() || (grid && *grid > 1);
+  // The first writer of each known place, by memory.
+  llvm::DenseMap<std::pair<unsigned, int64_t>, const Access *> writers;
+  for (const Access &access : run.getAccesses()) {
+    if (!access.write || !access.checkedScatter || access.element < 0)
+      continue;
+    auto argument =
+        dyn_cast<BlockArgument>(run.getMemories()[access.memory].root);
+    if (!argument || argument.getArgNumber() >= operandArrays.size() ||
+        !operandArrays[argument.getArgNumber()].whole)
+      continue;
+    unsigned operand = argument.getArgNumber();
+    ScatterOp scatter = kernel.getGlobalScatter(operandArrays[operand].array -
+                                                kernel.getNumArguments());
+    auto [first, added] =
+        writers.try_emplace({access.memory, access.element}, &access);
+    if (!added || manyBlocks) {
+      InFlightDiagnostic diag = launch.emitOpError();
+      diag << "writes place " << access.element << " of "
+           << nameOperand(launch, operand) << " twice, through a global "
+           << "obs.scatter without a combine: ";
+      if (!added)
+        diag << "threads " << first->second->thread << " and " << access.thread
+             << " of every block write it";
+      else
+        diag << "thread " << access.thread << " writes it in every block, "
+             << "whatever the block's data, and the launch runs "
+             << (grid ? std::to_string(*grid) : std::string("any number of"))
+             << " blocks";
+      diag.attachNote(scatter.getLoc()) << "the scatter";
+      return tagError(diag, ErrorKind::RejectedChoice);
+    }
+  }
+  return success();
+}
+
 void ObsVerifyLaunchesPass::runOnOperation() {
   ModuleOp module = getOperation();
   SymbolTableCollection symbols;
@@ -650,7 +747,9 @@ void ObsVerifyLaunchesPass::runOnOperation() {
         launch, launch.getKernelAttr());
     SmallVector<LaunchOverlap> overlaps;
     if (!kernel || failed(proveLaunchPlaces(launch, kernel, overlaps)) ||
-        (!overlaps.empty() && failed(proveOverlaps(launch, kernel, overlaps))))
+        (!overlaps.empty() &&
+         failed(proveOverlaps(launch, kernel, overlaps))) ||
+        failed(proveGlobalScatterPlaces(launch, kernel)))
       return WalkResult::interrupt();
     addToStatistic(*this, numLaunches, "launches");
     return WalkResult::advance();

@@ -58,9 +58,16 @@ struct KernelLayouts {
 /// stage have its sync's location. The analyses map what they find in the
 /// gpu.func back to the kernel through them.
 ///
+/// A kernel result that a `global` obs.scatter computes is the launch's
+/// whole memref in every block: `memref<L x T>` for a static grid, the
+/// nominal dynamic one otherwise.
+///
 /// With `checkScatters`, a scatter without a combine counts the writes of
 /// each place and reports a second one as it runs (through
 /// Obs/Support/RuntimeFunctions.h): the cpu target's code, not the GPU's.
+/// A global one counts them in a memref the launch gives it, zeroed, shared
+/// by the blocks: one i32 per place, passed after all other arguments, one
+/// per result getUncombinedGlobalResults names.
 FailureOr<gpu::GPUFuncOp>
 lowerKernelToGPUFunc(KernelOp kernel, gpu::GPUModuleOp module, StringRef name,
                      int64_t grid, const GPULoweringCounters &counters = {},

@@ -63,6 +63,59 @@ static uint64_t sharedBytesOf(gpu::GPUFuncOp func) {
   return bytes;
 }
 
+/// Allocates the write counts a launch of `kernel` gives `func` for its
+/// checked global scatters (see lowerKernelToGPUFunc), zeroed, one i32 per
+/// place of the result's memref among `memrefs` (the launch's operands), as
+/// the types `func` takes, and appends them to `operands`. Returns the
+/// allocations, to free after the launch.
+static SmallVector<Value>
+allocateWriteCounts(OpBuilder &b, Location loc, KernelOp kernel,
+                    gpu::GPUFuncOp func, ValueRange memrefs, bool checkScatters,
+                    SmallVectorImpl<Value> &operands) {
+  SmallVector<Value> allocations;
+  if (!checkScatters)
+    return allocations;
+  SmallVector<unsigned> checked = getUncombinedGlobalResults(kernel);
+  ArrayRef<Type> countTypes =
+      func.getFunctionType().getInputs().take_back(checked.size());
+  SmallVector<LaunchOperandArray> operandArrays =
+      getLaunchOperandArrays(kernel);
+  for (auto [index, countType] : llvm::zip_equal(checked, countTypes)) {
+    unsigned array = kernel.getNumArguments() + index;
+    const auto *operand =
+        llvm::find_if(operandArrays, [&](const LaunchOperandArray &each) {
+          return each.array == array;
+        });
+    Value memref = memrefs[operand - operandArrays.begin()];
+    auto type = cast<MemRefType>(countType);
+    Value length = memref::DimOp::create(b, loc, memref, 0);
+    Value counts;
+    if (type.hasStaticShape() &&
+        type.getDimSize(0) ==
+            cast<MemRefType>(memref.getType()).getDimSize(0)) {
+      counts = memref::AllocOp::create(b, loc, type);
+      allocations.push_back(counts);
+    } else {
+      // A memref of the run-time length, as the instance's nominal type.
+      Value allocation = memref::AllocOp::create(
+          b, loc, MemRefType::get({ShapedType::kDynamic}, b.getI32Type()),
+          ValueRange{length});
+      allocations.push_back(allocation);
+      counts = memref::ReinterpretCastOp::create(b, loc, type, allocation,
+                                                 /*offset=*/0, type.getShape(),
+                                                 SmallVector<int64_t>{1});
+    }
+    Value zero = arith::ConstantIntOp::create(b, loc, 0, 32);
+    auto clear =
+        scf::ForOp::create(b, loc, arith::ConstantIndexOp::create(b, loc, 0),
+                           length, arith::ConstantIndexOp::create(b, loc, 1));
+    OpBuilder body = OpBuilder::atBlockBegin(clear.getBody());
+    memref::StoreOp::create(body, loc, zero, counts, clear.getInductionVar());
+    operands.push_back(counts);
+  }
+  return allocations;
+}
+
 namespace {
 struct ConvertObsToGPUPass
     : mlir::obs::impl::ConvertObsToGPUBase<ConvertObsToGPUPass> {
@@ -137,16 +190,25 @@ void ConvertObsToGPUPass::runOnOperation() {
     addToStatistic(*this, numKernels, "kernels");
   }
   // Launches: of an obs.launch, and of each kernel's host function.
+  // A launch of `operands`, which are the launch's memrefs `memrefs` and
+  // what the instance takes with them (their lengths), with the write counts
+  // of its checked global scatters.
   auto emitLaunch = [&](OpBuilder &b, Location loc, KernelOp kernel,
-                        gpu::GPUFuncOp func, Value grid, ValueRange operands) {
+                        gpu::GPUFuncOp func, Value grid, ValueRange memrefs,
+                        ValueRange operands) {
     uint64_t threads = kernel.getBlockThreads();
     auto constant = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(b, loc, v);
     };
+    SmallVector<Value> allOperands(operands);
+    SmallVector<Value> counts = allocateWriteCounts(
+        b, loc, kernel, func, memrefs, checkScatters, allOperands);
     Value one = constant(1);
     gpu::LaunchFuncOp::create(b, loc, func, gpu::KernelDim3{grid, one, one},
                               gpu::KernelDim3{constant(threads), one, one},
-                              /*dynamicSharedMemorySize=*/Value(), operands);
+                              /*dynamicSharedMemorySize=*/Value(), allOperands);
+    for (Value allocation : counts)
+      memref::DeallocOp::create(b, loc, allocation);
   };
   // A launch whose sizes are known only at run time passes its memrefs as
   // the instance's nominal types, then their lengths, and runs no block
@@ -160,7 +222,7 @@ void ConvertObsToGPUPass::runOnOperation() {
     // The nominal type reinterprets the memref's identity layout (a cast
     // between two static lengths is not a memref.cast).
     for (auto [memref, type] :
-         llvm::zip(memrefs, func.getFunctionType().getInputs())) {
+         llvm::zip_first(memrefs, func.getFunctionType().getInputs())) {
       auto nominal = cast<MemRefType>(type);
       SmallVector<int64_t> strides(nominal.getRank(), 1);
       for (int64_t d = nominal.getRank() - 1; d > 0; --d)
@@ -172,7 +234,7 @@ void ConvertObsToGPUPass::runOnOperation() {
     operands.append(lengths);
     Value grid = launch.buildGridSize(b);
     if (!guardEmptyGrids) {
-      emitLaunch(b, loc, kernel, func, grid, operands);
+      emitLaunch(b, loc, kernel, func, grid, memrefs, operands);
       return;
     }
     Value positive =
@@ -180,7 +242,7 @@ void ConvertObsToGPUPass::runOnOperation() {
                               arith::ConstantIndexOp::create(b, loc, 0));
     auto ifAny = scf::IfOp::create(b, loc, positive, /*withElseRegion=*/false);
     OpBuilder then = ifAny.getThenBodyBuilder();
-    emitLaunch(then, loc, kernel, func, grid, operands);
+    emitLaunch(then, loc, kernel, func, grid, memrefs, operands);
   };
   // Launches with layouts get instances of their own, one per distinct
   // kernel, grid, layouts and memref types.
@@ -227,7 +289,7 @@ void ConvertObsToGPUPass::runOnOperation() {
     OpBuilder b(launch);
     emitLaunch(b, launch.getLoc(), kernel, func,
                arith::ConstantIndexOp::create(b, launch.getLoc(), grid),
-               operands);
+               operands, operands);
     launch.erase();
   }
   for (KernelOp kernel : kernels) {
@@ -238,14 +300,17 @@ void ConvertObsToGPUPass::runOnOperation() {
     }
     gpu::GPUFuncOp func = instances.lookup({kernel, 1});
     builder.setInsertionPoint(kernel);
-    auto host = func::FuncOp::create(builder, kernel.getLoc(),
-                                     kernel.getSymName().str() + ".host",
-                                     func.getFunctionType());
+    // It takes the kernel's memrefs; the launch adds the write counts.
+    auto host = func::FuncOp::create(
+        builder, kernel.getLoc(), kernel.getSymName().str() + ".host",
+        builder.getFunctionType(func.getFunctionType().getInputs().take_front(
+                                    getLaunchOperandArrays(kernel).size()),
+                                {}));
     Block *entry = host.addEntryBlock();
     OpBuilder b = OpBuilder::atBlockEnd(entry);
     emitLaunch(b, kernel.getLoc(), kernel, func,
                arith::ConstantIndexOp::create(b, kernel.getLoc(), 1),
-               entry->getArguments());
+               entry->getArguments(), entry->getArguments());
     func::ReturnOp::create(b, kernel.getLoc());
     StringAttr name = kernel.getSymNameAttr();
     kernel.erase();

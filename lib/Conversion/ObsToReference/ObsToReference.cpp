@@ -104,6 +104,10 @@ private:
   KernelOp positioned;
   Value blockIdArgument;
   SmallVector<Value> extentArguments;
+  /// A global scatter's memref (the launch's, whole) and, without a
+  /// combine, its table of written places, shared by the launch's blocks:
+  /// arguments of the block function.
+  llvm::DenseMap<Operation *, std::pair<Value, Value>> globalScatters;
   llvm::DenseMap<Value, Buffer> buffers;
   SmallVector<SmallVector<Value>> scopes;
 };
@@ -365,10 +369,8 @@ LogicalResult ReferenceLowering::lowerSort(SortOp sort) {
 LogicalResult ReferenceLowering::lowerScatter(ScatterOp scatter) {
   Location loc = scatter.getLoc();
   ArrType type = scatter.getType();
-  Buffer out = allocate(type, loc);
-  buffers[scatter.getResult()] = out;
-  Value initial = arith::ConstantOp::create(builder, loc, scatter.getInitial());
-  Value written, no;
+  Buffer out;
+  Value written, length;
   func::FuncOp report;
   if (!scatter.getCombine()) {
     FailureOr<func::FuncOp> declared =
@@ -376,15 +378,31 @@ LogicalResult ReferenceLowering::lowerScatter(ScatterOp scatter) {
     if (failed(declared))
       return failure();
     report = *declared;
-    written = allocate(ArrType::get(type.getLength(), builder.getI1Type()), loc)
-                  .front();
-    no = arith::ConstantIntOp::create(builder, loc, 0, 1);
   }
-  forEachLeaf(type, loc, [&](ValueRange path) {
-    storeLeaf(builder, loc, out, initial, path);
-    if (written)
-      memref::StoreOp::create(builder, loc, no, written, path);
-  });
+  if (scatter.getGlobal()) {
+    // Into the launch's memref as it is, up to its length.
+    auto [memref, table] = globalScatters.lookup(scatter);
+    out.push_back(memref);
+    written = table;
+    length = memref::DimOp::create(builder, loc, memref, 0);
+  } else {
+    out = allocate(type, loc);
+    Value initial =
+        arith::ConstantOp::create(builder, loc, scatter.getInitialAttr());
+    Value no;
+    if (report) {
+      written =
+          allocate(ArrType::get(type.getLength(), builder.getI1Type()), loc)
+              .front();
+      no = arith::ConstantIntOp::create(builder, loc, 0, 1);
+    }
+    forEachLeaf(type, loc, [&](ValueRange path) {
+      storeLeaf(builder, loc, out, initial, path);
+      if (written)
+        memref::StoreOp::create(builder, loc, no, written, path);
+    });
+  }
+  buffers[scatter.getResult()] = out;
   auto loop = scf::ForOp::create(
       builder, loc, constant(loc, 0),
       constant(loc, arrType(scatter.getValues()).getLength()),
@@ -395,8 +413,10 @@ LogicalResult ReferenceLowering::lowerScatter(ScatterOp scatter) {
   std::unique_ptr<ElementEmitter> emitter = makeEmitter(loc);
   Value value = emitter->emitLeaf(scatter.getValues(), i).front();
   // A place outside the result writes nothing.
-  auto [place, isInside] = scatter.buildPlace(
-      builder, loc, emitter->emitLeaf(scatter.getPlaces(), i).front());
+  Value placeValue = emitter->emitLeaf(scatter.getPlaces(), i).front();
+  auto [place, isInside] =
+      length ? scatter.buildPlace(builder, loc, placeValue, length)
+             : scatter.buildPlace(builder, loc, placeValue);
   auto inside =
       scf::IfOp::create(builder, loc, isInside, /*withElseRegion=*/false);
   builder.setInsertionPointToStart(inside.thenBlock());
@@ -424,9 +444,36 @@ LogicalResult ReferenceLowering::lowerScatter(ScatterOp scatter) {
 }
 
 /// The name of the function that runs one block of a kernel whose code asks
-/// where its block is.
+/// where its block is, or that returns a global scatter.
 static std::string blockFunctionName(KernelOp kernel) {
   return (kernel.getSymName() + ".block").str();
+}
+
+/// Whether a launch runs `kernel`'s blocks through a block function: one
+/// that takes where its block is, and the memrefs and tables of its global
+/// scatters whole.
+static bool needsBlockFunction(KernelOp kernel) {
+  return usesBlockPosition(kernel) || hasGlobalResults(kernel);
+}
+
+/// The type a block function takes a global scatter's memref as (any
+/// length), or a table of its places.
+static MemRefType wholeMemRefType(Type element) {
+  return MemRefType::get({ShapedType::kDynamic}, element);
+}
+
+/// Allocates a zeroed table of `length` written flags.
+static Value allocateWrittenTable(OpBuilder &builder, Location loc,
+                                  Value length) {
+  Value table = memref::AllocOp::create(
+      builder, loc, wholeMemRefType(builder.getI1Type()), ValueRange{length});
+  Value no = arith::ConstantIntOp::create(builder, loc, 0, 1);
+  auto clear = scf::ForOp::create(
+      builder, loc, arith::ConstantIndexOp::create(builder, loc, 0), length,
+      arith::ConstantIndexOp::create(builder, loc, 1));
+  OpBuilder body = OpBuilder::atBlockBegin(clear.getBody());
+  memref::StoreOp::create(body, loc, no, table, clear.getInductionVar());
+  return table;
 }
 
 LogicalResult ReferenceLowering::lowerKernel(KernelOp kernel) {
@@ -440,9 +487,24 @@ LogicalResult ReferenceLowering::lowerKernel(KernelOp kernel) {
   llvm::for_each(kernel.getArgumentTypes(), appendStorage);
   llvm::for_each(kernel.getResultTypes(), appendStorage);
   unsigned numBuffers = argumentTypes.size();
-  // A kernel that asks where its block is also takes the block's index and
-  // the present elements of each argument; on its own it is block 0, whole.
-  bool positionedKernel = usesBlockPosition(kernel);
+  // A kernel that asks where its block is, or returns a global scatter,
+  // runs through a block function, which also takes the block's index, the
+  // present elements of each argument, and each global scatter's memref
+  // (of any length) and table of written places; on its own it is block
+  // 0, whole.
+  bool positionedKernel = needsBlockFunction(kernel);
+  SmallVector<unsigned> checkedResults = getUncombinedGlobalResults(kernel);
+  SmallVector<Type> blockTypes(argumentTypes);
+  unsigned firstResultBuffer = 0;
+  for (Type type : kernel.getArgumentTypes())
+    firstResultBuffer += getFlattenedSize(cast<ArrType>(type).getLeafType());
+  for (unsigned index = 0, e = kernel.getResultTypes().size(); index < e;
+       ++index)
+    if (ScatterOp scatter = kernel.getGlobalScatter(index))
+      blockTypes[firstResultBuffer + index] =
+          wholeMemRefType(scatter.getType().getElementType());
+  blockTypes.append(checkedResults.size(),
+                    wholeMemRefType(builder.getI1Type()));
   if (positionedKernel) {
     auto wrapper =
         func::FuncOp::create(builder, loc, kernel.getSymName(),
@@ -450,13 +512,31 @@ LogicalResult ReferenceLowering::lowerKernel(KernelOp kernel) {
     Block *entry = wrapper.addEntryBlock();
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(entry);
-    SmallVector<Value> operands(entry->getArguments());
+    SmallVector<Value> operands;
+    for (auto [argument, type] :
+         llvm::zip_equal(entry->getArguments(),
+                         ArrayRef(blockTypes).take_front(numBuffers)))
+      operands.push_back(
+          argument.getType() == type
+              ? Value(argument)
+              : memref::CastOp::create(builder, loc, type, argument)
+                    .getResult());
+    SmallVector<Value> tables;
+    for (unsigned index : checkedResults)
+      tables.push_back(allocateWrittenTable(
+          builder, loc,
+          constant(loc,
+                   cast<ArrType>(kernel.getResultTypes()[index]).getLength())));
+    llvm::append_range(operands, tables);
     operands.push_back(constant(loc, 0));
     for (Type type : kernel.getArgumentTypes())
       operands.push_back(constant(loc, cast<ArrType>(type).getLength()));
     func::CallOp::create(builder, loc, blockFunctionName(kernel), TypeRange(),
                          operands);
+    for (Value table : tables)
+      memref::DeallocOp::create(builder, loc, table);
     func::ReturnOp::create(builder, loc);
+    argumentTypes = blockTypes;
     argumentTypes.append(1 + kernel.getNumArguments(), builder.getIndexType());
   }
   auto func = func::FuncOp::create(builder, loc,
@@ -469,11 +549,20 @@ LogicalResult ReferenceLowering::lowerKernel(KernelOp kernel) {
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(entry);
   if (positionedKernel) {
+    unsigned numTables = checkedResults.size();
     positioned = kernel;
-    blockIdArgument = entry->getArgument(numBuffers);
+    blockIdArgument = entry->getArgument(numBuffers + numTables);
     extentArguments.assign(
-        entry->getArguments().drop_front(numBuffers + 1).begin(),
+        entry->getArguments().drop_front(numBuffers + numTables + 1).begin(),
         entry->getArguments().end());
+    for (unsigned index = 0, e = kernel.getResultTypes().size(); index < e;
+         ++index)
+      if (ScatterOp scatter = kernel.getGlobalScatter(index))
+        globalScatters[scatter] = {
+            entry->getArgument(firstResultBuffer + index), Value()};
+    for (auto [table, index] : llvm::enumerate(checkedResults))
+      globalScatters[kernel.getGlobalScatter(index)].second =
+          entry->getArgument(numBuffers + table);
   }
 
   // Slices the entry block's arguments into the buffers of the arrays.
@@ -494,10 +583,11 @@ LogicalResult ReferenceLowering::lowerKernel(KernelOp kernel) {
       lowerProgram(kernel.getBody(), inputs);
   if (failed(results))
     return failure();
-  for (auto [type, result, destination] :
-       llvm::zip_equal(kernel.getResultTypes(), *results, destinations))
-    copy(cast<ArrType>(type), loc, result, identityIndex, destination,
-         identityIndex);
+  for (auto [index, type, result, destination] :
+       llvm::enumerate(kernel.getResultTypes(), *results, destinations))
+    if (!kernel.getGlobalScatter(index))
+      copy(cast<ArrType>(type), loc, result, identityIndex, destination,
+           identityIndex);
   popScope(loc);
   func::ReturnOp::create(builder, loc);
   return success();
@@ -521,6 +611,20 @@ static void lowerLaunch(LaunchOp launch, KernelOp kernel) {
   if (dynamic)
     for (Value grid : grids)
       lengths.push_back(memref::DimOp::create(builder, loc, grid, 0));
+  SmallVector<LaunchOperandArray> operandArrays =
+      getLaunchOperandArrays(kernel);
+  // The tables of the places global scatters without a combine write, for
+  // the whole launch.
+  SmallVector<Value> tables;
+  for (unsigned index : getUncombinedGlobalResults(kernel)) {
+    const auto *operand =
+        llvm::find_if(operandArrays, [&](const LaunchOperandArray &each) {
+          return each.array == kernel.getNumArguments() + index;
+        });
+    Value memref = grids[operand - operandArrays.begin()];
+    tables.push_back(allocateWrittenTable(
+        builder, loc, memref::DimOp::create(builder, loc, memref, 0)));
+  }
   auto blocks = scf::ForOp::create(builder, loc, constant(0),
                                    launch.buildGridSize(builder), constant(1));
   builder.setInsertionPoint(blocks.getBody()->getTerminator());
@@ -528,8 +632,6 @@ static void lowerLaunch(LaunchOp launch, KernelOp kernel) {
 
   // The kernel's arrays, by memref: the array's length, and its absent
   // values (an argument's, in a launch with dynamic sizes).
-  SmallVector<LaunchOperandArray> operandArrays =
-      getLaunchOperandArrays(kernel);
   SmallVector<TypedAttr> absentValues;
   for (const LaunchOperandArray &operand : operandArrays) {
     std::optional<SmallVector<TypedAttr>> absent;
@@ -589,15 +691,22 @@ static void lowerLaunch(LaunchOp launch, KernelOp kernel) {
     llvm::append_range(localTypes, getStorageTypes(cast<ArrType>(type)));
   SmallVector<Value> locals;
   for (auto [index, type] : llvm::enumerate(localTypes)) {
+    // A global scatter's memref is the launch's own, whole.
+    if (operandArrays[index].whole) {
+      locals.push_back(memref::CastOp::create(
+          builder, loc, wholeMemRefType(type.getElementType()), grids[index]));
+      continue;
+    }
     Value local = memref::AllocOp::create(builder, loc, type);
     if (index < launch.getInputs().size())
       copyChunk(index, type, local, /*toLocal=*/true);
     locals.push_back(local);
   }
-  if (usesBlockPosition(kernel)) {
+  if (needsBlockFunction(kernel)) {
     // The block's index, and the present elements of each argument: of its
     // chunk, the places before the end of all its memrefs.
     SmallVector<Value> operands(locals);
+    llvm::append_range(operands, tables);
     operands.push_back(block);
     SmallVector<Value> extents(kernel.getNumArguments());
     for (unsigned index = 0; index < launch.getInputs().size(); ++index) {
@@ -622,10 +731,15 @@ static void lowerLaunch(LaunchOp launch, KernelOp kernel) {
                          locals);
   }
   for (auto [index, type] : llvm::enumerate(localTypes)) {
+    if (operandArrays[index].whole)
+      continue;
     if (index >= launch.getInputs().size())
       copyChunk(index, type, locals[index], /*toLocal=*/false);
     memref::DeallocOp::create(builder, loc, locals[index]);
   }
+  builder.setInsertionPointAfter(blocks);
+  for (Value table : tables)
+    memref::DeallocOp::create(builder, loc, table);
   launch.erase();
 }
 

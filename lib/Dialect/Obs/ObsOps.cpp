@@ -14,7 +14,35 @@ using namespace mlir;
 using namespace mlir::obs;
 
 bool mlir::obs::isSharedBufferOwner(Operation *op) {
-  return isa<SyncOp, RepeatOp, ScatterOp>(op);
+  if (auto scatter = dyn_cast<ScatterOp>(op))
+    return !scatter.getGlobal();
+  return isa<SyncOp, RepeatOp>(op);
+}
+
+bool mlir::obs::hasGlobalResults(KernelOp kernel) {
+  for (unsigned index = 0, e = kernel.getResultTypes().size(); index < e;
+       ++index)
+    if (kernel.getGlobalScatter(index))
+      return true;
+  return false;
+}
+
+SmallVector<unsigned> mlir::obs::getUncombinedGlobalResults(KernelOp kernel) {
+  SmallVector<unsigned> results;
+  for (unsigned index = 0, e = kernel.getResultTypes().size(); index < e;
+       ++index)
+    if (ScatterOp scatter = kernel.getGlobalScatter(index);
+        scatter && !scatter.getCombine())
+      results.push_back(index);
+  return results;
+}
+
+ScatterOp KernelOp::getGlobalScatter(unsigned index) {
+  auto ret = dyn_cast<ReturnOp>(getBody().front().getTerminator());
+  if (!ret || index >= ret.getNumOperands())
+    return {};
+  auto scatter = ret.getOperand(index).getDefiningOp<ScatterOp>();
+  return scatter && scatter.getGlobal() ? scatter : ScatterOp();
 }
 
 bool mlir::obs::holdsSync(Operation *op) {
@@ -53,9 +81,11 @@ mlir::obs::getLaunchOperandArrays(KernelOp kernel) {
   for (TypeRange arrays : {kernel.getArgumentTypes(), kernel.getResultTypes()})
     for (Type type : arrays) {
       auto array = cast<ArrType>(type);
+      bool whole = index >= kernel.getNumArguments() &&
+                   kernel.getGlobalScatter(index - kernel.getNumArguments());
       for (unsigned c = 0, e = getFlattenedSize(array.getLeafType()); c < e;
            ++c)
-        operands.push_back({index, array, c});
+        operands.push_back({index, array, c, whole});
       ++index;
     }
   return operands;
@@ -247,8 +277,14 @@ uint64_t KernelOp::getBlockThreads() {
       length = how.getThreadCount(length);
     threads = std::max(threads, length);
   });
-  for (Type result : getResultTypes())
-    threads = std::max(threads, cast<ArrType>(result).getLength());
+  // A global scatter's result is the launch's memref: its stage computes
+  // its values.
+  for (auto [index, result] : llvm::enumerate(getResultTypes())) {
+    ScatterOp scatter = getGlobalScatter(index);
+    threads =
+        std::max(threads, scatter ? arrType(scatter.getValues()).getLength()
+                                  : cast<ArrType>(result).getLength());
+  }
   return threads;
 }
 
@@ -658,6 +694,9 @@ SmallVector<AffineMap> LaunchOp::getLayoutsOrChunks(KernelOp kernel) {
   AffineExpr element = getAffineDimExpr(1, context);
   return llvm::map_to_vector(
       getLaunchOperandArrays(kernel), [&](const LaunchOperandArray &operand) {
+        // Every block sees a whole operand alike.
+        if (operand.whole)
+          return AffineMap::get(2, 0, element);
         return AffineMap::get(
             2, 0,
             block * static_cast<int64_t>(operand.type.getLength()) + element);
@@ -787,6 +826,7 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
     ArrType array;
     MemRefType expected;
     unsigned arrayIndex;
+    bool whole;
   };
   unsigned arrayCount = 0;
   auto expectedMemRefs = [&](TypeRange arrays) {
@@ -794,12 +834,20 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
     for (Type type : arrays) {
       unsigned arrayIndex = arrayCount++;
       auto array = cast<ArrType>(type);
+      // A global scatter's result is one memref for every block.
+      bool whole =
+          arrayIndex >= kernel.getNumArguments() &&
+          kernel.getGlobalScatter(arrayIndex - kernel.getNumArguments());
       SmallVector<int64_t> shape;
       for (uint64_t length : array.getShape())
         shape.push_back(static_cast<int64_t>(length));
-      shape[0] = dynamic ? ShapedType::kDynamic : shape[0] * *grid;
+      if (dynamic)
+        shape[0] = ShapedType::kDynamic;
+      else if (!whole)
+        shape[0] *= *grid;
       for (Type scalar : flattenElementType(array.getLeafType()))
-        slots.push_back({array, MemRefType::get(shape, scalar), arrayIndex});
+        slots.push_back(
+            {array, MemRefType::get(shape, scalar), arrayIndex, whole});
     }
     return slots;
   };
@@ -838,6 +886,20 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   if (failed(check("ins", getInputs(), inputs)) ||
       failed(check("outs", getOutputs(), outputs)))
     return failure();
+  if (laidOut)
+    for (auto [index, slot] : llvm::enumerate(outputs))
+      if (slot.whole) {
+        InFlightDiagnostic diag =
+            emitOpError()
+            << "has layouts, but outs " << index << " holds a global "
+            << "obs.scatter's result, which every block sees whole: launch "
+               "it without layouts";
+        diag.attachNote(
+            kernel.getGlobalScatter(slot.arrayIndex - kernel.getNumArguments())
+                .getLoc())
+            << "the scatter";
+        return diag;
+      }
   if (dynamic) {
     // A partial block reads its absent elements as the kernel says.
     for (unsigned index = 0, e = kernel.getNumArguments(); index < e; ++index)
@@ -901,10 +963,23 @@ LogicalResult ScatterOp::verify() {
   if (result.getElementType() != element)
     return emitOpError() << "has a result of " << result.getElementType()
                          << " elements, but scatters " << element;
-  if (getInitial().getType() != element)
+  if (static_cast<bool>(getInitialAttr()) == getGlobal())
+    return emitOpError() << "needs either an `initial` value (a result in "
+                            "shared memory) or `global` (a result that is "
+                            "the launch's memref), and only one";
+  if (getInitialAttr() && getInitialAttr().getType() != element)
     return emitOpError() << "has an initial value of type "
-                         << getInitial().getType() << ", not the element type "
-                         << element;
+                         << getInitialAttr().getType()
+                         << ", not the element type " << element;
+  if (getGlobal()) {
+    // Its result is the memref a launch passes for one of the kernel's
+    // results: nothing inside the kernel may read it.
+    Value result = getResult();
+    auto ret = dyn_cast<ReturnOp>(getOperation()->getBlock()->getTerminator());
+    if (!result.hasOneUse() || !ret || *result.user_begin() != ret)
+      return emitOpError() << "is `global`, so its result must be returned "
+                              "by its kernel, once, and have no other use";
+  }
   if (std::optional<ScatterCombine> combine = getCombine();
       combine && isa<FloatType>(element) &&
       (*combine == ScatterCombine::Or || *combine == ScatterCombine::And))
@@ -924,6 +999,14 @@ std::pair<Value, Value> ScatterOp::buildPlace(OpBuilder &builder, Location loc,
   Value inside = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
                                        index, length);
   return {index, inside};
+}
+
+std::pair<Value, Value> ScatterOp::buildPlace(OpBuilder &builder, Location loc,
+                                              Value place, Value length) {
+  auto [index, inside] = buildPlace(builder, loc, place);
+  Value present = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                        index, length);
+  return {index, arith::AndIOp::create(builder, loc, inside, present)};
 }
 
 arith::AtomicRMWKind ScatterOp::getAtomicKind() {

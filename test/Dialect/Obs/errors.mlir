@@ -1129,6 +1129,39 @@ obs.kernel @scatter_float_or(%a: !obs.arr<8 x f32>, %p: !obs.arr<8 x i32>) -> !o
 
 // -----
 
+obs.kernel @scatter_neither(%a: !obs.arr<8 x i32>, %p: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  // expected-error @+1 {{needs either an `initial` value (a result in shared memory) or `global` (a result that is the launch's memref), and only one}}
+  %s = obs.scatter %a at %p : !obs.arr<8 x i32>, !obs.arr<8 x i32> -> !obs.arr<8 x i32>
+  obs.return %s : !obs.arr<8 x i32>
+}
+
+// -----
+
+obs.kernel @scatter_both(%a: !obs.arr<8 x i32>, %p: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  // expected-error @+1 {{needs either an `initial` value (a result in shared memory) or `global` (a result that is the launch's memref), and only one}}
+  %s = obs.scatter %a at %p initial(0 : i32) global : !obs.arr<8 x i32>, !obs.arr<8 x i32> -> !obs.arr<8 x i32>
+  obs.return %s : !obs.arr<8 x i32>
+}
+
+// -----
+
+obs.kernel @global_scatter_read(%a: !obs.arr<8 x i32>, %p: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  // expected-error @+1 {{is `global`, so its result must be returned by its kernel, once, and have no other use}}
+  %s = obs.scatter %a at %p global : !obs.arr<8 x i32>, !obs.arr<8 x i32> -> !obs.arr<8 x i32>
+  %r = obs.rev %s : !obs.arr<8 x i32>
+  obs.return %r : !obs.arr<8 x i32>
+}
+
+// -----
+
+obs.kernel @global_scatter_twice(%a: !obs.arr<8 x i32>, %p: !obs.arr<8 x i32>) -> (!obs.arr<8 x i32>, !obs.arr<8 x i32>) {
+  // expected-error @+1 {{is `global`, so its result must be returned by its kernel, once, and have no other use}}
+  %s = obs.scatter %a at %p combine(add) global : !obs.arr<8 x i32>, !obs.arr<8 x i32> -> !obs.arr<8 x i32>
+  obs.return %s, %s : !obs.arr<8 x i32>, !obs.arr<8 x i32>
+}
+
+// -----
+
 obs.kernel @scatter_in_element_code(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
   %g = obs.generate : !obs.arr<8 x i32> {
   ^bb0(%i: index):

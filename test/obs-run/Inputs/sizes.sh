@@ -7,10 +7,10 @@
 #
 #   sizes.sh WORK_DIR FILE.mlir ENTRY 'AWK PROGRAM' N... [-- OBS_RUN_ARGS...]
 #
-# The input is N random integers in [-1000, 1000], one per line (awk's
-# srand(N)); the awk program reads it and prints the expected result, one
-# number per line (the results one after the other, where there are
-# several).
+# The input is N random integers in [-1000, 1000] (in [LO, HI] when the
+# environment sets SIZES_RANGE="LO HI"), one per line (awk's srand(N)); the
+# awk program reads it and prints the expected result, one number per line
+# (the results one after the other, where there are several).
 work=$1
 file=$2
 entry=$3
@@ -23,9 +23,12 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do
 done
 [ "$1" = "--" ] && shift
 status=0
+range=${SIZES_RANGE:--1000 1000}
+low=${range% *}
+high=${range#* }
 for n in $sizes; do
   in=$work/in.$n.txt
-  awk -v n="$n" 'BEGIN { srand(n); for (i = 0; i < n; i++) print int(rand() * 2001) - 1000 }' > "$in"
+  awk -v n="$n" -v lo="$low" -v hi="$high" 'BEGIN { srand(n); for (i = 0; i < n; i++) print lo + int(rand() * (hi - lo + 1)) }' > "$in"
   awk "$program" "$in" > "$work/expected.$n.txt"
   agreed=
   for run in "ref" \

@@ -16,6 +16,10 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+namespace mlir::obs {
+class ScatterOp;
+} // namespace mlir::obs
+
 #define GET_OP_CLASSES
 #include "Obs/Dialect/Obs/ObsOps.h.inc"
 
@@ -25,7 +29,8 @@ namespace mlir::obs {
 inline ArrType arrType(Value value) { return cast<ArrType>(value.getType()); }
 
 /// Whether `op` owns shared buffers in a lowered kernel: a sync stores its
-/// array, a repeat its two alternating ones, a scatter its result. Their
+/// array, a repeat its two alternating ones, a scatter its result (unless
+/// it is `global`: that result is the launch's memref). Their
 /// program order numbers the buffers (obs.owner_index, obs.shared_offsets).
 bool isSharedBufferOwner(Operation *op);
 
@@ -36,6 +41,15 @@ bool holdsSync(Operation *op);
 /// where its block is.
 bool usesBlockPosition(Operation *op);
 
+/// Whether `kernel` returns a `global` scatter's result (see
+/// KernelOp::getGlobalScatter).
+bool hasGlobalResults(KernelOp kernel);
+
+/// The results of `kernel` that a `global` scatter without a combine
+/// computes: the ones whose places the ref and cpu targets check across a
+/// launch.
+SmallVector<unsigned> getUncombinedGlobalResults(KernelOp kernel);
+
 /// The scalars an absent element of `kernel`'s argument `index` reads as
 /// (its `obs.absent`, one typed constant per scalar of its element), or
 /// none when it has none.
@@ -43,11 +57,13 @@ std::optional<SmallVector<TypedAttr>> getAbsentValues(KernelOp kernel,
                                                       unsigned index);
 /// One memref operand of a launch of a kernel: which of the kernel's arrays
 /// it stores (its arguments, then its results, counted together), that
-/// array's type, and which scalar of its element.
+/// array's type, and which scalar of its element. A `whole` operand is a
+/// global scatter's result: every block sees all of it, not a chunk.
 struct LaunchOperandArray {
   unsigned array;
   ArrType type;
   unsigned component;
+  bool whole = false;
 };
 
 /// The memref operands a launch of `kernel` takes, in order: ins then outs,

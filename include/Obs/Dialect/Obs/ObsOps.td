@@ -102,6 +102,10 @@ def Obs_KernelOp : Obs_Op<"kernel", [
     /// of shared memory are more than the `limit` a block may use: the
     /// check every path that plans or lowers a kernel makes.
     ::mlir::LogicalResult checkSharedMemory(uint64_t bytes, uint64_t limit);
+
+    /// The `global` obs.scatter the kernel returns as its result `index`,
+    /// or null: such a result is its launch's whole output memref.
+    ::mlir::obs::ScatterOp getGlobalScatter(unsigned index);
   }];
 }
 
@@ -904,15 +908,38 @@ def Obs_ScatterOp : Obs_Op<"scatter", [Pure, HasParent<"KernelOp">]> {
     %counts = obs.scatter %ones at %digits combine(add) initial(0 : i32)
         : !obs.arr<1024 x i32>, !obs.arr<1024 x i32> -> !obs.arr<256 x i32>
     ```
+
+    **Into global memory.** With `global` in place of `initial`, the result
+    is the launch's output memref itself, which every block of the launch
+    sees whole (not a chunk per block): the values are written, or merged,
+    into what it holds, and a place nobody writes keeps its value. Blocks
+    run in any order, so collisions across blocks follow the same rules as
+    within one: merged by the combine (atomics in global memory, in any
+    order), or, without one, checked at run time on `ref` and `cpu` across
+    the whole launch. Such a scatter is returned by its kernel and has no
+    other use. A launch passes its memref as `memref<L x T>`, or, with sizes
+    known at run time, `memref<?xT>`, where a place at or past the memref's
+    run-time length writes nothing either (so `L` is a bound: 2147483647
+    lets the memref have any length). The launch proof rejects any other
+    operand of the launch over the same allocation. A histogram's merge of
+    per-block counts into one global histogram:
+
+    ```mlir
+    %total = obs.scatter %counts at %bins combine(add) global
+        : !obs.arr<256 x i32>, !obs.arr<256 x i32> -> !obs.arr<256 x i32>
+    obs.return %total : !obs.arr<256 x i32>
+    ```
   }];
   let arguments = (ins Obs_Arr:$values, Obs_Arr:$places,
                        OptionalAttr<Obs_ScatterCombineAttr>:$combine,
-                       TypedAttrInterface:$initial);
+                       OptionalAttr<TypedAttrInterface>:$initial,
+                       UnitAttr:$global);
   let results = (outs Obs_Arr:$result);
   let assemblyFormat = [{
     $values `at` $places custom<Combine>($combine)
-    `initial` `(` $initial `)` attr-dict `:` qualified(type($values)) `,`
-    qualified(type($places)) `->` qualified(type($result))
+    (`initial` `(` $initial^ `)`)? (`global` $global^)? attr-dict `:`
+    qualified(type($values)) `,` qualified(type($places)) `->`
+    qualified(type($result))
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
@@ -927,6 +954,12 @@ def Obs_ScatterOp : Obs_Op<"scatter", [Pure, HasParent<"KernelOp">]> {
     ::std::pair<::mlir::Value, ::mlir::Value>
     buildPlace(::mlir::OpBuilder &builder, ::mlir::Location loc,
                ::mlir::Value place);
+    /// The same for a global scatter into a memref whose outermost length
+    /// `length` (an index) is known only at run time: a place at or past
+    /// it is outside too.
+    ::std::pair<::mlir::Value, ::mlir::Value>
+    buildPlace(::mlir::OpBuilder &builder, ::mlir::Location loc,
+               ::mlir::Value place, ::mlir::Value length);
   }];
 }
 

@@ -1,0 +1,197 @@
+// RUN: obs-opt %s -split-input-file -verify-diagnostics --obs-verify-launches
+
+// Tests of the launch proof for global obs.scatters
+// (lib/Transforms/VerifyLaunches.cpp, followLaunchOperands and
+// proveGlobalScatterPlaces) and of obs.launch's checks of them: a global
+// scatter's memref is alone over its allocation; without a combine, a
+// place known from the thread ids is written once in the launch. The kept
+// cases run against awk in test/obs-run/global-scatter.test.
+
+obs.kernel @put(%v: !obs.arr<8 x i32>, %p: !obs.arr<8 x i32>) -> !obs.arr<32 x i32> {
+  // expected-note @+1 {{the scatter}}
+  %out = obs.scatter %v at %p global : !obs.arr<8 x i32>, !obs.arr<8 x i32> -> !obs.arr<32 x i32>
+  obs.return %out : !obs.arr<32 x i32>
+}
+
+// Kept: places from data, each block's own memrefs.
+func.func @kept(%v: memref<32xi32>, %p: memref<32xi32>, %out: memref<32xi32>) {
+  obs.launch @put grid(4) ins(%v, %p : memref<32xi32>, memref<32xi32>) outs(%out : memref<32xi32>)
+  return
+}
+
+// The places come from the memref they scatter into.
+// expected-note @+1 {{the allocation}}
+func.func @places_alias(%v: memref<32xi32>, %out: memref<32xi32>) {
+  // expected-error @+1 {{passes outs 0, the memref of a global obs.scatter, which any block may write at any place, and ins 1 over the same allocation: no other operand may touch a global scatter's memory}}
+  obs.launch @put grid(4) ins(%v, %out : memref<32xi32>, memref<32xi32>) outs(%out : memref<32xi32>)
+  return
+}
+
+// -----
+
+obs.kernel @put(%v: !obs.arr<8 x i32>, %p: !obs.arr<8 x i32>) -> !obs.arr<32 x i32> {
+  // expected-note @+1 {{the scatter}}
+  %out = obs.scatter %v at %p global : !obs.arr<8 x i32>, !obs.arr<8 x i32> -> !obs.arr<32 x i32>
+  obs.return %out : !obs.arr<32 x i32>
+}
+
+// Views of one allocation that do not meet: still one allocation.
+func.func @view_alias(%p: memref<32xi32>) {
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  // expected-note @+1 {{the allocation}}
+  %all = memref.alloc() : memref<256xi8>
+  %v = memref.view %all[%c0][] : memref<256xi8> to memref<32xi32>
+  %out = memref.view %all[%c128][] : memref<256xi8> to memref<32xi32>
+  // expected-error @+1 {{passes outs 0, the memref of a global obs.scatter, which any block may write at any place, and ins 0 over the same allocation}}
+  obs.launch @put grid(4) ins(%v, %p : memref<32xi32>, memref<32xi32>) outs(%out : memref<32xi32>)
+  memref.dealloc %all : memref<256xi8>
+  return
+}
+
+// -----
+
+obs.kernel @put(%v: !obs.arr<8 x i32> {obs.absent = 0 : i32}, %p: !obs.arr<8 x i32> {obs.absent = -1 : i32}) -> !obs.arr<2147483647 x i32> {
+  // expected-note @+1 {{the scatter}}
+  %out = obs.scatter %v at %p global : !obs.arr<8 x i32>, !obs.arr<8 x i32> -> !obs.arr<2147483647 x i32>
+  obs.return %out : !obs.arr<2147483647 x i32>
+}
+
+// Kept: sizes known at run time.
+func.func @kept_dynamic(%v: memref<?xi32>, %p: memref<?xi32>, %out: memref<?xi32>, %blocks: index) {
+  obs.launch @put grid(%blocks) ins(%v, %p : memref<?xi32>, memref<?xi32>) outs(%out : memref<?xi32>)
+  return
+}
+
+// The same, writing into its own places.
+// expected-note @+1 {{the allocation}}
+func.func @dynamic_alias(%v: memref<?xi32>, %p: memref<?xi32>, %blocks: index) {
+  // expected-error @+1 {{passes outs 0, the memref of a global obs.scatter, which any block may write at any place, and ins 1 over the same allocation}}
+  obs.launch @put grid(%blocks) ins(%v, %p : memref<?xi32>, memref<?xi32>) outs(%p : memref<?xi32>)
+  return
+}
+
+// -----
+
+// Places from the thread ids: two threads of a block write place 0.
+obs.kernel @halves(%v: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  %p = obs.generate : !obs.arr<8 x i32> {
+  ^bb0(%i: index):
+    %c2 = arith.constant 2 : index
+    %half = arith.divui %i, %c2 : index
+    %place = arith.index_cast %half : index to i32
+    obs.yield %place : i32
+  }
+  // expected-note @+1 {{the scatter}}
+  %out = obs.scatter %v at %p global : !obs.arr<8 x i32>, !obs.arr<8 x i32> -> !obs.arr<8 x i32>
+  obs.return %out : !obs.arr<8 x i32>
+}
+
+func.func @halves_once(%v: memref<8xi32>, %out: memref<8xi32>) {
+  // expected-error @+1 {{writes place 0 of outs 0 twice, through a global obs.scatter without a combine: threads 0 and 1 of every block write it}}
+  obs.launch @halves grid(1) ins(%v : memref<8xi32>) outs(%out : memref<8xi32>)
+  return
+}
+
+// -----
+
+// Places from the thread ids, each once in a block, but every block writes
+// them.
+obs.kernel @identity(%v: !obs.arr<8 x i32> {obs.absent = 0 : i32}) -> !obs.arr<8 x i32> {
+  %p = obs.generate : !obs.arr<8 x i32> {
+  ^bb0(%i: index):
+    %place = arith.index_cast %i : index to i32
+    obs.yield %place : i32
+  }
+  // expected-note @+1 {{the scatter}}
+  %out = obs.scatter %v at %p global : !obs.arr<8 x i32>, !obs.arr<8 x i32> -> !obs.arr<8 x i32>
+  obs.return %out : !obs.arr<8 x i32>
+}
+
+// Kept: one block.
+func.func @one_block(%v: memref<8xi32>, %out: memref<8xi32>) {
+  obs.launch @identity grid(1) ins(%v : memref<8xi32>) outs(%out : memref<8xi32>)
+  return
+}
+
+func.func @two_blocks(%v: memref<16xi32>, %out: memref<8xi32>) {
+  // expected-error @+1 {{writes place 0 of outs 0 twice, through a global obs.scatter without a combine: thread 0 writes it in every block, whatever the block's data, and the launch runs 2 blocks}}
+  obs.launch @identity grid(2) ins(%v : memref<16xi32>) outs(%out : memref<8xi32>)
+  return
+}
+
+// -----
+
+obs.kernel @identity(%v: !obs.arr<8 x i32> {obs.absent = 0 : i32}) -> !obs.arr<8 x i32> {
+  %p = obs.generate : !obs.arr<8 x i32> {
+  ^bb0(%i: index):
+    %place = arith.index_cast %i : index to i32
+    obs.yield %place : i32
+  }
+  // expected-note @+1 {{the scatter}}
+  %out = obs.scatter %v at %p global : !obs.arr<8 x i32>, !obs.arr<8 x i32> -> !obs.arr<8 x i32>
+  obs.return %out : !obs.arr<8 x i32>
+}
+
+func.func @any_blocks(%v: memref<?xi32>, %out: memref<?xi32>, %blocks: index) {
+  // expected-error @+1 {{thread 0 writes it in every block, whatever the block's data, and the launch runs any number of blocks}}
+  obs.launch @identity grid(%blocks) ins(%v : memref<?xi32>) outs(%out : memref<?xi32>)
+  return
+}
+
+// -----
+
+obs.kernel @identity(%v: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  %p = obs.generate : !obs.arr<8 x i32> {
+  ^bb0(%i: index):
+    %place = arith.index_cast %i : index to i32
+    obs.yield %place : i32
+  }
+  %out = obs.scatter %v at %p combine(add) global : !obs.arr<8 x i32>, !obs.arr<8 x i32> -> !obs.arr<8 x i32>
+  obs.return %out : !obs.arr<8 x i32>
+}
+
+// Kept: with a combine, every block adds into the same places.
+func.func @sums(%v: memref<16xi32>, %out: memref<8xi32>) {
+  obs.launch @identity grid(2) ins(%v : memref<16xi32>) outs(%out : memref<8xi32>)
+  return
+}
+
+// -----
+
+obs.kernel @identity(%v: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  %p = obs.generate : !obs.arr<8 x i32> {
+  ^bb0(%i: index):
+    %place = arith.index_cast %i : index to i32
+    obs.yield %place : i32
+  }
+  %out = obs.scatter %v at %p combine(add) global : !obs.arr<8 x i32>, !obs.arr<8 x i32> -> !obs.arr<8 x i32>
+  obs.return %out : !obs.arr<8 x i32>
+}
+
+// A global scatter's memref is one for all blocks: no grid factor.
+func.func @chunked(%v: memref<16xi32>, %out: memref<16xi32>) {
+  // expected-error @+1 {{passes outs (memref<16xi32>), but @identity over 2 blocks needs (memref<8xi32>)}}
+  obs.launch @identity grid(2) ins(%v : memref<16xi32>) outs(%out : memref<16xi32>)
+  return
+}
+
+// -----
+
+obs.kernel @identity(%v: !obs.arr<8 x i32> {obs.absent = 0 : i32}) -> !obs.arr<8 x i32> {
+  %p = obs.generate : !obs.arr<8 x i32> {
+  ^bb0(%i: index):
+    %place = arith.index_cast %i : index to i32
+    obs.yield %place : i32
+  }
+  // expected-note @+1 {{the scatter}}
+  %out = obs.scatter %v at %p combine(add) global : !obs.arr<8 x i32>, !obs.arr<8 x i32> -> !obs.arr<8 x i32>
+  obs.return %out : !obs.arr<8 x i32>
+}
+
+func.func @laid_out(%v: memref<16xi32>, %out: memref<8xi32>) {
+  // expected-error @+1 {{has layouts, but outs 0 holds a global obs.scatter's result, which every block sees whole: launch it without layouts}}
+  obs.launch @identity grid(2) ins(%v : memref<16xi32>) outs(%out : memref<8xi32>)
+      layouts [affine_map<(b, i) -> (b * 8 + i)>, affine_map<(b, i) -> (i)>]
+  return
+}
