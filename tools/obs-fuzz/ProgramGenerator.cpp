@@ -232,15 +232,23 @@ private:
     if (launch.kind != Launch::Separate)
       os << "obs.kernel @fuzz_copy(%input: " << arr << ") -> " << arr
          << " {\n  obs.return %input : " << arr << "\n}\n";
+    if (launch.spread != Launch::NoSpread)
+      printSpread(launch, total);
     os << "func.func @launch(%in: " << memref << ", %out: " << memref
        << ") {\n";
+    // With a spread, the blocks' results go to %mid first.
+    std::string out = "%out";
+    if (launch.spread != Launch::NoSpread) {
+      out = "%mid";
+      os << "  %mid = memref.alloc() : " << memref << "\n";
+    }
     switch (launch.kind) {
     case Launch::Separate:
-      run("fuzz", "%in", "%out", true);
+      run("fuzz", "%in", out, true);
       break;
     case Launch::InPlace:
-      run("fuzz_copy", "%in", "%out", false);
-      run("fuzz", "%out", "%out", true);
+      run("fuzz_copy", "%in", out, false);
+      run("fuzz", out, out, true);
       break;
     case Launch::Views: {
       uint64_t bytes = elementBytes(program.type.scalars[0]);
@@ -254,13 +262,65 @@ private:
          << (total + launch.shift) * bytes << "xi8> to " << memref << "\n";
       run("fuzz_copy", "%in", "%first", false);
       run("fuzz", "%first", "%second", true);
-      run("fuzz_copy", "%second", "%out", false);
+      run("fuzz_copy", "%second", out, false);
       os << "  memref.dealloc %bytes : memref<"
          << (total + launch.shift) * bytes << "xi8>\n";
       break;
     }
     }
+    if (launch.spread != Launch::NoSpread) {
+      os << "  obs.launch @fuzz_spread grid(" << launch.grid
+         << ") ins(%mid : " << memref << ") outs(%out : " << memref << ")\n"
+         << "  memref.dealloc %mid : " << memref << "\n";
+    }
     os << "  return\n}\n";
+  }
+
+  /// `@fuzz_spread`, which scatters a block's `program.length` elements
+  /// into the launch's output of `total` (see Launch::Spread).
+  void printSpread(const Launch &launch, uint64_t total) {
+    std::string arr = arrayType(program.length);
+    Scalar scalar = program.type.scalars[0];
+    std::string places = arrayType(program.length, "i32");
+    std::string result = arrayType(total);
+    os << "obs.kernel @fuzz_spread(%x: " << arr << ") -> " << result
+       << " attributes {threads = " << std::min<uint64_t>(program.length, 128)
+       << "} {\n";
+    if (launch.spread == Launch::Data) {
+      os << "  %p = obs.map %x : " << arr << " -> " << places << " {\n"
+         << "  ^bb0(%v: " << name(scalar) << "):\n";
+      if (scalar == Scalar::I32)
+        os << "    obs.yield %v : i32\n";
+      else
+        os << "    %w = arith." << (scalar == Scalar::I8 ? "extsi" : "trunci")
+           << " %v : " << name(scalar) << " to i32\n    obs.yield %w : i32\n";
+      os << "  }\n";
+    } else {
+      // g, the element's place in the whole launch.
+      os << "  %p = obs.generate : " << places << " {\n"
+         << "  ^bb0(%i: index):\n"
+         << "    %b = obs.block_id\n"
+         << "    %length = arith.constant " << program.length << " : index\n"
+         << "    %base = arith.muli %b, %length : index\n"
+         << "    %g = arith.addi %base, %i : index\n";
+      if (launch.spread == Launch::Reverse)
+        os << "    %last = arith.constant " << total - 1 << " : index\n"
+           << "    %q = arith.subi %last, %g : index\n";
+      else
+        os << "    %third = arith.constant " << std::max<uint64_t>(total / 3, 1)
+           << " : index\n"
+           << "    %q = arith.remui %g, %third : index\n";
+      os << "    %place = arith.index_cast %q : index to i32\n"
+         << "    obs.yield %place : i32\n  }\n";
+    }
+    os << "  %y = obs.scatter %x at %p";
+    if (launch.spread != Launch::Reverse)
+      os << " combine("
+         << (isFloat(scalar) ? (launch.firstCombine ? "max" : "min")
+                             : (launch.firstCombine ? "add" : "max"))
+         << ")";
+    os << " global : " << arr << ", " << places << " -> " << result << "\n"
+       << "  obs.return %y : " << result << "\n}\n";
   }
 
   static uint64_t elementBytes(Scalar s) {
@@ -865,6 +925,12 @@ Program obs_fuzz::generateProgram(std::mt19937_64 &rng, uint64_t maxLength) {
       launch.shift = total;
       break;
     }
+    // Drawn last, so that the rest of a seed's program does not change.
+    if (uniform(0, 3) == 0) {
+      unsigned spread = uniform(1, isFloat(program.type.scalars[0]) ? 2 : 3);
+      launch.spread = static_cast<Launch::Spread>(spread);
+      launch.firstCombine = uniform(0, 1);
+    }
     program.launch = launch;
   }
   return program;
@@ -953,6 +1019,11 @@ std::vector<Program> obs_fuzz::simplerPrograms(const Program &program) {
       Program separate(program);
       separate.launch->kind = Launch::Separate;
       result.push_back(std::move(separate));
+    }
+    if (program.launch->spread != Launch::NoSpread) {
+      Program gathered(program);
+      gathered.launch->spread = Launch::NoSpread;
+      result.push_back(std::move(gathered));
     }
     if (program.launch->grid > 1) {
       Program fewer(program);

@@ -78,6 +78,16 @@ struct Launch {
   uint64_t inA = 1, inC = 0, outA = 1, outC = 0;
   bool inReversed = false, outReversed = false;
   uint64_t shift = 0;
+  /// A second launch after the first, whose kernel (@fuzz_spread) scatters
+  /// each block's results into the output with a global obs.scatter: at
+  /// the reversed place (a permutation across blocks, no combine), at the
+  /// place modulo a third of the output (colliding across blocks, with a
+  /// combine), or at the place each integer value names (with a combine,
+  /// places outside dropped).
+  enum Spread { NoSpread, Reverse, Fold, Data } spread = NoSpread;
+  /// The combine of Fold and Data: add or max on integers, max or min on
+  /// floats, which give one result in any order.
+  bool firstCombine = true;
 };
 
 struct Program {

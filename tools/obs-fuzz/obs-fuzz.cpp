@@ -740,7 +740,7 @@ int main(int argc, char **argv) {
   // properties, alone and under a `threads` attribute.
   uint64_t launched = 0, laidOut = 0, inPlace = 0, throughViews = 0,
            written = 0, writtenUnderThreads = 0, dataLoops = 0, scatters = 0,
-           combined = 0;
+           combined = 0, globalScatters = 0;
   auto tally = [&](const Program &program) {
     if (program.launch) {
       ++launched;
@@ -756,6 +756,7 @@ int main(int argc, char **argv) {
     dataLoops += llvm::StringRef(text).contains("scf.while");
     scatters += llvm::StringRef(text).contains("obs.scatter");
     combined += llvm::StringRef(text).contains(" combine(");
+    globalScatters += llvm::StringRef(text).contains(" global : ");
   };
   auto printTally = [&] {
     llvm::outs() << "  " << launched << " launched over blocks (" << laidOut
@@ -765,7 +766,8 @@ int main(int argc, char **argv) {
                  << writtenUnderThreads << " under a threads attribute), "
                  << dataLoops << " with loops of data-dependent trip count, "
                  << scatters << " with scatters (" << combined
-                 << " with a combine)\n";
+                 << " with a combine, " << globalScatters
+                 << " into a launch's output)\n";
   };
   if (countOnly) {
     for (uint64_t index = firstProgram; index < firstProgram + numPrograms;
