@@ -181,6 +181,12 @@ void mlir::obs::buildPTXPipeline(OpPassManager &pm,
   pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
+  // After canonicalization, which takes the memref descriptors apart: an
+  // atomic's pointer is then a kernel argument's element. obs's atomics
+  // are scatters' merges, which barriers order.
+  ObsNVVMReductionsOptions reductionOptions;
+  reductionOptions.relaxOrderings = true;
+  pm.addNestedPass<gpu::GPUModuleOp>(createObsNVVMReductions(reductionOptions));
   GpuNVVMAttachTargetOptions targetOptions;
   targetOptions.chip = options.chip;
   targetOptions.features = getPTXFeatures(options.chip);

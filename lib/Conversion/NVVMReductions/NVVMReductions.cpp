@@ -1,0 +1,136 @@
+//===- NVVMReductions.cpp - unused atomics as PTX `red` -------------------===//
+//
+// PTX has an instruction for an atomic update whose old value nobody reads,
+// `red`; NVPTX only emits `atom`, into a dead register. ptxas may or may not
+// make the same choice from the `atom`; the PTX obs emits says what it
+// means instead. See the pass's description in Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Obs/Conversion/Passes.h"
+#include "Obs/Support/Statistics.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+namespace mlir::obs {
+#define GEN_PASS_DEF_OBSNVVMREDUCTIONS
+#include "Obs/Conversion/Passes.h.inc"
+} // namespace mlir::obs
+
+using namespace mlir;
+using namespace mlir::obs;
+
+namespace {
+
+/// PTX's `red` address space for an LLVM one, or none.
+std::optional<StringRef> ptxSpace(unsigned addressSpace) {
+  switch (addressSpace) {
+  case 1:
+    return StringRef(".global");
+  case 3:
+    return StringRef(".shared");
+  default:
+    return std::nullopt;
+  }
+}
+
+/// The `op.type` of `red` for `kind` on `type` (".add.u32"), and the
+/// inline-assembly constraint of the value, or none where `red` has no
+/// such form.
+std::optional<std::pair<std::string, StringRef>>
+ptxOperation(LLVM::AtomicBinOp kind, Type type) {
+  unsigned width = type.getIntOrFloatBitWidth();
+  if (width != 32 && width != 64)
+    return std::nullopt;
+  StringRef bits = width == 32 ? "32" : "64";
+  if (isa<FloatType>(type)) {
+    if (kind != LLVM::AtomicBinOp::fadd || !(type.isF32() || type.isF64()))
+      return std::nullopt;
+    return std::make_pair((".add.f" + bits).str(),
+                          StringRef(width == 32 ? "f" : "d"));
+  }
+  StringRef constraint = width == 32 ? "r" : "l";
+  auto form = [&](StringRef op, StringRef kindOfType) {
+    return std::make_pair(("." + op + "." + kindOfType + bits).str(),
+                          constraint);
+  };
+  switch (kind) {
+  case LLVM::AtomicBinOp::add:
+    return form("add", "u");
+  case LLVM::AtomicBinOp::_and:
+    return form("and", "b");
+  case LLVM::AtomicBinOp::_or:
+    return form("or", "b");
+  case LLVM::AtomicBinOp::max:
+    return form("max", "s");
+  case LLVM::AtomicBinOp::min:
+    return form("min", "s");
+  case LLVM::AtomicBinOp::umax:
+    return form("max", "u");
+  case LLVM::AtomicBinOp::umin:
+    return form("min", "u");
+  default:
+    return std::nullopt;
+  }
+}
+
+/// Whether `pointer`, a generic one, points into a kernel's argument: the
+/// kernel's parameters are in global memory (NVPTX infers the same, and
+/// would emit `atom.global` for it).
+bool pointsIntoKernelArgument(Value pointer) {
+  while (auto element = pointer.getDefiningOp<LLVM::GEPOp>())
+    pointer = element.getBase();
+  auto argument = dyn_cast<BlockArgument>(pointer);
+  if (!argument || !argument.getOwner()->isEntryBlock())
+    return false;
+  auto function =
+      dyn_cast<LLVM::LLVMFuncOp>(argument.getOwner()->getParentOp());
+  return function && function->hasAttr("nvvm.kernel");
+}
+
+struct ObsNVVMReductionsPass
+    : mlir::obs::impl::ObsNVVMReductionsBase<ObsNVVMReductionsPass> {
+  using ObsNVVMReductionsBase::ObsNVVMReductionsBase;
+  void runOnOperation() override {
+    SmallVector<LLVM::AtomicRMWOp> atomics;
+    getOperation().walk([&](LLVM::AtomicRMWOp atomic) {
+      if (atomic.getRes().use_empty())
+        atomics.push_back(atomic);
+    });
+    for (LLVM::AtomicRMWOp atomic : atomics) {
+      Value address = atomic.getPtr();
+      auto pointer = cast<LLVM::LLVMPointerType>(address.getType());
+      unsigned addressSpace = pointer.getAddressSpace();
+      if (addressSpace == 0 && pointsIntoKernelArgument(address))
+        addressSpace = 1;
+      std::optional<StringRef> space = ptxSpace(addressSpace);
+      auto operation =
+          ptxOperation(atomic.getBinOp(), atomic.getVal().getType());
+      // A volatile or syncscope-qualified atomic keeps its own meaning.
+      if (!space || !operation || atomic.getVolatile_() ||
+          atomic.getSyncscope())
+        continue;
+      bool relaxed = relaxOrderings ||
+                     atomic.getOrdering() == LLVM::AtomicOrdering::monotonic;
+      std::string text = ("red" + Twine(relaxed ? ".relaxed" : ".release") +
+                          ".gpu" + *space + operation->first + " [$0], $1;")
+                             .str();
+      std::string constraints = ("l," + operation->second + ",~{memory}").str();
+      OpBuilder builder(atomic);
+      if (addressSpace != pointer.getAddressSpace())
+        address = LLVM::AddrSpaceCastOp::create(
+            builder, atomic.getLoc(),
+            LLVM::LLVMPointerType::get(&getContext(), addressSpace), address);
+      LLVM::InlineAsmOp::create(
+          builder, atomic.getLoc(), /*res=*/TypeRange(),
+          ValueRange{address, atomic.getVal()}, text, constraints,
+          /*has_side_effects=*/true, /*is_align_stack=*/false,
+          LLVM::TailCallKind::None, /*asm_dialect=*/LLVM::AsmDialectAttr(),
+          /*operand_attrs=*/ArrayAttr());
+      atomic.erase();
+      addToStatistic(*this, numReductions, "reductions");
+    }
+  }
+};
+
+} // namespace
