@@ -254,6 +254,21 @@ struct ObsVerifyLaunchesPass
   LogicalResult proveOverlaps(LaunchOp launch, KernelOp kernel,
                               ArrayRef<LaunchOverlap> overlaps);
   LogicalResult proveGlobalScatterPlaces(LaunchOp launch, KernelOp kernel);
+  /// The simulation of `kernel`'s block, made only for launches that need
+  /// one (`why`), and shared with the passes that simulated the kernel as
+  /// it is; or an error at `launch`.
+  FailureOr<std::shared_ptr<const KernelSimulation>>
+  simulateFor(LaunchOp launch, KernelOp kernel, StringRef why) {
+    FailureOr<std::shared_ptr<const KernelSimulation>> simulated =
+        getChildAnalysis<KernelSimulations>(kernel).simulate(kernel);
+    if (failed(simulated)) {
+      launch.emitOpError() << why
+                           << ", which needs the kernel's block simulated, "
+                              "and it cannot be";
+      return failure();
+    }
+    return *simulated;
+  }
   LogicalResult proveCalls(ModuleOp module, SymbolTableCollection &symbols);
 };
 
@@ -567,16 +582,10 @@ mlir::obs::proveLaunchPlaces(LaunchOp launch, KernelOp kernel,
 LogicalResult
 ObsVerifyLaunchesPass::proveOverlaps(LaunchOp launch, KernelOp kernel,
                                      ArrayRef<LaunchOverlap> overlaps) {
-  // Made only for launches that need one, and shared with the passes that
-  // simulated the kernel as it is.
   FailureOr<std::shared_ptr<const KernelSimulation>> simulated =
-      getChildAnalysis<KernelSimulations>(kernel).simulate(kernel);
-  if (failed(simulated)) {
-    launch.emitOpError()
-        << "reads and writes one place in a block, which needs the "
-           "kernel's block simulated, and it cannot be";
+      simulateFor(launch, kernel, "reads and writes one place in a block");
+  if (failed(simulated))
     return failure();
-  }
   const KernelSimulation *simulation = simulated->get();
   SmallVector<GlobalOverlap> elements = llvm::map_to_vector(
       overlaps, [](const LaunchOverlap &overlap) { return overlap.elements; });
@@ -691,15 +700,13 @@ LogicalResult ObsVerifyLaunchesPass::proveGlobalScatterPlaces(LaunchOp launch,
   SmallVector<unsigned> checked = getUncombinedGlobalResults(kernel);
   if (checked.empty())
     return success();
-  FailureOr<std::shared_ptr<const KernelSimulation>> simulated =
-      getChildAnalysis<KernelSimulations>(kernel).simulate(kernel);
-  if (failed(simulated)) {
-    launch.emitOpError()
-        << "launches a global obs.scatter without a combine, whose places "
-           "need the kernel's block simulated, and it cannot be";
+  FailureOr<std::shared_ptr<const KernelSimulation>> simulated = simulateFor(
+      launch, kernel,
+      "launches a global obs.scatter without a combine, whose places need "
+      "it");
+  if (failed(simulated))
     return failure();
-  }
-  const BlockRun &run = simulated->get()->run;
+  const BlockRun &run = (*simulated)->run;
   SmallVector<LaunchOperandArray> operandArrays =
       getLaunchOperandArrays(kernel);
   std::optional<int64_t> grid = launch.getStaticGridSize();
