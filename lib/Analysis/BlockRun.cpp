@@ -491,7 +491,7 @@ bool ThreadProgram::isSkippable(Operation *loop) const {
     // A barrier, or an exchange between the threads of a warp, which some
     // would skip if their trip counts differed.
     if (isa<gpu::BarrierOp, gpu::ShuffleOp>(op) ||
-        isa<NVVM::NVVMDialect>(op->getDialect()))
+        isa_and_present<NVVM::NVVMDialect>(op->getDialect()))
       return WalkResult::interrupt();
     Value memref;
     bool store = false;
@@ -763,14 +763,14 @@ LogicalResult ThreadRunner::recordAccess(Operation *op,
                 lane,
                 order[lane]++,
                 write,
+                memoryAccess.atomic,
+                memoryAccess.checkedScatter,
                 pointer.memory,
                 /*byteBegin=*/0,
                 /*byteEnd=*/0,
                 /*element=*/-1,
                 op,
-                pointer.owner,
-                memoryAccess.atomic,
-                memoryAccess.checkedScatter};
+                pointer.owner};
   // Row-major linearisation of the indices, when they are all known.
   int64_t linear = 0;
   bool allKnown = !wholeBuffer;
@@ -1318,7 +1318,8 @@ SmallVector<Hazard> mlir::obs::findHazards(const BlockRun &run,
           continue;
         bool beginsHere = write.byteBegin == byte;
         for (unsigned list = 0; list < 4; ++list) {
-          // Lists 0 and 1 begin here, 1 and 3 are atomics.
+          // Lists 0 and 1 begin here, 1 and 3 are atomics, which commute
+          // with an atomic write.
           if ((list >= 2 && !beginsHere) || (list % 2 == 1 && write.atomic))
             continue;
           for (unsigned x : partners[list]) {
@@ -1332,12 +1333,9 @@ SmallVector<Hazard> mlir::obs::findHazards(const BlockRun &run,
                 (other.phase == write.phase && other.thread == write.thread &&
                  other.order < write.order))
               std::swap(first, second);
-            // Atomic updates commute; a scatter's stores at places the run
-            // could not tell are checked as the program runs.
-            if (first->atomic && second->atomic)
-              continue;
-            // (Stores into one scatter's buffer are that scatter's: one op
-            // per unrolled round.)
+            // A scatter's stores at places the run could not tell are
+            // checked as the program runs. (Stores into one scatter's
+            // buffer are that scatter's: one op per unrolled round.)
             if (first->checkedScatter && second->checkedScatter &&
                 first->owner == second->owner &&
                 (first->element < 0 || second->element < 0))

@@ -44,11 +44,10 @@ evaluateBlock(Block &block, DenseMap<Value, Attribute> &values) {
     }
     if (inner.getNumRegions() || llvm::is_contained(operands, Attribute()))
       return std::nullopt;
+    // A constant folds to its value.
     SmallVector<OpFoldResult> folded;
-    if (auto constant = dyn_cast<arith::ConstantOp>(inner))
-      folded.push_back(constant.getValue());
-    else if (failed(inner.fold(operands, folded)) ||
-             folded.size() != inner.getNumResults())
+    if (failed(inner.fold(operands, folded)) ||
+        folded.size() != inner.getNumResults())
       return std::nullopt;
     for (auto [result, fold] : llvm::zip(inner.getResults(), folded)) {
       Attribute value = isa<Attribute>(fold) ? cast<Attribute>(fold)
@@ -90,11 +89,6 @@ private:
 };
 } // namespace
 
-/// An element as its constants, `(1 : i32, 2.5 : f32)`.
-static std::string formatElement(ArrayRef<Attribute> values) {
-  return formatParenthesized(values);
-}
-
 /// Sample elements of `scalars` to try an identity on: small numbers of
 /// both signs, each scalar of a tuple varied together.
 static SmallVector<SmallVector<Attribute>> sampleElements(TypeRange scalars) {
@@ -114,42 +108,40 @@ static SmallVector<SmallVector<Attribute>> sampleElements(TypeRange scalars) {
   return samples;
 }
 
-/// Checks that `identity` is an identity of the combine of `op` (a device
-/// reduce or scan) where its region folds to constants: `e ⊕ x = x` and
-/// `x ⊕ e = x` for a few sample elements `x`. A wrong identity (0 for a
-/// product, 0 for a minimum) would be folded into every partial tile's
-/// absent elements and into every exclusive scan: a wrong answer, not an
-/// error, without this check.
-LogicalResult mlir::obs::checkIdentity(Operation *op, ArrayAttr identity,
-                                       TypeRange scalars) {
-  ConstantCombine combine(op);
-  ArrayRef<Attribute> e = identity.getValue();
-  for (const SmallVector<Attribute> &x : sampleElements(scalars)) {
-    for (bool identityFirst : {true, false}) {
-      ArrayRef<Attribute> left = identityFirst ? e : ArrayRef(x),
-                          right = identityFirst ? ArrayRef(x) : e;
-      std::optional<SmallVector<Attribute>> result = combine(left, right);
-      if (!result || *result == x)
-        continue;
-      return op->emitOpError()
-             << "identity " << identity << " is not an identity of its "
-             << "combine: " << formatElement(left) << " combined with "
-             << formatElement(right) << " is " << formatElement(*result)
-             << ", not " << formatElement(x);
-    }
-  }
-  return success();
-}
-
-/// Checks that the combine of `op` (a device reduce or scan) is
-/// associative where its region folds to constants, on triples of sample
-/// elements: the plans reassociate it freely (tiles, trees, networks), so
-/// a combine that is not (a difference, an average) gives an answer that
-/// depends on the plan, on which every target would agree.
-LogicalResult mlir::obs::checkAssociative(Operation *op, TypeRange scalars) {
+LogicalResult mlir::obs::checkCombineLaws(Operation *op, ArrayAttr identity) {
+  // The combine yields one element: its scalars.
+  TypeRange scalars =
+      op->getRegion(0).front().getTerminator()->getOperandTypes();
   ConstantCombine combine(op);
   SmallVector<SmallVector<Attribute>> samples = sampleElements(scalars);
-  // Every pair's combination, once.
+
+  // The identity, where there is one: `e ⊕ x = x` and `x ⊕ e = x` for
+  // each sample `x`. A wrong identity (0 for a product, 0 for a minimum)
+  // would be folded into every partial tile's absent elements and into
+  // every exclusive scan: a wrong answer, not an error, without this check.
+  if (identity) {
+    ArrayRef<Attribute> e = identity.getValue();
+    for (const SmallVector<Attribute> &x : samples) {
+      for (bool identityFirst : {true, false}) {
+        ArrayRef<Attribute> left = identityFirst ? e : ArrayRef(x),
+                            right = identityFirst ? ArrayRef(x) : e;
+        std::optional<SmallVector<Attribute>> result = combine(left, right);
+        if (!result || *result == x)
+          continue;
+        return op->emitOpError()
+               << "identity " << identity << " is not an identity of its "
+               << "combine: " << formatParenthesized(left) << " combined with "
+               << formatParenthesized(right) << " is "
+               << formatParenthesized(*result) << ", not "
+               << formatParenthesized(x);
+      }
+    }
+  }
+
+  // Associativity, on triples of samples: the plans reassociate the
+  // combine freely (tiles, trees, networks), so one that is not (a
+  // difference, an average) gives an answer that depends on the plan, on
+  // which every target would agree. Every pair's combination, once.
   size_t n = samples.size();
   SmallVector<SmallVector<Attribute>> pairs;
   for (const SmallVector<Attribute> &a : samples)
@@ -170,10 +162,11 @@ LogicalResult mlir::obs::checkAssociative(Operation *op, TypeRange scalars) {
           continue;
         return op->emitOpError()
                << "combine is not associative, which every plan assumes: "
-               << formatElement(samples[a]) << ", " << formatElement(samples[b])
-               << " and " << formatElement(samples[c]) << " combine to "
-               << formatElement(*left) << " from the left but to "
-               << formatElement(*right) << " from the right";
+               << formatParenthesized(samples[a]) << ", "
+               << formatParenthesized(samples[b]) << " and "
+               << formatParenthesized(samples[c]) << " combine to "
+               << formatParenthesized(*left) << " from the left but to "
+               << formatParenthesized(*right) << " from the right";
       }
   return success();
 }

@@ -136,11 +136,9 @@ private:
                           bool inPlace = false);
   /// A scatter's stages: the initial value over its buffer, then the
   /// values written (or merged) at their places, each ending in a block
-  /// barrier.
+  /// barrier; a global scatter's one stage writes (or merges) them into
+  /// the launch's memref, and needs no barrier (the kernel never reads it).
   LogicalResult lowerScatter(ScatterOp scatter);
-  /// A global scatter's one stage: the values written (or merged) into the
-  /// launch's memref, which needs no barrier (the kernel never reads it).
-  LogicalResult lowerGlobalScatter(ScatterOp scatter);
   /// Writes `value` at `place` of `buffer` when `isInside`: merged
   /// atomically, or stored, first counting the place's writes in `writes`
   /// (when set) and reporting a second through `report`.
@@ -853,71 +851,96 @@ LogicalResult KernelLowering::lowerScatter(ScatterOp scatter) {
   currentLoc = scatter.getLoc();
   llvm::scope_exit restore([&] { currentLoc = outerLoc; });
   ArrType type = scatter.getType();
-  FailureOr<Destination> allocated = allocateShared(type, scatter);
-  if (failed(allocated))
-    return failure();
-  Destination destination = *allocated;
+  bool global = scatter.getGlobal();
+  // Where the values go: the launch's memref for a global scatter (up to
+  // its length, where that is known only at run time), or a shared buffer.
+  Destination destination;
+  unsigned result = 0;
+  if (global) {
+    result = scatter.getResult().use_begin()->getOperandNumber();
+    destination = outputs[result];
+  } else {
+    FailureOr<Destination> allocated = allocateShared(type, scatter);
+    if (failed(allocated))
+      return failure();
+    destination = *allocated;
+  }
   Value buffer = destination.components.front();
+  Value length =
+      destination.lengths.empty() ? Value() : destination.lengths.front();
   // Without a combine, the cpu target's code counts the writes of each
-  // place in a buffer of its own (outside any shared-memory plan: the
-  // proofs never see it), and reports the second.
-  bool checked = checkScatters && !scatter.getCombine();
+  // place, and reports the second: a global scatter's counts are the
+  // launch's, a shared one's a buffer of the block's own (outside any
+  // shared-memory plan: the proofs never see it).
   Value writes;
   func::FuncOp report;
-  if (checked) {
+  if (checkScatters && !scatter.getCombine()) {
     FailureOr<func::FuncOp> declared = getScatterCollisionReport(func);
     if (failed(declared))
       return failure();
     report = *declared;
-    auto workgroup = gpu::AddressSpaceAttr::get(
-        func.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
-    writes = func.addWorkgroupAttribution(
-        MemRefType::get({static_cast<int64_t>(type.getLength())},
-                        builder.getI32Type(), MemRefLayoutAttrInterface(),
-                        workgroup),
-        scatter.getLoc());
-    func.setWorkgroupAttributionAttr(
-        func.getNumWorkgroupAttributions() - 1,
-        ObsDialect::CheckedScatterAttrHelper(func.getContext()).getName(),
-        builder.getUnitAttr());
+    if (global) {
+      writes = globalWriteCounts.lookup(result);
+    } else {
+      auto workgroup = gpu::AddressSpaceAttr::get(
+          func.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+      writes = func.addWorkgroupAttribution(
+          MemRefType::get({static_cast<int64_t>(type.getLength())},
+                          builder.getI32Type(), MemRefLayoutAttrInterface(),
+                          workgroup),
+          scatter.getLoc());
+      func.setWorkgroupAttributionAttr(
+          func.getNumWorkgroupAttributions() - 1,
+          ObsDialect::CheckedScatterAttrHelper(func.getContext()).getName(),
+          builder.getUnitAttr());
+    }
   }
 
-  // The initial value over the buffer, the block's threads sweeping it.
-  counters.stage();
-  Value initial =
-      arith::ConstantOp::create(builder, loc(), scatter.getInitialAttr());
-  Value zero =
-      writes ? arith::ConstantIntOp::create(builder, loc(), 0, 32) : Value();
-  uint64_t rounds = llvm::divideCeil(type.getLength(), blockThreads);
-  auto sweep = scf::ForOp::create(builder, loc(), constant(0), constant(rounds),
-                                  constant(1));
-  {
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPoint(sweep.getBody()->getTerminator());
-    Value place = arith::AddIOp::create(
-        builder, loc(), threadId(),
-        arith::MulIOp::create(builder, loc(), sweep.getInductionVar(),
-                              constant(blockThreads)));
-    auto inside = scf::IfOp::create(
-        builder, loc(),
-        arith::CmpIOp::create(builder, loc(), arith::CmpIPredicate::ult, place,
-                              constant(type.getLength())),
-        /*withElseRegion=*/false);
-    builder.setInsertionPointToStart(inside.thenBlock());
-    memref::StoreOp::create(builder, loc(), initial, buffer, place);
-    if (writes)
-      memref::StoreOp::create(builder, loc(), zero, writes, place);
+  // A shared buffer starts as the initial value (and no writes), the
+  // block's threads sweeping it; a global memref keeps what it holds.
+  if (!global) {
+    counters.stage();
+    Value initial =
+        arith::ConstantOp::create(builder, loc(), scatter.getInitialAttr());
+    Value zero =
+        writes ? arith::ConstantIntOp::create(builder, loc(), 0, 32) : Value();
+    uint64_t rounds = llvm::divideCeil(type.getLength(), blockThreads);
+    auto sweep = scf::ForOp::create(builder, loc(), constant(0),
+                                    constant(rounds), constant(1));
+    {
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPoint(sweep.getBody()->getTerminator());
+      Value place = arith::AddIOp::create(
+          builder, loc(), threadId(),
+          arith::MulIOp::create(builder, loc(), sweep.getInductionVar(),
+                                constant(blockThreads)));
+      auto inside = scf::IfOp::create(
+          builder, loc(),
+          arith::CmpIOp::create(builder, loc(), arith::CmpIPredicate::ult,
+                                place, constant(type.getLength())),
+          /*withElseRegion=*/false);
+      builder.setInsertionPointToStart(inside.thenBlock());
+      memref::StoreOp::create(builder, loc(), initial, buffer, place);
+      if (writes)
+        memref::StoreOp::create(builder, loc(), zero, writes, place);
+    }
+    emitBarrier(SyncScope::Block, {});
   }
-  emitBarrier(SyncScope::Block, {});
 
   // Each value at its place: merged atomically, or stored.
   auto writeAt = [&](Value, ValueRange, ValueRange leaf) {
-    auto [place, isInside] = scatter.buildPlace(builder, loc(), leaf[1]);
+    auto [place, isInside] =
+        length ? scatter.buildPlace(builder, loc(), leaf[1], length)
+               : scatter.buildPlace(builder, loc(), leaf[1]);
     emitScatterWrite(scatter, buffer, writes, report, leaf[0], place, isInside);
   };
   if (failed(
           emitStage({scatter.getValues(), scatter.getPlaces()}, {}, writeAt)))
     return failure();
+  // The kernel never reads a global scatter's memref; it reads a shared
+  // one's buffer after a barrier.
+  if (global)
+    return success();
   emitBarrier(SyncScope::Block, {});
   sources[scatter.getResult()] = readerFor(destination);
   stored[scatter.getResult()] = destination;
@@ -958,33 +981,6 @@ void KernelLowering::emitScatterWrite(ScatterOp scatter, Value buffer,
       .setAttr(store, builder.getUnitAttr());
 }
 
-LogicalResult KernelLowering::lowerGlobalScatter(ScatterOp scatter) {
-  std::optional<Location> outerLoc = currentLoc;
-  currentLoc = scatter.getLoc();
-  llvm::scope_exit restore([&] { currentLoc = outerLoc; });
-  unsigned index = scatter.getResult().use_begin()->getOperandNumber();
-  const Destination &destination = outputs[index];
-  Value memref = destination.components.front();
-  // The memref's length, where it is known only at run time.
-  Value length =
-      destination.lengths.empty() ? Value() : destination.lengths.front();
-  Value writes = globalWriteCounts.lookup(index);
-  func::FuncOp report;
-  if (writes) {
-    FailureOr<func::FuncOp> declared = getScatterCollisionReport(func);
-    if (failed(declared))
-      return failure();
-    report = *declared;
-  }
-  auto writeAt = [&](Value, ValueRange, ValueRange leaf) {
-    auto [place, isInside] =
-        length ? scatter.buildPlace(builder, loc(), leaf[1], length)
-               : scatter.buildPlace(builder, loc(), leaf[1]);
-    emitScatterWrite(scatter, memref, writes, report, leaf[0], place, isInside);
-  };
-  return emitStage({scatter.getValues(), scatter.getPlaces()}, {}, writeAt);
-}
-
 LogicalResult KernelLowering::lowerBlock(Block &block) {
   for (Operation &op : block.without_terminator()) {
     if (auto sync = dyn_cast<SyncOp>(op)) {
@@ -993,8 +989,7 @@ LogicalResult KernelLowering::lowerBlock(Block &block) {
       continue;
     }
     if (auto scatter = dyn_cast<ScatterOp>(op)) {
-      if (failed(scatter.getGlobal() ? lowerGlobalScatter(scatter)
-                                     : lowerScatter(scatter)))
+      if (failed(lowerScatter(scatter)))
         return failure();
       continue;
     }

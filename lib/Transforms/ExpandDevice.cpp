@@ -87,7 +87,8 @@ public:
                  Region &body, ArrayAttr identity, uint64_t forcedTile)
       : op(op), symbols(symbols), scalars(scalars.begin(), scalars.end()),
         body(body), tiling(chooseTiling(scalars, forcedTile)),
-        element(elementOf(op->getContext(), scalars)), identity(identity) {
+        element(elementOf(op->getContext(), scalars)), identity(identity),
+        host(symbols.getOp()->getRegion(0).front().findAncestorOpInBlock(*op)) {
     auto function = op->getParentOfType<FunctionOpInterface>();
     prefix = (function ? function.getName().str() : std::string("device")) +
              "_" + op->getName().stripDialect().str();
@@ -185,6 +186,8 @@ private:
   Tiling tiling;
   Type element;
   ArrayAttr identity;
+  /// The op of the module's body that holds `op`: kernels go before it.
+  Operation *host;
   std::string prefix;
   KernelOp reduceTile;
   /// The plan's temporaries, freed after its last launch: a free waits for
@@ -207,9 +210,6 @@ KernelOp DeviceExpander::buildKernel(
   ImplicitLocOpBuilder b(op->getLoc(), op->getContext());
   // Before the host function, named after it and the op (made unique by
   // the symbol table).
-  Operation *host = op;
-  while (host->getParentOp() != symbols.getOp())
-    host = host->getParentOp();
   b.setInsertionPoint(host);
   SmallVector<Type> argumentTypes;
   for (auto [type, absent] : arguments)
@@ -451,8 +451,7 @@ void DeviceExpander::expandMap(DeviceMapOp map) {
               b.setInsertionPointToStart(choice.elseBlock());
               SmallVector<Value> zeros;
               for (Type scalar : resultScalars)
-                zeros.push_back(arith::ConstantOp::create(
-                    b, cast<TypedAttr>(b.getZeroAttr(scalar))));
+                zeros.push_back(arith::getZeroConstant(b, b.getLoc(), scalar));
               scf::YieldOp::create(b, zeros);
               return SmallVector<Value>(choice.getResults());
             })};
@@ -508,9 +507,7 @@ void ObsExpandDevicePass::runOnOperation() {
               return {fold.getElementTypes(), &fold.getBody(),
                       fold.getIdentity()};
             });
-    if (described.identity &&
-        (failed(checkIdentity(op, described.identity, described.scalars)) ||
-         failed(checkAssociative(op, described.scalars))))
+    if (described.identity && failed(checkCombineLaws(op, described.identity)))
       return signalPassFailure();
     DeviceExpander expander(op, symbols, described.scalars, *described.body,
                             described.identity, tile);

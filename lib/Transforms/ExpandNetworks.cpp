@@ -46,12 +46,8 @@ void ObsExpandNetworksPass::runOnOperation() {
     // A network reassociates the combine, which the reference target folds
     // left to right: one that is not associative would make the targets
     // disagree.
-    if (isa<ScanOp, ReduceOp>(op)) {
-      auto input = cast<TypedValue<ArrType>>(op->getOperand(0));
-      if (failed(checkAssociative(
-              op, flattenElementType(input.getType().getElementType()))))
-        return signalPassFailure();
-    }
+    if (isa<ScanOp, ReduceOp>(op) && failed(checkCombineLaws(op)))
+      return signalPassFailure();
     ImplicitLocOpBuilder b(op->getLoc(), op);
     Region &region = op->getRegion(0);
     auto body = [&](ImplicitLocOpBuilder &b, ValueRange lhs, ValueRange rhs) {

@@ -35,16 +35,17 @@ struct ObsRecordLaunchesPass
 } // namespace
 
 /// The bytes a launch of `grid` blocks (an i64) moves through `memref`,
-/// whose blocks hold `perBlock` of its elements each: grid times that, cut
-/// at the memref's end where its size is known only at run time.
+/// whose blocks each move `perBlock` of its elements: grid times that, cut
+/// at the memref's elements where `capped` (no place is moved twice, and
+/// the memref's size may be known only at run time).
 static Value launchBytes(ImplicitLocOpBuilder &b, Value grid, Value memref,
-                         int64_t perBlock) {
+                         int64_t perBlock, bool capped) {
   auto type = cast<MemRefType>(memref.getType());
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIntOp::create(b, value, 64);
   };
   Value places = arith::MulIOp::create(b, grid, constant(perBlock));
-  if (!type.hasStaticShape()) {
+  if (capped) {
     // Its elements: its length times a row's (the inner extents are
     // static).
     Value length = arith::IndexCastOp::create(
@@ -55,26 +56,6 @@ static Value launchBytes(ImplicitLocOpBuilder &b, Value grid, Value memref,
     places = arith::MinUIOp::create(b, places, elements);
   }
   return arith::MulIOp::create(b, places, constant(getElementBytes(type)));
-}
-
-/// The bytes a global scatter's launch of `grid` blocks writes into
-/// `memref`: at most one element per value each block scatters, and,
-/// without a combine, no place twice.
-static Value globalScatterBytes(ImplicitLocOpBuilder &b, Value grid,
-                                Value memref, ScatterOp scatter) {
-  auto type = cast<MemRefType>(memref.getType());
-  Value places = arith::MulIOp::create(
-      b, grid,
-      arith::ConstantIntOp::create(
-          b, static_cast<int64_t>(arrType(scatter.getValues()).getLength()),
-          64));
-  if (!scatter.getCombine())
-    places = arith::MinUIOp::create(
-        b, places,
-        arith::IndexCastOp::create(b, b.getI64Type(),
-                                   memref::DimOp::create(b, memref, 0)));
-  return arith::MulIOp::create(
-      b, places, arith::ConstantIntOp::create(b, getElementBytes(type), 64));
 }
 
 void ObsRecordLaunchesPass::runOnOperation() {
@@ -114,13 +95,22 @@ void ObsRecordLaunchesPass::runOnOperation() {
     // What one block holds of each memref: its array's leaves.
     for (auto [index, memref, operand] :
          llvm::enumerate(memrefs, getLaunchOperandArrays(kernel))) {
+      // A block moves its chunk, cut at the memref's end where that is
+      // known only at run time; a global scatter's block writes (or
+      // merges) one element per value, and no place twice without a
+      // combine.
       Value bytes;
-      if (operand.whole)
-        bytes = globalScatterBytes(
-            b, grid, memref,
-            kernel.getGlobalScatter(operand.array - kernel.getNumArguments()));
-      else
-        bytes = launchBytes(b, grid, memref, operand.type.getNumLeaves());
+      if (operand.whole) {
+        ScatterOp scatter =
+            kernel.getGlobalScatter(operand.array - kernel.getNumArguments());
+        bytes = launchBytes(b, grid, memref,
+                            arrType(scatter.getValues()).getLength(),
+                            /*capped=*/!scatter.getCombine());
+      } else {
+        bytes = launchBytes(
+            b, grid, memref, operand.type.getNumLeaves(),
+            /*capped=*/!cast<MemRefType>(memref.getType()).hasStaticShape());
+      }
       Value &total = index < launch.getInputs().size() ? read : written;
       total = arith::AddIOp::create(b, total, bytes);
     }

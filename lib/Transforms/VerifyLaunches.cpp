@@ -278,20 +278,17 @@ struct ObsCollectLaunchOverlapsPass
   void runOnOperation() override;
 };
 
-} // namespace
-
 /// One memref operand of a launch, followed to its allocation, with the
-/// kernel array it stores a scalar of.
+/// kernel array it stores a scalar of (a `whole` one, a global scatter's
+/// memref, any block may write at any place).
 struct FollowedOperand {
   unsigned operand;
   bool output;
   AllocationView placement;
-  ArrType array;
-  /// A global scatter's memref: every block may write any place of it.
-  bool whole;
-  /// Which of the kernel's arrays (arguments, then results) it stores.
-  unsigned arrayIndex;
+  LaunchOperandArray array;
 };
+
+} // namespace
 
 /// Every memref operand of `launch` (ins, then outs; one per scalar of each
 /// of `kernel`'s arrays) followed to its allocation. Fails, reported, where
@@ -316,14 +313,14 @@ followLaunchOperands(LaunchOp launch, KernelOp kernel) {
       diag.attachNote(placement->root.getLoc()) << "the allocation";
       return tagError(diag, ErrorKind::RejectedChoice);
     }
-    followed.push_back({static_cast<unsigned>(operand), output, *placement,
-                        array.type, array.whole, array.array});
+    followed.push_back(
+        {static_cast<unsigned>(operand), output, *placement, array});
   }
   // A global scatter's memref is the one operand over its allocation: its
   // blocks' writes commute only with each other (atomics of one combine)
   // or are checked against each other as they run (without one).
   for (const FollowedOperand &whole : followed) {
-    if (!whole.whole)
+    if (!whole.array.whole)
       continue;
     for (const FollowedOperand &other : followed) {
       if (other.operand == whole.operand ||
@@ -339,7 +336,7 @@ followLaunchOperands(LaunchOp launch, KernelOp kernel) {
              "global scatter's memory";
       diag.attachNote(whole.placement.root.getLoc()) << "the allocation";
       diag.attachNote(
-          kernel.getGlobalScatter(whole.arrayIndex - kernel.getNumArguments())
+          kernel.getGlobalScatter(whole.array.array - kernel.getNumArguments())
               .getLoc())
           << "the scatter";
       return tagError(diag, ErrorKind::RejectedChoice);
@@ -368,7 +365,7 @@ proveDynamicLaunchPlaces(LaunchOp launch, KernelOp kernel,
     const AllocationView &p = a.placement, &q = b.placement;
     return p.baseBytes == q.baseBytes && p.offset == q.offset &&
            p.strides == q.strides && p.elementBytes == q.elementBytes &&
-           a.array.getShape() == b.array.getShape();
+           a.array.type.getShape() == b.array.type.getShape();
   };
   for (auto [i, first] : llvm::enumerate(*operands)) {
     for (const FollowedOperand &second :
@@ -403,7 +400,7 @@ proveDynamicLaunchPlaces(LaunchOp launch, KernelOp kernel,
       // of its block orders each read before the write.
       const FollowedOperand &read = first.output ? second : first;
       const FollowedOperand &written = first.output ? first : second;
-      for (uint64_t element = 0, leaves = read.array.getNumLeaves();
+      for (uint64_t element = 0, leaves = read.array.type.getNumLeaves();
            element < leaves; ++element)
         overlaps.push_back(
             {{read.operand, element, written.operand, element}, 0, root});
@@ -434,10 +431,10 @@ mlir::obs::proveLaunchPlaces(LaunchOp launch, KernelOp kernel,
       return launch.emitOpError()
              << "layout " << each.operand << " is too deeply nested to check";
     operands.push_back(
-        {each.operand, each.output, each.placement, each.array.getShape(),
-         each.array.getNumLeaves(),
+        {each.operand, each.output, each.placement, each.array.type.getShape(),
+         each.array.type.getNumLeaves(),
          cast<MemRefType>(memrefs[each.operand].getType()).getShape().front(),
-         std::move(layout), each.whole});
+         std::move(layout), each.array.whole});
   }
 
   // The place of element `element` of block `block` of an operand, in units
@@ -707,29 +704,28 @@ LogicalResult ObsVerifyLaunchesPass::proveGlobalScatterPlaces(LaunchOp launch,
   if (failed(simulated))
     return failure();
   const BlockRun &run = (*simulated)->run;
+  // The memories of the simulated block are its gpu.func's arguments: the
+  // launch's operands, in order. The scatters' memrefs, by operand.
   SmallVector<LaunchOperandArray> operandArrays =
       getLaunchOperandArrays(kernel);
+  llvm::DenseMap<unsigned, unsigned> resultOfOperand;
+  for (unsigned index : checked)
+    resultOfOperand[getFirstOperandOf(operandArrays, kernel.getNumArguments() +
+                                                         index)] = index;
   std::optional<int64_t> grid = launch.getStaticGridSize();
   bool manyBlocks = launch.getDynamicGrid() || (grid && *grid > 1);
   // The first writer of each known place, by memory.
   llvm::DenseMap<std::pair<unsigned, int64_t>, const Access *> writers;
   for (const Access &access : run.getAccesses()) {
-    if (!access.write || !access.checkedScatter || access.element < 0)
+    if (!access.write || !access.checkedScatter || access.element < 0 ||
+        !resultOfOperand.contains(access.memory))
       continue;
-    auto argument =
-        dyn_cast<BlockArgument>(run.getMemories()[access.memory].root);
-    if (!argument || argument.getArgNumber() >= operandArrays.size() ||
-        !operandArrays[argument.getArgNumber()].whole)
-      continue;
-    unsigned operand = argument.getArgNumber();
-    ScatterOp scatter = kernel.getGlobalScatter(operandArrays[operand].array -
-                                                kernel.getNumArguments());
     auto [first, added] =
         writers.try_emplace({access.memory, access.element}, &access);
     if (!added || manyBlocks) {
       InFlightDiagnostic diag = launch.emitOpError();
       diag << "writes place " << access.element << " of "
-           << nameOperand(launch, operand) << " twice, through a global "
+           << nameOperand(launch, access.memory) << " twice, through a global "
            << "obs.scatter without a combine: ";
       if (!added)
         diag << "threads " << first->second->thread << " and " << access.thread
@@ -739,6 +735,8 @@ LogicalResult ObsVerifyLaunchesPass::proveGlobalScatterPlaces(LaunchOp launch,
              << "whatever the block's data, and the launch runs "
              << (grid ? std::to_string(*grid) : std::string("any number of"))
              << " blocks";
+      ScatterOp scatter =
+          kernel.getGlobalScatter(resultOfOperand.lookup(access.memory));
       diag.attachNote(scatter.getLoc()) << "the scatter";
       return tagError(diag, ErrorKind::RejectedChoice);
     }

@@ -286,15 +286,9 @@ private:
     os << "obs.kernel @fuzz_spread(%x: " << arr << ") -> " << result
        << " attributes {threads = " << std::min<uint64_t>(program.length, 128)
        << "} {\n";
+    std::string p = "%p";
     if (launch.spread == Launch::Data) {
-      os << "  %p = obs.map %x : " << arr << " -> " << places << " {\n"
-         << "  ^bb0(%v: " << name(scalar) << "):\n";
-      if (scalar == Scalar::I32)
-        os << "    obs.yield %v : i32\n";
-      else
-        os << "    %w = arith." << (scalar == Scalar::I8 ? "extsi" : "trunci")
-           << " %v : " << name(scalar) << " to i32\n    obs.yield %w : i32\n";
-      os << "  }\n";
+      p = valuesAsPlaces("%x", arr, scalar, program.length, 1);
     } else {
       // g, the element's place in the whole launch.
       os << "  %p = obs.generate : " << places << " {\n"
@@ -313,12 +307,9 @@ private:
       os << "    %place = arith.index_cast %q : index to i32\n"
          << "    obs.yield %place : i32\n  }\n";
     }
-    os << "  %y = obs.scatter %x at %p";
+    os << "  %y = obs.scatter %x at " << p;
     if (launch.spread != Launch::Reverse)
-      os << " combine("
-         << (isFloat(scalar) ? (launch.firstCombine ? "max" : "min")
-                             : (launch.firstCombine ? "add" : "max"))
-         << ")";
+      os << " combine(" << orderFreeCombine(scalar, launch.firstCombine) << ")";
     os << " global : " << arr << ", " << places << " -> " << result << "\n"
        << "  obs.return %y : " << result << "\n}\n";
   }
@@ -352,6 +343,33 @@ private:
     return "!obs.arr<" + std::to_string(length) + " x " +
            (element.empty() ? elementType() : element) + ">";
   }
+  /// An obs.map of `x` (an array `arr` of `length` scalars) to i32 places,
+  /// the values themselves (sign-extended or truncated); returns its name.
+  std::string valuesAsPlaces(const std::string &x, const std::string &arr,
+                             Scalar scalar, uint64_t length, unsigned indent) {
+    std::string places = fresh(), v = fresh("v"), p = v;
+    os << pad(indent) << places << " = obs.map " << x << " : " << arr << " -> "
+       << arrayType(length, "i32") << " {\n";
+    os << pad(indent) << "^bb0(" << v << ": " << name(scalar) << "):\n";
+    if (scalar != Scalar::I32) {
+      p = fresh("i");
+      os << pad(indent + 1) << p << " = arith."
+         << (scalar == Scalar::I8 ? "extsi " : "trunci ") << v << " : "
+         << name(scalar) << " to i32\n";
+    }
+    yield({p}, indent + 1, "i32");
+    os << pad(indent) << "}\n";
+    return places;
+  }
+
+  /// A combine whose result does not depend on the order of the collisions:
+  /// integer add (`first`) or max, float max (`first`) or min.
+  static const char *orderFreeCombine(Scalar scalar, bool first) {
+    if (isFloat(scalar))
+      return first ? "max" : "min";
+    return first ? "add" : "max";
+  }
+
   std::string pad(unsigned indent) const {
     return std::string(2 * indent, ' ');
   }
@@ -746,22 +764,12 @@ private:
     }
     case Step::Scatter: {
       Scalar scalar = scalars().front();
-      std::string places = fresh(), placesType = arrayType(length, "i32");
+      std::string places, placesType = arrayType(length, "i32");
       if (s.variant == 2) {
         // The places are the values themselves.
-        std::string v = fresh("v"), p = fresh("i");
-        os << pad(indent) << places << " = obs.map " << x << " : " << arr
-           << " -> " << placesType << " {\n";
-        os << pad(indent) << "^bb0(" << v << ": " << name(scalar) << "):\n";
-        if (scalar == Scalar::I32)
-          p = v;
-        else
-          os << pad(indent + 1) << p << " = arith."
-             << (scalar == Scalar::I8 ? "extsi " : "trunci ") << v << " : "
-             << name(scalar) << " to i32\n";
-        yield({p}, indent + 1, "i32");
-        os << pad(indent) << "}\n";
+        places = valuesAsPlaces(x, arr, scalar, length, indent);
       } else {
+        places = fresh();
         std::string j = affinePosition(places, placesType, s, length, indent);
         std::string p = fresh("i");
         os << pad(indent + 1) << p << " = arith.index_cast " << j
@@ -773,8 +781,7 @@ private:
       // collisions: integer add and max, float max and min.
       std::string combine;
       if (s.variant != 0)
-        combine = isFloat(scalar) ? (s.b % 2 ? "max" : "min")
-                                  : (s.b % 2 ? "add" : "max");
+        combine = orderFreeCombine(scalar, s.b % 2);
       os << pad(indent) << y << " = obs.scatter " << x << " at " << places;
       if (!combine.empty())
         os << " combine(" << combine << ")";

@@ -676,6 +676,13 @@ void runOnCuda(ModuleOp module, Job &job) {
     // Each kernel's launches per run, their time and bytes per run. The
     // host code reported every launch it made, in order.
     ArrayRef<RecordedLaunch> made = recordedLaunches;
+    size_t count = obsCudaProfiledLaunchCount();
+    // Host code reports each launch it makes (a kernel run on its own
+    // reports none); the driver must have profiled the same ones.
+    if (!made.empty() && made.size() != count)
+      fail("the host code reported " + std::to_string(made.size()) +
+           " launches, but " + std::to_string(count) +
+           " were profiled: cannot tell what each moved");
     struct Profiled {
       unsigned count = 0;
       float milliseconds = 0;
@@ -683,7 +690,6 @@ void runOnCuda(ModuleOp module, Job &job) {
     };
     llvm::StringMap<Profiled> byName;
     SmallVector<std::string> order;
-    size_t count = obsCudaProfiledLaunchCount();
     for (size_t i = 0; i < count; ++i) {
       float milliseconds = 0;
       const char *name = obsCudaProfiledLaunch(i, &milliseconds);
@@ -696,7 +702,7 @@ void runOnCuda(ModuleOp module, Job &job) {
       ++profiled.count;
       profiled.milliseconds += milliseconds;
       profiled.bytes +=
-          made.size() == count ? made[i].read + made[i].written : aloneBytes;
+          made.empty() ? aloneBytes : made[i].read + made[i].written;
     }
     obsCudaProfileLaunches(0);
     uint64_t planBytes = 0;
@@ -862,6 +868,9 @@ int main(int argc, char **argv) {
          "--entry=FUNC");
   if (plan && targetName.getNumOccurrences() && targetName != "cpu")
     fail("--emit=plan runs the entry on the cpu target, not " + targetName);
+  // Each timed run would record its launches into the plan again.
+  if (plan && benchRuns)
+    fail("--emit=plan runs the entry once: drop --bench");
   if (targetName == "cpu") {
     obs::CPUPipelineOptions options;
     parseOrders(options);

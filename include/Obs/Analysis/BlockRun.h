@@ -53,6 +53,13 @@ struct Access {
   unsigned thread;
   uint64_t order; // Position in the thread's own program order.
   bool write;
+  /// An atomic read-modify-write (a scatter's combine): two of them commute,
+  /// so only a plain access conflicts with one. Recorded as a write.
+  bool atomic;
+  /// A store of a scatter without a combine (`obs.checked_scatter`): two
+  /// into one scatter's buffer (one owner) whose places the run could not
+  /// tell are left to the run time check that no place is written twice.
+  bool checkedScatter;
   unsigned memory; // Index into BlockRun::getMemories().
   uint64_t byteBegin, byteEnd;
   /// The element accessed, in the memref the op names (or -1 when the index
@@ -62,13 +69,6 @@ struct Access {
   /// Who the accessed buffer belongs to: the location in its `obs.owner`
   /// attribute (set by the lowering on workgroup buffers and views).
   Attribute owner;
-  /// An atomic read-modify-write (a scatter's combine): two of them commute,
-  /// so only a plain access conflicts with one. Recorded as a write.
-  bool atomic = false;
-  /// A store of a scatter without a combine (`obs.checked_scatter`): two
-  /// into one scatter's buffer (one owner) whose places the run could not
-  /// tell are left to the run time check that no place is written twice.
-  bool checkedScatter = false;
 };
 
 /// A barrier the block passes, in the order they are passed.

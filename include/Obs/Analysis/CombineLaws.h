@@ -17,16 +17,12 @@
 
 namespace mlir::obs {
 
-/// Fails, with an error on `op` naming three elements, where the combine in
-/// `op`'s first region (two flattened elements of `scalars` to one) folds
-/// to constants and is not associative on them.
-LogicalResult checkAssociative(Operation *op, TypeRange scalars);
-
-/// Fails, with an error on `op`, where the combine folds to constants and
-/// `identity` (one constant per scalar) is not an identity of it on both
-/// sides.
-LogicalResult checkIdentity(Operation *op, ArrayAttr identity,
-                            TypeRange scalars);
+/// Fails, with an error on `op`, where the combine in `op`'s first region
+/// (two flattened elements to one) folds to constants on a few sample
+/// elements and `identity` (one constant per scalar; none: not tried) is
+/// not an identity of it on both sides, or it is not associative (naming
+/// three elements).
+LogicalResult checkCombineLaws(Operation *op, ArrayAttr identity = {});
 
 } // namespace mlir::obs
 

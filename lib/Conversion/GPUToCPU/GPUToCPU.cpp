@@ -504,6 +504,13 @@ void ObsGPUToCPUPass::runOnOperation() {
     // scatter's check), one for the module.
     for (auto declaration :
          llvm::make_early_inc_range(gpuModule.getOps<func::FuncOp>())) {
+      if (!declaration.isDeclaration()) {
+        declaration.emitOpError()
+            << "is a function with a body in a kernel module: the cpu "
+               "target moves only declarations of runtime functions to the "
+               "host";
+        return signalPassFailure();
+      }
       if (failed(getOrDeclareRuntimeFunction(module, declaration.getSymName(),
                                              declaration.getFunctionType())))
         return signalPassFailure();

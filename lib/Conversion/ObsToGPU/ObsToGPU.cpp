@@ -81,12 +81,8 @@ allocateWriteCounts(OpBuilder &b, Location loc, KernelOp kernel,
   SmallVector<LaunchOperandArray> operandArrays =
       getLaunchOperandArrays(kernel);
   for (auto [index, countType] : llvm::zip_equal(checked, countTypes)) {
-    unsigned array = kernel.getNumArguments() + index;
-    const auto *operand =
-        llvm::find_if(operandArrays, [&](const LaunchOperandArray &each) {
-          return each.array == array;
-        });
-    Value memref = memrefs[operand - operandArrays.begin()];
+    Value memref = memrefs[getFirstOperandOf(operandArrays,
+                                             kernel.getNumArguments() + index)];
     auto type = cast<MemRefType>(countType);
     Value length = memref::DimOp::create(b, loc, memref, 0);
     Value counts;

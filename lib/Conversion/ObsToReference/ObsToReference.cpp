@@ -495,13 +495,17 @@ LogicalResult ReferenceLowering::lowerKernel(KernelOp kernel) {
   bool positionedKernel = needsBlockFunction(kernel);
   SmallVector<unsigned> checkedResults = getUncombinedGlobalResults(kernel);
   SmallVector<Type> blockTypes(argumentTypes);
-  unsigned firstResultBuffer = 0;
-  for (Type type : kernel.getArgumentTypes())
-    firstResultBuffer += getFlattenedSize(cast<ArrType>(type).getLeafType());
+  // Where each global scatter's memref is among the buffers (after every
+  // scalar of the arrays before it).
+  SmallVector<LaunchOperandArray> operandArrays =
+      getLaunchOperandArrays(kernel);
+  auto bufferOfResult = [&](unsigned index) {
+    return getFirstOperandOf(operandArrays, kernel.getNumArguments() + index);
+  };
   for (unsigned index = 0, e = kernel.getResultTypes().size(); index < e;
        ++index)
     if (ScatterOp scatter = kernel.getGlobalScatter(index))
-      blockTypes[firstResultBuffer + index] =
+      blockTypes[bufferOfResult(index)] =
           wholeMemRefType(scatter.getType().getElementType());
   blockTypes.append(checkedResults.size(),
                     wholeMemRefType(builder.getI1Type()));
@@ -558,8 +562,8 @@ LogicalResult ReferenceLowering::lowerKernel(KernelOp kernel) {
     for (unsigned index = 0, e = kernel.getResultTypes().size(); index < e;
          ++index)
       if (ScatterOp scatter = kernel.getGlobalScatter(index))
-        globalScatters[scatter] = {
-            entry->getArgument(firstResultBuffer + index), Value()};
+        globalScatters[scatter] = {entry->getArgument(bufferOfResult(index)),
+                                   Value()};
     for (auto [table, index] : llvm::enumerate(checkedResults))
       globalScatters[kernel.getGlobalScatter(index)].second =
           entry->getArgument(numBuffers + table);
@@ -617,11 +621,8 @@ static void lowerLaunch(LaunchOp launch, KernelOp kernel) {
   // the whole launch.
   SmallVector<Value> tables;
   for (unsigned index : getUncombinedGlobalResults(kernel)) {
-    const auto *operand =
-        llvm::find_if(operandArrays, [&](const LaunchOperandArray &each) {
-          return each.array == kernel.getNumArguments() + index;
-        });
-    Value memref = grids[operand - operandArrays.begin()];
+    Value memref = grids[getFirstOperandOf(operandArrays,
+                                           kernel.getNumArguments() + index)];
     tables.push_back(allocateWrittenTable(
         builder, loc, memref::DimOp::create(builder, loc, memref, 0)));
   }

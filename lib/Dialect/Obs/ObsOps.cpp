@@ -91,6 +91,16 @@ mlir::obs::getLaunchOperandArrays(KernelOp kernel) {
   return operands;
 }
 
+unsigned mlir::obs::getFirstOperandOf(ArrayRef<LaunchOperandArray> operands,
+                                      unsigned array) {
+  const auto *first =
+      llvm::find_if(operands, [&](const LaunchOperandArray &operand) {
+        return operand.array == array;
+      });
+  assert(first != operands.end() && "the kernel has no such array");
+  return first - operands.begin();
+}
+
 //===----------------------------------------------------------------------===//
 // Helpers
 //===----------------------------------------------------------------------===//
@@ -822,35 +832,26 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   bool laidOut = static_cast<bool>(getLayoutsAttr());
   bool dynamic = hasDynamicSizes();
   std::optional<int64_t> grid = getStaticGridSize();
+  // The memref each operand must be (getLaunchOperandArrays says which
+  // array and scalar it stores): a global scatter's result is one memref
+  // for every block.
   struct Slot {
-    ArrType array;
+    LaunchOperandArray operand;
     MemRefType expected;
-    unsigned arrayIndex;
-    bool whole;
   };
-  unsigned arrayCount = 0;
-  auto expectedMemRefs = [&](TypeRange arrays) {
-    SmallVector<Slot> slots;
-    for (Type type : arrays) {
-      unsigned arrayIndex = arrayCount++;
-      auto array = cast<ArrType>(type);
-      // A global scatter's result is one memref for every block.
-      bool whole =
-          arrayIndex >= kernel.getNumArguments() &&
-          kernel.getGlobalScatter(arrayIndex - kernel.getNumArguments());
-      SmallVector<int64_t> shape;
-      for (uint64_t length : array.getShape())
-        shape.push_back(static_cast<int64_t>(length));
-      if (dynamic)
-        shape[0] = ShapedType::kDynamic;
-      else if (!whole)
-        shape[0] *= *grid;
-      for (Type scalar : flattenElementType(array.getLeafType()))
-        slots.push_back(
-            {array, MemRefType::get(shape, scalar), arrayIndex, whole});
-    }
-    return slots;
-  };
+  SmallVector<Slot> slots;
+  for (const LaunchOperandArray &operand : getLaunchOperandArrays(kernel)) {
+    SmallVector<int64_t> shape;
+    for (uint64_t length : operand.type.getShape())
+      shape.push_back(static_cast<int64_t>(length));
+    if (dynamic)
+      shape[0] = ShapedType::kDynamic;
+    else if (!operand.whole)
+      shape[0] *= *grid;
+    Type scalar =
+        flattenElementType(operand.type.getLeafType())[operand.component];
+    slots.push_back({operand, MemRefType::get(shape, scalar)});
+  }
   // With layouts or dynamic sizes, the outermost dimension may differ.
   auto matches = [&](MemRefType actual, MemRefType expected) {
     if (!laidOut && !dynamic)
@@ -881,21 +882,25 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
       diag << " (the outermost dimensions may have any length)";
     return diag;
   };
-  SmallVector<Slot> inputs = expectedMemRefs(kernel.getArgumentTypes());
-  SmallVector<Slot> outputs = expectedMemRefs(kernel.getResultTypes());
+  auto firstOutput = llvm::find_if(slots, [&](const Slot &slot) {
+    return slot.operand.array >= kernel.getNumArguments();
+  });
+  ArrayRef<Slot> inputs(slots.begin(), firstOutput),
+      outputs(firstOutput, slots.end());
   if (failed(check("ins", getInputs(), inputs)) ||
       failed(check("outs", getOutputs(), outputs)))
     return failure();
   if (laidOut)
     for (auto [index, slot] : llvm::enumerate(outputs))
-      if (slot.whole) {
+      if (slot.operand.whole) {
         InFlightDiagnostic diag =
             emitOpError()
             << "has layouts, but outs " << index << " holds a global "
             << "obs.scatter's result, which every block sees whole: launch "
                "it without layouts";
         diag.attachNote(
-            kernel.getGlobalScatter(slot.arrayIndex - kernel.getNumArguments())
+            kernel
+                .getGlobalScatter(slot.operand.array - kernel.getNumArguments())
                 .getLoc())
             << "the scatter";
         return diag;
@@ -920,8 +925,6 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
     return success();
 
   // Layouts: one map (b, i) -> (index) per memref, shared within an array.
-  SmallVector<Slot> slots(inputs);
-  llvm::append_range(slots, outputs);
   SmallVector<Value> memrefs(getInputs());
   llvm::append_range(memrefs, getOutputs());
   SmallVector<AffineMap> layouts = getLayoutsOrChunks(kernel);
@@ -934,7 +937,8 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
       return emitOpError() << "layout " << index << " must be a map "
                            << "(block, element) -> (index), but is "
                            << AffineMapAttr::get(layout);
-    if (index > 0 && slots[index].arrayIndex == slots[index - 1].arrayIndex &&
+    if (index > 0 &&
+        slots[index].operand.array == slots[index - 1].operand.array &&
         layout != layouts[index - 1])
       return emitOpError() << "layouts " << index - 1 << " and " << index
                            << " differ, but their memrefs store one array: "

@@ -87,3 +87,15 @@ func.func @largest_all(%v: memref<2048xf32>, %k: memref<2048xi32>, %max: memref<
   obs.launch @largest grid(8) ins(%v, %k : memref<2048xf32>, memref<2048xi32>) outs(%max : memref<16xf32>)
   return
 }
+
+// A result of tuples before a global scatter: its two memrefs come first.
+obs.kernel @pairs_then_put(%v: !obs.arr<256 x i32>, %p: !obs.arr<256 x i32>) -> (!obs.arr<256 x tuple<i32, i32>>, !obs.arr<1024 x i32>) attributes {threads = 128} {
+  %pairs = obs.zip %v, %p : !obs.arr<256 x i32>, !obs.arr<256 x i32>
+  %out = obs.scatter %v at %p global : !obs.arr<256 x i32>, !obs.arr<256 x i32> -> !obs.arr<1024 x i32>
+  obs.return %pairs, %out : !obs.arr<256 x tuple<i32, i32>>, !obs.arr<1024 x i32>
+}
+
+func.func @pairs_then_put_all(%v: memref<1024xi32>, %p: memref<1024xi32>, %first: memref<1024xi32>, %second: memref<1024xi32>, %out: memref<1024xi32>) {
+  obs.launch @pairs_then_put grid(4) ins(%v, %p : memref<1024xi32>, memref<1024xi32>) outs(%first, %second, %out : memref<1024xi32>, memref<1024xi32>, memref<1024xi32>)
+  return
+}

@@ -70,6 +70,11 @@ struct LaunchOperandArray {
 /// one per scalar of each argument's element, then of each result's.
 SmallVector<LaunchOperandArray> getLaunchOperandArrays(KernelOp kernel);
 
+/// The position among `operands` (getLaunchOperandArrays) of the first
+/// memref of the kernel's array `array` (arguments, then results).
+unsigned getFirstOperandOf(ArrayRef<LaunchOperandArray> operands,
+                           unsigned array);
+
 /// The launches inside `module`, each with its kernel, for a pass that
 /// converts `module`'s kernels. A launch whose kernel is not one of them (a
 /// launch inside a nested module, which names that module's kernels) is
