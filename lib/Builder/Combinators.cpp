@@ -203,6 +203,18 @@ Value dsl::sort(ImplicitLocOpBuilder &b, Value array, BinaryFn less,
   return buildNetworkOp<SortOp, SortNetworkAttr>(b, array, less, network);
 }
 
+Value dsl::scatter(ImplicitLocOpBuilder &b, Value values, Value places,
+                   uint64_t length, std::optional<ScatterCombine> combine,
+                   TypedAttr initial) {
+  auto type =
+      ArrType::get(length, cast<ArrType>(values.getType()).getElementType());
+  ScatterCombineAttr combineAttr;
+  if (combine)
+    combineAttr = ScatterCombineAttr::get(b.getContext(), *combine);
+  return ScatterOp::create(b, type, values, places, combineAttr, initial,
+                           /*global=*/!initial);
+}
+
 SmallVector<Value> dsl::compareSwap(ImplicitLocOpBuilder &b, BinaryFn less,
                                     ValueRange lhs, ValueRange rhs) {
   // Swap only when the second must come first: equivalent elements stay.

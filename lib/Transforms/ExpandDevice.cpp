@@ -77,6 +77,71 @@ Attribute absentOf(ArrayRef<Attribute> values) {
   return ArrayAttr::get(values.front().getContext(), values);
 }
 
+/// How a sort's `less` orders its elements, where a radix sort can follow
+/// it: by the first scalar, as numbers.
+struct KeyOrder {
+  enum class Kind { Signed, Unsigned, Float };
+  Kind kind = Kind::Signed;
+  bool descending = false;
+  /// The key's width.
+  unsigned bits = 0;
+  /// Passes of 8 bits.
+  unsigned getPasses() const { return llvm::divideCeil(bits, 8); }
+};
+
+/// The order `less` gives, where it is one comparison of the two elements'
+/// first scalars: `cmpi slt`/`ult` or `cmpf olt`/`ult` ascending, their
+/// `gt` forms (or the operands swapped) descending.
+static std::optional<KeyOrder> matchKeyOrder(Region &less,
+                                             unsigned scalarsPerElement) {
+  Block &block = less.front();
+  Value yielded = block.getTerminator()->getOperand(0);
+  Operation *compare = yielded.getDefiningOp();
+  if (!compare || compare->getNumOperands() != 2)
+    return std::nullopt;
+  Value first = block.getArgument(0);
+  Value second = block.getArgument(scalarsPerElement);
+  bool swapped;
+  if (compare->getOperand(0) == first && compare->getOperand(1) == second)
+    swapped = false;
+  else if (compare->getOperand(0) == second && compare->getOperand(1) == first)
+    swapped = true;
+  else
+    return std::nullopt;
+  KeyOrder order;
+  order.bits = first.getType().getIntOrFloatBitWidth();
+  if (auto cmpi = dyn_cast<arith::CmpIOp>(compare)) {
+    switch (cmpi.getPredicate()) {
+    case arith::CmpIPredicate::slt:
+    case arith::CmpIPredicate::sgt:
+      order.kind = KeyOrder::Kind::Signed;
+      break;
+    case arith::CmpIPredicate::ult:
+    case arith::CmpIPredicate::ugt:
+      order.kind = KeyOrder::Kind::Unsigned;
+      break;
+    default:
+      return std::nullopt;
+    }
+    bool greater = cmpi.getPredicate() == arith::CmpIPredicate::sgt ||
+                   cmpi.getPredicate() == arith::CmpIPredicate::ugt;
+    order.descending = greater != swapped;
+    return order;
+  }
+  if (auto cmpf = dyn_cast<arith::CmpFOp>(compare)) {
+    using P = arith::CmpFPredicate;
+    P predicate = cmpf.getPredicate();
+    if (predicate != P::OLT && predicate != P::ULT && predicate != P::OGT &&
+        predicate != P::UGT)
+      return std::nullopt;
+    order.kind = KeyOrder::Kind::Float;
+    bool greater = predicate == P::OGT || predicate == P::UGT;
+    order.descending = greater != swapped;
+    return order;
+  }
+  return std::nullopt;
+}
+
 /// Builds the kernels of one device op and the launch plan that replaces
 /// it.
 class DeviceExpander {
@@ -95,6 +160,8 @@ public:
   }
 
   unsigned getKernelCount() const { return kernelCount; }
+  /// Set before `expand` for a sort: the order its `less` gives.
+  void setKeyOrder(KeyOrder order) { keyOrder = order; }
   unsigned getLaunchCount() const { return launchCount; }
 
   /// Writes the launch plan before the op.
@@ -116,6 +183,7 @@ private:
   void expandMap(DeviceMapOp map);
   void expandReduce(DeviceReduceOp reduce);
   void expandScan(DeviceScanOp scan);
+  void expandSort(DeviceSortOp sort, const KeyOrder &order);
 
   /// The op's combine on two flattened elements (a dsl::BinaryFn).
   SmallVector<Value> combine(ImplicitLocOpBuilder &b, ValueRange earlier,
@@ -149,12 +217,14 @@ private:
   /// A memref of `length` elements for each scalar.
   SmallVector<Value> allocate(ImplicitLocOpBuilder &b, Value length);
   void deallocate(ImplicitLocOpBuilder &b, ValueRange memrefs);
-  Value ceilTiles(ImplicitLocOpBuilder &b, Value length) {
+  /// How many tiles of `tile` (by default the op's) `length` needs.
+  Value ceilTiles(ImplicitLocOpBuilder &b, Value length, uint64_t tile = 0) {
     return b.createOrFold<arith::CeilDivUIOp>(
-        length, arith::ConstantIndexOp::create(b, tiling.tile));
+        length, arith::ConstantIndexOp::create(b, tile ? tile : tiling.tile));
   }
-  /// How a level of a plan runs `length` elements (at most `most`), where
-  /// `active` (null: always) says whether the level runs at all. Plans
+  /// How a level of a plan runs `length` elements (at most `most`) in tiles
+  /// of `tile` (by default the op's), where `active` (null: always) says
+  /// whether the level runs at all. Plans
   /// have no branches: a launch that must not run gets a grid of 0, which
   /// runs no block, so that the host code is one straight line of launches
   /// (on the cuda target, one stream and no synchronisation between them).
@@ -169,7 +239,7 @@ private:
     Value nextActive;
   };
   Level planLevel(ImplicitLocOpBuilder &b, Value length, uint64_t most,
-                  Value active);
+                  Value active, uint64_t tile = 0);
 
   /// Folds `inputs` (`length` elements, at most `most`) into `outputs`.
   void emitReduce(ImplicitLocOpBuilder &b, ValueRange inputs,
@@ -178,6 +248,32 @@ private:
   /// Scans `inputs` (`length` elements, at most `most`) into `outputs`.
   void emitScan(ImplicitLocOpBuilder &b, ScanKind kind, ValueRange inputs,
                 ValueRange outputs, Value length, uint64_t most, Value active);
+
+  // The radix sort (docs/Rationale.md, "The device level").
+
+  /// The key `key` as unsigned bits whose order is the sort's.
+  Value orderedBits(ImplicitLocOpBuilder &b, Value key) const;
+  /// Digit `pass` (8 bits from the least significant) of `bits`, an i32.
+  Value digitOf(ImplicitLocOpBuilder &b, Value bits, unsigned pass) const;
+  /// Counts a tile's digits of pass `pass` into 256 counts: from the keys
+  /// (pass 0) or from the digits the previous pass wrote (`fromDigits`).
+  KernelOp getCountKernel(bool fromDigits);
+  /// Rows of 256 counts, `group` rows per block: their column totals.
+  KernelOp getRowTotalsKernel();
+  /// Each row's offsets: for every digit, where the row's first element of
+  /// that digit goes. `top`: all rows in the block, whose column totals
+  /// place the digits one after the other; otherwise from a carry row.
+  KernelOp getRowOffsetsKernel(bool top);
+  /// A tile's elements written stably to their places for digit `pass`,
+  /// with the next pass's digits beside them unless it is the last.
+  KernelOp getScatterKernel(unsigned pass, bool last);
+  /// The identity on tiles, for an in-place sort of an odd number of passes.
+  KernelOp getCopyKernel();
+  /// Turns `rows` rows of counts in `counts` into `offsets` (rows of
+  /// digit-major exclusive sums).
+  void emitRowOffsets(ImplicitLocOpBuilder &b, Value counts, Value offsets,
+                      Value rows, uint64_t most, Value active);
+  Value allocateI32(ImplicitLocOpBuilder &b, Value length);
 
   Operation *op;
   SymbolTable &symbols;
@@ -196,6 +292,10 @@ private:
   SmallVector<Value> temporaries;
   /// By kind and whether carried.
   KernelOp scanTiles[2][2];
+  KeyOrder keyOrder;
+  /// Rows of counts per block in the sort's offsets (`group * 256` counts).
+  uint64_t group = 16;
+  KernelOp countKernels[2], rowTotals, rowOffsets[2], copyKernel;
   unsigned kernelCount = 0;
   unsigned launchCount = 0;
 };
@@ -323,7 +423,9 @@ void DeviceExpander::deallocate(ImplicitLocOpBuilder &b, ValueRange memrefs) {
 
 DeviceExpander::Level DeviceExpander::planLevel(ImplicitLocOpBuilder &b,
                                                 Value length, uint64_t most,
-                                                Value active) {
+                                                Value active, uint64_t tile) {
+  if (!tile)
+    tile = tiling.tile;
   Value zero = arith::ConstantIndexOp::create(b, 0);
   Value one = arith::ConstantIndexOp::create(b, 1);
   auto gate = [&](Value condition, Value count) -> Value {
@@ -339,17 +441,16 @@ DeviceExpander::Level DeviceExpander::planLevel(ImplicitLocOpBuilder &b,
   std::optional<int64_t> known = getConstantIntValue(length);
   if (known)
     most = *known;
-  if (most <= tiling.tile)
+  if (most <= tile)
     return {gate(active, one), Value(), Value()};
   if (known)
-    return {Value(), gate(active, ceilTiles(b, length)), active};
-  Value fits =
-      arith::CmpIOp::create(b, arith::CmpIPredicate::ule, length,
-                            arith::ConstantIndexOp::create(b, tiling.tile));
+    return {Value(), gate(active, ceilTiles(b, length, tile)), active};
+  Value fits = arith::CmpIOp::create(b, arith::CmpIPredicate::ule, length,
+                                     arith::ConstantIndexOp::create(b, tile));
   Value longer = arith::XOrIOp::create(
       b, fits, arith::ConstantIntOp::create(b, 1, /*width=*/1));
   Value next = both(longer);
-  return {gate(both(fits), one), gate(next, ceilTiles(b, length)), next};
+  return {gate(both(fits), one), gate(next, ceilTiles(b, length, tile)), next};
 }
 
 void DeviceExpander::emitReduce(ImplicitLocOpBuilder &b, ValueRange inputs,
@@ -461,11 +562,446 @@ void DeviceExpander::expandMap(DeviceMapOp map) {
   launch(b, kernel, tiles, map.getInputs(), map.getOutputs());
 }
 
+//===----------------------------------------------------------------------===//
+// The radix sort
+//===----------------------------------------------------------------------===//
+
+/// A constant of `type` (an integer type) with bits `value`.
+static Value constantBits(ImplicitLocOpBuilder &b, Type type,
+                          const APInt &value) {
+  return arith::ConstantOp::create(b, b.getIntegerAttr(type, value));
+}
+
+static Value constantI32(ImplicitLocOpBuilder &b, int32_t value) {
+  return arith::ConstantIntOp::create(b, value, /*width=*/32);
+}
+
+static Value indexToI32(ImplicitLocOpBuilder &b, Value index) {
+  return arith::IndexCastOp::create(b, b.getI32Type(), index);
+}
+
+static Value i32ToIndex(ImplicitLocOpBuilder &b, Value value) {
+  return arith::IndexCastUIOp::create(b, b.getIndexType(), value);
+}
+
+/// How many counts a row holds: one per digit of 8 bits.
+static constexpr uint64_t kDigits = 256;
+
+Value DeviceExpander::orderedBits(ImplicitLocOpBuilder &b, Value key) const {
+  unsigned width = keyOrder.bits;
+  Type bitsType = b.getIntegerType(width);
+  APInt signMask = APInt::getSignMask(width);
+  Value bits = key;
+  switch (keyOrder.kind) {
+  case KeyOrder::Kind::Signed:
+    bits = arith::XOrIOp::create(b, bits, constantBits(b, bitsType, signMask));
+    break;
+  case KeyOrder::Kind::Unsigned:
+    break;
+  case KeyOrder::Kind::Float: {
+    bits = arith::BitcastOp::create(b, bitsType, key);
+    // -0.0 is 0.0 to `less`, so it must keep its place among the zeros.
+    Value negativeZero = arith::CmpIOp::create(
+        b, arith::CmpIPredicate::eq, bits, constantBits(b, bitsType, signMask));
+    bits = arith::SelectOp::create(
+        b, negativeZero, constantBits(b, bitsType, APInt::getZero(width)),
+        bits);
+    // IEEE 754's total order as unsigned bits: a negative number's bits all
+    // flipped, a positive one's sign bit set.
+    Value spread = arith::ShRSIOp::create(
+        b, bits, constantBits(b, bitsType, APInt(width, width - 1)));
+    Value flips =
+        arith::OrIOp::create(b, spread, constantBits(b, bitsType, signMask));
+    bits = arith::XOrIOp::create(b, bits, flips);
+    break;
+  }
+  }
+  if (keyOrder.descending)
+    bits = arith::XOrIOp::create(
+        b, bits, constantBits(b, bitsType, APInt::getAllOnes(width)));
+  return bits;
+}
+
+Value DeviceExpander::digitOf(ImplicitLocOpBuilder &b, Value bits,
+                              unsigned pass) const {
+  unsigned width = keyOrder.bits;
+  Type bitsType = bits.getType();
+  if (pass)
+    bits = arith::ShRUIOp::create(
+        b, bits, constantBits(b, bitsType, APInt(width, 8 * pass)));
+  uint64_t mask = width < 8 ? (uint64_t(1) << width) - 1 : kDigits - 1;
+  bits = arith::AndIOp::create(b, bits,
+                               constantBits(b, bitsType, APInt(width, mask)));
+  if (width < 32)
+    return arith::ExtUIOp::create(b, b.getI32Type(), bits);
+  if (width > 32)
+    return arith::TruncIOp::create(b, b.getI32Type(), bits);
+  return bits;
+}
+
+Value DeviceExpander::allocateI32(ImplicitLocOpBuilder &b, Value length) {
+  return memref::AllocOp::create(
+      b, MemRefType::get({ShapedType::kDynamic}, b.getI32Type()), length);
+}
+
+/// Zeros of `types`, an `obs.absent` attribute.
+static Attribute zerosOf(TypeRange types) {
+  SmallVector<Attribute> zeros;
+  for (Type type : types)
+    zeros.push_back(Builder(type.getContext()).getZeroAttr(type));
+  return absentOf(zeros);
+}
+
+KernelOp DeviceExpander::getCountKernel(bool fromDigits) {
+  KernelOp &kernel = countKernels[fromDigits];
+  if (kernel)
+    return kernel;
+  Type digitType = IntegerType::get(op->getContext(), 8);
+  Type read = fromDigits ? digitType : scalars.front();
+  ArrType counts =
+      ArrType::get(kDigits, IntegerType::get(op->getContext(), 32));
+  kernel = buildKernel(
+      fromDigits ? "count_digits" : "count_keys",
+      {{ArrType::get(tiling.tile, read), zerosOf(read)}}, counts,
+      [&](ImplicitLocOpBuilder &b, ValueRange args) {
+        Value present = ExtentOp::create(b, args.front());
+        ArrType tileI32 = ArrType::get(tiling.tile, b.getI32Type());
+        Value ones =
+            dsl::generate(b, tileI32, [&](ImplicitLocOpBuilder &b, Value) {
+              return SmallVector<Value>{constantI32(b, 1)};
+            });
+        // An absent element has no digit: place -1 counts nowhere.
+        Value digits =
+            dsl::generate(b, tileI32, [&](ImplicitLocOpBuilder &b, Value i) {
+              Value element = dsl::index(b, args.front(), i).front();
+              Value digit =
+                  fromDigits
+                      ? arith::ExtUIOp::create(b, b.getI32Type(), element)
+                      : digitOf(b, orderedBits(b, element), /*pass=*/0);
+              Value inside = arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
+                                                   i, present);
+              return SmallVector<Value>{arith::SelectOp::create(
+                  b, inside, digit, constantI32(b, -1))};
+            });
+        return SmallVector<Value>{dsl::scatter(b, ones, digits, kDigits,
+                                               ScatterCombine::Add,
+                                               b.getI32IntegerAttr(0))};
+      });
+  return kernel;
+}
+
+/// The sum of column `digit` of `rows` (rows of kDigits) over the rows
+/// before `end`, from `start`.
+static Value columnSum(ImplicitLocOpBuilder &b, Value rows, Value digit,
+                       Value end, Value start) {
+  Value zero = arith::ConstantIndexOp::create(b, 0);
+  Value one = arith::ConstantIndexOp::create(b, 1);
+  auto loop = scf::ForOp::create(b, zero, end, one, ValueRange{start});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value place = arith::AddIOp::create(
+      b,
+      arith::MulIOp::create(b, loop.getInductionVar(),
+                            arith::ConstantIndexOp::create(b, kDigits)),
+      digit);
+  Value count = dsl::index(b, rows, place).front();
+  scf::YieldOp::create(
+      b, ValueRange{arith::AddIOp::create(b, loop.getRegionIterArg(0), count)});
+  return loop.getResult(0);
+}
+
+KernelOp DeviceExpander::getRowTotalsKernel() {
+  if (rowTotals)
+    return rowTotals;
+  Type i32 = IntegerType::get(op->getContext(), 32);
+  ArrType rows = ArrType::get(group * kDigits, i32);
+  ArrType row = ArrType::get(kDigits, i32);
+  rowTotals = buildKernel(
+      "row_totals", {{rows, zerosOf(i32)}}, row,
+      [&](ImplicitLocOpBuilder &b, ValueRange args) {
+        return SmallVector<Value>{
+            dsl::generate(b, row, [&](ImplicitLocOpBuilder &b, Value digit) {
+              return SmallVector<Value>{columnSum(
+                  b, args.front(), digit,
+                  arith::ConstantIndexOp::create(b, group), constantI32(b, 0))};
+            })};
+      });
+  return rowTotals;
+}
+
+KernelOp DeviceExpander::getRowOffsetsKernel(bool top) {
+  KernelOp &kernel = rowOffsets[top];
+  if (kernel)
+    return kernel;
+  Type i32 = IntegerType::get(op->getContext(), 32);
+  ArrType rows = ArrType::get(group * kDigits, i32);
+  ArrType row = ArrType::get(kDigits, i32);
+  SmallVector<std::pair<Type, Attribute>> arguments = {{rows, zerosOf(i32)}};
+  if (!top)
+    arguments.push_back({row, zerosOf(i32)});
+  kernel = buildKernel(
+      top ? "row_offsets_top" : "row_offsets", arguments, rows,
+      [&](ImplicitLocOpBuilder &b, ValueRange args) {
+        // Each count is read from global memory once, then summed down its
+        // column in shared memory.
+        Value counts = dsl::sync(b, args.front());
+        Value starts;
+        if (top) {
+          // Digit d starts after every element of a smaller digit: the
+          // exclusive scan of the column totals.
+          Value totals = dsl::sync(
+              b, dsl::generate(b, row, [&](ImplicitLocOpBuilder &b, Value d) {
+                return SmallVector<Value>{columnSum(
+                    b, counts, d, arith::ConstantIndexOp::create(b, group),
+                    constantI32(b, 0))};
+              }));
+          Value ends = dsl::sync(
+              b, dsl::scan(
+                     b, totals,
+                     [](ImplicitLocOpBuilder &b, ValueRange x, ValueRange y) {
+                       return SmallVector<Value>{
+                           arith::AddIOp::create(b, x.front(), y.front())};
+                     },
+                     ScanNetwork::Sklansky));
+          starts = dsl::sync(
+              b, dsl::generate(b, row, [&](ImplicitLocOpBuilder &b, Value d) {
+                return SmallVector<Value>{
+                    arith::SubIOp::create(b, dsl::index(b, ends, d).front(),
+                                          dsl::index(b, totals, d).front())};
+              }));
+        } else {
+          starts = args[1];
+        }
+        return SmallVector<Value>{
+            dsl::generate(b, rows, [&](ImplicitLocOpBuilder &b, Value place) {
+              Value width = arith::ConstantIndexOp::create(b, kDigits);
+              Value r = arith::DivUIOp::create(b, place, width);
+              Value d = arith::RemUIOp::create(b, place, width);
+              return SmallVector<Value>{
+                  columnSum(b, counts, d, r, dsl::index(b, starts, d).front())};
+            })};
+      });
+  return kernel;
+}
+
+KernelOp DeviceExpander::getScatterKernel(unsigned pass, bool last) {
+  MLIRContext *context = op->getContext();
+  Type i32 = IntegerType::get(context, 32);
+  Type digitType = IntegerType::get(context, 8);
+  uint64_t tile = tiling.tile;
+  unsigned indexBits = llvm::Log2_64(tile);
+  SmallVector<Type> results;
+  for (Type scalar : scalars)
+    results.push_back(ArrType::get(kDynamicGridLength, scalar));
+  if (!last)
+    results.push_back(ArrType::get(kDynamicGridLength, digitType));
+  SmallVector<Attribute> zeros;
+  for (Type scalar : scalars)
+    zeros.push_back(Builder(context).getZeroAttr(scalar));
+  return buildKernel(
+      "scatter_pass" + std::to_string(pass),
+      {{tileType(tiling.tile), absentOf(zeros)},
+       {ArrType::get(kDigits, i32), zerosOf(i32)}},
+      results, [&](ImplicitLocOpBuilder &b, ValueRange args) {
+        Value elements = args[0], offsets = args[1];
+        Value present = ExtentOp::create(b, elements);
+        ArrType tileI32 = ArrType::get(tile, i32);
+        auto keyBits = [&](ImplicitLocOpBuilder &b, Value i) {
+          return orderedBits(b, dsl::index(b, elements, i).front());
+        };
+        // The tile sorted stably by digit: each element's digit (kDigits
+        // for an absent one, after every digit) above its index, sorted.
+        Value sorted = dsl::sync(
+            b,
+            dsl::sort(
+                b,
+                dsl::generate(b, tileI32,
+                              [&](ImplicitLocOpBuilder &b, Value i) {
+                                Value inside = arith::CmpIOp::create(
+                                    b, arith::CmpIPredicate::ult, i, present);
+                                Value digit = arith::SelectOp::create(
+                                    b, inside, digitOf(b, keyBits(b, i), pass),
+                                    constantI32(b, kDigits));
+                                Value above = arith::ShLIOp::create(
+                                    b, digit, constantI32(b, indexBits));
+                                return SmallVector<Value>{arith::OrIOp::create(
+                                    b, above, indexToI32(b, i))};
+                              }),
+                [](ImplicitLocOpBuilder &b, ValueRange x, ValueRange y) {
+                  return SmallVector<Value>{arith::CmpIOp::create(
+                      b, arith::CmpIPredicate::slt, x.front(), y.front())};
+                },
+                SortNetwork::Bitonic));
+        auto digitAt = [&](ImplicitLocOpBuilder &b, Value s) -> Value {
+          return arith::ShRUIOp::create(b, dsl::index(b, sorted, s).front(),
+                                        constantI32(b, indexBits));
+        };
+        auto sourceAt = [&](ImplicitLocOpBuilder &b, Value s) -> Value {
+          return i32ToIndex(
+              b, arith::AndIOp::create(b, dsl::index(b, sorted, s).front(),
+                                       constantI32(b, tile - 1)));
+        };
+        // Where each digit's run starts in the sorted tile.
+        Value positions =
+            dsl::generate(b, tileI32, [&](ImplicitLocOpBuilder &b, Value s) {
+              return SmallVector<Value>{indexToI32(b, s)};
+            });
+        Value runDigits =
+            dsl::generate(b, tileI32, [&](ImplicitLocOpBuilder &b, Value s) {
+              return SmallVector<Value>{digitAt(b, s)};
+            });
+        Value runStarts =
+            dsl::scatter(b, positions, runDigits, kDigits, ScatterCombine::Min,
+                         b.getI32IntegerAttr(tile));
+        // An element's place: its digit's offset for the tile, plus its
+        // rank in its run. An absent element has none.
+        Value places = dsl::sync(
+            b, dsl::generate(b, tileI32, [&](ImplicitLocOpBuilder &b, Value s) {
+              Value digit = digitAt(b, s);
+              Value bounded =
+                  i32ToIndex(b, arith::MinUIOp::create(
+                                    b, digit, constantI32(b, kDigits - 1)));
+              Value rank = arith::SubIOp::create(
+                  b, indexToI32(b, s),
+                  dsl::index(b, runStarts, bounded).front());
+              Value place = arith::AddIOp::create(
+                  b, dsl::index(b, offsets, bounded).front(), rank);
+              Value absent = arith::CmpIOp::create(
+                  b, arith::CmpIPredicate::uge, digit, constantI32(b, kDigits));
+              return SmallVector<Value>{arith::SelectOp::create(
+                  b, absent, constantI32(b, -1), place)};
+            }));
+        SmallVector<Value> written;
+        for (auto [j, scalar] : llvm::enumerate(scalars)) {
+          Value values =
+              dsl::generate(b, ArrType::get(tile, scalar),
+                            [&, j = j](ImplicitLocOpBuilder &b, Value s) {
+                              return SmallVector<Value>{
+                                  dsl::index(b, elements, sourceAt(b, s))[j]};
+                            });
+          written.push_back(dsl::scatter(b, values, places, kDynamicGridLength,
+                                         std::nullopt, TypedAttr()));
+        }
+        if (!last) {
+          Value digits = dsl::generate(
+              b, ArrType::get(tile, digitType),
+              [&](ImplicitLocOpBuilder &b, Value s) {
+                Value next = digitOf(b, keyBits(b, sourceAt(b, s)), pass + 1);
+                return SmallVector<Value>{
+                    arith::TruncIOp::create(b, b.getI8Type(), next)};
+              });
+          written.push_back(dsl::scatter(b, digits, places, kDynamicGridLength,
+                                         std::nullopt, TypedAttr()));
+        }
+        return written;
+      });
+}
+
+KernelOp DeviceExpander::getCopyKernel() {
+  if (copyKernel)
+    return copyKernel;
+  copyKernel = buildKernel(
+      "copy_tile", {{tileType(tiling.tile), zerosOf(scalars)}},
+      tileType(tiling.tile), [&](ImplicitLocOpBuilder &b, ValueRange args) {
+        return SmallVector<Value>{dsl::generate(
+            b, tileType(tiling.tile), [&](ImplicitLocOpBuilder &b, Value i) {
+              return dsl::index(b, args.front(), i);
+            })};
+      });
+  return copyKernel;
+}
+
+void DeviceExpander::emitRowOffsets(ImplicitLocOpBuilder &b, Value counts,
+                                    Value offsets, Value rows, uint64_t most,
+                                    Value active) {
+  Level level = planLevel(b, rows, most, active, group);
+  if (level.oneTileGrid)
+    launch(b, getRowOffsetsKernel(/*top=*/true), level.oneTileGrid, counts,
+           offsets);
+  if (!level.tiles)
+    return;
+  // As a scan's reduce-then-scan, a row standing for an element: each
+  // group's column totals; their offsets, a level up; then each group's rows
+  // from its carry.
+  Value width = arith::ConstantIndexOp::create(b, kDigits);
+  Value length = arith::MulIOp::create(b, level.tiles, width);
+  Value totals = allocateI32(b, length);
+  Value carries = allocateI32(b, length);
+  launch(b, getRowTotalsKernel(), level.tiles, counts, totals);
+  emitRowOffsets(b, totals, carries, level.tiles, llvm::divideCeil(most, group),
+                 level.nextActive);
+  launch(b, getRowOffsetsKernel(/*top=*/false), level.tiles,
+         ValueRange{counts, carries}, offsets);
+  temporaries.push_back(totals);
+  temporaries.push_back(carries);
+}
+
+void DeviceExpander::expandSort(DeviceSortOp sort, const KeyOrder &order) {
+  ImplicitLocOpBuilder b(op->getLoc(), op);
+  keyOrder = order;
+  group = std::max<uint64_t>(2, tiling.tile / kDigits);
+  ValueRange inputs = sort.getInputs(), outputs = sort.getOutputs();
+  Value length = lengthOf(b, inputs.front());
+  uint64_t most = mostLength(inputs.front());
+  Value tiles = ceilTiles(b, length);
+  Value counts =
+      allocateI32(b, arith::MulIOp::create(
+                         b, tiles, arith::ConstantIndexOp::create(b, kDigits)));
+  Value offsets = allocateI32(b, lengthOf(b, counts));
+  temporaries.push_back(counts);
+  temporaries.push_back(offsets);
+  unsigned passes = order.getPasses();
+  // An odd number of passes ends in the outputs only if it starts from the
+  // inputs; when they are the same memrefs it starts from a copy.
+  bool inPlace = llvm::equal(inputs, outputs);
+  bool copyFirst = inPlace && passes % 2 == 1;
+  SmallVector<Value> spare;
+  if (passes > 1 || copyFirst) {
+    spare = allocate(b, length);
+    llvm::append_range(temporaries, spare);
+  }
+  Value digits;
+  if (passes > 1) {
+    digits = memref::AllocOp::create(
+        b, MemRefType::get({ShapedType::kDynamic}, b.getI8Type()), length);
+    temporaries.push_back(digits);
+  }
+  SmallVector<Value> source(inputs);
+  if (copyFirst) {
+    launch(b, getCopyKernel(), tiles, inputs, spare);
+    source = spare;
+  }
+  for (unsigned pass = 0; pass < passes; ++pass) {
+    bool last = pass + 1 == passes;
+    // Passes alternate between the outputs and the spare memrefs, so that
+    // the last writes the outputs.
+    SmallVector<Value> destination =
+        (passes - pass) % 2 == 1 ? SmallVector<Value>(outputs) : spare;
+    if (pass == 0)
+      launch(b, getCountKernel(/*fromDigits=*/false), tiles, source.front(),
+             counts);
+    else
+      launch(b, getCountKernel(/*fromDigits=*/true), tiles, digits, counts);
+    emitRowOffsets(b, counts, offsets, tiles,
+                   llvm::divideCeil(most, tiling.tile), /*active=*/Value());
+    SmallVector<Value> scatterInputs(source);
+    scatterInputs.push_back(offsets);
+    SmallVector<Value> scatterOutputs(destination);
+    if (!last)
+      scatterOutputs.push_back(digits);
+    launch(b, getScatterKernel(pass, last), tiles, scatterInputs,
+           scatterOutputs);
+    source = destination;
+  }
+  deallocate(b, temporaries);
+}
+
 void DeviceExpander::expand() {
   TypeSwitch<Operation *>(op)
       .Case([&](DeviceMapOp map) { expandMap(map); })
       .Case([&](DeviceReduceOp reduce) { expandReduce(reduce); })
-      .Case([&](DeviceScanOp scan) { expandScan(scan); });
+      .Case([&](DeviceScanOp scan) { expandScan(scan); })
+      .Case([&](DeviceSortOp sort) { expandSort(sort, keyOrder); });
 }
 
 namespace {
@@ -486,7 +1022,7 @@ void ObsExpandDevicePass::runOnOperation() {
   }
   SmallVector<Operation *> deviceOps;
   module.walk([&](Operation *op) {
-    if (isa<DeviceMapOp, DeviceReduceOp, DeviceScanOp>(op))
+    if (isa<DeviceMapOp, DeviceReduceOp, DeviceScanOp, DeviceSortOp>(op))
       deviceOps.push_back(op);
   });
   if (deviceOps.empty())
@@ -500,8 +1036,8 @@ void ObsExpandDevicePass::runOnOperation() {
     };
     Described described =
         TypeSwitch<Operation *, Described>(op)
-            .Case([](DeviceMapOp map) -> Described {
-              return {map.getElementTypes(), &map.getBody(), {}};
+            .Case<DeviceMapOp, DeviceSortOp>([](auto mapOrSort) -> Described {
+              return {mapOrSort.getElementTypes(), &mapOrSort.getBody(), {}};
             })
             .Case<DeviceReduceOp, DeviceScanOp>([](auto fold) -> Described {
               return {fold.getElementTypes(), &fold.getBody(),
@@ -511,6 +1047,20 @@ void ObsExpandDevicePass::runOnOperation() {
       return signalPassFailure();
     DeviceExpander expander(op, symbols, described.scalars, *described.body,
                             described.identity, tile);
+    if (isa<DeviceSortOp>(op)) {
+      std::optional<KeyOrder> order =
+          matchKeyOrder(*described.body, described.scalars.size());
+      if (!order) {
+        op->emitOpError()
+            << "sorts by a `less` that is not one comparison of the "
+               "elements' first scalars (arith.cmpi slt, ult, sgt or ugt, "
+               "arith.cmpf olt, ult, ogt or ugt); obs-expand-device builds a "
+               "radix sort only, and a merge sort for any order is not built "
+               "yet";
+        return signalPassFailure();
+      }
+      expander.setKeyOrder(*order);
+    }
     expander.expand();
     op->erase();
     addToStatistic(*this, numOps, "device-ops");

@@ -85,6 +85,13 @@ Value scan(ImplicitLocOpBuilder &b, Value array, BinaryFn combine,
 Value sort(ImplicitLocOpBuilder &b, Value array, BinaryFn less,
            std::optional<SortNetwork> network = {});
 
+/// A push array of `length` scalars: `values[i]` written at `places[i]`,
+/// merged by `combine` where given, into `initial` (a typed scalar) or,
+/// where it is null, into the launch's output memref (a global scatter).
+Value scatter(ImplicitLocOpBuilder &b, Value values, Value places,
+              uint64_t length, std::optional<ScatterCombine> combine,
+              TypedAttr initial);
+
 /// Seed 001's `cmpSwap`: the two elements in the order `less` wants, the
 /// first one first when neither precedes the other.
 SmallVector<Value> compareSwap(ImplicitLocOpBuilder &b, BinaryFn less,

@@ -1387,6 +1387,29 @@ LogicalResult DeviceScanOp::verify() {
                             /*single=*/false);
 }
 
+LogicalResult DeviceSortOp::verify() {
+  FailureOr<SmallVector<Type>> in = deviceScalars(*this, getInputs(), "ins");
+  if (failed(in))
+    return failure();
+  FailureOr<SmallVector<Type>> out = deviceScalars(*this, getOutputs(), "outs");
+  if (failed(out))
+    return failure();
+  if (*in != *out)
+    return emitOpError() << "outs must hold the element type of ins, "
+                         << formatTypes(*in) << ", not " << formatTypes(*out);
+  return success();
+}
+
+LogicalResult DeviceSortOp::verifyRegions() {
+  SmallVector<Type> element = getElementTypes();
+  SmallVector<Type> both(element);
+  both.append(element.begin(), element.end());
+  return verifyRegionSignature(*this, getBody(), both,
+                               IntegerType::get(getContext(), 1),
+                               "two elements, to whether the first must "
+                               "come before the second");
+}
+
 LogicalResult DeviceScanOp::verifyRegions() {
   return verifyCombineRegion(*this, getBody(), getElementTypes(),
                              "an earlier and a later element, to their "

@@ -129,7 +129,7 @@ def Obs_YieldOp : Obs_Op<"yield", [
     Pure, ReturnLike, Terminator,
     ParentOneOf<["GenerateOp", "MapOp", "EvensOp", "OddsOp", "FanOp", "TwoOp",
                  "IlvOp", "OneOp", "RepeatOp", "ReduceOp", "ScanOp", "SortOp",
-                 "DeviceMapOp", "DeviceReduceOp", "DeviceScanOp"]>]> {
+                 "DeviceMapOp", "DeviceReduceOp", "DeviceScanOp", "DeviceSortOp"]>]> {
   let summary = "yields the values of a region";
   let description = [{
     Ends an element region (the flattened scalars of an element, or a nested
@@ -1128,6 +1128,43 @@ def Obs_DeviceScanOp : Obs_DeviceOp<"device_scan"> {
     $kind `ins` `(` $inputs `:` type($inputs) `)`
     `outs` `(` $outputs `:` type($outputs) `)`
     `identity` $identity $body attr-dict
+  }];
+}
+
+def Obs_DeviceSortOp : Obs_DeviceOp<"device_sort"> {
+  let summary = "sorts an array of any length, stably";
+  let description = [{
+    `outs` holds the elements of `ins` in ascending order of the region's
+    `less` (two elements, each as its scalars, to an `i1`: whether the
+    first must come before the second), for `n`, the length of the inputs
+    at run time. The sort is stable: equivalent elements keep their input
+    order, so a tuple element sorts key-value pairs by their key (the
+    values ride along). `ins` and `outs` may be the same memrefs.
+
+    `--obs-expand-device` lowers it to an LSD radix sort where `less`
+    orders the first scalar by its value: `arith.cmpi slt`, `ult` (or `sgt`,
+    `ugt` for descending order) on integers, `arith.cmpf olt` (or `ogt`) on
+    floats, whose bits it orders as IEEE 754's total order does (-0.0
+    before 0.0, NaNs of either sign at either end). Each pass of 8 bits
+    counts a tile's digits, scans the counts across tiles, and scatters each
+    tile's elements stably to their places. Any other `less` is rejected
+    there (a merge sort for any order is not built yet).
+
+    ```mlir
+    obs.device_sort ins(%keys, %values : memref<?xi32>, memref<?xf32>)
+                    outs(%keys, %values : memref<?xi32>, memref<?xf32>) {
+    ^bb0(%k1: i32, %v1: f32, %k2: i32, %v2: f32):
+      %less = arith.cmpi slt, %k1, %k2 : i32
+      obs.yield %less : i1
+    }
+    ```
+  }];
+  let arguments = (ins Obs_DeviceInputs:$inputs,
+                       Obs_DeviceOutputs:$outputs);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `ins` `(` $inputs `:` type($inputs) `)`
+    `outs` `(` $outputs `:` type($outputs) `)` $body attr-dict
   }];
 }
 
