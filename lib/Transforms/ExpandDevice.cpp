@@ -253,8 +253,8 @@ private:
 
   /// The key `key` as unsigned bits whose order is the sort's.
   Value orderedBits(ImplicitLocOpBuilder &b, Value key) const;
-  /// Digit `pass` (8 bits from the least significant) of `bits`, an i32.
-  Value digitOf(ImplicitLocOpBuilder &b, Value bits, unsigned pass) const;
+  /// The digit of `bits` `shift` bits up (an i32, 8 per pass), an i32.
+  Value digitOf(ImplicitLocOpBuilder &b, Value bits, Value shift) const;
   /// Counts a tile's digits of pass `pass` into 256 counts: from the keys
   /// (pass 0) or from the digits the previous pass wrote (`fromDigits`).
   KernelOp getCountKernel(bool fromDigits);
@@ -264,15 +264,20 @@ private:
   /// that digit goes. `top`: all rows in the block, whose column totals
   /// place the digits one after the other; otherwise from a carry row.
   KernelOp getRowOffsetsKernel(bool top);
-  /// A tile's elements written stably to their places for digit `pass`,
-  /// with the next pass's digits beside them unless it is the last.
-  KernelOp getScatterKernel(unsigned pass, bool last);
+  /// A tile's elements written stably to their places for the digit its
+  /// block's shift gives, with the next pass's digits beside them unless it
+  /// is the `last` pass. Every pass runs the same kernel (one compilation,
+  /// one proof): the pass is data.
+  KernelOp getScatterKernel(bool last);
+  /// Pass `pass`'s shift, one per tile, for the scatter kernel.
+  KernelOp getShiftKernel(unsigned pass);
   /// The identity on tiles, for an in-place sort of an odd number of passes.
   KernelOp getCopyKernel();
   /// Turns `rows` rows of counts in `counts` into `offsets` (rows of
   /// digit-major exclusive sums).
   void emitRowOffsets(ImplicitLocOpBuilder &b, Value counts, Value offsets,
-                      Value rows, uint64_t most, Value active);
+                      Value rows, uint64_t most, Value active,
+                      unsigned depth = 0);
   Value allocateI32(ImplicitLocOpBuilder &b, Value length);
 
   Operation *op;
@@ -295,7 +300,11 @@ private:
   KeyOrder keyOrder;
   /// Rows of counts per block in the sort's offsets (`group * 256` counts).
   uint64_t group = 16;
-  KernelOp countKernels[2], rowTotals, rowOffsets[2], copyKernel;
+  KernelOp countKernels[2], rowTotals, rowOffsets[2], copyKernel,
+      scatterKernels[2];
+  /// The totals and carries of each level of the rows' offsets, allocated
+  /// by the first pass and used by every pass.
+  SmallVector<std::pair<Value, Value>> rowLevels;
   unsigned kernelCount = 0;
   unsigned launchCount = 0;
 };
@@ -623,12 +632,17 @@ Value DeviceExpander::orderedBits(ImplicitLocOpBuilder &b, Value key) const {
 }
 
 Value DeviceExpander::digitOf(ImplicitLocOpBuilder &b, Value bits,
-                              unsigned pass) const {
+                              Value shift) const {
   unsigned width = keyOrder.bits;
   Type bitsType = bits.getType();
-  if (pass)
-    bits = arith::ShRUIOp::create(
-        b, bits, constantBits(b, bitsType, APInt(width, 8 * pass)));
+  if (width < 32)
+    shift = arith::TruncIOp::create(b, bitsType, shift);
+  else if (width > 32)
+    shift = arith::ExtUIOp::create(b, bitsType, shift);
+  // A shift of the whole width or more is poison; a key narrower than a
+  // digit has one pass, of shift 0.
+  if (width > 8)
+    bits = arith::ShRUIOp::create(b, bits, shift);
   uint64_t mask = width < 8 ? (uint64_t(1) << width) - 1 : kDigits - 1;
   bits = arith::AndIOp::create(b, bits,
                                constantBits(b, bitsType, APInt(width, mask)));
@@ -677,7 +691,8 @@ KernelOp DeviceExpander::getCountKernel(bool fromDigits) {
               Value digit =
                   fromDigits
                       ? arith::ExtUIOp::create(b, b.getI32Type(), element)
-                      : digitOf(b, orderedBits(b, element), /*pass=*/0);
+                      : digitOf(b, orderedBits(b, element),
+                                /*shift=*/constantI32(b, 0));
               Value inside = arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
                                                    i, present);
               return SmallVector<Value>{arith::SelectOp::create(
@@ -784,7 +799,22 @@ KernelOp DeviceExpander::getRowOffsetsKernel(bool top) {
   return kernel;
 }
 
-KernelOp DeviceExpander::getScatterKernel(unsigned pass, bool last) {
+KernelOp DeviceExpander::getShiftKernel(unsigned pass) {
+  ArrType one = ArrType::get(1, IntegerType::get(op->getContext(), 32));
+  return buildKernel(
+      "shift_pass" + std::to_string(pass), {}, one,
+      [&](ImplicitLocOpBuilder &b, ValueRange) {
+        return SmallVector<Value>{
+            dsl::generate(b, one, [&](ImplicitLocOpBuilder &b, Value) {
+              return SmallVector<Value>{constantI32(b, 8 * pass)};
+            })};
+      });
+}
+
+KernelOp DeviceExpander::getScatterKernel(bool last) {
+  KernelOp &kernel = scatterKernels[last];
+  if (kernel)
+    return kernel;
   MLIRContext *context = op->getContext();
   Type i32 = IntegerType::get(context, 32);
   Type digitType = IntegerType::get(context, 8);
@@ -798,13 +828,17 @@ KernelOp DeviceExpander::getScatterKernel(unsigned pass, bool last) {
   SmallVector<Attribute> zeros;
   for (Type scalar : scalars)
     zeros.push_back(Builder(context).getZeroAttr(scalar));
-  return buildKernel(
-      "scatter_pass" + std::to_string(pass),
+  kernel = buildKernel(
+      last ? "scatter_last" : "scatter",
       {{tileType(tiling.tile), absentOf(zeros)},
-       {ArrType::get(kDigits, i32), zerosOf(i32)}},
+       {ArrType::get(kDigits, i32), zerosOf(i32)},
+       {ArrType::get(1, i32), zerosOf(i32)}},
       results, [&](ImplicitLocOpBuilder &b, ValueRange args) {
         Value elements = args[0], offsets = args[1];
         Value present = ExtentOp::create(b, elements);
+        Value zero = arith::ConstantIndexOp::create(b, 0);
+        Value shift = dsl::index(b, args[2], zero).front();
+        Value nextShift = arith::AddIOp::create(b, shift, constantI32(b, 8));
         ArrType tileI32 = ArrType::get(tile, i32);
         auto keyBits = [&](ImplicitLocOpBuilder &b, Value i) {
           return orderedBits(b, dsl::index(b, elements, i).front());
@@ -820,7 +854,7 @@ KernelOp DeviceExpander::getScatterKernel(unsigned pass, bool last) {
                                 Value inside = arith::CmpIOp::create(
                                     b, arith::CmpIPredicate::ult, i, present);
                                 Value digit = arith::SelectOp::create(
-                                    b, inside, digitOf(b, keyBits(b, i), pass),
+                                    b, inside, digitOf(b, keyBits(b, i), shift),
                                     constantI32(b, kDigits));
                                 Value above = arith::ShLIOp::create(
                                     b, digit, constantI32(b, indexBits));
@@ -886,7 +920,7 @@ KernelOp DeviceExpander::getScatterKernel(unsigned pass, bool last) {
           Value digits = dsl::generate(
               b, ArrType::get(tile, digitType),
               [&](ImplicitLocOpBuilder &b, Value s) {
-                Value next = digitOf(b, keyBits(b, sourceAt(b, s)), pass + 1);
+                Value next = digitOf(b, keyBits(b, sourceAt(b, s)), nextShift);
                 return SmallVector<Value>{
                     arith::TruncIOp::create(b, b.getI8Type(), next)};
               });
@@ -895,6 +929,7 @@ KernelOp DeviceExpander::getScatterKernel(unsigned pass, bool last) {
         }
         return written;
       });
+  return kernel;
 }
 
 KernelOp DeviceExpander::getCopyKernel() {
@@ -913,7 +948,7 @@ KernelOp DeviceExpander::getCopyKernel() {
 
 void DeviceExpander::emitRowOffsets(ImplicitLocOpBuilder &b, Value counts,
                                     Value offsets, Value rows, uint64_t most,
-                                    Value active) {
+                                    Value active, unsigned depth) {
   Level level = planLevel(b, rows, most, active, group);
   if (level.oneTileGrid)
     launch(b, getRowOffsetsKernel(/*top=*/true), level.oneTileGrid, counts,
@@ -923,17 +958,19 @@ void DeviceExpander::emitRowOffsets(ImplicitLocOpBuilder &b, Value counts,
   // As a scan's reduce-then-scan, a row standing for an element: each
   // group's column totals; their offsets, a level up; then each group's rows
   // from its carry.
-  Value width = arith::ConstantIndexOp::create(b, kDigits);
-  Value length = arith::MulIOp::create(b, level.tiles, width);
-  Value totals = allocateI32(b, length);
-  Value carries = allocateI32(b, length);
+  if (rowLevels.size() == depth) {
+    Value width = arith::ConstantIndexOp::create(b, kDigits);
+    Value length = arith::MulIOp::create(b, level.tiles, width);
+    rowLevels.push_back({allocateI32(b, length), allocateI32(b, length)});
+    temporaries.push_back(rowLevels.back().first);
+    temporaries.push_back(rowLevels.back().second);
+  }
+  auto [totals, carries] = rowLevels[depth];
   launch(b, getRowTotalsKernel(), level.tiles, counts, totals);
   emitRowOffsets(b, totals, carries, level.tiles, llvm::divideCeil(most, group),
-                 level.nextActive);
+                 level.nextActive, depth + 1);
   launch(b, getRowOffsetsKernel(/*top=*/false), level.tiles,
          ValueRange{counts, carries}, offsets);
-  temporaries.push_back(totals);
-  temporaries.push_back(carries);
 }
 
 void DeviceExpander::expandSort(DeviceSortOp sort, const KeyOrder &order) {
@@ -948,8 +985,10 @@ void DeviceExpander::expandSort(DeviceSortOp sort, const KeyOrder &order) {
       allocateI32(b, arith::MulIOp::create(
                          b, tiles, arith::ConstantIndexOp::create(b, kDigits)));
   Value offsets = allocateI32(b, lengthOf(b, counts));
+  Value shifts = allocateI32(b, tiles);
   temporaries.push_back(counts);
   temporaries.push_back(offsets);
+  temporaries.push_back(shifts);
   unsigned passes = order.getPasses();
   // An odd number of passes ends in the outputs only if it starts from the
   // inputs; when they are the same memrefs it starts from a copy.
@@ -984,13 +1023,14 @@ void DeviceExpander::expandSort(DeviceSortOp sort, const KeyOrder &order) {
       launch(b, getCountKernel(/*fromDigits=*/true), tiles, digits, counts);
     emitRowOffsets(b, counts, offsets, tiles,
                    llvm::divideCeil(most, tiling.tile), /*active=*/Value());
+    launch(b, getShiftKernel(pass), tiles, {}, shifts);
     SmallVector<Value> scatterInputs(source);
     scatterInputs.push_back(offsets);
+    scatterInputs.push_back(shifts);
     SmallVector<Value> scatterOutputs(destination);
     if (!last)
       scatterOutputs.push_back(digits);
-    launch(b, getScatterKernel(pass, last), tiles, scatterInputs,
-           scatterOutputs);
+    launch(b, getScatterKernel(last), tiles, scatterInputs, scatterOutputs);
     source = destination;
   }
   deallocate(b, temporaries);
