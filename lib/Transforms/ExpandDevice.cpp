@@ -61,6 +61,15 @@ Tiling chooseTiling(TypeRange scalars, uint64_t forced) {
   return {tile, std::min<uint64_t>(256, tile)};
 }
 
+/// A sort's tiles: `forced` elements when it is not 0, otherwise 4,096 for
+/// every element type. Its scatter kernel keeps a tile's digits and
+/// places in shared memory (4 bytes each), never its elements, and each
+/// tile costs 256 counts a pass, so tiles are as long as the digits allow.
+Tiling chooseSortTiling(uint64_t forced) {
+  uint64_t tile = forced ? forced : 4096;
+  return {tile, std::min<uint64_t>(256, tile)};
+}
+
 /// The element type of a kernel's array of `scalars`: the scalar, or the
 /// tuple of several.
 Type elementOf(MLIRContext *context, TypeRange scalars) {
@@ -151,7 +160,9 @@ public:
   DeviceExpander(Operation *op, SymbolTable &symbols, TypeRange scalars,
                  Region &body, ArrayAttr identity, uint64_t forcedTile)
       : op(op), symbols(symbols), scalars(scalars.begin(), scalars.end()),
-        body(body), tiling(chooseTiling(scalars, forcedTile)),
+        body(body),
+        tiling(isa<DeviceSortOp>(op) ? chooseSortTiling(forcedTile)
+                                     : chooseTiling(scalars, forcedTile)),
         element(elementOf(op->getContext(), scalars)), identity(identity),
         host(symbols.getOp()->getRegion(0).front().findAncestorOpInBlock(*op)) {
     auto function = op->getParentOfType<FunctionOpInterface>();

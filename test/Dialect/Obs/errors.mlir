@@ -1172,3 +1172,38 @@ obs.kernel @scatter_in_element_code(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> 
   }
   obs.return %g : !obs.arr<8 x i32>
 }
+
+// -----
+
+func.func @device_sort_outs_type(%in: memref<?xi32>, %out: memref<?xi64>) {
+  // expected-error @+1 {{'obs.device_sort' op outs must hold the element type of ins, (i32), not (i64)}}
+  obs.device_sort ins(%in : memref<?xi32>) outs(%out : memref<?xi64>) {
+  ^bb0(%x: i32, %y: i32):
+    %less = arith.cmpi slt, %x, %y : i32
+    obs.yield %less : i1
+  }
+  return
+}
+
+// -----
+
+func.func @device_sort_less(%k: memref<?xi32>, %v: memref<?xf32>) {
+  // expected-error @+1 {{'obs.device_sort' op region must take (i32, f32, i32, f32) (two elements, to whether the first must come before the second), but takes (i32, i32)}}
+  obs.device_sort ins(%k, %v : memref<?xi32>, memref<?xf32>) outs(%k, %v : memref<?xi32>, memref<?xf32>) {
+  ^bb0(%x: i32, %y: i32):
+    %less = arith.cmpi slt, %x, %y : i32
+    obs.yield %less : i1
+  }
+  return
+}
+
+// -----
+
+func.func @device_sort_yield(%in: memref<?xi32>, %out: memref<?xi32>) {
+  obs.device_sort ins(%in : memref<?xi32>) outs(%out : memref<?xi32>) {
+  ^bb0(%x: i32, %y: i32):
+    // expected-error @+1 {{'obs.yield' op must yield (i1) (two elements, to whether the first must come before the second), but yields (i32)}}
+    obs.yield %x : i32
+  }
+  return
+}

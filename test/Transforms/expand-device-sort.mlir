@@ -1,0 +1,109 @@
+// RUN: obs-opt %s --obs-expand-device -split-input-file | FileCheck %s
+// RUN: obs-opt %s --obs-expand-device=tile=4 -split-input-file | FileCheck %s --check-prefix=TILE4
+
+// An i32 sort is four passes of a radix sort of 8-bit digits. The count
+// kernel reads the keys in the first pass; absent keys count nowhere.
+// CHECK-LABEL: obs.kernel private @sort_device_sort_count_keys(%{{.*}}: !obs.arr<4096 x i32> {obs.absent = 0 : i32}) -> !obs.arr<256 x i32> attributes {threads = 256 : i64}
+// CHECK: obs.extent
+// The sign bit flipped, so that negative keys come first.
+// CHECK: arith.constant -2147483648 : i32
+// CHECK: arith.xori
+// CHECK: obs.scatter %{{.*}} at %{{.*}} combine(add) initial(0 : i32) : !obs.arr<4096 x i32>, !obs.arr<4096 x i32> -> !obs.arr<256 x i32>
+// Rows of counts, 16 a block: column totals, and offsets from the top.
+// CHECK-LABEL: obs.kernel private @sort_device_sort_row_offsets_top(%{{.*}}: !obs.arr<4096 x i32> {obs.absent = 0 : i32}) -> !obs.arr<4096 x i32>
+// CHECK: obs.scan %{{.*}} network(sklansky) : !obs.arr<256 x i32>
+// CHECK-LABEL: obs.kernel private @sort_device_sort_row_totals(%{{.*}}: !obs.arr<4096 x i32> {obs.absent = 0 : i32}) -> !obs.arr<256 x i32>
+// CHECK: scf.for
+// CHECK-LABEL: obs.kernel private @sort_device_sort_row_offsets(%{{.*}}: !obs.arr<4096 x i32> {obs.absent = 0 : i32}, %{{.*}}: !obs.arr<256 x i32> {obs.absent = 0 : i32}) -> !obs.arr<4096 x i32>
+// Each pass's shift, a kernel of its own: the scatter kernel is one for
+// every pass.
+// CHECK-LABEL: obs.kernel private @sort_device_sort_shift_pass0() -> !obs.arr<1 x i32>
+// The scatter: the tile sorted by digit above index, runs' starts by a
+// min scatter, and the keys and the next digits into global memory.
+// CHECK-LABEL: obs.kernel private @sort_device_sort_scatter(%{{.*}}: !obs.arr<4096 x i32> {obs.absent = 0 : i32}, %{{.*}}: !obs.arr<256 x i32> {obs.absent = 0 : i32}, %{{.*}}: !obs.arr<1 x i32> {obs.absent = 0 : i32}) -> (!obs.arr<2147483647 x i32>, !obs.arr<2147483647 x i8>)
+// CHECK: obs.sort %{{.*}} network(bitonic) : !obs.arr<4096 x i32>
+// CHECK: obs.scatter %{{.*}} at %{{.*}} combine(min) initial(4096 : i32) : !obs.arr<4096 x i32>, !obs.arr<4096 x i32> -> !obs.arr<256 x i32>
+// CHECK: obs.scatter %{{.*}} at %{{.*}} global : !obs.arr<4096 x i32>, !obs.arr<4096 x i32> -> !obs.arr<2147483647 x i32>
+// CHECK: obs.scatter %{{.*}} at %{{.*}} global : !obs.arr<4096 x i8>, !obs.arr<4096 x i32> -> !obs.arr<2147483647 x i8>
+// CHECK-LABEL: obs.kernel private @sort_device_sort_count_digits(%{{.*}}: !obs.arr<4096 x i8> {obs.absent = 0 : i8}) -> !obs.arr<256 x i32>
+// CHECK-LABEL: obs.kernel private @sort_device_sort_scatter_last(
+// CHECK-SAME: -> !obs.arr<2147483647 x i32>
+// The plan: passes alternate between a spare array and the output, so
+// that the last writes the output; the passes after the first count the
+// digit bytes the scatter before wrote.
+// CHECK-LABEL: func.func @sort(
+// CHECK-SAME: %[[IN:.*]]: memref<?xi32>, %[[OUT:.*]]: memref<?xi32>
+// CHECK-NOT: scf.if
+// CHECK: %[[COUNTS:.*]] = memref.alloc(%{{.*}}) : memref<?xi32>
+// CHECK: %[[OFFSETS:.*]] = memref.alloc(%{{.*}}) : memref<?xi32>
+// CHECK: %[[SHIFTS:.*]] = memref.alloc(%{{.*}}) : memref<?xi32>
+// CHECK: %[[SPARE:.*]] = memref.alloc(%{{.*}}) : memref<?xi32>
+// CHECK: %[[DIGITS:.*]] = memref.alloc(%{{.*}}) : memref<?xi8>
+// CHECK: obs.launch @sort_device_sort_count_keys grid(%[[TILES:.*]]) ins(%[[IN]] : memref<?xi32>) outs(%[[COUNTS]] : memref<?xi32>)
+// CHECK: obs.launch @sort_device_sort_shift_pass0 grid(%[[TILES]]) outs(%[[SHIFTS]] : memref<?xi32>)
+// CHECK: obs.launch @sort_device_sort_scatter grid(%[[TILES]]) ins(%[[IN]], %[[OFFSETS]], %[[SHIFTS]] : {{.*}}) outs(%[[SPARE]], %[[DIGITS]] : memref<?xi32>, memref<?xi8>)
+// CHECK: obs.launch @sort_device_sort_count_digits grid(%[[TILES]]) ins(%[[DIGITS]] : memref<?xi8>) outs(%[[COUNTS]] : memref<?xi32>)
+// CHECK: obs.launch @sort_device_sort_scatter grid(%[[TILES]]) ins(%[[SPARE]], %[[OFFSETS]], %[[SHIFTS]] : {{.*}}) outs(%[[OUT]], %[[DIGITS]] : memref<?xi32>, memref<?xi8>)
+// CHECK: obs.launch @sort_device_sort_scatter grid(%[[TILES]]) ins(%[[OUT]], %[[OFFSETS]], %[[SHIFTS]] : {{.*}}) outs(%[[SPARE]], %[[DIGITS]] : memref<?xi32>, memref<?xi8>)
+// CHECK: obs.launch @sort_device_sort_shift_pass3
+// CHECK: obs.launch @sort_device_sort_scatter_last grid(%[[TILES]]) ins(%[[SPARE]], %[[OFFSETS]], %[[SHIFTS]] : {{.*}}) outs(%[[OUT]] : memref<?xi32>)
+// CHECK-NOT: obs.launch
+// CHECK-NOT: obs.device_sort
+
+// With tiles of 4, blocks of 4 threads take two rows of counts each.
+// TILE4-LABEL: obs.kernel private @sort_device_sort_count_keys(%{{.*}}: !obs.arr<4 x i32> {obs.absent = 0 : i32}) -> !obs.arr<256 x i32> attributes {threads = 4 : i64}
+// TILE4-LABEL: obs.kernel private @sort_device_sort_row_offsets_top(%{{.*}}: !obs.arr<512 x i32>
+func.func @sort(%in: memref<?xi32>, %out: memref<?xi32>) {
+  obs.device_sort ins(%in : memref<?xi32>) outs(%out : memref<?xi32>) {
+  ^bb0(%x: i32, %y: i32):
+    %less = arith.cmpi slt, %x, %y : i32
+    obs.yield %less : i1
+  }
+  return
+}
+
+// -----
+
+// Descending floats: -0.0 taken as 0.0, the bits in IEEE 754's total
+// order, then all flipped.
+// CHECK-LABEL: obs.kernel private @descending_device_sort_count_keys(
+// CHECK: arith.bitcast %{{.*}} : f64 to i64
+// CHECK: arith.cmpi eq
+// CHECK: arith.select
+// CHECK: arith.shrsi
+// CHECK: arith.ori
+// CHECK: arith.xori
+// CHECK: arith.constant -1 : i64
+// CHECK: arith.xori
+// Eight passes; values ride along in a tuple.
+// CHECK-LABEL: obs.kernel private @descending_device_sort_scatter(%{{.*}}: !obs.arr<4096 x tuple<f64, i16>> {obs.absent = [0.000000e+00, 0 : i16]}
+// CHECK-SAME: -> (!obs.arr<2147483647 x f64>, !obs.arr<2147483647 x i16>, !obs.arr<2147483647 x i8>)
+// CHECK-LABEL: func.func @descending(
+// CHECK-COUNT-8: obs.launch @descending_device_sort_scatter
+// CHECK-NOT: obs.launch @descending_device_sort_scatter
+func.func @descending(%k: memref<?xf64>, %v: memref<?xi16>, %ok: memref<?xf64>, %ov: memref<?xi16>) {
+  obs.device_sort ins(%k, %v : memref<?xf64>, memref<?xi16>) outs(%ok, %ov : memref<?xf64>, memref<?xi16>) {
+  ^bb0(%k1: f64, %v1: i16, %k2: f64, %v2: i16):
+    %first = arith.cmpf olt, %k2, %k1 : f64
+    obs.yield %first : i1
+  }
+  return
+}
+
+// -----
+
+// An i8 sort in place is one pass, which must not read and write one
+// array: it starts from a copy.
+// CHECK-LABEL: func.func @bytes(
+// CHECK-SAME: %[[A:.*]]: memref<?xi8>
+// CHECK: %[[SPARE:.*]] = memref.alloc(%{{.*}}) : memref<?xi8>
+// CHECK: obs.launch @bytes_device_sort_copy_tile grid(%{{.*}}) ins(%[[A]] : memref<?xi8>) outs(%[[SPARE]] : memref<?xi8>)
+// CHECK: obs.launch @bytes_device_sort_scatter_last grid(%{{.*}}) ins(%[[SPARE]], %{{.*}}, %{{.*}} : {{.*}}) outs(%[[A]] : memref<?xi8>)
+func.func @bytes(%a: memref<?xi8>) {
+  obs.device_sort ins(%a : memref<?xi8>) outs(%a : memref<?xi8>) {
+  ^bb0(%x: i8, %y: i8):
+    %less = arith.cmpi ult, %x, %y : i8
+    obs.yield %less : i1
+  }
+  return
+}
