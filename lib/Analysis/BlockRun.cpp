@@ -110,8 +110,9 @@ struct MemoryInstruction {
   uint64_t elementBytes, numElements;
   /// A load from a constant integer table: its entries.
   std::optional<SmallVector<int64_t>> table;
-  /// See Access::atomic and Access::checkedScatter.
+  /// See Access::atomic, Access::checkedScatter and Access::atomicKind.
   bool atomic = false, checkedScatter = false;
+  uint8_t atomicKind = 0;
 };
 
 struct IfInstruction {
@@ -591,6 +592,8 @@ void ThreadProgram::compile(Operation &op, uint32_t index) {
   if (auto atomic = dyn_cast<memref::AtomicRMWOp>(op)) {
     instruction.immediate = compileMemoryInstruction(atomic.getMemref());
     memoryInstructions.back().atomic = true;
+    memoryInstructions.back().atomicKind =
+        static_cast<uint8_t>(atomic.getKind());
     return finish(Step::Atomic);
   }
   // The cpu target's report of a place a scatter writes twice stops the
@@ -765,6 +768,7 @@ LogicalResult ThreadRunner::recordAccess(Operation *op,
                 write,
                 memoryAccess.atomic,
                 memoryAccess.checkedScatter,
+                memoryAccess.atomicKind,
                 pointer.memory,
                 /*byteBegin=*/0,
                 /*byteEnd=*/0,
@@ -1306,11 +1310,19 @@ SmallVector<Hazard> mlir::obs::findHazards(const BlockRun &run,
       // would otherwise be judged against each other at every place.
       for (SmallVector<unsigned> &list : partners)
         list.clear();
+      // Atomics of one kind commute; of two kinds (an add and a max of one
+      // place) they do not, which is rare enough to judge pair by pair.
+      std::optional<uint8_t> atomicKind;
+      bool mixedAtomics = false;
       for (unsigned x : group) {
         const Access &access = accesses[x];
         unsigned list =
             (access.byteBegin == byte ? 0 : 2) + (access.atomic ? 1 : 0);
         partners[list].push_back(x);
+        if (access.atomic) {
+          mixedAtomics |= atomicKind && *atomicKind != access.atomicKind;
+          atomicKind = access.atomicKind;
+        }
       }
       for (unsigned w : group) {
         const Access &write = accesses[w];
@@ -1319,13 +1331,17 @@ SmallVector<Hazard> mlir::obs::findHazards(const BlockRun &run,
         bool beginsHere = write.byteBegin == byte;
         for (unsigned list = 0; list < 4; ++list) {
           // Lists 0 and 1 begin here, 1 and 3 are atomics, which commute
-          // with an atomic write.
-          if ((list >= 2 && !beginsHere) || (list % 2 == 1 && write.atomic))
+          // with an atomic write of their kind.
+          if ((list >= 2 && !beginsHere) ||
+              (list % 2 == 1 && write.atomic && !mixedAtomics))
             continue;
           for (unsigned x : partners[list]) {
             if (x == w)
               continue;
             const Access &other = accesses[x];
+            if (write.atomic && other.atomic &&
+                write.atomicKind == other.atomicKind)
+              continue;
             if (other.write && x < w)
               continue; // Each pair of writes once.
             const Access *first = &write, *second = &other;

@@ -3,6 +3,7 @@
 #include "Obs/Pipelines/Pipelines.h"
 #include "Obs/Conversion/Passes.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
+#include "Obs/Support/Chips.h"
 #include "Obs/Transforms/Passes.h"
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -158,10 +159,8 @@ std::string mlir::obs::getPTXFeatures(StringRef chip) {
   // for sm_70, 7.8 for sm_90, 8.6 for sm_100), so the PTX loads on the
   // oldest driver that knows the chip. Warp barriers (bar.warp.sync) need
   // PTX 6.0, which chips before sm_70 do not imply.
-  unsigned number = 0;
-  StringRef digits = chip;
-  if (digits.consume_front("sm_") &&
-      !digits.take_while(llvm::isDigit).getAsInteger(10, number) && number < 70)
+  std::optional<unsigned> number = getChipNumber(chip);
+  if (number && *number < 70)
     return "+ptx60";
   return "";
 }
@@ -186,6 +185,7 @@ void mlir::obs::buildPTXPipeline(OpPassManager &pm,
   // are scatters' merges, which barriers order.
   ObsNVVMReductionsOptions reductionOptions;
   reductionOptions.relaxOrderings = true;
+  reductionOptions.chip = options.chip;
   pm.addNestedPass<gpu::GPUModuleOp>(createObsNVVMReductions(reductionOptions));
   GpuNVVMAttachTargetOptions targetOptions;
   targetOptions.chip = options.chip;

@@ -86,6 +86,17 @@ Attribute absentOf(ArrayRef<Attribute> values) {
   return ArrayAttr::get(values.front().getContext(), values);
 }
 
+/// How many counts a row of the radix sort holds: one per digit of 8 bits.
+constexpr uint64_t kDigits = 256;
+
+/// Zeros of `types`, an `obs.absent` attribute.
+static Attribute zerosOf(TypeRange types) {
+  SmallVector<Attribute> zeros;
+  for (Type type : types)
+    zeros.push_back(Builder(type.getContext()).getZeroAttr(type));
+  return absentOf(zeros);
+}
+
 /// How a sort's `less` orders its elements, where a radix sort can follow
 /// it: by the first scalar, as numbers.
 struct KeyOrder {
@@ -155,24 +166,26 @@ static std::optional<KeyOrder> matchKeyOrder(Region &less,
 /// it.
 class DeviceExpander {
 public:
-  /// `op`'s element `scalars`, its region `body` and, for a reduce or a
-  /// scan, the combine's `identity`.
+  /// `op`'s element `scalars`, its region `body`, for a reduce or a scan
+  /// the combine's `identity`, and for a sort the order `keyOrder` of its
+  /// `less`.
   DeviceExpander(Operation *op, SymbolTable &symbols, TypeRange scalars,
-                 Region &body, ArrayAttr identity, uint64_t forcedTile)
+                 Region &body, ArrayAttr identity, KeyOrder keyOrder,
+                 uint64_t forcedTile)
       : op(op), symbols(symbols), scalars(scalars.begin(), scalars.end()),
         body(body),
         tiling(isa<DeviceSortOp>(op) ? chooseSortTiling(forcedTile)
                                      : chooseTiling(scalars, forcedTile)),
         element(elementOf(op->getContext(), scalars)), identity(identity),
-        host(symbols.getOp()->getRegion(0).front().findAncestorOpInBlock(*op)) {
+        host(symbols.getOp()->getRegion(0).front().findAncestorOpInBlock(*op)),
+        keyOrder(keyOrder),
+        group(std::max<uint64_t>(2, tiling.tile / kDigits)) {
     auto function = op->getParentOfType<FunctionOpInterface>();
     prefix = (function ? function.getName().str() : std::string("device")) +
              "_" + op->getName().stripDialect().str();
   }
 
   unsigned getKernelCount() const { return kernelCount; }
-  /// Set before `expand` for a sort: the order its `less` gives.
-  void setKeyOrder(KeyOrder order) { keyOrder = order; }
   unsigned getLaunchCount() const { return launchCount; }
 
   /// Writes the launch plan before the op.
@@ -194,7 +207,7 @@ private:
   void expandMap(DeviceMapOp map);
   void expandReduce(DeviceReduceOp reduce);
   void expandScan(DeviceScanOp scan);
-  void expandSort(DeviceSortOp sort, const KeyOrder &order);
+  void expandSort(DeviceSortOp sort);
 
   /// The op's combine on two flattened elements (a dsl::BinaryFn).
   SmallVector<Value> combine(ImplicitLocOpBuilder &b, ValueRange earlier,
@@ -266,8 +279,9 @@ private:
   Value orderedBits(ImplicitLocOpBuilder &b, Value key) const;
   /// The digit of `bits` `shift` bits up (an i32, 8 per pass), an i32.
   Value digitOf(ImplicitLocOpBuilder &b, Value bits, Value shift) const;
-  /// Counts a tile's digits of pass `pass` into 256 counts: from the keys
-  /// (pass 0) or from the digits the previous pass wrote (`fromDigits`).
+  /// Counts a tile's digits into kDigits counts: the first pass's from the
+  /// keys, a later pass's from the digit bytes the pass before wrote
+  /// (`fromDigits`).
   KernelOp getCountKernel(bool fromDigits);
   /// Rows of 256 counts, `group` rows per block: their column totals.
   KernelOp getRowTotalsKernel();
@@ -309,8 +323,9 @@ private:
   /// By kind and whether carried.
   KernelOp scanTiles[2][2];
   KeyOrder keyOrder;
-  /// Rows of counts per block in the sort's offsets (`group * 256` counts).
-  uint64_t group = 16;
+  /// Rows of counts per block in the sort's offsets (`group * kDigits`
+  /// counts, the tile's elements but never fewer than 2 rows).
+  uint64_t group;
   KernelOp countKernels[2], rowTotals, rowOffsets[2], copyKernel,
       scatterKernels[2];
   /// The totals and carries of each level of the rows' offsets, allocated
@@ -542,8 +557,7 @@ void DeviceExpander::expandScan(DeviceScanOp scan) {
 void DeviceExpander::expandMap(DeviceMapOp map) {
   SmallVector<std::pair<Type, Attribute>> arguments;
   for (Type scalar : scalars)
-    arguments.push_back({ArrType::get(tiling.tile, scalar),
-                         Builder(scalar.getContext()).getZeroAttr(scalar)});
+    arguments.push_back({ArrType::get(tiling.tile, scalar), zerosOf(scalar)});
   SmallVector<Type> resultScalars;
   for (Value output : map.getOutputs())
     resultScalars.push_back(
@@ -603,9 +617,6 @@ static Value indexToI32(ImplicitLocOpBuilder &b, Value index) {
 static Value i32ToIndex(ImplicitLocOpBuilder &b, Value value) {
   return arith::IndexCastUIOp::create(b, b.getIndexType(), value);
 }
-
-/// How many counts a row holds: one per digit of 8 bits.
-static constexpr uint64_t kDigits = 256;
 
 Value DeviceExpander::orderedBits(ImplicitLocOpBuilder &b, Value key) const {
   unsigned width = keyOrder.bits;
@@ -667,14 +678,6 @@ Value DeviceExpander::digitOf(ImplicitLocOpBuilder &b, Value bits,
 Value DeviceExpander::allocateI32(ImplicitLocOpBuilder &b, Value length) {
   return memref::AllocOp::create(
       b, MemRefType::get({ShapedType::kDynamic}, b.getI32Type()), length);
-}
-
-/// Zeros of `types`, an `obs.absent` attribute.
-static Attribute zerosOf(TypeRange types) {
-  SmallVector<Attribute> zeros;
-  for (Type type : types)
-    zeros.push_back(Builder(type.getContext()).getZeroAttr(type));
-  return absentOf(zeros);
 }
 
 KernelOp DeviceExpander::getCountKernel(bool fromDigits) {
@@ -836,12 +839,9 @@ KernelOp DeviceExpander::getScatterKernel(bool last) {
     results.push_back(ArrType::get(kDynamicGridLength, scalar));
   if (!last)
     results.push_back(ArrType::get(kDynamicGridLength, digitType));
-  SmallVector<Attribute> zeros;
-  for (Type scalar : scalars)
-    zeros.push_back(Builder(context).getZeroAttr(scalar));
   kernel = buildKernel(
       last ? "scatter_last" : "scatter",
-      {{tileType(tiling.tile), absentOf(zeros)},
+      {{tileType(tiling.tile), zerosOf(scalars)},
        {ArrType::get(kDigits, i32), zerosOf(i32)},
        {ArrType::get(1, i32), zerosOf(i32)}},
       results, [&](ImplicitLocOpBuilder &b, ValueRange args) {
@@ -849,7 +849,6 @@ KernelOp DeviceExpander::getScatterKernel(bool last) {
         Value present = ExtentOp::create(b, elements);
         Value zero = arith::ConstantIndexOp::create(b, 0);
         Value shift = dsl::index(b, args[2], zero).front();
-        Value nextShift = arith::AddIOp::create(b, shift, constantI32(b, 8));
         ArrType tileI32 = ArrType::get(tile, i32);
         auto keyBits = [&](ImplicitLocOpBuilder &b, Value i) {
           return orderedBits(b, dsl::index(b, elements, i).front());
@@ -931,6 +930,8 @@ KernelOp DeviceExpander::getScatterKernel(bool last) {
           Value digits = dsl::generate(
               b, ArrType::get(tile, digitType),
               [&](ImplicitLocOpBuilder &b, Value s) {
+                Value nextShift =
+                    arith::AddIOp::create(b, shift, constantI32(b, 8));
                 Value next = digitOf(b, keyBits(b, sourceAt(b, s)), nextShift);
                 return SmallVector<Value>{
                     arith::TruncIOp::create(b, b.getI8Type(), next)};
@@ -984,23 +985,21 @@ void DeviceExpander::emitRowOffsets(ImplicitLocOpBuilder &b, Value counts,
          ValueRange{counts, carries}, offsets);
 }
 
-void DeviceExpander::expandSort(DeviceSortOp sort, const KeyOrder &order) {
+void DeviceExpander::expandSort(DeviceSortOp sort) {
   ImplicitLocOpBuilder b(op->getLoc(), op);
-  keyOrder = order;
-  group = std::max<uint64_t>(2, tiling.tile / kDigits);
   ValueRange inputs = sort.getInputs(), outputs = sort.getOutputs();
   Value length = lengthOf(b, inputs.front());
   uint64_t most = mostLength(inputs.front());
   Value tiles = ceilTiles(b, length);
-  Value counts =
-      allocateI32(b, arith::MulIOp::create(
-                         b, tiles, arith::ConstantIndexOp::create(b, kDigits)));
-  Value offsets = allocateI32(b, lengthOf(b, counts));
+  Value rowsLength = arith::MulIOp::create(
+      b, tiles, arith::ConstantIndexOp::create(b, kDigits));
+  Value counts = allocateI32(b, rowsLength);
+  Value offsets = allocateI32(b, rowsLength);
   Value shifts = allocateI32(b, tiles);
   temporaries.push_back(counts);
   temporaries.push_back(offsets);
   temporaries.push_back(shifts);
-  unsigned passes = order.getPasses();
+  unsigned passes = keyOrder.getPasses();
   // An odd number of passes ends in the outputs only if it starts from the
   // inputs; when they are the same memrefs it starts from a copy.
   bool inPlace = llvm::equal(inputs, outputs);
@@ -1052,7 +1051,7 @@ void DeviceExpander::expand() {
       .Case([&](DeviceMapOp map) { expandMap(map); })
       .Case([&](DeviceReduceOp reduce) { expandReduce(reduce); })
       .Case([&](DeviceScanOp scan) { expandScan(scan); })
-      .Case([&](DeviceSortOp sort) { expandSort(sort, keyOrder); });
+      .Case([&](DeviceSortOp sort) { expandSort(sort); });
 }
 
 namespace {
@@ -1096,12 +1095,10 @@ void ObsExpandDevicePass::runOnOperation() {
             });
     if (described.identity && failed(checkCombineLaws(op, described.identity)))
       return signalPassFailure();
-    DeviceExpander expander(op, symbols, described.scalars, *described.body,
-                            described.identity, tile);
+    std::optional<KeyOrder> keyOrder;
     if (isa<DeviceSortOp>(op)) {
-      std::optional<KeyOrder> order =
-          matchKeyOrder(*described.body, described.scalars.size());
-      if (!order) {
+      keyOrder = matchKeyOrder(*described.body, described.scalars.size());
+      if (!keyOrder) {
         op->emitOpError()
             << "sorts by a `less` that is not one comparison of the "
                "elements' first scalars (arith.cmpi slt, ult, sgt or ugt, "
@@ -1110,8 +1107,10 @@ void ObsExpandDevicePass::runOnOperation() {
                "yet";
         return signalPassFailure();
       }
-      expander.setKeyOrder(*order);
     }
+    DeviceExpander expander(op, symbols, described.scalars, *described.body,
+                            described.identity, keyOrder.value_or(KeyOrder()),
+                            tile);
     expander.expand();
     op->erase();
     addToStatistic(*this, numOps, "device-ops");

@@ -467,10 +467,14 @@ mlir::obs::proveLaunchPlaces(LaunchOp launch, KernelOp kernel,
     return p.baseBytes / p.elementBytes + linear;
   };
 
-  // The operands of each allocation.
+  // The operands of each allocation. A global scatter's memref is alone
+  // over its allocation (see followLaunchOperands) and is the whole memref
+  // its type says (the launch's verifier): its places are its own, inside
+  // it, and need no table.
   llvm::MapVector<Value, SmallVector<unsigned>> byRoot;
   for (const OperandPlaces &places : operands)
-    byRoot[places.placement.root].push_back(places.operand);
+    if (!places.whole)
+      byRoot[places.placement.root].push_back(places.operand);
 
   llvm::DenseSet<std::tuple<unsigned, uint64_t, unsigned, uint64_t>> seen;
   for (auto &[allocation, members] : byRoot) {
@@ -519,16 +523,11 @@ mlir::obs::proveLaunchPlaces(LaunchOp launch, KernelOp kernel,
         const OperandPlaces &places = operands[member];
         if (places.output == reads)
           continue;
-        // A global scatter's memref is alone over its allocation (see
-        // followLaunchOperands): its places need only be inside it.
-        for (int64_t block = 0, blocks = places.whole ? 1 : grid;
-             block < blocks; ++block) {
+        for (int64_t block = 0; block < grid; ++block) {
           for (uint64_t element = 0; element < places.leaves; ++element) {
             std::optional<int64_t> unit = placeOf(places, block, element);
             if (!unit || !inside(*unit, places, block, element))
               return failure();
-            if (places.whole)
-              continue;
             if (!reads) {
               Writer &writer = writers[*unit];
               if (writer.block >= 0) {

@@ -375,6 +375,27 @@ gpu.module @m {
 // -----
 
 gpu.module @m {
+  // Atomics of two kinds at one place do not commute: an add and a max of
+  // one count give a result that depends on their order.
+  // expected-remark @+1 {{2 accesses, 0 barriers}}
+  gpu.func @atomic_kinds_race(%out: memref<2xi32>) workgroup(%buf: memref<8xi32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 2, 1, 1>} {
+    %t = gpu.thread_id x
+    %c0 = arith.constant 0 : index
+    %one = arith.constant 1 : i32
+    %is0 = arith.cmpi eq, %t, %c0 : index
+    scf.if %is0 {
+      %a = memref.atomic_rmw addi %one, %buf[%c0] : (i32, memref<8xi32, #gpu.address_space<workgroup>>) -> i32
+    } else {
+      // expected-remark @+1 {{write after write: thread 0 then thread 1, element 0}}
+      %m = memref.atomic_rmw maxs %one, %buf[%c0] : (i32, memref<8xi32, #gpu.address_space<workgroup>>) -> i32
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
   // An atomic update against a plain read of the same buffer, with no
   // barrier between them, is a race like any other.
   // expected-remark @+1 {{4 accesses, 0 barriers}}

@@ -53,13 +53,16 @@ struct Access {
   unsigned thread;
   uint64_t order; // Position in the thread's own program order.
   bool write;
-  /// An atomic read-modify-write (a scatter's combine): two of them commute,
-  /// so only a plain access conflicts with one. Recorded as a write.
+  /// An atomic read-modify-write (a scatter's combine): two of one kind
+  /// (atomicKind) commute, so only a plain access or an atomic of another
+  /// kind conflicts with one. Recorded as a write.
   bool atomic;
   /// A store of a scatter without a combine (`obs.checked_scatter`): two
   /// into one scatter's buffer (one owner) whose places the run could not
   /// tell are left to the run time check that no place is written twice.
   bool checkedScatter;
+  /// An atomic's arith::AtomicRMWKind.
+  uint8_t atomicKind;
   unsigned memory; // Index into BlockRun::getMemories().
   uint64_t byteBegin, byteEnd;
   /// The element accessed, in the memref the op names (or -1 when the index

@@ -225,29 +225,32 @@ def ObsNVVMReductions : Pass<"obs-nvvm-reductions", "::mlir::gpu::GPUModuleOp"> 
     ```mlir
     llvm.atomicrmw add %p, %v monotonic : !llvm.ptr<1>, i32
     // becomes
-    llvm.inline_asm has_side_effects "red.relaxed.gpu.global.add.u32 [$0], $1;", "l,r,~{memory}" %p, %v
+    llvm.inline_asm has_side_effects "red.global.add.u32 [$0], $1;", "l,r,~{memory}" %p, %v
     ```
 
-    `red` has the memory ordering of the atomic it replaces where that is
-    relaxed (`monotonic`), or release for stronger orderings (a `red`
-    never reads, so acquire has nothing to order); the scope is the GPU's,
-    as for LLVM's default. With `relax-orderings`, every `red` is relaxed:
-    obs's PTX pipeline sets it, since the only atomics in obs's kernels are
-    scatters' merges, which a block barrier or the kernel's end orders, and
-    the `acq_rel` that `memref.atomic_rmw` lowers to is more than they ask
-    for (NVPTX's own `atom` for them has no ordering either). A generic
-    pointer into a kernel's argument is global memory. Integer add, and, or, signed and unsigned min and
-    max on 32 and 64 bits, and float add on f32 and f64 are rewritten;
+    A `red` without qualifiers is relaxed at the GPU's scope (LLVM's default
+    scope) on every chip, so only relaxed (`monotonic`) atomics become one;
+    a stronger ordering keeps its atomic. With `relax-orderings`, every
+    atomic is taken as relaxed: obs's PTX pipeline sets it, since the only
+    atomics in obs's kernels are scatters' merges, which a block barrier or
+    the kernel's end orders, and the `acq_rel` that `memref.atomic_rmw`
+    lowers to is more than they ask for (NVPTX's own `atom` for them has no
+    ordering either). A generic pointer into a kernel's argument is global
+    memory. Integer add, and, or, signed and unsigned min and max on 32 and
+    64 bits, and float add on f32 and, from sm_60 on, f64 are rewritten;
     anything else (float min and max, which NVPTX lowers to a
-    compare-and-swap loop, and narrow integers) is left alone. The cpu
-    target runs the same gpu.func with the atomics as they are: only the
-    PTX pipeline runs this pass.
+    compare-and-swap loop, narrow integers, pointers and vectors) is left
+    alone. The cpu target runs the same gpu.func with the atomics as they
+    are: only the PTX pipeline runs this pass.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
   let options = [
     Option<"relaxOrderings", "relax-orderings", "bool", /*default=*/"false",
-           "Make every `red` relaxed, whatever the atomic's ordering (for "
-           "atomics that something else orders, as obs's scatters)">
+           "Take every atomic as relaxed, whatever its ordering (for "
+           "atomics that something else orders, as obs's scatters)">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "The chip the PTX is for (sm_XX); below sm_60 an f64 add stays "
+           "an atomic. Empty: any chip obs emits PTX for from sm_60 on">
   ];
   let statistics = [
     Statistic<"numReductions", "reductions", "Atomics turned into red">

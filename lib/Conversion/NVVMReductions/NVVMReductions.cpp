@@ -8,9 +8,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "Obs/Conversion/Passes.h"
+#include "Obs/Support/Chips.h"
 #include "Obs/Support/Statistics.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 namespace mlir::obs {
 #define GEN_PASS_DEF_OBSNVVMREDUCTIONS
@@ -36,25 +38,29 @@ std::optional<StringRef> ptxSpace(unsigned addressSpace) {
 
 /// The `op.type` of `red` for `kind` on `type` (".add.u32"), and the
 /// inline-assembly constraint of the value, or none where `red` has no
-/// such form.
+/// such form (or, for an f64 add, where the chip `chipNumber` lacks it).
 std::optional<std::pair<std::string, StringRef>>
-ptxOperation(LLVM::AtomicBinOp kind, Type type) {
+ptxOperation(LLVM::AtomicBinOp kind, Type type,
+             std::optional<unsigned> chipNumber) {
+  if (!type.isIntOrFloat())
+    return std::nullopt;
   unsigned width = type.getIntOrFloatBitWidth();
   if (width != 32 && width != 64)
     return std::nullopt;
-  StringRef bits = width == 32 ? "32" : "64";
-  if (isa<FloatType>(type)) {
-    if (kind != LLVM::AtomicBinOp::fadd || !(type.isF32() || type.isF64()))
-      return std::nullopt;
-    return std::make_pair((".add.f" + bits).str(),
-                          StringRef(width == 32 ? "f" : "d"));
-  }
-  StringRef constraint = width == 32 ? "r" : "l";
+  bool isFloat = isa<FloatType>(type);
+  if (isFloat && (kind != LLVM::AtomicBinOp::fadd ||
+                  (width == 64 && chipNumber && *chipNumber < 60)))
+    return std::nullopt;
+  StringRef constraint =
+      isFloat ? (width == 32 ? "f" : "d") : (width == 32 ? "r" : "l");
   auto form = [&](StringRef op, StringRef kindOfType) {
-    return std::make_pair(("." + op + "." + kindOfType + bits).str(),
-                          constraint);
+    return std::make_pair(
+        ("." + op + "." + kindOfType + (width == 32 ? "32" : "64")).str(),
+        constraint);
   };
   switch (kind) {
+  case LLVM::AtomicBinOp::fadd:
+    return form("add", "f");
   case LLVM::AtomicBinOp::add:
     return form("add", "u");
   case LLVM::AtomicBinOp::_and:
@@ -85,7 +91,8 @@ bool pointsIntoKernelArgument(Value pointer) {
     return false;
   auto function =
       dyn_cast<LLVM::LLVMFuncOp>(argument.getOwner()->getParentOp());
-  return function && function->hasAttr("nvvm.kernel");
+  return function &&
+         function->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName());
 }
 
 struct ObsNVVMReductionsPass
@@ -97,6 +104,8 @@ struct ObsNVVMReductionsPass
       if (atomic.getRes().use_empty())
         atomics.push_back(atomic);
     });
+    std::optional<unsigned> chipNumber = getChipNumber(chip);
+    unsigned rewritten = 0;
     for (LLVM::AtomicRMWOp atomic : atomics) {
       Value address = atomic.getPtr();
       auto pointer = cast<LLVM::LLVMPointerType>(address.getType());
@@ -104,17 +113,17 @@ struct ObsNVVMReductionsPass
       if (addressSpace == 0 && pointsIntoKernelArgument(address))
         addressSpace = 1;
       std::optional<StringRef> space = ptxSpace(addressSpace);
-      auto operation =
-          ptxOperation(atomic.getBinOp(), atomic.getVal().getType());
-      // A volatile or syncscope-qualified atomic keeps its own meaning.
-      if (!space || !operation || atomic.getVolatile_() ||
-          atomic.getSyncscope())
-        continue;
+      auto operation = ptxOperation(atomic.getBinOp(),
+                                    atomic.getVal().getType(), chipNumber);
+      // A volatile or syncscope-qualified atomic keeps its own meaning, and
+      // so does one ordered more strongly than `red` (relaxed) is.
       bool relaxed = relaxOrderings ||
                      atomic.getOrdering() == LLVM::AtomicOrdering::monotonic;
-      std::string text = ("red" + Twine(relaxed ? ".relaxed" : ".release") +
-                          ".gpu" + *space + operation->first + " [$0], $1;")
-                             .str();
+      if (!space || !operation || !relaxed || atomic.getVolatile_() ||
+          atomic.getSyncscope())
+        continue;
+      std::string text =
+          ("red" + *space + operation->first + " [$0], $1;").str();
       std::string constraints = ("l," + operation->second + ",~{memory}").str();
       OpBuilder builder(atomic);
       if (addressSpace != pointer.getAddressSpace())
@@ -128,8 +137,9 @@ struct ObsNVVMReductionsPass
           LLVM::TailCallKind::None, /*asm_dialect=*/LLVM::AsmDialectAttr(),
           /*operand_attrs=*/ArrayAttr());
       atomic.erase();
-      addToStatistic(*this, numReductions, "reductions");
+      ++rewritten;
     }
+    addToStatistic(*this, numReductions, "reductions", rewritten);
   }
 };
 

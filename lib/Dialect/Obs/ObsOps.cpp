@@ -105,7 +105,7 @@ unsigned mlir::obs::getFirstOperandOf(ArrayRef<LaunchOperandArray> operands,
 // Helpers
 //===----------------------------------------------------------------------===//
 
-/// Prints types as `(t1, t2)` for messages.
+/// Prints types as `(t1, t2)` for messages; one type is a range of one.
 static std::string formatTypes(TypeRange types) {
   return formatParenthesized(types);
 }
@@ -281,20 +281,24 @@ uint64_t KernelOp::getBlockThreads() {
   if (std::optional<uint64_t> threads = getThreads())
     return *threads;
   uint64_t threads = 1;
-  getBody().walk([&](SyncOp sync) {
-    uint64_t length = sync.getType().getLength();
-    if (WorkAssignmentAttrInterface how = sync.getWorkAssignment())
-      length = how.getThreadCount(length);
+  getBody().walk([&](Operation *op) {
+    uint64_t length;
+    if (auto sync = dyn_cast<SyncOp>(op)) {
+      length = sync.getType().getLength();
+      if (WorkAssignmentAttrInterface how = sync.getWorkAssignment())
+        length = how.getThreadCount(length);
+    } else if (auto scatter = dyn_cast<ScatterOp>(op)) {
+      // A scatter is a stage of its own, which computes its values.
+      length = arrType(scatter.getValues()).getLength();
+    } else {
+      return;
+    }
     threads = std::max(threads, length);
   });
-  // A global scatter's result is the launch's memref: its stage computes
-  // its values.
-  for (auto [index, result] : llvm::enumerate(getResultTypes())) {
-    ScatterOp scatter = getGlobalScatter(index);
-    threads =
-        std::max(threads, scatter ? arrType(scatter.getValues()).getLength()
-                                  : cast<ArrType>(result).getLength());
-  }
+  // A global scatter's result is the launch's memref, not a stage.
+  for (auto [index, result] : llvm::enumerate(getResultTypes()))
+    if (!getGlobalScatter(index))
+      threads = std::max(threads, cast<ArrType>(result).getLength());
   return threads;
 }
 
@@ -951,6 +955,17 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
 // ScatterOp
 //===----------------------------------------------------------------------===//
 
+void ScatterOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (getGlobal())
+    effects.emplace_back(MemoryEffects::Write::get());
+}
+
+Speculation::Speculatability ScatterOp::getSpeculatability() {
+  return getGlobal() ? Speculation::NotSpeculatable : Speculation::Speculatable;
+}
+
 LogicalResult ScatterOp::verify() {
   ArrType values = arrType(getValues()), places = arrType(getPlaces());
   ArrType result = getType();
@@ -1321,11 +1336,9 @@ static LogicalResult verifyIdentity(Operation *op, ArrayAttr identity,
   return success();
 }
 
-/// Inputs and outputs of one element type, the outputs of length 1 when
-/// `single`.
-static LogicalResult verifyFoldOperands(Operation *op, ValueRange inputs,
-                                        ValueRange outputs, ArrayAttr identity,
-                                        bool single) {
+/// Inputs and outputs of one element type: its scalars.
+static FailureOr<SmallVector<Type>>
+verifySameElements(Operation *op, ValueRange inputs, ValueRange outputs) {
   FailureOr<SmallVector<Type>> in = deviceScalars(op, inputs, "ins");
   if (failed(in))
     return failure();
@@ -1336,6 +1349,17 @@ static LogicalResult verifyFoldOperands(Operation *op, ValueRange inputs,
     return op->emitOpError()
            << "outs must hold the element type of ins, " << formatTypes(*in)
            << ", not " << formatTypes(*out);
+  return in;
+}
+
+/// Inputs and outputs of one element type, the outputs of length 1 when
+/// `single`.
+static LogicalResult verifyFoldOperands(Operation *op, ValueRange inputs,
+                                        ValueRange outputs, ArrayAttr identity,
+                                        bool single) {
+  FailureOr<SmallVector<Type>> in = verifySameElements(op, inputs, outputs);
+  if (failed(in))
+    return failure();
   if (single)
     for (auto [index, memref] : llvm::enumerate(outputs))
       if (cast<MemRefType>(memref.getType()).getShape() != ArrayRef<int64_t>{1})
@@ -1388,16 +1412,7 @@ LogicalResult DeviceScanOp::verify() {
 }
 
 LogicalResult DeviceSortOp::verify() {
-  FailureOr<SmallVector<Type>> in = deviceScalars(*this, getInputs(), "ins");
-  if (failed(in))
-    return failure();
-  FailureOr<SmallVector<Type>> out = deviceScalars(*this, getOutputs(), "outs");
-  if (failed(out))
-    return failure();
-  if (*in != *out)
-    return emitOpError() << "outs must hold the element type of ins, "
-                         << formatTypes(*in) << ", not " << formatTypes(*out);
-  return success();
+  return verifySameElements(*this, getInputs(), getOutputs());
 }
 
 LogicalResult DeviceSortOp::verifyRegions() {

@@ -875,7 +875,13 @@ def Obs_LaunchOp : Obs_Op<"launch", [
 // Push arrays
 //===----------------------------------------------------------------------===//
 
-def Obs_ScatterOp : Obs_Op<"scatter", [Pure, HasParent<"KernelOp">]> {
+// Pure but when `global`: a global scatter writes the launch's output
+// memref, which no value stands for, so two alike must not be merged (CSE)
+// nor one hoisted (it is not speculatable).
+def Obs_ScatterOp : Obs_Op<"scatter", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<ConditionallySpeculatable>,
+    HasParent<"KernelOp">]> {
   let summary = "writes values at computed places (a push array)";
   let description = [{
     An array of `L` elements in which value `values[i]` is written at place
