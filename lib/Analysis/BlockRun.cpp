@@ -80,7 +80,15 @@ enum class Step : uint8_t {
   /// An op that may touch memory other than through loads and stores: an
   /// error when run.
   UnseenEffects,
+  /// The check beside a read of an array kept in registers (an arith.cmpi
+  /// with obs.register_read, `owner == thread id`): `immediate` is the
+  /// sync; a thread whose owner is another, or unknown, reads wrongly.
+  RegisterRead,
 };
+
+/// Stands, in a skipped loop's list of loads, for a register read check:
+/// skipped, it cannot be evaluated, so it counts as wrong.
+constexpr uint32_t kRegisterReadCheck = ~uint32_t(0);
 
 /// A value's place in the run's state: a slot of integers, or (with
 /// kPointer set) a slot of pointers, for memrefs.
@@ -164,6 +172,11 @@ public:
   SmallVector<IfInstruction> ifs;
   SmallVector<ForInstruction> fors;
   SmallVector<SkippedLoopInstruction> skippedLoops;
+  /// Each register read check: its sync, and the slot of the element it
+  /// reads (the operand the owner is computed from; kNoSlot when the
+  /// owner is not computed in the code).
+  SmallVector<std::pair<unsigned, Slot>> registerReads;
+  static constexpr Slot kNoSlot = ~Slot(0);
 
 private:
   void allocateSlots(gpu::GPUFuncOp func);
@@ -237,6 +250,11 @@ private:
   /// the indices in `indices` (slots), or anywhere in the buffer when
   /// `wholeBuffer` (an access known not to depend on data: a skipped
   /// loop's).
+  /// Records that thread `lane` read, at `check`, an element of an array
+  /// in registers that thread `owner` computed (-1: unknown); the first for
+  /// each array only.
+  void recordRegisterViolation(unsigned sync, Operation *check, uint32_t lane,
+                               int64_t owner, int64_t element);
   LogicalResult recordAccess(Operation *op,
                              const MemoryInstruction &memoryAccess,
                              const Slot *indices, uint32_t lane, bool write,
@@ -519,9 +537,13 @@ bool ThreadProgram::isSkippable(Operation *loop) const {
 SmallVector<std::pair<Operation *, uint32_t>>
 ThreadProgram::compileSkippedLoads(Operation *loop) {
   SmallVector<std::pair<Operation *, uint32_t>> loads;
-  loop->walk([&](memref::LoadOp load) {
-    if (tracked.contains(load.getMemRef()))
+  ObsDialect::RegisterReadAttrHelper registerRead(loop->getContext());
+  loop->walk([&](Operation *op) {
+    if (auto load = dyn_cast<memref::LoadOp>(op);
+        load && tracked.contains(load.getMemRef()))
       loads.push_back({load, compileMemoryInstruction(load.getMemRef())});
+    if (registerRead.isAttrPresent(op))
+      loads.push_back({op, kRegisterReadCheck});
   });
   return loads;
 }
@@ -656,6 +678,18 @@ void ThreadProgram::compile(Operation &op, uint32_t index) {
   }
   if (op.getNumRegions())
     return finish(Step::CannotFollow);
+  if (IntegerAttr sync =
+          ObsDialect::RegisterReadAttrHelper(op.getContext()).getAttr(&op)) {
+    // The lowering computes the owner from the element, and reads the
+    // element again after the check, so its slot still holds it here.
+    Slot element = kNoSlot;
+    if (Operation *owner = op.getOperand(0).getDefiningOp();
+        owner && owner->getNumOperands() == 2)
+      element = slots.lookup(owner->getOperand(0));
+    instruction.immediate = registerReads.size();
+    registerReads.push_back({static_cast<unsigned>(sync.getInt()), element});
+    return finish(Step::RegisterRead);
+  }
   if (hasUnseenEffects(
           op, [&](Value memref) { return classifyUntracked(memref); },
           [&](Value memref) { return tracked.contains(memref); }))
@@ -951,6 +985,21 @@ LogicalResult ThreadRunner::runInstruction(const Instruction &instruction,
     }
     return success();
   }
+  case Step::RegisterRead: {
+    Slot owner = operand(instruction, 0);
+    auto [sync, element] = program.registerReads[instruction.immediate];
+    for (uint32_t lane : lanes) {
+      int64_t computedBy = isKnown(owner, lane) ? valueOf(owner, lane) : -1;
+      if (computedBy == int64_t(lane))
+        continue;
+      int64_t read = element != ThreadProgram::kNoSlot && isKnown(element, lane)
+                         ? valueOf(element, lane)
+                         : -1;
+      recordRegisterViolation(sync, instruction.op, lane, computedBy, read);
+    }
+    forgetResults(instruction, lanes);
+    return success();
+  }
   case Step::If:
     return runIf(instruction, lanes);
   case Step::For:
@@ -1116,6 +1165,17 @@ LogicalResult ThreadRunner::runIf(const Instruction &instruction, Lanes lanes) {
   return success();
 }
 
+void ThreadRunner::recordRegisterViolation(unsigned sync, Operation *check,
+                                           uint32_t lane, int64_t owner,
+                                           int64_t element) {
+  if (llvm::any_of(run.registerViolations,
+                   [&](const RegisterReadViolation &known) {
+                     return known.sync == sync;
+                   }))
+    return;
+  run.registerViolations.push_back({check, lane, owner, element, sync});
+}
+
 LogicalResult
 ThreadRunner::skipLoop(const Instruction &instruction,
                        ArrayRef<std::pair<Operation *, uint32_t>> loads,
@@ -1128,6 +1188,15 @@ ThreadRunner::skipLoop(const Instruction &instruction,
   // its input must order them before the output's writes.
   for (uint32_t lane : lanes)
     for (auto [load, index] : loads) {
+      if (index == kRegisterReadCheck) {
+        auto sync = static_cast<unsigned>(
+            ObsDialect::RegisterReadAttrHelper(load->getContext())
+                .getAttr(load)
+                .getInt());
+        recordRegisterViolation(sync, load, lane, /*owner=*/-1,
+                                /*element=*/-1);
+        continue;
+      }
       const MemoryInstruction &read = program.memoryInstructions[index];
       if (isPointerKnown(read.memref, lane) &&
           failed(recordAccess(load, read, nullptr, lane, /*write=*/false,

@@ -213,6 +213,19 @@ mlir::obs::refineSyncs(KernelOp kernel, ArrayRef<SyncOp> candidates,
   for (auto [index, sync] : llvm::enumerate(syncs))
     indexOf[sync] = index;
 
+  // A choice is kept when the pass says it took, and when, if the sync's
+  // array is in registers, every read of it is by the thread that computed
+  // the element (a wrong read is no hazard in memory, but a wrong value).
+  auto took = [&](const KernelSimulation &simulation, Operation *sync) {
+    unsigned index = indexOf.lookup(sync);
+    if (!refinement.took(simulation, index))
+      return false;
+    return !SyncOp(simulation.syncs[index]).isInRegisters() ||
+           llvm::none_of(simulation.run.getRegisterViolations(),
+                         [&](const RegisterReadViolation &wrong) {
+                           return wrong.sync == index;
+                         });
+  };
   llvm::SetVector<Operation *> active;
   for (SyncOp sync : candidates) {
     refinement.apply(sync);
@@ -230,7 +243,7 @@ mlir::obs::refineSyncs(KernelOp kernel, ArrayRef<SyncOp> candidates,
     const std::shared_ptr<const KernelSimulation> &simulation = *simulated;
     bool changed = false;
     for (Operation *sync : SmallVector<Operation *>(active.getArrayRef()))
-      if (!refinement.took(*simulation, indexOf.lookup(sync))) {
+      if (!took(*simulation, sync)) {
         undo(sync);
         changed = true;
       }
@@ -288,8 +301,7 @@ mlir::obs::refineSyncs(KernelOp kernel, ArrayRef<SyncOp> candidates,
           simulations.simulate(kernel);
       if (failed(trial))
         return failure();
-      if (!refinement.took(**trial, indexOf.lookup(sync)) ||
-          !(*trial)->hazards(/*limit=*/1).empty())
+      if (!took(**trial, sync) || !(*trial)->hazards(/*limit=*/1).empty())
         refinement.undo(cast<SyncOp>(sync));
     }
     return simulations.simulate(kernel);

@@ -113,6 +113,11 @@ public:
 private:
   LogicalResult lowerBlock(Block &block);
   LogicalResult lowerSync(SyncOp sync, const Destination *target);
+  /// A sync whose array stays in its threads' registers: the stage
+  /// computes every round's elements and stores nothing, and a later
+  /// stage's read of an element takes the reading thread's value of that
+  /// element's round (see registerReader).
+  LogicalResult lowerSyncToRegisters(SyncOp sync);
   LogicalResult lowerRepeat(RepeatOp repeat);
   /// The stored array an in-place sync overwrites: the one array in memory
   /// its stage reads, when there is one of the sync's type.
@@ -134,6 +139,11 @@ private:
                           WorkAssignmentAttrInterface how, LeafStore store,
                           const ElementSet *written = nullptr,
                           bool inPlace = false);
+  /// Computes the stage of `array` under `how` into values, one leaf of
+  /// scalars per round (poison in a round where the thread has no
+  /// element), storing nothing. At most kUnrolledRounds rounds.
+  FailureOr<SmallVector<SmallVector<Value>>>
+  computeStageInRegisters(Value array, WorkAssignmentAttrInterface how);
   /// A scatter's stages: the initial value over its buffer, then the
   /// values written (or merged) at their places, each ending in a block
   /// barrier; a global scatter's one stage writes (or merges) them into
@@ -192,8 +202,11 @@ private:
   /// owner's planned offsets are taken.
   Value arena;
   llvm::DenseMap<Operation *, unsigned> nextOffset;
-  /// Arrays that live in memory, and how to read them.
+  /// Arrays that live in memory (or registers), and how to read them.
   llvm::DenseMap<Value, LeafReader> sources;
+  /// Where computeStageInRegisters collects the rounds' values while
+  /// emitStage runs for it; null otherwise.
+  SmallVector<SmallVector<Value>> *keptRounds = nullptr;
   /// Where each array stored by a stage lives (for in-place syncs).
   llvm::DenseMap<Value, Destination> stored;
   /// Syncs whose result is only returned: they write global memory.
@@ -534,7 +547,8 @@ LogicalResult KernelLowering::emitStage(ArrayRef<Value> arrays,
   // scalar or tuple elements only; elsewhere each round stores as it goes,
   // and a thread that reads its own stores is an error of the proof.
   bool computeThenStore =
-      inPlace && shape.size() == 1 && rounds > 1 && rounds <= kUnrolledRounds;
+      keptRounds ||
+      (inPlace && shape.size() == 1 && rounds > 1 && rounds <= kUnrolledRounds);
   struct Computed {
     Value store, element;
     SmallVector<Value> leaf;
@@ -604,7 +618,15 @@ LogicalResult KernelLowering::emitStage(ArrayRef<Value> arrays,
   // code small when few threads sweep a long array. So are few rounds whose
   // code, unrolled, would inline more reads than the limit: what was
   // emitted goes, and the loop is emitted instead.
-  if (rounds > kUnrolledRounds) {
+  if (keptRounds) {
+    // Registers: every round unrolled, its values kept, nothing stored.
+    assert(rounds <= kUnrolledRounds && shape.size() == 1 &&
+           "registers hold the unrolled rounds of scalar elements");
+    for (uint64_t round = 0; round < rounds && !failed; ++round)
+      computeRound(constant(round));
+    for (Computed &round : computed)
+      keptRounds->push_back(std::move(round.leaf));
+  } else if (rounds > kUnrolledRounds) {
     emitLoop();
   } else {
     Block *block = builder.getInsertionBlock();
@@ -725,6 +747,8 @@ LogicalResult KernelLowering::lowerSync(SyncOp sync,
   std::optional<Location> outerLoc = currentLoc;
   currentLoc = sync.getLoc();
   llvm::scope_exit restore([&] { currentLoc = outerLoc; });
+  if (sync.isInRegisters())
+    return lowerSyncToRegisters(sync);
   auto outputIt = outputSyncs.find(sync);
   if (outputIt != outputSyncs.end()) {
     // Only returned: the stage writes each output it is returned as.
@@ -765,6 +789,80 @@ LogicalResult KernelLowering::lowerSync(SyncOp sync,
         .setAttr(barrier, builder.getUnitAttr());
   sources[sync.getResult()] = readerFor(destination);
   stored[sync.getResult()] = destination;
+  return success();
+}
+
+FailureOr<SmallVector<SmallVector<Value>>>
+KernelLowering::computeStageInRegisters(Value array,
+                                        WorkAssignmentAttrInterface how) {
+  SmallVector<SmallVector<Value>> rounds;
+  keptRounds = &rounds;
+  llvm::scope_exit done([&] { keptRounds = nullptr; });
+  auto unused = [](Value, ValueRange, ValueRange) {};
+  if (failed(emitStage(ArrayRef<Value>{array}, how, unused)))
+    return failure();
+  return rounds;
+}
+
+/// The thread that computes `element` under `how` (strided or blocked), or
+/// the round in which it does (`round`).
+static Value buildOwner(OpBuilder &b, Location loc,
+                        WorkAssignmentAttrInterface how, Value element,
+                        bool round) {
+  if (auto blocked = dyn_cast<BlockedAttr>(how)) {
+    Value k =
+        arith::ConstantIndexOp::create(b, loc, blocked.getElementsPerThread());
+    return round ? arith::RemUIOp::create(b, loc, element, k).getResult()
+                 : arith::DivUIOp::create(b, loc, element, k).getResult();
+  }
+  Value threads = arith::ConstantIndexOp::create(
+      b, loc, cast<StridedAttr>(how).getThreads());
+  return round ? arith::DivUIOp::create(b, loc, element, threads).getResult()
+               : arith::RemUIOp::create(b, loc, element, threads).getResult();
+}
+
+LogicalResult KernelLowering::lowerSyncToRegisters(SyncOp sync) {
+  static_assert(SyncOp::kMostRegisterRounds == kUnrolledRounds,
+                "a stage in registers is unrolled");
+  if (std::optional<std::string> why = sync.whyNotRegisters(blockThreads))
+    return tagError(sync.emitOpError()
+                        << "cannot keep its array in registers: " << *why,
+                    ErrorKind::RejectedChoice);
+  WorkAssignmentAttrInterface how = sync.getWorkAssignment();
+  if (!how)
+    how = StridedAttr::get(builder.getContext(), blockThreads);
+  FailureOr<SmallVector<SmallVector<Value>>> rounds =
+      computeStageInRegisters(sync.getInput(), how);
+  if (failed(rounds))
+    return failure();
+  counters.registerStage();
+  // A read of element e takes, from the reading thread's own values, the
+  // one of e's round. That is e's value only if the reading thread is the
+  // one that computed e: the check beside it says so, and the simulation
+  // evaluates it in every thread (obs.register_read), so a wrongly chosen
+  // storage is rejected, never run.
+  IntegerAttr index = builder.getI64IntegerAttr(syncIndex.lookup(sync));
+  sources[sync.getResult()] = [how, index, values = std::move(*rounds)](
+                                  OpBuilder &b, Location loc,
+                                  ValueRange path) -> SmallVector<Value> {
+    // The round is computed after the check, so that the simulation still
+    // holds the element there (for its diagnostic).
+    Value owner = buildOwner(b, loc, how, path[0], /*round=*/false);
+    Value thread = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+    auto check =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, owner, thread);
+    ObsDialect::RegisterReadAttrHelper(b.getContext()).setAttr(check, index);
+    Value round = buildOwner(b, loc, how, path[0], /*round=*/true);
+    SmallVector<Value> leaf(values.back());
+    for (uint64_t r = values.size() - 1; r-- > 0;) {
+      Value isRound =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, round,
+                                arith::ConstantIndexOp::create(b, loc, r));
+      for (auto [chosen, scalar] : llvm::zip_equal(leaf, values[r]))
+        chosen = arith::SelectOp::create(b, loc, isRound, scalar, chosen);
+    }
+    return leaf;
+  };
   return success();
 }
 

@@ -61,6 +61,8 @@ mlir::obs::describeRefinementPass(RefinementPass pass) {
   switch (pass) {
   case RefinementPass::AssignWork:
     return {"assign-work", "obs-assign-work"};
+  case RefinementPass::PromoteRegisters:
+    return {"promote-registers", "obs-promote-registers"};
   case RefinementPass::InPlace:
     return {"inplace", "obs-inplace"};
   case RefinementPass::PlanShared:
@@ -95,6 +97,11 @@ void mlir::obs::buildOptimizePipeline(OpPassManager &pm,
     assignOptions.strategy = options.strategy;
     kernels.addPass(createObsAssignWork(assignOptions));
   }
+  // Registers once the work is dealt out (they depend on who computes
+  // what), before anything about buffers and barriers is decided: an array
+  // in registers has neither.
+  if (wanted(RefinementPass::PromoteRegisters))
+    kernels.addPass(createObsPromoteRegisters());
   // In place and the shared-memory plan before warp scopes: they decide
   // which thread writes what where, and the scopes are then chosen for the
   // layout that runs. The plan reuses memory across block barriers, so it

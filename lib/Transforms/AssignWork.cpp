@@ -83,14 +83,16 @@ struct ObsAssignWorkPass
         if (plan && ((plan.getScope() &&
                       plan.getScope().getValue() == SyncScope::Warp) ||
                      (plan.getPlacement() &&
-                      plan.getPlacement().getValue() == Placement::InPlace)))
+                      plan.getPlacement().getValue() == Placement::InPlace) ||
+                     (plan.getStorage() &&
+                      plan.getStorage().getValue() == Storage::Registers)))
           decidedBefore.push_back(sync);
       });
     if (!decidedBefore.empty() && failed(keepSafe(kernel, decidedBefore)))
       return signalPassFailure();
   }
 
-  /// Takes back the planned warp scopes and in-place placements of
+  /// Takes back the planned warp scopes, in-place placements and registers of
   /// `decided` that the new work assignment makes hazards, fewest first
   /// (refineSyncs over those decisions, as if they were being made now).
   LogicalResult keepSafe(KernelOp kernel, ArrayRef<SyncOp> decided) {
@@ -107,6 +109,10 @@ struct ObsAssignWorkPass
       if (plan && plan.getPlacement() &&
           plan.getPlacement().getValue() == Placement::InPlace)
         sync.setPlannedPlacement(nullptr);
+      plan = sync.getPlanAttr();
+      if (plan && plan.getStorage() &&
+          plan.getStorage().getValue() == Storage::Registers)
+        sync.setPlannedStorage(nullptr);
     };
     auto took = [](const KernelSimulation &, unsigned) { return true; };
     auto &simulations = getAnalysis<KernelSimulations>();

@@ -52,7 +52,9 @@ struct ObsElideWarpSyncsPass
       return;
     SmallVector<SyncOp> candidates;
     kernel.walk([&](SyncOp sync) {
-      if (!sync.getEffectiveScopeAttr() && !sync.isOutputOnly())
+      // An array in registers has no barrier to weaken.
+      if (!sync.getEffectiveScopeAttr() && !sync.isOutputOnly() &&
+          !sync.isInRegisters())
         candidates.push_back(sync);
     });
     auto warp = SyncScopeAttr::get(kernel.getContext(), SyncScope::Warp);

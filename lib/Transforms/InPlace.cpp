@@ -33,7 +33,9 @@ struct ObsInPlacePass : mlir::obs::impl::ObsInPlaceBase<ObsInPlacePass> {
       return; // The verifier's to report.
     SmallVector<SyncOp> candidates;
     kernel.walk([&](SyncOp sync) {
-      if (!sync.getEffectivePlacementAttr() && !sync.isOutputOnly())
+      // An array in registers has no buffer to place.
+      if (!sync.getEffectivePlacementAttr() && !sync.isOutputOnly() &&
+          !sync.isInRegisters())
         candidates.push_back(sync);
     });
     // A shared-memory plan (obs-plan-shared run before) gave each buffer

@@ -83,6 +83,31 @@ struct ObsVerifySyncPass
               "of type "
            << sync.getType() << " from shared memory that no later stage reads";
     }
+    // An array in registers read by a thread that did not compute the
+    // element: the value is not in its registers.
+    for (const RegisterReadViolation &wrong :
+         simulation->run.getRegisterViolations()) {
+      SyncOp sync = simulation->syncs[wrong.sync];
+      InFlightDiagnostic diag = sync.emitOpError();
+      tagError(diag, ErrorKind::RejectedChoice);
+      failed = true;
+      diag << "registers are unsafe: thread " << wrong.thread << " (warp "
+           << wrong.thread / KernelOp::kWarpSize << ") reads ";
+      if (wrong.element >= 0)
+        diag << "element " << wrong.element;
+      else
+        diag << "an element (its index depends on data)";
+      diag << " of this array, ";
+      if (wrong.owner >= 0)
+        diag << "which thread " << wrong.owner << " (warp "
+             << wrong.owner / KernelOp::kWarpSize
+             << ") computes; a thread's registers hold only the elements it "
+                "computed";
+      else
+        diag << "and which thread computes it depends on data; a thread's "
+                "registers hold only the elements it computed";
+      diag.attachNote(wrong.check->getLoc()) << "read here";
+    }
     // One report per responsible sync: the first hazard found for it.
     llvm::DenseSet<Operation *> reported;
     for (const Hazard &hazard : simulation->sharedHazards(/*limit=*/64)) {

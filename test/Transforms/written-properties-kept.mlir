@@ -49,7 +49,7 @@ obs.kernel @written_warp(%a: !obs.arr<128 x i32>) -> !obs.arr<128 x i32> {
 // placement where the stage could go in place: both kept; the passes plan
 // only the open work assignment.
 // T64-LABEL: obs.kernel @written_block_fresh
-// T64: obs.sync plan({{(warp )?}}strided<64>) %{{.*}} : !obs.arr<64 x i32>
+// T64: obs.sync plan({{(warp )?}}strided<64>{{( registers)?}}) %{{.*}} : !obs.arr<64 x i32>
 // T64: obs.sync block fresh plan(strided<64>) %{{.*}} : !obs.arr<64 x i32>
 obs.kernel @written_block_fresh(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> {
   %0 = obs.sync %a : !obs.arr<64 x i32>

@@ -74,6 +74,20 @@ struct Access {
   Attribute owner;
 };
 
+/// A read of an array kept in registers (an `obs.register_read` check)
+/// that is not the reading thread's own element: the thread that computed
+/// it is another (`owner`), or depends on data (-1). Its value is then not
+/// in the reader's registers, and the storage is wrong.
+struct RegisterReadViolation {
+  Operation *check;
+  unsigned thread;
+  int64_t owner;
+  /// The element read, or -1 when it depends on data.
+  int64_t element;
+  /// The sync whose array is read (the check's `obs.register_read`).
+  unsigned sync;
+};
+
 /// A barrier the block passes, in the order they are passed.
 struct Barrier {
   Operation *op;
@@ -99,6 +113,10 @@ public:
   ArrayRef<Barrier> getBarriers() const { return barriers; }
   /// Whether an address depended on data somewhere.
   bool dependsOnData() const { return dataDependent; }
+  /// The first wrong read of each array kept in registers, by sync.
+  ArrayRef<RegisterReadViolation> getRegisterViolations() const {
+    return registerViolations;
+  }
 
 private:
   friend class ThreadRunner;
@@ -107,6 +125,7 @@ private:
   std::vector<Access> accesses;
   SmallVector<Barrier> barriers;
   bool dataDependent = false;
+  SmallVector<RegisterReadViolation> registerViolations;
 };
 
 /// Two accesses that nothing orders.

@@ -107,6 +107,8 @@ def ConvertObsToGPU : Pass<"convert-obs-to-gpu", "::mlir::ModuleOp"> {
     Statistic<"numBlockBarriers", "block-barriers", "gpu.barrier emitted">,
     Statistic<"numWarpBarriers", "warp-barriers",
               "nvvm.bar.warp.sync emitted">,
+    Statistic<"numRegisterStages", "register-stages",
+              "Stages whose arrays stay in registers (no buffer, no barrier)">,
     Statistic<"numSharedBytes", "shared-bytes",
               "Bytes of workgroup memory, over all kernels">
   ];

@@ -31,6 +31,8 @@ struct GPULoweringCounters {
   std::function<void(uint64_t)> sharedBytes = [](uint64_t) {};
   /// Elements an in-place stage leaves as they are.
   std::function<void(uint64_t)> identityWrites = [](uint64_t) {};
+  /// A stage whose array stays in registers.
+  std::function<void()> registerStage = [] {};
 };
 
 /// Where a launch places each block's arrays (see obs.launch's `layouts`):

@@ -28,6 +28,7 @@ void buildHostToLLVMPipeline(OpPassManager &pm);
 /// The refinement passes obs-optimize may be limited to.
 enum class RefinementPass {
   AssignWork,
+  PromoteRegisters,
   InPlace,
   PlanShared,
   ElideWarpSyncs,
@@ -52,9 +53,9 @@ struct RefinementPassParser
   void initialize() {
     Base::initialize();
     for (RefinementPass pass :
-         {RefinementPass::AssignWork, RefinementPass::InPlace,
-          RefinementPass::PlanShared, RefinementPass::ElideWarpSyncs,
-          RefinementPass::None}) {
+         {RefinementPass::AssignWork, RefinementPass::PromoteRegisters,
+          RefinementPass::InPlace, RefinementPass::PlanShared,
+          RefinementPass::ElideWarpSyncs, RefinementPass::None}) {
       auto [name, help] = describeRefinementPass(pass);
       addLiteralOption(name, pass, help);
     }

@@ -313,6 +313,39 @@ def ObsInPlace : Pass<"obs-inplace", "::mlir::obs::KernelOp"> {
   ];
 }
 
+def ObsPromoteRegisters : Pass<"obs-promote-registers",
+                               "::mlir::obs::KernelOp"> {
+  let summary = "Keep arrays in registers where each thread reads only its "
+                "own elements";
+  let description = [{
+    For each sync whose storage, scope and placement the user left open, in
+    program order, tries `registers`: each thread keeps the elements it
+    computed as values, and the stage has no shared buffer and no barrier.
+    The sync keeps the storage when the simulation shows every read of the
+    array, in every thread, reading an element that same thread computed
+    (a thread's sequential fold over its own elements, Sklansky's low
+    levels under `blocked<k>`), and the kernel, without the sync's barrier,
+    stays free of hazards. Elements must be scalars or tuples, the work
+    assignment `strided` or `blocked` (or the default sweep) of at most 8
+    rounds, and the array not yielded by a repeat body.
+
+    Run it after `obs-assign-work` (registers depend on who computes what)
+    and before `obs-inplace`, `obs-plan-shared` and `obs-elide-warp-syncs`:
+    an array in registers needs no buffer to place, and its stage no
+    barrier to weaken. A shared-memory plan made before is dropped when a
+    sync goes to registers, as obs-inplace does; run `obs-plan-shared`
+    after this pass.
+  }];
+  let dependentDialects = kernelSimulationDialects;
+  let statistics = [
+    Statistic<"numPromoted", "syncs-in-registers", "Syncs kept in registers">,
+    Statistic<"numSimulations", "simulations",
+              "Kernel simulations run (each a lowering and a run of every thread)">,
+    Statistic<"numSimulationsReused", "simulations-reused",
+              "Simulations handed out again because the kernel had not changed">
+  ];
+}
+
 def ObsPlanShared : Pass<"obs-plan-shared", "::mlir::obs::KernelOp"> {
   let summary = "Place the kernel's shared buffers by liveness, and check the "
                 "limit";

@@ -108,6 +108,11 @@ private:
   /// computation from it is computed again there.
   Value rematerialize(Value value, OpBuilder &builder, Value thread,
                       IRMapping &cache);
+  /// `value`, computed by an op of an earlier step, in a step whose thread
+  /// is `thread`: what a GPU thread keeps in a register across barriers
+  /// (an array kept in registers), each thread's copy in its own slot of a
+  /// per-thread array, stored where it is computed and loaded here.
+  Value reload(Value value, OpBuilder &builder, Value thread);
 
 public:
   /// Pure computations from thread ids, computed again in each step.
@@ -118,6 +123,10 @@ private:
   ThreadOrder &order;
   std::function<void()> countThreadLoop, countWarpLoop;
   llvm::DenseSet<Value> threadValues;
+  /// The thread of the step each moved op runs in.
+  llvm::DenseMap<Operation *, Value> threadOfStep;
+  /// The per-thread arrays of values kept across barriers.
+  llvm::DenseMap<Value, Value> keptValues;
 };
 
 } // namespace
@@ -213,6 +222,12 @@ Value BlockSplitter::rematerialize(Value value, OpBuilder &builder,
   Operation *producer = value.getDefiningOp();
   if (isa_and_present<gpu::ThreadIdOp>(producer))
     return thread;
+  if (producer && threadOfStep.count(producer) &&
+      threadOfStep.lookup(producer) != thread) {
+    Value reloaded = reload(value, builder, thread);
+    cache.map(value, reloaded);
+    return reloaded;
+  }
   if (!producer || !rematerializable.contains(producer))
     return value;
   // Its operands, and the values its regions capture from outside it (an
@@ -230,6 +245,22 @@ Value BlockSplitter::rematerialize(Value value, OpBuilder &builder,
   return clone->getResult(cast<OpResult>(value).getResultNumber());
 }
 
+Value BlockSplitter::reload(Value value, OpBuilder &builder, Value thread) {
+  Operation *producer = value.getDefiningOp();
+  Location loc = producer->getLoc();
+  Value &kept = keptValues[value];
+  if (!kept) {
+    auto func = producer->getParentOfType<func::FuncOp>();
+    OpBuilder entry = OpBuilder::atBlockBegin(&func.getBody().front());
+    kept = memref::AllocaOp::create(
+        entry, loc, MemRefType::get({threads}, value.getType()));
+    OpBuilder after(producer->getBlock(), std::next(producer->getIterator()));
+    memref::StoreOp::create(after, loc, value, kept,
+                            ValueRange{threadOfStep.lookup(producer)});
+  }
+  return memref::LoadOp::create(builder, loc, kept, ValueRange{thread});
+}
+
 void BlockSplitter::moveStep(ArrayRef<Operation *> step, Block *body,
                              Value thread) {
   // What a thread computes from its id alone (after CSE, possibly once for
@@ -237,6 +268,7 @@ void BlockSplitter::moveStep(ArrayRef<Operation *> step, Block *body,
   OpBuilder builder(body->getTerminator());
   IRMapping cache;
   for (Operation *op : step) {
+    threadOfStep[op] = thread;
     op->moveBefore(body->getTerminator());
     builder.setInsertionPoint(op);
     op->walk([&](Operation *nested) {

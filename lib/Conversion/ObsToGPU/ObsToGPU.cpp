@@ -168,6 +168,9 @@ void ConvertObsToGPUPass::runOnOperation() {
       [&](uint64_t bytes) {
         addToStatistic(*this, numSharedBytes, "shared-bytes", bytes);
       }};
+  counters.registerStage = [&] {
+    addToStatistic(*this, numRegisterStages, "register-stages");
+  };
 
   // Instances are found by kernel and grid, not by name: the names are
   // only hints, renamed where taken (a kernel may be called k_grid4).

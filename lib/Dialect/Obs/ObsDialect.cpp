@@ -65,39 +65,50 @@ void ArrType::print(AsmPrinter &printer) const {
 }
 
 ParseResult mlir::obs::parseSyncPropertyList(AsmParser &parser,
-                                             SyncScopeAttr &scope,
-                                             PlacementAttr &placement,
-                                             Attribute &how) {
+                                             SyncProperties &properties) {
   MLIRContext *context = parser.getContext();
   while (true) {
     SMLoc loc = parser.getCurrentLocation();
     StringRef keyword;
-    if (failed(parser.parseOptionalKeyword(&keyword,
-                                           {"block", "warp", "fresh", "inplace",
-                                            "strided", "blocked", "compact"})))
+    if (failed(parser.parseOptionalKeyword(
+            &keyword, {"block", "warp", "fresh", "inplace", "shared",
+                       "registers", "strided", "blocked", "compact"})))
       return success();
+    auto twice = [&](StringRef property) {
+      return parser.emitError(loc)
+             << "the sync's " << property << " is given twice";
+    };
     if (keyword == "block" || keyword == "warp") {
-      if (scope)
-        return parser.emitError(loc, "the sync's scope is given twice");
-      scope = SyncScopeAttr::get(context, keyword == "warp" ? SyncScope::Warp
-                                                            : SyncScope::Block);
+      if (properties.scope)
+        return twice("scope");
+      properties.scope = SyncScopeAttr::get(
+          context, keyword == "warp" ? SyncScope::Warp : SyncScope::Block);
       continue;
     }
     if (keyword == "fresh" || keyword == "inplace") {
-      if (placement)
-        return parser.emitError(loc, "the sync's placement is given twice");
-      placement =
+      if (properties.placement)
+        return twice("placement");
+      properties.placement =
           PlacementAttr::get(context, keyword == "inplace" ? Placement::InPlace
                                                            : Placement::Fresh);
       continue;
     }
-    if (how)
-      return parser.emitError(loc, "the sync's work assignment is given twice");
+    if (keyword == "shared" || keyword == "registers") {
+      if (properties.storage)
+        return twice("storage");
+      properties.storage =
+          StorageAttr::get(context, keyword == "registers" ? Storage::Registers
+                                                           : Storage::Shared);
+      continue;
+    }
+    if (properties.how)
+      return twice("work assignment");
     uint64_t parameter;
     if (parser.parseLess() || parser.parseInteger(parameter) ||
         parser.parseGreater())
       return failure();
     auto emitError = [&] { return parser.emitError(loc); };
+    Attribute &how = properties.how;
     if (keyword == "strided")
       how = StridedAttr::getChecked(emitError, context, parameter);
     else if (keyword == "blocked")
@@ -109,13 +120,14 @@ ParseResult mlir::obs::parseSyncPropertyList(AsmParser &parser,
   }
 }
 
-void mlir::obs::printSyncPropertyList(AsmPrinter &printer, SyncScopeAttr scope,
-                                      PlacementAttr placement, Attribute how) {
+void mlir::obs::printSyncPropertyList(AsmPrinter &printer,
+                                      const SyncProperties &properties) {
   SmallVector<std::string> words;
-  if (scope)
-    words.push_back(stringifySyncScope(scope.getValue()).str());
-  if (placement)
-    words.push_back(stringifyPlacement(placement.getValue()).str());
+  if (properties.scope)
+    words.push_back(stringifySyncScope(properties.scope.getValue()).str());
+  if (properties.placement)
+    words.push_back(stringifyPlacement(properties.placement.getValue()).str());
+  Attribute how = properties.how;
   if (auto strided = dyn_cast_if_present<StridedAttr>(how))
     words.push_back("strided<" + std::to_string(strided.getThreads()) + ">");
   else if (auto blocked = dyn_cast_if_present<BlockedAttr>(how))
@@ -123,6 +135,8 @@ void mlir::obs::printSyncPropertyList(AsmPrinter &printer, SyncScopeAttr scope,
                     std::to_string(blocked.getElementsPerThread()) + ">");
   else if (auto compact = dyn_cast_if_present<CompactAttr>(how))
     words.push_back("compact<" + std::to_string(compact.getThreads()) + ">");
+  if (properties.storage)
+    words.push_back(stringifyStorage(properties.storage.getValue()).str());
   llvm::interleave(words, printer.getStream(), " ");
 }
 
@@ -130,26 +144,24 @@ void mlir::obs::printSyncPropertyList(AsmPrinter &printer, SyncScopeAttr scope,
 // them.
 Attribute SyncPlanAttr::parse(AsmParser &parser, Type) {
   SMLoc loc = parser.getCurrentLocation();
-  SyncScopeAttr scope;
-  PlacementAttr placement;
-  Attribute how;
-  if (parser.parseLess() ||
-      parseSyncPropertyList(parser, scope, placement, how) ||
+  SyncProperties properties;
+  if (parser.parseLess() || parseSyncPropertyList(parser, properties) ||
       parser.parseGreater())
     return {};
-  auto plan =
-      SyncPlanAttr::get(parser.getContext(), scope, placement,
-                        cast_if_present<WorkAssignmentAttrInterface>(how));
-  if (plan.isEmpty()) {
+  if (properties.empty()) {
     parser.emitError(loc, "a sync's plan chooses at least one property");
     return {};
   }
-  return plan;
+  return SyncPlanAttr::get(
+      parser.getContext(), properties.scope, properties.placement,
+      cast_if_present<WorkAssignmentAttrInterface>(properties.how),
+      properties.storage);
 }
 
 void SyncPlanAttr::print(AsmPrinter &printer) const {
   printer << '<';
-  printSyncPropertyList(printer, getScope(), getPlacement(), getHow());
+  printSyncPropertyList(printer,
+                        {getScope(), getPlacement(), getHow(), getStorage()});
   printer << '>';
 }
 
@@ -197,6 +209,13 @@ static LogicalResult verifyPlanAttribute(Operation *op,
     if (!nonNegative(value, -1))
       return misplaced("is the position of a sync in program order (an i64, "
                        "-1 for none)");
+    return success();
+  }
+  if (name == ObsDialect::RegisterReadAttrHelper::getNameStr()) {
+    if (!nonNegative(value, 0) || !isa<arith::CmpIOp>(op))
+      return misplaced("belongs on the check beside a read of an array in "
+                       "registers (an arith.cmpi), as the position of the "
+                       "sync whose array it reads (a non-negative i64)");
     return success();
   }
   if (name == ObsDialect::OwnerIndexAttrHelper::getNameStr()) {

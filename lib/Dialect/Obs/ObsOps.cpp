@@ -316,75 +316,116 @@ LogicalResult ReturnOp::verify() {
 //===----------------------------------------------------------------------===//
 
 /// `[block|warp] [fresh|inplace] [strided<T>|blocked<k>|compact<T>]
-/// [plan(...)]`, each optional, the first three in any order: the written
-/// properties, then the plan's.
+/// [shared|registers] [plan(...)]`, each optional, the first four in any
+/// order: the written properties, then the plan's.
 static ParseResult parseSyncProperties(OpAsmParser &parser,
                                        SyncScopeAttr &scope,
                                        PlacementAttr &placement, Attribute &how,
-                                       SyncPlanAttr &plan,
+                                       StorageAttr &storage, SyncPlanAttr &plan,
                                        OpAsmParser::UnresolvedOperand &input) {
-  if (parseSyncPropertyList(parser, scope, placement, how))
+  SyncProperties written;
+  if (parseSyncPropertyList(parser, written))
     return failure();
+  scope = written.scope;
+  placement = written.placement;
+  how = written.how;
+  storage = written.storage;
   if (succeeded(parser.parseOptionalKeyword("plan"))) {
     SMLoc loc = parser.getCurrentLocation();
-    SyncScopeAttr plannedScope;
-    PlacementAttr plannedPlacement;
-    Attribute plannedHow;
-    if (parser.parseLParen() ||
-        parseSyncPropertyList(parser, plannedScope, plannedPlacement,
-                              plannedHow) ||
+    SyncProperties planned;
+    if (parser.parseLParen() || parseSyncPropertyList(parser, planned) ||
         parser.parseRParen())
       return failure();
-    plan = SyncPlanAttr::get(
-        parser.getContext(), plannedScope, plannedPlacement,
-        cast_if_present<WorkAssignmentAttrInterface>(plannedHow));
-    if (plan.isEmpty())
+    if (planned.empty())
       return parser.emitError(loc, "a sync's plan chooses at least one "
                                    "property");
+    plan = SyncPlanAttr::get(
+        parser.getContext(), planned.scope, planned.placement,
+        cast_if_present<WorkAssignmentAttrInterface>(planned.how),
+        planned.storage);
   }
   return parser.parseOperand(input);
 }
 
 static void printSyncProperties(OpAsmPrinter &p, SyncOp op, SyncScopeAttr scope,
                                 PlacementAttr placement, Attribute how,
-                                SyncPlanAttr plan, Value input) {
+                                StorageAttr storage, SyncPlanAttr plan,
+                                Value input) {
   // Only what was written or chosen prints: an open property stays open.
-  if (scope || placement || how) {
-    printSyncPropertyList(p, scope, placement, how);
+  SyncProperties written{scope, placement, how, storage};
+  if (!written.empty()) {
+    printSyncPropertyList(p, written);
     p << " ";
   }
   if (plan) {
     p << "plan(";
-    printSyncPropertyList(p, plan.getScope(), plan.getPlacement(),
-                          plan.getHow());
+    printSyncPropertyList(p, {plan.getScope(), plan.getPlacement(),
+                              plan.getHow(), plan.getStorage()});
     p << ") ";
   }
   p << input;
 }
 
+/// Sets `sync`'s plan to `change` applied to its properties (as planned so
+/// far), dropping a plan left empty.
+static void replan(SyncOp sync,
+                   llvm::function_ref<void(SyncProperties &)> change) {
+  SyncProperties planned;
+  if (SyncPlanAttr plan = sync.getPlanAttr())
+    planned = {plan.getScope(), plan.getPlacement(), plan.getHow(),
+               plan.getStorage()};
+  change(planned);
+  if (planned.empty()) {
+    sync.removePlanAttr();
+    return;
+  }
+  sync.setPlanAttr(SyncPlanAttr::get(
+      sync.getContext(), planned.scope, planned.placement,
+      cast_if_present<WorkAssignmentAttrInterface>(planned.how),
+      planned.storage));
+}
+
 void SyncOp::setPlannedScope(SyncScopeAttr scope) {
-  SyncPlanAttr plan = getPlanAttr();
-  setPlanAttr(SyncPlanAttr::get(getContext(), scope,
-                                plan ? plan.getPlacement() : nullptr,
-                                plan ? plan.getHow() : nullptr));
-  if (getPlanAttr().isEmpty())
-    removePlanAttr();
+  replan(*this, [&](SyncProperties &planned) { planned.scope = scope; });
 }
 
 void SyncOp::setPlannedPlacement(PlacementAttr placement) {
-  SyncPlanAttr plan = getPlanAttr();
-  setPlanAttr(SyncPlanAttr::get(getContext(), plan ? plan.getScope() : nullptr,
-                                placement, plan ? plan.getHow() : nullptr));
-  if (getPlanAttr().isEmpty())
-    removePlanAttr();
+  replan(*this,
+         [&](SyncProperties &planned) { planned.placement = placement; });
 }
 
 void SyncOp::setPlannedHow(WorkAssignmentAttrInterface how) {
-  SyncPlanAttr plan = getPlanAttr();
-  setPlanAttr(SyncPlanAttr::get(getContext(), plan ? plan.getScope() : nullptr,
-                                plan ? plan.getPlacement() : nullptr, how));
-  if (getPlanAttr().isEmpty())
-    removePlanAttr();
+  replan(*this, [&](SyncProperties &planned) { planned.how = how; });
+}
+
+void SyncOp::setPlannedStorage(StorageAttr storage) {
+  replan(*this, [&](SyncProperties &planned) { planned.storage = storage; });
+}
+
+std::optional<std::string> SyncOp::whyNotRegisters(uint64_t blockThreads) {
+  if (getType().getShape().size() > 1)
+    return std::string("its elements are arrays, and registers hold scalars "
+                       "and tuples of them");
+  if (isOutputOnly())
+    return std::string("its array is only returned, so its stage writes the "
+                       "kernel's results in global memory");
+  if (isa_and_present<RepeatOp>((*this)->getParentOp()) &&
+      llvm::any_of((*this)->getUsers(),
+                   [](Operation *user) { return isa<YieldOp>(user); }))
+    return std::string("the repeat body yields its array, which the next "
+                       "iteration reads from memory");
+  WorkAssignmentAttrInterface how = getWorkAssignment();
+  if (isa_and_present<CompactAttr>(how))
+    return std::string("compact work assignments deal out positions in a "
+                       "list, which registers cannot be indexed by");
+  if (!how)
+    how = StridedAttr::get(getContext(), blockThreads);
+  uint64_t rounds = how.getRoundCount(getType().getLength());
+  if (rounds > kMostRegisterRounds)
+    return "each thread computes " + std::to_string(rounds) +
+           " rounds of it, and registers hold at most " +
+           std::to_string(kMostRegisterRounds);
+  return std::nullopt;
 }
 
 uint64_t SyncOp::getThreadsNeeded() {
@@ -424,8 +465,22 @@ LogicalResult SyncOp::verify() {
       return clash("placement");
     if (plan.getHow() && getHowAttr())
       return clash("work assignment");
+    if (plan.getStorage() && getStorageAttr())
+      return clash("storage");
     if (plan.isEmpty())
       return emitOpError() << "has an empty plan";
+  }
+  // An array in registers has no buffer and no barrier.
+  if (isInRegisters()) {
+    if (getEffectiveScopeAttr())
+      return tagError(emitOpError() << "keeps its array in registers, which "
+                                       "need no barrier, but has a scope",
+                      ErrorKind::RejectedChoice);
+    if (getEffectivePlacementAttr())
+      return tagError(emitOpError() << "keeps its array in registers, which "
+                                       "have no buffer to place it in, but "
+                                       "has a placement",
+                      ErrorKind::RejectedChoice);
   }
   WorkAssignmentAttrInterface how = getWorkAssignment();
   auto kernel = dyn_cast_if_present<KernelOp>(parent);

@@ -137,14 +137,31 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// A value a thread loaded before a barrier is gone after it.
+// A value a thread computed before a barrier and uses after it (what a GPU
+// thread keeps in a register: an array in registers) is kept in that
+// thread's slot of a per-thread array: stored by the first thread loop,
+// loaded by the second, each at its own thread (in reverse order, 7 - k
+// in both).
+// CHECK-LABEL: func.func private @kept.block(
+// CHECK: %[[KEPT:.*]] = memref.alloca() : memref<8xi32>
+// CHECK: scf.for %[[T:.*]] =
+// CHECK: %[[X:.*]] = memref.load %{{.*}}[%[[T]]]
+// CHECK: memref.store %[[X]], %[[KEPT]][%[[T]]]
+// CHECK: scf.for %[[U:.*]] =
+// CHECK: %[[Y:.*]] = memref.load %[[KEPT]][%[[U]]]
+// CHECK: memref.store %[[Y]], %{{.*}}[%[[U]]]
+// REVERSE-LABEL: func.func private @kept.block(
+// REVERSE: %[[KEPT:.*]] = memref.alloca() : memref<8xi32>
+// REVERSE: %[[T:.*]] = arith.subi %c7{{.*}}, %{{.*}} : index
+// REVERSE: memref.store %{{.*}}, %[[KEPT]][%[[T]]]
+// REVERSE: %[[U:.*]] = arith.subi %c7{{.*}}, %{{.*}} : index
+// REVERSE: memref.load %[[KEPT]][%[[U]]]
 module attributes {gpu.container_module} {
   gpu.module @m {
     gpu.func @kept(%buf: memref<8xi32>) kernel attributes {known_block_size = array<i32: 8, 1, 1>} {
       %t = gpu.thread_id x
       %x = memref.load %buf[%t] : memref<8xi32>
       gpu.barrier
-      // expected-error @+1 {{'memref.store' op uses a value a thread computed before a barrier; threads keep no values across barriers}}
       memref.store %x, %buf[%t] : memref<8xi32>
       gpu.return
     }

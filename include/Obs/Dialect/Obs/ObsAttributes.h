@@ -18,14 +18,25 @@ class AsmPrinter;
 } // namespace mlir
 
 namespace mlir::obs {
+/// The properties of a sync, as written on it or chosen in its plan.
+struct SyncProperties {
+  SyncScopeAttr scope;
+  PlacementAttr placement;
+  /// A WorkAssignmentAttrInterface.
+  Attribute how;
+  StorageAttr storage;
+
+  bool empty() const { return !scope && !placement && !how && !storage; }
+};
+
 /// Parses sync properties as a sync writes them (`block`, `warp`, `fresh`,
-/// `inplace`, `strided<T>`, `blocked<k>`, `compact<T>`): as many as follow,
-/// in any order, each kind at most once.
-ParseResult parseSyncPropertyList(AsmParser &parser, SyncScopeAttr &scope,
-                                  PlacementAttr &placement, Attribute &how);
+/// `inplace`, `strided<T>`, `blocked<k>`, `compact<T>`, `shared`,
+/// `registers`): as many as follow, in any order, each kind at most once.
+ParseResult parseSyncPropertyList(AsmParser &parser,
+                                  SyncProperties &properties);
 /// Prints the properties given, separated by spaces.
-void printSyncPropertyList(AsmPrinter &printer, SyncScopeAttr scope,
-                           PlacementAttr placement, Attribute how);
+void printSyncPropertyList(AsmPrinter &printer,
+                           const SyncProperties &properties);
 } // namespace mlir::obs
 
 #endif // OBS_DIALECT_OBS_OBSATTRIBUTES_H

@@ -45,6 +45,21 @@ def Obs_PlacementAttr : EnumAttr<Obs_Dialect, Obs_Placement, "placement"> {
   let assemblyFormat = "`<` $value `>`";
 }
 
+def Obs_Storage : I32EnumAttr<"Storage",
+    "where the array a sync materialises lives", [
+      I32EnumAttrCase<"Shared", 0, "shared">,
+      I32EnumAttrCase<"Registers", 1, "registers">
+    ]> {
+  let cppNamespace = "::mlir::obs";
+  let genSpecializedAttr = 0;
+}
+
+def Obs_StorageAttr : EnumAttr<Obs_Dialect, Obs_Storage, "storage"> {
+  let summary = "storage of a sync: `shared` memory (a buffer and a barrier) "
+                "or `registers` (each thread keeps the elements it computed)";
+  let assemblyFormat = "`<` $value `>`";
+}
+
 //===----------------------------------------------------------------------===//
 // Work assignment (Obsidian's How)
 //===----------------------------------------------------------------------===//
@@ -130,11 +145,14 @@ def Obs_SyncPlanAttr : Obs_Attr<"SyncPlan", "plan"> {
   let parameters = (ins
       OptionalParameter<"::mlir::obs::SyncScopeAttr">:$scope,
       OptionalParameter<"::mlir::obs::PlacementAttr">:$placement,
-      OptionalParameter<"::mlir::obs::WorkAssignmentAttrInterface">:$how);
+      OptionalParameter<"::mlir::obs::WorkAssignmentAttrInterface">:$how,
+      OptionalParameter<"::mlir::obs::StorageAttr">:$storage);
   let hasCustomAssemblyFormat = 1;
   let extraClassDeclaration = [{
     /// Whether the plan chooses nothing.
-    bool isEmpty() const { return !getScope() && !getPlacement() && !getHow(); }
+    bool isEmpty() const {
+      return !getScope() && !getPlacement() && !getHow() && !getStorage();
+    }
   }];
 }
 

@@ -63,7 +63,11 @@ def Obs_Dialect : Dialect {
   //    time that no place is written twice, so the proof leaves two such
   //    stores of one scatter to that check (and to nothing else); and on
   //    the workgroup buffer in which the cpu target's code counts the
-  //    writes (not shared memory a GPU block needs).
+  //    writes (not shared memory a GPU block needs);
+  //  - register_read, on the lowered check `owner == thread id` beside a
+  //    read of an array kept in registers: the index of the sync whose
+  //    array it reads. The simulation evaluates it in every thread; the
+  //    value read is right only where it holds.
   // And one the user writes, on a kernel's argument (verified by
   // verifyRegionArgAttribute):
   //  - absent: the value an absent element of the argument reads as, in a
@@ -81,6 +85,7 @@ def Obs_Dialect : Dialect {
     "::mlir::UnitAttr":$host_memory_shared,
     "::mlir::UnitAttr":$data,
     "::mlir::UnitAttr":$checked_scatter,
+    "::mlir::IntegerAttr":$register_read,
     "::mlir::ArrayAttr":$recorded_launches,
     "::mlir::Attribute":$absent
   );

@@ -165,11 +165,18 @@ def Obs_SyncOp : Obs_Op<"sync", [
       for the threads of one warp: Obsidian's `syncWarp`).
     * **placement**: `fresh` (a new buffer) or `inplace` (the result
       overwrites the buffer the stage reads: Obsidian's `syncIP`).
+    * **storage**: `shared` (a shared-memory buffer, and a barrier) or
+      `registers`: each thread keeps the elements it computed as values, and
+      every element is read only by the thread that computed it, later in
+      the kernel. Such a stage has no buffer and no barrier, so a sync in
+      registers has neither scope nor placement. Its elements are scalars
+      or tuples, its work assignment `strided` or `blocked` (or the default
+      sweep) of at most 8 rounds, and a repeat body does not yield it.
 
     A property the user leaves out is open: the refinement passes may choose
-    it (`obs-assign-work`, `obs-elide-warp-syncs`, `obs-inplace`), and until
-    one does, a sync is `block` and `fresh`, with the kernel's threads
-    sweeping the array. What the passes choose is the sync's `plan`
+    it (`obs-assign-work`, `obs-elide-warp-syncs`, `obs-inplace`,
+    `obs-promote-registers`), and until one does, a sync is `block`,
+    `fresh` and `shared`, with the kernel's threads sweeping the array. What the passes choose is the sync's `plan`
     (`#obs.plan`, printed as `plan(...)`), kept apart from what was written:
     a written property is never replaced, only kept or, when unsafe,
     rejected. Either way `--obs-verify-sync` proves the choice safe.
@@ -178,6 +185,7 @@ def Obs_SyncOp : Obs_Op<"sync", [
     %1 = obs.sync %0 : !obs.arr<512 x i32>
     %2 = obs.sync warp inplace strided<256> %1 : !obs.arr<512 x i32>
     %3 = obs.sync block plan(inplace strided<256>) %2 : !obs.arr<512 x i32>
+    %4 = obs.sync registers blocked<2> %3 : !obs.arr<512 x i32>
     ```
   }];
   let arguments = (ins Obs_Arr:$input,
@@ -185,16 +193,18 @@ def Obs_SyncOp : Obs_Op<"sync", [
       OptionalAttr<Obs_PlacementAttr>:$placement,
       OptionalAttr<AnyAttrOf<[Obs_StridedAttr, Obs_BlockedAttr,
                                        Obs_CompactAttr]>>:$how,
+      OptionalAttr<Obs_StorageAttr>:$storage,
       OptionalAttr<Obs_SyncPlanAttr>:$plan);
   let results = (outs Obs_Arr:$result);
   let assemblyFormat = [{
-    custom<SyncProperties>($scope, $placement, $how, $plan, $input) attr-dict
-    `:` qualified(type($input))
+    custom<SyncProperties>($scope, $placement, $how, $storage, $plan, $input)
+    attr-dict `:` qualified(type($input))
   }];
   let builders = [OpBuilder<(ins "::mlir::Value":$input), [{
     build($_builder, $_state, input.getType(), input,
           ::mlir::obs::SyncScopeAttr(), ::mlir::obs::PlacementAttr(),
-          ::mlir::Attribute(), ::mlir::obs::SyncPlanAttr());
+          ::mlir::Attribute(), ::mlir::obs::StorageAttr(),
+          ::mlir::obs::SyncPlanAttr());
   }]>];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
@@ -244,12 +254,34 @@ def Obs_SyncOp : Obs_Op<"sync", [
         return written;
       return getPlanAttr() ? getPlanAttr().getPlacement() : nullptr;
     }
+    /// The storage as written or planned, null while it is open.
+    ::mlir::obs::StorageAttr getEffectiveStorageAttr() {
+      if (::mlir::obs::StorageAttr written = getStorageAttr())
+        return written;
+      return getPlanAttr() ? getPlanAttr().getStorage() : nullptr;
+    }
+    /// Whether the array lives in its threads' registers (written or
+    /// planned); otherwise it is in shared memory.
+    bool isInRegisters() {
+      ::mlir::obs::StorageAttr storage = getEffectiveStorageAttr();
+      return storage && storage.getValue() == ::mlir::obs::Storage::Registers;
+    }
 
     /// The plan's choices, one property at a time; null clears it. A pass
     /// chooses only a property the user left open (the verifier checks).
     void setPlannedScope(::mlir::obs::SyncScopeAttr scope);
     void setPlannedPlacement(::mlir::obs::PlacementAttr placement);
     void setPlannedHow(::mlir::obs::WorkAssignmentAttrInterface how);
+    void setPlannedStorage(::mlir::obs::StorageAttr storage);
+    /// The most rounds of a stage in registers: its rounds are unrolled,
+    /// each thread's elements one value each.
+    static constexpr uint64_t kMostRegisterRounds = 8;
+    /// Why the sync's array cannot be kept in registers, whoever chooses
+    /// it: its element type, work assignment, rounds or use (a sentence
+    /// fragment), or nothing when it can, as far as the sync alone tells.
+    /// The simulation proves the rest: that each element is read only by
+    /// its own thread.
+    std::optional<std::string> whyNotRegisters(uint64_t blockThreads);
     /// The threads a block needs for the work assignment as written (0
     /// without one): `strided<T>` and `compact<T>` name all T threads, even
     /// over fewer elements.
