@@ -1207,3 +1207,53 @@ func.func @device_sort_yield(%in: memref<?xi32>, %out: memref<?xi32>) {
   }
   return
 }
+
+// -----
+
+obs.kernel @storage_twice(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
+  // expected-error @+1 {{the sync's storage is given twice}}
+  %0 = obs.sync registers shared %a : !obs.arr<4 x i32>
+  obs.return %0 : !obs.arr<4 x i32>
+}
+
+// -----
+
+obs.kernel @plan_replaces_written_storage(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  // expected-error @+1 {{'obs.sync' op plans its storage, which is written: a pass may choose only the properties the user left open}}
+  %0 = obs.sync shared plan(registers) %a : !obs.arr<8 x i32>
+  obs.return %0 : !obs.arr<8 x i32>
+}
+
+// -----
+
+// An array in registers has no barrier and no buffer, written or planned.
+obs.kernel @registers_with_scope(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  // expected-error @+1 {{'obs.sync' op keeps its array in registers, which need no barrier, but has a scope}}
+  %0 = obs.sync warp registers %a : !obs.arr<8 x i32>
+  obs.return %0 : !obs.arr<8 x i32>
+}
+
+// -----
+
+obs.kernel @registers_with_planned_scope(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  // expected-error @+1 {{'obs.sync' op keeps its array in registers, which need no barrier, but has a scope}}
+  %0 = obs.sync registers plan(block) %a : !obs.arr<8 x i32>
+  obs.return %0 : !obs.arr<8 x i32>
+}
+
+// -----
+
+obs.kernel @registers_with_placement(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  // expected-error @+1 {{'obs.sync' op keeps its array in registers, which have no buffer to place it in, but has a placement}}
+  %0 = obs.sync plan(registers fresh) %a : !obs.arr<8 x i32>
+  obs.return %0 : !obs.arr<8 x i32>
+}
+
+// -----
+
+// The plan's discardable check marker belongs on an arith.cmpi.
+obs.kernel @register_read_misplaced(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  // expected-error @+1 {{'obs.register_read' belongs on the check beside a read of an array in registers (an arith.cmpi), as the position of the sync whose array it reads (a non-negative i64)}}
+  %0 = obs.sync %a {obs.register_read = 0 : i64} : !obs.arr<8 x i32>
+  obs.return %0 : !obs.arr<8 x i32>
+}

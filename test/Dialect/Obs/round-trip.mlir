@@ -24,6 +24,9 @@ obs.kernel @types(%a: !obs.arr<8 x i32>, %b: !obs.arr<4 x tuple<i32, f32>>,
 // CHECK: obs.sync plan(warp inplace strided<4>) %{{.*}} : !obs.arr<8 x i32>
 // CHECK: obs.sync warp plan(blocked<2>) %{{.*}} : !obs.arr<8 x i32>
 // CHECK: obs.sync block strided<4> plan(inplace) %{{.*}} {note = #obs.plan<warp compact<4>>} : !obs.arr<8 x i32>
+// CHECK: obs.sync blocked<2> registers %{{.*}} : !obs.arr<8 x i32>
+// CHECK: obs.sync shared plan(strided<4>) %{{.*}} : !obs.arr<8 x i32>
+// CHECK: obs.sync plan(blocked<2> registers) %{{.*}} {note = #obs.plan<registers>} : !obs.arr<8 x i32>
 obs.kernel @syncs(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32>
     attributes {threads = 4} {
   %0 = obs.sync %a : !obs.arr<8 x i32>
@@ -38,7 +41,11 @@ obs.kernel @syncs(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32>
   %7 = obs.sync plan(strided<4> inplace warp) %6 : !obs.arr<8 x i32>
   %8 = obs.sync warp plan(blocked<2>) %7 : !obs.arr<8 x i32>
   %9 = obs.sync strided<4> block plan(inplace) %8 {note = #obs.plan<compact<4> warp>} : !obs.arr<8 x i32>
-  obs.return %9 : !obs.arr<8 x i32>
+  // Storage: written, then planned.
+  %10 = obs.sync registers blocked<2> %9 : !obs.arr<8 x i32>
+  %11 = obs.sync shared plan(strided<4>) %10 : !obs.arr<8 x i32>
+  %12 = obs.sync plan(registers blocked<2>) %11 {note = #obs.plan<registers>} : !obs.arr<8 x i32>
+  obs.return %12 : !obs.arr<8 x i32>
 }
 
 // CHECK-LABEL: obs.kernel @index_functions
