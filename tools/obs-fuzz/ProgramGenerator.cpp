@@ -137,6 +137,10 @@ private:
           s.scope = chance(0.7) ? "warp" : "block";
         if (chance(0.4))
           s.placement = chance(0.7) ? "inplace" : "fresh";
+        // Registers have no barrier and no buffer: a scope or placement
+        // beside them is an error of the verifier's, not of the proof.
+        if (s.scope.empty() && s.placement.empty() && chance(0.3))
+          s.storage = chance(0.8) ? "registers" : "shared";
         if (chance(0.5)) {
           static const uint64_t threads[] = {1,   16,  32,  64,
                                              100, 128, 256, 1024};
@@ -798,6 +802,8 @@ private:
         os << s.placement << " ";
       if (!s.how.empty())
         os << s.how << " ";
+      if (!s.storage.empty())
+        os << s.storage << " ";
       os << x << " : " << arr << "\n";
       return y;
     case Step::Scan:
@@ -966,10 +972,11 @@ void simplerLists(const std::vector<Step> &steps,
       fewer[i].a = s.a - 1;
       each(fewer);
     }
-    if (s.kind == Step::Sync &&
-        (!s.scope.empty() || !s.placement.empty() || !s.how.empty())) {
+    if (s.kind == Step::Sync && (!s.scope.empty() || !s.placement.empty() ||
+                                 !s.how.empty() || !s.storage.empty())) {
       std::vector<Step> plain(steps);
-      plain[i].scope = plain[i].placement = plain[i].how = "";
+      plain[i].scope = plain[i].placement = plain[i].how = plain[i].storage =
+          "";
       each(plain);
     }
     if ((s.kind == Step::Scan || s.kind == Step::Sort) && s.variant != 0) {
@@ -1150,8 +1157,8 @@ unsigned obs_fuzz::countSteps(const Program &program) {
 static bool anyWritten(const std::vector<Step> &steps) {
   return std::any_of(steps.begin(), steps.end(), [](const Step &step) {
     return !step.scope.empty() || !step.placement.empty() ||
-           !step.how.empty() || anyWritten(step.body) ||
-           anyWritten(step.secondBody);
+           !step.how.empty() || !step.storage.empty() ||
+           anyWritten(step.body) || anyWritten(step.secondBody);
   });
 }
 

@@ -60,7 +60,7 @@ struct Step {
   int variant = 0;
   int64_t a = 0, b = 0;
   /// A sync's written properties ("" when left to the passes).
-  std::string scope, placement, how;
+  std::string scope, placement, how, storage;
   std::vector<Step> body, secondBody;
 };
 
@@ -123,7 +123,7 @@ double estimateWork(const Program &program);
 unsigned countSteps(const Program &program);
 
 /// Whether a sync of the program (at any depth) has a written scope,
-/// placement or work assignment.
+/// placement, work assignment or storage.
 bool hasWrittenProperty(const Program &program);
 
 } // namespace obs_fuzz
