@@ -31,7 +31,8 @@ static bool hasRefinedSync(KernelOp kernel) {
   return kernel
       .walk([](SyncOp sync) {
         return sync.getScopeAttr() || sync.getPlacementAttr() ||
-                       sync.getHowAttr() || sync.getPlanAttr()
+                       sync.getHowAttr() || sync.getStorageAttr() ||
+                       sync.getPlanAttr()
                    ? WalkResult::interrupt()
                    : WalkResult::advance();
       })
