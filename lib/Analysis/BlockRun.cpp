@@ -86,10 +86,6 @@ enum class Step : uint8_t {
   RegisterRead,
 };
 
-/// Stands, in a skipped loop's list of loads, for a register read check:
-/// skipped, it cannot be evaluated, so it counts as wrong.
-constexpr uint32_t kRegisterReadCheck = ~uint32_t(0);
-
 /// A value's place in the run's state: a slot of integers, or (with
 /// kPointer set) a slot of pointers, for memrefs.
 using Slot = uint32_t;
@@ -129,6 +125,15 @@ struct IfInstruction {
   bool holdsBarrier;
 };
 
+/// What a skipped loop still does: its loads of tracked memory, which count
+/// as reads of anywhere in their buffers, by op and memory instruction; and
+/// its register read checks (indices into the program's registerReads),
+/// which cannot be evaluated and so count as wrong.
+struct SkippedAccesses {
+  SmallVector<std::pair<Operation *, uint32_t>> loads;
+  SmallVector<uint32_t> registerReads;
+};
+
 struct ForInstruction {
   Slot lower, upper, step, inductionVar;
   SmallVector<Slot> iterArgs;
@@ -136,18 +141,11 @@ struct ForInstruction {
   /// Whether the loop computes only from global memory and private scratch
   /// (a fold over an input, a thread's tree), so that it may be skipped;
   /// whether it is, whatever its bounds (it carries values: running it
-  /// would cost its whole trip count per thread); its loads of tracked
-  /// memory, which then count as reads of anywhere in their buffers, by op
-  /// and memory instruction.
+  /// would cost its whole trip count per thread); what it does when
+  /// skipped.
   bool skippable;
   bool skipped;
-  SmallVector<std::pair<Operation *, uint32_t>> skippedLoads;
-};
-
-/// A loop the run skips (an scf.while that touches nothing another thread
-/// can see): its loads of tracked memory, as for a skipped scf.for.
-struct SkippedLoopInstruction {
-  SmallVector<std::pair<Operation *, uint32_t>> loads;
+  SkippedAccesses whenSkipped;
 };
 
 /// The gpu.func compiled once for all of a block's threads: every value is
@@ -171,11 +169,18 @@ public:
   SmallVector<MemoryInstruction> memoryInstructions;
   SmallVector<IfInstruction> ifs;
   SmallVector<ForInstruction> fors;
-  SmallVector<SkippedLoopInstruction> skippedLoops;
-  /// Each register read check: its sync, and the slot of the element it
-  /// reads (the operand the owner is computed from; kNoSlot when the
-  /// owner is not computed in the code).
-  SmallVector<std::pair<unsigned, Slot>> registerReads;
+  /// Loops the run skips (scf.while that touches nothing another thread
+  /// can see).
+  SmallVector<SkippedAccesses> skippedLoops;
+  /// Each register read check: the op, its sync, and the slot of the
+  /// element it reads (the operand the owner is computed from; kNoSlot when
+  /// the owner is not computed in the code).
+  struct RegisterRead {
+    Operation *check;
+    unsigned sync;
+    Slot element;
+  };
+  SmallVector<RegisterRead> registerReads;
   static constexpr Slot kNoSlot = ~Slot(0);
 
 private:
@@ -190,9 +195,12 @@ private:
   /// thread can see: no barrier, no shared memory, no global store, no
   /// effect the run cannot see.
   bool isSkippable(Operation *loop) const;
-  /// The loads of tracked memory in `loop`, compiled.
-  SmallVector<std::pair<Operation *, uint32_t>>
-  compileSkippedLoads(Operation *loop);
+  /// The loads of tracked memory and the register read checks in `loop`,
+  /// compiled.
+  SkippedAccesses compileSkipped(Operation *loop);
+  /// Compiles a register read check (`check`, of `sync`); returns its
+  /// index in registerReads.
+  uint32_t compileRegisterRead(Operation *check, IntegerAttr sync);
 
   llvm::DenseMap<Value, Slot> slots;
   uint32_t numValueSlots = 0, numPointerSlots = 0;
@@ -241,20 +249,19 @@ private:
   void runDirect(const Instruction &instruction, Lanes lanes);
   LogicalResult runIf(const Instruction &instruction, Lanes lanes);
   LogicalResult runFor(const Instruction &instruction, Lanes lanes);
-  /// Skips a loop that touches nothing another thread can see: its loads
-  /// `loads` count as reads of anywhere in their buffers.
+  /// Skips a loop that touches nothing another thread can see, doing what
+  /// `skipped` says it still does.
   LogicalResult skipLoop(const Instruction &instruction,
-                         ArrayRef<std::pair<Operation *, uint32_t>> loads,
-                         Lanes lanes);
+                         const SkippedAccesses &skipped, Lanes lanes);
+  /// Records that thread `lane` read, at `check`, element `element` (-1:
+  /// unknown) of an array in registers that thread `owner` computed (-1:
+  /// unknown); the first for each array only.
+  void recordRegisterViolation(unsigned sync, Operation *check, uint32_t lane,
+                               int64_t owner, int64_t element);
   /// Records one access of thread `lane` by `op` through `memoryAccess`, at
   /// the indices in `indices` (slots), or anywhere in the buffer when
   /// `wholeBuffer` (an access known not to depend on data: a skipped
   /// loop's).
-  /// Records that thread `lane` read, at `check`, an element of an array
-  /// in registers that thread `owner` computed (-1: unknown); the first for
-  /// each array only.
-  void recordRegisterViolation(unsigned sync, Operation *check, uint32_t lane,
-                               int64_t owner, int64_t element);
   LogicalResult recordAccess(Operation *op,
                              const MemoryInstruction &memoryAccess,
                              const Slot *indices, uint32_t lane, bool write,
@@ -534,18 +541,31 @@ bool ThreadProgram::isSkippable(Operation *loop) const {
   return !result.wasInterrupted();
 }
 
-SmallVector<std::pair<Operation *, uint32_t>>
-ThreadProgram::compileSkippedLoads(Operation *loop) {
-  SmallVector<std::pair<Operation *, uint32_t>> loads;
+SkippedAccesses ThreadProgram::compileSkipped(Operation *loop) {
+  SkippedAccesses skipped;
   ObsDialect::RegisterReadAttrHelper registerRead(loop->getContext());
   loop->walk([&](Operation *op) {
     if (auto load = dyn_cast<memref::LoadOp>(op);
         load && tracked.contains(load.getMemRef()))
-      loads.push_back({load, compileMemoryInstruction(load.getMemRef())});
-    if (registerRead.isAttrPresent(op))
-      loads.push_back({op, kRegisterReadCheck});
+      skipped.loads.push_back(
+          {load, compileMemoryInstruction(load.getMemRef())});
+    else if (IntegerAttr sync = registerRead.getAttr(op))
+      skipped.registerReads.push_back(compileRegisterRead(op, sync));
   });
-  return loads;
+  return skipped;
+}
+
+uint32_t ThreadProgram::compileRegisterRead(Operation *check,
+                                            IntegerAttr sync) {
+  // The lowering computes the owner from the element, and reads the
+  // element again after the check, so its slot still holds it there.
+  Slot element = kNoSlot;
+  if (Operation *owner = check->getOperand(0).getDefiningOp();
+      owner && owner->getNumOperands() == 2)
+    element = slots.lookup(owner->getOperand(0));
+  registerReads.push_back(
+      {check, static_cast<unsigned>(sync.getInt()), element});
+  return registerReads.size() - 1;
 }
 
 void ThreadProgram::compile(Operation &op, uint32_t index) {
@@ -658,7 +678,7 @@ void ThreadProgram::compile(Operation &op, uint32_t index) {
     compiled.skippable = isSkippable(loop);
     compiled.skipped = compiled.skippable && !loop.getInitArgs().empty();
     if (compiled.skippable)
-      compiled.skippedLoads = compileSkippedLoads(loop);
+      compiled.whenSkipped = compileSkipped(loop);
     std::tie(compiled.bodyBegin, compiled.bodyEnd) =
         compileRegion(loop.getRegion());
     instruction.immediate = fors.size();
@@ -673,23 +693,17 @@ void ThreadProgram::compile(Operation &op, uint32_t index) {
     if (!isSkippable(loop))
       return finish(Step::DataLoop);
     instruction.immediate = skippedLoops.size();
-    skippedLoops.push_back({compileSkippedLoads(loop)});
+    skippedLoops.push_back(compileSkipped(loop));
     return finish(Step::SkippedLoop);
   }
   if (op.getNumRegions())
     return finish(Step::CannotFollow);
-  if (IntegerAttr sync =
-          ObsDialect::RegisterReadAttrHelper(op.getContext()).getAttr(&op)) {
-    // The lowering computes the owner from the element, and reads the
-    // element again after the check, so its slot still holds it here.
-    Slot element = kNoSlot;
-    if (Operation *owner = op.getOperand(0).getDefiningOp();
-        owner && owner->getNumOperands() == 2)
-      element = slots.lookup(owner->getOperand(0));
-    instruction.immediate = registerReads.size();
-    registerReads.push_back({static_cast<unsigned>(sync.getInt()), element});
-    return finish(Step::RegisterRead);
-  }
+  if (isa<arith::CmpIOp>(op))
+    if (IntegerAttr sync =
+            ObsDialect::RegisterReadAttrHelper(op.getContext()).getAttr(&op)) {
+      instruction.immediate = compileRegisterRead(&op, sync);
+      return finish(Step::RegisterRead);
+    }
   if (hasUnseenEffects(
           op, [&](Value memref) { return classifyUntracked(memref); },
           [&](Value memref) { return tracked.contains(memref); }))
@@ -987,15 +1001,22 @@ LogicalResult ThreadRunner::runInstruction(const Instruction &instruction,
   }
   case Step::RegisterRead: {
     Slot owner = operand(instruction, 0);
-    auto [sync, element] = program.registerReads[instruction.immediate];
+    const ThreadProgram::RegisterRead &read =
+        program.registerReads[instruction.immediate];
+    Slot element = read.element;
+    // The owner is compared with the thread's own number: the check's
+    // other operand is gpu.thread_id x, which is that number here.
     for (uint32_t lane : lanes) {
       int64_t computedBy = isKnown(owner, lane) ? valueOf(owner, lane) : -1;
       if (computedBy == int64_t(lane))
         continue;
-      int64_t read = element != ThreadProgram::kNoSlot && isKnown(element, lane)
-                         ? valueOf(element, lane)
-                         : -1;
-      recordRegisterViolation(sync, instruction.op, lane, computedBy, read);
+      int64_t index =
+          element != ThreadProgram::kNoSlot && isKnown(element, lane)
+              ? valueOf(element, lane)
+              : -1;
+      recordRegisterViolation(read.sync, instruction.op, lane, computedBy,
+                              index);
+      break; // Only the first wrong read of an array is kept.
     }
     forgetResults(instruction, lanes);
     return success();
@@ -1005,8 +1026,8 @@ LogicalResult ThreadRunner::runInstruction(const Instruction &instruction,
   case Step::For:
     return runFor(instruction, lanes);
   case Step::SkippedLoop:
-    return skipLoop(instruction,
-                    program.skippedLoops[instruction.immediate].loads, lanes);
+    return skipLoop(instruction, program.skippedLoops[instruction.immediate],
+                    lanes);
   case Step::DataLoop:
     return emitDataLoopError(instruction.op, "trip count depends");
   case Step::CannotFollow:
@@ -1176,27 +1197,24 @@ void ThreadRunner::recordRegisterViolation(unsigned sync, Operation *check,
   run.registerViolations.push_back({check, lane, owner, element, sync});
 }
 
-LogicalResult
-ThreadRunner::skipLoop(const Instruction &instruction,
-                       ArrayRef<std::pair<Operation *, uint32_t>> loads,
-                       Lanes lanes) {
+LogicalResult ThreadRunner::skipLoop(const Instruction &instruction,
+                                     const SkippedAccesses &skipped,
+                                     Lanes lanes) {
   // A loop that only computes from global memory and private scratch (a
   // fold over an input, a thread's tree, an escape loop) touches nothing
   // another thread can see: it is skipped, its results unknown, whatever
   // its trip count. Its reads of global memory still count, once each, as
   // reads of anywhere in their buffer: a launch whose output is a view of
-  // its input must order them before the output's writes.
+  // its input must order them before the output's writes. Its register
+  // read checks cannot be evaluated: each is a wrong read.
+  if (!lanes.empty())
+    for (uint32_t check : skipped.registerReads) {
+      const ThreadProgram::RegisterRead &read = program.registerReads[check];
+      recordRegisterViolation(read.sync, read.check, lanes.front(),
+                              /*owner=*/-1, /*element=*/-1);
+    }
   for (uint32_t lane : lanes)
-    for (auto [load, index] : loads) {
-      if (index == kRegisterReadCheck) {
-        auto sync = static_cast<unsigned>(
-            ObsDialect::RegisterReadAttrHelper(load->getContext())
-                .getAttr(load)
-                .getInt());
-        recordRegisterViolation(sync, load, lane, /*owner=*/-1,
-                                /*element=*/-1);
-        continue;
-      }
+    for (auto [load, index] : skipped.loads) {
       const MemoryInstruction &read = program.memoryInstructions[index];
       if (isPointerKnown(read.memref, lane) &&
           failed(recordAccess(load, read, nullptr, lane, /*write=*/false,
@@ -1212,13 +1230,13 @@ LogicalResult ThreadRunner::runFor(const Instruction &instruction,
   const ForInstruction &loop = program.fors[instruction.immediate];
   // Running it would cost its whole trip count per thread.
   if (loop.skipped)
-    return skipLoop(instruction, loop.skippedLoads, lanes);
+    return skipLoop(instruction, loop.whenSkipped, lanes);
   for (uint32_t lane : lanes)
     if (!isKnown(loop.lower, lane) || !isKnown(loop.upper, lane) ||
         !isKnown(loop.step, lane) || valueOf(loop.step, lane) <= 0) {
       // Bounds that depend on data: any number of iterations.
       if (loop.skippable)
-        return skipLoop(instruction, loop.skippedLoads, lanes);
+        return skipLoop(instruction, loop.whenSkipped, lanes);
       return emitDataLoopError(instruction.op, "bounds depend");
     }
   // Each thread runs its own iterations; those still iterating run the

@@ -102,12 +102,13 @@ static SyncOp syncOfBarrier(const KernelSimulation &simulation,
   return simulation.syncs[index.getInt()];
 }
 
-/// "element 5 of a shared buffer"; where the buffer comes from is a note.
-static std::string describeElement(const Access &access, StringRef buffer) {
+/// "element 5 of a shared buffer" (`element` -1: its index depends on
+/// data); where the buffer comes from is a note.
+static std::string describeElement(int64_t element, StringRef buffer) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  if (access.element >= 0)
-    os << "element " << access.element;
+  if (element >= 0)
+    os << "element " << element;
   else
     os << "an element (its index depends on data)";
   os << " of " << buffer;
@@ -128,10 +129,25 @@ static void noteBuffers(InFlightDiagnostic &diagnostic, const Access &first,
         << "the other buffer holds the array of this op";
 }
 
-static std::string describeThread(const Access &access) {
-  return ("thread " + Twine(access.thread) + " (warp " +
-          Twine(access.thread / KernelOp::kWarpSize) + ")")
+static std::string describeThread(uint64_t thread) {
+  return ("thread " + Twine(thread) + " (warp " +
+          Twine(thread / KernelOp::kWarpSize) + ")")
       .str();
+}
+
+void mlir::obs::reportRegisterViolation(const KernelSimulation &simulation,
+                                        const RegisterReadViolation &wrong) {
+  SyncOp sync = simulation.syncs[wrong.sync];
+  InFlightDiagnostic diag = sync.emitOpError();
+  tagError(diag, ErrorKind::RejectedChoice);
+  diag << "registers are unsafe: " << describeThread(wrong.thread) << " reads "
+       << describeElement(wrong.element, "this array") << ", ";
+  if (wrong.owner >= 0)
+    diag << "which " << describeThread(wrong.owner) << " computes";
+  else
+    diag << "and which thread computes it depends on data";
+  diag << "; a thread's registers hold only the elements it computed";
+  diag.attachNote(wrong.check->getLoc()) << "read here";
 }
 
 SyncOp mlir::obs::responsibleSync(const KernelSimulation &simulation,
@@ -161,10 +177,10 @@ void mlir::obs::reportHazard(const KernelSimulation &simulation,
         [&](Operation *op) { position[op] = position.size(); });
     wrapsAround = position.lookup(second.op) <= position.lookup(first.op);
   }
-  std::string where = describeElement(first, "a shared buffer");
+  std::string where = describeElement(first.element, "a shared buffer");
   if (reuse)
     where += ", which shares memory with " +
-             describeElement(second, "another buffer");
+             describeElement(second.element, "another buffer");
 
   SyncOp sync = responsibleSync(simulation, hazard);
   if (hazard.sameStage()) {
@@ -175,9 +191,9 @@ void mlir::obs::reportHazard(const KernelSimulation &simulation,
       diagnostic << "in place is unsafe: ";
     else
       diagnostic << "stage is unsafe: ";
-    diagnostic << describeThread(first) << " " << firstVerb << " " << where
-               << " and " << describeThread(second) << " " << secondVerb
-               << " it in the same stage";
+    diagnostic << describeThread(first.thread) << " " << firstVerb << " "
+               << where << " and " << describeThread(second.thread) << " "
+               << secondVerb << " it in the same stage";
     if (first.thread == second.thread)
       diagnostic << ", after the stage overwrote it";
     else
@@ -190,16 +206,26 @@ void mlir::obs::reportHazard(const KernelSimulation &simulation,
   InFlightDiagnostic diagnostic =
       sync ? sync.emitOpError() : second.op->emitError();
   tagError(diagnostic, ErrorKind::RejectedChoice);
-  diagnostic << "warp scope is unsafe: " << describeThread(first) << " "
+  diagnostic << "warp scope is unsafe: " << describeThread(first.thread) << " "
              << firstVerb << " " << where << " before the barrier and "
-             << describeThread(second) << " " << secondVerb << " it after it ("
-             << stringifyHazardKind(hazard.kind);
+             << describeThread(second.thread) << " " << secondVerb
+             << " it after it (" << stringifyHazardKind(hazard.kind);
   if (reuse)
     diagnostic << " through buffer reuse";
   if (wrapsAround)
     diagnostic << ", across repeat iterations";
   diagnostic << "); only a block barrier orders threads of different warps";
   noteBuffers(diagnostic, first, second, reuse);
+}
+
+FailureOr<bool> mlir::obs::isSafeToRefine(KernelOp kernel,
+                                          KernelSimulations &simulations) {
+  FailureOr<std::shared_ptr<const KernelSimulation>> simulation =
+      simulations.simulate(kernel);
+  if (failed(simulation))
+    return failure();
+  return (*simulation)->hazards(/*limit=*/1).empty() &&
+         (*simulation)->run.getRegisterViolations().empty();
 }
 
 FailureOr<std::shared_ptr<const KernelSimulation>>
@@ -220,8 +246,8 @@ mlir::obs::refineSyncs(KernelOp kernel, ArrayRef<SyncOp> candidates,
     unsigned index = indexOf.lookup(sync);
     if (!refinement.took(simulation, index))
       return false;
-    return !SyncOp(simulation.syncs[index]).isInRegisters() ||
-           llvm::none_of(simulation.run.getRegisterViolations(),
+    // Only a sync in registers has checks, hence violations.
+    return llvm::none_of(simulation.run.getRegisterViolations(),
                          [&](const RegisterReadViolation &wrong) {
                            return wrong.sync == index;
                          });

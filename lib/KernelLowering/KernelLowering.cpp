@@ -116,7 +116,7 @@ private:
   /// A sync whose array stays in its threads' registers: the stage
   /// computes every round's elements and stores nothing, and a later
   /// stage's read of an element takes the reading thread's value of that
-  /// element's round (see registerReader).
+  /// element's round (beside a check the simulation evaluates).
   LogicalResult lowerSyncToRegisters(SyncOp sync);
   LogicalResult lowerRepeat(RepeatOp repeat);
   /// The stored array an in-place sync overwrites: the one array in memory
@@ -135,15 +135,15 @@ private:
                           bool inPlace = false);
   /// The same for the arrays `arrays`, all of one shape, computed together
   /// element by element and handed to `store`.
+  /// With `kept`, nothing is stored (`store` is not called): every round,
+  /// unrolled (at most kUnrolledRounds, of scalar or tuple elements), is
+  /// computed into values, one leaf of scalars per round in `kept`
+  /// (poison in a round where the thread has no element).
   LogicalResult emitStage(ArrayRef<Value> arrays,
                           WorkAssignmentAttrInterface how, LeafStore store,
                           const ElementSet *written = nullptr,
-                          bool inPlace = false);
-  /// Computes the stage of `array` under `how` into values, one leaf of
-  /// scalars per round (poison in a round where the thread has no
-  /// element), storing nothing. At most kUnrolledRounds rounds.
-  FailureOr<SmallVector<SmallVector<Value>>>
-  computeStageInRegisters(Value array, WorkAssignmentAttrInterface how);
+                          bool inPlace = false,
+                          SmallVectorImpl<SmallVector<Value>> *kept = nullptr);
   /// A scatter's stages: the initial value over its buffer, then the
   /// values written (or merged) at their places, each ending in a block
   /// barrier; a global scatter's one stage writes (or merges) them into
@@ -204,9 +204,6 @@ private:
   llvm::DenseMap<Operation *, unsigned> nextOffset;
   /// Arrays that live in memory (or registers), and how to read them.
   llvm::DenseMap<Value, LeafReader> sources;
-  /// Where computeStageInRegisters collects the rounds' values while
-  /// emitStage runs for it; null otherwise.
-  SmallVector<SmallVector<Value>> *keptRounds = nullptr;
   /// Where each array stored by a stage lives (for in-place syncs).
   llvm::DenseMap<Value, Destination> stored;
   /// Syncs whose result is only returned: they write global memory.
@@ -442,11 +439,11 @@ LogicalResult KernelLowering::emitStage(Value array,
   return emitStage(ArrayRef<Value>{array}, how, storeAt, written, inPlace);
 }
 
-LogicalResult KernelLowering::emitStage(ArrayRef<Value> arrays,
-                                        WorkAssignmentAttrInterface how,
-                                        LeafStore store,
-                                        const ElementSet *written,
-                                        bool inPlace) {
+LogicalResult
+KernelLowering::emitStage(ArrayRef<Value> arrays,
+                          WorkAssignmentAttrInterface how, LeafStore store,
+                          const ElementSet *written, bool inPlace,
+                          SmallVectorImpl<SmallVector<Value>> *kept) {
   counters.stage();
   Value array = arrays.front();
   ArrType type = arrType(array);
@@ -546,9 +543,8 @@ LogicalResult KernelLowering::emitStage(ArrayRef<Value> arrays,
   // back, for the second, what it stored for the first. Unrolled rounds of
   // scalar or tuple elements only; elsewhere each round stores as it goes,
   // and a thread that reads its own stores is an error of the proof.
-  bool computeThenStore =
-      keptRounds ||
-      (inPlace && shape.size() == 1 && rounds > 1 && rounds <= kUnrolledRounds);
+  bool computeThenStore = kept || (inPlace && shape.size() == 1 && rounds > 1 &&
+                                   rounds <= kUnrolledRounds);
   struct Computed {
     Value store, element;
     SmallVector<Value> leaf;
@@ -618,14 +614,14 @@ LogicalResult KernelLowering::emitStage(ArrayRef<Value> arrays,
   // code small when few threads sweep a long array. So are few rounds whose
   // code, unrolled, would inline more reads than the limit: what was
   // emitted goes, and the loop is emitted instead.
-  if (keptRounds) {
+  if (kept) {
     // Registers: every round unrolled, its values kept, nothing stored.
     assert(rounds <= kUnrolledRounds && shape.size() == 1 &&
            "registers hold the unrolled rounds of scalar elements");
     for (uint64_t round = 0; round < rounds && !failed; ++round)
       computeRound(constant(round));
     for (Computed &round : computed)
-      keptRounds->push_back(std::move(round.leaf));
+      kept->push_back(std::move(round.leaf));
   } else if (rounds > kUnrolledRounds) {
     emitLoop();
   } else {
@@ -792,35 +788,6 @@ LogicalResult KernelLowering::lowerSync(SyncOp sync,
   return success();
 }
 
-FailureOr<SmallVector<SmallVector<Value>>>
-KernelLowering::computeStageInRegisters(Value array,
-                                        WorkAssignmentAttrInterface how) {
-  SmallVector<SmallVector<Value>> rounds;
-  keptRounds = &rounds;
-  llvm::scope_exit done([&] { keptRounds = nullptr; });
-  auto unused = [](Value, ValueRange, ValueRange) {};
-  if (failed(emitStage(ArrayRef<Value>{array}, how, unused)))
-    return failure();
-  return rounds;
-}
-
-/// The thread that computes `element` under `how` (strided or blocked), or
-/// the round in which it does (`round`).
-static Value buildOwner(OpBuilder &b, Location loc,
-                        WorkAssignmentAttrInterface how, Value element,
-                        bool round) {
-  if (auto blocked = dyn_cast<BlockedAttr>(how)) {
-    Value k =
-        arith::ConstantIndexOp::create(b, loc, blocked.getElementsPerThread());
-    return round ? arith::RemUIOp::create(b, loc, element, k).getResult()
-                 : arith::DivUIOp::create(b, loc, element, k).getResult();
-  }
-  Value threads = arith::ConstantIndexOp::create(
-      b, loc, cast<StridedAttr>(how).getThreads());
-  return round ? arith::DivUIOp::create(b, loc, element, threads).getResult()
-               : arith::RemUIOp::create(b, loc, element, threads).getResult();
-}
-
 LogicalResult KernelLowering::lowerSyncToRegisters(SyncOp sync) {
   static_assert(SyncOp::kMostRegisterRounds == kUnrolledRounds,
                 "a stage in registers is unrolled");
@@ -831,9 +798,10 @@ LogicalResult KernelLowering::lowerSyncToRegisters(SyncOp sync) {
   WorkAssignmentAttrInterface how = sync.getWorkAssignment();
   if (!how)
     how = StridedAttr::get(builder.getContext(), blockThreads);
-  FailureOr<SmallVector<SmallVector<Value>>> rounds =
-      computeStageInRegisters(sync.getInput(), how);
-  if (failed(rounds))
+  SmallVector<SmallVector<Value>> rounds;
+  auto storesNothing = [](Value, ValueRange, ValueRange) {};
+  if (failed(emitStage(ArrayRef<Value>{sync.getInput()}, how, storesNothing,
+                       /*written=*/nullptr, /*inPlace=*/false, &rounds)))
     return failure();
   counters.registerStage();
   // A read of element e takes, from the reading thread's own values, the
@@ -842,17 +810,17 @@ LogicalResult KernelLowering::lowerSyncToRegisters(SyncOp sync) {
   // evaluates it in every thread (obs.register_read), so a wrongly chosen
   // storage is rejected, never run.
   IntegerAttr index = builder.getI64IntegerAttr(syncIndex.lookup(sync));
-  sources[sync.getResult()] = [how, index, values = std::move(*rounds)](
+  sources[sync.getResult()] = [how, index, values = std::move(rounds)](
                                   OpBuilder &b, Location loc,
                                   ValueRange path) -> SmallVector<Value> {
     // The round is computed after the check, so that the simulation still
     // holds the element there (for its diagnostic).
-    Value owner = buildOwner(b, loc, how, path[0], /*round=*/false);
+    Value owner = how.buildThread(b, loc, path[0]);
     Value thread = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
     auto check =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, owner, thread);
     ObsDialect::RegisterReadAttrHelper(b.getContext()).setAttr(check, index);
-    Value round = buildOwner(b, loc, how, path[0], /*round=*/true);
+    Value round = how.buildRound(b, loc, path[0]);
     SmallVector<Value> leaf(values.back());
     for (uint64_t r = values.size() - 1; r-- > 0;) {
       Value isRound =

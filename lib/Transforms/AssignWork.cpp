@@ -20,6 +20,21 @@ namespace mlir::obs {
 using namespace mlir;
 using namespace mlir::obs;
 
+/// `plan` without the choices that rest on who computes what: a warp
+/// scope, in place, registers. Null when nothing else is left.
+static SyncPlanAttr takeBackRelaxations(SyncPlanAttr plan) {
+  if (!plan)
+    return {};
+  SyncProperties planned = getPlannedProperties(plan);
+  if (planned.scope && planned.scope.getValue() == SyncScope::Warp)
+    planned.scope = nullptr;
+  if (planned.placement && planned.placement.getValue() == Placement::InPlace)
+    planned.placement = nullptr;
+  if (planned.storage && planned.storage.getValue() == Storage::Registers)
+    planned.storage = nullptr;
+  return getSyncPlan(plan.getContext(), planned);
+}
+
 namespace {
 struct ObsAssignWorkPass
     : mlir::obs::impl::ObsAssignWorkBase<ObsAssignWorkPass> {
@@ -79,13 +94,8 @@ struct ObsAssignWorkPass
     SmallVector<SyncOp> decidedBefore;
     if (assignedAny)
       kernel.walk([&](SyncOp sync) {
-        SyncPlanAttr plan = sync.getPlanAttr();
-        if (plan && ((plan.getScope() &&
-                      plan.getScope().getValue() == SyncScope::Warp) ||
-                     (plan.getPlacement() &&
-                      plan.getPlacement().getValue() == Placement::InPlace) ||
-                     (plan.getStorage() &&
-                      plan.getStorage().getValue() == Storage::Registers)))
+        if (SyncPlanAttr plan = sync.getPlanAttr();
+            plan && takeBackRelaxations(plan) != plan)
           decidedBefore.push_back(sync);
       });
     if (!decidedBefore.empty() && failed(keepSafe(kernel, decidedBefore)))
@@ -101,43 +111,35 @@ struct ObsAssignWorkPass
       original[sync] = sync.getPlanAttr();
     auto apply = [&](SyncOp sync) { sync.setPlanAttr(original.lookup(sync)); };
     auto undo = [&](SyncOp sync) {
-      SyncPlanAttr plan = sync.getPlanAttr();
-      if (plan && plan.getScope() &&
-          plan.getScope().getValue() == SyncScope::Warp)
-        sync.setPlannedScope(nullptr);
-      plan = sync.getPlanAttr();
-      if (plan && plan.getPlacement() &&
-          plan.getPlacement().getValue() == Placement::InPlace)
-        sync.setPlannedPlacement(nullptr);
-      plan = sync.getPlanAttr();
-      if (plan && plan.getStorage() &&
-          plan.getStorage().getValue() == Storage::Registers)
-        sync.setPlannedStorage(nullptr);
+      if (SyncPlanAttr kept = takeBackRelaxations(sync.getPlanAttr()))
+        sync.setPlanAttr(kept);
+      else
+        sync.removePlanAttr();
     };
     auto took = [](const KernelSimulation &, unsigned) { return true; };
     auto &simulations = getAnalysis<KernelSimulations>();
     SimulationCount count(*this, numSimulations, numSimulationsReused,
                           simulations);
-    // A shared-memory plan gives no bytes to the buffer of a sync in place;
-    // taking the placement back would leave that buffer without a place.
-    // The choices are re-decided on buffers of their own, and the plan
-    // comes back only when every placement stays.
+    // A shared-memory plan gives no bytes to the buffer of a sync in place
+    // or in registers; taking that back would leave a buffer without a
+    // place. The choices are re-decided on buffers of their own, and the
+    // plan comes back only when every placement and storage stays.
     SharedPlan plan = takeSharedPlan(kernel);
     if (failed(refineSyncs(kernel, decided, {apply, undo, took}, simulations)))
       return failure();
-    bool placementTakenBack = false;
+    bool bufferAdded = false;
     for (SyncOp sync : decided) {
       SyncPlanAttr before = original.lookup(sync), after = sync.getPlanAttr();
       if (before == after)
         continue;
       addToStatistic(*this, numTakenBack, "decisions-taken-back");
-      placementTakenBack |=
-          before.getPlacement() != (after ? after.getPlacement() : nullptr);
+      SyncProperties now = getPlannedProperties(after);
+      bufferAdded |= before.getPlacement() != now.placement ||
+                     before.getStorage() != now.storage;
     }
     // The plan shares bytes only across block barriers, which taking back
-    // warp scopes can only add to; a fresh buffer needs room it did not
-    // leave.
-    if (!placementTakenBack)
+    // warp scopes can only add to.
+    if (!bufferAdded)
       plan.restore(kernel);
     return success();
   }

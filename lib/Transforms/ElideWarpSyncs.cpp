@@ -25,17 +25,6 @@ namespace mlir::obs {
 using namespace mlir;
 using namespace mlir::obs;
 
-/// Whether the kernel, as it is now, runs without hazards. Fails when it
-/// cannot be simulated (the reason is reported).
-static FailureOr<bool> isHazardFree(KernelOp kernel,
-                                    KernelSimulations &simulations) {
-  FailureOr<std::shared_ptr<const KernelSimulation>> simulation =
-      simulations.simulate(kernel);
-  if (failed(simulation))
-    return failure();
-  return (*simulation)->hazards(/*limit=*/1).empty();
-}
-
 namespace {
 struct ObsElideWarpSyncsPass
     : mlir::obs::impl::ObsElideWarpSyncsBase<ObsElideWarpSyncsPass> {
@@ -44,7 +33,7 @@ struct ObsElideWarpSyncsPass
     auto &simulations = getAnalysis<KernelSimulations>();
     SimulationCount count(*this, numSimulations, numSimulationsReused,
                           simulations);
-    FailureOr<bool> safe = isHazardFree(kernel, simulations);
+    FailureOr<bool> safe = isSafeToRefine(kernel, simulations);
     if (failed(safe))
       return signalPassFailure();
     // A kernel with hazards already is the verifier's to report.

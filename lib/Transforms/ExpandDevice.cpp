@@ -1,12 +1,12 @@
 //===- ExpandDevice.cpp - device-level ops to launch plans ----------------===//
 //
-// obs-expand-device: obs.device_map, obs.device_reduce and obs.device_scan
-// become launches of obs kernels over tiles of their arrays, for a length
-// known only at run time. The kernels are written with the combinator
-// functions (Obs/Builder/Combinators.h) and are ordinary obs.kernels: the
-// pipelines refine and prove them, and prove the launches, as they would
-// kernels and launches a user wrote. docs/Rationale.md, "The device level",
-// gives the plans and their memory traffic.
+// obs-expand-device: obs.device_map, obs.device_reduce, obs.device_scan and
+// obs.device_sort become launches of obs kernels over tiles of their
+// arrays, for a length known only at run time. The kernels are written
+// with the combinator functions (Obs/Builder/Combinators.h) and are
+// ordinary obs.kernels: the pipelines refine and prove them, and prove the
+// launches, as they would kernels and launches a user wrote. docs/Rationale.md,
+// "The device level", gives the plans and their memory traffic.
 //
 //===----------------------------------------------------------------------===//
 
@@ -240,6 +240,11 @@ private:
               ValueRange inputs, ValueRange outputs);
   /// A memref of `length` elements for each scalar.
   SmallVector<Value> allocate(ImplicitLocOpBuilder &b, Value length);
+  /// One memref of `length` elements of `element`.
+  static Value allocateOf(ImplicitLocOpBuilder &b, Type element, Value length) {
+    return memref::AllocOp::create(
+        b, MemRefType::get({ShapedType::kDynamic}, element), length);
+  }
   void deallocate(ImplicitLocOpBuilder &b, ValueRange memrefs);
   /// How many tiles of `tile` (by default the op's) `length` needs.
   Value ceilTiles(ImplicitLocOpBuilder &b, Value length, uint64_t tile = 0) {
@@ -303,7 +308,6 @@ private:
   void emitRowOffsets(ImplicitLocOpBuilder &b, Value counts, Value offsets,
                       Value rows, uint64_t most, Value active,
                       unsigned depth = 0);
-  Value allocateI32(ImplicitLocOpBuilder &b, Value length);
 
   Operation *op;
   SymbolTable &symbols;
@@ -446,8 +450,7 @@ SmallVector<Value> DeviceExpander::allocate(ImplicitLocOpBuilder &b,
                                             Value length) {
   SmallVector<Value> memrefs;
   for (Type scalar : scalars)
-    memrefs.push_back(memref::AllocOp::create(
-        b, MemRefType::get({ShapedType::kDynamic}, scalar), length));
+    memrefs.push_back(allocateOf(b, scalar, length));
   return memrefs;
 }
 
@@ -675,11 +678,6 @@ Value DeviceExpander::digitOf(ImplicitLocOpBuilder &b, Value bits,
   return bits;
 }
 
-Value DeviceExpander::allocateI32(ImplicitLocOpBuilder &b, Value length) {
-  return memref::AllocOp::create(
-      b, MemRefType::get({ShapedType::kDynamic}, b.getI32Type()), length);
-}
-
 KernelOp DeviceExpander::getCountKernel(bool fromDigits) {
   KernelOp &kernel = countKernels[fromDigits];
   if (kernel)
@@ -739,22 +737,28 @@ static Value columnSum(ImplicitLocOpBuilder &b, Value rows, Value digit,
   return loop.getResult(0);
 }
 
+/// Each column's total over the `group` rows of kDigits counts in `rows`:
+/// an array of kDigits.
+static Value columnTotals(ImplicitLocOpBuilder &b, Value rows, uint64_t group) {
+  ArrType row = ArrType::get(kDigits, b.getI32Type());
+  return dsl::generate(b, row, [&](ImplicitLocOpBuilder &b, Value digit) {
+    return SmallVector<Value>{
+        columnSum(b, rows, digit, arith::ConstantIndexOp::create(b, group),
+                  constantI32(b, 0))};
+  });
+}
+
 KernelOp DeviceExpander::getRowTotalsKernel() {
   if (rowTotals)
     return rowTotals;
   Type i32 = IntegerType::get(op->getContext(), 32);
   ArrType rows = ArrType::get(group * kDigits, i32);
   ArrType row = ArrType::get(kDigits, i32);
-  rowTotals = buildKernel(
-      "row_totals", {{rows, zerosOf(i32)}}, row,
-      [&](ImplicitLocOpBuilder &b, ValueRange args) {
-        return SmallVector<Value>{
-            dsl::generate(b, row, [&](ImplicitLocOpBuilder &b, Value digit) {
-              return SmallVector<Value>{columnSum(
-                  b, args.front(), digit,
-                  arith::ConstantIndexOp::create(b, group), constantI32(b, 0))};
-            })};
-      });
+  rowTotals = buildKernel("row_totals", {{rows, zerosOf(i32)}}, row,
+                          [&](ImplicitLocOpBuilder &b, ValueRange args) {
+                            return SmallVector<Value>{
+                                columnTotals(b, args.front(), group)};
+                          });
   return rowTotals;
 }
 
@@ -778,12 +782,7 @@ KernelOp DeviceExpander::getRowOffsetsKernel(bool top) {
         if (top) {
           // Digit d starts after every element of a smaller digit: the
           // exclusive scan of the column totals.
-          Value totals = dsl::sync(
-              b, dsl::generate(b, row, [&](ImplicitLocOpBuilder &b, Value d) {
-                return SmallVector<Value>{columnSum(
-                    b, counts, d, arith::ConstantIndexOp::create(b, group),
-                    constantI32(b, 0))};
-              }));
+          Value totals = dsl::sync(b, columnTotals(b, counts, group));
           Value ends = dsl::sync(
               b, dsl::scan(
                      b, totals,
@@ -927,11 +926,10 @@ KernelOp DeviceExpander::getScatterKernel(bool last) {
                                          std::nullopt, TypedAttr()));
         }
         if (!last) {
+          Value nextShift = arith::AddIOp::create(b, shift, constantI32(b, 8));
           Value digits = dsl::generate(
               b, ArrType::get(tile, digitType),
               [&](ImplicitLocOpBuilder &b, Value s) {
-                Value nextShift =
-                    arith::AddIOp::create(b, shift, constantI32(b, 8));
                 Value next = digitOf(b, keyBits(b, sourceAt(b, s)), nextShift);
                 return SmallVector<Value>{
                     arith::TruncIOp::create(b, b.getI8Type(), next)};
@@ -973,7 +971,8 @@ void DeviceExpander::emitRowOffsets(ImplicitLocOpBuilder &b, Value counts,
   if (rowLevels.size() == depth) {
     Value width = arith::ConstantIndexOp::create(b, kDigits);
     Value length = arith::MulIOp::create(b, level.tiles, width);
-    rowLevels.push_back({allocateI32(b, length), allocateI32(b, length)});
+    rowLevels.push_back({allocateOf(b, b.getI32Type(), length),
+                         allocateOf(b, b.getI32Type(), length)});
     temporaries.push_back(rowLevels.back().first);
     temporaries.push_back(rowLevels.back().second);
   }
@@ -993,16 +992,18 @@ void DeviceExpander::expandSort(DeviceSortOp sort) {
   Value tiles = ceilTiles(b, length);
   Value rowsLength = arith::MulIOp::create(
       b, tiles, arith::ConstantIndexOp::create(b, kDigits));
-  Value counts = allocateI32(b, rowsLength);
-  Value offsets = allocateI32(b, rowsLength);
-  Value shifts = allocateI32(b, tiles);
+  Value counts = allocateOf(b, b.getI32Type(), rowsLength);
+  Value offsets = allocateOf(b, b.getI32Type(), rowsLength);
+  Value shifts = allocateOf(b, b.getI32Type(), tiles);
   temporaries.push_back(counts);
   temporaries.push_back(offsets);
   temporaries.push_back(shifts);
   unsigned passes = keyOrder.getPasses();
   // An odd number of passes ends in the outputs only if it starts from the
-  // inputs; when they are the same memrefs it starts from a copy.
-  bool inPlace = llvm::equal(inputs, outputs);
+  // inputs; when an output is an input it starts from a copy.
+  bool inPlace = llvm::any_of(outputs, [&](Value output) {
+    return llvm::is_contained(inputs, output);
+  });
   bool copyFirst = inPlace && passes % 2 == 1;
   SmallVector<Value> spare;
   if (passes > 1 || copyFirst) {
@@ -1011,8 +1012,7 @@ void DeviceExpander::expandSort(DeviceSortOp sort) {
   }
   Value digits;
   if (passes > 1) {
-    digits = memref::AllocOp::create(
-        b, MemRefType::get({ShapedType::kDynamic}, b.getI8Type()), length);
+    digits = allocateOf(b, b.getI8Type(), length);
     temporaries.push_back(digits);
   }
   SmallVector<Value> source(inputs);

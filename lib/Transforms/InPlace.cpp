@@ -25,12 +25,11 @@ struct ObsInPlacePass : mlir::obs::impl::ObsInPlaceBase<ObsInPlacePass> {
     auto &simulations = getAnalysis<KernelSimulations>();
     SimulationCount count(*this, numSimulations, numSimulationsReused,
                           simulations);
-    FailureOr<std::shared_ptr<const KernelSimulation>> initial =
-        simulations.simulate(kernel);
-    if (failed(initial))
+    FailureOr<bool> safe = isSafeToRefine(kernel, simulations);
+    if (failed(safe))
       return signalPassFailure();
-    if (!(*initial)->hazards(/*limit=*/1).empty())
-      return; // The verifier's to report.
+    if (!*safe)
+      return;
     SmallVector<SyncOp> candidates;
     kernel.walk([&](SyncOp sync) {
       // An array in registers has no buffer to place.

@@ -10,6 +10,7 @@
 #include "Obs/Analysis/KernelSimulation.h"
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/Passes.h"
+// The dialects the simulation's lowering creates (kernelSimulationDialects).
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -33,14 +34,10 @@ struct ObsPromoteRegistersPass
     auto &simulations = getAnalysis<KernelSimulations>();
     SimulationCount count(*this, numSimulations, numSimulationsReused,
                           simulations);
-    FailureOr<std::shared_ptr<const KernelSimulation>> initial =
-        simulations.simulate(kernel);
-    if (failed(initial))
+    FailureOr<bool> safe = isSafeToRefine(kernel, simulations);
+    if (failed(safe))
       return signalPassFailure();
-    // A kernel with hazards, or wrong reads of arrays written in
-    // registers, is the verifier's to report.
-    if (!(*initial)->hazards(/*limit=*/1).empty() ||
-        !(*initial)->run.getRegisterViolations().empty())
+    if (!*safe)
       return;
     uint64_t blockThreads = kernel.getBlockThreads();
     // Registers replace the buffer and the barrier: only a sync whose

@@ -19,13 +19,6 @@ namespace mlir::obs {
 using namespace mlir;
 using namespace mlir::obs;
 
-/// Whether `sync` is what its repeat body yields.
-static bool isYieldedByRepeat(SyncOp sync) {
-  return isa_and_present<RepeatOp>(sync->getParentOp()) &&
-         llvm::any_of(sync->getUsers(),
-                      [](Operation *user) { return isa<YieldOp>(user); });
-}
-
 /// Whether some sync of `kernel` has a property written or planned.
 static bool hasRefinedSync(KernelOp kernel) {
   return kernel
@@ -73,7 +66,7 @@ struct ObsVerifySyncPass
                 "shared buffer";
         continue;
       }
-      if (isYieldedByRepeat(sync)) {
+      if (sync.isYieldedByRepeat()) {
         diag << "in place cannot apply: the repeat body yields its array, "
                 "which the repeat stores in the buffer its next iteration "
                 "reads; only a sync the body does not yield can overwrite "
@@ -88,26 +81,8 @@ struct ObsVerifySyncPass
     // element: the value is not in its registers.
     for (const RegisterReadViolation &wrong :
          simulation->run.getRegisterViolations()) {
-      SyncOp sync = simulation->syncs[wrong.sync];
-      InFlightDiagnostic diag = sync.emitOpError();
-      tagError(diag, ErrorKind::RejectedChoice);
+      reportRegisterViolation(*simulation, wrong);
       failed = true;
-      diag << "registers are unsafe: thread " << wrong.thread << " (warp "
-           << wrong.thread / KernelOp::kWarpSize << ") reads ";
-      if (wrong.element >= 0)
-        diag << "element " << wrong.element;
-      else
-        diag << "an element (its index depends on data)";
-      diag << " of this array, ";
-      if (wrong.owner >= 0)
-        diag << "which thread " << wrong.owner << " (warp "
-             << wrong.owner / KernelOp::kWarpSize
-             << ") computes; a thread's registers hold only the elements it "
-                "computed";
-      else
-        diag << "and which thread computes it depends on data; a thread's "
-                "registers hold only the elements it computed";
-      diag.attachNote(wrong.check->getLoc()) << "read here";
     }
     // One report per responsible sync: the first hazard found for it.
     llvm::DenseSet<Operation *> reported;

@@ -107,3 +107,20 @@ func.func @bytes(%a: memref<?xi8>) {
   }
   return
 }
+
+// -----
+
+// Only the values are sorted where they are: the one pass still must not
+// read and write one array, so it starts from a copy of both.
+// CHECK-LABEL: func.func @values_in_place(
+// CHECK-SAME: %[[K:[^:]*]]: memref<?xi8>, %[[V:[^:]*]]: memref<?xi32>, %[[K2:[^:]*]]: memref<?xi8>
+// CHECK: obs.launch @values_in_place_device_sort_copy_tile grid(%{{.*}}) ins(%[[K]], %[[V]] : memref<?xi8>, memref<?xi32>) outs(%[[SK:.*]], %[[SV:.*]] : memref<?xi8>, memref<?xi32>)
+// CHECK: obs.launch @values_in_place_device_sort_scatter_last grid(%{{.*}}) ins(%[[SK]], %[[SV]], %{{.*}}, %{{.*}} : {{.*}}) outs(%[[K2]], %[[V]] : memref<?xi8>, memref<?xi32>)
+func.func @values_in_place(%k: memref<?xi8>, %v: memref<?xi32>, %k2: memref<?xi8>) {
+  obs.device_sort ins(%k, %v : memref<?xi8>, memref<?xi32>) outs(%k2, %v : memref<?xi8>, memref<?xi32>) {
+  ^bb0(%x: i8, %xv: i32, %y: i8, %yv: i32):
+    %less = arith.cmpi ult, %x, %y : i8
+    obs.yield %less : i1
+  }
+  return
+}

@@ -166,10 +166,22 @@ SyncOp responsibleSync(const KernelSimulation &simulation,
 /// element, the buffer and the kind of hazard.
 void reportHazard(const KernelSimulation &simulation, const Hazard &hazard);
 
+/// Reports `wrong`, a read of an array in registers by a thread that did not
+/// compute the element, as an error at its sync, naming the two threads
+/// and the element.
+void reportRegisterViolation(const KernelSimulation &simulation,
+                             const RegisterReadViolation &wrong);
+
 /// A refinement of syncs, decided by simulation: `apply` makes the choice on
 /// a sync, `undo` takes it back, and `took` says whether a simulation shows
 /// the choice in effect (an in-place sync the lowering found no array to
 /// overwrite for has not taken).
+/// Whether `kernel`, as it is now, is one a refinement pass may start
+/// from: its simulation finds no hazard and no wrong read of an array in
+/// registers (a kernel with either is the verifier's to report). Fails,
+/// with the reason reported, when it cannot be simulated.
+FailureOr<bool> isSafeToRefine(KernelOp kernel, KernelSimulations &simulations);
+
 struct SyncRefinement {
   llvm::function_ref<void(SyncOp)> apply;
   llvm::function_ref<void(SyncOp)> undo;

@@ -230,8 +230,9 @@ def ObsNVVMReductions : Pass<"obs-nvvm-reductions", "::mlir::gpu::GPUModuleOp"> 
     llvm.inline_asm has_side_effects "red.global.add.u32 [$0], $1;", "l,r,~{memory}" %p, %v
     ```
 
-    A `red` without qualifiers is relaxed at the GPU's scope (LLVM's default
-    scope) on every chip, so only relaxed (`monotonic`) atomics become one;
+    A `red` without qualifiers is relaxed at `.gpu` scope on every chip (the
+    scope NVPTX also gives LLVM's default, system, scope), so only relaxed
+    (`monotonic`) atomics become one;
     a stronger ordering keeps its atomic. With `relax-orderings`, every
     atomic is taken as relaxed: obs's PTX pipeline sets it, since the only
     atomics in obs's kernels are scatters' merges, which a block barrier or

@@ -75,8 +75,8 @@ def ObsCollectLaunchOverlaps
 def ObsExpandDevice : Pass<"obs-expand-device", "::mlir::ModuleOp"> {
   let summary = "Lower device-level ops to launch plans of obs kernels";
   let description = [{
-    Replaces every `obs.device_map`, `obs.device_reduce` and
-    `obs.device_scan` in host code by launches of obs kernels over tiles of
+    Replaces every `obs.device_map`, `obs.device_reduce`, `obs.device_scan`
+    and `obs.device_sort` in host code by launches of obs kernels over tiles of
     its arrays, for a length known only at run time (0 to 2^31 - 1), with
     kernels compiled once for every length:
 
@@ -89,6 +89,9 @@ def ObsExpandDevice : Pass<"obs-expand-device", "::mlir::ModuleOp"> {
       device scan itself, recursively), then each tile scanned by Sklansky's
       network from its total's prefix. Each element is read twice and
       written once; a length of at most one tile takes one launch.
+    * sort: an LSD radix sort of 8-bit digits (see `obs.device_sort`); each
+      pass counts each tile's digits, turns the counts into offsets by a
+      reduce-then-scan over rows of counts, and scatters each tile stably.
 
     The tile `T` is chosen per element type: 16 KiB of elements, between
     256 and 4,096, on 256 threads. Absent elements of a partial last tile

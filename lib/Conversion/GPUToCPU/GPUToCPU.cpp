@@ -108,11 +108,13 @@ private:
   /// computation from it is computed again there.
   Value rematerialize(Value value, OpBuilder &builder, Value thread,
                       IRMapping &cache);
-  /// `value`, computed by an op of an earlier step, in a step whose thread
-  /// is `thread`: what a GPU thread keeps in a register across barriers
-  /// (an array kept in registers), each thread's copy in its own slot of a
-  /// per-thread array, stored where it is computed and loaded here.
-  Value reload(Value value, OpBuilder &builder, Value thread);
+  /// `value`, computed by an op of an earlier step (whose thread is
+  /// `producerThread`), in a step whose thread is `thread`: what a GPU thread
+  /// keeps in a register across barriers (an array kept in registers), each
+  /// thread's copy in its own slot of a per-thread array, stored where it is
+  /// computed and loaded here.
+  Value reload(Value value, Value producerThread, OpBuilder &builder,
+               Value thread);
 
 public:
   /// Pure computations from thread ids, computed again in each step.
@@ -222,9 +224,9 @@ Value BlockSplitter::rematerialize(Value value, OpBuilder &builder,
   Operation *producer = value.getDefiningOp();
   if (isa_and_present<gpu::ThreadIdOp>(producer))
     return thread;
-  if (producer && threadOfStep.count(producer) &&
-      threadOfStep.lookup(producer) != thread) {
-    Value reloaded = reload(value, builder, thread);
+  if (auto step = threadOfStep.find(producer);
+      step != threadOfStep.end() && step->second != thread) {
+    Value reloaded = reload(value, step->second, builder, thread);
     cache.map(value, reloaded);
     return reloaded;
   }
@@ -245,7 +247,8 @@ Value BlockSplitter::rematerialize(Value value, OpBuilder &builder,
   return clone->getResult(cast<OpResult>(value).getResultNumber());
 }
 
-Value BlockSplitter::reload(Value value, OpBuilder &builder, Value thread) {
+Value BlockSplitter::reload(Value value, Value producerThread,
+                            OpBuilder &builder, Value thread) {
   Operation *producer = value.getDefiningOp();
   Location loc = producer->getLoc();
   Value &kept = keptValues[value];
@@ -256,7 +259,7 @@ Value BlockSplitter::reload(Value value, OpBuilder &builder, Value thread) {
         entry, loc, MemRefType::get({threads}, value.getType()));
     OpBuilder after(producer->getBlock(), std::next(producer->getIterator()));
     memref::StoreOp::create(after, loc, value, kept,
-                            ValueRange{threadOfStep.lookup(producer)});
+                            ValueRange{producerThread});
   }
   return memref::LoadOp::create(builder, loc, kept, ValueRange{thread});
 }

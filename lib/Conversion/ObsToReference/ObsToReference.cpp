@@ -478,6 +478,9 @@ static Value allocateWrittenTable(OpBuilder &builder, Location loc,
 
 LogicalResult ReferenceLowering::lowerKernel(KernelOp kernel) {
   Location loc = kernel.getLoc();
+  // Another kernel's scatters are not this one's (an erased op's address
+  // may come back).
+  globalScatters.clear();
   // Arguments, then one destination per result, each as its memrefs.
   SmallVector<Type> argumentTypes;
   auto appendStorage = [&](Type type) {

@@ -140,6 +140,23 @@ void mlir::obs::printSyncPropertyList(AsmPrinter &printer,
   llvm::interleave(words, printer.getStream(), " ");
 }
 
+SyncProperties mlir::obs::getPlannedProperties(SyncPlanAttr plan) {
+  if (!plan)
+    return {};
+  return {plan.getScope(), plan.getPlacement(), plan.getHow(),
+          plan.getStorage()};
+}
+
+SyncPlanAttr mlir::obs::getSyncPlan(MLIRContext *context,
+                                    const SyncProperties &properties) {
+  if (properties.empty())
+    return {};
+  return SyncPlanAttr::get(
+      context, properties.scope, properties.placement,
+      cast_if_present<WorkAssignmentAttrInterface>(properties.how),
+      properties.storage);
+}
+
 // `#obs.plan<warp inplace strided<256>>`: the properties, as a sync prints
 // them.
 Attribute SyncPlanAttr::parse(AsmParser &parser, Type) {
@@ -152,16 +169,12 @@ Attribute SyncPlanAttr::parse(AsmParser &parser, Type) {
     parser.emitError(loc, "a sync's plan chooses at least one property");
     return {};
   }
-  return SyncPlanAttr::get(
-      parser.getContext(), properties.scope, properties.placement,
-      cast_if_present<WorkAssignmentAttrInterface>(properties.how),
-      properties.storage);
+  return getSyncPlan(parser.getContext(), properties);
 }
 
 void SyncPlanAttr::print(AsmPrinter &printer) const {
   printer << '<';
-  printSyncPropertyList(printer,
-                        {getScope(), getPlacement(), getHow(), getStorage()});
+  printSyncPropertyList(printer, getPlannedProperties(*this));
   printer << '>';
 }
 
@@ -485,6 +498,18 @@ uint64_t StridedAttr::getThread(uint64_t element) const {
   return element % getThreads();
 }
 
+Value StridedAttr::buildThread(OpBuilder &builder, Location loc,
+                               Value element) const {
+  Value threads = arith::ConstantIndexOp::create(builder, loc, getThreads());
+  return arith::RemUIOp::create(builder, loc, element, threads);
+}
+
+Value StridedAttr::buildRound(OpBuilder &builder, Location loc,
+                              Value element) const {
+  Value threads = arith::ConstantIndexOp::create(builder, loc, getThreads());
+  return arith::DivUIOp::create(builder, loc, element, threads);
+}
+
 Value StridedAttr::buildElementIndex(OpBuilder &builder, Location loc,
                                      Value thread, Value round) const {
   Value threads = arith::ConstantIndexOp::create(builder, loc, getThreads());
@@ -520,6 +545,20 @@ std::optional<uint64_t> BlockedAttr::getElement(uint64_t thread, uint64_t round,
 
 uint64_t BlockedAttr::getThread(uint64_t element) const {
   return element / getElementsPerThread();
+}
+
+Value BlockedAttr::buildThread(OpBuilder &builder, Location loc,
+                               Value element) const {
+  Value perThread =
+      arith::ConstantIndexOp::create(builder, loc, getElementsPerThread());
+  return arith::DivUIOp::create(builder, loc, element, perThread);
+}
+
+Value BlockedAttr::buildRound(OpBuilder &builder, Location loc,
+                              Value element) const {
+  Value perThread =
+      arith::ConstantIndexOp::create(builder, loc, getElementsPerThread());
+  return arith::RemUIOp::create(builder, loc, element, perThread);
 }
 
 Value BlockedAttr::buildElementIndex(OpBuilder &builder, Location loc,
@@ -562,6 +601,16 @@ std::optional<uint64_t> CompactAttr::getElement(uint64_t thread, uint64_t round,
 
 uint64_t CompactAttr::getThread(uint64_t position) const {
   return sweep(*this).getThread(position);
+}
+
+Value CompactAttr::buildThread(OpBuilder &builder, Location loc,
+                               Value position) const {
+  return sweep(*this).buildThread(builder, loc, position);
+}
+
+Value CompactAttr::buildRound(OpBuilder &builder, Location loc,
+                              Value position) const {
+  return sweep(*this).buildRound(builder, loc, position);
 }
 
 Value CompactAttr::buildElementIndex(OpBuilder &builder, Location loc,

@@ -339,10 +339,7 @@ static ParseResult parseSyncProperties(OpAsmParser &parser,
     if (planned.empty())
       return parser.emitError(loc, "a sync's plan chooses at least one "
                                    "property");
-    plan = SyncPlanAttr::get(
-        parser.getContext(), planned.scope, planned.placement,
-        cast_if_present<WorkAssignmentAttrInterface>(planned.how),
-        planned.storage);
+    plan = getSyncPlan(parser.getContext(), planned);
   }
   return parser.parseOperand(input);
 }
@@ -359,8 +356,7 @@ static void printSyncProperties(OpAsmPrinter &p, SyncOp op, SyncScopeAttr scope,
   }
   if (plan) {
     p << "plan(";
-    printSyncPropertyList(p, {plan.getScope(), plan.getPlacement(),
-                              plan.getHow(), plan.getStorage()});
+    printSyncPropertyList(p, getPlannedProperties(plan));
     p << ") ";
   }
   p << input;
@@ -370,19 +366,12 @@ static void printSyncProperties(OpAsmPrinter &p, SyncOp op, SyncScopeAttr scope,
 /// far), dropping a plan left empty.
 static void replan(SyncOp sync,
                    llvm::function_ref<void(SyncProperties &)> change) {
-  SyncProperties planned;
-  if (SyncPlanAttr plan = sync.getPlanAttr())
-    planned = {plan.getScope(), plan.getPlacement(), plan.getHow(),
-               plan.getStorage()};
+  SyncProperties planned = getPlannedProperties(sync.getPlanAttr());
   change(planned);
-  if (planned.empty()) {
+  if (SyncPlanAttr plan = getSyncPlan(sync.getContext(), planned))
+    sync.setPlanAttr(plan);
+  else
     sync.removePlanAttr();
-    return;
-  }
-  sync.setPlanAttr(SyncPlanAttr::get(
-      sync.getContext(), planned.scope, planned.placement,
-      cast_if_present<WorkAssignmentAttrInterface>(planned.how),
-      planned.storage));
 }
 
 void SyncOp::setPlannedScope(SyncScopeAttr scope) {
@@ -402,6 +391,12 @@ void SyncOp::setPlannedStorage(StorageAttr storage) {
   replan(*this, [&](SyncProperties &planned) { planned.storage = storage; });
 }
 
+bool SyncOp::isYieldedByRepeat() {
+  return isa_and_present<RepeatOp>((*this)->getParentOp()) &&
+         llvm::any_of(getResult().getUsers(),
+                      [](Operation *user) { return isa<YieldOp>(user); });
+}
+
 std::optional<std::string> SyncOp::whyNotRegisters(uint64_t blockThreads) {
   if (getType().getShape().size() > 1)
     return std::string("its elements are arrays, and registers hold scalars "
@@ -409,9 +404,7 @@ std::optional<std::string> SyncOp::whyNotRegisters(uint64_t blockThreads) {
   if (isOutputOnly())
     return std::string("its array is only returned, so its stage writes the "
                        "kernel's results in global memory");
-  if (isa_and_present<RepeatOp>((*this)->getParentOp()) &&
-      llvm::any_of((*this)->getUsers(),
-                   [](Operation *user) { return isa<YieldOp>(user); }))
+  if (isYieldedByRepeat())
     return std::string("the repeat body yields its array, which the next "
                        "iteration reads from memory");
   WorkAssignmentAttrInterface how = getWorkAssignment();

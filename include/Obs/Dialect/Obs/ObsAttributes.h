@@ -29,6 +29,12 @@ struct SyncProperties {
   bool empty() const { return !scope && !placement && !how && !storage; }
 };
 
+/// The properties `plan` chooses (none for a null plan).
+SyncProperties getPlannedProperties(SyncPlanAttr plan);
+/// The plan that chooses `properties`: null when they are empty.
+SyncPlanAttr getSyncPlan(MLIRContext *context,
+                         const SyncProperties &properties);
+
 /// Parses sync properties as a sync writes them (`block`, `warp`, `fresh`,
 /// `inplace`, `strided<T>`, `blocked<k>`, `compact<T>`, `shared`,
 /// `registers`): as many as follow, in any order, each kind at most once.

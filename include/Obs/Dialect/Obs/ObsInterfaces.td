@@ -73,6 +73,20 @@ def Obs_WorkAssignmentAttrInterface
     InterfaceMethod<"The thread that computes `element`.",
       "uint64_t", "getThread", (ins "uint64_t":$element)>,
     InterfaceMethod<[{
+        Emits the thread that computes `element` (an index value), as
+        getThread says. Not folded: the op's first operand is the element.
+      }],
+      "::mlir::Value", "buildThread",
+      (ins "::mlir::OpBuilder &":$builder, "::mlir::Location":$loc,
+           "::mlir::Value":$element)>,
+    InterfaceMethod<[{
+        Emits the round in which its thread computes `element` (an index
+        value). Not folded: the op's first operand is the element.
+      }],
+      "::mlir::Value", "buildRound",
+      (ins "::mlir::OpBuilder &":$builder, "::mlir::Location":$loc,
+           "::mlir::Value":$element)>,
+    InterfaceMethod<[{
         Emits the element index that thread `thread` computes in round
         `round` (both index values, which fold when constant); the caller
         guards it against `length`.

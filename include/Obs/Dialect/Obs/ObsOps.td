@@ -221,6 +221,9 @@ def Obs_SyncOp : Obs_Op<"sync", [
     ::mlir::obs::ArrType getType() {
       return ::llvm::cast<::mlir::obs::ArrType>(getResult().getType());
     }
+    /// Whether the sync's array is what its repeat body yields (the
+    /// repeat stores it in the buffer its next iteration reads).
+    bool isYieldedByRepeat();
     /// Whether the sync only hands its array to the kernel's results: its
     /// stage writes global memory and ends in no barrier, so its scope and
     /// placement mean nothing.
@@ -1181,9 +1184,10 @@ def Obs_DeviceSortOp : Obs_DeviceOp<"device_sort"> {
 
     `--obs-expand-device` lowers it to an LSD radix sort where `less`
     orders the first scalar by its value: `arith.cmpi slt`, `ult` (or `sgt`,
-    `ugt` for descending order) on integers, `arith.cmpf olt` (or `ogt`) on
-    floats, whose bits it orders as IEEE 754's total order does (-0.0
-    before 0.0, NaNs of either sign at either end). Each pass of 8 bits
+    `ugt` for descending order) on integers, `arith.cmpf olt` or `ult` (or
+    `ogt`, `ugt`) on floats, whose bits it orders as IEEE 754's total order
+    does, except that -0.0 and 0.0 are equal (as `olt` says; they keep their
+    input order), with NaNs of either sign at either end. Each pass of 8 bits
     counts a tile's digits, scans the counts across tiles, and scatters each
     tile's elements stably to their places. Any other `less` is rejected
     there (a merge sort for any order is not built yet).
