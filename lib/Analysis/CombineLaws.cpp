@@ -108,6 +108,49 @@ static SmallVector<SmallVector<Attribute>> sampleElements(TypeRange scalars) {
   return samples;
 }
 
+namespace {
+/// Three elements that combine differently from the left and the right.
+struct AssociativityCounterexample {
+  SmallVector<Attribute> a, b, c, left, right;
+};
+} // namespace
+
+/// Tries `(a ⊕ b) ⊕ c = a ⊕ (b ⊕ c)` on every triple of `samples`, each
+/// pair's combination computed once. A triple that does not fold is left
+/// out, and `allFolded` (where given) says whether any was.
+static std::optional<AssociativityCounterexample>
+tryAssociativity(ConstantCombine &combine,
+                 ArrayRef<SmallVector<Attribute>> samples,
+                 bool *allFolded = nullptr) {
+  if (allFolded)
+    *allFolded = true;
+  size_t n = samples.size();
+  SmallVector<std::optional<SmallVector<Attribute>>> pairs;
+  for (const SmallVector<Attribute> &a : samples)
+    for (const SmallVector<Attribute> &b : samples)
+      pairs.push_back(combine(a, b));
+  for (size_t a = 0; a < n; ++a)
+    for (size_t b = 0; b < n; ++b)
+      for (size_t c = 0; c < n; ++c) {
+        const std::optional<SmallVector<Attribute>> &ab = pairs[a * n + b],
+                                                    &bc = pairs[b * n + c];
+        std::optional<SmallVector<Attribute>> left, right;
+        if (ab && bc) {
+          left = combine(*ab, samples[c]);
+          right = combine(samples[a], *bc);
+        }
+        if (!left || !right) {
+          if (allFolded)
+            *allFolded = false;
+          continue;
+        }
+        if (*left != *right)
+          return AssociativityCounterexample{samples[a], samples[b], samples[c],
+                                             *left, *right};
+      }
+  return std::nullopt;
+}
+
 LogicalResult mlir::obs::checkCombineLaws(Operation *op, ArrayAttr identity) {
   // The combine yields one element: its scalars.
   TypeRange scalars =
@@ -141,31 +184,25 @@ LogicalResult mlir::obs::checkCombineLaws(Operation *op, ArrayAttr identity) {
   // Associativity, on triples of samples: the plans reassociate the
   // combine freely (tiles, trees, networks), so one that is not (a
   // difference, an average) gives an answer that depends on the plan, on
-  // which every target would agree. Every pair's combination, once.
-  // A pair that does not fold leaves out only the triples that need it.
-  size_t n = samples.size();
-  SmallVector<std::optional<SmallVector<Attribute>>> pairs;
-  for (const SmallVector<Attribute> &a : samples)
-    for (const SmallVector<Attribute> &b : samples)
-      pairs.push_back(combine(a, b));
-  for (size_t a = 0; a < n; ++a)
-    for (size_t b = 0; b < n; ++b)
-      for (size_t c = 0; c < n; ++c) {
-        const std::optional<SmallVector<Attribute>> &ab = pairs[a * n + b],
-                                                    &bc = pairs[b * n + c];
-        if (!ab || !bc)
-          continue;
-        std::optional<SmallVector<Attribute>> left = combine(*ab, samples[c]),
-                                              right = combine(samples[a], *bc);
-        if (!left || !right || *left == *right)
-          continue;
-        return op->emitOpError()
-               << "combine is not associative, which every plan assumes: "
-               << formatParenthesized(samples[a]) << ", "
-               << formatParenthesized(samples[b]) << " and "
-               << formatParenthesized(samples[c]) << " combine to "
-               << formatParenthesized(*left) << " from the left but to "
-               << formatParenthesized(*right) << " from the right";
-      }
+  // which every target would agree.
+  if (std::optional<AssociativityCounterexample> counterexample =
+          tryAssociativity(combine, samples))
+    return op->emitOpError()
+           << "combine is not associative, which every plan assumes: "
+           << formatParenthesized(counterexample->a) << ", "
+           << formatParenthesized(counterexample->b) << " and "
+           << formatParenthesized(counterexample->c) << " combine to "
+           << formatParenthesized(counterexample->left)
+           << " from the left but to "
+           << formatParenthesized(counterexample->right) << " from the right";
   return success();
+}
+
+bool mlir::obs::isAssociativeOnSamples(Operation *op) {
+  TypeRange scalars =
+      op->getRegion(0).front().getTerminator()->getOperandTypes();
+  ConstantCombine combine(op);
+  bool allFolded;
+  return !tryAssociativity(combine, sampleElements(scalars), &allFolded) &&
+         allFolded;
 }

@@ -19,27 +19,47 @@ static Value indexConstant(ImplicitLocOpBuilder &b, int64_t value) {
   return arith::ConstantIndexOp::create(b, value);
 }
 
-/// A stage in which element i becomes `combine(x[from(i)], x[i])` where
-/// `updates(i)` holds and stays x[i] elsewhere; the update is an scf.if, so
-/// the lowering drops the elements a thread leaves unchanged.
+/// `condition ? then() : otherwise`, for a flattened element of `types`:
+/// an scf.if, so that `then` is computed only where it is taken (it may
+/// index outside the array where it is not).
+static SmallVector<Value>
+selectElement(ImplicitLocOpBuilder &b, TypeRange types, Value condition,
+              llvm::function_ref<SmallVector<Value>()> then,
+              ValueRange otherwise) {
+  auto choice = scf::IfOp::create(b, types, condition,
+                                  /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(choice.thenBlock());
+  scf::YieldOp::create(b, then());
+  b.setInsertionPointToStart(choice.elseBlock());
+  scf::YieldOp::create(b, otherwise);
+  return SmallVector<Value>(choice.getResults());
+}
+
+/// Which of the two elements of an update comes first in the combine.
+enum class UpdateOrder { FromFirst, OwnFirst };
+
+/// A stage in which element i becomes `combine(x[from(i)], x[i])` (or
+/// `combine(x[i], x[from(i)])`) where `updates(i)` holds and stays x[i]
+/// elsewhere; the update is an scf.if, so the lowering drops the elements a
+/// thread leaves unchanged.
 static Value updateStage(ImplicitLocOpBuilder &b, Value array, BinaryFn combine,
                          llvm::function_ref<Value(Value)> updates,
-                         llvm::function_ref<Value(Value)> from) {
+                         llvm::function_ref<Value(Value)> from,
+                         UpdateOrder order = UpdateOrder::FromFirst) {
   ArrType type = arrType(array);
   SmallVector<Type> types;
   flattenElementType(type.getElementType(), types);
   return generate(b, type, [&](ImplicitLocOpBuilder &b, Value i) {
-    auto choice = scf::IfOp::create(b, types, updates(i),
-                                    /*withElseRegion=*/true);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(choice.thenBlock());
-      scf::YieldOp::create(
-          b, combine(b, index(b, array, from(i)), index(b, array, i)));
-      b.setInsertionPointToStart(choice.elseBlock());
-      scf::YieldOp::create(b, index(b, array, i));
-    }
-    return SmallVector<Value>(choice.getResults());
+    SmallVector<Value> own = index(b, array, i);
+    return selectElement(
+        b, types, updates(i),
+        [&] {
+          SmallVector<Value> other = index(b, array, from(i));
+          return order == UpdateOrder::FromFirst ? combine(b, other, own)
+                                                 : combine(b, own, other);
+        },
+        own);
   });
 }
 
@@ -263,4 +283,254 @@ SmallVector<Value> dsl::treeReduce(ImplicitLocOpBuilder &b, Value array,
                     }));
   }
   return index(b, array, indexConstant(b, 0));
+}
+
+//===----------------------------------------------------------------------===//
+// Serial: each thread's run in sequence, then warps, then the block
+//===----------------------------------------------------------------------===//
+
+/// The lanes of a warp, within which the serial networks' middle level
+/// stays (so that its syncs need only order a warp).
+static constexpr uint64_t kWarpLanes = KernelOp::kWarpSize;
+
+namespace {
+/// The threads' runs of a serial network: `run` consecutive elements each,
+/// `count` runs in all (the last may be shorter).
+struct Runs {
+  Runs(uint64_t length, uint64_t threads)
+      : run(llvm::divideCeil(length, std::max<uint64_t>(threads, 1))),
+        count(llvm::divideCeil(length, run)) {}
+  uint64_t run, count;
+};
+} // namespace
+
+/// `array` synced so that thread t computes the run t*run .. t*run+run-1:
+/// written, as the network's schedule (the thread that scanned a run in
+/// sequence keeps it in its registers); unwritten for runs of one.
+static Value syncRuns(ImplicitLocOpBuilder &b, Value array, uint64_t run) {
+  if (run == 1)
+    return sync(b, array);
+  return SyncOp::create(b, array.getType(), array, SyncScopeAttr(),
+                        PlacementAttr(), BlockedAttr::get(b.getContext(), run),
+                        StorageAttr(), SyncPlanAttr());
+}
+
+/// `min(value, bound)`, or `value` where `exact` says it never exceeds it.
+static Value clampIndex(ImplicitLocOpBuilder &b, Value value, uint64_t bound,
+                        bool exact) {
+  if (exact)
+    return value;
+  return arith::MinUIOp::create(b, value, indexConstant(b, bound));
+}
+
+/// Each aligned segment of `segment` elements (a power of two) scanned by
+/// Kogge-Stone: at distance d, element i with `i mod segment >= d` takes in
+/// element i - d.
+static Value segmentedKoggeStone(ImplicitLocOpBuilder &b, Value array,
+                                 uint64_t segment, BinaryFn combine) {
+  uint64_t end = std::min(segment, length(array));
+  for (uint64_t distance = 1; distance < end; distance *= 2)
+    array =
+        sync(b, updateStage(b, array, distance, combine, [&](Value i) {
+               Value lane =
+                   arith::AndIOp::create(b, i, indexConstant(b, segment - 1));
+               return arith::CmpIOp::create(b, arith::CmpIPredicate::uge, lane,
+                                            indexConstant(b, distance));
+             }));
+  return array;
+}
+
+/// Each aligned segment's total in its first element, as a warp's
+/// shuffle-down reduction computes it: at distance d, element i takes in
+/// element i + d where that lies in i's segment and in the array.
+static Value segmentedFold(ImplicitLocOpBuilder &b, Value array,
+                           uint64_t segment, BinaryFn combine) {
+  uint64_t n = length(array);
+  uint64_t end = std::min(segment, n);
+  for (uint64_t distance = 1; distance < end; distance *= 2)
+    array = sync(
+        b, updateStage(
+               b, array, combine,
+               [&](Value i) -> Value {
+                 Value inArray = arith::CmpIOp::create(
+                     b, arith::CmpIPredicate::ult,
+                     arith::AddIOp::create(b, i, indexConstant(b, distance)),
+                     indexConstant(b, n));
+                 if (n <= segment)
+                   return inArray;
+                 Value lane =
+                     arith::AndIOp::create(b, i, indexConstant(b, segment - 1));
+                 Value inSegment = arith::CmpIOp::create(
+                     b, arith::CmpIPredicate::ult, lane,
+                     indexConstant(b, segment - distance));
+                 if (n % segment == 0)
+                   return inSegment;
+                 return arith::AndIOp::create(b, inSegment, inArray);
+               },
+               [&](Value i) -> Value {
+                 return arith::AddIOp::create(b, i, indexConstant(b, distance));
+               },
+               UpdateOrder::OwnFirst));
+  return array;
+}
+
+// run = ceil(N / T); each thread scans its run in sequence (seqScan):
+//   for j = 1 .. run-1:  x[i] = i mod run == j ? x[i-1] op x[i] : x[i]
+// the runs' totals t[r] = x[r*run + run-1] (a stage of their own, as the
+// threads' registers hold them; x itself for runs of one), scanned within
+// each warp; the warps' totals w[v] = t[32v + 31], scanned likewise; then
+//   out[i] = w[v-1] op (t[r-1] op x[i])
+// where r = i / run has a run before it in its warp (r mod 32 > 0) and v =
+// r / 32 a warp before it (out[i] = w[v-1] op t[i] for runs of one).
+Value dsl::serialScan(ImplicitLocOpBuilder &b, Value array, BinaryFn combine,
+                      uint64_t threads) {
+  uint64_t n = length(array);
+  if (n == 1)
+    return array;
+  ArrType type = arrType(array);
+  SmallVector<Type> types;
+  flattenElementType(type.getElementType(), types);
+  Runs runs(n, threads);
+  Value scanned = array;
+  for (uint64_t step = 1; step < runs.run; ++step)
+    scanned = syncRuns(b,
+                       updateStage(b, scanned, 1, combine,
+                                   [&](Value i) {
+                                     Value place = arith::RemUIOp::create(
+                                         b, i, indexConstant(b, runs.run));
+                                     return arith::CmpIOp::create(
+                                         b, arith::CmpIPredicate::eq, place,
+                                         indexConstant(b, step));
+                                   }),
+                       runs.run);
+  if (runs.count == 1)
+    return scanned;
+
+  // Runs of more than one element: their totals are a stage of their own,
+  // each thread writing its run's last element from its registers for
+  // the warp's next stage to read across lanes.
+  Value totals = scanned;
+  if (runs.run > 1)
+    totals = sync(
+        b, generate(
+               b, type.withLength(runs.count),
+               [&](ImplicitLocOpBuilder &b, Value r) {
+                 Value last = arith::AddIOp::create(
+                     b, arith::MulIOp::create(b, r, indexConstant(b, runs.run)),
+                     indexConstant(b, runs.run - 1));
+                 return index(b, scanned,
+                              clampIndex(b, last, n - 1, n % runs.run == 0));
+               }));
+  totals = segmentedKoggeStone(b, totals, kWarpLanes, combine);
+  uint64_t warps = llvm::divideCeil(runs.count, kWarpLanes);
+  Value warpTotals;
+  if (warps > 1) {
+    warpTotals = generate(
+        b, type.withLength(warps), [&](ImplicitLocOpBuilder &b, Value v) {
+          Value last = arith::AddIOp::create(
+              b, arith::MulIOp::create(b, v, indexConstant(b, kWarpLanes)),
+              indexConstant(b, kWarpLanes - 1));
+          return index(b, totals,
+                       clampIndex(b, last, runs.count - 1,
+                                  runs.count % kWarpLanes == 0));
+        });
+    warpTotals = segmentedKoggeStone(b, warpTotals, kWarpLanes, combine);
+  }
+
+  // Runs of one element: the warps' scans are the answer where there is
+  // one warp, and need only the warps before them otherwise.
+  if (runs.run == 1 && warps == 1)
+    return totals;
+  Value result = generate(b, type, [&](ImplicitLocOpBuilder &b, Value i) {
+    Value zero = indexConstant(b, 0), one = indexConstant(b, 1);
+    SmallVector<Value> element;
+    Value r = i;
+    if (runs.run == 1) {
+      element = index(b, totals, i);
+    } else {
+      element = index(b, scanned, i);
+      r = arith::DivUIOp::create(b, i, indexConstant(b, runs.run));
+      Value lane =
+          arith::AndIOp::create(b, r, indexConstant(b, kWarpLanes - 1));
+      element = selectElement(
+          b, types,
+          arith::CmpIOp::create(b, arith::CmpIPredicate::ne, lane, zero),
+          [&] {
+            return combine(
+                b, index(b, totals, arith::SubIOp::create(b, r, one)), element);
+          },
+          element);
+    }
+    if (warps == 1)
+      return element;
+    Value warp = arith::DivUIOp::create(b, r, indexConstant(b, kWarpLanes));
+    return selectElement(
+        b, types,
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ne, warp, zero),
+        [&] {
+          return combine(
+              b, index(b, warpTotals, arith::SubIOp::create(b, warp, one)),
+              element);
+        },
+        element);
+  });
+  return syncRuns(b, result, runs.run);
+}
+
+// run = ceil(N / T); each thread folds its run in sequence (seqReduce):
+//   for j = 1 .. run-1:  t[r] = t[r] op x[r*run + j]      (t[r] = x[r*run])
+// then each warp's 32 totals by halving distances (lane l takes in lane
+// l + d), and the warps' totals likewise.
+SmallVector<Value> dsl::serialReduce(ImplicitLocOpBuilder &b, Value array,
+                                     BinaryFn combine, uint64_t threads) {
+  uint64_t n = length(array);
+  Value zero = indexConstant(b, 0);
+  if (n == 1)
+    return index(b, array, zero);
+  ArrType type = arrType(array);
+  SmallVector<Type> types;
+  flattenElementType(type.getElementType(), types);
+  Runs runs(n, threads);
+  Value totals = array;
+  for (uint64_t step = 1; step < runs.run; ++step) {
+    Value before = totals;
+    totals = sync(
+        b,
+        generate(b, type.withLength(runs.count),
+                 [&](ImplicitLocOpBuilder &b, Value r) {
+                   Value first =
+                       arith::MulIOp::create(b, r, indexConstant(b, runs.run));
+                   SmallVector<Value> sofar = index(
+                       b, step == 1 ? array : before, step == 1 ? first : r);
+                   Value next =
+                       arith::AddIOp::create(b, first, indexConstant(b, step));
+                   auto take = [&] {
+                     return combine(b, sofar, index(b, array, next));
+                   };
+                   if (n % runs.run == 0)
+                     return take();
+                   return selectElement(
+                       b, types,
+                       arith::CmpIOp::create(b, arith::CmpIPredicate::ult, next,
+                                             indexConstant(b, n)),
+                       take, sofar);
+                 }));
+  }
+  if (runs.count == 1)
+    return index(b, totals, zero);
+  totals = segmentedFold(b, totals, kWarpLanes, combine);
+  uint64_t warps = llvm::divideCeil(runs.count, kWarpLanes);
+  if (warps > 1) {
+    Value laneTotals = totals;
+    totals = segmentedFold(
+        b,
+        generate(b, type.withLength(warps),
+                 [&](ImplicitLocOpBuilder &b, Value v) {
+                   return index(b, laneTotals,
+                                arith::MulIOp::create(
+                                    b, v, indexConstant(b, kWarpLanes)));
+                 }),
+        kWarpLanes, combine);
+  }
+  return index(b, totals, zero);
 }

@@ -51,6 +51,11 @@ void mlir::obs::buildReferencePipeline(OpPassManager &pm) {
   // targets would run without a race: they are proved as they would be
   // there, on a copy, and nothing is changed.
   pm.addPass(createObsExpandDevice());
+  // A scan or reduce without a network takes the serial network on the GPU
+  // targets; the oracle is told so, and computes it in that order itself.
+  ObsExpandNetworksOptions markDefaults;
+  markDefaults.markDefaults = true;
+  pm.addNestedPass<KernelOp>(createObsExpandNetworks(markDefaults));
   pm.addPass(createObsVerifyReference());
   pm.addPass(createObsLowerReference());
   buildHostToLLVMPipeline(pm);

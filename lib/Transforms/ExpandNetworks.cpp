@@ -23,19 +23,50 @@ static bool atProgramLevel(Operation *op) {
 namespace {
 struct ObsExpandNetworksPass
     : mlir::obs::impl::ObsExpandNetworksBase<ObsExpandNetworksPass> {
+  using ObsExpandNetworksBase::ObsExpandNetworksBase;
   void runOnOperation() override;
 };
 } // namespace
 
+/// Whether `op` is a scan, sort or reduce that names its network.
+static bool namesNetwork(Operation *op) {
+  return (isa<ScanOp>(op) && cast<ScanOp>(op).getNetwork()) ||
+         (isa<SortOp>(op) && cast<SortOp>(op).getNetwork()) ||
+         (isa<ReduceOp>(op) && cast<ReduceOp>(op).getNetwork());
+}
+
+/// Whether `op` is a scan or reduce without a network directly in a
+/// kernel's body, whose combine may be reassociated: it becomes `serial`.
+static bool takesSerialByDefault(Operation *op) {
+  return isa<ScanOp, ReduceOp>(op) && !namesNetwork(op) &&
+         isa<KernelOp>(op->getParentOp()) && isAssociativeOnSamples(op);
+}
+
 void ObsExpandNetworksPass::runOnOperation() {
+  KernelOp kernel = getOperation();
+  if (markDefaults) {
+    kernel.walk([&](Operation *op) {
+      if (!takesSerialByDefault(op))
+        return;
+      if (auto scan = dyn_cast<ScanOp>(op))
+        scan.setNetwork(ScanNetwork::Serial);
+      else
+        cast<ReduceOp>(op).setNetwork(ReduceNetwork::Serial);
+      addToStatistic(*this, numSerialDefaults, "serial-defaults");
+    });
+    return;
+  }
   SmallVector<Operation *> networks;
-  getOperation().walk([&](Operation *op) {
-    bool named = (isa<ScanOp>(op) && cast<ScanOp>(op).getNetwork()) ||
-                 (isa<SortOp>(op) && cast<SortOp>(op).getNetwork()) ||
-                 (isa<ReduceOp>(op) && cast<ReduceOp>(op).getNetwork());
-    if (named && atProgramLevel(op))
+  kernel.walk([&](Operation *op) {
+    if ((namesNetwork(op) && atProgramLevel(op)) || takesSerialByDefault(op))
       networks.push_back(op);
   });
+  // The serial networks' threads, from the kernel as written: the other
+  // networks' syncs must not count.
+  DenseMap<Operation *, uint64_t> serialThreads;
+  for (Operation *op : networks)
+    if (isa<ScanOp, ReduceOp>(op))
+      serialThreads[op] = getSerialNetworkThreads(op);
   auto countSyncs = [&] {
     uint64_t count = 0;
     getOperation().walk([&](SyncOp) { ++count; });
@@ -56,8 +87,10 @@ void ObsExpandNetworksPass::runOnOperation() {
       return dsl::inlineRegion(b, region, arguments);
     };
     SmallVector<Value> replacement;
+    if (!namesNetwork(op))
+      addToStatistic(*this, numSerialDefaults, "serial-defaults");
     if (auto scan = dyn_cast<ScanOp>(op)) {
-      switch (*scan.getNetwork()) {
+      switch (scan.getNetwork().value_or(ScanNetwork::Serial)) {
       case ScanNetwork::Sklansky:
         replacement = {dsl::sklansky(b, scan.getInput(), body)};
         break;
@@ -66,6 +99,10 @@ void ObsExpandNetworksPass::runOnOperation() {
         break;
       case ScanNetwork::BrentKung:
         replacement = {dsl::brentKung(b, scan.getInput(), body)};
+        break;
+      case ScanNetwork::Serial:
+        replacement = {dsl::serialScan(b, scan.getInput(), body,
+                                       serialThreads.lookup(op))};
         break;
       }
       addToStatistic(*this, numScans, "scans");
@@ -83,7 +120,13 @@ void ObsExpandNetworksPass::runOnOperation() {
       }
       addToStatistic(*this, numSorts, "sorts");
     } else {
-      replacement = dsl::treeReduce(b, cast<ReduceOp>(op).getInput(), body);
+      auto reduce = cast<ReduceOp>(op);
+      if (reduce.getNetwork().value_or(ReduceNetwork::Serial) ==
+          ReduceNetwork::Tree)
+        replacement = dsl::treeReduce(b, reduce.getInput(), body);
+      else
+        replacement = dsl::serialReduce(b, reduce.getInput(), body,
+                                        serialThreads.lookup(op));
       addToStatistic(*this, numReductions, "reductions");
     }
     op->replaceAllUsesWith(replacement);

@@ -35,8 +35,9 @@ obs.kernel @average_tree(%a: !obs.arr<8 x f32>) -> !obs.arr<1 x f32> {
 
 // -----
 
-// Without a network the combine is folded left to right on every target:
-// nothing is reassociated, and nothing is checked.
+// Without a network a combine that is not associative on the samples stays
+// folded left to right on every target: the serial default, which would
+// reassociate it, is not taken, and nothing is reported.
 obs.kernel @difference_sequential(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
   %s = obs.scan %a : !obs.arr<8 x i32> {
   ^bb0(%x: i32, %y: i32):

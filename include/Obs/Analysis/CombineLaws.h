@@ -24,6 +24,12 @@ namespace mlir::obs {
 /// three elements).
 LogicalResult checkCombineLaws(Operation *op, ArrayAttr identity = {});
 
+/// Whether the combine in `op`'s first region folds to constants on every
+/// triple of sample elements and is associative on each: what a network
+/// the program did not name needs before it may reassociate the combine.
+/// Silent: a combine that fails keeps its sequential fold.
+bool isAssociativeOnSamples(Operation *op);
+
 } // namespace mlir::obs
 
 #endif // OBS_ANALYSIS_COMBINELAWS_H

@@ -27,6 +27,14 @@ Value koggeStone(ImplicitLocOpBuilder &b, Value array, BinaryFn combine);
 /// fills in the rest: 2 log2 N - 1 stages, each writing few elements.
 Value brentKung(ImplicitLocOpBuilder &b, Value array, BinaryFn combine);
 
+/// CUB's block scan, serial in each thread: thread t scans the run of
+/// ceil(N / threads) consecutive elements from t*run in sequence (written
+/// `blocked<run>`), the runs' totals are scanned by Kogge-Stone within each
+/// warp and the warps' totals likewise, and each element takes in the
+/// totals before its run.
+Value serialScan(ImplicitLocOpBuilder &b, Value array, BinaryFn combine,
+                 uint64_t threads);
+
 // Sorts, ascending by `less`.
 
 /// Seed 001: `sorter = repE k (tau ->>- merger)`, with
@@ -53,6 +61,13 @@ Value bitonicMerge(ImplicitLocOpBuilder &b, Value array, BinaryFn less);
 /// flattened result; any length from 1 works.
 SmallVector<Value> treeReduce(ImplicitLocOpBuilder &b, Value array,
                               BinaryFn combine);
+
+/// CUB's block reduction, serial in each thread: thread t folds its run of
+/// ceil(N / threads) consecutive elements in sequence, each warp folds its
+/// lanes' totals (lane l taking in lane l + d, d = 1, 2, 4, ...), and the
+/// warps' totals are folded likewise. Returns the flattened result.
+SmallVector<Value> serialReduce(ImplicitLocOpBuilder &b, Value array,
+                                BinaryFn combine, uint64_t threads);
 
 } // namespace mlir::obs::dsl
 

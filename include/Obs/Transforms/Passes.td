@@ -152,10 +152,21 @@ def ObsExpandNetworks : Pass<"obs-expand-networks", "::mlir::obs::KernelOp"> {
     combinator functions of `Obs/Builder/Networks.h`: stages of combinators
     separated by `obs.sync`, which every refinement pass then works on.
 
-    * scan: `sklansky`, `kogge_stone`, `brent_kung`;
+    * scan: `sklansky`, `kogge_stone`, `brent_kung`, `serial`;
     * sort: `periodic` (seed 001), `odd_even_merge` (seed 000), `bitonic`;
-    * reduce: `tree` (seed 004), whose results become `obs.index` of the
-      last level's one element.
+    * reduce: `tree` (seed 004), `serial`, whose results become `obs.index`
+      of the last level's one element.
+
+    `serial` is CUB's composition: each of the block's threads scans or
+    folds its run of consecutive elements in sequence (the stages write
+    `blocked<run>`, so `--obs-promote-registers` can keep the runs in
+    registers), the runs' totals are combined within each warp, then the
+    warps' totals. The threads are the kernel's `threads`, else one per
+    element (at most 1024); in the region of `two`, `ilv`, `one` or
+    `repeat` each run is one element. A scan or reduce without a network
+    directly in a kernel's body becomes `serial` where its combine folds to
+    constants on sample elements and is associative on all of them (counted
+    as `serial-defaults`); otherwise it stays a sequential fold.
 
     The op's combine or `less` region is cloned into each stage. A scan's
     or reduction's combine that folds to constants is first tried for
@@ -165,12 +176,20 @@ def ObsExpandNetworks : Pass<"obs-expand-networks", "::mlir::obs::KernelOp"> {
     element code (a `map` or `generate` region) have no stages to expand
     into: they stay, and each thread computes them sequentially.
   }];
+  let options = [
+    Option<"markDefaults", "mark-defaults", "bool", /*default=*/"false",
+           "Write `network(serial)` on the scans and reductions that take it "
+           "by default, and expand nothing: the reference target computes "
+           "each network itself, in the same order">
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];
   let statistics = [
     Statistic<"numScans", "scans", "Scan networks expanded">,
     Statistic<"numSorts", "sorts", "Sort networks expanded">,
-    Statistic<"numReductions", "reductions", "Reduction trees expanded">,
+    Statistic<"numReductions", "reductions", "Reduction networks expanded">,
+    Statistic<"numSerialDefaults", "serial-defaults",
+              "Scans and reductions without a network made serial">,
     Statistic<"numStages", "stages", "Syncs the networks introduced">
   ];
 }

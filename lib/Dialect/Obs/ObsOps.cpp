@@ -50,6 +50,17 @@ bool mlir::obs::holdsSync(Operation *op) {
       .wasInterrupted();
 }
 
+uint64_t mlir::obs::getSerialNetworkThreads(Operation *op) {
+  uint64_t length = arrType(op->getOperand(0)).getLength();
+  auto kernel = dyn_cast<KernelOp>(op->getParentOp());
+  if (!kernel)
+    return length;
+  if (std::optional<uint64_t> threads = kernel.getThreads())
+    return *threads;
+  return std::min(std::max(kernel.getBlockThreads(), length),
+                  KernelOp::kMaxThreads);
+}
+
 bool mlir::obs::usesBlockPosition(Operation *op) {
   return op
       ->walk([](Operation *nested) {

@@ -354,73 +354,153 @@ static SmallVector<Value> emitFold(ElementEmitter &emitter, Region &body,
   return SmallVector<Value>(loop.getResults());
 }
 
-/// Seed 004's tree: level by level, elements 2j and 2j+1 combine into j and
-/// an odd last element moves up unchanged. The levels live in a scratch
-/// array on the thread's stack, allocated once at the start of the
-/// enclosing function so that emitting the tree inside a loop does not grow
-/// the stack.
-static SmallVector<Value> emitTreeReduce(ElementEmitter &emitter, Region &body,
-                                         Value input) {
-  OpBuilder &builder = emitter.getBuilder();
-  Location loc = emitter.getLoc();
-  uint64_t length = arrType(input).getLength();
-  SmallVector<Type> types = leafTypes(input);
-  uint64_t scratchLength = (length + 1) / 2;
-  SmallVector<Value> scratch;
-  {
+namespace {
+/// Flattened elements on the thread's stack, allocated once at the start of
+/// the enclosing function so that emitting a reduction inside a loop does
+/// not grow the stack.
+class ScratchArray {
+public:
+  ScratchArray(ElementEmitter &emitter, TypeRange types, uint64_t length)
+      : emitter(emitter) {
+    OpBuilder &builder = emitter.getBuilder();
     OpBuilder::InsertionGuard guard(builder);
     // The function, not the nearest automatic allocation scope: scf.for is
-    // one, but its lowering to LLVM frees nothing per iteration, so a tree
-    // inside a loop would grow the stack by its scratch array every
-    // iteration.
+    // one, but its lowering to LLVM frees nothing per iteration, so a
+    // reduction inside a loop would grow the stack by its scratch array
+    // every iteration.
     Operation *scope = builder.getInsertionBlock()->getParentOp();
     while (scope && !isa<FunctionOpInterface>(scope))
       scope = scope->getParentOp();
     if (scope && !scope->getRegion(0).empty())
       builder.setInsertionPointToStart(&scope->getRegion(0).front());
     for (Type type : types)
-      scratch.push_back(memref::AllocaOp::create(
-          builder, loc,
-          MemRefType::get({static_cast<int64_t>(scratchLength)}, type)));
+      memrefs.push_back(memref::AllocaOp::create(
+          builder, emitter.getLoc(),
+          MemRefType::get({static_cast<int64_t>(length)}, type)));
   }
-  auto load = [&](Value index) {
-    return llvm::map_to_vector(scratch, [&](Value memref) -> Value {
-      return memref::LoadOp::create(builder, loc, memref, index);
+
+  SmallVector<Value> load(Value index) {
+    return llvm::map_to_vector(memrefs, [&](Value memref) -> Value {
+      return memref::LoadOp::create(emitter.getBuilder(), emitter.getLoc(),
+                                    memref, index);
     });
-  };
-  auto store = [&](ValueRange values, Value index) {
-    for (auto [value, memref] : llvm::zip_equal(values, scratch))
-      memref::StoreOp::create(builder, loc, value, memref, index);
-  };
+  }
+  void store(ValueRange values, Value index) {
+    for (auto [value, memref] : llvm::zip_equal(values, memrefs))
+      memref::StoreOp::create(emitter.getBuilder(), emitter.getLoc(), value,
+                              memref, index);
+  }
+
+private:
+  ElementEmitter &emitter;
+  SmallVector<Value> memrefs;
+};
+} // namespace
+
+/// `body(i)` for i = 0 .. count-1, in increasing order, in an scf.for.
+static void emitForEach(ElementEmitter &emitter, uint64_t count,
+                        llvm::function_ref<void(Value)> body) {
+  OpBuilder &builder = emitter.getBuilder();
+  auto loop = scf::ForOp::create(
+      builder, emitter.getLoc(), emitter.constantIndex(0),
+      emitter.constantIndex(count), emitter.constantIndex(1));
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(loop.getBody()->getTerminator());
+  ElementEmitter::Scope iteration(emitter);
+  body(loop.getInductionVar());
+}
+
+/// Seed 004's tree: level by level, elements 2j and 2j+1 combine into j and
+/// an odd last element moves up unchanged.
+static SmallVector<Value> emitTreeReduce(ElementEmitter &emitter, Region &body,
+                                         Value input) {
+  uint64_t length = arrType(input).getLength();
+  ScratchArray scratch(emitter, leafTypes(input), (length + 1) / 2);
   // Level by level; `read(i)` is element i of the level below. Writing j
   // while reading 2j and 2j+1 in increasing j never overwrites what is
   // still to be read, so the levels share the scratch array.
   auto level = [&](uint64_t count,
                    llvm::function_ref<SmallVector<Value>(Value)> read) {
-    auto loop = scf::ForOp::create(builder, loc, emitter.constantIndex(0),
-                                   emitter.constantIndex(count / 2),
-                                   emitter.constantIndex(1));
-    {
-      OpBuilder::InsertionGuard loopGuard(builder);
-      builder.setInsertionPoint(loop.getBody()->getTerminator());
-      ElementEmitter::Scope iteration(emitter);
-      Value j = loop.getInductionVar();
+    emitForEach(emitter, count / 2, [&](Value j) {
       Value left = emitter.mulIndex(j, 2);
       SmallVector<Value> lhs = read(left);
       SmallVector<Value> rhs = read(emitter.addIndex(left, 1));
-      store(emitter.emitRegionOn(body, lhs, rhs), j);
-    }
+      scratch.store(emitter.emitRegionOn(body, lhs, rhs), j);
+    });
     if (count % 2) {
       ElementEmitter::Scope last(emitter);
-      store(read(emitter.constantIndex(count - 1)),
-            emitter.constantIndex(count / 2));
+      scratch.store(read(emitter.constantIndex(count - 1)),
+                    emitter.constantIndex(count / 2));
     }
   };
+  auto load = [&](Value index) { return scratch.load(index); };
   level(length,
         [&](Value index) { return emitter.emitElement(input, index).scalars; });
-  for (uint64_t count = scratchLength; count > 1; count = (count + 1) / 2)
+  for (uint64_t count = (length + 1) / 2; count > 1; count = (count + 1) / 2)
     level(count, load);
   return load(emitter.constantIndex(0));
+}
+
+/// The serial network's order (lib/Builder/Networks.cpp builds its stages
+/// for the GPU targets; this is the reference's own): each of `threads`
+/// runs of consecutive elements folded left to right, then within each
+/// warp of 32 runs lane l takes in lane l + d for d = 1, 2, 4, ... where
+/// that lane exists, then the warps' totals alike. At distance d element
+/// c reads c + d, which in increasing c is still the level below's: the
+/// levels share one array.
+static SmallVector<Value> emitSerialReduce(ElementEmitter &emitter,
+                                           Region &body, Value input,
+                                           uint64_t threads) {
+  OpBuilder &builder = emitter.getBuilder();
+  Location loc = emitter.getLoc();
+  uint64_t length = arrType(input).getLength();
+  uint64_t run = llvm::divideCeil(length, std::max<uint64_t>(threads, 1));
+  uint64_t runs = llvm::divideCeil(length, run);
+  constexpr uint64_t warp = KernelOp::kWarpSize;
+  ScratchArray totals(emitter, leafTypes(input), runs);
+  emitForEach(emitter, runs, [&](Value r) {
+    Value first = emitter.mulIndex(r, run);
+    Value end =
+        arith::MinUIOp::create(builder, loc, emitter.addIndex(first, run),
+                               emitter.constantIndex(length));
+    totals.store(emitFold(emitter, body, input,
+                          emitter.emitElement(input, first).scalars,
+                          emitter.addIndex(first, 1), end),
+                 r);
+  });
+  auto foldWithinWarps = [&](uint64_t count) {
+    for (uint64_t distance = 1; distance < std::min(warp, count); distance *= 2)
+      emitForEach(emitter, count, [&](Value c) {
+        Value lane = arith::AndIOp::create(builder, loc, c,
+                                           emitter.constantIndex(warp - 1));
+        Value inWarp =
+            arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, lane,
+                                  emitter.constantIndex(warp - distance));
+        Value other = emitter.addIndex(c, distance);
+        Value inArray =
+            arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                  other, emitter.constantIndex(count));
+        auto takes = scf::IfOp::create(
+            builder, loc, arith::AndIOp::create(builder, loc, inWarp, inArray),
+            /*withElseRegion=*/false);
+        OpBuilder::InsertionGuard guard(builder);
+        builder.setInsertionPoint(takes.thenBlock()->getTerminator());
+        ElementEmitter::Scope taken(emitter);
+        totals.store(
+            emitter.emitRegionOn(body, totals.load(c), totals.load(other)), c);
+      });
+  };
+  foldWithinWarps(runs);
+  uint64_t warps = llvm::divideCeil(runs, warp);
+  if (warps > 1) {
+    // Warp v's total moves to v: in increasing v, 32v is never one of the
+    // places already written.
+    emitForEach(emitter, warps, [&](Value v) {
+      totals.store(totals.load(emitter.mulIndex(v, warp)), v);
+    });
+    foldWithinWarps(warps);
+  }
+  return totals.load(emitter.constantIndex(0));
 }
 
 SmallVector<Value> ReduceOp::emitScalars(ElementEmitter &emitter) {
@@ -428,8 +508,11 @@ SmallVector<Value> ReduceOp::emitScalars(ElementEmitter &emitter) {
   uint64_t length = arrType(input).getLength();
   if (length == 1)
     return emitter.emitLeaf(input, emitter.constantIndex(0));
-  if (getNetwork())
+  if (getNetwork() == ReduceNetwork::Tree)
     return emitTreeReduce(emitter, getBody(), input);
+  if (getNetwork() == ReduceNetwork::Serial)
+    return emitSerialReduce(emitter, getBody(), input,
+                            getSerialNetworkThreads(*this));
   SmallVector<Value> initial =
       emitter.emitLeaf(input, emitter.constantIndex(0));
   return emitFold(emitter, getBody(), input, initial, emitter.constantIndex(1),

@@ -164,7 +164,8 @@ def Obs_ScanNetwork : I32EnumAttr<"ScanNetwork",
     "the parallel prefix network an obs.scan expands into", [
       I32EnumAttrCase<"Sklansky", 0, "sklansky">,
       I32EnumAttrCase<"KoggeStone", 1, "kogge_stone">,
-      I32EnumAttrCase<"BrentKung", 2, "brent_kung">
+      I32EnumAttrCase<"BrentKung", 2, "brent_kung">,
+      I32EnumAttrCase<"Serial", 3, "serial">
     ]> {
   let cppNamespace = "::mlir::obs";
   let genSpecializedAttr = 0;
@@ -172,7 +173,8 @@ def Obs_ScanNetwork : I32EnumAttr<"ScanNetwork",
 
 def Obs_ScanNetworkAttr : EnumAttr<Obs_Dialect, Obs_ScanNetwork,
                                    "scan_network"> {
-  let summary = "a prefix network: `sklansky`, `kogge_stone` or `brent_kung`";
+  let summary = "a prefix network: `sklansky`, `kogge_stone`, `brent_kung` "
+                "or `serial`";
 }
 
 def Obs_SortNetwork : I32EnumAttr<"SortNetwork",
@@ -192,7 +194,8 @@ def Obs_SortNetworkAttr : EnumAttr<Obs_Dialect, Obs_SortNetwork,
 
 def Obs_ReduceNetwork : I32EnumAttr<"ReduceNetwork",
     "the association order of an obs.reduce", [
-      I32EnumAttrCase<"Tree", 0, "tree">
+      I32EnumAttrCase<"Tree", 0, "tree">,
+      I32EnumAttrCase<"Serial", 1, "serial">
     ]> {
   let cppNamespace = "::mlir::obs";
   let genSpecializedAttr = 0;
@@ -200,7 +203,8 @@ def Obs_ReduceNetwork : I32EnumAttr<"ReduceNetwork",
 
 def Obs_ReduceNetworkAttr : EnumAttr<Obs_Dialect, Obs_ReduceNetwork,
                                      "reduce_network"> {
-  let summary = "a reduction order: `tree` (pairwise, level by level)";
+  let summary = "a reduction order: `tree` (pairwise, level by level) or "
+                "`serial` (each thread's run, then the warps')";
 }
 
 def Obs_ScatterCombine : I32EnumAttr<"ScatterCombine",

@@ -41,6 +41,15 @@ bool holdsSync(Operation *op);
 /// where its block is.
 bool usesBlockPosition(Operation *op);
 
+/// The threads among which the serial network shares the array of `op` (a
+/// scan or reduce): the kernel's `threads` where `op` stands directly in a
+/// kernel's body, else one per element as a kernel without `threads` runs
+/// (at least as many as its stages need, at most a block's); its array's
+/// length elsewhere (a sub-program's or an element's share of the block is
+/// not known), which makes every run one element. Every target takes it
+/// from the kernel as written, so that they associate the combine alike.
+uint64_t getSerialNetworkThreads(Operation *op);
+
 /// Whether `kernel` returns a `global` scatter's result (see
 /// KernelOp::getGlobalScatter).
 bool hasGlobalResults(KernelOp kernel);

@@ -681,14 +681,23 @@ def Obs_ReduceOp : Obs_Op<"reduce", [
     DeclareOpInterfaceMethods<Obs_PullScalarOpInterface>]> {
   let summary = "folds an array into one element";
   let description = [{
-    Without a network, `f(...f(f(a[0], a[1]), a[2])..., a[N-1])`,
-    sequentially, by one thread. With `network(tree)`, pairwise level by
-    level as seed 004's tree summation does it: each level combines elements
-    `2i` and `2i+1`, an odd last element passes up unchanged, until one is
-    left. The network fixes the association order, so it is part of the
-    meaning: a floating-point sum differs between the two, and the reference
-    target computes each exactly as written. `--obs-expand-networks` turns a
-    tree at program level into stages with syncs.
+    Inside element code, `f(...f(f(a[0], a[1]), a[2])..., a[N-1])`,
+    sequentially, by the element's thread. With `network(tree)`, pairwise
+    level by level as seed 004's tree summation does it: each level combines
+    elements `2i` and `2i+1`, an odd last element passes up unchanged, until
+    one is left. With `network(serial)`, as CUB's block reduction does it:
+    the block's T threads each fold a run of `ceil(N / T)` consecutive
+    elements in sequence (Obsidian's `seqReduce`, kept in registers), the
+    runs' totals are folded within each warp (lane `l` takes in lane
+    `l + d` for `d` = 1, 2, 4, ...), and the warps' totals likewise.
+
+    The network fixes the association order, so it is part of the meaning:
+    a floating-point sum differs between them, and the reference target
+    computes each exactly as written. `--obs-expand-networks` turns a network
+    at program level into stages with syncs. A reduce without a network
+    directly in a kernel's body is `serial` for the kernel's threads where
+    its combine passes the associativity check on sample elements, and the
+    sequential fold otherwise.
 
     The region takes the accumulator and the next element (flattened) and
     yields the new accumulator; the results are the flattened element. The
@@ -723,12 +732,22 @@ def Obs_ScanOp : Obs_RegionOp<"scan", [SameOperandsAndResultType]> {
 
     The `network` says how `--obs-expand-networks` builds it from
     combinators at program level: `sklansky` (seed 002's
-    `two (sklansky (n-1)) ->- fan ->- sync`), `kogge_stone` or `brent_kung`.
-    Each is defined for every length (Sklansky's by stages where the length
-    is not a power of two). Each reassociates `⊕`, so a
-    floating-point scan may round differently from the reference target,
-    which folds left to right. Without a network, or inside element code,
-    each element is folded sequentially by its thread.
+    `two (sklansky (n-1)) ->- fan ->- sync`), `kogge_stone`, `brent_kung`,
+    or `serial`, the composition of CUB's block scan: the block's T threads
+    each scan a run of `ceil(N / T)` consecutive elements in sequence
+    (Obsidian's `seqScan`, written `blocked` and kept in registers), the
+    runs' totals are scanned within each warp (Kogge-Stone), the warps'
+    totals likewise, and each element then takes in the totals before its
+    run: two block barriers, and no loop. Each is defined for every length
+    (Sklansky's by stages where the length is not a power of two). The
+    network fixes the association order, so a floating-point scan rounds as
+    its network says, on every target.
+
+    A scan without a network directly in a kernel's body is `serial` for the
+    kernel's threads (its `threads`, else as many as it has elements, at most
+    1024) where its combine passes the associativity check on sample
+    elements. Otherwise, or inside element code, each element is folded
+    sequentially by its thread.
 
     ```mlir
     %1 = obs.scan %0 network(sklansky) : !obs.arr<8 x i32> {

@@ -1,0 +1,195 @@
+// RUN: obs-opt %s --split-input-file --pass-pipeline='builtin.module(obs.kernel(obs-expand-networks))' | FileCheck %s
+// RUN: obs-opt %s --split-input-file --pass-pipeline='builtin.module(obs.kernel(obs-expand-networks))' --obs-statistics 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
+
+// Tests of the serial networks (lib/Builder/Networks.cpp) and of
+// obs-expand-networks' default for scans and reductions without a network:
+// the shape of each, from its definition (run = ceil(N / threads); runs in
+// sequence under blocked<run>; the runs' totals within each warp; the
+// warps' totals; each element's prefix added back).
+
+// 8 elements on 2 threads: runs of 4, so three stages in sequence, each
+// taking element j - 1 of its run into element j (written blocked<4>);
+// the two runs' totals (elements 3 and 7) as a stage of their own; one
+// Kogge-Stone stage; then each element of the second run adds the first
+// run's total.
+// CHECK-LABEL: obs.kernel @serial_scan
+// CHECK-NOT: obs.scan
+// CHECK: arith.remui %{{.*}}, %c4
+// CHECK: arith.cmpi eq, %{{.*}}, %c1
+// CHECK: obs.sync blocked<4> %{{.*}} : !obs.arr<8 x i32>
+// CHECK: arith.cmpi eq, %{{.*}}, %c2
+// CHECK: obs.sync blocked<4> %{{.*}} : !obs.arr<8 x i32>
+// CHECK: arith.cmpi eq, %{{.*}}, %c3
+// CHECK: %[[RUNS:.*]] = obs.sync blocked<4> %{{.*}} : !obs.arr<8 x i32>
+// CHECK: obs.generate : !obs.arr<2 x i32>
+// CHECK: arith.muli %{{.*}}, %c4
+// CHECK: arith.addi %{{.*}}, %c3
+// CHECK: obs.index %[[RUNS]]
+// CHECK: obs.sync %{{.*}} : !obs.arr<2 x i32>
+// CHECK: arith.andi %{{.*}}, %c31
+// CHECK: arith.cmpi uge, %{{.*}}, %c1
+// CHECK: %[[TOTALS:.*]] = obs.sync %{{.*}} : !obs.arr<2 x i32>
+// CHECK: obs.generate : !obs.arr<8 x i32>
+// CHECK: obs.index %[[RUNS]]
+// CHECK: arith.divui %{{.*}}, %c4
+// CHECK: scf.if
+// CHECK: obs.index %[[TOTALS]]
+// CHECK: %[[R:.*]] = obs.sync blocked<4> %{{.*}} : !obs.arr<8 x i32>
+// CHECK-NOT: obs.sync
+// CHECK: obs.return %[[R]]
+obs.kernel @serial_scan(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32>
+    attributes {threads = 2} {
+  %r = obs.scan %a : !obs.arr<8 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %s = arith.addi %x, %y : i32
+    obs.yield %s : i32
+  }
+  obs.return %r : !obs.arr<8 x i32>
+}
+
+// -----
+
+// 80 elements on 40 threads: runs of 2, 40 totals in two warps, 5
+// Kogge-Stone stages within each; the second warp's total is run 39's
+// (min(63, 39)); the warps' two totals take one stage; the final stage
+// finds an element's warp as run / 32.
+// CHECK-LABEL: obs.kernel @serial_warps
+// CHECK: obs.sync blocked<2> %{{.*}} : !obs.arr<80 x i32>
+// CHECK: obs.sync %{{.*}} : !obs.arr<40 x i32>
+// CHECK-COUNT-5: obs.sync %{{.*}} : !obs.arr<40 x i32>
+// CHECK: obs.generate : !obs.arr<2 x i32>
+// CHECK: arith.minui %{{.*}}, %c39
+// CHECK: obs.sync %{{.*}} : !obs.arr<2 x i32>
+// CHECK-NOT: obs.sync %{{.*}} : !obs.arr<2 x i32>
+// CHECK: arith.divui %{{.*}}, %c2
+// CHECK: arith.divui %{{.*}}, %c32
+// CHECK: obs.sync blocked<2> %{{.*}} : !obs.arr<80 x i32>
+// CHECK-NOT: obs.sync
+obs.kernel @serial_warps(%a: !obs.arr<80 x i32>) -> !obs.arr<80 x i32>
+    attributes {threads = 40} {
+  %r = obs.scan %a network(serial) : !obs.arr<80 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %s = arith.addi %x, %y : i32
+    obs.yield %s : i32
+  }
+  obs.return %r : !obs.arr<80 x i32>
+}
+
+// -----
+
+// Without `threads`, one thread per element: runs of one, so the warp's
+// Kogge-Stone stages (distance 1, 2, 4) are the whole scan, and no stage
+// is written.
+// CHECK-LABEL: obs.kernel @runs_of_one
+// CHECK-NOT: blocked
+// CHECK: arith.cmpi uge, %{{.*}}, %c1
+// CHECK: obs.sync
+// CHECK: arith.cmpi uge, %{{.*}}, %c2
+// CHECK: obs.sync
+// CHECK: arith.cmpi uge, %{{.*}}, %c4
+// CHECK: %[[R:.*]] = obs.sync
+// CHECK-NOT: obs.sync
+// CHECK: obs.return %[[R]]
+obs.kernel @runs_of_one(%a: !obs.arr<8 x f32>) -> !obs.arr<8 x f32> {
+  %r = obs.scan %a : !obs.arr<8 x f32> {
+  ^bb0(%x: f32, %y: f32):
+    %s = arith.addf %x, %y : f32
+    obs.yield %s : f32
+  }
+  obs.return %r : !obs.arr<8 x f32>
+}
+
+// -----
+
+// 10 elements on 3 threads: runs of 4 (the last one of 2), folded in three
+// stages over the 3 runs (each taking element r*4 + j where it exists),
+// then the warp's fold: run r takes in run r + 1, then r + 2, where they
+// exist; the total is run 0's.
+// CHECK-LABEL: obs.kernel @serial_reduce
+// CHECK-NOT: obs.reduce
+// CHECK: obs.generate : !obs.arr<3 x i32>
+// CHECK: arith.cmpi ult, %{{.*}}, %c10
+// CHECK: obs.sync %{{.*}} : !obs.arr<3 x i32>
+// CHECK-COUNT-2: arith.cmpi ult, %{{.*}}, %c10
+// CHECK: arith.addi %{{.*}}, %c1
+// CHECK: arith.cmpi ult, %{{.*}}, %c3
+// CHECK: arith.addi %{{.*}}, %c2
+// CHECK: arith.cmpi ult, %{{.*}}, %c3
+// CHECK: %[[LAST:.*]] = obs.sync %{{.*}} : !obs.arr<3 x i32>
+// CHECK: %[[TOTAL:.*]] = obs.index %[[LAST]][%c0]
+// CHECK: obs.yield %[[TOTAL]]
+obs.kernel @serial_reduce(%a: !obs.arr<10 x i32>) -> !obs.arr<1 x i32>
+    attributes {threads = 3} {
+  %s = obs.reduce %a : !obs.arr<10 x i32> -> i32 {
+  ^bb0(%x: i32, %y: i32):
+    %z = arith.addi %x, %y : i32
+    obs.yield %z : i32
+  }
+  %t = obs.generate : !obs.arr<1 x i32> {
+  ^bb0(%i: index):
+    obs.yield %s : i32
+  }
+  obs.return %t : !obs.arr<1 x i32>
+}
+
+// -----
+
+// In a sub-program the block's share is not known: a named serial scan has
+// runs of one (nothing written), and a scan without a network stays.
+// CHECK-LABEL: obs.kernel @in_two
+// CHECK: obs.two
+// CHECK-NOT: blocked
+// CHECK: obs.sync %{{.*}} : !obs.arr<4 x i32>
+// CHECK: obs.sync %{{.*}} : !obs.arr<4 x i32>
+// CHECK: obs.scan %arg1
+obs.kernel @in_two(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32>
+    attributes {threads = 2} {
+  %r = obs.two %a : !obs.arr<8 x i32> -> !obs.arr<8 x i32> {
+  ^bb0(%h: !obs.arr<4 x i32>):
+    %s = obs.scan %h network(serial) : !obs.arr<4 x i32> {
+    ^bb0(%x: i32, %y: i32):
+      %z = arith.addi %x, %y : i32
+      obs.yield %z : i32
+    }
+    %u = obs.scan %h : !obs.arr<4 x i32> {
+    ^bb0(%x: i32, %y: i32):
+      %z = arith.addi %x, %y : i32
+      obs.yield %z : i32
+    }
+    %k = obs.map %s, %u : !obs.arr<4 x i32>, !obs.arr<4 x i32> -> !obs.arr<4 x i32> {
+    ^bb0(%x: i32, %y: i32):
+      %z = arith.addi %x, %y : i32
+      obs.yield %z : i32
+    }
+    obs.yield %k : !obs.arr<4 x i32>
+  }
+  obs.return %r : !obs.arr<8 x i32>
+}
+
+// -----
+
+// A difference is not associative: the reduce without a network stays the
+// sequential fold.
+// CHECK-LABEL: obs.kernel @difference
+// CHECK: obs.reduce %arg0 :
+obs.kernel @difference(%a: !obs.arr<8 x i32>) -> !obs.arr<1 x i32> {
+  %s = obs.reduce %a : !obs.arr<8 x i32> -> i32 {
+  ^bb0(%x: i32, %y: i32):
+    %z = arith.subi %x, %y : i32
+    obs.yield %z : i32
+  }
+  %t = obs.generate : !obs.arr<1 x i32> {
+  ^bb0(%i: index):
+    obs.yield %s : i32
+  }
+  obs.return %t : !obs.arr<1 x i32>
+}
+
+// Four serial scans (one named in @in_two) and one reduction; the
+// defaults taken: @serial_scan, @runs_of_one and @serial_reduce. Stages:
+// 3 + 1 + 1 + 1, 1 + 1 + 5 + 1 + 1, 3, 3 + 2, and 2.
+// STATS: obs-expand-networks
+// STATS-NEXT: 4 scans
+// STATS-NEXT: 1 reductions
+// STATS-NEXT: 3 serial-defaults
+// STATS-NEXT: 25 stages

@@ -1,0 +1,70 @@
+// Scans and reductions by the serial network (issue 17), the default
+// without a network: test/obs-run/serial.test runs them.
+
+// Runs of 2 in registers, 256 totals in 8 warps.
+obs.kernel @scan512(%a: !obs.arr<512 x i32>) -> !obs.arr<512 x i32>
+    attributes {threads = 256} {
+  %s = obs.scan %a : !obs.arr<512 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %z = arith.addi %x, %y : i32
+    obs.yield %z : i32
+  }
+  obs.return %s : !obs.arr<512 x i32>
+}
+
+// A combine that is not commutative (the last nonzero element so far), so
+// that an element taken in on the wrong side shows; runs of 11, the last
+// one of 10, 91 totals in 3 warps, the last one partial.
+obs.kernel @last1000(%a: !obs.arr<1000 x i32>) -> !obs.arr<1000 x i32>
+    attributes {threads = 96} {
+  %s = obs.scan %a network(serial) : !obs.arr<1000 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %c0 = arith.constant 0 : i32
+    %nonzero = arith.cmpi ne, %y, %c0 : i32
+    %z = arith.select %nonzero, %y, %x : i32
+    obs.yield %z : i32
+  }
+  obs.return %s : !obs.arr<1000 x i32>
+}
+
+// Runs of 11 folded in registers, then 91 totals in 3 warps.
+obs.kernel @sum1000(%a: !obs.arr<1000 x i32>) -> !obs.arr<1 x i32>
+    attributes {threads = 96} {
+  %s = obs.reduce %a : !obs.arr<1000 x i32> -> i32 {
+  ^bb0(%x: i32, %y: i32):
+    %z = arith.addi %x, %y : i32
+    obs.yield %z : i32
+  }
+  %t = obs.generate : !obs.arr<1 x i32> {
+  ^bb0(%i: index):
+    obs.yield %s : i32
+  }
+  obs.return %t : !obs.arr<1 x i32>
+}
+
+// Runs of 16, more than registers hold: the runs stay in shared memory.
+obs.kernel @scan4096(%a: !obs.arr<4096 x i32>) -> !obs.arr<4096 x i32>
+    attributes {threads = 256} {
+  %s = obs.scan %a : !obs.arr<4096 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %z = arith.addi %x, %y : i32
+    obs.yield %z : i32
+  }
+  obs.return %s : !obs.arr<4096 x i32>
+}
+
+// A float sum, whose rounding depends on the association order: the
+// reference target computes the serial network's order itself.
+obs.kernel @fsum1000(%a: !obs.arr<1000 x f32>) -> !obs.arr<1 x f32>
+    attributes {threads = 96} {
+  %s = obs.reduce %a : !obs.arr<1000 x f32> -> f32 {
+  ^bb0(%x: f32, %y: f32):
+    %z = arith.addf %x, %y : f32
+    obs.yield %z : f32
+  }
+  %t = obs.generate : !obs.arr<1 x f32> {
+  ^bb0(%i: index):
+    obs.yield %s : f32
+  }
+  obs.return %t : !obs.arr<1 x f32>
+}
