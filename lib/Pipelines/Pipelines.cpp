@@ -185,6 +185,9 @@ void mlir::obs::buildPTXPipeline(OpPassManager &pm,
   pm.addPass(createObsHostMemoryToGPU());
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
   pm.addPass(createObsHostSharedAllocsToGPU());
+  // While the loops are still scf.for, whose bounds the range analysis
+  // reads.
+  pm.addNestedPass<gpu::GPUModuleOp>(createObsGPUIndexWidth());
   pm.addNestedPass<gpu::GPUModuleOp>(createSCFToControlFlowPass());
   ConvertGpuOpsToNVVMOpsOptions nvvmOptions;
   nvvmOptions.useBarePtrCallConv = true;

@@ -7,6 +7,7 @@
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {
+class DLTIDialect;
 namespace arith {
 class ArithDialect;
 } // namespace arith

@@ -213,6 +213,33 @@ def ObsHostSharedAllocsToGPU
   ];
 }
 
+def ObsGPUIndexWidth : Pass<"obs-gpu-index-width", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Compute a gpu.module's indices in 32 bits where every one "
+                "fits";
+  let description = [{
+    `index` is 64 bits wide on the host, and so it is in PTX by default:
+    every element offset, comparison and mask of a kernel is a 64-bit
+    operation, which the GPU issues as two. This pass, run on a gpu.module
+    before convert-gpu-to-nvvm, proves with MLIR's integer range analysis
+    (the kernels' known block and grid sizes bound the thread and block
+    ids) that every `index` value of every kernel in the module lies in
+    `[-2^31, 2^31)`, and every operand of an `arith.index_castui` in
+    `[0, 2^31)`; then 32-bit arithmetic computes the same values, and it
+    writes the module's data layout `#dlti.dl_spec<index = 32 : i64>`, from
+    which convert-gpu-to-nvvm takes the index width. A value the analysis
+    cannot bound (an index cast from 64-bit data, a product that may grow
+    past 2^31, an argument of type `index`, as the run-time sizes of a
+    launch whose sizes are known only at run time) leaves the module at 64
+    bits. Pointers stay 64 bits: a 32-bit offset is sign-extended into
+    the address.
+  }];
+  let dependentDialects = ["::mlir::DLTIDialect"];
+  let statistics = [
+    Statistic<"numNarrowed", "narrowed-modules",
+              "gpu.modules whose indices are 32 bits wide">
+  ];
+}
+
 def ObsNVVMReductions : Pass<"obs-nvvm-reductions", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Atomics whose old value is unused become PTX reductions "
                 "(`red`)";

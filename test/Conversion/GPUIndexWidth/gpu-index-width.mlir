@@ -1,0 +1,103 @@
+// RUN: obs-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(obs-gpu-index-width))' | FileCheck %s
+// RUN: obs-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(obs-gpu-index-width))' --obs-statistics 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
+
+// Tests of lib/Conversion/GPUIndexWidth: a module whose every index the
+// range analysis bounds within 32 bits gets 32-bit indices; one value it
+// cannot bound keeps the module at 64.
+
+// Thread ids bounded by the known block size, offsets by the memref: every
+// index fits.
+// CHECK-LABEL: gpu.module @bounded
+// CHECK-SAME: dlti.dl_spec = #dlti.dl_spec<index = 32 : i64>
+gpu.module @bounded {
+  gpu.func @k(%in: memref<512xi32>, %out: memref<512xi32>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c2 = arith.constant 2 : index
+    %c1 = arith.constant 1 : index
+    %t = gpu.thread_id x
+    %i = arith.muli %t, %c2 : index
+    %j = arith.addi %i, %c1 : index
+    %x = memref.load %in[%i] : memref<512xi32>
+    %y = memref.load %in[%j] : memref<512xi32>
+    %s = arith.addi %x, %y : i32
+    memref.store %s, %out[%i] : memref<512xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+// An index from 64-bit data may be anything.
+// CHECK-LABEL: gpu.module @from_data
+// CHECK-NOT: dlti.dl_spec
+gpu.module @from_data {
+  gpu.func @k(%in: memref<4xi64>, %out: memref<4xi32>) kernel
+      attributes {known_block_size = array<i32: 4, 1, 1>} {
+    %t = gpu.thread_id x
+    %v = memref.load %in[%t] : memref<4xi64>
+    %i = arith.index_cast %v : i64 to index
+    %c3 = arith.constant 3 : index
+    %k = arith.andi %i, %c3 : index
+    %x = arith.index_cast %i : index to i32
+    memref.store %x, %out[%k] : memref<4xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A product that may pass 2^31: 255 * 10,000,000.
+// CHECK-LABEL: gpu.module @large_product
+// CHECK-NOT: dlti.dl_spec
+gpu.module @large_product {
+  gpu.func @k(%out: memref<256xi32>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %big = arith.constant 10000000 : index
+    %c256 = arith.constant 256 : index
+    %t = gpu.thread_id x
+    %p = arith.muli %t, %big : index
+    %r = arith.remui %p, %c256 : index
+    %x = arith.index_cast %r : index to i32
+    memref.store %x, %out[%t] : memref<256xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A length known only at run time, as an `index` argument.
+// CHECK-LABEL: gpu.module @run_time_length
+// CHECK-NOT: dlti.dl_spec
+gpu.module @run_time_length {
+  gpu.func @k(%out: memref<?xi32>, %n: index) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %t = gpu.thread_id x
+    %inside = arith.cmpi ult, %t, %n : index
+    scf.if %inside {
+      %x = arith.index_cast %t : index to i32
+      memref.store %x, %out[%t] : memref<?xi32>
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// An unsigned cast of a value that may be negative: 32 bits would
+// zero-extend a different number.
+// CHECK-LABEL: gpu.module @unsigned_cast
+// CHECK-NOT: dlti.dl_spec
+gpu.module @unsigned_cast {
+  gpu.func @k(%out: memref<256xi64>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c1 = arith.constant 1 : index
+    %t = gpu.thread_id x
+    %d = arith.subi %t, %c1 : index
+    %x = arith.index_castui %d : index to i64
+    memref.store %x, %out[%t] : memref<256xi64>
+    gpu.return
+  }
+}
+
+// STATS: obs-gpu-index-width
+// STATS-NEXT: 1 narrowed-modules
