@@ -385,7 +385,7 @@ static Value segmentedFold(ImplicitLocOpBuilder &b, Value array,
 Value dsl::serialScan(ImplicitLocOpBuilder &b, Value array, BinaryFn combine,
                       uint64_t threads) {
   uint64_t n = length(array);
-  if (n == 1)
+  if (n <= 1)
     return array;
   ArrType type = arrType(array);
   SmallVector<Type> types;
@@ -434,7 +434,9 @@ Value dsl::serialScan(ImplicitLocOpBuilder &b, Value array, BinaryFn combine,
                        clampIndex(b, last, runs.count - 1,
                                   runs.count % kWarpLanes == 0));
         });
-    warpTotals = segmentedKoggeStone(b, warpTotals, kWarpLanes, combine);
+    // More than 32 warps (a sub-program's or an element's runs of one):
+    // their totals are scanned the same way, one level up.
+    warpTotals = serialScan(b, warpTotals, combine, /*threads=*/warps);
   }
 
   // Runs of one element: the warps' scans are the answer where there is
@@ -480,7 +482,7 @@ Value dsl::serialScan(ImplicitLocOpBuilder &b, Value array, BinaryFn combine,
 // run = ceil(N / T); each thread folds its run in sequence (seqReduce):
 //   for j = 1 .. run-1:  t[r] = t[r] op x[r*run + j]      (t[r] = x[r*run])
 // then each warp's 32 totals by halving distances (lane l takes in lane
-// l + d), and the warps' totals likewise.
+// l + d), and the warps' totals likewise, level by level.
 SmallVector<Value> dsl::serialReduce(ImplicitLocOpBuilder &b, Value array,
                                      BinaryFn combine, uint64_t threads) {
   uint64_t n = length(array);
@@ -518,19 +520,22 @@ SmallVector<Value> dsl::serialReduce(ImplicitLocOpBuilder &b, Value array,
   }
   if (runs.count == 1)
     return index(b, totals, zero);
-  totals = segmentedFold(b, totals, kWarpLanes, combine);
-  uint64_t warps = llvm::divideCeil(runs.count, kWarpLanes);
-  if (warps > 1) {
-    Value laneTotals = totals;
-    totals = segmentedFold(
-        b,
-        generate(b, type.withLength(warps),
-                 [&](ImplicitLocOpBuilder &b, Value v) {
-                   return index(b, laneTotals,
-                                arith::MulIOp::create(
-                                    b, v, indexConstant(b, kWarpLanes)));
-                 }),
-        kWarpLanes, combine);
+  // Level by level, each group of 32 folded into its first element, until
+  // one group is left (more than one level above the warps only for a
+  // sub-program's or an element's runs of one).
+  for (uint64_t count = runs.count;;) {
+    totals = segmentedFold(b, totals, kWarpLanes, combine);
+    uint64_t groups = llvm::divideCeil(count, kWarpLanes);
+    if (groups == 1)
+      break;
+    Value level = totals;
+    totals = generate(
+        b, type.withLength(groups), [&](ImplicitLocOpBuilder &b, Value v) {
+          return index(
+              b, level,
+              arith::MulIOp::create(b, v, indexConstant(b, kWarpLanes)));
+        });
+    count = groups;
   }
   return index(b, totals, zero);
 }

@@ -35,11 +35,31 @@ static bool namesNetwork(Operation *op) {
          (isa<ReduceOp>(op) && cast<ReduceOp>(op).getNetwork());
 }
 
+/// The longest run a thread scans in sequence by default: each element of
+/// a run is a stage, and a longer one is no better than the fold.
+static constexpr uint64_t kMostDefaultRun = 16;
+
 /// Whether `op` is a scan or reduce without a network directly in a
 /// kernel's body, whose combine may be reassociated: it becomes `serial`.
+/// A scan only over integers: `ref` folds every scan left to right, which a
+/// float scan in another order would not match bit for bit (a reduction's
+/// order `ref` follows).
 static bool takesSerialByDefault(Operation *op) {
-  return isa<ScanOp, ReduceOp>(op) && !namesNetwork(op) &&
-         isa<KernelOp>(op->getParentOp()) && isAssociativeOnSamples(op);
+  if (!isa<ScanOp, ReduceOp>(op) || namesNetwork(op) ||
+      !isa<KernelOp>(op->getParentOp()))
+    return false;
+  ArrType type = arrType(op->getOperand(0));
+  if (isa<ScanOp>(op)) {
+    SmallVector<Type> scalars;
+    flattenElementType(type.getElementType(), scalars);
+    if (!llvm::all_of(scalars, [](Type scalar) {
+          return isa<IntegerType, IndexType>(scalar);
+        }))
+      return false;
+  }
+  uint64_t threads = getSerialNetworkThreads(op);
+  return llvm::divideCeil(type.getLength(), threads) <= kMostDefaultRun &&
+         isAssociativeOnSamples(op);
 }
 
 void ObsExpandNetworksPass::runOnOperation() {

@@ -79,7 +79,8 @@ obs.kernel @serial_warps(%a: !obs.arr<80 x i32>) -> !obs.arr<80 x i32>
 
 // Without `threads`, one thread per element: runs of one, so the warp's
 // Kogge-Stone stages (distance 1, 2, 4) are the whole scan, and no stage
-// is written.
+// is written. A float scan without a network stays the sequential fold,
+// which the reference target computes for every scan.
 // CHECK-LABEL: obs.kernel @runs_of_one
 // CHECK-NOT: blocked
 // CHECK: arith.cmpi uge, %{{.*}}, %c1
@@ -89,14 +90,44 @@ obs.kernel @serial_warps(%a: !obs.arr<80 x i32>) -> !obs.arr<80 x i32>
 // CHECK: arith.cmpi uge, %{{.*}}, %c4
 // CHECK: %[[R:.*]] = obs.sync
 // CHECK-NOT: obs.sync
+// CHECK: obs.scan %arg1 :
 // CHECK: obs.return %[[R]]
-obs.kernel @runs_of_one(%a: !obs.arr<8 x f32>) -> !obs.arr<8 x f32> {
-  %r = obs.scan %a : !obs.arr<8 x f32> {
+obs.kernel @runs_of_one(%a: !obs.arr<8 x i32>, %b: !obs.arr<8 x f32>)
+    -> (!obs.arr<8 x i32>, !obs.arr<8 x f32>) {
+  %r = obs.scan %a : !obs.arr<8 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %s = arith.addi %x, %y : i32
+    obs.yield %s : i32
+  }
+  %f = obs.scan %b : !obs.arr<8 x f32> {
   ^bb0(%x: f32, %y: f32):
     %s = arith.addf %x, %y : f32
     obs.yield %s : f32
   }
-  obs.return %r : !obs.arr<8 x f32>
+  obs.return %r, %f : !obs.arr<8 x i32>, !obs.arr<8 x f32>
+}
+
+// -----
+
+// An empty scan is its input; runs longer than 16 (one thread, 64
+// elements) keep the sequential fold.
+// CHECK-LABEL: obs.kernel @edges
+// CHECK-NOT: obs.sync
+// CHECK: obs.scan %arg1 :
+// CHECK: obs.return %arg0,
+obs.kernel @edges(%a: !obs.arr<0 x i32>, %b: !obs.arr<64 x i32>)
+    -> (!obs.arr<0 x i32>, !obs.arr<64 x i32>) attributes {threads = 1} {
+  %r = obs.scan %a : !obs.arr<0 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %s = arith.addi %x, %y : i32
+    obs.yield %s : i32
+  }
+  %l = obs.scan %b : !obs.arr<64 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %s = arith.addi %x, %y : i32
+    obs.yield %s : i32
+  }
+  obs.return %r, %l : !obs.arr<0 x i32>, !obs.arr<64 x i32>
 }
 
 // -----
@@ -185,11 +216,12 @@ obs.kernel @difference(%a: !obs.arr<8 x i32>) -> !obs.arr<1 x i32> {
   obs.return %t : !obs.arr<1 x i32>
 }
 
-// Four serial scans (one named in @in_two) and one reduction; the
-// defaults taken: @serial_scan, @runs_of_one and @serial_reduce. Stages:
-// 3 + 1 + 1 + 1, 1 + 1 + 5 + 1 + 1, 3, 3 + 2, and 2.
+// Five serial scans (one named in @in_two, the empty one in @edges) and
+// one reduction; the defaults taken: @serial_scan, @runs_of_one's first,
+// @edges' first and @serial_reduce. Stages: 3 + 1 + 1 + 1,
+// 1 + 1 + 5 + 1 + 1, 3, 0, 3 + 2, and 2.
 // STATS: obs-expand-networks
-// STATS-NEXT: 4 scans
+// STATS-NEXT: 5 scans
 // STATS-NEXT: 1 reductions
-// STATS-NEXT: 3 serial-defaults
+// STATS-NEXT: 4 serial-defaults
 // STATS-NEXT: 25 stages

@@ -223,8 +223,11 @@ def ObsGPUIndexWidth : Pass<"obs-gpu-index-width", "::mlir::gpu::GPUModuleOp"> {
     before convert-gpu-to-nvvm, proves with MLIR's integer range analysis
     (the kernels' known block and grid sizes bound the thread and block
     ids) that every `index` value of every kernel in the module lies in
-    `[-2^31, 2^31)`, and every operand of an `arith.index_castui` in
-    `[0, 2^31)`; then 32-bit arithmetic computes the same values, and it
+    `[-2^31, 2^31)`, every index operand of an op that reads it as
+    unsigned (`index_castui`, `divui`, `remui`, `ceildivui`, `shrui`) in
+    `[0, 2^31)`, every memref has a static shape of fewer than 2^31
+    elements (the lowering's linear offsets) and every `scf.for`'s bound
+    plus its step fits; then 32-bit arithmetic computes the same values, and it
     writes the module's data layout `#dlti.dl_spec<index = 32 : i64>`, from
     which convert-gpu-to-nvvm takes the index width. A value the analysis
     cannot bound (an index cast from 64-bit data, a product that may grow

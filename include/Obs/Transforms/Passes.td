@@ -163,10 +163,12 @@ def ObsExpandNetworks : Pass<"obs-expand-networks", "::mlir::obs::KernelOp"> {
     registers), the runs' totals are combined within each warp, then the
     warps' totals. The threads are the kernel's `threads`, else one per
     element (at most 1024); in the region of `two`, `ilv`, `one` or
-    `repeat` each run is one element. A scan or reduce without a network
-    directly in a kernel's body becomes `serial` where its combine folds to
-    constants on sample elements and is associative on all of them (counted
-    as `serial-defaults`); otherwise it stays a sequential fold.
+    `repeat` each run is one element. A reduce, or a scan of integers,
+    without a network directly in a kernel's body becomes `serial` where its
+    combine folds to constants on sample elements and is associative on all
+    of them, and its runs are at most 16 elements (counted as
+    `serial-defaults`); otherwise it stays a sequential fold (a float scan
+    too: the reference target folds scans left to right).
 
     The op's combine or `less` region is cloned into each stage. A scan's
     or reduction's combine that folds to constants is first tried for

@@ -18,6 +18,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/DLTI/DLTI.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include <limits>
 
 namespace mlir::obs {
 #define GEN_PASS_DEF_OBSGPUINDEXWIDTH
@@ -46,6 +48,36 @@ static bool fitsIn32Bits(DataFlowSolver &solver, Value value,
                              range.umax().getBitWidth()));
 }
 
+/// Whether `type`, if a memref, has a static shape of fewer than 2^31
+/// elements, so that the linear offset of an element fits in 32 bits.
+static bool hasSmallStaticShape(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref)
+    return true;
+  return memref.hasStaticShape() &&
+         memref.getNumElements() <= std::numeric_limits<int32_t>::max();
+}
+
+/// Whether a loop's last increment, its bound plus its step at most, fits
+/// in 32 bits as a signed number.
+static bool boundPlusStepFits(DataFlowSolver &solver, scf::ForOp loop) {
+  auto largest = [&](Value value) -> std::optional<int64_t> {
+    auto *lattice =
+        solver.lookupState<dataflow::IntegerValueRangeLattice>(value);
+    if (!lattice || lattice->getValue().isUninitialized())
+      return std::nullopt;
+    const APInt &max = lattice->getValue().getValue().smax();
+    if (max.getSignificantBits() > 33)
+      return std::nullopt;
+    return max.getSExtValue();
+  };
+  if (!loop.getUpperBound().getType().isIndex())
+    return true;
+  std::optional<int64_t> bound = largest(loop.getUpperBound()),
+                         step = largest(loop.getStep());
+  return bound && step && *bound + *step <= std::numeric_limits<int32_t>::max();
+}
+
 namespace {
 struct ObsGPUIndexWidthPass
     : mlir::obs::impl::ObsGPUIndexWidthBase<ObsGPUIndexWidthPass> {
@@ -72,10 +104,29 @@ struct ObsGPUIndexWidthPass
             return WalkResult::interrupt();
       if (!llvm::all_of(op->getResults(), indexFits))
         return WalkResult::interrupt();
-      if (auto cast = dyn_cast<arith::IndexCastUIOp>(op);
-          cast && cast.getIn().getType().isIndex() &&
-          !fitsIn32Bits(solver, cast.getIn(), /*unsignedToo=*/true))
+      // Ops that read an index as unsigned see a negative one as a
+      // different number in 32 bits.
+      if (isa<arith::IndexCastUIOp, arith::DivUIOp, arith::RemUIOp,
+              arith::CeilDivUIOp, arith::ShRUIOp>(op) &&
+          !llvm::all_of(op->getOperands(), [&](Value operand) {
+            return !operand.getType().isIndex() ||
+                   fitsIn32Bits(solver, operand, /*unsignedToo=*/true);
+          }))
         return WalkResult::interrupt();
+      // Values the lowering makes: a loop's next induction value (up to
+      // its bound plus its step), and a memref's linear offset (below its
+      // size, for accesses in bounds).
+      if (auto loop = dyn_cast<scf::ForOp>(op);
+          loop && !boundPlusStepFits(solver, loop))
+        return WalkResult::interrupt();
+      for (Value result : op->getResults())
+        if (!hasSmallStaticShape(result.getType()))
+          return WalkResult::interrupt();
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument argument : block.getArguments())
+            if (!hasSmallStaticShape(argument.getType()))
+              return WalkResult::interrupt();
       return WalkResult::advance();
     });
     if (walk.wasInterrupted())

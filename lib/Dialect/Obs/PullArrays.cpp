@@ -445,7 +445,8 @@ static SmallVector<Value> emitTreeReduce(ElementEmitter &emitter, Region &body,
 /// for the GPU targets; this is the reference's own): each of `threads`
 /// runs of consecutive elements folded left to right, then within each
 /// warp of 32 runs lane l takes in lane l + d for d = 1, 2, 4, ... where
-/// that lane exists, then the warps' totals alike. At distance d element
+/// that lane exists, then the warps' totals alike, level by level until
+/// one group of 32 is left. At distance d element
 /// c reads c + d, which in increasing c is still the level below's: the
 /// levels share one array.
 static SmallVector<Value> emitSerialReduce(ElementEmitter &emitter,
@@ -490,15 +491,17 @@ static SmallVector<Value> emitSerialReduce(ElementEmitter &emitter,
             emitter.emitRegionOn(body, totals.load(c), totals.load(other)), c);
       });
   };
-  foldWithinWarps(runs);
-  uint64_t warps = llvm::divideCeil(runs, warp);
-  if (warps > 1) {
-    // Warp v's total moves to v: in increasing v, 32v is never one of the
-    // places already written.
-    emitForEach(emitter, warps, [&](Value v) {
+  // Level by level until one group of 32 is left. Group v's total moves to
+  // v: in increasing v, 32v is never one of the places already written.
+  for (uint64_t count = runs;;) {
+    foldWithinWarps(count);
+    uint64_t groups = llvm::divideCeil(count, warp);
+    if (groups == 1)
+      break;
+    emitForEach(emitter, groups, [&](Value v) {
       totals.store(totals.load(emitter.mulIndex(v, warp)), v);
     });
-    foldWithinWarps(warps);
+    count = groups;
   }
   return totals.load(emitter.constantIndex(0));
 }

@@ -99,5 +99,62 @@ gpu.module @unsigned_cast {
   }
 }
 
+// -----
+
+// remui reads its operand as unsigned: (t - 1) mod 7 at t = 0 is 1 in 64
+// bits and 3 in 32.
+// CHECK-LABEL: gpu.module @unsigned_remainder
+// CHECK-NOT: dlti.dl_spec
+gpu.module @unsigned_remainder {
+  gpu.func @k(%out: memref<256xi32>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c1 = arith.constant 1 : index
+    %c7 = arith.constant 7 : index
+    %t = gpu.thread_id x
+    %d = arith.subi %t, %c1 : index
+    %r = arith.remui %d, %c7 : index
+    %x = arith.index_cast %r : index to i32
+    memref.store %x, %out[%t] : memref<256xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Every index fits, but the lowering's linear offset into 2^22 x 1024
+// elements would not.
+// CHECK-LABEL: gpu.module @large_memref
+// CHECK-NOT: dlti.dl_spec
+gpu.module @large_memref {
+  gpu.func @k(%out: memref<4194304x1024xf32>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = gpu.thread_id x
+    %x = arith.constant 1.0 : f32
+    memref.store %x, %out[%t, %c0] : memref<4194304x1024xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A loop whose bound plus its step passes 2^31 - 1: the last increment.
+// CHECK-LABEL: gpu.module @loop_near_limit
+// CHECK-NOT: dlti.dl_spec
+gpu.module @loop_near_limit {
+  gpu.func @k(%out: memref<256xi32>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %step = arith.constant 1000 : index
+    %bound = arith.constant 2147483000 : index
+    %t = gpu.thread_id x
+    scf.for %i = %c0 to %bound step %step {
+      %x = arith.index_cast %t : index to i32
+      memref.store %x, %out[%t] : memref<256xi32>
+    }
+    gpu.return
+  }
+}
+
 // STATS: obs-gpu-index-width
 // STATS-NEXT: 1 narrowed-modules

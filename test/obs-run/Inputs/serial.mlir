@@ -68,3 +68,32 @@ obs.kernel @fsum1000(%a: !obs.arr<1000 x f32>) -> !obs.arr<1 x f32>
   }
   obs.return %t : !obs.arr<1 x f32>
 }
+
+// Named serial networks in a sub-program, whose runs are single elements:
+// 2048 of them are 64 warps, whose totals take a second level (the scan of
+// the warps' totals is itself serial, and the reduction folds level by
+// level). Element i is the prefix sum plus the array's total.
+obs.kernel @nested2048(%a: !obs.arr<2048 x i32>) -> !obs.arr<2048 x i32>
+    attributes {threads = 1024} {
+  %r = obs.repeat 1 %a : !obs.arr<2048 x i32> {
+  ^bb0(%x: !obs.arr<2048 x i32>):
+    %s = obs.scan %x network(serial) : !obs.arr<2048 x i32> {
+    ^bb0(%p: i32, %q: i32):
+      %z = arith.addi %p, %q : i32
+      obs.yield %z : i32
+    }
+    %t = obs.reduce %x network(serial) : !obs.arr<2048 x i32> -> i32 {
+    ^bb0(%p: i32, %q: i32):
+      %z = arith.addi %p, %q : i32
+      obs.yield %z : i32
+    }
+    %m = obs.map %s : !obs.arr<2048 x i32> -> !obs.arr<2048 x i32> {
+    ^bb0(%v: i32):
+      %z = arith.addi %v, %t : i32
+      obs.yield %z : i32
+    }
+    %synced = obs.sync %m : !obs.arr<2048 x i32>
+    obs.yield %synced : !obs.arr<2048 x i32>
+  }
+  obs.return %r : !obs.arr<2048 x i32>
+}

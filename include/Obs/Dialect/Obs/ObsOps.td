@@ -696,8 +696,8 @@ def Obs_ReduceOp : Obs_Op<"reduce", [
     computes each exactly as written. `--obs-expand-networks` turns a network
     at program level into stages with syncs. A reduce without a network
     directly in a kernel's body is `serial` for the kernel's threads where
-    its combine passes the associativity check on sample elements, and the
-    sequential fold otherwise.
+    its combine passes the associativity check on sample elements and the
+    runs are at most 16 elements, and the sequential fold otherwise.
 
     The region takes the accumulator and the next element (flattened) and
     yields the new accumulator; the results are the flattened element. The
@@ -739,15 +739,16 @@ def Obs_ScanOp : Obs_RegionOp<"scan", [SameOperandsAndResultType]> {
     runs' totals are scanned within each warp (Kogge-Stone), the warps'
     totals likewise, and each element then takes in the totals before its
     run: two block barriers, and no loop. Each is defined for every length
-    (Sklansky's by stages where the length is not a power of two). The
-    network fixes the association order, so a floating-point scan rounds as
-    its network says, on every target.
+    (Sklansky's by stages where the length is not a power of two). Each
+    reassociates `⊕`, so a floating-point scan may round differently from
+    the reference target, which folds left to right.
 
-    A scan without a network directly in a kernel's body is `serial` for the
-    kernel's threads (its `threads`, else as many as it has elements, at most
-    1024) where its combine passes the associativity check on sample
-    elements. Otherwise, or inside element code, each element is folded
-    sequentially by its thread.
+    A scan of integers without a network directly in a kernel's body is
+    `serial` for the kernel's threads (its `threads`, else as many as it has
+    elements, at most 1024) where its combine passes the associativity
+    check on sample elements and the runs are at most 16 elements.
+    Otherwise, or inside element code, each element is folded sequentially
+    by its thread.
 
     ```mlir
     %1 = obs.scan %0 network(sklansky) : !obs.arr<8 x i32> {
