@@ -86,6 +86,13 @@ struct ObsAssignWorkPass
     if (mostPerThread)
       maxStatistic(*this, numElementsPerThread, "max-elements-per-thread",
                    mostPerThread);
+    // A shared-memory plan made before (obs-plan-shared run earlier) placed
+    // the buffers of the stages as they were dealt out then; a stage dealt
+    // out anew may need a buffer the plan has no place for. The plan is
+    // dropped: the lowering gives each buffer its own place, or
+    // obs-plan-shared plans again.
+    if (assignedAny)
+      (void)takeSharedPlan(kernel);
     // Any sync's scope or placement may rest on who computed what before:
     // a stage now dealt out differently reads the previous sync's array
     // from other threads, whatever that sync's own assignment. A pass's

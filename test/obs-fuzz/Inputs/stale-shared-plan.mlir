@@ -1,7 +1,7 @@
 // obs-fuzz --seed=2026: failure: 'obs.sync' op has no place for its buffer in the shared-memory plan (obs.shared_offsets within the kernel's 160-byte arena): the plan is stale; run obs-plan-shared again
 // Input: --input=random:62894:-100:100
 // Expected: obs-run fuzz-2026-88-reduced.mlir --kernel=fuzz --target=ref --input=random:62894:-100:100
-// Failing: obs-opt fuzz-2026-88-reduced.mlir --pass-pipeline='builtin.module(obs-collect-launch-overlaps,obs.kernel(obs-expand-networks,obs-flatten,canonicalize,obs-plan-shared,obs-elide-warp-syncs,obs-assign-work{threads=0 strategy=compact},obs-verify-sync),obs-to-cpu{order=forward seed=933 block-order=shuffle block-seed=445})'
+// Failing: the pipeline in test/obs-fuzz/regressions.test (STALE)
 
 obs.kernel @fuzz(%input: !obs.arr<32 x f32>) -> !obs.arr<32 x f32> {
   %v0 = obs.one %input : !obs.arr<32 x f32> -> !obs.arr<32 x f32> {
