@@ -323,6 +323,21 @@ static Value clampIndex(ImplicitLocOpBuilder &b, Value value, uint64_t bound,
   return arith::MinUIOp::create(b, value, indexConstant(b, bound));
 }
 
+/// The last element of each group of `group` consecutive elements of
+/// `array` (the last group may be shorter).
+static Value lastOfEachGroup(ImplicitLocOpBuilder &b, Value array,
+                             uint64_t group) {
+  uint64_t n = length(array);
+  return generate(b, arrType(array).withLength(llvm::divideCeil(n, group)),
+                  [&](ImplicitLocOpBuilder &b, Value g) {
+                    Value last = arith::AddIOp::create(
+                        b, arith::MulIOp::create(b, g, indexConstant(b, group)),
+                        indexConstant(b, group - 1));
+                    return index(b, array,
+                                 clampIndex(b, last, n - 1, n % group == 0));
+                  });
+}
+
 /// Each aligned segment of `segment` elements (a power of two) scanned by
 /// Kogge-Stone: at distance d, element i with `i mod segment >= d` takes in
 /// element i - d.
@@ -411,29 +426,12 @@ Value dsl::serialScan(ImplicitLocOpBuilder &b, Value array, BinaryFn combine,
   // the warp's next stage to read across lanes.
   Value totals = scanned;
   if (runs.run > 1)
-    totals = sync(
-        b, generate(
-               b, type.withLength(runs.count),
-               [&](ImplicitLocOpBuilder &b, Value r) {
-                 Value last = arith::AddIOp::create(
-                     b, arith::MulIOp::create(b, r, indexConstant(b, runs.run)),
-                     indexConstant(b, runs.run - 1));
-                 return index(b, scanned,
-                              clampIndex(b, last, n - 1, n % runs.run == 0));
-               }));
+    totals = sync(b, lastOfEachGroup(b, scanned, runs.run));
   totals = segmentedKoggeStone(b, totals, kWarpLanes, combine);
   uint64_t warps = llvm::divideCeil(runs.count, kWarpLanes);
   Value warpTotals;
   if (warps > 1) {
-    warpTotals = generate(
-        b, type.withLength(warps), [&](ImplicitLocOpBuilder &b, Value v) {
-          Value last = arith::AddIOp::create(
-              b, arith::MulIOp::create(b, v, indexConstant(b, kWarpLanes)),
-              indexConstant(b, kWarpLanes - 1));
-          return index(b, totals,
-                       clampIndex(b, last, runs.count - 1,
-                                  runs.count % kWarpLanes == 0));
-        });
+    warpTotals = lastOfEachGroup(b, totals, kWarpLanes);
     // More than 32 warps (a sub-program's or an element's runs of one):
     // their totals are scanned the same way, one level up.
     warpTotals = serialScan(b, warpTotals, combine, /*threads=*/warps);

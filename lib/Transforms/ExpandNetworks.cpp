@@ -40,53 +40,51 @@ static bool namesNetwork(Operation *op) {
 static constexpr uint64_t kMostDefaultRun = 16;
 
 /// Whether `op` is a scan or reduce without a network directly in a
-/// kernel's body, whose combine may be reassociated: it becomes `serial`.
-/// A scan only over integers: `ref` folds every scan left to right, which a
-/// float scan in another order would not match bit for bit (a reduction's
-/// order `ref` follows).
-static bool takesSerialByDefault(Operation *op) {
+/// kernel's body, whose combine may be reassociated, shared among
+/// `threads`: it becomes `serial`. A scan only over integers: `ref` folds
+/// every scan left to right, which a float scan in another order would not
+/// match bit for bit (a reduction's order `ref` follows).
+static bool takesSerialByDefault(Operation *op, uint64_t threads) {
   if (!isa<ScanOp, ReduceOp>(op) || namesNetwork(op) ||
       !isa<KernelOp>(op->getParentOp()))
     return false;
   ArrType type = arrType(op->getOperand(0));
-  if (isa<ScanOp>(op)) {
-    SmallVector<Type> scalars;
-    flattenElementType(type.getElementType(), scalars);
-    if (!llvm::all_of(scalars, [](Type scalar) {
-          return isa<IntegerType, IndexType>(scalar);
-        }))
-      return false;
-  }
-  uint64_t threads = getSerialNetworkThreads(op);
+  if (isa<ScanOp>(op) &&
+      !llvm::all_of(flattenElementType(type.getElementType()), [](Type scalar) {
+        return isa<IntegerType, IndexType>(scalar);
+      }))
+    return false;
   return llvm::divideCeil(type.getLength(), threads) <= kMostDefaultRun &&
          isAssociativeOnSamples(op);
 }
 
 void ObsExpandNetworksPass::runOnOperation() {
   KernelOp kernel = getOperation();
-  if (markDefaults) {
-    kernel.walk([&](Operation *op) {
-      if (!takesSerialByDefault(op))
-        return;
-      if (auto scan = dyn_cast<ScanOp>(op))
-        scan.setNetwork(ScanNetwork::Serial);
-      else
-        cast<ReduceOp>(op).setNetwork(ReduceNetwork::Serial);
-      addToStatistic(*this, numSerialDefaults, "serial-defaults");
-    });
-    return;
-  }
-  SmallVector<Operation *> networks;
-  kernel.walk([&](Operation *op) {
-    if ((namesNetwork(op) && atProgramLevel(op)) || takesSerialByDefault(op))
-      networks.push_back(op);
-  });
   // The serial networks' threads, from the kernel as written: the other
   // networks' syncs must not count.
   DenseMap<Operation *, uint64_t> serialThreads;
-  for (Operation *op : networks)
-    if (isa<ScanOp, ReduceOp>(op))
+  kernel.walk([&](Operation *op) {
+    if (isa<ScanOp, ReduceOp>(op) && atProgramLevel(op))
       serialThreads[op] = getSerialNetworkThreads(op);
+  });
+  // The default is written where it applies, then expanded as if named;
+  // the reference target only needs it written.
+  kernel.walk([&](Operation *op) {
+    if (!takesSerialByDefault(op, serialThreads.lookup(op)))
+      return;
+    if (auto scan = dyn_cast<ScanOp>(op))
+      scan.setNetwork(ScanNetwork::Serial);
+    else
+      cast<ReduceOp>(op).setNetwork(ReduceNetwork::Serial);
+    addToStatistic(*this, numSerialDefaults, "serial-defaults");
+  });
+  if (markDefaults)
+    return;
+  SmallVector<Operation *> networks;
+  kernel.walk([&](Operation *op) {
+    if (namesNetwork(op) && atProgramLevel(op))
+      networks.push_back(op);
+  });
   auto countSyncs = [&] {
     uint64_t count = 0;
     getOperation().walk([&](SyncOp) { ++count; });
@@ -107,10 +105,8 @@ void ObsExpandNetworksPass::runOnOperation() {
       return dsl::inlineRegion(b, region, arguments);
     };
     SmallVector<Value> replacement;
-    if (!namesNetwork(op))
-      addToStatistic(*this, numSerialDefaults, "serial-defaults");
     if (auto scan = dyn_cast<ScanOp>(op)) {
-      switch (scan.getNetwork().value_or(ScanNetwork::Serial)) {
+      switch (*scan.getNetwork()) {
       case ScanNetwork::Sklansky:
         replacement = {dsl::sklansky(b, scan.getInput(), body)};
         break;
@@ -141,8 +137,7 @@ void ObsExpandNetworksPass::runOnOperation() {
       addToStatistic(*this, numSorts, "sorts");
     } else {
       auto reduce = cast<ReduceOp>(op);
-      if (reduce.getNetwork().value_or(ReduceNetwork::Serial) ==
-          ReduceNetwork::Tree)
+      if (*reduce.getNetwork() == ReduceNetwork::Tree)
         replacement = dsl::treeReduce(b, reduce.getInput(), body);
       else
         replacement = dsl::serialReduce(b, reduce.getInput(), body,

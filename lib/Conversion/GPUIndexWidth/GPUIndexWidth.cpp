@@ -29,23 +29,33 @@ namespace mlir::obs {
 using namespace mlir;
 using namespace mlir::obs;
 
+/// What `solver` knows of the index `value`'s range: its signed bounds,
+/// and its unsigned upper bound, as 64-bit numbers (an index's ranges are
+/// 64 bits wide); nothing where the analysis did not reach it.
+namespace {
+struct IndexRange {
+  int64_t smin, smax;
+  uint64_t umax;
+};
+} // namespace
+static std::optional<IndexRange> rangeOf(DataFlowSolver &solver, Value value) {
+  auto *lattice = solver.lookupState<dataflow::IntegerValueRangeLattice>(value);
+  if (!lattice || lattice->getValue().isUninitialized())
+    return std::nullopt;
+  const ConstantIntRanges &range = lattice->getValue().getValue();
+  return IndexRange{range.smin().getSExtValue(), range.smax().getSExtValue(),
+                    range.umax().getZExtValue()};
+}
+
 /// Whether `solver` bounds `value` (an index) within 32 bits, as a signed
 /// number, and as an unsigned one where `unsignedToo`.
 static bool fitsIn32Bits(DataFlowSolver &solver, Value value,
                          bool unsignedToo) {
-  auto *lattice = solver.lookupState<dataflow::IntegerValueRangeLattice>(value);
-  if (!lattice || lattice->getValue().isUninitialized())
-    return false;
-  const ConstantIntRanges &range = lattice->getValue().getValue();
-  if (range.smin().getBitWidth() < 32)
-    return true;
-  if (range.smin().slt(
-          APInt::getSignedMinValue(32).sext(range.smin().getBitWidth())) ||
-      range.smax().sgt(
-          APInt::getSignedMaxValue(32).sext(range.smax().getBitWidth())))
-    return false;
-  return !unsignedToo || range.umax().ule(APInt::getSignedMaxValue(32).zext(
-                             range.umax().getBitWidth()));
+  std::optional<IndexRange> range = rangeOf(solver, value);
+  return range && range->smin >= std::numeric_limits<int32_t>::min() &&
+         range->smax <= std::numeric_limits<int32_t>::max() &&
+         (!unsignedToo ||
+          range->umax <= uint64_t(std::numeric_limits<int32_t>::max()));
 }
 
 /// Whether `type`, if a memref, has a static shape of fewer than 2^31
@@ -61,21 +71,14 @@ static bool hasSmallStaticShape(Type type) {
 /// Whether a loop's last increment, its bound plus its step at most, fits
 /// in 32 bits as a signed number.
 static bool boundPlusStepFits(DataFlowSolver &solver, scf::ForOp loop) {
-  auto largest = [&](Value value) -> std::optional<int64_t> {
-    auto *lattice =
-        solver.lookupState<dataflow::IntegerValueRangeLattice>(value);
-    if (!lattice || lattice->getValue().isUninitialized())
-      return std::nullopt;
-    const APInt &max = lattice->getValue().getValue().smax();
-    if (max.getSignificantBits() > 33)
-      return std::nullopt;
-    return max.getSExtValue();
-  };
   if (!loop.getUpperBound().getType().isIndex())
     return true;
-  std::optional<int64_t> bound = largest(loop.getUpperBound()),
-                         step = largest(loop.getStep());
-  return bound && step && *bound + *step <= std::numeric_limits<int32_t>::max();
+  std::optional<IndexRange> bound = rangeOf(solver, loop.getUpperBound()),
+                            step = rangeOf(solver, loop.getStep());
+  // Both within 32 bits first, so that the sum cannot overflow.
+  return bound && step && fitsIn32Bits(solver, loop.getUpperBound(), false) &&
+         fitsIn32Bits(solver, loop.getStep(), false) &&
+         bound->smax + step->smax <= std::numeric_limits<int32_t>::max();
 }
 
 namespace {
