@@ -78,27 +78,28 @@ ParseResult mlir::obs::parseSyncPropertyList(AsmParser &parser,
       return parser.emitError(loc)
              << "the sync's " << property << " is given twice";
     };
-    if (keyword == "block" || keyword == "warp") {
-      if (properties.scope)
-        return twice("scope");
-      properties.scope = SyncScopeAttr::get(
-          context, keyword == "warp" ? SyncScope::Warp : SyncScope::Block);
+    // A scope, placement or storage is its enum's keyword; each once.
+    auto setOnce = [&](auto &property, auto value,
+                       StringRef what) -> LogicalResult {
+      using Attr = std::remove_reference_t<decltype(property)>;
+      if (property)
+        return twice(what);
+      property = Attr::get(context, value);
+      return success();
+    };
+    if (std::optional<SyncScope> scope = symbolizeSyncScope(keyword)) {
+      if (failed(setOnce(properties.scope, *scope, "scope")))
+        return failure();
       continue;
     }
-    if (keyword == "fresh" || keyword == "inplace") {
-      if (properties.placement)
-        return twice("placement");
-      properties.placement =
-          PlacementAttr::get(context, keyword == "inplace" ? Placement::InPlace
-                                                           : Placement::Fresh);
+    if (std::optional<Placement> placement = symbolizePlacement(keyword)) {
+      if (failed(setOnce(properties.placement, *placement, "placement")))
+        return failure();
       continue;
     }
-    if (keyword == "shared" || keyword == "registers") {
-      if (properties.storage)
-        return twice("storage");
-      properties.storage =
-          StorageAttr::get(context, keyword == "registers" ? Storage::Registers
-                                                           : Storage::Shared);
+    if (std::optional<Storage> storage = symbolizeStorage(keyword)) {
+      if (failed(setOnce(properties.storage, *storage, "storage")))
+        return failure();
       continue;
     }
     if (properties.how)
