@@ -14,6 +14,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 #include <array>
@@ -24,6 +25,9 @@
 
 using namespace mlir;
 using namespace mlir::obs;
+
+/// The lanes of a warp, as shfl.sync sees them: its masks have 32 bits.
+static constexpr uint32_t kWarpLanes = 32;
 
 StringRef mlir::obs::stringifyHazardKind(Hazard::Kind kind) {
   switch (kind) {
@@ -84,6 +88,11 @@ enum class Step : uint8_t {
   /// with obs.register_read, `owner == thread id`): `immediate` is the
   /// sync; a thread whose owner is another, or unknown, reads wrongly.
   RegisterRead,
+  /// A shuffle (nvvm.shfl.sync): its result is data; `immediate` is the
+  /// sync whose array it reads (obs.shuffle_read), or -1. The lanes that
+  /// run it must be exactly those its mask names, in each warp, and the
+  /// lane it takes the value from one of them.
+  Shuffle,
 };
 
 /// A value's place in the run's state: a slot of integers, or (with
@@ -179,6 +188,9 @@ public:
     Operation *check;
     unsigned sync;
     Slot element;
+    /// A check of a read of an array in shuffles: the owner need only be
+    /// in the reading thread's warp.
+    bool withinWarp;
   };
   SmallVector<RegisterRead> registerReads;
   static constexpr Slot kNoSlot = ~Slot(0);
@@ -256,8 +268,16 @@ private:
   /// Records that thread `lane` read, at `check`, element `element` (-1:
   /// unknown) of an array in registers that thread `owner` computed (-1:
   /// unknown); the first for each array only.
-  void recordRegisterViolation(unsigned sync, Operation *check, uint32_t lane,
-                               int64_t owner, int64_t element);
+  void recordRegisterViolation(RegisterReadViolation::Kind kind, unsigned sync,
+                               Operation *check, uint32_t lane, int64_t owner,
+                               int64_t element);
+  /// Runs a shuffle in the threads of `lanes`: each warp's lanes there
+  /// must be the ones their mask names, and the lanes the values come from
+  /// among them; anything else is a violation of the shuffle's sync.
+  LogicalResult runShuffle(const Instruction &instruction, Lanes lanes);
+  /// How many branches on data the run is inside: a shuffle there may be
+  /// skipped by some lanes.
+  unsigned dataBranches = 0;
   /// Records one access of thread `lane` by `op` through `memoryAccess`, at
   /// the indices in `indices` (slots), or anywhere in the buffer when
   /// `wholeBuffer` (an access known not to depend on data: a skipped
@@ -510,6 +530,14 @@ uint32_t ThreadProgram::compileMemoryInstruction(Value memref) {
   return memoryInstructions.size() - 1;
 }
 
+/// The sync whose array in shuffles `op` checks a read of (an arith.cmpi
+/// tagged obs.shuffle_read), or null.
+static IntegerAttr shuffleRead(Operation *op) {
+  if (!isa<arith::CmpIOp>(op))
+    return {};
+  return ObsDialect::ShuffleReadAttrHelper(op->getContext()).getAttr(op);
+}
+
 bool ThreadProgram::isSkippable(Operation *loop) const {
   WalkResult result = loop->walk([&](Operation *op) {
     if (op == loop)
@@ -551,6 +579,8 @@ SkippedAccesses ThreadProgram::compileSkipped(Operation *loop) {
           {load, compileMemoryInstruction(load.getMemRef())});
     else if (IntegerAttr sync = registerRead.getAttr(op))
       skipped.registerReads.push_back(compileRegisterRead(op, sync));
+    else if (IntegerAttr sync = shuffleRead(op))
+      skipped.registerReads.push_back(compileRegisterRead(op, sync));
   });
   return skipped;
 }
@@ -564,7 +594,9 @@ uint32_t ThreadProgram::compileRegisterRead(Operation *check,
       owner && owner->getNumOperands() == 2)
     element = slots.lookup(owner->getOperand(0));
   registerReads.push_back(
-      {check, static_cast<unsigned>(sync.getInt()), element});
+      {check, static_cast<unsigned>(sync.getInt()), element,
+       ObsDialect::ShuffleReadAttrHelper(check->getContext())
+           .isAttrPresent(check)});
   return registerReads.size() - 1;
 }
 
@@ -698,12 +730,22 @@ void ThreadProgram::compile(Operation &op, uint32_t index) {
   }
   if (op.getNumRegions())
     return finish(Step::CannotFollow);
-  if (isa<arith::CmpIOp>(op))
-    if (IntegerAttr sync =
-            ObsDialect::RegisterReadAttrHelper(op.getContext()).getAttr(&op)) {
+  if (isa<arith::CmpIOp>(op)) {
+    IntegerAttr sync =
+        ObsDialect::RegisterReadAttrHelper(op.getContext()).getAttr(&op);
+    if (!sync)
+      sync = shuffleRead(&op);
+    if (sync) {
       instruction.immediate = compileRegisterRead(&op, sync);
       return finish(Step::RegisterRead);
     }
+  }
+  if (isa<NVVM::ShflOp>(op)) {
+    IntegerAttr sync =
+        ObsDialect::ShuffleReadAttrHelper(op.getContext()).getAttr(&op);
+    instruction.immediate = sync ? sync.getInt() : -1;
+    return finish(Step::Shuffle);
+  }
   if (hasUnseenEffects(
           op, [&](Value memref) { return classifyUntracked(memref); },
           [&](Value memref) { return tracked.contains(memref); }))
@@ -1005,22 +1047,29 @@ LogicalResult ThreadRunner::runInstruction(const Instruction &instruction,
         program.registerReads[instruction.immediate];
     Slot element = read.element;
     // The owner is compared with the thread's own number: the check's
-    // other operand is gpu.thread_id x, which is that number here.
+    // other operand is gpu.thread_id x, which is that number here. Within
+    // a warp, the owner's warp with the thread's.
     for (uint32_t lane : lanes) {
       int64_t computedBy = isKnown(owner, lane) ? valueOf(owner, lane) : -1;
-      if (computedBy == int64_t(lane))
+      if (computedBy == int64_t(lane) ||
+          (read.withinWarp && computedBy >= 0 &&
+           computedBy / kWarpLanes == lane / kWarpLanes))
         continue;
       int64_t index =
           element != ThreadProgram::kNoSlot && isKnown(element, lane)
               ? valueOf(element, lane)
               : -1;
-      recordRegisterViolation(read.sync, instruction.op, lane, computedBy,
-                              index);
+      recordRegisterViolation(
+          read.withinWarp ? RegisterReadViolation::OtherWarp
+                          : RegisterReadViolation::OtherThread,
+          read.sync, instruction.op, lane, computedBy, index);
       break; // Only the first wrong read of an array is kept.
     }
     forgetResults(instruction, lanes);
     return success();
   }
+  case Step::Shuffle:
+    return runShuffle(instruction, lanes);
   case Step::If:
     return runIf(instruction, lanes);
   case Step::For:
@@ -1157,6 +1206,8 @@ LogicalResult ThreadRunner::runIf(const Instruction &instruction, Lanes lanes) {
   if (anyUnknown && ifInstruction.holdsBarrier)
     return instruction.op->emitOpError()
            << "holds a barrier under a condition that depends on data";
+  dataBranches += anyUnknown;
+  llvm::scope_exit leave([&] { dataBranches -= anyUnknown; });
   if (!thenLanes.empty() && failed(runRange(ifInstruction.thenBegin,
                                             ifInstruction.thenEnd, thenLanes)))
     return failure();
@@ -1186,7 +1237,8 @@ LogicalResult ThreadRunner::runIf(const Instruction &instruction, Lanes lanes) {
   return success();
 }
 
-void ThreadRunner::recordRegisterViolation(unsigned sync, Operation *check,
+void ThreadRunner::recordRegisterViolation(RegisterReadViolation::Kind kind,
+                                           unsigned sync, Operation *check,
                                            uint32_t lane, int64_t owner,
                                            int64_t element) {
   if (llvm::any_of(run.registerViolations,
@@ -1194,7 +1246,81 @@ void ThreadRunner::recordRegisterViolation(unsigned sync, Operation *check,
                      return known.sync == sync;
                    }))
     return;
-  run.registerViolations.push_back({check, lane, owner, element, sync});
+  run.registerViolations.push_back({kind, check, lane, owner, element, sync});
+}
+
+/// The lane a shfl.sync of `kind` takes its value from, for lane `lane`
+/// with source lane or offset `b` and packed clamp and segment mask `c`
+/// (the PTX ISA's definition); the lane itself where the source is out of
+/// its segment.
+static int64_t shuffleSource(NVVM::ShflKind kind, int64_t lane, int64_t b,
+                             int64_t c) {
+  int64_t clamp = c & 0x1f, segmask = (c >> 8) & 0x1f;
+  int64_t minLane = lane & segmask;
+  int64_t maxLane = minLane | (clamp & ~segmask);
+  int64_t source = lane;
+  bool inside = false;
+  switch (kind) {
+  case NVVM::ShflKind::up:
+    source = lane - b;
+    inside = source >= maxLane;
+    break;
+  case NVVM::ShflKind::down:
+    source = lane + b;
+    inside = source <= maxLane;
+    break;
+  case NVVM::ShflKind::bfly:
+    source = lane ^ b;
+    inside = source <= maxLane;
+    break;
+  case NVVM::ShflKind::idx:
+    source = minLane | (b & ~segmask & 0x1f);
+    inside = source <= maxLane;
+    break;
+  }
+  return inside ? source : lane;
+}
+
+LogicalResult ThreadRunner::runShuffle(const Instruction &instruction,
+                                       Lanes lanes) {
+  auto shuffle = cast<NVVM::ShflOp>(instruction.op);
+  Slot mask = operand(instruction, 0), offset = operand(instruction, 2),
+       clamp = operand(instruction, 3);
+  auto wrong = [&](RegisterReadViolation::Kind kind, uint32_t lane,
+                   int64_t source) -> LogicalResult {
+    if (instruction.immediate < 0)
+      return shuffle.emitOpError()
+             << "is a shuffle that not every lane its mask names runs "
+                "together with a value to give, so the analysis cannot "
+                "prove the kernel safe";
+    recordRegisterViolation(kind, instruction.immediate, instruction.op, lane,
+                            source, /*element=*/-1);
+    return success();
+  };
+  // The lanes come in increasing order: each warp's are consecutive.
+  for (size_t first = 0; first < lanes.size();) {
+    size_t last = first;
+    uint32_t warp = lanes[first] / kWarpLanes;
+    uint64_t running = 0;
+    while (last < lanes.size() && lanes[last] / kWarpLanes == warp)
+      running |= uint64_t(1) << (lanes[last++] % kWarpLanes);
+    for (uint32_t lane : lanes.slice(first, last - first)) {
+      if (dataBranches || !isKnown(mask, lane) || !isKnown(offset, lane) ||
+          !isKnown(clamp, lane) ||
+          (uint64_t(valueOf(mask, lane)) & 0xffffffff) != running)
+        return wrong(RegisterReadViolation::NotTogether, lane, -1);
+      int64_t source =
+          shuffleSource(shuffle.getKind(), lane % kWarpLanes,
+                        valueOf(offset, lane), valueOf(clamp, lane));
+      if (source < 0 || source >= int64_t(kWarpLanes) ||
+          !(running >> source & 1))
+        return wrong(RegisterReadViolation::NoSource, lane,
+                     warp * kWarpLanes + source);
+    }
+    first = last;
+  }
+  forgetResults(instruction, lanes);
+  return success();
 }
 
 LogicalResult ThreadRunner::skipLoop(const Instruction &instruction,
@@ -1210,7 +1336,10 @@ LogicalResult ThreadRunner::skipLoop(const Instruction &instruction,
   if (!lanes.empty())
     for (uint32_t check : skipped.registerReads) {
       const ThreadProgram::RegisterRead &read = program.registerReads[check];
-      recordRegisterViolation(read.sync, read.check, lanes.front(),
+      recordRegisterViolation(read.withinWarp
+                                  ? RegisterReadViolation::OtherWarp
+                                  : RegisterReadViolation::OtherThread,
+                              read.sync, read.check, lanes.front(),
                               /*owner=*/-1, /*element=*/-1);
     }
   for (uint32_t lane : lanes)

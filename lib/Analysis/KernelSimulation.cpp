@@ -140,13 +140,37 @@ void mlir::obs::reportRegisterViolation(const KernelSimulation &simulation,
   SyncOp sync = simulation.syncs[wrong.sync];
   InFlightDiagnostic diag = sync.emitOpError();
   tagError(diag, ErrorKind::RejectedChoice);
-  diag << "registers are unsafe: " << describeThread(wrong.thread) << " reads "
-       << describeElement(wrong.element, "this array") << ", ";
-  if (wrong.owner >= 0)
-    diag << "which " << describeThread(wrong.owner) << " computes";
-  else
-    diag << "and which thread computes it depends on data";
-  diag << "; a thread's registers hold only the elements it computed";
+  auto computedBy = [&] {
+    if (wrong.owner >= 0)
+      diag << "which " << describeThread(wrong.owner) << " computes";
+    else
+      diag << "and which thread computes it depends on data";
+  };
+  switch (wrong.kind) {
+  case RegisterReadViolation::OtherThread:
+    diag << "registers are unsafe: " << describeThread(wrong.thread)
+         << " reads " << describeElement(wrong.element, "this array") << ", ";
+    computedBy();
+    diag << "; a thread's registers hold only the elements it computed";
+    break;
+  case RegisterReadViolation::OtherWarp:
+    diag << "shuffles are unsafe: " << describeThread(wrong.thread) << " reads "
+         << describeElement(wrong.element, "this array") << ", ";
+    computedBy();
+    diag << "; a shuffle exchanges values only between the lanes of a warp";
+    break;
+  case RegisterReadViolation::NotTogether:
+    diag << "shuffles are unsafe: " << describeThread(wrong.thread)
+         << " runs a shuffle of this array that not exactly the lanes of "
+            "its mask run together (some skip it, or a branch on data may); "
+            "every lane a shfl.sync names must run it";
+    break;
+  case RegisterReadViolation::NoSource:
+    diag << "shuffles are unsafe: " << describeThread(wrong.thread)
+         << " takes a value of this array from " << describeThread(wrong.owner)
+         << ", which does not run the shuffle";
+    break;
+  }
   diag.attachNote(wrong.check->getLoc()) << "read here";
 }
 
@@ -246,7 +270,7 @@ mlir::obs::refineSyncs(KernelOp kernel, ArrayRef<SyncOp> candidates,
     unsigned index = indexOf.lookup(sync);
     if (!refinement.took(simulation, index))
       return false;
-    // Only a sync in registers has checks, hence violations.
+    // Only a sync in registers or shuffles has checks, hence violations.
     return llvm::none_of(simulation.run.getRegisterViolations(),
                          [&](const RegisterReadViolation &wrong) {
                            return wrong.sync == index;

@@ -39,6 +39,13 @@ selectElement(ImplicitLocOpBuilder &b, TypeRange types, Value condition,
 /// Which of the two elements of an update comes first in the combine.
 enum class UpdateOrder { FromFirst, OwnFirst };
 
+/// Where an update stage reads the element it takes in: only where it
+/// updates (in the branch), or in every element, before the branch, its
+/// own where it does not update (as a shfl.sync.up gives a lane that has
+/// no source its own value), so that every thread of a warp reads
+/// together and the read can be a shuffle.
+enum class UpdateRead { InBranch, Everywhere };
+
 /// A stage in which element i becomes `combine(x[from(i)], x[i])` (or
 /// `combine(x[i], x[from(i)])`) where `updates(i)` holds and stays x[i]
 /// elsewhere; the update is an scf.if, so the lowering drops the elements a
@@ -46,16 +53,24 @@ enum class UpdateOrder { FromFirst, OwnFirst };
 static Value updateStage(ImplicitLocOpBuilder &b, Value array, BinaryFn combine,
                          llvm::function_ref<Value(Value)> updates,
                          llvm::function_ref<Value(Value)> from,
-                         UpdateOrder order = UpdateOrder::FromFirst) {
+                         UpdateOrder order = UpdateOrder::FromFirst,
+                         UpdateRead read = UpdateRead::InBranch) {
   ArrType type = arrType(array);
   SmallVector<Type> types;
   flattenElementType(type.getElementType(), types);
   return generate(b, type, [&](ImplicitLocOpBuilder &b, Value i) {
     SmallVector<Value> own = index(b, array, i);
+    Value updating = updates(i);
+    SmallVector<Value> everywhere;
+    if (read == UpdateRead::Everywhere)
+      everywhere =
+          index(b, array, arith::SelectOp::create(b, updating, from(i), i));
     return selectElement(
-        b, types, updates(i),
+        b, types, updating,
         [&] {
-          SmallVector<Value> other = index(b, array, from(i));
+          SmallVector<Value> other = read == UpdateRead::Everywhere
+                                         ? everywhere
+                                         : index(b, array, from(i));
           return order == UpdateOrder::FromFirst ? combine(b, other, own)
                                                  : combine(b, own, other);
         },
@@ -66,10 +81,14 @@ static Value updateStage(ImplicitLocOpBuilder &b, Value array, BinaryFn combine,
 /// The same, combining x[i - distance] into x[i].
 static Value updateStage(ImplicitLocOpBuilder &b, Value array,
                          uint64_t distance, BinaryFn combine,
-                         llvm::function_ref<Value(Value)> updates) {
-  return updateStage(b, array, combine, updates, [&](Value i) -> Value {
-    return arith::SubIOp::create(b, i, indexConstant(b, distance));
-  });
+                         llvm::function_ref<Value(Value)> updates,
+                         UpdateRead read = UpdateRead::InBranch) {
+  return updateStage(
+      b, array, combine, updates,
+      [&](Value i) -> Value {
+        return arith::SubIOp::create(b, i, indexConstant(b, distance));
+      },
+      UpdateOrder::FromFirst, read);
 }
 
 /// `(i & mask) == value`.
@@ -340,24 +359,30 @@ static Value lastOfEachGroup(ImplicitLocOpBuilder &b, Value array,
 
 /// Each aligned segment of `segment` elements (a power of two) scanned by
 /// Kogge-Stone: at distance d, element i with `i mod segment >= d` takes in
-/// element i - d.
+/// element i - d. Every element reads, so that the reads of a warp's
+/// segment can be shuffles.
 static Value segmentedKoggeStone(ImplicitLocOpBuilder &b, Value array,
                                  uint64_t segment, BinaryFn combine) {
   uint64_t end = std::min(segment, length(array));
   for (uint64_t distance = 1; distance < end; distance *= 2)
-    array =
-        sync(b, updateStage(b, array, distance, combine, [&](Value i) {
-               Value lane =
-                   arith::AndIOp::create(b, i, indexConstant(b, segment - 1));
-               return arith::CmpIOp::create(b, arith::CmpIPredicate::uge, lane,
-                                            indexConstant(b, distance));
-             }));
+    array = sync(
+        b, updateStage(
+               b, array, distance, combine,
+               [&](Value i) {
+                 Value lane =
+                     arith::AndIOp::create(b, i, indexConstant(b, segment - 1));
+                 return arith::CmpIOp::create(b, arith::CmpIPredicate::uge,
+                                              lane, indexConstant(b, distance));
+               },
+               UpdateRead::Everywhere));
   return array;
 }
 
 /// Each aligned segment's total in its first element, as a warp's
 /// shuffle-down reduction computes it: at distance d, element i takes in
-/// element i + d where that lies in i's segment and in the array.
+/// element i + d where that lies in i's segment and in the array. Every
+/// element reads (its own where it takes nothing in), so that the reads
+/// of a warp's segment can be shuffles.
 static Value segmentedFold(ImplicitLocOpBuilder &b, Value array,
                            uint64_t segment, BinaryFn combine) {
   uint64_t n = length(array);
@@ -385,7 +410,7 @@ static Value segmentedFold(ImplicitLocOpBuilder &b, Value array,
                [&](Value i) -> Value {
                  return arith::AddIOp::create(b, i, indexConstant(b, distance));
                },
-               UpdateOrder::OwnFirst));
+               UpdateOrder::OwnFirst, UpdateRead::Everywhere));
   return array;
 }
 

@@ -113,11 +113,12 @@ public:
 private:
   LogicalResult lowerBlock(Block &block);
   LogicalResult lowerSync(SyncOp sync, const Destination *target);
-  /// A sync whose array stays in its threads' registers: the stage
-  /// computes every round's elements and stores nothing, and a later
-  /// stage's read of an element takes the reading thread's value of that
-  /// element's round (beside a check the simulation evaluates).
-  LogicalResult lowerSyncToRegisters(SyncOp sync);
+  /// A sync whose array stays in its threads' registers (or shuffles):
+  /// the stage computes every round's elements and stores nothing, and a
+  /// later stage's read of an element takes the reading thread's value of
+  /// that element's round (or, for shuffles, the owner lane's, by one
+  /// shfl.sync per round), beside a check the simulation evaluates.
+  LogicalResult lowerSyncKeptByThreads(SyncOp sync);
   LogicalResult lowerRepeat(RepeatOp repeat);
   /// The stored array an in-place sync overwrites: the one array in memory
   /// its stage reads, when there is one of the sync's type.
@@ -195,6 +196,16 @@ private:
   bool checkScatters;
   OpBuilder builder;
   std::optional<Location> currentLoc;
+  /// The element the stage being emitted computes, its work assignment
+  /// and round: a read of exactly that element of an array in shuffles
+  /// under the same work assignment is the reading thread's own, taken
+  /// from its registers without a shuffle.
+  struct ElementInProgress {
+    Value element;
+    WorkAssignmentAttrInterface how;
+    Value round;
+  };
+  std::optional<ElementInProgress> inProgress;
   llvm::DenseMap<Operation *, int64_t> syncIndex;
   /// Syncs, repeats and scatters, which own buffers, in program order.
   llvm::DenseMap<Operation *, int64_t> ownerIndex;
@@ -204,6 +215,8 @@ private:
   llvm::DenseMap<Operation *, unsigned> nextOffset;
   /// Arrays that live in memory (or registers), and how to read them.
   llvm::DenseMap<Value, LeafReader> sources;
+  /// The arrays in shuffles: every element reads them together.
+  SmallVector<Value> shuffledArrays;
   /// Where each array stored by a stage lives (for in-place syncs).
   llvm::DenseMap<Value, Destination> stored;
   /// Syncs whose result is only returned: they write global memory.
@@ -394,6 +407,69 @@ Value KernelLowering::emitExtent(OpBuilder &b, Location loc, unsigned index) {
   return arith::MinSIOp::create(b, loc, left, constant(length));
 }
 
+/// The mask of the threads of the reading thread's warp, for bar.warp.sync
+/// and shfl.sync: all 32, or the threads that exist in a last, partial warp.
+static Value emitWarpMask(OpBuilder &b, Location loc, uint64_t blockThreads) {
+  uint64_t partial = blockThreads % kWarpSize;
+  Value mask = arith::ConstantIntOp::create(b, loc, 0xffffffff, 32);
+  if (!partial)
+    return mask;
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  };
+  Value warp = arith::DivUIOp::create(
+      b, loc, gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x),
+      constant(kWarpSize));
+  Value isLast = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp,
+                                       constant(blockThreads / kWarpSize));
+  Value partialMask =
+      arith::ConstantIntOp::create(b, loc, (uint64_t(1) << partial) - 1, 32);
+  return arith::SelectOp::create(b, loc, isLast, partialMask, mask);
+}
+
+/// `value` (an integer or float of at most 64 bits) of lane `lane` of the
+/// warp, by shfl.sync.idx over the lanes `mask` names: one shuffle of 32
+/// bits, two for 64. Each shuffle is tagged with the sync whose array it
+/// reads, so that the simulation checks that the lanes run it together.
+static Value emitShuffle(OpBuilder &b, Location loc, Value value, Value lane,
+                         Value mask, IntegerAttr sync) {
+  Type type = value.getType();
+  unsigned width = type.getIntOrFloatBitWidth();
+  Type i32 = b.getI32Type();
+  auto shuffle32 = [&](Value word) -> Value {
+    Value clamp = arith::ConstantIntOp::create(b, loc, kWarpSize - 1, 32);
+    auto shfl = NVVM::ShflOp::create(b, loc, word.getType(), mask, word, lane,
+                                     clamp, NVVM::ShflKind::idx,
+                                     /*return_value_and_is_valid=*/nullptr);
+    ObsDialect::ShuffleReadAttrHelper(b.getContext()).setAttr(shfl, sync);
+    return shfl;
+  };
+  if (type.isF32() || type.isInteger(32))
+    return shuffle32(value);
+  // Floats as the integers of their bits.
+  Type bits = b.getIntegerType(width);
+  Value asInteger = isa<FloatType>(type)
+                        ? arith::BitcastOp::create(b, loc, bits, value)
+                        : value;
+  Value shuffled;
+  if (width < 32) {
+    shuffled = arith::TruncIOp::create(
+        b, loc, bits,
+        shuffle32(arith::ExtUIOp::create(b, loc, i32, asInteger)));
+  } else {
+    Value shift = arith::ConstantIntOp::create(b, loc, 32, 64);
+    Value low = shuffle32(arith::TruncIOp::create(b, loc, i32, asInteger));
+    Value high = shuffle32(arith::TruncIOp::create(
+        b, loc, i32, arith::ShRUIOp::create(b, loc, asInteger, shift)));
+    shuffled = arith::OrIOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, bits, low),
+        arith::ShLIOp::create(
+            b, loc, arith::ExtUIOp::create(b, loc, bits, high), shift));
+  }
+  return isa<FloatType>(type) ? arith::BitcastOp::create(b, loc, type, shuffled)
+                              : shuffled;
+}
+
 Operation *KernelLowering::emitBarrier(SyncScope scope, SyncOp sync) {
   auto index = builder.getI64IntegerAttr(sync ? syncIndex.lookup(sync) : -1);
   if (scope == SyncScope::Block) {
@@ -403,21 +479,9 @@ Operation *KernelLowering::emitBarrier(SyncScope scope, SyncOp sync) {
     counters.blockBarrier();
     return barrier;
   }
-  // bar.warp.sync's mask names exactly the warp's threads: all 32, or the
-  // threads that exist in a last, partial warp.
-  uint64_t partial = blockThreads % kWarpSize;
-  Value mask = arith::ConstantIntOp::create(builder, loc(), 0xffffffff, 32);
-  if (partial) {
-    Value lastWarp = constant(blockThreads / kWarpSize);
-    Value warp =
-        arith::DivUIOp::create(builder, loc(), threadId(), constant(kWarpSize));
-    Value isLast = arith::CmpIOp::create(
-        builder, loc(), arith::CmpIPredicate::eq, warp, lastWarp);
-    Value partialMask = arith::ConstantIntOp::create(
-        builder, loc(), (uint64_t(1) << partial) - 1, 32);
-    mask = arith::SelectOp::create(builder, loc(), isLast, partialMask, mask);
-  }
-  auto barrier = NVVM::SyncWarpOp::create(builder, loc(), mask);
+  // bar.warp.sync's mask names exactly the warp's threads.
+  auto barrier = NVVM::SyncWarpOp::create(
+      builder, loc(), emitWarpMask(builder, loc(), blockThreads));
   ObsDialect::SyncIndexAttrHelper(barrier->getContext())
       .setAttr(barrier, index);
   counters.warpBarrier();
@@ -485,6 +549,8 @@ KernelLowering::emitStage(ArrayRef<Value> arrays,
     emitter.setReadLimit(kMaxFusedReads - std::min(fusedReads, kMaxFusedReads));
     for (const auto &[value, reader] : sources)
       emitter.setSource(value, reader);
+    for (Value shuffled : shuffledArrays)
+      emitter.setReadEverywhere(shuffled);
     emitter.setBlockPosition(
         kernel,
         [](OpBuilder &b, Location loc) -> Value {
@@ -534,7 +600,10 @@ KernelLowering::emitStage(ArrayRef<Value> arrays,
                          OpBuilder::InsertionGuard innerGuard(builder);
                          builder.setInsertionPoint(nested.getInsertionBlock(),
                                                    nested.getInsertionPoint());
+                         std::optional<ElementInProgress> outer = inProgress;
+                         inProgress = ElementInProgress{element, how, round};
                          store(element, inner, emitLeafOf(element, inner));
+                         inProgress = outer;
                        });
   };
   // An in-place stage overwrites what it reads, so a thread computes the
@@ -581,7 +650,10 @@ KernelLowering::emitStage(ArrayRef<Value> arrays,
     Value element = position;
     if (compact && written)
       element = written->emitNth(builder, loc(), position);
+    std::optional<ElementInProgress> outer = inProgress;
+    inProgress = ElementInProgress{element, how, round};
     SmallVector<Value> yielded = emitLeafOf(element, {});
+    inProgress = outer;
     yielded.push_back(element);
     scf::YieldOp::create(builder, loc(), yielded);
     builder.setInsertionPointToStart(ifOp.elseBlock());
@@ -743,8 +815,8 @@ LogicalResult KernelLowering::lowerSync(SyncOp sync,
   std::optional<Location> outerLoc = currentLoc;
   currentLoc = sync.getLoc();
   llvm::scope_exit restore([&] { currentLoc = outerLoc; });
-  if (sync.isInRegisters())
-    return lowerSyncToRegisters(sync);
+  if (sync.isKeptByThreads())
+    return lowerSyncKeptByThreads(sync);
   auto outputIt = outputSyncs.find(sync);
   if (outputIt != outputSyncs.end()) {
     // Only returned: the stage writes each output it is returned as.
@@ -788,12 +860,16 @@ LogicalResult KernelLowering::lowerSync(SyncOp sync,
   return success();
 }
 
-LogicalResult KernelLowering::lowerSyncToRegisters(SyncOp sync) {
+LogicalResult KernelLowering::lowerSyncKeptByThreads(SyncOp sync) {
   static_assert(SyncOp::kMostRegisterRounds == kUnrolledRounds,
                 "a stage in registers is unrolled");
-  if (std::optional<std::string> why = sync.whyNotRegisters(blockThreads))
-    return tagError(sync.emitOpError()
-                        << "cannot keep its array in registers: " << *why,
+  bool shuffles = sync.getStorageOrDefault() == Storage::Shuffle;
+  if (std::optional<std::string> why = shuffles
+                                           ? sync.whyNotShuffle(blockThreads)
+                                           : sync.whyNotRegisters(blockThreads))
+    return tagError(sync.emitOpError() << "cannot keep its array in "
+                                       << (shuffles ? "shuffles" : "registers")
+                                       << ": " << *why,
                     ErrorKind::RejectedChoice);
   WorkAssignmentAttrInterface how = sync.getWorkAssignment();
   if (!how)
@@ -803,30 +879,61 @@ LogicalResult KernelLowering::lowerSyncToRegisters(SyncOp sync) {
   if (failed(emitStage(ArrayRef<Value>{sync.getInput()}, how, storesNothing,
                        /*written=*/nullptr, /*inPlace=*/false, &rounds)))
     return failure();
-  counters.registerStage();
+  if (shuffles)
+    counters.shuffleStage();
+  else
+    counters.registerStage();
   // A read of element e takes, from the reading thread's own values, the
   // one of e's round. That is e's value only if the reading thread is the
   // one that computed e: the check beside it says so, and the simulation
   // evaluates it in every thread (obs.register_read), so a wrongly chosen
-  // storage is rejected, never run.
+  // storage is rejected, never run. In shuffles, the reading lane takes
+  // the value of e's round from the lane that computed e, which must be in
+  // its warp (obs.shuffle_read), with shuffles every lane of the warp runs
+  // together (which the simulation checks at each shuffle); a read of the
+  // element the reading thread is computing, under the same work
+  // assignment, is its own (obs.register_read).
   IntegerAttr index = builder.getI64IntegerAttr(syncIndex.lookup(sync));
-  sources[sync.getResult()] = [how, index, values = std::move(rounds)](
-                                  OpBuilder &b, Location loc,
-                                  ValueRange path) -> SmallVector<Value> {
+  uint64_t threads = blockThreads;
+  if (shuffles)
+    shuffledArrays.push_back(sync.getResult());
+  sources[sync.getResult()] =
+      [this, shuffles, how, index, threads, values = std::move(rounds)](
+          OpBuilder &b, Location loc, ValueRange path) -> SmallVector<Value> {
+    Value element = path[0];
+    bool sameElement =
+        inProgress && inProgress->element == element && inProgress->how == how;
+    bool own = !shuffles || sameElement;
     // The round is computed after the check, so that the simulation still
     // holds the element there (for its diagnostic).
-    Value owner = how.buildThread(b, loc, path[0]);
+    Value owner = how.buildThread(b, loc, element);
     Value thread = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
     auto check =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, owner, thread);
-    ObsDialect::RegisterReadAttrHelper(b.getContext()).setAttr(check, index);
-    Value round = how.buildRound(b, loc, path[0]);
-    SmallVector<Value> leaf(values.back());
-    for (uint64_t r = values.size() - 1; r-- > 0;) {
+    if (own)
+      ObsDialect::RegisterReadAttrHelper(b.getContext()).setAttr(check, index);
+    else
+      ObsDialect::ShuffleReadAttrHelper(b.getContext()).setAttr(check, index);
+    Value round =
+        sameElement ? inProgress->round : how.buildRound(b, loc, element);
+    SmallVector<SmallVector<Value>> candidates(values);
+    if (!own) {
+      Value lane = arith::IndexCastUIOp::create(
+          b, loc, b.getI32Type(),
+          arith::RemUIOp::create(
+              b, loc, owner,
+              arith::ConstantIndexOp::create(b, loc, kWarpSize)));
+      Value mask = emitWarpMask(b, loc, threads);
+      for (SmallVector<Value> &leaf : candidates)
+        for (Value &scalar : leaf)
+          scalar = emitShuffle(b, loc, scalar, lane, mask, index);
+    }
+    SmallVector<Value> leaf(candidates.back());
+    for (uint64_t r = candidates.size() - 1; r-- > 0;) {
       Value isRound =
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, round,
                                 arith::ConstantIndexOp::create(b, loc, r));
-      for (auto [chosen, scalar] : llvm::zip_equal(leaf, values[r]))
+      for (auto [chosen, scalar] : llvm::zip_equal(leaf, candidates[r]))
         chosen = arith::SelectOp::create(b, loc, isRound, scalar, chosen);
     }
     return leaf;

@@ -21,7 +21,7 @@ using namespace mlir;
 using namespace mlir::obs;
 
 /// `plan` without the choices that rest on who computes what: a warp
-/// scope, in place, registers. Null when nothing else is left.
+/// scope, in place, registers or shuffles. Null when nothing else is left.
 static SyncPlanAttr takeBackRelaxations(SyncPlanAttr plan) {
   if (!plan)
     return {};
@@ -30,7 +30,7 @@ static SyncPlanAttr takeBackRelaxations(SyncPlanAttr plan) {
     planned.scope = nullptr;
   if (planned.placement && planned.placement.getValue() == Placement::InPlace)
     planned.placement = nullptr;
-  if (planned.storage && planned.storage.getValue() == Storage::Registers)
+  if (planned.storage && planned.storage.getValue() != Storage::Shared)
     planned.storage = nullptr;
   return getSyncPlan(plan.getContext(), planned);
 }

@@ -41,9 +41,9 @@ struct ObsElideWarpSyncsPass
       return;
     SmallVector<SyncOp> candidates;
     kernel.walk([&](SyncOp sync) {
-      // An array in registers has no barrier to weaken.
+      // An array kept by its threads has no barrier to weaken.
       if (!sync.getEffectiveScopeAttr() && !sync.isOutputOnly() &&
-          !sync.isInRegisters())
+          !sync.isKeptByThreads())
         candidates.push_back(sync);
     });
     auto warp = SyncScopeAttr::get(kernel.getContext(), SyncScope::Warp);

@@ -32,9 +32,9 @@ struct ObsInPlacePass : mlir::obs::impl::ObsInPlaceBase<ObsInPlacePass> {
       return;
     SmallVector<SyncOp> candidates;
     kernel.walk([&](SyncOp sync) {
-      // An array in registers has no buffer to place.
+      // An array kept by its threads has no buffer to place.
       if (!sync.getEffectivePlacementAttr() && !sync.isOutputOnly() &&
-          !sync.isInRegisters())
+          !sync.isKeptByThreads())
         candidates.push_back(sync);
     });
     // A shared-memory plan (obs-plan-shared run before) gave each buffer

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::obs {
 #define GEN_PASS_DEF_OBSPROMOTEREGISTERS
@@ -29,6 +30,8 @@ using namespace mlir::obs;
 namespace {
 struct ObsPromoteRegistersPass
     : mlir::obs::impl::ObsPromoteRegistersBase<ObsPromoteRegistersPass> {
+  using ObsPromoteRegistersBase::ObsPromoteRegistersBase;
+
   void runOnOperation() override {
     KernelOp kernel = getOperation();
     auto &simulations = getAnalysis<KernelSimulations>();
@@ -40,34 +43,54 @@ struct ObsPromoteRegistersPass
     if (!*safe)
       return;
     uint64_t blockThreads = kernel.getBlockThreads();
-    // Registers replace the buffer and the barrier: only a sync whose
-    // storage, scope and placement are all open is the pass's to change.
-    SmallVector<SyncOp> candidates;
-    kernel.walk([&](SyncOp sync) {
-      if (!sync.getEffectiveStorageAttr() && !sync.getEffectiveScopeAttr() &&
-          !sync.getEffectivePlacementAttr() &&
-          !sync.whyNotRegisters(blockThreads))
-        candidates.push_back(sync);
-    });
-    if (candidates.empty())
-      return;
-    SharedPlan plan = takeSharedPlan(kernel);
-    auto registers = StorageAttr::get(kernel.getContext(), Storage::Registers);
-    auto apply = [&](SyncOp sync) { sync.setPlannedStorage(registers); };
-    auto undo = [](SyncOp sync) { sync.setPlannedStorage(nullptr); };
-    // refineSyncs checks the reads of every array in registers.
-    auto took = [](const KernelSimulation &, unsigned) { return true; };
-    SyncRefinement refinement{apply, undo, took};
-    if (failed(refineSyncs(kernel, candidates, refinement, simulations)))
+    std::optional<SharedPlan> plan;
+    // Each sync tried, once, though it may be tried for both storages.
+    llvm::SetVector<Operation *> tried;
+    // Registers, then shuffles for what is left: each replaces the buffer
+    // and the barrier, so only a sync whose storage, scope and placement
+    // are all open is the pass's to change.
+    auto promote = [&](Storage storage) -> LogicalResult {
+      SmallVector<SyncOp> candidates;
+      kernel.walk([&](SyncOp sync) {
+        if (sync.getEffectiveStorageAttr() || sync.getEffectiveScopeAttr() ||
+            sync.getEffectivePlacementAttr())
+          return;
+        std::optional<std::string> why =
+            storage == Storage::Registers ? sync.whyNotRegisters(blockThreads)
+                                          : sync.whyNotShuffle(blockThreads);
+        if (!why)
+          candidates.push_back(sync);
+      });
+      if (candidates.empty())
+        return success();
+      for (SyncOp sync : candidates)
+        tried.insert(sync);
+      if (!plan)
+        plan = takeSharedPlan(kernel);
+      auto chosen = StorageAttr::get(kernel.getContext(), storage);
+      auto apply = [&](SyncOp sync) { sync.setPlannedStorage(chosen); };
+      auto undo = [](SyncOp sync) { sync.setPlannedStorage(nullptr); };
+      // refineSyncs checks the reads of every array kept by its threads.
+      auto took = [](const KernelSimulation &, unsigned) { return true; };
+      SyncRefinement refinement{apply, undo, took};
+      return refineSyncs(kernel, candidates, refinement, simulations);
+    };
+    if (failed(promote(Storage::Registers)) ||
+        (shuffles && failed(promote(Storage::Shuffle))))
       return signalPassFailure();
-    bool anyPromoted = false;
-    for (SyncOp sync : candidates)
-      if (sync.isInRegisters()) {
-        anyPromoted = true;
+    bool anyKept = false;
+    for (Operation *op : tried) {
+      auto sync = cast<SyncOp>(op);
+      if (!sync.isKeptByThreads())
+        continue;
+      anyKept = true;
+      if (sync.getStorageOrDefault() == Storage::Registers)
         addToStatistic(*this, numPromoted, "syncs-in-registers");
-      }
-    if (!anyPromoted)
-      plan.restore(kernel);
+      else
+        addToStatistic(*this, numShuffled, "syncs-in-shuffles");
+    }
+    if (plan && !anyKept)
+      plan->restore(kernel);
   }
 };
 } // namespace

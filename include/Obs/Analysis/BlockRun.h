@@ -74,17 +74,35 @@ struct Access {
   Attribute owner;
 };
 
-/// A read of an array kept in registers (an `obs.register_read` check)
-/// that is not the reading thread's own element: the thread that computed
-/// it is another (`owner`), or depends on data (-1). Its value is then not
-/// in the reader's registers, and the storage is wrong.
+/// A read of an array kept by its threads that gets a wrong value. In
+/// registers (an `obs.register_read` check): the element is not the
+/// reading thread's own, but another's (`owner`) or depends on data (-1).
+/// In shuffles: the element's owner is not in the reading thread's warp
+/// (an `obs.shuffle_read` check), or a shuffle (an nvvm.shfl.sync tagged
+/// `obs.shuffle_read`) is not run by exactly the lanes its mask names, or
+/// takes its value from a lane that does not run it.
 struct RegisterReadViolation {
+  enum Kind {
+    /// Registers: another thread computed the element.
+    OtherThread,
+    /// Shuffles: a thread of another warp computed the element.
+    OtherWarp,
+    /// Shuffles: the lanes that run the shuffle are not the ones its mask
+    /// names (some skip it, or a branch on data may skip it).
+    NotTogether,
+    /// Shuffles: the lane the value comes from does not run the shuffle.
+    NoSource,
+  };
+  Kind kind;
   Operation *check;
   unsigned thread;
+  /// The thread that computed the element (OtherThread, OtherWarp) or the
+  /// lane the value comes from (NoSource); -1 when it depends on data.
   int64_t owner;
-  /// The element read, or -1 when it depends on data.
+  /// The element read, or -1 when it depends on data or is not known.
   int64_t element;
-  /// The sync whose array is read (the check's `obs.register_read`).
+  /// The sync whose array is read (the check's `obs.register_read` or
+  /// `obs.shuffle_read`).
   unsigned sync;
 };
 
@@ -113,7 +131,7 @@ public:
   ArrayRef<Barrier> getBarriers() const { return barriers; }
   /// Whether an address depended on data somewhere.
   bool dependsOnData() const { return dataDependent; }
-  /// The first wrong read of each array kept in registers, by sync.
+  /// The first wrong read of each array kept by its threads, by sync.
   ArrayRef<RegisterReadViolation> getRegisterViolations() const {
     return registerViolations;
   }

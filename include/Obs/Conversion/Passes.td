@@ -109,6 +109,9 @@ def ConvertObsToGPU : Pass<"convert-obs-to-gpu", "::mlir::ModuleOp"> {
               "nvvm.bar.warp.sync emitted">,
     Statistic<"numRegisterStages", "register-stages",
               "Stages whose arrays stay in registers (no buffer, no barrier)">,
+    Statistic<"numShuffleStages", "shuffle-stages",
+              "Stages whose arrays stay in registers and are exchanged "
+              "within warps by shfl.sync (no buffer, no barrier)">,
     Statistic<"numSharedBytes", "shared-bytes",
               "Bytes of workgroup memory, over all kernels">
   ];

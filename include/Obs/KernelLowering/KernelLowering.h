@@ -33,6 +33,7 @@ struct GPULoweringCounters {
   std::function<void(uint64_t)> identityWrites = [](uint64_t) {};
   /// A stage whose array stays in registers.
   std::function<void()> registerStage = [] {};
+  std::function<void()> shuffleStage = [] {};
 };
 
 /// Where a launch places each block's arrays (see obs.launch's `layouts`):

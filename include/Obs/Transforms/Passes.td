@@ -340,7 +340,7 @@ def ObsInPlace : Pass<"obs-inplace", "::mlir::obs::KernelOp"> {
 def ObsPromoteRegisters : Pass<"obs-promote-registers",
                                "::mlir::obs::KernelOp"> {
   let summary = "Keep arrays in registers where each thread reads only its "
-                "own elements";
+                "own elements, and in shuffles where reads stay in warps";
   let description = [{
     For each sync whose storage, scope and placement the user left open, in
     program order, tries `registers`: each thread keeps the elements it
@@ -353,16 +353,33 @@ def ObsPromoteRegisters : Pass<"obs-promote-registers",
     assignment `strided` or `blocked` (or the default sweep) of at most 8
     rounds, and the array not yielded by a repeat body.
 
+    Then, with `shuffles` (the default), tries `shuffle` for the syncs left
+    open: each thread keeps its elements so, and a read of another lane's
+    element takes it by `shfl.sync`. The sync keeps it when the simulation
+    shows every read by a thread of the element's owner's warp, every
+    shuffle run by exactly the lanes its mask names (none skips it, and no
+    branch on data may), each taking its value from one of them, and the
+    kernel, without the sync's barrier, free of hazards: a warp's
+    Kogge-Stone step written with reads outside its branches (the serial
+    network's), a butterfly within a warp. Scalars of integers and floats
+    of at most 64 bits, or tuples of them.
+
     Run it after `obs-assign-work` (registers depend on who computes what)
     and before `obs-inplace`, `obs-plan-shared` and `obs-elide-warp-syncs`:
     an array in registers needs no buffer to place, and its stage no
     barrier to weaken. A shared-memory plan made before is dropped when a
-    sync goes to registers, as obs-inplace does; run `obs-plan-shared`
-    after this pass.
+    sync goes to registers or shuffles, as obs-inplace does; run
+    `obs-plan-shared` after this pass.
   }];
+  let options = [
+    Option<"shuffles", "shuffles", "bool", /*default=*/"true",
+           "Also try shuffle storage for the syncs registers do not suit">
+  ];
   let dependentDialects = kernelSimulationDialects;
   let statistics = [
     Statistic<"numPromoted", "syncs-in-registers", "Syncs kept in registers">,
+    Statistic<"numShuffled", "syncs-in-shuffles",
+              "Syncs kept in registers and exchanged by shuffles">,
     Statistic<"numSimulations", "simulations",
               "Kernel simulations run (each a lowering and a run of every thread)">,
     Statistic<"numSimulationsReused", "simulations-reused",

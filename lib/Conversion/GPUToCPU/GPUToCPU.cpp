@@ -40,11 +40,14 @@ static bool isBarrier(Operation *op) {
   return isa<gpu::BarrierOp, NVVM::SyncWarpOp>(op);
 }
 
+/// Whether `op` holds a barrier or a shuffle: something every thread (of
+/// the block, or of a warp) must reach together.
 static bool holdsBarrier(Operation *op) {
   return op
       ->walk([](Operation *nested) {
-        return isBarrier(nested) ? WalkResult::interrupt()
-                                 : WalkResult::advance();
+        return isBarrier(nested) || isa<NVVM::ShflOp>(nested)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
       })
       .wasInterrupted();
 }
@@ -101,6 +104,12 @@ private:
   /// Whether every thread computes `op` alike: no effects, no regions, and
   /// operands that are all uniform.
   bool isUniform(Operation *op);
+  /// Replaces `shuffle` by an exchange through a per-lane array: each
+  /// thread stores the value it gives at the end of the current step (the
+  /// last of `steps`), and, in a new step of the same warp, loads the value
+  /// of the lane it takes from, as the PTX ISA defines that lane.
+  LogicalResult exchange(NVVM::ShflOp shuffle,
+                         SmallVectorImpl<SmallVector<Operation *>> &steps);
   /// Moves the steps of a phase into thread loops before `before`.
   void emitPhase(ArrayRef<SmallVector<Operation *>> steps, Operation *before);
   void moveStep(ArrayRef<Operation *> step, Block *body, Value thread);
@@ -334,6 +343,85 @@ void BlockSplitter::emitPhase(ArrayRef<SmallVector<Operation *>> steps,
   }
 }
 
+LogicalResult
+BlockSplitter::exchange(NVVM::ShflOp shuffle,
+                        SmallVectorImpl<SmallVector<Operation *>> &steps) {
+  if (shuffle.getReturnValueAndIsValid())
+    return shuffle.emitOpError()
+           << "returns whether its source lane is valid, which the CPU "
+              "lowering does not compute";
+  Location loc = shuffle.getLoc();
+  auto func = shuffle->getParentOfType<func::FuncOp>();
+  OpBuilder entry = OpBuilder::atBlockBegin(&func.getBody().front());
+  // A slot for every lane of every warp, those a partial last warp lacks
+  // included, so that a lane that is not there reads a slot nobody wrote
+  // (the proof rejects such a shuffle; the CPU shows a wrong answer).
+  int64_t lanes = llvm::divideCeil(threads, kWarpSize) * kWarpSize;
+  Value slots = memref::AllocaOp::create(
+      entry, loc, MemRefType::get({lanes}, shuffle.getVal().getType()));
+  OpBuilder b(shuffle);
+  SmallVector<Operation *> created;
+  auto record = [&](Value value) {
+    Operation *op = value.getDefiningOp();
+    created.push_back(op);
+    for (Value result : op->getResults())
+      threadValues.insert(result);
+    return value;
+  };
+  Value thread = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  threadValues.insert(thread);
+  steps.back().push_back(
+      memref::StoreOp::create(b, loc, shuffle.getVal(), slots, thread));
+  steps.emplace_back();
+  Type i32 = b.getI32Type();
+  auto c32 = [&](int64_t value) -> Value {
+    return arith::ConstantIntOp::create(b, loc, value, 32);
+  };
+  Value laneIndex = record(arith::RemUIOp::create(
+      b, loc, thread, arith::ConstantIndexOp::create(b, loc, kWarpSize)));
+  Value lane = record(arith::IndexCastUIOp::create(b, loc, i32, laneIndex));
+  Value offset = shuffle.getOffset(), packed = shuffle.getMaskAndClamp();
+  Value clamp = record(arith::AndIOp::create(b, loc, packed, c32(0x1f)));
+  Value segmask = record(arith::AndIOp::create(
+      b, loc, record(arith::ShRUIOp::create(b, loc, packed, c32(8))),
+      c32(0x1f)));
+  Value minLane = record(arith::AndIOp::create(b, loc, lane, segmask));
+  Value notSegmask = record(arith::XOrIOp::create(b, loc, segmask, c32(0x1f)));
+  Value maxLane = record(arith::OrIOp::create(
+      b, loc, minLane,
+      record(arith::AndIOp::create(b, loc, clamp, notSegmask))));
+  Value source;
+  arith::CmpIPredicate inside = arith::CmpIPredicate::sle;
+  switch (shuffle.getKind()) {
+  case NVVM::ShflKind::up:
+    source = record(arith::SubIOp::create(b, loc, lane, offset));
+    inside = arith::CmpIPredicate::sge;
+    break;
+  case NVVM::ShflKind::down:
+    source = record(arith::AddIOp::create(b, loc, lane, offset));
+    break;
+  case NVVM::ShflKind::bfly:
+    source = record(arith::XOrIOp::create(b, loc, lane, offset));
+    break;
+  case NVVM::ShflKind::idx:
+    source = record(arith::OrIOp::create(
+        b, loc, minLane,
+        record(arith::AndIOp::create(b, loc, offset, notSegmask))));
+    break;
+  }
+  Value valid = record(arith::CmpIOp::create(b, loc, inside, source, maxLane));
+  source = record(arith::SelectOp::create(b, loc, valid, source, lane));
+  Value warpBase = record(arith::SubIOp::create(b, loc, thread, laneIndex));
+  Value from = record(arith::AddIOp::create(
+      b, loc, warpBase,
+      record(arith::IndexCastOp::create(b, loc, b.getIndexType(), source))));
+  Value taken = record(memref::LoadOp::create(b, loc, slots, from));
+  llvm::append_range(steps.back(), created);
+  shuffle.getResult().replaceAllUsesWith(taken);
+  shuffle.erase();
+  return success();
+}
+
 LogicalResult BlockSplitter::split(Block &block) {
   SmallVector<SmallVector<Operation *>> steps(1);
   for (Operation &op : llvm::make_early_inc_range(block)) {
@@ -357,14 +445,20 @@ LogicalResult BlockSplitter::split(Block &block) {
       threadValues.insert(op.getResult(0));
       continue;
     }
+    if (auto shuffle = dyn_cast<NVVM::ShflOp>(op)) {
+      if (failed(exchange(shuffle, steps)))
+        return failure();
+      continue;
+    }
     if (holdsBarrier(&op)) {
       auto loop = dyn_cast<scf::ForOp>(op);
       if (!loop || llvm::any_of(op.getOperands(), [&](Value v) {
             return threadValues.contains(v);
           }))
         return op.emitOpError()
-               << "holds a barrier that some threads could skip: only loops "
-                  "that every thread runs alike may hold barriers";
+               << "holds a barrier or a shuffle that some threads could "
+                  "skip: only loops that every thread runs alike may hold "
+                  "them";
       emitPhase(steps, &op);
       steps.assign(1, {});
       if (failed(split(*loop.getBody())))
@@ -419,9 +513,9 @@ static LogicalResult checkNoValueCrossesABarrier(func::FuncOp func) {
 /// threads, of a known count, cloned into a function before its gpu.module
 /// is erased (other blocks or private attributions would be left pointing
 /// into it); and an answer for every gpu and nvvm operation: ids and sizes,
-/// block barriers and warp syncs. Shuffles, lane and subgroup ids and the
-/// like assume threads that run in lockstep, which the CPU's loops over
-/// threads are not.
+/// block barriers, warp syncs and shuffles (exchanged at the shuffle, warp
+/// by warp). Lane and subgroup ids and the like assume threads that run in
+/// lockstep, which the CPU's loops over threads are not.
 static LogicalResult checkRunsOnCPU(gpu::GPUFuncOp kernel) {
   std::optional<ArrayRef<int32_t>> blockSize = kernel.getKnownBlockSize();
   if (!kernel.isKernel() || !blockSize)
@@ -439,7 +533,7 @@ static LogicalResult checkRunsOnCPU(gpu::GPUFuncOp kernel) {
   WalkResult result = kernel.walk([&](Operation *op) {
     if (op == kernel.getOperation() ||
         isa<gpu::ThreadIdOp, gpu::BlockIdOp, gpu::BlockDimOp, gpu::BarrierOp,
-            gpu::ReturnOp, NVVM::SyncWarpOp>(op) ||
+            gpu::ReturnOp, NVVM::SyncWarpOp, NVVM::ShflOp>(op) ||
         !isa_and_present<gpu::GPUDialect, NVVM::NVVMDialect>(op->getDialect()))
       return WalkResult::advance();
     auto gridDim = dyn_cast<gpu::GridDimOp>(op);

@@ -171,6 +171,9 @@ void ConvertObsToGPUPass::runOnOperation() {
   counters.registerStage = [&] {
     addToStatistic(*this, numRegisterStages, "register-stages");
   };
+  counters.shuffleStage = [&] {
+    addToStatistic(*this, numShuffleStages, "shuffle-stages");
+  };
 
   // Instances are found by kernel and grid, not by name: the names are
   // only hints, renamed where taken (a kernel may be called k_grid4).

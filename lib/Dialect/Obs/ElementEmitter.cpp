@@ -208,10 +208,36 @@ SmallVector<Value> ElementEmitter::emitScalars(ValueRange values) {
   return llvm::map_to_vector(values, [&](Value v) { return emitScalar(v); });
 }
 
+bool ElementEmitter::readsEverywhere(Value value) {
+  if (readEverywhere.empty())
+    return false;
+  auto known = readEverywhere.find(value);
+  if (known != readEverywhere.end())
+    return known->second;
+  // Taken to be false while it is asked (a value does not depend on
+  // itself, but a region may be visited twice).
+  readEverywhere[value] = false;
+  Operation *op = value.getDefiningOp();
+  bool reads = op && llvm::any_of(op->getOperands(), [&](Value operand) {
+                 return readsEverywhere(operand);
+               });
+  readEverywhere[value] = reads;
+  return reads;
+}
+
 void ElementEmitter::cloneDefiningOp(Operation *op) {
   // scf.if and scf.for are rebuilt with their bodies emitted on demand, so
   // they may hold obs ops (an element read inside a branch or a loop).
   if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+    // What the branches use of a source read everywhere, computed outside
+    // them, is computed before them, as the element code says.
+    if (!readEverywhere.empty()) {
+      llvm::SetVector<Value> captured;
+      getUsedValuesDefinedAbove(ifOp->getRegions(), captured);
+      for (Value value : captured)
+        if (!isa<ArrType>(value.getType()) && readsEverywhere(value))
+          emitScalar(value);
+    }
     auto rebuilt = scf::IfOp::create(
         builder, loc, ifOp.getResultTypes(), emitScalar(ifOp.getCondition()),
         /*addThenBlock=*/true,

@@ -67,12 +67,19 @@ void ArrType::print(AsmPrinter &printer) const {
 ParseResult mlir::obs::parseSyncPropertyList(AsmParser &parser,
                                              SyncProperties &properties) {
   MLIRContext *context = parser.getContext();
+  // Every scope, placement and storage keyword, from their enums, and the
+  // work assignments.
+  SmallVector<StringRef> keywords{"strided", "blocked", "compact"};
+  for (unsigned i = 0; i <= getMaxEnumValForSyncScope(); ++i)
+    keywords.push_back(stringifySyncScope(static_cast<SyncScope>(i)));
+  for (unsigned i = 0; i <= getMaxEnumValForPlacement(); ++i)
+    keywords.push_back(stringifyPlacement(static_cast<Placement>(i)));
+  for (unsigned i = 0; i <= getMaxEnumValForStorage(); ++i)
+    keywords.push_back(stringifyStorage(static_cast<Storage>(i)));
   while (true) {
     SMLoc loc = parser.getCurrentLocation();
     StringRef keyword;
-    if (failed(parser.parseOptionalKeyword(
-            &keyword, {"block", "warp", "fresh", "inplace", "shared",
-                       "registers", "strided", "blocked", "compact"})))
+    if (failed(parser.parseOptionalKeyword(&keyword, keywords)))
       return success();
     auto twice = [&](StringRef property) {
       return parser.emitError(loc)
@@ -230,6 +237,16 @@ static LogicalResult verifyPlanAttribute(Operation *op,
       return misplaced("belongs on the check beside a read of an array in "
                        "registers (an arith.cmpi), as the position of the "
                        "sync whose array it reads (a non-negative i64)");
+    return success();
+  }
+  if (name == ObsDialect::ShuffleReadAttrHelper::getNameStr()) {
+    if (!nonNegative(value, 0) ||
+        (!isa<arith::CmpIOp>(op) &&
+         op->getName().getStringRef() != "nvvm.shfl.sync"))
+      return misplaced("belongs on the check beside a read of an array in "
+                       "shuffles (an arith.cmpi) and on its nvvm.shfl.sync "
+                       "ops, as the position of the sync whose array it "
+                       "reads (a non-negative i64)");
     return success();
   }
   if (name == ObsDialect::OwnerIndexAttrHelper::getNameStr()) {

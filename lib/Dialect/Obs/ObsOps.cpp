@@ -432,6 +432,21 @@ std::optional<std::string> SyncOp::whyNotRegisters(uint64_t blockThreads) {
   return std::nullopt;
 }
 
+std::optional<std::string> SyncOp::whyNotShuffle(uint64_t blockThreads) {
+  if (std::optional<std::string> why = whyNotRegisters(blockThreads))
+    return why;
+  for (Type scalar : flattenElementType(getType().getLeafType()))
+    if (!isa<IntegerType, FloatType>(scalar) ||
+        scalar.getIntOrFloatBitWidth() > 64) {
+      std::string why;
+      llvm::raw_string_ostream(why)
+          << "its elements hold " << scalar
+          << ", and a shuffle carries integers and floats of at most 64 bits";
+      return why;
+    }
+  return std::nullopt;
+}
+
 uint64_t SyncOp::getThreadsNeeded() {
   WorkAssignmentAttrInterface how = getWorkAssignment();
   if (!how)
@@ -474,16 +489,20 @@ LogicalResult SyncOp::verify() {
     if (plan.isEmpty())
       return emitOpError() << "has an empty plan";
   }
-  // An array in registers has no buffer and no barrier.
-  if (isInRegisters()) {
+  // An array kept by its threads has no buffer and no barrier.
+  if (isKeptByThreads()) {
+    StringRef where = getStorageOrDefault() == Storage::Registers
+                          ? "in registers"
+                          : "in shuffles";
     if (getEffectiveScopeAttr())
-      return tagError(emitOpError() << "keeps its array in registers, which "
-                                       "need no barrier, but has a scope",
+      return tagError(emitOpError() << "keeps its array " << where
+                                    << ", which need no barrier, but has a "
+                                       "scope",
                       ErrorKind::RejectedChoice);
     if (getEffectivePlacementAttr())
-      return tagError(emitOpError() << "keeps its array in registers, which "
-                                       "have no buffer to place it in, but "
-                                       "has a placement",
+      return tagError(emitOpError() << "keeps its array " << where
+                                    << ", which have no buffer to place it "
+                                       "in, but has a placement",
                       ErrorKind::RejectedChoice);
   }
   WorkAssignmentAttrInterface how = getWorkAssignment();

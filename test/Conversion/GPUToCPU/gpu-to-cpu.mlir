@@ -126,7 +126,7 @@ module attributes {gpu.container_module} {
       %c4 = arith.constant 4 : index
       %t = gpu.thread_id x
       %low = arith.cmpi ult, %t, %c4 : index
-      // expected-error @+1 {{'scf.if' op holds a barrier that some threads could skip: only loops that every thread runs alike may hold barriers}}
+      // expected-error @+1 {{'scf.if' op holds a barrier or a shuffle that some threads could skip: only loops that every thread runs alike may hold them}}
       scf.if %low {
         gpu.barrier
       }

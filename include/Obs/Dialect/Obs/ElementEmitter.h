@@ -56,6 +56,14 @@ public:
   /// definition.
   void setSource(Value array, LeafReader reader);
 
+  /// Makes the emitter read `array` (a source) in every element together: a
+  /// read of it, or a value computed from one, that the element code makes
+  /// outside a branch is emitted before the branch even where only the
+  /// branch uses it (the emitter otherwise computes values where they are
+  /// needed). Reads that are shuffles must be, since every lane of a warp
+  /// runs a shuffle together.
+  void setReadEverywhere(Value array) { readEverywhere[array] = true; }
+
   /// Makes the emitter compute the scalar `value` (the result of an op with
   /// no index function, like obs.block_id) through `reader`, wherever it is
   /// needed.
@@ -187,6 +195,10 @@ private:
   Location loc;
   SmallVector<Bindings> scopes;
   llvm::DenseMap<Value, ScalarReader> scalarSources;
+  /// Whether a value reads a source marked by setReadEverywhere (or is an
+  /// array that does, through its definition), as far as asked.
+  llvm::DenseMap<Value, bool> readEverywhere;
+  bool readsEverywhere(Value value);
   bool reportedErrorFlag = false;
   uint64_t readLimit = std::numeric_limits<uint64_t>::max();
   uint64_t fusedReads = 0;

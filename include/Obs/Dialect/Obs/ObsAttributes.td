@@ -48,15 +48,17 @@ def Obs_PlacementAttr : EnumAttr<Obs_Dialect, Obs_Placement, "placement"> {
 def Obs_Storage : I32EnumAttr<"Storage",
     "where the array a sync materialises lives", [
       I32EnumAttrCase<"Shared", 0, "shared">,
-      I32EnumAttrCase<"Registers", 1, "registers">
+      I32EnumAttrCase<"Registers", 1, "registers">,
+      I32EnumAttrCase<"Shuffle", 2, "shuffle">
     ]> {
   let cppNamespace = "::mlir::obs";
   let genSpecializedAttr = 0;
 }
 
 def Obs_StorageAttr : EnumAttr<Obs_Dialect, Obs_Storage, "storage"> {
-  let summary = "storage of a sync: `shared` memory (a buffer and a barrier) "
-                "or `registers` (each thread keeps the elements it computed)";
+  let summary = "storage of a sync: `shared` memory (a buffer and a barrier), "
+                "`registers` (each thread keeps the elements it computed) or "
+                "`shuffle` (kept so, and exchanged within warps by shfl.sync)";
   let assemblyFormat = "`<` $value `>`";
 }
 

@@ -68,6 +68,11 @@ def Obs_Dialect : Dialect {
   //    read of an array kept in registers: the index of the sync whose
   //    array it reads. The simulation evaluates it in every thread; the
   //    value read is right only where it holds.
+  //  - shuffle_read, likewise beside a read of an array exchanged by
+  //    shuffles (the check `owner == thread id`, which holds in the warp
+  //    sense: the owner must be a lane of the reader's warp) and on each
+  //    nvvm.shfl.sync of the read, which every lane its mask names must
+  //    run together: the index of the sync whose array it reads.
   // And one the user writes, on a kernel's argument (verified by
   // verifyRegionArgAttribute):
   //  - absent: the value an absent element of the argument reads as, in a
@@ -86,6 +91,7 @@ def Obs_Dialect : Dialect {
     "::mlir::UnitAttr":$data,
     "::mlir::UnitAttr":$checked_scatter,
     "::mlir::IntegerAttr":$register_read,
+    "::mlir::IntegerAttr":$shuffle_read,
     "::mlir::ArrayAttr":$recorded_launches,
     "::mlir::Attribute":$absent
   );

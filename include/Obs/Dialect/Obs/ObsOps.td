@@ -165,13 +165,19 @@ def Obs_SyncOp : Obs_Op<"sync", [
       for the threads of one warp: Obsidian's `syncWarp`).
     * **placement**: `fresh` (a new buffer) or `inplace` (the result
       overwrites the buffer the stage reads: Obsidian's `syncIP`).
-    * **storage**: `shared` (a shared-memory buffer, and a barrier) or
+    * **storage**: `shared` (a shared-memory buffer, and a barrier),
       `registers`: each thread keeps the elements it computed as values, and
       every element is read only by the thread that computed it, later in
-      the kernel. Such a stage has no buffer and no barrier, so a sync in
-      registers has neither scope nor placement. Its elements are scalars
-      or tuples, its work assignment `strided` or `blocked` (or the default
-      sweep) of at most 8 rounds, and a repeat body does not yield it.
+      the kernel; or `shuffle`: each thread keeps its elements so, and a
+      read of an element another lane of the same warp computed takes it
+      from that lane by `shfl.sync`, which every lane of the warp runs
+      together (a lane reading its own element in the round the stage
+      computed it takes it from its registers). Such a stage has no buffer
+      and no barrier, so a sync in registers or shuffles has neither scope
+      nor placement. Its elements are scalars or tuples (of integers and
+      floats of at most 64 bits, for shuffles), its work assignment
+      `strided` or `blocked` (or the default sweep) of at most 8 rounds,
+      and a repeat body does not yield it.
 
     A property the user leaves out is open: the refinement passes may choose
     it (`obs-assign-work`, `obs-elide-warp-syncs`, `obs-inplace`,
@@ -263,11 +269,17 @@ def Obs_SyncOp : Obs_Op<"sync", [
         return written;
       return getPlanAttr() ? getPlanAttr().getStorage() : nullptr;
     }
-    /// Whether the array lives in its threads' registers (written or
-    /// planned); otherwise it is in shared memory.
-    bool isInRegisters() {
-      ::mlir::obs::StorageAttr storage = getEffectiveStorageAttr();
-      return storage && storage.getValue() == ::mlir::obs::Storage::Registers;
+    /// The storage: as written, else as planned, else shared.
+    ::mlir::obs::Storage getStorageOrDefault() {
+      if (::mlir::obs::StorageAttr storage = getEffectiveStorageAttr())
+        return storage.getValue();
+      return ::mlir::obs::Storage::Shared;
+    }
+    /// Whether each thread keeps the elements it computed as values
+    /// (`registers` or `shuffle`, written or planned): the stage has no
+    /// buffer and no barrier. Otherwise the array is in shared memory.
+    bool isKeptByThreads() {
+      return getStorageOrDefault() != ::mlir::obs::Storage::Shared;
     }
 
     /// The plan's choices, one property at a time; null clears it. A pass
@@ -285,6 +297,12 @@ def Obs_SyncOp : Obs_Op<"sync", [
     /// The simulation proves the rest: that each element is read only by
     /// its own thread.
     std::optional<std::string> whyNotRegisters(uint64_t blockThreads);
+    /// Why the sync's array cannot be exchanged by shuffles: as for
+    /// registers, or a scalar shfl.sync does not carry (wider than 64
+    /// bits, or neither an integer nor a float). The simulation proves
+    /// the rest: that each element is read within its owner's warp, by
+    /// shuffles every lane of the warp runs together.
+    std::optional<std::string> whyNotShuffle(uint64_t blockThreads);
     /// The threads a block needs for the work assignment as written (0
     /// without one): `strided<T>` and `compact<T>` name all T threads, even
     /// over fewer elements.

@@ -1,0 +1,87 @@
+// Arrays in shuffles (issue 17): each thread keeps the elements it
+// computed, and a lane reads another lane's by shfl.sync.
+
+// A warp's Kogge-Stone step at distance 1, storage written:
+// out[i] = a[i] + a[i - 1] where i mod 32 > 0, else a[i].
+obs.kernel @ks64(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> attributes {threads = 64} {
+  %0 = obs.sync shuffle %a : !obs.arr<64 x i32>
+  %1 = obs.generate : !obs.arr<64 x i32> {
+  ^bb0(%i: index):
+    %c1 = arith.constant 1 : index
+    %c31 = arith.constant 31 : index
+    %x = obs.index %0[%i] : !obs.arr<64 x i32>
+    %lane = arith.andi %i, %c31 : index
+    %has = arith.cmpi uge, %lane, %c1 : index
+    %im1 = arith.subi %i, %c1 : index
+    %j = arith.select %has, %im1, %i : index
+    %y = obs.index %0[%j] : !obs.arr<64 x i32>
+    %r = scf.if %has -> (i32) {
+      %s = arith.addi %x, %y : i32
+      scf.yield %s : i32
+    } else {
+      scf.yield %x : i32
+    }
+    obs.yield %r : i32
+  }
+  %2 = obs.sync %1 : !obs.arr<64 x i32>
+  obs.return %2 : !obs.arr<64 x i32>
+}
+
+// The same with the storage left open, for obs-promote-registers.
+obs.kernel @ks64_open(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> attributes {threads = 64} {
+  %0 = obs.sync %a : !obs.arr<64 x i32>
+  %1 = obs.generate : !obs.arr<64 x i32> {
+  ^bb0(%i: index):
+    %c1 = arith.constant 1 : index
+    %c31 = arith.constant 31 : index
+    %x = obs.index %0[%i] : !obs.arr<64 x i32>
+    %lane = arith.andi %i, %c31 : index
+    %has = arith.cmpi uge, %lane, %c1 : index
+    %im1 = arith.subi %i, %c1 : index
+    %j = arith.select %has, %im1, %i : index
+    %y = obs.index %0[%j] : !obs.arr<64 x i32>
+    %r = scf.if %has -> (i32) {
+      %s = arith.addi %x, %y : i32
+      scf.yield %s : i32
+    } else {
+      scf.yield %x : i32
+    }
+    obs.yield %r : i32
+  }
+  %2 = obs.sync %1 : !obs.arr<64 x i32>
+  obs.return %2 : !obs.arr<64 x i32>
+}
+
+// 40 threads, the second warp of 8 lanes: out[i] = a[i xor 1] * 1000 + a[i].
+obs.kernel @xor40(%a: !obs.arr<40 x i32>) -> !obs.arr<40 x i32> attributes {threads = 40} {
+  %0 = obs.sync shuffle %a : !obs.arr<40 x i32>
+  %1 = obs.generate : !obs.arr<40 x i32> {
+  ^bb0(%i: index):
+    %c1 = arith.constant 1 : index
+    %c1000 = arith.constant 1000 : i32
+    %j = arith.xori %i, %c1 : index
+    %x = obs.index %0[%j] : !obs.arr<40 x i32>
+    %own = obs.index %0[%i] : !obs.arr<40 x i32>
+    %m = arith.muli %x, %c1000 : i32
+    %r = arith.addi %m, %own : i32
+    obs.yield %r : i32
+  }
+  %2 = obs.sync %1 : !obs.arr<40 x i32>
+  obs.return %2 : !obs.arr<40 x i32>
+}
+
+// Two rounds of 64-bit elements on one warp: out[i] = a[(i + 1) mod 64].
+obs.kernel @rot64(%a: !obs.arr<64 x i64>) -> !obs.arr<64 x i64> attributes {threads = 32} {
+  %0 = obs.sync shuffle strided<32> %a : !obs.arr<64 x i64>
+  %1 = obs.generate : !obs.arr<64 x i64> {
+  ^bb0(%i: index):
+    %c1 = arith.constant 1 : index
+    %c63 = arith.constant 63 : index
+    %n = arith.addi %i, %c1 : index
+    %j = arith.andi %n, %c63 : index
+    %x = obs.index %0[%j] : !obs.arr<64 x i64>
+    obs.yield %x : i64
+  }
+  %2 = obs.sync strided<32> %1 : !obs.arr<64 x i64>
+  obs.return %2 : !obs.arr<64 x i64>
+}
