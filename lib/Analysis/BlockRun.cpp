@@ -11,6 +11,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
@@ -132,6 +133,8 @@ struct IfInstruction {
   uint32_t thenBegin, thenEnd, elseBegin, elseEnd;
   SmallVector<Slot> thenYields, elseYields;
   bool holdsBarrier;
+  /// Whether its condition is a constant: every thread takes one branch.
+  bool constantCondition;
 };
 
 /// What a skipped loop still does: its loads of tracked memory, which count
@@ -278,6 +281,12 @@ private:
   /// How many branches on data the run is inside: a shuffle there may be
   /// skipped by some lanes.
   unsigned dataBranches = 0;
+  /// How many branches on a condition that is not a constant the run is
+  /// inside: a shuffle there is refused even where every lane of its warp
+  /// takes the branch, because the cpu target exchanges values only at the
+  /// top level of a warp's steps (it would have to prove the condition the
+  /// same in every lane, as the run here only observes).
+  unsigned threadBranches = 0;
   /// Records one access of thread `lane` by `op` through `memoryAccess`, at
   /// the indices in `indices` (slots), or anywhere in the buffer when
   /// `wholeBuffer` (an access known not to depend on data: a skipped
@@ -684,6 +693,8 @@ void ThreadProgram::compile(Operation &op, uint32_t index) {
     IfInstruction compiled;
     compiled.holdsBarrier = holdsBarrier(ifOp.getThenRegion()) ||
                             holdsBarrier(ifOp.getElseRegion());
+    compiled.constantCondition =
+        matchPattern(ifOp.getCondition(), m_Constant());
     std::tie(compiled.thenBegin, compiled.thenEnd) =
         compileRegion(ifOp.getThenRegion());
     std::tie(compiled.elseBegin, compiled.elseEnd) =
@@ -1206,8 +1217,13 @@ LogicalResult ThreadRunner::runIf(const Instruction &instruction, Lanes lanes) {
   if (anyUnknown && ifInstruction.holdsBarrier)
     return instruction.op->emitOpError()
            << "holds a barrier under a condition that depends on data";
+  bool branches = !ifInstruction.constantCondition;
   dataBranches += anyUnknown;
-  llvm::scope_exit leave([&] { dataBranches -= anyUnknown; });
+  threadBranches += branches;
+  llvm::scope_exit leave([&] {
+    dataBranches -= anyUnknown;
+    threadBranches -= branches;
+  });
   if (!thenLanes.empty() && failed(runRange(ifInstruction.thenBegin,
                                             ifInstruction.thenEnd, thenLanes)))
     return failure();
@@ -1305,8 +1321,8 @@ LogicalResult ThreadRunner::runShuffle(const Instruction &instruction,
     while (last < lanes.size() && lanes[last] / kWarpLanes == warp)
       running |= uint64_t(1) << (lanes[last++] % kWarpLanes);
     for (uint32_t lane : lanes.slice(first, last - first)) {
-      if (dataBranches || !isKnown(mask, lane) || !isKnown(offset, lane) ||
-          !isKnown(clamp, lane) ||
+      if (dataBranches || threadBranches || !isKnown(mask, lane) ||
+          !isKnown(offset, lane) || !isKnown(clamp, lane) ||
           (uint64_t(valueOf(mask, lane)) & 0xffffffff) != running)
         return wrong(RegisterReadViolation::NotTogether, lane, -1);
       int64_t source =

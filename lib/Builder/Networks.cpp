@@ -86,7 +86,14 @@ static Value updateStage(ImplicitLocOpBuilder &b, Value array,
   return updateStage(
       b, array, combine, updates,
       [&](Value i) -> Value {
-        return arith::SubIOp::create(b, i, indexConstant(b, distance));
+        Value d = indexConstant(b, distance);
+        // Read everywhere, the index is computed where i < d too (and
+        // then not used): max(i, d) - d is i - d where it is used, and
+        // never negative, so that the integer range analysis still bounds
+        // the indices within 32 bits (obs-gpu-index-width).
+        if (read == UpdateRead::Everywhere)
+          i = arith::MaxUIOp::create(b, i, d);
+        return arith::SubIOp::create(b, i, d);
       },
       UpdateOrder::FromFirst, read);
 }

@@ -29,6 +29,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -527,8 +528,22 @@ KernelLowering::emitStage(ArrayRef<Value> arrays,
   bool reportedError = false;
   bool skipsIdentity = !compact && written && !written->isAll();
   // Whether thread `thread` works on `position` in a round; the pipelines
-  // fold this where the thread id's range decides it.
-  auto worksOn = [&](Value thread, Value position) -> Value {
+  // fold this where the thread id's range decides it. Where arrays in
+  // shuffles may be read, a round in which every thread of the block works
+  // is `true` here already: its shuffles are then under no branch, which
+  // the proof requires (and the cpu target's exchange, at the top level of
+  // a warp's steps).
+  auto worksOn = [&](Value thread, Value position, Value round) -> Value {
+    APInt constantRound;
+    if (!shuffledArrays.empty() &&
+        matchPattern(round, m_ConstantInt(&constantRound)) && !compact) {
+      uint64_t r = constantRound.getZExtValue();
+      bool everyThread = true;
+      for (uint64_t t = 0; t < blockThreads && everyThread; ++t)
+        everyThread = how.getElement(t, r, positions).has_value();
+      if (everyThread)
+        return arith::ConstantIntOp::create(builder, loc(), 1, 1);
+    }
     Value works =
         arith::CmpIOp::create(builder, loc(), arith::CmpIPredicate::ult,
                               position, constant(positions));
@@ -575,8 +590,9 @@ KernelLowering::emitStage(ArrayRef<Value> arrays,
   auto emitRound = [&](Value round) {
     Value thread = threadId();
     Value position = how.buildElementIndex(builder, loc(), thread, round);
-    auto ifOp = scf::IfOp::create(builder, loc(), worksOn(thread, position),
-                                  /*withElse=*/false);
+    auto ifOp =
+        scf::IfOp::create(builder, loc(), worksOn(thread, position, round),
+                          /*withElse=*/false);
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(ifOp.thenBlock());
     Value element = position;
@@ -622,7 +638,7 @@ KernelLowering::emitStage(ArrayRef<Value> arrays,
   auto computeRound = [&](Value round) {
     Value thread = threadId();
     Value position = how.buildElementIndex(builder, loc(), thread, round);
-    Value works = worksOn(thread, position);
+    Value works = worksOn(thread, position, round);
     Value store = works;
     if (skipsIdentity) {
       // Whether the element changes, asked only where the thread works (a

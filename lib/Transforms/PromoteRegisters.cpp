@@ -27,6 +27,36 @@ namespace mlir::obs {
 using namespace mlir;
 using namespace mlir::obs;
 
+/// The syncs whose arrays a stage written `inplace` (or planned so) may
+/// overwrite: those its computation reads. They keep their buffers, which
+/// the in-place stage needs.
+static llvm::DenseSet<Operation *> findOverwritten(KernelOp kernel) {
+  llvm::DenseSet<Operation *> overwritten;
+  kernel.walk([&](SyncOp stage) {
+    if (stage.getPlacementOrDefault() != Placement::InPlace)
+      return;
+    llvm::DenseSet<Value> visited;
+    SmallVector<Value> worklist{stage.getInput()};
+    while (!worklist.empty()) {
+      Value value = worklist.pop_back_val();
+      if (!visited.insert(value).second)
+        continue;
+      Operation *producer = value.getDefiningOp();
+      if (!producer)
+        continue;
+      if (isa<SyncOp>(producer)) {
+        overwritten.insert(producer);
+        continue;
+      }
+      llvm::append_range(worklist, producer->getOperands());
+      producer->walk([&](Operation *nested) {
+        llvm::append_range(worklist, nested->getOperands());
+      });
+    }
+  });
+  return overwritten;
+}
+
 namespace {
 struct ObsPromoteRegistersPass
     : mlir::obs::impl::ObsPromoteRegistersBase<ObsPromoteRegistersPass> {
@@ -49,11 +79,12 @@ struct ObsPromoteRegistersPass
     // Registers, then shuffles for what is left: each replaces the buffer
     // and the barrier, so only a sync whose storage, scope and placement
     // are all open is the pass's to change.
+    llvm::DenseSet<Operation *> overwritten = findOverwritten(kernel);
     auto promote = [&](Storage storage) -> LogicalResult {
       SmallVector<SyncOp> candidates;
       kernel.walk([&](SyncOp sync) {
         if (sync.getEffectiveStorageAttr() || sync.getEffectiveScopeAttr() ||
-            sync.getEffectivePlacementAttr())
+            sync.getEffectivePlacementAttr() || overwritten.contains(sync))
           return;
         std::optional<std::string> why =
             storage == Storage::Registers ? sync.whyNotRegisters(blockThreads)

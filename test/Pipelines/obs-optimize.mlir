@@ -1,5 +1,6 @@
 // RUN: obs-opt %s --obs-optimize="threads=32" | FileCheck %s
 // RUN: obs-opt %s --obs-optimize="threads=32 strategy=compact passes=assign-work" | FileCheck %s --check-prefix=ONLY
+// RUN: obs-opt %s --obs-optimize="threads=32 passes=assign-work,inplace,plan-shared,elide-warp-syncs" | FileCheck %s --check-prefix=SHARED
 // RUN: not obs-opt %s --obs-optimize="passes=inplace,elide-warp-sync" 2>&1 | FileCheck %s --check-prefix=MISSPELT
 // RUN: not obs-opt %s --obs-optimize="strategy=strode" 2>&1 | FileCheck %s --check-prefix=STRATEGY
 // RUN: not obs-run %s --passes=inplace,plan-shred 2>&1 | FileCheck %s --check-prefix=RUN-MISSPELT
@@ -10,14 +11,21 @@
 // STRATEGY: for the --strategy option: Cannot find option named 'strode'!
 // RUN-MISSPELT: for the --passes option: Cannot find option named 'plan-shred'!
 
-// obs-optimize: flatten, assign work, in place, warp syncs, shared memory
-// plan, verify. With 32 threads (one warp) every barrier can be a warp
-// barrier, and the second stage can overwrite the first.
+// obs-optimize: flatten, assign work, registers and shuffles, in place,
+// warp syncs, shared memory plan, verify. With 32 threads (one warp) every
+// barrier can be a warp barrier, and the second stage's array, read
+// reversed within the warp, is exchanged by shuffles: no buffer and no
+// barrier. Without obs-promote-registers, the second stage overwrites the
+// first in place.
 // CHECK-LABEL: obs.kernel @two_stages
 // CHECK-SAME: obs.shared_bytes = 256
 // CHECK-SAME: threads = 32
 // CHECK: obs.sync plan(warp strided<32>) %{{.*}} {obs.shared_offsets = array<i64: 0>}
-// CHECK: obs.sync plan(warp inplace strided<32>) %{{.*}} : !obs.arr<64 x i32>
+// CHECK: obs.sync plan(strided<32> shuffle) %{{.*}} : !obs.arr<64 x i32>
+// SHARED-LABEL: obs.kernel @two_stages
+// SHARED-SAME: obs.shared_bytes = 256
+// SHARED: obs.sync plan(warp strided<32>) %{{.*}} {obs.shared_offsets = array<i64: 0>}
+// SHARED: obs.sync plan(warp inplace strided<32>) %{{.*}} : !obs.arr<64 x i32>
 // ONLY: obs.sync plan(compact<32>) %{{.*}} : !obs.arr<64 x i32>
 // ONLY: obs.sync plan(compact<32>) %{{.*}} : !obs.arr<64 x i32>
 obs.kernel @two_stages(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> {

@@ -29,7 +29,7 @@ obs.kernel @other_warp(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> attributes 
 // does not read, so the lanes of the shuffle are not its mask's (a
 // shfl.sync that lane 0 skips hangs or reads garbage on the GPU).
 obs.kernel @read_in_branch(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> attributes {threads = 64} {
-  // expected-error @+1 {{'obs.sync' op shuffles are unsafe: thread 1 (warp 0) runs a shuffle of this array that not exactly the lanes of its mask run together (some skip it, or a branch on data may); every lane a shfl.sync names must run it}}
+  // expected-error @+1 {{'obs.sync' op shuffles are unsafe: thread 1 (warp 0) runs a shuffle of this array under a branch, or not with exactly the lanes of its mask; every lane a shfl.sync names must run it, outside any branch}}
   %0 = obs.sync shuffle %a : !obs.arr<64 x i32>
   %1 = obs.generate : !obs.arr<64 x i32> {
   ^bb0(%i: index):
@@ -55,10 +55,11 @@ obs.kernel @read_in_branch(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> attribu
 
 // -----
 
-// The read is outside the branch, but the stage that reads is dealt out to
-// the first 48 threads: half of the second warp skips the shuffle.
+// The read is outside the element's branches, but the stage that reads is
+// dealt out to the first 48 threads: its round is a branch, which half of
+// the second warp skips.
 obs.kernel @half_a_warp_reads(%a: !obs.arr<64 x i32>) -> !obs.arr<48 x i32> attributes {threads = 64} {
-  // expected-error @+1 {{'obs.sync' op shuffles are unsafe: thread 32 (warp 1) runs a shuffle of this array}}
+  // expected-error @+1 {{'obs.sync' op shuffles are unsafe: thread 0 (warp 0) runs a shuffle of this array under a branch}}
   %0 = obs.sync shuffle %a : !obs.arr<64 x i32>
   %1 = obs.generate : !obs.arr<48 x i32> {
   ^bb0(%i: index):

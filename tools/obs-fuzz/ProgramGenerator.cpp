@@ -141,14 +141,18 @@ private:
           s.scope = chance(0.7) ? "warp" : "block";
         if (chance(0.4))
           s.placement = chance(0.7) ? "inplace" : "fresh";
-        // Registers have no barrier and no buffer: a scope or placement
-        // beside them is an error of the verifier's, not of the proof.
-        // Drawn from a stream of its own, so that the rest of a seed's
-        // program (and the seeds regressions.test replays) does not change.
+        // Registers and shuffles have no barrier and no buffer: a scope or
+        // placement beside them is an error of the verifier's, not of the
+        // proof. Drawn from a stream of its own, so that the rest of a
+        // seed's program (and the seeds regressions.test replays) does not
+        // change.
         if (s.scope.empty() && s.placement.empty() &&
-            std::bernoulli_distribution(0.3)(storageRng))
-          s.storage = std::bernoulli_distribution(0.8)(storageRng) ? "registers"
-                                                                   : "shared";
+            std::bernoulli_distribution(0.3)(storageRng)) {
+          static const char *const storages[] = {"registers", "shuffle",
+                                                 "shared"};
+          s.storage =
+              storages[std::discrete_distribution<int>({5, 3, 2})(storageRng)];
+        }
         if (chance(0.5)) {
           static const uint64_t threads[] = {1,   16,  32,  64,
                                              100, 128, 256, 1024};

@@ -135,6 +135,8 @@ LogicalResult mlir::obs::drawNetwork(KernelOp kernel, llvm::raw_ostream &os) {
         "  .barrier { stroke: #999; stroke-dasharray: 2 2 }\n"
         "  .sync { stroke: #c00; stroke-width: 2 }\n"
         "  .sync.warp { stroke: #e90; stroke-dasharray: 6 3 }\n"
+        "  .sync.registers, .sync.shuffle { stroke: #393; "
+        "stroke-dasharray: 2 3 }\n"
         "  .label { font: 10px sans-serif; fill: #c00; text-anchor: middle }\n"
         "</style>\n";
   os << "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n";
@@ -187,17 +189,23 @@ LogicalResult mlir::obs::drawNetwork(KernelOp kernel, llvm::raw_ostream &os) {
          << num(height - kMargin / 4) << "\"/>\n";
       continue;
     }
+    // An array kept by its threads (registers, shuffles) has no barrier:
+    // its line is the storage's.
     bool warp = sync.getScopeOrDefault() == SyncScope::Warp;
     bool inPlace = sync.getPlacementOrDefault() == Placement::InPlace;
     std::string kind = warp ? "warp" : "block";
-    if (inPlace)
+    if (sync.isKeptByThreads())
+      kind = stringifyStorage(sync.getStorageOrDefault()).str();
+    std::string label = kind;
+    if (inPlace) {
       kind += " inplace";
+      label += " IP";
+    }
     os << "<line class=\"sync " << kind << "\" x1=\"" << num(at) << "\" y1=\""
        << num(kTop) << "\" x2=\"" << num(at) << "\" y2=\""
        << num(height - kMargin / 4) << "\"/>\n";
     os << "<text class=\"label\" x=\"" << num(at) << "\" y=\"" << num(kTop - 8)
-       << "\">" << (warp ? "warp" : "block") << (inPlace ? " IP" : "")
-       << "</text>\n";
+       << "\">" << label << "</text>\n";
   }
   os << "</svg>\n";
   return success();
