@@ -278,15 +278,13 @@ private:
   /// must be the ones their mask names, and the lanes the values come from
   /// among them; anything else is a violation of the shuffle's sync.
   LogicalResult runShuffle(const Instruction &instruction, Lanes lanes);
-  /// How many branches on data the run is inside: a shuffle there may be
-  /// skipped by some lanes.
-  unsigned dataBranches = 0;
   /// How many branches on a condition that is not a constant the run is
-  /// inside: a shuffle there is refused even where every lane of its warp
-  /// takes the branch, because the cpu target exchanges values only at the
-  /// top level of a warp's steps (it would have to prove the condition the
-  /// same in every lane, as the run here only observes).
-  unsigned threadBranches = 0;
+  /// inside (a branch on data among them, which some lanes may skip): a
+  /// shuffle there is refused even where every lane of its warp takes the
+  /// branch, because the cpu target exchanges values only at the top level
+  /// of a warp's steps (it would have to prove the condition the same in
+  /// every lane, as the run here only observes).
+  unsigned branches = 0;
   /// Records one access of thread `lane` by `op` through `memoryAccess`, at
   /// the indices in `indices` (slots), or anywhere in the buffer when
   /// `wholeBuffer` (an access known not to depend on data: a skipped
@@ -539,11 +537,14 @@ uint32_t ThreadProgram::compileMemoryInstruction(Value memref) {
   return memoryInstructions.size() - 1;
 }
 
-/// The sync whose array in shuffles `op` checks a read of (an arith.cmpi
-/// tagged obs.shuffle_read), or null.
-static IntegerAttr shuffleRead(Operation *op) {
+/// The sync whose array in registers or shuffles `op` checks a read of
+/// (an arith.cmpi tagged obs.register_read or obs.shuffle_read), or null.
+static IntegerAttr readCheckSync(Operation *op) {
   if (!isa<arith::CmpIOp>(op))
     return {};
+  if (IntegerAttr sync =
+          ObsDialect::RegisterReadAttrHelper(op->getContext()).getAttr(op))
+    return sync;
   return ObsDialect::ShuffleReadAttrHelper(op->getContext()).getAttr(op);
 }
 
@@ -580,15 +581,12 @@ bool ThreadProgram::isSkippable(Operation *loop) const {
 
 SkippedAccesses ThreadProgram::compileSkipped(Operation *loop) {
   SkippedAccesses skipped;
-  ObsDialect::RegisterReadAttrHelper registerRead(loop->getContext());
   loop->walk([&](Operation *op) {
     if (auto load = dyn_cast<memref::LoadOp>(op);
         load && tracked.contains(load.getMemRef()))
       skipped.loads.push_back(
           {load, compileMemoryInstruction(load.getMemRef())});
-    else if (IntegerAttr sync = registerRead.getAttr(op))
-      skipped.registerReads.push_back(compileRegisterRead(op, sync));
-    else if (IntegerAttr sync = shuffleRead(op))
+    else if (IntegerAttr sync = readCheckSync(op))
       skipped.registerReads.push_back(compileRegisterRead(op, sync));
   });
   return skipped;
@@ -741,15 +739,9 @@ void ThreadProgram::compile(Operation &op, uint32_t index) {
   }
   if (op.getNumRegions())
     return finish(Step::CannotFollow);
-  if (isa<arith::CmpIOp>(op)) {
-    IntegerAttr sync =
-        ObsDialect::RegisterReadAttrHelper(op.getContext()).getAttr(&op);
-    if (!sync)
-      sync = shuffleRead(&op);
-    if (sync) {
-      instruction.immediate = compileRegisterRead(&op, sync);
-      return finish(Step::RegisterRead);
-    }
+  if (IntegerAttr sync = readCheckSync(&op)) {
+    instruction.immediate = compileRegisterRead(&op, sync);
+    return finish(Step::RegisterRead);
   }
   if (isa<NVVM::ShflOp>(op)) {
     IntegerAttr sync =
@@ -1217,13 +1209,9 @@ LogicalResult ThreadRunner::runIf(const Instruction &instruction, Lanes lanes) {
   if (anyUnknown && ifInstruction.holdsBarrier)
     return instruction.op->emitOpError()
            << "holds a barrier under a condition that depends on data";
-  bool branches = !ifInstruction.constantCondition;
-  dataBranches += anyUnknown;
-  threadBranches += branches;
-  llvm::scope_exit leave([&] {
-    dataBranches -= anyUnknown;
-    threadBranches -= branches;
-  });
+  bool branch = !ifInstruction.constantCondition;
+  branches += branch;
+  llvm::scope_exit leave([&] { branches -= branch; });
   if (!thenLanes.empty() && failed(runRange(ifInstruction.thenBegin,
                                             ifInstruction.thenEnd, thenLanes)))
     return failure();
@@ -1321,8 +1309,8 @@ LogicalResult ThreadRunner::runShuffle(const Instruction &instruction,
     while (last < lanes.size() && lanes[last] / kWarpLanes == warp)
       running |= uint64_t(1) << (lanes[last++] % kWarpLanes);
     for (uint32_t lane : lanes.slice(first, last - first)) {
-      if (dataBranches || threadBranches || !isKnown(mask, lane) ||
-          !isKnown(offset, lane) || !isKnown(clamp, lane) ||
+      if (branches || !isKnown(mask, lane) || !isKnown(offset, lane) ||
+          !isKnown(clamp, lane) ||
           (uint64_t(valueOf(mask, lane)) & 0xffffffff) != running)
         return wrong(RegisterReadViolation::NotTogether, lane, -1);
       int64_t source =

@@ -534,16 +534,14 @@ KernelLowering::emitStage(ArrayRef<Value> arrays,
   // the proof requires (and the cpu target's exchange, at the top level of
   // a warp's steps).
   auto worksOn = [&](Value thread, Value position, Value round) -> Value {
+    // Under strided and blocked assignments a thread works in a round only
+    // if every thread before it does: the block's last thread decides.
     APInt constantRound;
-    if (!shuffledArrays.empty() &&
-        matchPattern(round, m_ConstantInt(&constantRound)) && !compact) {
-      uint64_t r = constantRound.getZExtValue();
-      bool everyThread = true;
-      for (uint64_t t = 0; t < blockThreads && everyThread; ++t)
-        everyThread = how.getElement(t, r, positions).has_value();
-      if (everyThread)
-        return arith::ConstantIntOp::create(builder, loc(), 1, 1);
-    }
+    if (!shuffledArrays.empty() && !compact &&
+        matchPattern(round, m_ConstantInt(&constantRound)) &&
+        how.getElement(blockThreads - 1, constantRound.getZExtValue(),
+                       positions))
+      return arith::ConstantIntOp::create(builder, loc(), 1, 1);
     Value works =
         arith::CmpIOp::create(builder, loc(), arith::CmpIPredicate::ult,
                               position, constant(positions));
@@ -558,8 +556,12 @@ KernelLowering::emitStage(ArrayRef<Value> arrays,
                                 thread, constant(threadsUsed)));
     return works;
   };
-  // The flattened scalars of the leaf of `element` at `inner`.
-  auto emitLeafOf = [&](Value element, ValueRange inner) {
+  // The flattened scalars of the leaf at `inner` of the element `element`,
+  // which the thread computes in round `round`.
+  auto emitLeafOf = [&](Value element, ValueRange inner, Value round) {
+    std::optional<ElementInProgress> outer = inProgress;
+    inProgress = ElementInProgress{element, how, round};
+    llvm::scope_exit restore([&] { inProgress = outer; });
     ElementEmitter emitter(builder, loc());
     emitter.setReadLimit(kMaxFusedReads - std::min(fusedReads, kMaxFusedReads));
     for (const auto &[value, reader] : sources)
@@ -616,10 +618,8 @@ KernelLowering::emitStage(ArrayRef<Value> arrays,
                          OpBuilder::InsertionGuard innerGuard(builder);
                          builder.setInsertionPoint(nested.getInsertionBlock(),
                                                    nested.getInsertionPoint());
-                         std::optional<ElementInProgress> outer = inProgress;
-                         inProgress = ElementInProgress{element, how, round};
-                         store(element, inner, emitLeafOf(element, inner));
-                         inProgress = outer;
+                         store(element, inner,
+                               emitLeafOf(element, inner, round));
                        });
   };
   // An in-place stage overwrites what it reads, so a thread computes the
@@ -666,10 +666,7 @@ KernelLowering::emitStage(ArrayRef<Value> arrays,
     Value element = position;
     if (compact && written)
       element = written->emitNth(builder, loc(), position);
-    std::optional<ElementInProgress> outer = inProgress;
-    inProgress = ElementInProgress{element, how, round};
-    SmallVector<Value> yielded = emitLeafOf(element, {});
-    inProgress = outer;
+    SmallVector<Value> yielded = emitLeafOf(element, {}, round);
     yielded.push_back(element);
     scf::YieldOp::create(builder, loc(), yielded);
     builder.setInsertionPointToStart(ifOp.elseBlock());
@@ -801,25 +798,8 @@ Value KernelLowering::inPlaceTarget(SyncOp sync) {
   if (sync.getPlacementOrDefault() != Placement::InPlace)
     return {};
   // The stored arrays the stage reads: its computation's sources.
-  llvm::SetVector<Value> read;
-  llvm::DenseSet<Value> visited;
-  SmallVector<Value> worklist{sync.getInput()};
-  while (!worklist.empty()) {
-    Value value = worklist.pop_back_val();
-    if (!visited.insert(value).second)
-      continue;
-    if (stored.count(value)) {
-      read.insert(value);
-      continue;
-    }
-    Operation *producer = value.getDefiningOp();
-    if (!producer)
-      continue;
-    llvm::append_range(worklist, producer->getOperands());
-    producer->walk([&](Operation *nested) {
-      llvm::append_range(worklist, nested->getOperands());
-    });
-  }
+  llvm::SetVector<Value> read = findStageSources(
+      sync.getInput(), [&](Value value) { return stored.count(value) != 0; });
   if (read.size() != 1 || read.front().getType() != sync.getType() ||
       !onlyReadBy(read.front(), sync))
     return {};
@@ -910,11 +890,10 @@ LogicalResult KernelLowering::lowerSyncKeptByThreads(SyncOp sync) {
   // element the reading thread is computing, under the same work
   // assignment, is its own (obs.register_read).
   IntegerAttr index = builder.getI64IntegerAttr(syncIndex.lookup(sync));
-  uint64_t threads = blockThreads;
   if (shuffles)
     shuffledArrays.push_back(sync.getResult());
   sources[sync.getResult()] =
-      [this, shuffles, how, index, threads, values = std::move(rounds)](
+      [this, shuffles, how, index, values = std::move(rounds)](
           OpBuilder &b, Location loc, ValueRange path) -> SmallVector<Value> {
     Value element = path[0];
     bool sameElement =
@@ -939,7 +918,7 @@ LogicalResult KernelLowering::lowerSyncKeptByThreads(SyncOp sync) {
           arith::RemUIOp::create(
               b, loc, owner,
               arith::ConstantIndexOp::create(b, loc, kWarpSize)));
-      Value mask = emitWarpMask(b, loc, threads);
+      Value mask = emitWarpMask(b, loc, blockThreads);
       for (SmallVector<Value> &leaf : candidates)
         for (Value &scalar : leaf)
           scalar = emitShuffle(b, loc, scalar, lane, mask, index);

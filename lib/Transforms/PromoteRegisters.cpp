@@ -17,7 +17,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
-#include "llvm/ADT/SetVector.h"
 
 namespace mlir::obs {
 #define GEN_PASS_DEF_OBSPROMOTEREGISTERS
@@ -35,24 +34,10 @@ static llvm::DenseSet<Operation *> findOverwritten(KernelOp kernel) {
   kernel.walk([&](SyncOp stage) {
     if (stage.getPlacementOrDefault() != Placement::InPlace)
       return;
-    llvm::DenseSet<Value> visited;
-    SmallVector<Value> worklist{stage.getInput()};
-    while (!worklist.empty()) {
-      Value value = worklist.pop_back_val();
-      if (!visited.insert(value).second)
-        continue;
-      Operation *producer = value.getDefiningOp();
-      if (!producer)
-        continue;
-      if (isa<SyncOp>(producer)) {
-        overwritten.insert(producer);
-        continue;
-      }
-      llvm::append_range(worklist, producer->getOperands());
-      producer->walk([&](Operation *nested) {
-        llvm::append_range(worklist, nested->getOperands());
-      });
-    }
+    for (Value read : findStageSources(stage.getInput(), [](Value value) {
+           return isa_and_present<SyncOp>(value.getDefiningOp());
+         }))
+      overwritten.insert(read.getDefiningOp());
   });
   return overwritten;
 }
@@ -74,13 +59,12 @@ struct ObsPromoteRegistersPass
       return;
     uint64_t blockThreads = kernel.getBlockThreads();
     std::optional<SharedPlan> plan;
-    // Each sync tried, once, though it may be tried for both storages.
-    llvm::SetVector<Operation *> tried;
+    llvm::DenseSet<Operation *> overwritten = findOverwritten(kernel);
     // Registers, then shuffles for what is left: each replaces the buffer
     // and the barrier, so only a sync whose storage, scope and placement
-    // are all open is the pass's to change.
-    llvm::DenseSet<Operation *> overwritten = findOverwritten(kernel);
-    auto promote = [&](Storage storage) -> LogicalResult {
+    // are all open is the pass's to change. Returns how many syncs took
+    // `storage` (a sync that did is no candidate of the next storage).
+    auto promote = [&](Storage storage) -> FailureOr<unsigned> {
       SmallVector<SyncOp> candidates;
       kernel.walk([&](SyncOp sync) {
         if (sync.getEffectiveStorageAttr() || sync.getEffectiveScopeAttr() ||
@@ -93,9 +77,7 @@ struct ObsPromoteRegistersPass
           candidates.push_back(sync);
       });
       if (candidates.empty())
-        return success();
-      for (SyncOp sync : candidates)
-        tried.insert(sync);
+        return 0u;
       if (!plan)
         plan = takeSharedPlan(kernel);
       auto chosen = StorageAttr::get(kernel.getContext(), storage);
@@ -104,23 +86,22 @@ struct ObsPromoteRegistersPass
       // refineSyncs checks the reads of every array kept by its threads.
       auto took = [](const KernelSimulation &, unsigned) { return true; };
       SyncRefinement refinement{apply, undo, took};
-      return refineSyncs(kernel, candidates, refinement, simulations);
+      if (failed(refineSyncs(kernel, candidates, refinement, simulations)))
+        return failure();
+      return static_cast<unsigned>(llvm::count_if(
+          candidates, [](SyncOp sync) { return sync.isKeptByThreads(); }));
     };
-    if (failed(promote(Storage::Registers)) ||
-        (shuffles && failed(promote(Storage::Shuffle))))
+    FailureOr<unsigned> inRegisters = promote(Storage::Registers);
+    if (failed(inRegisters))
       return signalPassFailure();
-    bool anyKept = false;
-    for (Operation *op : tried) {
-      auto sync = cast<SyncOp>(op);
-      if (!sync.isKeptByThreads())
-        continue;
-      anyKept = true;
-      if (sync.getStorageOrDefault() == Storage::Registers)
-        addToStatistic(*this, numPromoted, "syncs-in-registers");
-      else
-        addToStatistic(*this, numShuffled, "syncs-in-shuffles");
-    }
-    if (plan && !anyKept)
+    FailureOr<unsigned> inShuffles = 0u;
+    if (shuffles && failed(inShuffles = promote(Storage::Shuffle)))
+      return signalPassFailure();
+    if (*inRegisters)
+      addToStatistic(*this, numPromoted, "syncs-in-registers", *inRegisters);
+    if (*inShuffles)
+      addToStatistic(*this, numShuffled, "syncs-in-shuffles", *inShuffles);
+    if (plan && *inRegisters + *inShuffles == 0)
       plan->restore(kernel);
   }
 };

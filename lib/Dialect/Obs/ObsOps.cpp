@@ -45,6 +45,30 @@ ScatterOp KernelOp::getGlobalScatter(unsigned index) {
   return scatter && scatter.getGlobal() ? scatter : ScatterOp();
 }
 
+llvm::SetVector<Value>
+mlir::obs::findStageSources(Value array, function_ref<bool(Value)> isSource) {
+  llvm::SetVector<Value> sources;
+  llvm::DenseSet<Value> visited;
+  SmallVector<Value> worklist{array};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!visited.insert(value).second)
+      continue;
+    if (isSource(value)) {
+      sources.insert(value);
+      continue;
+    }
+    Operation *producer = value.getDefiningOp();
+    if (!producer)
+      continue;
+    llvm::append_range(worklist, producer->getOperands());
+    producer->walk([&](Operation *nested) {
+      llvm::append_range(worklist, nested->getOperands());
+    });
+  }
+  return sources;
+}
+
 bool mlir::obs::holdsSync(Operation *op) {
   return op->walk([](SyncOp) { return WalkResult::interrupt(); })
       .wasInterrupted();

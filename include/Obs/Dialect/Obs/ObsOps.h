@@ -15,6 +15,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::obs {
 class ScatterOp;
@@ -36,6 +37,13 @@ bool isSharedBufferOwner(Operation *op);
 
 /// Whether `op` is or holds an obs.sync.
 bool holdsSync(Operation *op);
+
+/// The arrays the stage that computes `array` reads: walking back from it
+/// through the ops that define it and the values their regions use, the
+/// values `isSource` accepts (which the walk does not go past), in the
+/// order found.
+llvm::SetVector<Value> findStageSources(Value array,
+                                        function_ref<bool(Value)> isSource);
 
 /// Whether `op` holds obs.block_id or obs.extent: code that depends on
 /// where its block is.
