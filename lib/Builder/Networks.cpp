@@ -298,14 +298,8 @@ SmallVector<Value> dsl::treeReduce(ImplicitLocOpBuilder &b, Value array,
                       Value paired =
                           arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
                                                 right, indexConstant(b, n));
-                      auto choice = scf::IfOp::create(b, types, paired,
-                                                      /*withElseRegion=*/true);
-                      OpBuilder::InsertionGuard guard(b);
-                      b.setInsertionPointToStart(choice.thenBlock());
-                      scf::YieldOp::create(b, pairs());
-                      b.setInsertionPointToStart(choice.elseBlock());
-                      scf::YieldOp::create(b, index(b, level, left));
-                      return SmallVector<Value>(choice.getResults());
+                      return selectElement(b, types, paired, pairs,
+                                           index(b, level, left));
                     }));
   }
   return index(b, array, indexConstant(b, 0));
@@ -324,7 +318,7 @@ namespace {
 /// `count` runs in all (the last may be shorter).
 struct Runs {
   Runs(uint64_t length, uint64_t threads)
-      : run(llvm::divideCeil(length, std::max<uint64_t>(threads, 1))),
+      : run(getSerialRunLength(length, threads)),
         count(llvm::divideCeil(length, run)) {}
   uint64_t run, count;
 };
@@ -349,18 +343,20 @@ static Value clampIndex(ImplicitLocOpBuilder &b, Value value, uint64_t bound,
   return arith::MinUIOp::create(b, value, indexConstant(b, bound));
 }
 
-/// The last element of each group of `group` consecutive elements of
-/// `array` (the last group may be shorter).
-static Value lastOfEachGroup(ImplicitLocOpBuilder &b, Value array,
-                             uint64_t group) {
+/// Element `offset` of each group of `group` consecutive elements of
+/// `array`; the last group may be shorter, and gives its last element
+/// where it has no element `offset`.
+static Value elementOfEachGroup(ImplicitLocOpBuilder &b, Value array,
+                                uint64_t group, uint64_t offset) {
   uint64_t n = length(array);
-  return generate(b, arrType(array).withLength(llvm::divideCeil(n, group)),
+  uint64_t groups = llvm::divideCeil(n, group);
+  bool inside = (groups - 1) * group + offset < n;
+  return generate(b, arrType(array).withLength(groups),
                   [&](ImplicitLocOpBuilder &b, Value g) {
-                    Value last = arith::AddIOp::create(
+                    Value at = arith::AddIOp::create(
                         b, arith::MulIOp::create(b, g, indexConstant(b, group)),
-                        indexConstant(b, group - 1));
-                    return index(b, array,
-                                 clampIndex(b, last, n - 1, n % group == 0));
+                        indexConstant(b, offset));
+                    return index(b, array, clampIndex(b, at, n - 1, inside));
                   });
 }
 
@@ -458,12 +454,12 @@ Value dsl::serialScan(ImplicitLocOpBuilder &b, Value array, BinaryFn combine,
   // the warp's next stage to read across lanes.
   Value totals = scanned;
   if (runs.run > 1)
-    totals = sync(b, lastOfEachGroup(b, scanned, runs.run));
+    totals = sync(b, elementOfEachGroup(b, scanned, runs.run, runs.run - 1));
   totals = segmentedKoggeStone(b, totals, kWarpLanes, combine);
   uint64_t warps = llvm::divideCeil(runs.count, kWarpLanes);
   Value warpTotals;
   if (warps > 1) {
-    warpTotals = lastOfEachGroup(b, totals, kWarpLanes);
+    warpTotals = elementOfEachGroup(b, totals, kWarpLanes, kWarpLanes - 1);
     // More than 32 warps (a sub-program's or an element's runs of one):
     // their totals are scanned the same way, one level up.
     warpTotals = serialScan(b, warpTotals, combine, /*threads=*/warps);
@@ -509,8 +505,9 @@ Value dsl::serialScan(ImplicitLocOpBuilder &b, Value array, BinaryFn combine,
   return syncRuns(b, result, runs.run);
 }
 
-// run = ceil(N / T); each thread folds its run in sequence (seqReduce):
-//   for j = 1 .. run-1:  t[r] = t[r] op x[r*run + j]      (t[r] = x[r*run])
+// run = ceil(N / T); each thread folds its run in sequence (seqReduce), in
+// one stage:
+//   t[r] = x[r*run]; for j = 1 .. run-1:  t[r] = t[r] op x[r*run + j]
 // then each warp's 32 totals by halving distances (lane l takes in lane
 // l + d), and the warps' totals likewise, level by level.
 SmallVector<Value> dsl::serialReduce(ImplicitLocOpBuilder &b, Value array,
@@ -523,31 +520,31 @@ SmallVector<Value> dsl::serialReduce(ImplicitLocOpBuilder &b, Value array,
   SmallVector<Type> types;
   flattenElementType(type.getElementType(), types);
   Runs runs(n, threads);
+  // One stage: each thread folds its run left to right in a loop (the last
+  // run may be shorter), as the reference target does.
   Value totals = array;
-  for (uint64_t step = 1; step < runs.run; ++step) {
-    Value before = totals;
+  if (runs.run > 1)
     totals = sync(
         b,
         generate(b, type.withLength(runs.count),
-                 [&](ImplicitLocOpBuilder &b, Value r) {
+                 [&](ImplicitLocOpBuilder &b, Value r) -> SmallVector<Value> {
                    Value first =
                        arith::MulIOp::create(b, r, indexConstant(b, runs.run));
-                   SmallVector<Value> sofar = index(
-                       b, step == 1 ? array : before, step == 1 ? first : r);
-                   Value next =
-                       arith::AddIOp::create(b, first, indexConstant(b, step));
-                   auto take = [&] {
-                     return combine(b, sofar, index(b, array, next));
-                   };
-                   if (n % runs.run == 0)
-                     return take();
-                   return selectElement(
-                       b, types,
-                       arith::CmpIOp::create(b, arith::CmpIPredicate::ult, next,
-                                             indexConstant(b, n)),
-                       take, sofar);
+                   Value end = arith::AddIOp::create(
+                       b, first, indexConstant(b, runs.run));
+                   if (n % runs.run != 0)
+                     end = arith::MinUIOp::create(b, end, indexConstant(b, n));
+                   auto fold = scf::ForOp::create(
+                       b, arith::AddIOp::create(b, first, indexConstant(b, 1)),
+                       end, indexConstant(b, 1), index(b, array, first),
+                       [&](OpBuilder &nested, Location loc, Value j,
+                           ValueRange sofar) {
+                         ImplicitLocOpBuilder body(loc, nested);
+                         scf::YieldOp::create(
+                             body, combine(body, sofar, index(body, array, j)));
+                       });
+                   return SmallVector<Value>(fold.getResults());
                  }));
-  }
   if (runs.count == 1)
     return index(b, totals, zero);
   // Level by level, each group of 32 folded into its first element, until
@@ -558,13 +555,7 @@ SmallVector<Value> dsl::serialReduce(ImplicitLocOpBuilder &b, Value array,
     uint64_t groups = llvm::divideCeil(count, kWarpLanes);
     if (groups == 1)
       break;
-    Value level = totals;
-    totals = generate(
-        b, type.withLength(groups), [&](ImplicitLocOpBuilder &b, Value v) {
-          return index(
-              b, level,
-              arith::MulIOp::create(b, v, indexConstant(b, kWarpLanes)));
-        });
+    totals = elementOfEachGroup(b, totals, kWarpLanes, 0);
     count = groups;
   }
   return index(b, totals, zero);

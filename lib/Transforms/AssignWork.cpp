@@ -86,25 +86,26 @@ struct ObsAssignWorkPass
     if (mostPerThread)
       maxStatistic(*this, numElementsPerThread, "max-elements-per-thread",
                    mostPerThread);
+    if (!assignedAny)
+      return;
     // A shared-memory plan made before (obs-plan-shared run earlier) placed
     // the buffers of the stages as they were dealt out then; a stage dealt
-    // out anew may need a buffer the plan has no place for. The plan is
-    // dropped: the lowering gives each buffer its own place, or
-    // obs-plan-shared plans again.
-    if (assignedAny)
-      (void)takeSharedPlan(kernel);
+    // out anew may need a buffer the plan has no place for (and one whose
+    // in-place or registers choice is taken back below, a buffer of its
+    // own). The plan is dropped: the lowering gives each buffer its own
+    // place, or obs-plan-shared plans again.
+    (void)takeSharedPlan(kernel);
     // Any sync's scope or placement may rest on who computed what before:
     // a stage now dealt out differently reads the previous sync's array
     // from other threads, whatever that sync's own assignment. A pass's
     // earlier choice is re-decided; a written one is the user's claim, kept
     // as it is for obs-verify-sync to prove or reject.
     SmallVector<SyncOp> decidedBefore;
-    if (assignedAny)
-      kernel.walk([&](SyncOp sync) {
-        if (SyncPlanAttr plan = sync.getPlanAttr();
-            plan && takeBackRelaxations(plan) != plan)
-          decidedBefore.push_back(sync);
-      });
+    kernel.walk([&](SyncOp sync) {
+      if (SyncPlanAttr plan = sync.getPlanAttr();
+          plan && takeBackRelaxations(plan) != plan)
+        decidedBefore.push_back(sync);
+    });
     if (!decidedBefore.empty() && failed(keepSafe(kernel, decidedBefore)))
       return signalPassFailure();
   }
@@ -127,27 +128,11 @@ struct ObsAssignWorkPass
     auto &simulations = getAnalysis<KernelSimulations>();
     SimulationCount count(*this, numSimulations, numSimulationsReused,
                           simulations);
-    // A shared-memory plan gives no bytes to the buffer of a sync in place
-    // or in registers; taking that back would leave a buffer without a
-    // place. The choices are re-decided on buffers of their own, and the
-    // plan comes back only when every placement and storage stays.
-    SharedPlan plan = takeSharedPlan(kernel);
     if (failed(refineSyncs(kernel, decided, {apply, undo, took}, simulations)))
       return failure();
-    bool bufferAdded = false;
-    for (SyncOp sync : decided) {
-      SyncPlanAttr before = original.lookup(sync), after = sync.getPlanAttr();
-      if (before == after)
-        continue;
-      addToStatistic(*this, numTakenBack, "decisions-taken-back");
-      SyncProperties now = getPlannedProperties(after);
-      bufferAdded |= before.getPlacement() != now.placement ||
-                     before.getStorage() != now.storage;
-    }
-    // The plan shares bytes only across block barriers, which taking back
-    // warp scopes can only add to.
-    if (!bufferAdded)
-      plan.restore(kernel);
+    for (SyncOp sync : decided)
+      if (original.lookup(sync) != sync.getPlanAttr())
+        addToStatistic(*this, numTakenBack, "decisions-taken-back");
     return success();
   }
 };

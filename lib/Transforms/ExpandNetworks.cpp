@@ -50,41 +50,57 @@ static bool takesSerialByDefault(Operation *op, uint64_t threads) {
     return false;
   ArrType type = arrType(op->getOperand(0));
   if (isa<ScanOp>(op) &&
-      !llvm::all_of(flattenElementType(type.getElementType()), [](Type scalar) {
-        return isa<IntegerType, IndexType>(scalar);
-      }))
+      !llvm::all_of(flattenElementType(type.getElementType()),
+                    [](Type scalar) { return scalar.isIntOrIndex(); }))
     return false;
-  return llvm::divideCeil(type.getLength(), threads) <= kMostDefaultRun &&
+  return getSerialRunLength(type.getLength(), threads) <= kMostDefaultRun &&
          isAssociativeOnSamples(op);
+}
+
+/// Whether `op` is a scan or reduce that names the serial network.
+static bool namesSerial(Operation *op) {
+  if (auto scan = dyn_cast<ScanOp>(op))
+    return scan.getNetwork() == ScanNetwork::Serial;
+  if (auto reduce = dyn_cast<ReduceOp>(op))
+    return reduce.getNetwork() == ReduceNetwork::Serial;
+  return false;
 }
 
 void ObsExpandNetworksPass::runOnOperation() {
   KernelOp kernel = getOperation();
-  // The serial networks' threads, from the kernel as written: the other
-  // networks' syncs must not count.
-  DenseMap<Operation *, uint64_t> serialThreads;
+  SmallVector<Operation *> candidates;
   kernel.walk([&](Operation *op) {
-    if (isa<ScanOp, ReduceOp>(op) && atProgramLevel(op))
-      serialThreads[op] = getSerialNetworkThreads(op);
+    if (isa<ScanOp, ReduceOp, SortOp>(op) && atProgramLevel(op))
+      candidates.push_back(op);
   });
+  // The serial networks' threads, from the kernel as written (the other
+  // networks' syncs must not count): its block threads, walked once, and
+  // only where a serial network is named or may be the default.
+  bool anySerial = llvm::any_of(candidates, [](Operation *op) {
+    return !isa<SortOp>(op) && (!namesNetwork(op) || namesSerial(op));
+  });
+  uint64_t blockThreads = anySerial ? kernel.getBlockThreads() : 0;
+  auto serialThreads = [&](Operation *op) {
+    return getSerialNetworkThreads(op, blockThreads);
+  };
   // The default is written where it applies, then expanded as if named;
-  // the reference target only needs it written.
-  kernel.walk([&](Operation *op) {
-    if (!takesSerialByDefault(op, serialThreads.lookup(op)))
-      return;
+  // the reference target only needs it written. Its combine's laws are
+  // checked then, on samples.
+  llvm::DenseSet<Operation *> defaulted;
+  for (Operation *op : candidates) {
+    if (!takesSerialByDefault(op, serialThreads(op)))
+      continue;
     if (auto scan = dyn_cast<ScanOp>(op))
       scan.setNetwork(ScanNetwork::Serial);
     else
       cast<ReduceOp>(op).setNetwork(ReduceNetwork::Serial);
+    defaulted.insert(op);
     addToStatistic(*this, numSerialDefaults, "serial-defaults");
-  });
+  }
   if (markDefaults)
     return;
-  SmallVector<Operation *> networks;
-  kernel.walk([&](Operation *op) {
-    if (namesNetwork(op) && atProgramLevel(op))
-      networks.push_back(op);
-  });
+  SmallVector<Operation *> networks(
+      llvm::make_filter_range(candidates, namesNetwork));
   auto countSyncs = [&] {
     uint64_t count = 0;
     getOperation().walk([&](SyncOp) { ++count; });
@@ -95,7 +111,8 @@ void ObsExpandNetworksPass::runOnOperation() {
     // A network reassociates the combine, which the reference target folds
     // left to right: one that is not associative would make the targets
     // disagree.
-    if (isa<ScanOp, ReduceOp>(op) && failed(checkCombineLaws(op)))
+    if (isa<ScanOp, ReduceOp>(op) && !defaulted.contains(op) &&
+        failed(checkCombineLaws(op)))
       return signalPassFailure();
     ImplicitLocOpBuilder b(op->getLoc(), op);
     Region &region = op->getRegion(0);
@@ -117,8 +134,8 @@ void ObsExpandNetworksPass::runOnOperation() {
         replacement = {dsl::brentKung(b, scan.getInput(), body)};
         break;
       case ScanNetwork::Serial:
-        replacement = {dsl::serialScan(b, scan.getInput(), body,
-                                       serialThreads.lookup(op))};
+        replacement = {
+            dsl::serialScan(b, scan.getInput(), body, serialThreads(op))};
         break;
       }
       addToStatistic(*this, numScans, "scans");
@@ -137,11 +154,15 @@ void ObsExpandNetworksPass::runOnOperation() {
       addToStatistic(*this, numSorts, "sorts");
     } else {
       auto reduce = cast<ReduceOp>(op);
-      if (*reduce.getNetwork() == ReduceNetwork::Tree)
+      switch (*reduce.getNetwork()) {
+      case ReduceNetwork::Tree:
         replacement = dsl::treeReduce(b, reduce.getInput(), body);
-      else
-        replacement = dsl::serialReduce(b, reduce.getInput(), body,
-                                        serialThreads.lookup(op));
+        break;
+      case ReduceNetwork::Serial:
+        replacement =
+            dsl::serialReduce(b, reduce.getInput(), body, serialThreads(op));
+        break;
+      }
       addToStatistic(*this, numReductions, "reductions");
     }
     op->replaceAllUsesWith(replacement);

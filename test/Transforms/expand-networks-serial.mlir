@@ -132,22 +132,30 @@ obs.kernel @edges(%a: !obs.arr<0 x i32>, %b: !obs.arr<64 x i32>)
 
 // -----
 
-// 10 elements on 3 threads: runs of 4 (the last one of 2), folded in three
-// stages over the 3 runs (each taking element r*4 + j where it exists),
+// 10 elements on 3 threads: runs of 4 (the last one of 2), each folded
+// left to right in one stage (run r from element 4r to min(4r + 4, 10)),
 // then the warp's fold: run r takes in run r + 1, then r + 2, where they
 // exist; the total is run 0's.
 // CHECK-LABEL: obs.kernel @serial_reduce
 // CHECK-NOT: obs.reduce
 // CHECK: obs.generate : !obs.arr<3 x i32>
-// CHECK: arith.cmpi ult, %{{.*}}, %c10
+// CHECK: ^bb0(%[[R:.*]]: index):
+// CHECK: %[[FIRST:.*]] = arith.muli %[[R]], %c4
+// CHECK: %[[END:.*]] = arith.addi %[[FIRST]], %c4
+// CHECK: %[[LAST:.*]] = arith.minui %[[END]], %c10
+// CHECK: %[[NEXT:.*]] = arith.addi %[[FIRST]], %c1
+// CHECK: %[[START:.*]] = obs.index %arg0[%[[FIRST]]]
+// CHECK: scf.for %[[J:.*]] = %[[NEXT]] to %[[LAST]] step %{{.*}} iter_args(%[[SOFAR:.*]] = %[[START]])
+// CHECK: %[[X:.*]] = obs.index %arg0[%[[J]]]
+// CHECK: arith.addi %[[SOFAR]], %[[X]]
 // CHECK: obs.sync %{{.*}} : !obs.arr<3 x i32>
-// CHECK-COUNT-2: arith.cmpi ult, %{{.*}}, %c10
+// CHECK-NOT: obs.sync %{{.*}} : !obs.arr<3 x i32>
 // CHECK: arith.addi %{{.*}}, %c1
 // CHECK: arith.cmpi ult, %{{.*}}, %c3
 // CHECK: arith.addi %{{.*}}, %c2
 // CHECK: arith.cmpi ult, %{{.*}}, %c3
-// CHECK: %[[LAST:.*]] = obs.sync %{{.*}} : !obs.arr<3 x i32>
-// CHECK: %[[TOTAL:.*]] = obs.index %[[LAST]][%c0]
+// CHECK: %[[FOLDED:.*]] = obs.sync %{{.*}} : !obs.arr<3 x i32>
+// CHECK: %[[TOTAL:.*]] = obs.index %[[FOLDED]][%c0]
 // CHECK: obs.yield %[[TOTAL]]
 obs.kernel @serial_reduce(%a: !obs.arr<10 x i32>) -> !obs.arr<1 x i32>
     attributes {threads = 3} {
@@ -219,9 +227,9 @@ obs.kernel @difference(%a: !obs.arr<8 x i32>) -> !obs.arr<1 x i32> {
 // Five serial scans (one named in @in_two, the empty one in @edges) and
 // one reduction; the defaults taken: @serial_scan, @runs_of_one's first,
 // @edges' first and @serial_reduce. Stages: 3 + 1 + 1 + 1,
-// 1 + 1 + 5 + 1 + 1, 3, 0, 3 + 2, and 2.
+// 1 + 1 + 5 + 1 + 1, 3, 0, 1 + 2, and 2.
 // STATS: obs-expand-networks
 // STATS-NEXT: 5 scans
 // STATS-NEXT: 1 reductions
 // STATS-NEXT: 4 serial-defaults
-// STATS-NEXT: 25 stages
+// STATS-NEXT: 23 stages

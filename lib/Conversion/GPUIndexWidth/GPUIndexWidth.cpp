@@ -19,6 +19,7 @@
 #include "mlir/Dialect/DLTI/DLTI.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/MathExtras.h"
 #include <limits>
 
 namespace mlir::obs {
@@ -69,16 +70,23 @@ static bool hasSmallStaticShape(Type type) {
 }
 
 /// Whether a loop's last increment, its bound plus its step at most, fits
-/// in 32 bits as a signed number.
+/// in 32 bits as a signed number. (The bound and the step themselves are
+/// index values the walk checks.)
 static bool boundPlusStepFits(DataFlowSolver &solver, scf::ForOp loop) {
   if (!loop.getUpperBound().getType().isIndex())
     return true;
   std::optional<IndexRange> bound = rangeOf(solver, loop.getUpperBound()),
                             step = rangeOf(solver, loop.getStep());
-  // Both within 32 bits first, so that the sum cannot overflow.
-  return bound && step && fitsIn32Bits(solver, loop.getUpperBound(), false) &&
-         fitsIn32Bits(solver, loop.getStep(), false) &&
-         bound->smax + step->smax <= std::numeric_limits<int32_t>::max();
+  int64_t last;
+  return bound && step && !llvm::AddOverflow(bound->smax, step->smax, last) &&
+         last <= std::numeric_limits<int32_t>::max();
+}
+
+/// Whether a shift of an index by `amount` means the same in 32 bits: an
+/// amount of 32 or more is defined in 64 bits and poison in 32.
+static bool shiftAmountFits(DataFlowSolver &solver, Value amount) {
+  std::optional<IndexRange> range = rangeOf(solver, amount);
+  return range && range->umax < 32;
 }
 
 namespace {
@@ -94,18 +102,20 @@ struct ObsGPUIndexWidthPass
     solver.load<dataflow::IntegerRangeAnalysis>();
     if (failed(solver.initializeAndRun(module)))
       return signalPassFailure();
-    // Every index value: block arguments (kernel arguments, loop induction
-    // variables) and op results, and the operands of unsigned casts.
-    auto indexFits = [&](Value value) {
-      return !value.getType().isIndex() ||
-             fitsIn32Bits(solver, value, /*unsignedToo=*/false);
+    // Every value, block arguments (kernel arguments, loop induction
+    // variables) and op results: an index within 32 bits, a memref with a
+    // linear offset (below its size, for accesses in bounds) within them.
+    auto valueFits = [&](Value value) {
+      return (!value.getType().isIndex() ||
+              fitsIn32Bits(solver, value, /*unsignedToo=*/false)) &&
+             hasSmallStaticShape(value.getType());
     };
     WalkResult walk = module.walk([&](Operation *op) {
       for (Region &region : op->getRegions())
         for (Block &block : region)
-          if (!llvm::all_of(block.getArguments(), indexFits))
+          if (!llvm::all_of(block.getArguments(), valueFits))
             return WalkResult::interrupt();
-      if (!llvm::all_of(op->getResults(), indexFits))
+      if (!llvm::all_of(op->getResults(), valueFits))
         return WalkResult::interrupt();
       // Ops that read an index as unsigned see a negative one as a
       // different number in 32 bits.
@@ -116,20 +126,15 @@ struct ObsGPUIndexWidthPass
                    fitsIn32Bits(solver, operand, /*unsignedToo=*/true);
           }))
         return WalkResult::interrupt();
-      // Values the lowering makes: a loop's next induction value (up to
-      // its bound plus its step), and a memref's linear offset (below its
-      // size, for accesses in bounds).
+      if (isa<arith::ShLIOp, arith::ShRSIOp, arith::ShRUIOp>(op) &&
+          op->getResult(0).getType().isIndex() &&
+          !shiftAmountFits(solver, op->getOperand(1)))
+        return WalkResult::interrupt();
+      // A value the lowering makes: a loop's next induction value (up to
+      // its bound plus its step).
       if (auto loop = dyn_cast<scf::ForOp>(op);
           loop && !boundPlusStepFits(solver, loop))
         return WalkResult::interrupt();
-      for (Value result : op->getResults())
-        if (!hasSmallStaticShape(result.getType()))
-          return WalkResult::interrupt();
-      for (Region &region : op->getRegions())
-        for (Block &block : region)
-          for (BlockArgument argument : block.getArguments())
-            if (!hasSmallStaticShape(argument.getType()))
-              return WalkResult::interrupt();
       return WalkResult::advance();
     });
     if (walk.wasInterrupted())

@@ -75,14 +75,19 @@ bool mlir::obs::holdsSync(Operation *op) {
 }
 
 uint64_t mlir::obs::getSerialNetworkThreads(Operation *op) {
+  auto kernel = dyn_cast<KernelOp>(op->getParentOp());
+  return getSerialNetworkThreads(op, kernel ? kernel.getBlockThreads() : 0);
+}
+
+uint64_t mlir::obs::getSerialNetworkThreads(Operation *op,
+                                            uint64_t kernelBlockThreads) {
   uint64_t length = arrType(op->getOperand(0)).getLength();
   auto kernel = dyn_cast<KernelOp>(op->getParentOp());
   if (!kernel)
     return length;
   if (std::optional<uint64_t> threads = kernel.getThreads())
     return *threads;
-  return std::min(std::max(kernel.getBlockThreads(), length),
-                  KernelOp::kMaxThreads);
+  return std::min(std::max(kernelBlockThreads, length), KernelOp::kMaxThreads);
 }
 
 bool mlir::obs::usesBlockPosition(Operation *op) {

@@ -455,7 +455,7 @@ static SmallVector<Value> emitSerialReduce(ElementEmitter &emitter,
   OpBuilder &builder = emitter.getBuilder();
   Location loc = emitter.getLoc();
   uint64_t length = arrType(input).getLength();
-  uint64_t run = llvm::divideCeil(length, std::max<uint64_t>(threads, 1));
+  uint64_t run = getSerialRunLength(length, threads);
   uint64_t runs = llvm::divideCeil(length, run);
   constexpr uint64_t warp = KernelOp::kWarpSize;
   ScratchArray totals(emitter, leafTypes(input), runs);
@@ -511,11 +511,15 @@ SmallVector<Value> ReduceOp::emitScalars(ElementEmitter &emitter) {
   uint64_t length = arrType(input).getLength();
   if (length == 1)
     return emitter.emitLeaf(input, emitter.constantIndex(0));
-  if (getNetwork() == ReduceNetwork::Tree)
-    return emitTreeReduce(emitter, getBody(), input);
-  if (getNetwork() == ReduceNetwork::Serial)
-    return emitSerialReduce(emitter, getBody(), input,
-                            getSerialNetworkThreads(*this));
+  if (std::optional<ReduceNetwork> network = getNetwork()) {
+    switch (*network) {
+    case ReduceNetwork::Tree:
+      return emitTreeReduce(emitter, getBody(), input);
+    case ReduceNetwork::Serial:
+      return emitSerialReduce(emitter, getBody(), input,
+                              getSerialNetworkThreads(*this));
+    }
+  }
   SmallVector<Value> initial =
       emitter.emitLeaf(input, emitter.constantIndex(0));
   return emitFold(emitter, getBody(), input, initial, emitter.constantIndex(1),

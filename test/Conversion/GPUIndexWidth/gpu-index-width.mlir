@@ -156,5 +156,24 @@ gpu.module @loop_near_limit {
   }
 }
 
+// -----
+
+// A shift whose amount may reach 32: every value fits in 32 bits, but
+// x >> 40 is 0 in 64 bits and poison in 32.
+// CHECK-LABEL: gpu.module @wide_shift
+// CHECK-NOT: dlti.dl_spec
+gpu.module @wide_shift {
+  gpu.func @k(%out: memref<256xi32>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c41 = arith.constant 41 : index
+    %t = gpu.thread_id x
+    %k = arith.remui %t, %c41 : index
+    %s = arith.shrui %t, %k : index
+    %x = arith.index_cast %s : index to i32
+    memref.store %x, %out[%t] : memref<256xi32>
+    gpu.return
+  }
+}
+
 // STATS: obs-gpu-index-width
 // STATS-NEXT: 1 narrowed-modules

@@ -57,6 +57,17 @@ bool usesBlockPosition(Operation *op);
 /// not known), which makes every run one element. Every target takes it
 /// from the kernel as written, so that they associate the combine alike.
 uint64_t getSerialNetworkThreads(Operation *op);
+/// The same, given the block threads of `op`'s kernel as written
+/// (KernelOp::getBlockThreads, a walk of the kernel), for a caller that
+/// asks for many ops of one kernel.
+uint64_t getSerialNetworkThreads(Operation *op, uint64_t kernelBlockThreads);
+
+/// The elements of each thread's run in the serial network of `length`
+/// elements among `threads`: ceil(length / threads), every run but the last
+/// full. The reference target and the GPU targets' stages must agree.
+inline uint64_t getSerialRunLength(uint64_t length, uint64_t threads) {
+  return llvm::divideCeil(length, std::max<uint64_t>(threads, 1));
+}
 
 /// Whether `kernel` returns a `global` scatter's result (see
 /// KernelOp::getGlobalScatter).
