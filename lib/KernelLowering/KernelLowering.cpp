@@ -770,8 +770,9 @@ llvm::BitVector KernelLowering::changedElements(SyncOp sync,
   return changed;
 }
 
-/// it), reach no other sync, no return and no repeat's next iteration.
-/// Only then may `stage` overwrite it.
+/// Whether `array` is read by `stage` alone: its uses (and those of the
+/// arrays computed from it), reach no other sync, no return and no
+/// repeat's next iteration. Only then may `stage` overwrite it.
 static bool onlyReadBy(Value array, SyncOp stage) {
   llvm::DenseSet<Value> visited;
   SmallVector<Value> worklist{array};
