@@ -273,7 +273,7 @@ private:
   /// unknown); the first for each array only.
   void recordRegisterViolation(RegisterReadViolation::Kind kind, unsigned sync,
                                Operation *check, uint32_t lane, int64_t owner,
-                               int64_t element);
+                               int64_t element, int64_t source = -1);
   /// Runs a shuffle in the threads of `lanes`: each warp's lanes there
   /// must be the ones their mask names, and the lanes the values come from
   /// among them; anything else is a violation of the shuffle's sync.
@@ -285,6 +285,14 @@ private:
   /// of a warp's steps (it would have to prove the condition the same in
   /// every lane, as the run here only observes).
   unsigned branches = 0;
+  /// The element each thread last checked a read of, per sync in
+  /// shuffles, and its owner (-1: unknown), for the shuffles that follow
+  /// the check: each must take its value from that owner's lane.
+  struct ShuffleRead {
+    int64_t owner = -1, element = -1;
+    bool checked = false;
+  };
+  llvm::DenseMap<unsigned, std::vector<ShuffleRead>> shuffleReads;
   /// Records one access of thread `lane` by `op` through `memoryAccess`, at
   /// the indices in `indices` (slots), or anywhere in the buffer when
   /// `wholeBuffer` (an access known not to depend on data: a skipped
@@ -1052,16 +1060,23 @@ LogicalResult ThreadRunner::runInstruction(const Instruction &instruction,
     // The owner is compared with the thread's own number: the check's
     // other operand is gpu.thread_id x, which is that number here. Within
     // a warp, the owner's warp with the thread's.
+    std::vector<ShuffleRead> *checked = nullptr;
+    if (read.withinWarp) {
+      checked = &shuffleReads[read.sync];
+      checked->resize(threads);
+    }
     for (uint32_t lane : lanes) {
       int64_t computedBy = isKnown(owner, lane) ? valueOf(owner, lane) : -1;
-      if (computedBy == int64_t(lane) ||
-          (read.withinWarp && computedBy >= 0 &&
-           computedBy / kWarpLanes == lane / kWarpLanes))
-        continue;
       int64_t index =
           element != ThreadProgram::kNoSlot && isKnown(element, lane)
               ? valueOf(element, lane)
               : -1;
+      if (checked)
+        (*checked)[lane] = {computedBy, index, true};
+      if (computedBy == int64_t(lane) ||
+          (read.withinWarp && computedBy >= 0 &&
+           computedBy / kWarpLanes == lane / kWarpLanes))
+        continue;
       recordRegisterViolation(
           read.withinWarp ? RegisterReadViolation::OtherWarp
                           : RegisterReadViolation::OtherThread,
@@ -1244,13 +1259,14 @@ LogicalResult ThreadRunner::runIf(const Instruction &instruction, Lanes lanes) {
 void ThreadRunner::recordRegisterViolation(RegisterReadViolation::Kind kind,
                                            unsigned sync, Operation *check,
                                            uint32_t lane, int64_t owner,
-                                           int64_t element) {
+                                           int64_t element, int64_t source) {
   if (llvm::any_of(run.registerViolations,
                    [&](const RegisterReadViolation &known) {
                      return known.sync == sync;
                    }))
     return;
-  run.registerViolations.push_back({kind, check, lane, owner, element, sync});
+  run.registerViolations.push_back(
+      {kind, check, lane, owner, element, sync, source});
 }
 
 /// The lane a shfl.sync of `kind` takes its value from, for lane `lane`
@@ -1291,16 +1307,24 @@ LogicalResult ThreadRunner::runShuffle(const Instruction &instruction,
   Slot mask = operand(instruction, 0), offset = operand(instruction, 2),
        clamp = operand(instruction, 3);
   auto wrong = [&](RegisterReadViolation::Kind kind, uint32_t lane,
-                   int64_t source) -> LogicalResult {
+                   int64_t source, int64_t owner = -1,
+                   int64_t element = -1) -> LogicalResult {
     if (instruction.immediate < 0)
       return shuffle.emitOpError()
              << "is a shuffle that not every lane its mask names runs "
                 "together with a value to give, so the analysis cannot "
                 "prove the kernel safe";
     recordRegisterViolation(kind, instruction.immediate, instruction.op, lane,
-                            source, /*element=*/-1);
+                            owner, element, source);
     return success();
   };
+  // The element each lane reads, by its check before the shuffle: its
+  // owner must be the lane the shuffle takes from (whatever the kind).
+  const std::vector<ShuffleRead> *checked = nullptr;
+  if (instruction.immediate >= 0)
+    if (auto found = shuffleReads.find(instruction.immediate);
+        found != shuffleReads.end())
+      checked = &found->second;
   // The lanes come in increasing order: each warp's are consecutive.
   for (size_t first = 0; first < lanes.size();) {
     size_t last = first;
@@ -1320,6 +1344,18 @@ LogicalResult ThreadRunner::runShuffle(const Instruction &instruction,
           !(running >> source & 1))
         return wrong(RegisterReadViolation::NoSource, lane,
                      warp * kWarpLanes + source);
+      if (instruction.immediate < 0)
+        continue;
+      // A read whose owner is unknown or in another warp is reported at
+      // its check already.
+      if (!checked || !(*checked)[lane].checked)
+        return wrong(RegisterReadViolation::WrongLane, lane,
+                     warp * kWarpLanes + source);
+      const ShuffleRead &read = (*checked)[lane];
+      if (read.owner >= 0 && read.owner / kWarpLanes == warp &&
+          read.owner != int64_t(warp * kWarpLanes + source))
+        return wrong(RegisterReadViolation::WrongLane, lane,
+                     warp * kWarpLanes + source, read.owner, read.element);
     }
     first = last;
   }

@@ -167,8 +167,15 @@ void mlir::obs::reportRegisterViolation(const KernelSimulation &simulation,
     break;
   case RegisterReadViolation::NoSource:
     diag << "shuffles are unsafe: " << describeThread(wrong.thread)
-         << " takes a value of this array from " << describeThread(wrong.owner)
+         << " takes a value of this array from " << describeThread(wrong.source)
          << ", which does not run the shuffle";
+    break;
+  case RegisterReadViolation::WrongLane:
+    diag << "shuffles are unsafe: " << describeThread(wrong.thread) << " reads "
+         << describeElement(wrong.element, "this array") << ", ";
+    computedBy();
+    diag << ", but its shuffle takes the value of "
+         << describeThread(wrong.source);
     break;
   }
   diag.attachNote(wrong.check->getLoc()) << "read here";

@@ -34,6 +34,7 @@
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SetVector.h"
+#include <functional>
 
 using namespace mlir;
 using namespace mlir::obs;
@@ -428,19 +429,119 @@ static Value emitWarpMask(OpBuilder &b, Location loc, uint64_t blockThreads) {
   return arith::SelectOp::create(b, loc, isLast, partialMask, mask);
 }
 
-/// `value` (an integer or float of at most 64 bits) of lane `lane` of the
-/// warp, by shfl.sync.idx over the lanes `mask` names: one shuffle of 32
-/// bits, two for 64. Each shuffle is tagged with the sync whose array it
-/// reads, so that the simulation checks that the lanes run it together.
-static Value emitShuffle(OpBuilder &b, Location loc, Value value, Value lane,
-                         Value mask, IntegerAttr sync) {
+/// The value of `value` in thread `thread` of the block, where it is
+/// index arithmetic on the thread's id (gpu.thread_id x) and constants:
+/// each op is folded with its operands' values, as the canonicalizer
+/// would; nullopt where anything else (a loop's variable, a load, an op
+/// that does not fold) enters.
+static std::optional<int64_t> evaluateInThread(Value value, int64_t thread) {
+  llvm::DenseMap<Value, Attribute> known;
+  unsigned budget = 256;
+  std::function<Attribute(Value)> evaluate = [&](Value v) -> Attribute {
+    if (Attribute done = known.lookup(v))
+      return done;
+    Operation *op = v.getDefiningOp();
+    if (!op || op->getNumRegions() || budget-- == 0)
+      return {};
+    Attribute result;
+    if (auto id = dyn_cast<gpu::ThreadIdOp>(op)) {
+      if (id.getDimension() == gpu::Dimension::x)
+        result = IntegerAttr::get(v.getType(), thread);
+    } else {
+      SmallVector<Attribute> operands;
+      for (Value operand : op->getOperands()) {
+        operands.push_back(evaluate(operand));
+        if (!operands.back())
+          return {};
+      }
+      SmallVector<OpFoldResult> folded;
+      if (succeeded(op->fold(operands, folded)) &&
+          folded.size() == op->getNumResults()) {
+        OpFoldResult mine = folded[cast<OpResult>(v).getResultNumber()];
+        if (auto attr = dyn_cast<Attribute>(mine))
+          result = attr;
+        else if (Value same = cast<Value>(mine); same != v)
+          result = evaluate(same);
+      }
+    }
+    if (result)
+      known[v] = result;
+    return result;
+  };
+  if (auto integer = dyn_cast_if_present<IntegerAttr>(evaluate(value)))
+    return integer.getValue().getSExtValue();
+  return std::nullopt;
+}
+
+namespace {
+/// Which shfl.sync a read of an array in shuffles takes: its kind, and its
+/// lane or offset when one constant serves every thread of the block
+/// (none: idx from the owner's lane, computed in each thread).
+struct ShufflePattern {
+  NVVM::ShflKind kind = NVVM::ShflKind::idx;
+  std::optional<int64_t> offset;
+};
+} // namespace
+
+/// The cheapest shfl.sync that brings each thread the value of `owner`'s
+/// lane: up, down or bfly by a constant, or idx from a constant lane, where
+/// that is the lane the owner has in every thread of the block (evaluated
+/// thread by thread: up and down where the lane itself is the source at
+/// the warp's edge, as they give); idx from the owner's lane otherwise.
+/// Nothing here is trusted: the simulation checks, at each shuffle, that
+/// the lane the shuffle takes from is the element's owner.
+static ShufflePattern chooseShuffle(Value owner, uint64_t blockThreads) {
+  SmallVector<int64_t> source(blockThreads);
+  for (uint64_t thread = 0; thread < blockThreads; ++thread) {
+    std::optional<int64_t> computedBy = evaluateInThread(owner, thread);
+    if (!computedBy || *computedBy < 0 ||
+        uint64_t(*computedBy) / kWarpSize != thread / kWarpSize)
+      return {};
+    source[thread] = *computedBy % kWarpSize;
+  }
+  auto fits = [&](auto sourceOf) {
+    for (uint64_t thread = 0; thread < blockThreads; ++thread)
+      if (source[thread] != sourceOf(int64_t(thread % kWarpSize)))
+        return false;
+    return true;
+  };
+  int64_t last = kWarpSize - 1;
+  int64_t lane = 0;
+  while (lane < int64_t(blockThreads) && source[lane] == lane)
+    ++lane;
+  if (lane == int64_t(blockThreads))
+    return {};
+  int64_t from = source[lane];
+  if (int64_t d = lane - from;
+      d > 0 && fits([&](int64_t l) { return l >= d ? l - d : l; }))
+    return {NVVM::ShflKind::up, d};
+  if (int64_t d = from - lane;
+      d > 0 && fits([&](int64_t l) { return l + d <= last ? l + d : l; }))
+    return {NVVM::ShflKind::down, d};
+  if (int64_t m = lane ^ from; fits([&](int64_t l) { return l ^ m; }))
+    return {NVVM::ShflKind::bfly, m};
+  if (fits([&](int64_t) { return from; }))
+    return {NVVM::ShflKind::idx, from};
+  return {};
+}
+
+/// `value` (an integer or float of at most 64 bits) of another lane of the
+/// warp, by shfl.sync of `kind` with lane or offset `offset` over the lanes
+/// `mask` names: one shuffle of 32 bits, two for 64. Each shuffle is tagged
+/// with the sync whose array it reads, so that the simulation checks that
+/// the lanes run it together and that it takes the element's owner's value.
+static Value emitShuffle(OpBuilder &b, Location loc, Value value,
+                         NVVM::ShflKind kind, Value offset, Value mask,
+                         IntegerAttr sync) {
   Type type = value.getType();
   unsigned width = type.getIntOrFloatBitWidth();
   Type i32 = b.getI32Type();
   auto shuffle32 = [&](Value word) -> Value {
-    Value clamp = arith::ConstantIntOp::create(b, loc, kWarpSize - 1, 32);
-    auto shfl = NVVM::ShflOp::create(b, loc, word.getType(), mask, word, lane,
-                                     clamp, NVVM::ShflKind::idx,
+    // shfl.up's bound is the warp's first lane, the others' its last.
+    Value clamp = arith::ConstantIntOp::create(
+        b, loc, kind == NVVM::ShflKind::up ? 0 : kWarpSize - 1, 32);
+    auto shfl = NVVM::ShflOp::create(b, loc, word.getType(), mask, word, offset,
+                                     clamp, kind,
                                      /*return_value_and_is_valid=*/nullptr);
     ObsDialect::ShuffleReadAttrHelper(b.getContext()).setAttr(shfl, sync);
     return shfl;
@@ -914,15 +1015,22 @@ LogicalResult KernelLowering::lowerSyncKeptByThreads(SyncOp sync) {
         sameElement ? inProgress->round : how.buildRound(b, loc, element);
     SmallVector<SmallVector<Value>> candidates(values);
     if (!own) {
-      Value lane = arith::IndexCastUIOp::create(
-          b, loc, b.getI32Type(),
-          arith::RemUIOp::create(
-              b, loc, owner,
-              arith::ConstantIndexOp::create(b, loc, kWarpSize)));
+      ShufflePattern pattern = chooseShuffle(owner, blockThreads);
+      Value offset =
+          pattern.offset
+              ? arith::ConstantIntOp::create(b, loc, *pattern.offset, 32)
+                    .getResult()
+              : arith::IndexCastUIOp::create(
+                    b, loc, b.getI32Type(),
+                    arith::RemUIOp::create(
+                        b, loc, owner,
+                        arith::ConstantIndexOp::create(b, loc, kWarpSize)))
+                    .getResult();
       Value mask = emitWarpMask(b, loc, blockThreads);
       for (SmallVector<Value> &leaf : candidates)
         for (Value &scalar : leaf)
-          scalar = emitShuffle(b, loc, scalar, lane, mask, index);
+          scalar =
+              emitShuffle(b, loc, scalar, pattern.kind, offset, mask, index);
     }
     SmallVector<Value> leaf(candidates.back());
     for (uint64_t r = candidates.size() - 1; r-- > 0;) {

@@ -458,3 +458,69 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Reads of an array in shuffles (obs.shuffle_read checks, as the lowering
+// emits them): each lane reads element t - 1 (lane 0 its own, t), which
+// thread t - 1 computed. shfl.sync.up by 1 takes exactly those lanes'
+// values; by 2 it takes lane 1's own value for element 0, computed by
+// thread 0, and so on: the run reports the first such lane. A shuffle
+// with no read checked before it has no owner to agree with.
+gpu.module @m {
+  // expected-remark @+1 {{64 accesses, 0 barriers}}
+  gpu.func @shuffle_up(%out: memref<64xi32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %t = gpu.thread_id x
+    %c1 = arith.constant 1 : index
+    %c31 = arith.constant 31 : index
+    %c64 = arith.constant 64 : index
+    %lane = arith.andi %t, %c31 : index
+    %has = arith.cmpi uge, %lane, %c1 : index
+    %tm1 = arith.subi %t, %c1 : index
+    %e = arith.select %has, %tm1, %t : index
+    %owner = arith.remui %e, %c64 : index
+    %check = arith.cmpi eq, %owner, %t {obs.shuffle_read = 0 : i64} : index
+    %v = arith.index_cast %t : index to i32
+    %mask = arith.constant -1 : i32
+    %d = arith.constant 1 : i32
+    %first = arith.constant 0 : i32
+    %s = nvvm.shfl.sync up %mask, %v, %d, %first {obs.shuffle_read = 0 : i64} : i32 -> i32
+    memref.store %s, %out[%t] : memref<64xi32>
+    gpu.return
+  }
+
+  // expected-remark @+1 {{64 accesses, 0 barriers}}
+  gpu.func @shuffle_up_too_far(%out: memref<64xi32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %t = gpu.thread_id x
+    %c1 = arith.constant 1 : index
+    %c31 = arith.constant 31 : index
+    %c64 = arith.constant 64 : index
+    %lane = arith.andi %t, %c31 : index
+    %has = arith.cmpi uge, %lane, %c1 : index
+    %tm1 = arith.subi %t, %c1 : index
+    %e = arith.select %has, %tm1, %t : index
+    %owner = arith.remui %e, %c64 : index
+    %check = arith.cmpi eq, %owner, %t {obs.shuffle_read = 0 : i64} : index
+    %v = arith.index_cast %t : index to i32
+    %mask = arith.constant -1 : i32
+    %d = arith.constant 2 : i32
+    %first = arith.constant 0 : i32
+    // expected-remark @+1 {{a shuffle from a lane that is not the owner of sync 0: thread 1, element 0, owner 0, source 1}}
+    %s = nvvm.shfl.sync up %mask, %v, %d, %first {obs.shuffle_read = 0 : i64} : i32 -> i32
+    memref.store %s, %out[%t] : memref<64xi32>
+    gpu.return
+  }
+
+  // expected-remark @+1 {{32 accesses, 0 barriers}}
+  gpu.func @shuffle_unchecked(%out: memref<32xi32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %t = gpu.thread_id x
+    %v = arith.index_cast %t : index to i32
+    %mask = arith.constant -1 : i32
+    %m = arith.constant 1 : i32
+    %last = arith.constant 31 : i32
+    // expected-remark @+1 {{a shuffle from a lane that is not the owner of sync 3: thread 0, element -1, owner -1, source 1}}
+    %s = nvvm.shfl.sync bfly %mask, %v, %m, %last {obs.shuffle_read = 3 : i64} : i32 -> i32
+    memref.store %s, %out[%t] : memref<32xi32>
+    gpu.return
+  }
+}

@@ -14,15 +14,15 @@
 // OPT-LABEL: obs.kernel @kogge_stone_step
 // OPT: obs.sync shuffle plan(strided<64>) %{{.*}} : !obs.arr<64 x i32>
 // The element's own value comes from the thread's registers; the other is
-// one shfl.sync.idx over the whole warp (mask -1, clamp 31), from the lane
-// of the element's owner.
+// one shfl.sync.up by 1 over the whole warp (mask -1, first lane 0): the
+// owner's lane is the reading lane's less 1 in every thread, and lane 0's
+// own, as shfl.sync.up gives.
 // GPU-LABEL: gpu.func @kogge_stone_step
 // GPU-NOT: gpu.barrier
 // GPU: arith.cmpi eq, %{{.*}}, %{{.*}} {obs.register_read = 0 : i64}
 // GPU: arith.cmpi eq, %{{.*}}, %{{.*}} {obs.shuffle_read = 0 : i64}
-// GPU: %[[LANE:.*]] = arith.remui %{{.*}}, %c32
-// GPU: %[[SRC:.*]] = arith.index_castui %[[LANE]] : index to i32
-// GPU: nvvm.shfl.sync idx %c-1_i32, %{{.*}}, %[[SRC]], %c31_i32 {obs.shuffle_read = 0 : i64} : i32 -> i32
+// GPU-NOT: arith.remui
+// GPU: nvvm.shfl.sync up %c-1_i32, %{{.*}}, %c1_i32, %c0_i32 {obs.shuffle_read = 0 : i64} : i32 -> i32
 // GPU-NOT: nvvm.shfl.sync
 // GPU: gpu.return
 obs.kernel @kogge_stone_step(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> attributes {threads = 64} {
@@ -52,14 +52,15 @@ obs.kernel @kogge_stone_step(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> attri
 // -----
 
 // 40 threads: the second warp has 8 lanes, and its shuffles name exactly
-// them (mask 0xff); each element takes its neighbour's, i xor 1.
+// them (mask 0xff); each element takes its neighbour's, i xor 1: one
+// shfl.sync.bfly by 1.
 // CHECK-LABEL: obs.kernel @partial_warp
 // CHECK: obs.sync shuffle %{{.*}} : !obs.arr<40 x i32>
 // GPU-LABEL: gpu.func @partial_warp
 // GPU-DAG: %[[PARTIAL:.*]] = arith.constant 255 : i32
 // GPU-DAG: %[[FULL:.*]] = arith.constant -1 : i32
 // GPU: %[[MASK:.*]] = arith.select %{{.*}}, %[[PARTIAL]], %[[FULL]] : i32
-// GPU: nvvm.shfl.sync idx %[[MASK]]
+// GPU: nvvm.shfl.sync bfly %[[MASK]], %{{.*}}, %c1_i32, %c31_i32
 obs.kernel @partial_warp(%a: !obs.arr<40 x i32>) -> !obs.arr<40 x i32> attributes {threads = 40} {
   %0 = obs.sync shuffle %a : !obs.arr<40 x i32>
   %1 = obs.generate : !obs.arr<40 x i32> {
@@ -77,7 +78,7 @@ obs.kernel @partial_warp(%a: !obs.arr<40 x i32>) -> !obs.arr<40 x i32> attribute
 
 // Two rounds (strided<32> over 64 elements): element i + 1 may be in the
 // other round, so each round's value is shuffled and the element's round
-// chosen. A 64-bit element is two shuffles of 32 bits: four per read, and
+// chosen; lane 31 takes lane 0's, so no constant offset fits: idx. A 64-bit element is two shuffles of 32 bits: four per read, and
 // the reading stage's two rounds read once each.
 // CHECK-LABEL: obs.kernel @two_rounds_wide
 // CHECK: obs.sync strided<32> shuffle %{{.*}} : !obs.arr<64 x i64>

@@ -5,9 +5,11 @@
 // and the verifier run what convert-obs-to-gpu emits, and reports what it
 // found as remarks: at the function, the accesses and barriers counted; at
 // the second access of each hazard in shared memory, its kind, the two
-// threads and the element. A function the simulation cannot follow gets
-// its error. Hand-written code tests the simulation where obs's own
-// lowering never goes (effects it cannot see, memory it cannot follow).
+// threads and the element; at a register or shuffle read check (or a
+// shuffle) that fails, the first wrong read of its sync. A function the
+// simulation cannot follow gets its error. Hand-written code tests the
+// simulation where obs's own lowering never goes (effects it cannot see, memory
+// it cannot follow).
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +31,22 @@ struct TestBlockRunPass
   StringRef getDescription() const final {
     return "Run each gpu.func's block thread by thread and report its "
            "accesses and hazards as remarks";
+  }
+
+  static StringRef describeKind(RegisterReadViolation::Kind kind) {
+    switch (kind) {
+    case RegisterReadViolation::OtherThread:
+      return "another thread's element";
+    case RegisterReadViolation::OtherWarp:
+      return "another warp's element";
+    case RegisterReadViolation::NotTogether:
+      return "a shuffle not run together";
+    case RegisterReadViolation::NoSource:
+      return "a shuffle from a lane that does not run it";
+    case RegisterReadViolation::WrongLane:
+      return "a shuffle from a lane that is not the owner";
+    }
+    llvm_unreachable("every kind is described");
   }
 
   void runOnOperation() final {
@@ -54,6 +72,11 @@ struct TestBlockRunPass
         else
           remark << ", anywhere";
       }
+      for (const RegisterReadViolation &wrong : run->getRegisterViolations())
+        wrong.check->emitRemark()
+            << describeKind(wrong.kind) << " of sync " << wrong.sync
+            << ": thread " << wrong.thread << ", element " << wrong.element
+            << ", owner " << wrong.owner << ", source " << wrong.source;
     });
     if (failedAny)
       signalPassFailure();

@@ -80,7 +80,8 @@ struct Access {
 /// In shuffles: the element's owner is not in the reading thread's warp
 /// (an `obs.shuffle_read` check), or a shuffle (an nvvm.shfl.sync tagged
 /// `obs.shuffle_read`) is not run by exactly the lanes its mask names, or
-/// takes its value from a lane that does not run it.
+/// takes its value from a lane that does not run it or did not compute the
+/// element.
 struct RegisterReadViolation {
   enum Kind {
     /// Registers: another thread computed the element.
@@ -92,18 +93,23 @@ struct RegisterReadViolation {
     NotTogether,
     /// Shuffles: the lane the value comes from does not run the shuffle.
     NoSource,
+    /// Shuffles: the lane the value comes from is not the element's owner
+    /// (or no read was checked before the shuffle).
+    WrongLane,
   };
   Kind kind;
   Operation *check;
   unsigned thread;
-  /// The thread that computed the element (OtherThread, OtherWarp) or the
-  /// lane the value comes from (NoSource); -1 when it depends on data.
+  /// The thread that computed the element (OtherThread, OtherWarp,
+  /// WrongLane); -1 when it depends on data or is not known.
   int64_t owner;
   /// The element read, or -1 when it depends on data or is not known.
   int64_t element;
   /// The sync whose array is read (the check's `obs.register_read` or
   /// `obs.shuffle_read`).
   unsigned sync;
+  /// The thread a shuffle takes the value from (NoSource, WrongLane).
+  int64_t source = -1;
 };
 
 /// A barrier the block passes, in the order they are passed.

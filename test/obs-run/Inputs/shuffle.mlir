@@ -85,3 +85,50 @@ obs.kernel @rot64(%a: !obs.arr<64 x i64>) -> !obs.arr<64 x i64> attributes {thre
   %2 = obs.sync strided<32> %1 : !obs.arr<64 x i64>
   obs.return %2 : !obs.arr<64 x i64>
 }
+
+// Each lane but a warp's last takes its right neighbour's element, the
+// last its own: shfl.sync.down by 1, whose last lane keeps its value.
+// out[i] = a[i + 1] * 1000 + a[i] where i mod 32 < 31, else a[i] * 1001.
+obs.kernel @down64(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> attributes {threads = 64} {
+  %0 = obs.sync shuffle %a : !obs.arr<64 x i32>
+  %1 = obs.generate : !obs.arr<64 x i32> {
+  ^bb0(%i: index):
+    %c1 = arith.constant 1 : index
+    %c31 = arith.constant 31 : index
+    %c1000 = arith.constant 1000 : i32
+    %lane = arith.andi %i, %c31 : index
+    %inner = arith.cmpi ult, %lane, %c31 : index
+    %ip1 = arith.addi %i, %c1 : index
+    %j = arith.select %inner, %ip1, %i : index
+    %x = obs.index %0[%j] : !obs.arr<64 x i32>
+    %own = obs.index %0[%i] : !obs.arr<64 x i32>
+    %m = arith.muli %x, %c1000 : i32
+    %r = arith.addi %m, %own : i32
+    obs.yield %r : i32
+  }
+  %2 = obs.sync %1 : !obs.arr<64 x i32>
+  obs.return %2 : !obs.arr<64 x i32>
+}
+
+// Every lane takes lane 5's element of its warp (a broadcast: shfl.sync.idx
+// from a constant lane), on 48 threads, the second warp partial.
+// out[i] = a[i - i mod 32 + 5] * 1000 + a[i].
+obs.kernel @bcast48(%a: !obs.arr<48 x i32>) -> !obs.arr<48 x i32> attributes {threads = 48} {
+  %0 = obs.sync shuffle %a : !obs.arr<48 x i32>
+  %1 = obs.generate : !obs.arr<48 x i32> {
+  ^bb0(%i: index):
+    %c5 = arith.constant 5 : index
+    %c31 = arith.constant 31 : index
+    %c1000 = arith.constant 1000 : i32
+    %lane = arith.andi %i, %c31 : index
+    %base = arith.subi %i, %lane : index
+    %j = arith.addi %base, %c5 : index
+    %x = obs.index %0[%j] : !obs.arr<48 x i32>
+    %own = obs.index %0[%i] : !obs.arr<48 x i32>
+    %m = arith.muli %x, %c1000 : i32
+    %r = arith.addi %m, %own : i32
+    obs.yield %r : i32
+  }
+  %2 = obs.sync %1 : !obs.arr<48 x i32>
+  obs.return %2 : !obs.arr<48 x i32>
+}
