@@ -10,6 +10,7 @@
 #include "Obs/Builder/Networks.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::obs;
@@ -34,6 +35,36 @@ selectElement(ImplicitLocOpBuilder &b, TypeRange types, Value condition,
   b.setInsertionPointToStart(choice.elseBlock());
   scf::YieldOp::create(b, otherwise);
   return SmallVector<Value>(choice.getResults());
+}
+
+/// `condition ? then() : otherwise` as arith.select where `then` builds
+/// only speculatable arithmetic (a combine of integers, say: computed in
+/// every thread and chosen after, so that no branch is left for the
+/// backend to duplicate); as selectElement's scf.if where it reads an
+/// array (the index may be out of bounds where the condition fails) or
+/// may trap (a division).
+static SmallVector<Value>
+selectSpeculated(ImplicitLocOpBuilder &b, TypeRange types, Value condition,
+                 llvm::function_ref<SmallVector<Value>()> then,
+                 ValueRange otherwise) {
+  SmallVector<Value> chosen =
+      selectElement(b, types, condition, then, otherwise);
+  auto choice = chosen.front().getDefiningOp<scf::IfOp>();
+  Block *thenBlock = choice.thenBlock();
+  if (!llvm::all_of(thenBlock->without_terminator(), [](Operation &op) {
+        return op.getNumRegions() == 0 && isPure(&op) &&
+               !isa_and_present<ObsDialect>(op.getDialect());
+      }))
+    return chosen;
+  for (Operation &op :
+       llvm::make_early_inc_range(thenBlock->without_terminator()))
+    op.moveBefore(choice);
+  SmallVector<Value> selected;
+  for (auto [taken, kept] :
+       llvm::zip_equal(thenBlock->getTerminator()->getOperands(), otherwise))
+    selected.push_back(arith::SelectOp::create(b, condition, taken, kept));
+  choice.erase();
+  return selected;
 }
 
 /// Which of the two elements of an update comes first in the combine.
@@ -421,10 +452,15 @@ static Value segmentedFold(ImplicitLocOpBuilder &b, Value array,
 //   for j = 1 .. run-1:  x[i] = i mod run == j ? x[i-1] op x[i] : x[i]
 // the runs' totals t[r] = x[r*run + run-1] (a stage of their own, as the
 // threads' registers hold them; x itself for runs of one), scanned within
-// each warp; the warps' totals w[v] = t[32v + 31], scanned likewise; then
-//   out[i] = w[v-1] op (t[r-1] op x[i])
-// where r = i / run has a run before it in its warp (r mod 32 > 0) and v =
-// r / 32 a warp before it (out[i] = w[v-1] op t[i] for runs of one).
+// each warp. What comes before warp v is the fold of the warps' totals
+// w[u] = t[32u + 31] for u < v, left to right, which every thread computes
+// from them (as CUB's BlockScan does: one barrier, no stage of 8 threads);
+// with more than 32 warps, the warps' totals are scanned one level up
+// instead. Each run's prefix, once per thread:
+//   p[r] = w-before(v) op t[r-1]   (t[r-1] where v = 0, w-before(v) where
+//                                   r mod 32 = 0)
+// and then out[i] = p[r] op x[i] for every r = i / run > 0 (for runs of
+// one, out[r] = w-before(v) op t[r] where v > 0).
 Value dsl::serialScan(ImplicitLocOpBuilder &b, Value array, BinaryFn combine,
                       uint64_t threads) {
   uint64_t n = length(array);
@@ -457,50 +493,95 @@ Value dsl::serialScan(ImplicitLocOpBuilder &b, Value array, BinaryFn combine,
     totals = sync(b, elementOfEachGroup(b, scanned, runs.run, runs.run - 1));
   totals = segmentedKoggeStone(b, totals, kWarpLanes, combine);
   uint64_t warps = llvm::divideCeil(runs.count, kWarpLanes);
-  Value warpTotals;
-  if (warps > 1) {
-    warpTotals = elementOfEachGroup(b, totals, kWarpLanes, kWarpLanes - 1);
-    // More than 32 warps (a sub-program's or an element's runs of one):
-    // their totals are scanned the same way, one level up.
-    warpTotals = serialScan(b, warpTotals, combine, /*threads=*/warps);
-  }
-
   // Runs of one element: the warps' scans are the answer where there is
-  // one warp, and need only the warps before them otherwise.
+  // one warp.
   if (runs.run == 1 && warps == 1)
     return totals;
-  Value result = generate(b, type, [&](ImplicitLocOpBuilder &b, Value i) {
-    Value zero = indexConstant(b, 0), one = indexConstant(b, 1);
-    SmallVector<Value> element;
-    Value r = i;
-    if (runs.run == 1) {
-      element = index(b, totals, i);
-    } else {
-      element = index(b, scanned, i);
-      r = arith::DivUIOp::create(b, i, indexConstant(b, runs.run));
-      Value lane =
-          arith::AndIOp::create(b, r, indexConstant(b, kWarpLanes - 1));
-      element = selectElement(
+
+  // More than 32 warps (a sub-program's or an element's runs of one):
+  // their totals are scanned the same way, one level up.
+  Value warpTotals;
+  if (warps > kWarpLanes)
+    warpTotals = serialScan(
+        b, elementOfEachGroup(b, totals, kWarpLanes, kWarpLanes - 1), combine,
+        /*threads=*/warps);
+  Value zero = indexConstant(b, 0), one = indexConstant(b, 1);
+  auto warpOf = [&](ImplicitLocOpBuilder &b, Value r) -> Value {
+    return arith::DivUIOp::create(b, r, indexConstant(b, kWarpLanes));
+  };
+  // The fold of the totals of the warps before `warp`, read and folded in
+  // every thread (where `warp` is 0, of warp 0's total: not used), with
+  // no branch.
+  auto beforeWarp = [&](ImplicitLocOpBuilder &b,
+                        Value warp) -> SmallVector<Value> {
+    if (warpTotals)
+      return index(
+          b, warpTotals,
+          arith::SubIOp::create(b, arith::MaxUIOp::create(b, warp, one), one));
+    auto warpTotal = [&](uint64_t u) {
+      return index(b, totals,
+                   indexConstant(b, u * kWarpLanes + kWarpLanes - 1));
+    };
+    SmallVector<Value> folded = warpTotal(0);
+    for (uint64_t u = 1; u + 1 < warps; ++u) {
+      SmallVector<Value> next = warpTotal(u);
+      folded = selectSpeculated(
           b, types,
-          arith::CmpIOp::create(b, arith::CmpIPredicate::ne, lane, zero),
-          [&] {
-            return combine(
-                b, index(b, totals, arith::SubIOp::create(b, r, one)), element);
-          },
-          element);
+          arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
+                                indexConstant(b, u), warp),
+          [&] { return combine(b, folded, next); }, folded);
     }
-    if (warps == 1)
-      return element;
-    Value warp = arith::DivUIOp::create(b, r, indexConstant(b, kWarpLanes));
-    return selectElement(
-        b, types,
-        arith::CmpIOp::create(b, arith::CmpIPredicate::ne, warp, zero),
-        [&] {
-          return combine(
-              b, index(b, warpTotals, arith::SubIOp::create(b, warp, one)),
-              element);
-        },
-        element);
+    return folded;
+  };
+  auto hasWarpBefore = [&](ImplicitLocOpBuilder &b, Value warp) -> Value {
+    return arith::CmpIOp::create(b, arith::CmpIPredicate::ne, warp, zero);
+  };
+
+  if (runs.run == 1) {
+    Value result = generate(b, type, [&](ImplicitLocOpBuilder &b, Value r) {
+      SmallVector<Value> element = index(b, totals, r);
+      Value warp = warpOf(b, r);
+      SmallVector<Value> earlier = beforeWarp(b, warp);
+      return selectSpeculated(
+          b, types, hasWarpBefore(b, warp),
+          [&] { return combine(b, earlier, element); }, element);
+    });
+    return sync(b, result);
+  }
+
+  // Each run's prefix, computed once by the thread that scanned the run
+  // (in its registers); the first run's is never used.
+  Value prefixes = sync(
+      b, generate(b, arrType(totals), [&](ImplicitLocOpBuilder &b, Value r) {
+        Value lane =
+            arith::AndIOp::create(b, r, indexConstant(b, kWarpLanes - 1));
+        Value hasLane =
+            arith::CmpIOp::create(b, arith::CmpIPredicate::ne, lane, zero);
+        // t[r-1], read in every thread (its own t[r] in a warp's first
+        // lane, not used), so that within one warp it can be a shuffle;
+        // max(r, 1) - 1 keeps the index's range non-negative.
+        Value previous =
+            arith::SubIOp::create(b, arith::MaxUIOp::create(b, r, one), one);
+        SmallVector<Value> withinWarp =
+            index(b, totals, arith::SelectOp::create(b, hasLane, previous, r));
+        if (warps == 1)
+          return withinWarp;
+        Value warp = warpOf(b, r);
+        SmallVector<Value> earlier = beforeWarp(b, warp);
+        SmallVector<Value> withEarlier = selectSpeculated(
+            b, types, hasLane, [&] { return combine(b, earlier, withinWarp); },
+            earlier);
+        return selectSpeculated(
+            b, types, hasWarpBefore(b, warp), [&] { return withEarlier; },
+            withinWarp);
+      }));
+  Value result = generate(b, type, [&](ImplicitLocOpBuilder &b, Value i) {
+    SmallVector<Value> element = index(b, scanned, i);
+    Value r = arith::DivUIOp::create(b, i, indexConstant(b, runs.run));
+    SmallVector<Value> prefix = index(b, prefixes, r);
+    return selectSpeculated(
+        b, types, arith::CmpIOp::create(b, arith::CmpIPredicate::ne, r, zero),
+        [&] { return combine(b, prefix, element); }, element);
   });
   return syncRuns(b, result, runs.run);
 }

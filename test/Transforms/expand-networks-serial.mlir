@@ -10,8 +10,10 @@
 // 8 elements on 2 threads: runs of 4, so three stages in sequence, each
 // taking element j - 1 of its run into element j (written blocked<4>);
 // the two runs' totals (elements 3 and 7) as a stage of their own; one
-// Kogge-Stone stage; then each element of the second run adds the first
-// run's total.
+// Kogge-Stone stage; each run's prefix, the total of the run before it in
+// its warp (read in every run, the first its own), as a stage of its own;
+// then each element of a run but the first takes in its run's prefix (an
+// integer add: computed everywhere and selected, with no branch).
 // CHECK-LABEL: obs.kernel @serial_scan
 // CHECK-NOT: obs.scan
 // CHECK: arith.remui %{{.*}}, %c4
@@ -29,14 +31,24 @@
 // CHECK: arith.andi %{{.*}}, %c31
 // CHECK: arith.cmpi uge, %{{.*}}, %c1
 // CHECK: %[[TOTALS:.*]] = obs.sync %{{.*}} : !obs.arr<2 x i32>
+// CHECK: obs.generate : !obs.arr<2 x i32>
+// CHECK: %[[LANE:.*]] = arith.andi %{{.*}}, %c31
+// CHECK: %[[HAS:.*]] = arith.cmpi ne, %[[LANE]], %c0
+// CHECK: %[[FROM:.*]] = arith.select %[[HAS]]
+// CHECK: obs.index %[[TOTALS]][%[[FROM]]]
+// CHECK-NOT: obs.index
+// CHECK: %[[PREFIXES:.*]] = obs.sync %{{.*}} : !obs.arr<2 x i32>
 // CHECK: obs.generate : !obs.arr<8 x i32>
-// CHECK: obs.index %[[RUNS]]
-// CHECK: arith.divui %{{.*}}, %c4
-// CHECK: scf.if
-// CHECK: obs.index %[[TOTALS]]
-// CHECK: %[[R:.*]] = obs.sync blocked<4> %{{.*}} : !obs.arr<8 x i32>
+// CHECK: %[[X:.*]] = obs.index %[[RUNS]]
+// CHECK: %[[R:.*]] = arith.divui %{{.*}}, %c4
+// CHECK: %[[P:.*]] = obs.index %[[PREFIXES]][%[[R]]]
+// CHECK: %[[LATER:.*]] = arith.cmpi ne, %[[R]], %c0
+// CHECK: %[[SUM:.*]] = arith.addi %[[P]], %[[X]]
+// CHECK: arith.select %[[LATER]], %[[SUM]], %[[X]]
+// CHECK-NOT: scf.if
+// CHECK: %[[OUT:.*]] = obs.sync blocked<4> %{{.*}} : !obs.arr<8 x i32>
 // CHECK-NOT: obs.sync
-// CHECK: obs.return %[[R]]
+// CHECK: obs.return %[[OUT]]
 obs.kernel @serial_scan(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32>
     attributes {threads = 2} {
   %r = obs.scan %a : !obs.arr<8 x i32> {
@@ -50,19 +62,18 @@ obs.kernel @serial_scan(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32>
 // -----
 
 // 80 elements on 40 threads: runs of 2, 40 totals in two warps, 5
-// Kogge-Stone stages within each; the second warp's total is run 39's
-// (min(63, 39)); the warps' two totals take one stage; the final stage
-// finds an element's warp as run / 32.
+// Kogge-Stone stages within each; each run's prefix adds, in the second
+// warp, the first warp's total (element 31), read by every run; the final
+// stage finds an element's run as i / 2.
 // CHECK-LABEL: obs.kernel @serial_warps
 // CHECK: obs.sync blocked<2> %{{.*}} : !obs.arr<80 x i32>
 // CHECK: obs.sync %{{.*}} : !obs.arr<40 x i32>
 // CHECK-COUNT-5: obs.sync %{{.*}} : !obs.arr<40 x i32>
-// CHECK: obs.generate : !obs.arr<2 x i32>
-// CHECK: arith.minui %{{.*}}, %c39
-// CHECK: obs.sync %{{.*}} : !obs.arr<2 x i32>
-// CHECK-NOT: obs.sync %{{.*}} : !obs.arr<2 x i32>
-// CHECK: arith.divui %{{.*}}, %c2
+// CHECK: obs.generate : !obs.arr<40 x i32>
 // CHECK: arith.divui %{{.*}}, %c32
+// CHECK: obs.index %{{.*}}[%c31{{.*}}] : !obs.arr<40 x i32>
+// CHECK: obs.sync %{{.*}} : !obs.arr<40 x i32>
+// CHECK: arith.divui %{{.*}}, %c2
 // CHECK: obs.sync blocked<2> %{{.*}} : !obs.arr<80 x i32>
 // CHECK-NOT: obs.sync
 obs.kernel @serial_warps(%a: !obs.arr<80 x i32>) -> !obs.arr<80 x i32>
@@ -73,6 +84,37 @@ obs.kernel @serial_warps(%a: !obs.arr<80 x i32>) -> !obs.arr<80 x i32>
     obs.yield %s : i32
   }
   obs.return %r : !obs.arr<80 x i32>
+}
+
+// -----
+
+// 128 elements on 128 threads: runs of one, four warps. Each element of
+// warp v takes in the warps' totals (elements 31, 63, 95) before v, folded
+// left to right and chosen by v without a branch, in the one stage after
+// the warps' Kogge-Stone.
+// CHECK-LABEL: obs.kernel @serial_four_warps
+// CHECK-COUNT-5: obs.sync %{{.*}} : !obs.arr<128 x i32>
+// CHECK: %[[WARP:.*]] = arith.divui %{{.*}}, %c32
+// CHECK: %[[W0:.*]] = obs.index %{{.*}}[%c31{{.*}}]
+// CHECK: %[[W1:.*]] = obs.index %{{.*}}[%c63{{.*}}]
+// CHECK: %[[AFTER1:.*]] = arith.cmpi ult, %c1{{.*}}, %[[WARP]]
+// CHECK: %[[S1:.*]] = arith.addi %[[W0]], %[[W1]]
+// CHECK: %[[F1:.*]] = arith.select %[[AFTER1]], %[[S1]], %[[W0]]
+// CHECK: %[[W2:.*]] = obs.index %{{.*}}[%c95{{.*}}]
+// CHECK: %[[AFTER2:.*]] = arith.cmpi ult, %c2{{.*}}, %[[WARP]]
+// CHECK: %[[S2:.*]] = arith.addi %[[F1]], %[[W2]]
+// CHECK: arith.select %[[AFTER2]], %[[S2]], %[[F1]]
+// CHECK-NOT: scf.if
+// CHECK: obs.sync %{{.*}} : !obs.arr<128 x i32>
+// CHECK-NOT: obs.sync
+obs.kernel @serial_four_warps(%a: !obs.arr<128 x i32>) -> !obs.arr<128 x i32>
+    attributes {threads = 128} {
+  %r = obs.scan %a : !obs.arr<128 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %s = arith.addi %x, %y : i32
+    obs.yield %s : i32
+  }
+  obs.return %r : !obs.arr<128 x i32>
 }
 
 // -----
@@ -224,12 +266,12 @@ obs.kernel @difference(%a: !obs.arr<8 x i32>) -> !obs.arr<1 x i32> {
   obs.return %t : !obs.arr<1 x i32>
 }
 
-// Five serial scans (one named in @in_two, the empty one in @edges) and
-// one reduction; the defaults taken: @serial_scan, @runs_of_one's first,
-// @edges' first and @serial_reduce. Stages: 3 + 1 + 1 + 1,
-// 1 + 1 + 5 + 1 + 1, 3, 0, 1 + 2, and 2.
+// Six serial scans (one named in @in_two, the empty one in @edges) and
+// one reduction; the defaults taken: @serial_scan, @serial_four_warps,
+// @runs_of_one's first, @edges' first and @serial_reduce. Stages:
+// 3 + 1 + 1 + 1 + 1, 1 + 1 + 5 + 1 + 1, 5 + 1, 3, 0, 1 + 2, and 2.
 // STATS: obs-expand-networks
-// STATS-NEXT: 5 scans
+// STATS-NEXT: 6 scans
 // STATS-NEXT: 1 reductions
-// STATS-NEXT: 4 serial-defaults
-// STATS-NEXT: 23 stages
+// STATS-NEXT: 5 serial-defaults
+// STATS-NEXT: 30 stages
