@@ -1275,6 +1275,8 @@ void ThreadRunner::recordRegisterViolation(RegisterReadViolation::Kind kind,
 /// its segment.
 static int64_t shuffleSource(NVVM::ShflKind kind, int64_t lane, int64_t b,
                              int64_t c) {
+  // Only the low five bits of the lane or offset count (bval = b[4:0]).
+  b &= 0x1f;
   int64_t clamp = c & 0x1f, segmask = (c >> 8) & 0x1f;
   int64_t minLane = lane & segmask;
   int64_t maxLane = minLane | (clamp & ~segmask);

@@ -376,11 +376,14 @@ static Value clampIndex(ImplicitLocOpBuilder &b, Value value, uint64_t bound,
 
 /// Element `offset` of each group of `group` consecutive elements of
 /// `array`; the last group may be shorter, and gives its last element
-/// where it has no element `offset`.
+/// where it has no element `offset`. With `padded` more than the groups,
+/// the array has that many elements, the ones past the groups the
+/// array's last element.
 static Value elementOfEachGroup(ImplicitLocOpBuilder &b, Value array,
-                                uint64_t group, uint64_t offset) {
+                                uint64_t group, uint64_t offset,
+                                uint64_t padded = 0) {
   uint64_t n = length(array);
-  uint64_t groups = llvm::divideCeil(n, group);
+  uint64_t groups = std::max(llvm::divideCeil(n, group), padded);
   bool inside = (groups - 1) * group + offset < n;
   return generate(b, arrType(array).withLength(groups),
                   [&](ImplicitLocOpBuilder &b, Value g) {
@@ -487,10 +490,13 @@ Value dsl::serialScan(ImplicitLocOpBuilder &b, Value array, BinaryFn combine,
 
   // Runs of more than one element: their totals are a stage of their own,
   // each thread writing its run's last element from its registers for
-  // the warp's next stage to read across lanes.
+  // the warp's next stage to read across lanes. Fewer runs than threads
+  // are padded to one per thread (the padding is never read), so that
+  // every thread works in every warp step and the steps can be shuffles.
   Value totals = scanned;
   if (runs.run > 1)
-    totals = sync(b, elementOfEachGroup(b, scanned, runs.run, runs.run - 1));
+    totals = sync(b, elementOfEachGroup(b, scanned, runs.run, runs.run - 1,
+                                        /*padded=*/threads));
   totals = segmentedKoggeStone(b, totals, kWarpLanes, combine);
   uint64_t warps = llvm::divideCeil(runs.count, kWarpLanes);
   // Runs of one element: the warps' scans are the answer where there is

@@ -429,6 +429,33 @@ static Value emitWarpMask(OpBuilder &b, Location loc, uint64_t blockThreads) {
   return arith::SelectOp::create(b, loc, isLast, partialMask, mask);
 }
 
+/// The round in which `thread` computes `element`, for a read that the
+/// check beside it requires to be the thread's own: under blocked<k>,
+/// element - k * thread; under strided<T>, (element - thread) / T. Both
+/// fold to a constant where the element is the thread's own element of a
+/// known round less a constant (a serial run's previous element), where
+/// the element's own round (element mod k) would not fold, so that the
+/// select over the thread's rounds goes away. Any other assignment: its
+/// round of the element. Where the check fails the simulation rejects
+/// the storage, so the round there does not matter.
+static Value buildRoundOfOwn(OpBuilder &b, Location loc,
+                             WorkAssignmentAttrInterface how, Value element,
+                             Value thread) {
+  auto constant = [&](uint64_t value) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  };
+  if (auto blocked = dyn_cast<BlockedAttr>(how))
+    return arith::SubIOp::create(
+        b, loc, element,
+        arith::MulIOp::create(b, loc, thread,
+                              constant(blocked.getElementsPerThread())));
+  if (auto strided = dyn_cast<StridedAttr>(how))
+    return arith::DivUIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, element, thread),
+        constant(strided.getThreads()));
+  return how.buildRound(b, loc, element);
+}
+
 /// The value of `value` in thread `thread` of the block, where it is
 /// index arithmetic on the thread's id (gpu.thread_id x) and constants:
 /// each op is folded with its operands' values, as the canonicalizer
@@ -506,12 +533,14 @@ static ShufflePattern chooseShuffle(Value owner, uint64_t blockThreads) {
     return true;
   };
   int64_t last = kWarpSize - 1;
-  int64_t lane = 0;
-  while (lane < int64_t(blockThreads) && source[lane] == lane)
-    ++lane;
-  if (lane == int64_t(blockThreads))
+  // The first thread that reads another lane than its own names the
+  // candidates; where every thread reads its own lane, idx serves.
+  uint64_t first = 0;
+  while (first < blockThreads && source[first] == int64_t(first % kWarpSize))
+    ++first;
+  if (first == blockThreads)
     return {};
-  int64_t from = source[lane];
+  int64_t lane = first % kWarpSize, from = source[first];
   if (int64_t d = lane - from;
       d > 0 && fits([&](int64_t l) { return l >= d ? l - d : l; }))
     return {NVVM::ShflKind::up, d};
@@ -1011,8 +1040,9 @@ LogicalResult KernelLowering::lowerSyncKeptByThreads(SyncOp sync) {
       ObsDialect::RegisterReadAttrHelper(b.getContext()).setAttr(check, index);
     else
       ObsDialect::ShuffleReadAttrHelper(b.getContext()).setAttr(check, index);
-    Value round =
-        sameElement ? inProgress->round : how.buildRound(b, loc, element);
+    Value round = sameElement ? inProgress->round
+                  : own       ? buildRoundOfOwn(b, loc, how, element, thread)
+                              : how.buildRound(b, loc, element);
     SmallVector<SmallVector<Value>> candidates(values);
     if (!own) {
       ShufflePattern pattern = chooseShuffle(owner, blockThreads);

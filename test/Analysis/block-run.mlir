@@ -524,3 +524,30 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Only the low five bits of a shuffle's offset count (PTX: bval = b[4:0]):
+// up by 33 is up by 1, so each lane takes t - 1, the element it reads.
+gpu.module @m {
+  // expected-remark @+1 {{64 accesses, 0 barriers}}
+  gpu.func @shuffle_up_wide_offset(%out: memref<64xi32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %t = gpu.thread_id x
+    %c1 = arith.constant 1 : index
+    %c31 = arith.constant 31 : index
+    %c64 = arith.constant 64 : index
+    %lane = arith.andi %t, %c31 : index
+    %has = arith.cmpi uge, %lane, %c1 : index
+    %tm1 = arith.subi %t, %c1 : index
+    %e = arith.select %has, %tm1, %t : index
+    %owner = arith.remui %e, %c64 : index
+    %check = arith.cmpi eq, %owner, %t {obs.shuffle_read = 0 : i64} : index
+    %v = arith.index_cast %t : index to i32
+    %mask = arith.constant -1 : i32
+    %d = arith.constant 33 : i32
+    %first = arith.constant 0 : i32
+    %s = nvvm.shfl.sync up %mask, %v, %d, %first {obs.shuffle_read = 0 : i64} : i32 -> i32
+    memref.store %s, %out[%t] : memref<64xi32>
+    gpu.return
+  }
+}

@@ -380,7 +380,10 @@ BlockSplitter::exchange(NVVM::ShflOp shuffle,
   Value laneIndex = record(arith::RemUIOp::create(
       b, loc, thread, arith::ConstantIndexOp::create(b, loc, kWarpSize)));
   Value lane = record(arith::IndexCastUIOp::create(b, loc, i32, laneIndex));
-  Value offset = shuffle.getOffset(), packed = shuffle.getMaskAndClamp();
+  // Only the low five bits of the lane or offset count (bval = b[4:0]).
+  Value offset =
+      record(arith::AndIOp::create(b, loc, shuffle.getOffset(), c32(0x1f)));
+  Value packed = shuffle.getMaskAndClamp();
   Value clamp = record(arith::AndIOp::create(b, loc, packed, c32(0x1f)));
   Value segmask = record(arith::AndIOp::create(
       b, loc, record(arith::ShRUIOp::create(b, loc, packed, c32(8))),
