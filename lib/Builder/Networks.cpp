@@ -80,12 +80,15 @@ enum class UpdateRead { InBranch, Everywhere };
 /// A stage in which element i becomes `combine(x[from(i)], x[i])` (or
 /// `combine(x[i], x[from(i)])`) where `updates(i)` holds and stays x[i]
 /// elsewhere; the update is an scf.if, so the lowering drops the elements a
-/// thread leaves unchanged.
+/// thread leaves unchanged. Read everywhere, element i reads x[from(i)]
+/// where `readsFrom(i)` holds (by default where it updates; it must hold
+/// there), its own element elsewhere.
 static Value updateStage(ImplicitLocOpBuilder &b, Value array, BinaryFn combine,
                          llvm::function_ref<Value(Value)> updates,
                          llvm::function_ref<Value(Value)> from,
                          UpdateOrder order = UpdateOrder::FromFirst,
-                         UpdateRead read = UpdateRead::InBranch) {
+                         UpdateRead read = UpdateRead::InBranch,
+                         llvm::function_ref<Value(Value)> readsFrom = nullptr) {
   ArrType type = arrType(array);
   SmallVector<Type> types;
   flattenElementType(type.getElementType(), types);
@@ -95,7 +98,9 @@ static Value updateStage(ImplicitLocOpBuilder &b, Value array, BinaryFn combine,
     SmallVector<Value> everywhere;
     if (read == UpdateRead::Everywhere)
       everywhere =
-          index(b, array, arith::SelectOp::create(b, updating, from(i), i));
+          index(b, array,
+                arith::SelectOp::create(b, readsFrom ? readsFrom(i) : updating,
+                                        from(i), i));
     return selectElement(
         b, types, updating,
         [&] {
@@ -417,37 +422,46 @@ static Value segmentedKoggeStone(ImplicitLocOpBuilder &b, Value array,
 
 /// Each aligned segment's total in its first element, as a warp's
 /// shuffle-down reduction computes it: at distance d, element i takes in
-/// element i + d where that lies in i's segment and in the array. Every
-/// element reads (its own where it takes nothing in), so that the reads
-/// of a warp's segment can be shuffles.
+/// element i + d where that lies in i's segment and among the first
+/// `count` elements (those past them are padding, never taken in). Every
+/// element reads, element i + d wherever that lies in its segment and in
+/// the array (its own elsewhere), as shfl.sync.down gives, so that the
+/// reads of a warp's segment can be shuffles.
 static Value segmentedFold(ImplicitLocOpBuilder &b, Value array,
-                           uint64_t segment, BinaryFn combine) {
+                           uint64_t segment, BinaryFn combine, uint64_t count) {
   uint64_t n = length(array);
-  uint64_t end = std::min(segment, n);
-  for (uint64_t distance = 1; distance < end; distance *= 2)
+  uint64_t end = std::min(segment, count);
+  for (uint64_t distance = 1; distance < end; distance *= 2) {
+    auto below = [&](Value i, uint64_t bound) -> Value {
+      return arith::CmpIOp::create(
+          b, arith::CmpIPredicate::ult,
+          arith::AddIOp::create(b, i, indexConstant(b, distance)),
+          indexConstant(b, bound));
+    };
+    auto inSegment = [&](Value i) -> Value {
+      Value lane = arith::AndIOp::create(b, i, indexConstant(b, segment - 1));
+      return arith::CmpIOp::create(b, arith::CmpIPredicate::ult, lane,
+                                   indexConstant(b, segment - distance));
+    };
+    // Within the first `bound` elements and i's segment; the segment test
+    // is needed only where the elements span more than one segment, the
+    // bound only where it cuts a segment.
+    auto inside = [&](Value i, uint64_t bound) -> Value {
+      if (bound <= segment)
+        return below(i, bound);
+      if (bound % segment == 0)
+        return inSegment(i);
+      return arith::AndIOp::create(b, inSegment(i), below(i, bound));
+    };
     array = sync(
         b, updateStage(
-               b, array, combine,
-               [&](Value i) -> Value {
-                 Value inArray = arith::CmpIOp::create(
-                     b, arith::CmpIPredicate::ult,
-                     arith::AddIOp::create(b, i, indexConstant(b, distance)),
-                     indexConstant(b, n));
-                 if (n <= segment)
-                   return inArray;
-                 Value lane =
-                     arith::AndIOp::create(b, i, indexConstant(b, segment - 1));
-                 Value inSegment = arith::CmpIOp::create(
-                     b, arith::CmpIPredicate::ult, lane,
-                     indexConstant(b, segment - distance));
-                 if (n % segment == 0)
-                   return inSegment;
-                 return arith::AndIOp::create(b, inSegment, inArray);
-               },
+               b, array, combine, [&](Value i) { return inside(i, count); },
                [&](Value i) -> Value {
                  return arith::AddIOp::create(b, i, indexConstant(b, distance));
                },
-               UpdateOrder::OwnFirst, UpdateRead::Everywhere));
+               UpdateOrder::OwnFirst, UpdateRead::Everywhere,
+               [&](Value i) { return inside(i, n); }));
+  }
   return array;
 }
 
@@ -608,19 +622,26 @@ SmallVector<Value> dsl::serialReduce(ImplicitLocOpBuilder &b, Value array,
   flattenElementType(type.getElementType(), types);
   Runs runs(n, threads);
   // One stage: each thread folds its run left to right in a loop (the last
-  // run may be shorter), as the reference target does.
+  // run may be shorter), as the reference target does. Fewer runs than
+  // threads are padded to one per thread (an empty fold of the array's
+  // last element, never taken in), so that every lane works in the warps'
+  // steps and they can be shuffles.
   Value totals = array;
+  uint64_t padded = runs.run > 1 ? std::max(threads, runs.count) : runs.count;
   if (runs.run > 1)
     totals = sync(
         b,
-        generate(b, type.withLength(runs.count),
+        generate(b, type.withLength(padded),
                  [&](ImplicitLocOpBuilder &b, Value r) -> SmallVector<Value> {
                    Value first =
                        arith::MulIOp::create(b, r, indexConstant(b, runs.run));
                    Value end = arith::AddIOp::create(
                        b, first, indexConstant(b, runs.run));
-                   if (n % runs.run != 0)
+                   if (n % runs.run != 0 || padded > runs.count)
                      end = arith::MinUIOp::create(b, end, indexConstant(b, n));
+                   if (padded > runs.count)
+                     first = arith::MinUIOp::create(b, first,
+                                                    indexConstant(b, n - 1));
                    auto fold = scf::ForOp::create(
                        b, arith::AddIOp::create(b, first, indexConstant(b, 1)),
                        end, indexConstant(b, 1), index(b, array, first),
@@ -638,7 +659,7 @@ SmallVector<Value> dsl::serialReduce(ImplicitLocOpBuilder &b, Value array,
   // one group is left (more than one level above the warps only for a
   // sub-program's or an element's runs of one).
   for (uint64_t count = runs.count;;) {
-    totals = segmentedFold(b, totals, kWarpLanes, combine);
+    totals = segmentedFold(b, totals, kWarpLanes, combine, count);
     uint64_t groups = llvm::divideCeil(count, kWarpLanes);
     if (groups == 1)
       break;
