@@ -351,12 +351,17 @@ static constexpr uint64_t kWarpLanes = KernelOp::kWarpSize;
 
 namespace {
 /// The threads' runs of a serial network: `run` consecutive elements each,
-/// `count` runs in all (the last may be shorter).
+/// `count` runs in all (the last may be shorter). Runs of more than one
+/// element have their totals in a stage of their own, `padded` to one per
+/// thread where there are fewer runs than threads (the padding is never
+/// taken in), so that every lane works in the warps' steps and they can be
+/// shuffles.
 struct Runs {
   Runs(uint64_t length, uint64_t threads)
       : run(getSerialRunLength(length, threads)),
-        count(llvm::divideCeil(length, run)) {}
-  uint64_t run, count;
+        count(llvm::divideCeil(length, run)),
+        padded(run > 1 ? std::max(threads, count) : count) {}
+  uint64_t run, count, padded;
 };
 } // namespace
 
@@ -504,13 +509,12 @@ Value dsl::serialScan(ImplicitLocOpBuilder &b, Value array, BinaryFn combine,
 
   // Runs of more than one element: their totals are a stage of their own,
   // each thread writing its run's last element from its registers for
-  // the warp's next stage to read across lanes. Fewer runs than threads
-  // are padded to one per thread (the padding is never read), so that
-  // every thread works in every warp step and the steps can be shuffles.
+  // the warp's next stage to read across lanes (padded: the array's last
+  // element).
   Value totals = scanned;
   if (runs.run > 1)
-    totals = sync(b, elementOfEachGroup(b, scanned, runs.run, runs.run - 1,
-                                        /*padded=*/threads));
+    totals = sync(
+        b, elementOfEachGroup(b, scanned, runs.run, runs.run - 1, runs.padded));
   totals = segmentedKoggeStone(b, totals, kWarpLanes, combine);
   uint64_t warps = llvm::divideCeil(runs.count, kWarpLanes);
   // Runs of one element: the warps' scans are the answer where there is
@@ -622,24 +626,22 @@ SmallVector<Value> dsl::serialReduce(ImplicitLocOpBuilder &b, Value array,
   flattenElementType(type.getElementType(), types);
   Runs runs(n, threads);
   // One stage: each thread folds its run left to right in a loop (the last
-  // run may be shorter), as the reference target does. Fewer runs than
-  // threads are padded to one per thread (an empty fold of the array's
-  // last element, never taken in), so that every lane works in the warps'
-  // steps and they can be shuffles.
+  // run may be shorter), as the reference target does (padded: an empty
+  // fold of the array's last element).
   Value totals = array;
-  uint64_t padded = runs.run > 1 ? std::max(threads, runs.count) : runs.count;
+  bool padded = runs.padded > runs.count;
   if (runs.run > 1)
     totals = sync(
         b,
-        generate(b, type.withLength(padded),
+        generate(b, type.withLength(runs.padded),
                  [&](ImplicitLocOpBuilder &b, Value r) -> SmallVector<Value> {
                    Value first =
                        arith::MulIOp::create(b, r, indexConstant(b, runs.run));
                    Value end = arith::AddIOp::create(
                        b, first, indexConstant(b, runs.run));
-                   if (n % runs.run != 0 || padded > runs.count)
+                   if (n % runs.run != 0 || padded)
                      end = arith::MinUIOp::create(b, end, indexConstant(b, n));
-                   if (padded > runs.count)
+                   if (padded)
                      first = arith::MinUIOp::create(b, first,
                                                     indexConstant(b, n - 1));
                    auto fold = scf::ForOp::create(

@@ -20,8 +20,10 @@
 #include "Obs/Dialect/Obs/Storage.h"
 #include "Obs/KernelLowering/ElementSet.h"
 #include "Obs/Support/ErrorKinds.h"
+#include "Obs/Support/IntegerEvaluation.h"
 #include "Obs/Support/MemoryBytes.h"
 #include "Obs/Support/RuntimeFunctions.h"
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -34,7 +36,6 @@
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SetVector.h"
-#include <functional>
 
 using namespace mlir;
 using namespace mlir::obs;
@@ -429,75 +430,56 @@ static Value emitWarpMask(OpBuilder &b, Location loc, uint64_t blockThreads) {
   return arith::SelectOp::create(b, loc, isLast, partialMask, mask);
 }
 
-/// The round in which `thread` computes `element`, for a read that the
-/// check beside it requires to be the thread's own: under blocked<k>,
-/// element - k * thread; under strided<T>, (element - thread) / T. Both
-/// fold to a constant where the element is the thread's own element of a
-/// known round less a constant (a serial run's previous element), where
-/// the element's own round (element mod k) would not fold, so that the
-/// select over the thread's rounds goes away. Any other assignment: its
-/// round of the element. Where the check fails the simulation rejects
-/// the storage, so the round there does not matter.
-static Value buildRoundOfOwn(OpBuilder &b, Location loc,
-                             WorkAssignmentAttrInterface how, Value element,
-                             Value thread) {
-  auto constant = [&](uint64_t value) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, value);
-  };
-  if (auto blocked = dyn_cast<BlockedAttr>(how))
-    return arith::SubIOp::create(
-        b, loc, element,
-        arith::MulIOp::create(b, loc, thread,
-                              constant(blocked.getElementsPerThread())));
-  if (auto strided = dyn_cast<StridedAttr>(how))
-    return arith::DivUIOp::create(
-        b, loc, arith::SubIOp::create(b, loc, element, thread),
-        constant(strided.getThreads()));
-  return how.buildRound(b, loc, element);
-}
-
-/// The value of `value` in thread `thread` of the block, where it is
-/// index arithmetic on the thread's id (gpu.thread_id x) and constants:
-/// each op is folded with its operands' values, as the canonicalizer
-/// would; nullopt where anything else (a loop's variable, a load, an op
-/// that does not fold) enters.
-static std::optional<int64_t> evaluateInThread(Value value, int64_t thread) {
-  llvm::DenseMap<Value, Attribute> known;
-  unsigned budget = 256;
-  std::function<Attribute(Value)> evaluate = [&](Value v) -> Attribute {
-    if (Attribute done = known.lookup(v))
-      return done;
-    Operation *op = v.getDefiningOp();
-    if (!op || op->getNumRegions() || budget-- == 0)
-      return {};
-    Attribute result;
-    if (auto id = dyn_cast<gpu::ThreadIdOp>(op)) {
-      if (id.getDimension() == gpu::Dimension::x)
-        result = IntegerAttr::get(v.getType(), thread);
-    } else {
-      SmallVector<Attribute> operands;
-      for (Value operand : op->getOperands()) {
-        operands.push_back(evaluate(operand));
-        if (!operands.back())
-          return {};
+/// The value of `value` in each thread of the block, where it is index
+/// arithmetic on the thread's id (gpu.thread_id x) and constants: the ops
+/// it is computed by (its backward slice, operands first) are evaluated
+/// thread by thread as the block simulation evaluates them
+/// (evaluateIntegerOp). Nothing where anything else (a loop's variable, a
+/// load, an op with regions) enters, or where a thread's value is poison.
+static std::optional<SmallVector<int64_t>>
+evaluateInEachThread(Value value, uint64_t blockThreads) {
+  Operation *root = value.getDefiningOp();
+  if (!root)
+    return std::nullopt;
+  llvm::SetVector<Operation *> slice;
+  BackwardSliceOptions options;
+  options.omitBlockArguments = false;
+  options.omitUsesFromAbove = false;
+  if (failed(getBackwardSlice(root, &slice, options)))
+    return std::nullopt;
+  slice.insert(root);
+  llvm::DenseMap<Value, unsigned> position;
+  for (auto [index, op] : llvm::enumerate(slice)) {
+    if (op->getNumRegions() || op->getNumResults() != 1 ||
+        !op->getResult(0).getType().isIntOrIndex())
+      return std::nullopt;
+    for (Value operand : op->getOperands())
+      if (!position.count(operand))
+        return std::nullopt;
+    if (auto id = dyn_cast<gpu::ThreadIdOp>(op);
+        id && id.getDimension() != gpu::Dimension::x)
+      return std::nullopt;
+    position[op->getResult(0)] = index;
+  }
+  SmallVector<int64_t> results(blockThreads), values(slice.size());
+  SmallVector<int64_t> operands;
+  for (uint64_t thread = 0; thread < blockThreads; ++thread) {
+    for (auto [index, op] : llvm::enumerate(slice)) {
+      if (isa<gpu::ThreadIdOp>(op)) {
+        values[index] = thread;
+        continue;
       }
-      SmallVector<OpFoldResult> folded;
-      if (succeeded(op->fold(operands, folded)) &&
-          folded.size() == op->getNumResults()) {
-        OpFoldResult mine = folded[cast<OpResult>(v).getResultNumber()];
-        if (auto attr = dyn_cast<Attribute>(mine))
-          result = attr;
-        else if (Value same = cast<Value>(mine); same != v)
-          result = evaluate(same);
-      }
+      operands.clear();
+      for (Value operand : op->getOperands())
+        operands.push_back(values[position.lookup(operand)]);
+      std::optional<int64_t> computed = evaluateIntegerOp(*op, operands);
+      if (!computed)
+        return std::nullopt;
+      values[index] = *computed;
     }
-    if (result)
-      known[v] = result;
-    return result;
-  };
-  if (auto integer = dyn_cast_if_present<IntegerAttr>(evaluate(value)))
-    return integer.getValue().getSExtValue();
-  return std::nullopt;
+    results[thread] = values.back();
+  }
+  return results;
 }
 
 namespace {
@@ -518,17 +500,22 @@ struct ShufflePattern {
 /// Nothing here is trusted: the simulation checks, at each shuffle, that
 /// the lane the shuffle takes from is the element's owner.
 static ShufflePattern chooseShuffle(Value owner, uint64_t blockThreads) {
-  SmallVector<int64_t> source(blockThreads);
+  std::optional<SmallVector<int64_t>> source =
+      evaluateInEachThread(owner, blockThreads);
+  if (!source)
+    return {};
+  // The owner's lane, where it is in the reading thread's warp (the
+  // simulation rejects any other).
   for (uint64_t thread = 0; thread < blockThreads; ++thread) {
-    std::optional<int64_t> computedBy = evaluateInThread(owner, thread);
-    if (!computedBy || *computedBy < 0 ||
-        uint64_t(*computedBy) / kWarpSize != thread / kWarpSize)
+    int64_t &computedBy = (*source)[thread];
+    if (computedBy < 0 ||
+        uint64_t(computedBy) / kWarpSize != thread / kWarpSize)
       return {};
-    source[thread] = *computedBy % kWarpSize;
+    computedBy %= kWarpSize;
   }
   auto fits = [&](auto sourceOf) {
     for (uint64_t thread = 0; thread < blockThreads; ++thread)
-      if (source[thread] != sourceOf(int64_t(thread % kWarpSize)))
+      if ((*source)[thread] != sourceOf(int64_t(thread % kWarpSize)))
         return false;
     return true;
   };
@@ -536,11 +523,11 @@ static ShufflePattern chooseShuffle(Value owner, uint64_t blockThreads) {
   // The first thread that reads another lane than its own names the
   // candidates; where every thread reads its own lane, idx serves.
   uint64_t first = 0;
-  while (first < blockThreads && source[first] == int64_t(first % kWarpSize))
+  while (first < blockThreads && (*source)[first] == int64_t(first % kWarpSize))
     ++first;
   if (first == blockThreads)
     return {};
-  int64_t lane = first % kWarpSize, from = source[first];
+  int64_t lane = first % kWarpSize, from = (*source)[first];
   if (int64_t d = lane - from;
       d > 0 && fits([&](int64_t l) { return l >= d ? l - d : l; }))
     return {NVVM::ShflKind::up, d};
@@ -1041,7 +1028,7 @@ LogicalResult KernelLowering::lowerSyncKeptByThreads(SyncOp sync) {
     else
       ObsDialect::ShuffleReadAttrHelper(b.getContext()).setAttr(check, index);
     Value round = sameElement ? inProgress->round
-                  : own       ? buildRoundOfOwn(b, loc, how, element, thread)
+                  : own       ? how.buildRoundInThread(b, loc, element, thread)
                               : how.buildRound(b, loc, element);
     SmallVector<SmallVector<Value>> candidates(values);
     if (!own) {

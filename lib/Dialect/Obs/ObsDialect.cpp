@@ -528,6 +528,14 @@ Value StridedAttr::buildRound(OpBuilder &builder, Location loc,
   return arith::DivUIOp::create(builder, loc, element, threads);
 }
 
+Value StridedAttr::buildRoundInThread(OpBuilder &builder, Location loc,
+                                      Value element, Value thread) const {
+  Value threads = arith::ConstantIndexOp::create(builder, loc, getThreads());
+  return arith::DivUIOp::create(
+      builder, loc, arith::SubIOp::create(builder, loc, element, thread),
+      threads);
+}
+
 Value StridedAttr::buildElementIndex(OpBuilder &builder, Location loc,
                                      Value thread, Value round) const {
   Value threads = arith::ConstantIndexOp::create(builder, loc, getThreads());
@@ -577,6 +585,15 @@ Value BlockedAttr::buildRound(OpBuilder &builder, Location loc,
   Value perThread =
       arith::ConstantIndexOp::create(builder, loc, getElementsPerThread());
   return arith::RemUIOp::create(builder, loc, element, perThread);
+}
+
+Value BlockedAttr::buildRoundInThread(OpBuilder &builder, Location loc,
+                                      Value element, Value thread) const {
+  Value perThread =
+      arith::ConstantIndexOp::create(builder, loc, getElementsPerThread());
+  return arith::SubIOp::create(
+      builder, loc, element,
+      arith::MulIOp::create(builder, loc, thread, perThread));
 }
 
 Value BlockedAttr::buildElementIndex(OpBuilder &builder, Location loc,

@@ -67,7 +67,8 @@ def Obs_StorageAttr : EnumAttr<Obs_Dialect, Obs_Storage, "storage"> {
 //===----------------------------------------------------------------------===//
 
 def Obs_StridedAttr : Obs_Attr<"Strided", "strided",
-    [DeclareAttrInterfaceMethods<Obs_WorkAssignmentAttrInterface>]> {
+    [DeclareAttrInterfaceMethods<Obs_WorkAssignmentAttrInterface,
+                                 ["buildRoundInThread"]>]> {
   let summary = "element e is computed by thread e mod T in round e div T";
   let description = [{
     Obsidian's `pairNth T`: `T` threads sweep the array in rounds, thread `t`
@@ -84,7 +85,8 @@ def Obs_StridedAttr : Obs_Attr<"Strided", "strided",
 }
 
 def Obs_BlockedAttr : Obs_Attr<"Blocked", "blocked",
-    [DeclareAttrInterfaceMethods<Obs_WorkAssignmentAttrInterface>]> {
+    [DeclareAttrInterfaceMethods<Obs_WorkAssignmentAttrInterface,
+                                 ["buildRoundInThread"]>]> {
   let summary = "thread t computes the k consecutive elements t*k .. t*k+k-1";
   let description = [{
     Each thread computes a contiguous run of `k` elements; the last thread may

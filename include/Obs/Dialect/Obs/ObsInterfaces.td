@@ -87,6 +87,22 @@ def Obs_WorkAssignmentAttrInterface
       (ins "::mlir::OpBuilder &":$builder, "::mlir::Location":$loc,
            "::mlir::Value":$element)>,
     InterfaceMethod<[{
+        Emits the round in which `thread` computes `element`, for a caller
+        that has checked (or has the simulation check) that `thread` is its
+        thread; any value where it is not. Relative to the thread, it folds
+        where buildRound's does not: a thread's own element of a known
+        round, less a constant (blocked<k>: `element - k * thread`, where
+        `element mod k` folds only for k a power of two). buildRound by
+        default.
+      }],
+      "::mlir::Value", "buildRoundInThread",
+      (ins "::mlir::OpBuilder &":$builder, "::mlir::Location":$loc,
+           "::mlir::Value":$element, "::mlir::Value":$thread),
+      /*methodBody=*/[{}],
+      /*defaultImplementation=*/[{
+        return $_attr.buildRound(builder, loc, element);
+      }]>,
+    InterfaceMethod<[{
         Emits the element index that thread `thread` computes in round
         `round` (both index values, which fold when constant); the caller
         guards it against `length`.
