@@ -1321,7 +1321,12 @@ LogicalResult ThreadRunner::runShuffle(const Instruction &instruction,
     return success();
   };
   // The element each lane reads, by its check before the shuffle: its
-  // owner must be the lane the shuffle takes from (whatever the kind).
+  // owner must be the lane the shuffle takes from (whatever the kind),
+  // except in a lane that computed the element itself where the read
+  // keeps its own value (obs.own_lanes_kept): the shuffle's is not used.
+  bool ownLanesKept =
+      ObsDialect::OwnLanesKeptAttrHelper(instruction.op->getContext())
+          .isAttrPresent(instruction.op);
   const std::vector<ShuffleRead> *checked = nullptr;
   if (instruction.immediate >= 0)
     if (auto found = shuffleReads.find(instruction.immediate);
@@ -1354,6 +1359,8 @@ LogicalResult ThreadRunner::runShuffle(const Instruction &instruction,
         return wrong(RegisterReadViolation::WrongLane, lane,
                      warp * kWarpLanes + source);
       const ShuffleRead &read = (*checked)[lane];
+      if (ownLanesKept && read.owner == int64_t(lane))
+        continue;
       if (read.owner >= 0 && read.owner / kWarpLanes == warp &&
           read.owner != int64_t(warp * kWarpLanes + source))
         return wrong(RegisterReadViolation::WrongLane, lane,

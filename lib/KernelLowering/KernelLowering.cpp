@@ -489,6 +489,20 @@ namespace {
 struct ShufflePattern {
   NVVM::ShflKind kind = NVVM::ShflKind::idx;
   std::optional<int64_t> offset;
+  /// Whether the lanes that read their own element take their own value
+  /// instead (the shuffle's is wrong for them): a pair's two reads, one
+  /// of them each lane's own, are then one bfly.
+  bool ownLanesKept = false;
+  /// Where they do, and the threads that read their own element are those
+  /// with bit `bit` of their id equal to `set` (evaluated in every
+  /// thread): the condition they are told by, which the reads of both
+  /// elements of a pair share (as complements), where their checks are
+  /// two expressions no pass sees are each other's negation.
+  struct ThreadBit {
+    unsigned bit;
+    bool set;
+  };
+  std::optional<ThreadBit> ownLanes;
 };
 } // namespace
 
@@ -496,9 +510,13 @@ struct ShufflePattern {
 /// lane: up, down or bfly by a constant, or idx from a constant lane, where
 /// that is the lane the owner has in every thread of the block (evaluated
 /// thread by thread: up and down where the lane itself is the source at
-/// the warp's edge, as they give); idx from the owner's lane otherwise.
-/// Nothing here is trusted: the simulation checks, at each shuffle, that
-/// the lane the shuffle takes from is the element's owner.
+/// the warp's edge, as they give); failing that, one of them where it is
+/// the owner's lane in every thread that reads another's element, the
+/// others keeping their own value (a compare-and-swap's read of the pair's
+/// first element: its own in the first lane, the partner's, bfly, in the
+/// second); idx from the owner's lane otherwise. Nothing here is trusted:
+/// the simulation checks, at each shuffle, that the lane the shuffle takes
+/// from is the element's owner, wherever the shuffle's value is used.
 static ShufflePattern chooseShuffle(Value owner, uint64_t blockThreads) {
   std::optional<SmallVector<int64_t>> source =
       evaluateInEachThread(owner, blockThreads);
@@ -513,10 +531,15 @@ static ShufflePattern chooseShuffle(Value owner, uint64_t blockThreads) {
       return {};
     computedBy %= kWarpSize;
   }
-  auto fits = [&](auto sourceOf) {
-    for (uint64_t thread = 0; thread < blockThreads; ++thread)
-      if ((*source)[thread] != sourceOf(int64_t(thread % kWarpSize)))
+  // Whether the shuffle `sourceOf` gives each thread its owner's value;
+  // with `ownKept`, only the threads that read another's element.
+  auto fits = [&](auto sourceOf, bool ownKept) {
+    for (uint64_t thread = 0; thread < blockThreads; ++thread) {
+      int64_t lane = thread % kWarpSize;
+      if ((*source)[thread] != sourceOf(lane) &&
+          !(ownKept && (*source)[thread] == lane))
         return false;
+    }
     return true;
   };
   int64_t last = kWarpSize - 1;
@@ -528,16 +551,41 @@ static ShufflePattern chooseShuffle(Value owner, uint64_t blockThreads) {
   if (first == blockThreads)
     return {};
   int64_t lane = first % kWarpSize, from = (*source)[first];
-  if (int64_t d = lane - from;
-      d > 0 && fits([&](int64_t l) { return l >= d ? l - d : l; }))
-    return {NVVM::ShflKind::up, d};
-  if (int64_t d = from - lane;
-      d > 0 && fits([&](int64_t l) { return l + d <= last ? l + d : l; }))
-    return {NVVM::ShflKind::down, d};
-  if (int64_t m = lane ^ from; fits([&](int64_t l) { return l ^ m; }))
-    return {NVVM::ShflKind::bfly, m};
-  if (fits([&](int64_t) { return from; }))
-    return {NVVM::ShflKind::idx, from};
+  // The bit of the thread id that tells the threads reading their own
+  // element, if one does.
+  auto ownLanesBit = [&]() -> std::optional<ShufflePattern::ThreadBit> {
+    for (unsigned bit = 0; (uint64_t(1) << bit) < blockThreads; ++bit)
+      for (bool set : {false, true})
+        if (llvm::all_of(llvm::seq<uint64_t>(0, blockThreads), [&](uint64_t t) {
+              return ((*source)[t] == int64_t(t % kWarpSize)) ==
+                     (((t >> bit) & 1) == uint64_t(set));
+            }))
+          return ShufflePattern::ThreadBit{bit, set};
+    return std::nullopt;
+  };
+  for (bool ownKept : {false, true}) {
+    // Where own lanes keep their values, bfly first: the reads of both
+    // elements of a pair are then the same shuffle.
+    if (int64_t m = lane ^ from;
+        ownKept && fits([&](int64_t l) { return l ^ m; }, ownKept))
+      return {NVVM::ShflKind::bfly, m, ownKept, ownLanesBit()};
+    if (int64_t d = lane - from;
+        d > 0 && fits([&](int64_t l) { return l >= d ? l - d : l; }, ownKept))
+      return {NVVM::ShflKind::up, d, ownKept,
+              ownKept ? ownLanesBit() : std::nullopt};
+    if (int64_t d = from - lane;
+        d > 0 &&
+        fits([&](int64_t l) { return l + d <= last ? l + d : l; }, ownKept))
+      return {NVVM::ShflKind::down, d, ownKept,
+              ownKept ? ownLanesBit() : std::nullopt};
+    if (int64_t m = lane ^ from;
+        fits([&](int64_t l) { return l ^ m; }, ownKept))
+      return {NVVM::ShflKind::bfly, m, ownKept,
+              ownKept ? ownLanesBit() : std::nullopt};
+    if (fits([&](int64_t) { return from; }, ownKept))
+      return {NVVM::ShflKind::idx, from, ownKept,
+              ownKept ? ownLanesBit() : std::nullopt};
+  }
   return {};
 }
 
@@ -548,7 +596,7 @@ static ShufflePattern chooseShuffle(Value owner, uint64_t blockThreads) {
 /// the lanes run it together and that it takes the element's owner's value.
 static Value emitShuffle(OpBuilder &b, Location loc, Value value,
                          NVVM::ShflKind kind, Value offset, Value mask,
-                         IntegerAttr sync) {
+                         IntegerAttr sync, bool ownLanesKept) {
   Type type = value.getType();
   unsigned width = type.getIntOrFloatBitWidth();
   Type i32 = b.getI32Type();
@@ -560,6 +608,9 @@ static Value emitShuffle(OpBuilder &b, Location loc, Value value,
                                      clamp, kind,
                                      /*return_value_and_is_valid=*/nullptr);
     ObsDialect::ShuffleReadAttrHelper(b.getContext()).setAttr(shfl, sync);
+    if (ownLanesKept)
+      ObsDialect::OwnLanesKeptAttrHelper(b.getContext())
+          .setAttr(shfl, b.getUnitAttr());
     return shfl;
   };
   if (type.isF32() || type.isInteger(32))
@@ -1031,8 +1082,22 @@ LogicalResult KernelLowering::lowerSyncKeptByThreads(SyncOp sync) {
                   : own       ? how.buildRoundInThread(b, loc, element, thread)
                               : how.buildRound(b, loc, element);
     SmallVector<SmallVector<Value>> candidates(values);
+    bool keepOwn = false;
+    Value keepsOwn = check;
     if (!own) {
       ShufflePattern pattern = chooseShuffle(owner, blockThreads);
+      keepOwn = pattern.ownLanesKept;
+      if (pattern.ownLanes) {
+        Value bit = arith::AndIOp::create(
+            b, loc, thread,
+            arith::ConstantIndexOp::create(
+                b, loc, int64_t(1) << pattern.ownLanes->bit));
+        keepsOwn = arith::CmpIOp::create(
+            b, loc,
+            pattern.ownLanes->set ? arith::CmpIPredicate::ne
+                                  : arith::CmpIPredicate::eq,
+            bit, arith::ConstantIndexOp::create(b, loc, 0));
+      }
       Value offset =
           pattern.offset
               ? arith::ConstantIntOp::create(b, loc, *pattern.offset, 32)
@@ -1046,17 +1111,29 @@ LogicalResult KernelLowering::lowerSyncKeptByThreads(SyncOp sync) {
       Value mask = emitWarpMask(b, loc, blockThreads);
       for (SmallVector<Value> &leaf : candidates)
         for (Value &scalar : leaf)
-          scalar =
-              emitShuffle(b, loc, scalar, pattern.kind, offset, mask, index);
+          scalar = emitShuffle(b, loc, scalar, pattern.kind, offset, mask,
+                               index, keepOwn);
     }
-    SmallVector<Value> leaf(candidates.back());
-    for (uint64_t r = candidates.size() - 1; r-- > 0;) {
-      Value isRound =
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, round,
-                                arith::ConstantIndexOp::create(b, loc, r));
-      for (auto [chosen, scalar] : llvm::zip_equal(leaf, candidates[r]))
-        chosen = arith::SelectOp::create(b, loc, isRound, scalar, chosen);
-    }
+    // The value of `round` among each round's.
+    auto ofRound = [&](ArrayRef<SmallVector<Value>> byRound) {
+      SmallVector<Value> leaf(byRound.back());
+      for (uint64_t r = byRound.size() - 1; r-- > 0;) {
+        Value isRound =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, round,
+                                  arith::ConstantIndexOp::create(b, loc, r));
+        for (auto [chosen, scalar] : llvm::zip_equal(leaf, byRound[r]))
+          chosen = arith::SelectOp::create(b, loc, isRound, scalar, chosen);
+      }
+      return leaf;
+    };
+    SmallVector<Value> leaf = ofRound(candidates);
+    if (!keepOwn)
+      return leaf;
+    // The lanes that computed the element themselves, where the check
+    // `owner == thread` holds (or the bit of the thread id that says the
+    // same in every thread), take their own value, not the shuffle's.
+    for (auto [chosen, mine] : llvm::zip_equal(leaf, ofRound(values)))
+      chosen = arith::SelectOp::create(b, loc, keepsOwn, mine, chosen);
     return leaf;
   };
   return success();

@@ -151,6 +151,8 @@ void mlir::obs::buildKernelsToGPUPipeline(OpPassManager &pm,
   pm.addPass(arith::createArithIntRangeOpts());
   pm.addPass(createCanonicalizerPass(bottomUp));
   pm.addPass(createCSEPass());
+  // Now that equal shuffles have the same operands.
+  pm.addNestedPass<gpu::GPUModuleOp>(createObsMergeShuffles());
 }
 
 void mlir::obs::buildCPUPipeline(OpPassManager &pm,

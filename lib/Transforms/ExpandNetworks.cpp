@@ -168,6 +168,15 @@ void ObsExpandNetworksPass::runOnOperation() {
     op->replaceAllUsesWith(replacement);
     op->erase();
   }
-  if (!networks.empty())
-    addToStatistic(*this, numStages, "stages", countSyncs() - syncsBefore);
+  if (networks.empty())
+    return;
+  uint64_t added = countSyncs() - syncsBefore;
+  addToStatistic(*this, numStages, "stages", added);
+  // A shared-memory plan made before (a reduce that is the serial
+  // network's by default only once flattening has lifted it into the
+  // kernel's body) has no place for the new stages' buffers: it is
+  // dropped, as obs-assign-work drops one, and the lowering gives each
+  // buffer its own place, or obs-plan-shared plans again.
+  if (added)
+    (void)takeSharedPlan(kernel);
 }

@@ -551,3 +551,72 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A compare-and-swap's read of the pair's first element, e = t & ~1: its
+// own in even lanes, the odd lane's partner's in odd ones. bfly by 1 takes
+// the partner's value in every lane; marked obs.own_lanes_kept, the even
+// lanes keep their own (the read selects it), so only the odd lanes' source
+// is asked to be the owner. Unmarked, the even lanes' shuffle takes from
+// the partner, which did not compute their element; marked but by 2, the
+// odd lanes take from the wrong lane.
+gpu.module @m {
+  // expected-remark @+1 {{64 accesses, 0 barriers}}
+  gpu.func @shuffle_own_kept(%out: memref<64xi32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %t = gpu.thread_id x
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %odd = arith.andi %t, %c1 : index
+    %e = arith.subi %t, %odd : index
+    %owner = arith.remui %e, %c64 : index
+    %check = arith.cmpi eq, %owner, %t {obs.shuffle_read = 0 : i64} : index
+    %v = arith.index_cast %t : index to i32
+    %mask = arith.constant -1 : i32
+    %m = arith.constant 1 : i32
+    %last = arith.constant 31 : i32
+    %s = nvvm.shfl.sync bfly %mask, %v, %m, %last {obs.shuffle_read = 0 : i64, obs.own_lanes_kept} : i32 -> i32
+    %r = arith.select %check, %v, %s : i32
+    memref.store %r, %out[%t] : memref<64xi32>
+    gpu.return
+  }
+
+  // expected-remark @+1 {{64 accesses, 0 barriers}}
+  gpu.func @shuffle_own_not_kept(%out: memref<64xi32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %t = gpu.thread_id x
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %odd = arith.andi %t, %c1 : index
+    %e = arith.subi %t, %odd : index
+    %owner = arith.remui %e, %c64 : index
+    %check = arith.cmpi eq, %owner, %t {obs.shuffle_read = 0 : i64} : index
+    %v = arith.index_cast %t : index to i32
+    %mask = arith.constant -1 : i32
+    %m = arith.constant 1 : i32
+    %last = arith.constant 31 : i32
+    // expected-remark @+1 {{a shuffle from a lane that is not the owner of sync 0: thread 0, element 0, owner 0, source 1}}
+    %s = nvvm.shfl.sync bfly %mask, %v, %m, %last {obs.shuffle_read = 0 : i64} : i32 -> i32
+    memref.store %s, %out[%t] : memref<64xi32>
+    gpu.return
+  }
+
+  // expected-remark @+1 {{64 accesses, 0 barriers}}
+  gpu.func @shuffle_own_kept_wrong_partner(%out: memref<64xi32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %t = gpu.thread_id x
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %odd = arith.andi %t, %c1 : index
+    %e = arith.subi %t, %odd : index
+    %owner = arith.remui %e, %c64 : index
+    %check = arith.cmpi eq, %owner, %t {obs.shuffle_read = 0 : i64} : index
+    %v = arith.index_cast %t : index to i32
+    %mask = arith.constant -1 : i32
+    %m = arith.constant 2 : i32
+    %last = arith.constant 31 : i32
+    // expected-remark @+1 {{a shuffle from a lane that is not the owner of sync 0: thread 1, element 0, owner 0, source 3}}
+    %s = nvvm.shfl.sync bfly %mask, %v, %m, %last {obs.shuffle_read = 0 : i64, obs.own_lanes_kept} : i32 -> i32
+    %r = arith.select %check, %v, %s : i32
+    memref.store %r, %out[%t] : memref<64xi32>
+    gpu.return
+  }
+}

@@ -246,6 +246,38 @@ def ObsGPUIndexWidth : Pass<"obs-gpu-index-width", "::mlir::gpu::GPUModuleOp"> {
   ];
 }
 
+def ObsMergeShuffles : Pass<"obs-merge-shuffles", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Merge a block's identical shfl.sync ops, and drop unused ones";
+  let description = [{
+    MLIR's CSE and LLVM leave `nvvm.shfl.sync` alone: it is an op with
+    effects, and convergent. Yet a shuffle only exchanges the SSA values its
+    lanes give, and every lane of a block (a basic block) runs that block's
+    ops together, so a second shuffle with the same operands and attributes
+    in the same block gives every lane what the first gave it, and a shuffle
+    whose value no op uses changes nothing. The kernel lowering leaves both
+    behind: a read of an array in shuffles exchanges every round's value
+    before the round its element is in folds (and the others go unused),
+    and two reads of one element (a compare-and-swap's, one per output
+    element) exchange the same value twice.
+
+    Run after canonicalization and CSE, which make the operands of equal
+    shuffles the same values. The proof does not depend on it: the
+    simulation checks every shuffle the lowering emits, before this pass.
+
+    ```mlir
+    %a = nvvm.shfl.sync bfly %m, %v, %c1, %c31 : i32 -> i32
+    %b = nvvm.shfl.sync bfly %m, %v, %c1, %c31 : i32 -> i32  // becomes %a
+    %c = nvvm.shfl.sync bfly %m, %w, %c1, %c31 : i32 -> i32  // unused: erased
+    ```
+  }];
+  let statistics = [
+    Statistic<"numMerged", "shuffles-merged",
+              "shfl.sync ops replaced by an identical one before them">,
+    Statistic<"numErased", "shuffles-erased",
+              "shfl.sync ops whose value no op used">
+  ];
+}
+
 def ObsNVVMReductions : Pass<"obs-nvvm-reductions", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Atomics whose old value is unused become PTX reductions "
                 "(`red`)";

@@ -249,6 +249,14 @@ static LogicalResult verifyPlanAttribute(Operation *op,
                        "reads (a non-negative i64)");
     return success();
   }
+  if (name == ObsDialect::OwnLanesKeptAttrHelper::getNameStr()) {
+    if (!isa<UnitAttr>(value) ||
+        op->getName().getStringRef() != "nvvm.shfl.sync" ||
+        !ObsDialect::ShuffleReadAttrHelper(op->getContext()).getAttr(op))
+      return misplaced("is a unit attribute on an nvvm.shfl.sync of a read "
+                       "in shuffles (one with 'obs.shuffle_read')");
+    return success();
+  }
   if (name == ObsDialect::OwnerIndexAttrHelper::getNameStr()) {
     if (!nonNegative(value, 0))
       return misplaced("is the position of a sync, repeat or scatter in "

@@ -116,32 +116,58 @@ SmallVector<Value> IndexOp::emitScalars(ElementEmitter &emitter) {
 // Permutations and shapes
 //===----------------------------------------------------------------------===//
 
+/// The index of the input element that element `index` of `permutation`
+/// (a rev, riffle or unriffle) is.
+static Value sourceIndex(ElementEmitter &emitter, Operation *permutation,
+                         Value index) {
+  uint64_t length = arrType(permutation->getOperand(0)).getLength();
+  uint64_t half = length / 2;
+  if (isa<RevOp>(permutation))
+    return emitter.subIndex(emitter.constantIndex(length - 1), index);
+  if (isa<RiffleOp>(permutation)) {
+    // out[2i] = a[i], out[2i+1] = a[N/2+i].
+    return emitter.addIndex(emitter.divIndex(index, 2),
+                            emitter.mulIndex(emitter.remIndex(index, 2), half));
+  }
+  // unriffle: out[i] = a[2i], out[N/2+i] = a[2i+1]: a[2 (i mod N/2) + i div
+  // N/2].
+  return emitter.addIndex(emitter.mulIndex(emitter.remIndex(index, half), 2),
+                          emitter.divIndex(index, half));
+}
+
+/// Where `value` is `argument` under rev, riffle and unriffle alone, the
+/// index of the element of `argument` that element `index` of `value` is;
+/// null otherwise.
+static Value permutedIndex(ElementEmitter &emitter, Value value, Value argument,
+                           Value index) {
+  SmallVector<Operation *> permutations;
+  for (; value != argument; value = permutations.back()->getOperand(0)) {
+    Operation *op = value.getDefiningOp();
+    if (!isa_and_present<RevOp, RiffleOp, UnriffleOp>(op))
+      return {};
+    permutations.push_back(op);
+  }
+  for (Operation *permutation : permutations)
+    index = sourceIndex(emitter, permutation, index);
+  return index;
+}
+
 SmallVector<Value> RevOp::emitElement(ElementEmitter &emitter, unsigned,
                                       Value index, ValueRange innerPath) {
-  uint64_t length = arrType(getInput()).getLength();
-  Value last = emitter.constantIndex(length - 1);
-  return emitter.emitLeaf(getInput(),
-                          prepend(emitter.subIndex(last, index), innerPath));
+  return emitter.emitLeaf(
+      getInput(), prepend(sourceIndex(emitter, *this, index), innerPath));
 }
 
 SmallVector<Value> RiffleOp::emitElement(ElementEmitter &emitter, unsigned,
                                          Value index, ValueRange innerPath) {
-  // out[2i] = a[i], out[2i+1] = a[N/2+i].
-  uint64_t half = arrType(getInput()).getLength() / 2;
-  Value source =
-      emitter.addIndex(emitter.divIndex(index, 2),
-                       emitter.mulIndex(emitter.remIndex(index, 2), half));
-  return emitter.emitLeaf(getInput(), prepend(source, innerPath));
+  return emitter.emitLeaf(
+      getInput(), prepend(sourceIndex(emitter, *this, index), innerPath));
 }
 
 SmallVector<Value> UnriffleOp::emitElement(ElementEmitter &emitter, unsigned,
                                            Value index, ValueRange innerPath) {
-  // out[i] = a[2i], out[N/2+i] = a[2i+1]: a[2 (i mod N/2) + i div N/2].
-  uint64_t half = arrType(getInput()).getLength() / 2;
-  Value source =
-      emitter.addIndex(emitter.mulIndex(emitter.remIndex(index, half), 2),
-                       emitter.divIndex(index, half));
-  return emitter.emitLeaf(getInput(), prepend(source, innerPath));
+  return emitter.emitLeaf(
+      getInput(), prepend(sourceIndex(emitter, *this, index), innerPath));
 }
 
 SmallVector<Value> HalveOp::emitElement(ElementEmitter &emitter,
@@ -302,6 +328,23 @@ SmallVector<Value> IlvOp::emitElement(ElementEmitter &emitter, unsigned,
 
 SmallVector<Value> OneOp::emitElement(ElementEmitter &emitter, unsigned,
                                       Value index, ValueRange innerPath) {
+  // A second half that is only permuted (bitonic's `one rev`) moves
+  // elements without computing: element i is the input's at an index
+  // chosen by arithmetic, with no branch between two reads (which would
+  // keep a read of an array in shuffles from being one).
+  // (The second half's own index is taken as `i mod N/2`, not `i - N/2`,
+  // which is negative for the first half's i: obs-gpu-index-width keeps 32
+  // bits only where every unsigned operand is known not negative.)
+  uint64_t half = arrType(getInput()).getLength() / 2;
+  Value offset = emitter.constantIndex(half);
+  if (Value permuted = permutedIndex(
+          emitter, yieldOf(getBody()).getValues().front(),
+          getBody().getArgument(0), emitter.remIndex(index, half))) {
+    Value source = emitter.getBuilder().createOrFold<arith::SelectOp>(
+        emitter.getLoc(), emitter.ultIndex(index, half), index,
+        emitter.addIndex(permuted, offset));
+    return emitter.emitLeaf(getInput(), prepend(source, innerPath));
+  }
   return emitFirstHalfThen(
       emitter, getInput(), getResult(), index, innerPath, [&](uint64_t half) {
         Value offset = emitter.constantIndex(half);

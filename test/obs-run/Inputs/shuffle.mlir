@@ -132,3 +132,33 @@ obs.kernel @bcast48(%a: !obs.arr<48 x i32>) -> !obs.arr<48 x i32> attributes {th
   %2 = obs.sync %1 : !obs.arr<48 x i32>
   obs.return %2 : !obs.arr<48 x i32>
 }
+
+// A compare-and-swap at distance 4 on two warps, each output element from
+// the pair's two reads, one of them the lane's own: out[i] = the pair's
+// smaller times 1000 plus its larger where bit 2 of i is clear, the larger
+// times 1000 less the smaller where it is set.
+obs.kernel @cas64(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> attributes {threads = 64} {
+  %0 = obs.sync shuffle %a : !obs.arr<64 x i32>
+  %1 = obs.generate : !obs.arr<64 x i32> {
+  ^bb0(%i: index):
+    %c4 = arith.constant 4 : index
+    %c0 = arith.constant 0 : index
+    %c1000 = arith.constant 1000 : i32
+    %bit = arith.andi %i, %c4 : index
+    %lo = arith.subi %i, %bit : index
+    %hi = arith.ori %i, %c4 : index
+    %x = obs.index %0[%lo] : !obs.arr<64 x i32>
+    %y = obs.index %0[%hi] : !obs.arr<64 x i32>
+    %small = arith.minsi %x, %y : i32
+    %large = arith.maxsi %x, %y : i32
+    %first = arith.cmpi eq, %bit, %c0 : index
+    %s = arith.muli %small, %c1000 : i32
+    %l = arith.muli %large, %c1000 : i32
+    %f = arith.addi %s, %large : i32
+    %g = arith.subi %l, %small : i32
+    %r = arith.select %first, %f, %g : i32
+    obs.yield %r : i32
+  }
+  %2 = obs.sync %1 : !obs.arr<64 x i32>
+  obs.return %2 : !obs.arr<64 x i32>
+}

@@ -73,6 +73,11 @@ def Obs_Dialect : Dialect {
   //    sense: the owner must be a lane of the reader's warp) and on each
   //    nvvm.shfl.sync of the read, which every lane its mask names must
   //    run together: the index of the sync whose array it reads.
+  //  - own_lanes_kept, on such an nvvm.shfl.sync whose read selects, in
+  //    the lanes that read an element they computed themselves (where the
+  //    read's check holds exactly), their own value instead of the
+  //    shuffle's: the simulation does not ask those lanes' shuffle to take
+  //    from the owner, since what it gives them is not used.
   // And one the user writes, on a kernel's argument (verified by
   // verifyRegionArgAttribute):
   //  - absent: the value an absent element of the argument reads as, in a
@@ -92,6 +97,7 @@ def Obs_Dialect : Dialect {
     "::mlir::UnitAttr":$checked_scatter,
     "::mlir::IntegerAttr":$register_read,
     "::mlir::IntegerAttr":$shuffle_read,
+    "::mlir::UnitAttr":$own_lanes_kept,
     "::mlir::ArrayAttr":$recorded_launches,
     "::mlir::Attribute":$absent
   );
