@@ -285,6 +285,11 @@ private:
   /// of a warp's steps (it would have to prove the condition the same in
   /// every lane, as the run here only observes).
   unsigned branches = 0;
+  /// How many loops the run is inside: a shuffle there is refused too,
+  /// whatever the trip counts, because the cpu target splits a warp's
+  /// steps at each shuffle and a loop's carried values would have to live
+  /// across the split (a GPU would run it).
+  unsigned loops = 0;
   /// The element each thread last checked a read of, per sync in
   /// shuffles, and its owner (-1: unknown), for the shuffles that follow
   /// the check: each must take its value from that owner's lane.
@@ -1340,7 +1345,7 @@ LogicalResult ThreadRunner::runShuffle(const Instruction &instruction,
     while (last < lanes.size() && lanes[last] / kWarpLanes == warp)
       running |= uint64_t(1) << (lanes[last++] % kWarpLanes);
     for (uint32_t lane : lanes.slice(first, last - first)) {
-      if (branches || !isKnown(mask, lane) || !isKnown(offset, lane) ||
+      if (branches || loops || !isKnown(mask, lane) || !isKnown(offset, lane) ||
           !isKnown(clamp, lane) ||
           (uint64_t(valueOf(mask, lane)) & 0xffffffff) != running)
         return wrong(RegisterReadViolation::NotTogether, lane, -1);
@@ -1424,6 +1429,8 @@ LogicalResult ThreadRunner::runFor(const Instruction &instruction,
   for (uint32_t lane : lanes)
     counter.push_back(valueOf(loop.lower, lane));
   SmallVector<uint32_t> iterating;
+  ++loops;
+  llvm::scope_exit leave([&] { --loops; });
   while (true) {
     iterating.clear();
     for (auto [index, lane] : llvm::enumerate(lanes))

@@ -161,9 +161,9 @@ void mlir::obs::reportRegisterViolation(const KernelSimulation &simulation,
     break;
   case RegisterReadViolation::NotTogether:
     diag << "shuffles are unsafe: " << describeThread(wrong.thread)
-         << " runs a shuffle of this array under a branch, or not with "
-            "exactly the lanes of its mask; every lane a shfl.sync names "
-            "must run it, outside any branch";
+         << " runs a shuffle of this array under a branch, in a loop, or "
+            "not with exactly the lanes of its mask; every lane a shfl.sync "
+            "names must run it, outside any branch or loop";
     break;
   case RegisterReadViolation::NoSource:
     diag << "shuffles are unsafe: " << describeThread(wrong.thread)

@@ -140,7 +140,9 @@ private:
   /// The same for the arrays `arrays`, all of one shape, computed together
   /// element by element and handed to `store`.
   /// With `kept`, nothing is stored (`store` is not called): every round,
-  /// unrolled (at most kUnrolledRounds, of scalar or tuple elements), is
+  /// unrolled (at most SyncOp::kMostRegisterRounds, of scalar or tuple
+  /// elements, where a stage in shared memory unrolls at most
+  /// kUnrolledRounds), is
   /// computed into values, one leaf of scalars per round in `kept`
   /// (poison in a round where the thread has no element).
   LogicalResult emitStage(ArrayRef<Value> arrays,
@@ -514,9 +516,12 @@ struct ShufflePattern {
 /// the owner's lane in every thread that reads another's element, the
 /// others keeping their own value (a compare-and-swap's read of the pair's
 /// first element: its own in the first lane, the partner's, bfly, in the
-/// second); idx from the owner's lane otherwise. Nothing here is trusted:
+/// second); idx from the owner's lane otherwise. The kind is not trusted:
 /// the simulation checks, at each shuffle, that the lane the shuffle takes
-/// from is the element's owner, wherever the shuffle's value is used.
+/// from is the element's owner, wherever the shuffle's value is used. Which
+/// lanes keep their own value (the check, or a bit of the thread id that
+/// says the same) rests on this exact evaluation of every thread, with the
+/// block run's own evaluator.
 static ShufflePattern chooseShuffle(Value owner, uint64_t blockThreads) {
   std::optional<SmallVector<int64_t>> source =
       evaluateInEachThread(owner, blockThreads);
@@ -532,12 +537,16 @@ static ShufflePattern chooseShuffle(Value owner, uint64_t blockThreads) {
     computedBy %= kWarpSize;
   }
   // Whether the shuffle `sourceOf` gives each thread its owner's value;
-  // with `ownKept`, only the threads that read another's element.
+  // with `ownKept`, only the threads that read another's element, though
+  // the others' source must still be a lane of the warp (in a partial last
+  // warp, one that exists), as every shuffle's.
   auto fits = [&](auto sourceOf, bool ownKept) {
     for (uint64_t thread = 0; thread < blockThreads; ++thread) {
-      int64_t lane = thread % kWarpSize;
-      if ((*source)[thread] != sourceOf(lane) &&
-          !(ownKept && (*source)[thread] == lane))
+      int64_t lane = thread % kWarpSize, from = sourceOf(lane);
+      if ((*source)[thread] == from)
+        continue;
+      if (!ownKept || (*source)[thread] != lane || from < 0 ||
+          from >= kWarpSize || thread - lane + uint64_t(from) >= blockThreads)
         return false;
     }
     return true;
@@ -869,7 +878,7 @@ KernelLowering::emitStage(ArrayRef<Value> arrays,
   // emitted goes, and the loop is emitted instead.
   if (kept) {
     // Registers: every round unrolled, its values kept, nothing stored.
-    assert(rounds <= kUnrolledRounds && shape.size() == 1 &&
+    assert(rounds <= SyncOp::kMostRegisterRounds && shape.size() == 1 &&
            "registers hold the unrolled rounds of scalar elements");
     for (uint64_t round = 0; round < rounds && !failed; ++round)
       computeRound(constant(round));
@@ -1026,8 +1035,6 @@ LogicalResult KernelLowering::lowerSync(SyncOp sync,
 }
 
 LogicalResult KernelLowering::lowerSyncKeptByThreads(SyncOp sync) {
-  static_assert(SyncOp::kMostRegisterRounds == kUnrolledRounds,
-                "a stage in registers is unrolled");
   bool shuffles = sync.getStorageOrDefault() == Storage::Shuffle;
   if (std::optional<std::string> why = shuffles
                                            ? sync.whyNotShuffle(blockThreads)
@@ -1081,7 +1088,19 @@ LogicalResult KernelLowering::lowerSyncKeptByThreads(SyncOp sync) {
     Value round = sameElement ? inProgress->round
                   : own       ? how.buildRoundInThread(b, loc, element, thread)
                               : how.buildRound(b, loc, element);
-    SmallVector<SmallVector<Value>> candidates(values);
+    // Where the element's round is the same in every thread (a constant
+    // once folded: a stage's rounds are unrolled), the value of that round
+    // alone is read, and only it shuffled: no select over the rounds for
+    // the simulation to run in every thread, nor shuffles to drop later.
+    std::optional<uint64_t> knownRound;
+    if (values.size() > 1 && !matchPattern(round, m_Constant()))
+      if (std::optional<SmallVector<int64_t>> byThread =
+              evaluateInEachThread(round, blockThreads);
+          byThread && llvm::all_equal(*byThread) && byThread->front() >= 0 &&
+          uint64_t(byThread->front()) < values.size())
+        knownRound = byThread->front();
+    SmallVector<SmallVector<Value>> candidates(
+        knownRound ? ArrayRef(values).slice(*knownRound, 1) : ArrayRef(values));
     bool keepOwn = false;
     Value keepsOwn = check;
     if (!own) {
@@ -1132,7 +1151,8 @@ LogicalResult KernelLowering::lowerSyncKeptByThreads(SyncOp sync) {
     // The lanes that computed the element themselves, where the check
     // `owner == thread` holds (or the bit of the thread id that says the
     // same in every thread), take their own value, not the shuffle's.
-    for (auto [chosen, mine] : llvm::zip_equal(leaf, ofRound(values)))
+    for (auto [chosen, mine] : llvm::zip_equal(
+             leaf, knownRound ? values[*knownRound] : ofRound(values)))
       chosen = arith::SelectOp::create(b, loc, keepsOwn, mine, chosen);
     return leaf;
   };

@@ -29,7 +29,7 @@ obs.kernel @other_warp(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> attributes 
 // does not read, so the lanes of the shuffle are not its mask's (a
 // shfl.sync that lane 0 skips hangs or reads garbage on the GPU).
 obs.kernel @read_in_branch(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> attributes {threads = 64} {
-  // expected-error @+1 {{'obs.sync' op shuffles are unsafe: thread 1 (warp 0) runs a shuffle of this array under a branch, or not with exactly the lanes of its mask; every lane a shfl.sync names must run it, outside any branch}}
+  // expected-error @+1 {{'obs.sync' op shuffles are unsafe: thread 1 (warp 0) runs a shuffle of this array under a branch, in a loop, or not with exactly the lanes of its mask; every lane a shfl.sync names must run it, outside any branch or loop}}
   %0 = obs.sync shuffle %a : !obs.arr<64 x i32>
   %1 = obs.generate : !obs.arr<64 x i32> {
   ^bb0(%i: index):
@@ -99,4 +99,39 @@ obs.kernel @too_many_rounds(%a: !obs.arr<512 x i32>) -> !obs.arr<512 x i32> attr
   %0 = obs.sync shuffle strided<32> %a : !obs.arr<512 x i32>
   %1 = obs.sync strided<32> %0 : !obs.arr<512 x i32>
   obs.return %1 : !obs.arr<512 x i32>
+}
+
+// -----
+
+// Each element sums four neighbours of its warp in a loop that every lane
+// runs alike: a GPU would run its shuffles, but the cpu target exchanges
+// values only between a warp's steps, which a loop's carried sum would have
+// to live across, so a shuffle in a loop is refused like one under a
+// branch (obs-promote-registers leaves such an array in shared memory:
+// promote-registers.mlir).
+obs.kernel @read_in_loop(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> attributes {threads = 64} {
+  // expected-error @+1 {{'obs.sync' op shuffles are unsafe: thread 0 (warp 0) runs a shuffle of this array under a branch, in a loop, or not with exactly the lanes of its mask; every lane a shfl.sync names must run it, outside any branch or loop}}
+  %0 = obs.sync shuffle %a : !obs.arr<64 x i32>
+  %1 = obs.generate : !obs.arr<64 x i32> {
+  ^bb0(%i: index):
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c31 = arith.constant 31 : index
+    %cm = arith.constant -32 : index
+    %z = arith.constant 0 : i32
+    %r = scf.for %k = %c0 to %c4 step %c1 iter_args(%acc = %z) -> (i32) {
+      %ik = arith.addi %i, %k : index
+      %lo = arith.andi %ik, %c31 : index
+      %hi = arith.andi %i, %cm : index
+      %j = arith.ori %hi, %lo : index
+      %x = obs.index %0[%j] : !obs.arr<64 x i32>
+      %s = arith.addi %acc, %x : i32
+      scf.yield %s : i32
+    }
+    obs.yield %r : i32
+  }
+  // expected-note @+1 {{read here}}
+  %2 = obs.sync %1 : !obs.arr<64 x i32>
+  obs.return %2 : !obs.arr<64 x i32>
 }

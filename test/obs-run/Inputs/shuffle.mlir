@@ -162,3 +162,32 @@ obs.kernel @cas64(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> attributes {thre
   %2 = obs.sync %1 : !obs.arr<64 x i32>
   obs.return %2 : !obs.arr<64 x i32>
 }
+
+// Storage left open, each element the sum of four neighbours of its warp
+// (wrapping within the warp) read in a loop: a shuffle there is refused
+// (the cpu target cannot exchange inside a loop), so the array stays in
+// shared memory, and the kernel runs on every target.
+obs.kernel @loop64(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> attributes {threads = 64} {
+  %0 = obs.sync %a : !obs.arr<64 x i32>
+  %1 = obs.generate : !obs.arr<64 x i32> {
+  ^bb0(%i: index):
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c31 = arith.constant 31 : index
+    %cm = arith.constant -32 : index
+    %z = arith.constant 0 : i32
+    %r = scf.for %k = %c0 to %c4 step %c1 iter_args(%acc = %z) -> (i32) {
+      %ik = arith.addi %i, %k : index
+      %lo = arith.andi %ik, %c31 : index
+      %hi = arith.andi %i, %cm : index
+      %j = arith.ori %hi, %lo : index
+      %x = obs.index %0[%j] : !obs.arr<64 x i32>
+      %s = arith.addi %acc, %x : i32
+      scf.yield %s : i32
+    }
+    obs.yield %r : i32
+  }
+  %2 = obs.sync %1 : !obs.arr<64 x i32>
+  obs.return %2 : !obs.arr<64 x i32>
+}
