@@ -191,3 +191,31 @@ obs.kernel @loop64(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> attributes {thr
   %2 = obs.sync %1 : !obs.arr<64 x i32>
   obs.return %2 : !obs.arr<64 x i32>
 }
+
+// The same on 40 threads: the second warp has 8 lanes, and each pair's
+// partner is among them.
+obs.kernel @cas40(%a: !obs.arr<40 x i32>) -> !obs.arr<40 x i32> attributes {threads = 40} {
+  %0 = obs.sync shuffle %a : !obs.arr<40 x i32>
+  %1 = obs.generate : !obs.arr<40 x i32> {
+  ^bb0(%i: index):
+    %c4 = arith.constant 4 : index
+    %c0 = arith.constant 0 : index
+    %c1000 = arith.constant 1000 : i32
+    %bit = arith.andi %i, %c4 : index
+    %lo = arith.subi %i, %bit : index
+    %hi = arith.ori %i, %c4 : index
+    %x = obs.index %0[%lo] : !obs.arr<40 x i32>
+    %y = obs.index %0[%hi] : !obs.arr<40 x i32>
+    %small = arith.minsi %x, %y : i32
+    %large = arith.maxsi %x, %y : i32
+    %first = arith.cmpi eq, %bit, %c0 : index
+    %s = arith.muli %small, %c1000 : i32
+    %l = arith.muli %large, %c1000 : i32
+    %f = arith.addi %s, %large : i32
+    %g = arith.subi %l, %small : i32
+    %r = arith.select %first, %f, %g : i32
+    obs.yield %r : i32
+  }
+  %2 = obs.sync %1 : !obs.arr<40 x i32>
+  obs.return %2 : !obs.arr<40 x i32>
+}
