@@ -46,7 +46,8 @@ static constexpr uint64_t kMostDefaultRun = 16;
 /// match bit for bit (a reduction's order `ref` follows).
 static bool takesSerialByDefault(Operation *op, uint64_t threads) {
   if (!isa<ScanOp, ReduceOp>(op) || namesNetwork(op) ||
-      !isa<KernelOp>(op->getParentOp()))
+      !isa<KernelOp>(op->getParentOp()) ||
+      ObsDialect::KeepsFoldAttrHelper(op->getContext()).isAttrPresent(op))
     return false;
   ArrType type = arrType(op->getOperand(0));
   if (isa<ScanOp>(op) &&
@@ -88,8 +89,15 @@ void ObsExpandNetworksPass::runOnOperation() {
   // checked then, on samples.
   llvm::DenseSet<Operation *> defaulted;
   for (Operation *op : candidates) {
-    if (!takesSerialByDefault(op, serialThreads(op)))
+    if (!takesSerialByDefault(op, serialThreads(op))) {
+      // Decided once, on the kernel as the pass first sees it (the
+      // reference target's view): a fold inside `one` stays a fold after
+      // obs-flatten lifts it, when the pass runs again.
+      if (isa<ScanOp, ReduceOp>(op) && !namesNetwork(op))
+        ObsDialect::KeepsFoldAttrHelper(op->getContext())
+            .setAttr(op, UnitAttr::get(op->getContext()));
       continue;
+    }
     if (auto scan = dyn_cast<ScanOp>(op))
       scan.setNetwork(ScanNetwork::Serial);
     else

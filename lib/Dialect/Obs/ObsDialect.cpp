@@ -249,6 +249,15 @@ static LogicalResult verifyPlanAttribute(Operation *op,
                        "reads (a non-negative i64)");
     return success();
   }
+  if (name == ObsDialect::KeepsFoldAttrHelper::getNameStr()) {
+    auto scan = dyn_cast<ScanOp>(op);
+    auto reduce = dyn_cast<ReduceOp>(op);
+    if (!isa<UnitAttr>(value) || !(scan || reduce) ||
+        (scan && scan.getNetwork()) || (reduce && reduce.getNetwork()))
+      return misplaced("is a unit attribute on an obs.scan or obs.reduce "
+                       "without a network");
+    return success();
+  }
   if (name == ObsDialect::OwnLanesKeptAttrHelper::getNameStr()) {
     if (!isa<UnitAttr>(value) ||
         op->getName().getStringRef() != "nvvm.shfl.sync" ||

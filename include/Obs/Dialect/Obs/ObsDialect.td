@@ -73,6 +73,13 @@ def Obs_Dialect : Dialect {
   //    sense: the owner must be a lane of the reader's warp) and on each
   //    nvvm.shfl.sync of the read, which every lane its mask names must
   //    run together: the index of the sync whose array it reads.
+  //  - keeps_fold, on an obs.scan or obs.reduce without a network that
+  //    obs-expand-networks left as the fold it is written as (it was not
+  //    in the kernel's body, or did not take the serial network by
+  //    default): a later run keeps it so even once obs-flatten has lifted
+  //    it into the kernel's body, as the reference target, which decides
+  //    on the kernel as written, folds it (a float sum must agree bit for
+  //    bit);
   //  - own_lanes_kept, on such an nvvm.shfl.sync whose read selects, in
   //    the lanes that read an element they computed themselves (where the
   //    read's check holds exactly), their own value instead of the
@@ -98,6 +105,7 @@ def Obs_Dialect : Dialect {
     "::mlir::IntegerAttr":$register_read,
     "::mlir::IntegerAttr":$shuffle_read,
     "::mlir::UnitAttr":$own_lanes_kept,
+    "::mlir::UnitAttr":$keeps_fold,
     "::mlir::ArrayAttr":$recorded_launches,
     "::mlir::Attribute":$absent
   );
