@@ -132,7 +132,7 @@ obs.kernel @serial_four_warps(%a: !obs.arr<128 x i32>) -> !obs.arr<128 x i32>
 // CHECK: arith.cmpi uge, %{{.*}}, %c4
 // CHECK: %[[R:.*]] = obs.sync
 // CHECK-NOT: obs.sync
-// CHECK: obs.scan %arg1 :
+// CHECK: obs.scan %arg1 {obs.keeps_fold} :
 // CHECK: obs.return %[[R]]
 obs.kernel @runs_of_one(%a: !obs.arr<8 x i32>, %b: !obs.arr<8 x f32>)
     -> (!obs.arr<8 x i32>, !obs.arr<8 x f32>) {
@@ -155,7 +155,7 @@ obs.kernel @runs_of_one(%a: !obs.arr<8 x i32>, %b: !obs.arr<8 x f32>)
 // elements) keep the sequential fold.
 // CHECK-LABEL: obs.kernel @edges
 // CHECK-NOT: obs.sync
-// CHECK: obs.scan %arg1 :
+// CHECK: obs.scan %arg1 {obs.keeps_fold} :
 // CHECK: obs.return %arg0,
 obs.kernel @edges(%a: !obs.arr<0 x i32>, %b: !obs.arr<64 x i32>)
     -> (!obs.arr<0 x i32>, !obs.arr<64 x i32>) attributes {threads = 1} {
@@ -252,7 +252,7 @@ obs.kernel @in_two(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32>
 // A difference is not associative: the reduce without a network stays the
 // sequential fold.
 // CHECK-LABEL: obs.kernel @difference
-// CHECK: obs.reduce %arg0 :
+// CHECK: obs.reduce %arg0 {obs.keeps_fold} :
 obs.kernel @difference(%a: !obs.arr<8 x i32>) -> !obs.arr<1 x i32> {
   %s = obs.reduce %a : !obs.arr<8 x i32> -> i32 {
   ^bb0(%x: i32, %y: i32):
