@@ -141,8 +141,7 @@ private:
   /// element by element and handed to `store`.
   /// With `kept`, nothing is stored (`store` is not called): every round,
   /// unrolled (at most SyncOp::kMostRegisterRounds, of scalar or tuple
-  /// elements, where a stage in shared memory unrolls at most
-  /// kUnrolledRounds), is
+  /// elements), is
   /// computed into values, one leaf of scalars per round in `kept`
   /// (poison in a round where the thread has no element).
   LogicalResult emitStage(ArrayRef<Value> arrays,
@@ -540,7 +539,7 @@ static ShufflePattern chooseShuffle(Value owner, uint64_t blockThreads) {
   // with `ownKept`, only the threads that read another's element, though
   // the others' source must still be a lane of the warp (in a partial last
   // warp, one that exists), as every shuffle's.
-  auto fits = [&](auto sourceOf, bool ownKept) {
+  auto fits = [&](llvm::function_ref<int64_t(int64_t)> sourceOf, bool ownKept) {
     for (uint64_t thread = 0; thread < blockThreads; ++thread) {
       int64_t lane = thread % kWarpSize, from = sourceOf(lane);
       if ((*source)[thread] == from)
@@ -572,28 +571,35 @@ static ShufflePattern chooseShuffle(Value owner, uint64_t blockThreads) {
           return ShufflePattern::ThreadBit{bit, set};
     return std::nullopt;
   };
+  auto up = [&](int64_t l) { return l >= lane - from ? l - (lane - from) : l; };
+  auto down = [&](int64_t l) {
+    return l + (from - lane) <= last ? l + (from - lane) : l;
+  };
+  auto bfly = [&](int64_t l) { return l ^ (lane ^ from); };
+  auto broadcast = [&](int64_t) { return from; };
+  struct Candidate {
+    NVVM::ShflKind kind;
+    int64_t offset;
+    llvm::function_ref<int64_t(int64_t)> sourceOf;
+  };
+  SmallVector<Candidate, 4> candidates;
+  if (lane > from)
+    candidates.push_back({NVVM::ShflKind::up, lane - from, up});
+  if (from > lane)
+    candidates.push_back({NVVM::ShflKind::down, from - lane, down});
+  candidates.push_back({NVVM::ShflKind::bfly, lane ^ from, bfly});
+  candidates.push_back({NVVM::ShflKind::idx, from, broadcast});
   for (bool ownKept : {false, true}) {
     // Where own lanes keep their values, bfly first: the reads of both
     // elements of a pair are then the same shuffle.
-    if (int64_t m = lane ^ from;
-        ownKept && fits([&](int64_t l) { return l ^ m; }, ownKept))
-      return {NVVM::ShflKind::bfly, m, ownKept, ownLanesBit()};
-    if (int64_t d = lane - from;
-        d > 0 && fits([&](int64_t l) { return l >= d ? l - d : l; }, ownKept))
-      return {NVVM::ShflKind::up, d, ownKept,
-              ownKept ? ownLanesBit() : std::nullopt};
-    if (int64_t d = from - lane;
-        d > 0 &&
-        fits([&](int64_t l) { return l + d <= last ? l + d : l; }, ownKept))
-      return {NVVM::ShflKind::down, d, ownKept,
-              ownKept ? ownLanesBit() : std::nullopt};
-    if (int64_t m = lane ^ from;
-        fits([&](int64_t l) { return l ^ m; }, ownKept))
-      return {NVVM::ShflKind::bfly, m, ownKept,
-              ownKept ? ownLanesBit() : std::nullopt};
-    if (fits([&](int64_t) { return from; }, ownKept))
-      return {NVVM::ShflKind::idx, from, ownKept,
-              ownKept ? ownLanesBit() : std::nullopt};
+    if (ownKept)
+      std::stable_partition(
+          candidates.begin(), candidates.end(),
+          [](const Candidate &c) { return c.kind == NVVM::ShflKind::bfly; });
+    for (const Candidate &candidate : candidates)
+      if (fits(candidate.sourceOf, ownKept))
+        return {candidate.kind, candidate.offset, ownKept,
+                ownKept ? ownLanesBit() : std::nullopt};
   }
   return {};
 }
@@ -1088,19 +1094,7 @@ LogicalResult KernelLowering::lowerSyncKeptByThreads(SyncOp sync) {
     Value round = sameElement ? inProgress->round
                   : own       ? how.buildRoundInThread(b, loc, element, thread)
                               : how.buildRound(b, loc, element);
-    // Where the element's round is the same in every thread (a constant
-    // once folded: a stage's rounds are unrolled), the value of that round
-    // alone is read, and only it shuffled: no select over the rounds for
-    // the simulation to run in every thread, nor shuffles to drop later.
-    std::optional<uint64_t> knownRound;
-    if (values.size() > 1 && !matchPattern(round, m_Constant()))
-      if (std::optional<SmallVector<int64_t>> byThread =
-              evaluateInEachThread(round, blockThreads);
-          byThread && llvm::all_equal(*byThread) && byThread->front() >= 0 &&
-          uint64_t(byThread->front()) < values.size())
-        knownRound = byThread->front();
-    SmallVector<SmallVector<Value>> candidates(
-        knownRound ? ArrayRef(values).slice(*knownRound, 1) : ArrayRef(values));
+    SmallVector<SmallVector<Value>> candidates(values);
     bool keepOwn = false;
     Value keepsOwn = check;
     if (!own) {
@@ -1151,8 +1145,7 @@ LogicalResult KernelLowering::lowerSyncKeptByThreads(SyncOp sync) {
     // The lanes that computed the element themselves, where the check
     // `owner == thread` holds (or the bit of the thread id that says the
     // same in every thread), take their own value, not the shuffle's.
-    for (auto [chosen, mine] : llvm::zip_equal(
-             leaf, knownRound ? values[*knownRound] : ofRound(values)))
+    for (auto [chosen, mine] : llvm::zip_equal(leaf, ofRound(values)))
       chosen = arith::SelectOp::create(b, loc, keepsOwn, mine, chosen);
     return leaf;
   };

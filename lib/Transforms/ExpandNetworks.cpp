@@ -180,11 +180,10 @@ void ObsExpandNetworksPass::runOnOperation() {
     return;
   uint64_t added = countSyncs() - syncsBefore;
   addToStatistic(*this, numStages, "stages", added);
-  // A shared-memory plan made before (a reduce that is the serial
-  // network's by default only once flattening has lifted it into the
-  // kernel's body) has no place for the new stages' buffers: it is
-  // dropped, as obs-assign-work drops one, and the lowering gives each
-  // buffer its own place, or obs-plan-shared plans again.
+  // A shared-memory plan made before the networks were expanded
+  // (obs-plan-shared run first) has no place for the new stages' buffers:
+  // it is dropped, as obs-assign-work drops one, and the lowering gives
+  // each buffer its own place, or obs-plan-shared plans again.
   if (added)
     (void)takeSharedPlan(kernel);
 }

@@ -1,8 +1,9 @@
-// A reduce without a network inside `one` takes the serial network by
-// default only once obs-flatten has lifted it into the kernel's body: when
-// obs-expand-networks then adds its stages after obs-plan-shared, the plan
-// has no place for their buffers, so it is dropped (obs-fuzz --seed=5151,
-// program 1442, failed in the lowering on the stale plan).
+// obs-expand-networks run after obs-plan-shared (here on a kernel flattened
+// first, whose reduce is then in its body and takes the serial network by
+// default) adds stages that the plan has no place for, so the plan is
+// dropped (obs-fuzz --seed=5151, program 1442, failed in the lowering on
+// the stale plan, when the pass ran again after flattening; it now leaves
+// such a reduce a fold, fold-in-one.test).
 // RUN: obs-opt %s --pass-pipeline='builtin.module(obs.kernel(obs-flatten,obs-plan-shared))' | FileCheck %s --check-prefix=PLANNED
 // PLANNED: obs.shared_bytes
 // RUN: obs-opt %s --pass-pipeline='builtin.module(obs.kernel(obs-flatten,obs-plan-shared,obs-expand-networks))' | FileCheck %s

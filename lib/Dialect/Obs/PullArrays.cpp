@@ -135,21 +135,18 @@ static Value sourceIndex(ElementEmitter &emitter, Operation *permutation,
                           emitter.divIndex(index, half));
 }
 
-/// Where `value` is `argument` under rev, riffle and unriffle alone, the
-/// index of the element of `argument` that element `index` of `value` is;
-/// null otherwise.
-static Value permutedIndex(ElementEmitter &emitter, Value value, Value argument,
-                           Value index) {
+/// Where `value` is `argument` under rev, riffle and unriffle alone, those
+/// permutations, the outermost first; nothing otherwise.
+static std::optional<SmallVector<Operation *>> permutationsOf(Value value,
+                                                              Value argument) {
   SmallVector<Operation *> permutations;
   for (; value != argument; value = permutations.back()->getOperand(0)) {
     Operation *op = value.getDefiningOp();
     if (!isa_and_present<RevOp, RiffleOp, UnriffleOp>(op))
-      return {};
+      return std::nullopt;
     permutations.push_back(op);
   }
-  for (Operation *permutation : permutations)
-    index = sourceIndex(emitter, permutation, index);
-  return index;
+  return permutations;
 }
 
 SmallVector<Value> RevOp::emitElement(ElementEmitter &emitter, unsigned,
@@ -335,14 +332,15 @@ SmallVector<Value> OneOp::emitElement(ElementEmitter &emitter, unsigned,
   // (The second half's own index is taken as `i mod N/2`, not `i - N/2`,
   // which is negative for the first half's i: obs-gpu-index-width keeps 32
   // bits only where every unsigned operand is known not negative.)
-  uint64_t half = arrType(getInput()).getLength() / 2;
-  Value offset = emitter.constantIndex(half);
-  if (Value permuted = permutedIndex(
-          emitter, yieldOf(getBody()).getValues().front(),
-          getBody().getArgument(0), emitter.remIndex(index, half))) {
+  if (std::optional<SmallVector<Operation *>> permutations = permutationsOf(
+          yieldOf(getBody()).getValues().front(), getBody().getArgument(0))) {
+    uint64_t half = arrType(getInput()).getLength() / 2;
+    Value permuted = emitter.remIndex(index, half);
+    for (Operation *permutation : *permutations)
+      permuted = sourceIndex(emitter, permutation, permuted);
     Value source = emitter.getBuilder().createOrFold<arith::SelectOp>(
         emitter.getLoc(), emitter.ultIndex(index, half), index,
-        emitter.addIndex(permuted, offset));
+        emitter.addIndex(permuted, int64_t(half)));
     return emitter.emitLeaf(getInput(), prepend(source, innerPath));
   }
   return emitFirstHalfThen(
