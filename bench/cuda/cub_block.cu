@@ -1,9 +1,11 @@
 // CUB's block-wide building blocks for the same jobs: BlockScan and
-// BlockRadixSort over 512 ints per block, 256 threads with 2 items each.
+// BlockRadixSort over 512 ints per block, 256 threads with 2 items each, and
+// WarpScan over 32 ints, one warp with one item each.
 //
 //   nvcc -arch=sm_90 -ptx cub_block.cu
 #include <cub/block/block_radix_sort.cuh>
 #include <cub/block/block_scan.cuh>
+#include <cub/warp/warp_scan.cuh>
 
 extern "C" __global__ void cub_block_scan(const int *in, int *out) {
   using BlockScan = cub::BlockScan<int, 256>;
@@ -27,4 +29,13 @@ extern "C" __global__ void cub_block_radix_sort(const int *in, int *out) {
   BlockSort(temp).Sort(keys);
   out[base] = keys[0];
   out[base + 1] = keys[1];
+}
+
+extern "C" __global__ void cub_warp_scan(const int *in, int *out) {
+  using WarpScan = cub::WarpScan<int>;
+  __shared__ typename WarpScan::TempStorage temp;
+  int place = blockIdx.x * 32 + threadIdx.x;
+  int item = in[place];
+  WarpScan(temp).InclusiveSum(item, item);
+  out[place] = item;
 }

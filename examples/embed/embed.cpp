@@ -89,10 +89,11 @@ int main(int argc, char **argv) {
     obsCudaRelease();
   }
 
-  // Refine for THREADS threads, prove it, and lower to PTX.
+  // Refine for THREADS threads as the paper does (pairNth: strided), prove
+  // it, and lower to PTX.
   PassManager pm(&context);
   std::string pipeline = "obs-optimize{threads=" + std::to_string(threads) +
-                         "},obs-to-ptx{chip=" + chip + "}";
+                         " strategy=strided},obs-to-ptx{chip=" + chip + "}";
   if (failed(parsePassPipeline(pipeline, pm, llvm::errs())) ||
       failed(pm.run(*module))) {
     llvm::errs() << "embed-obs: the pipeline failed\n";

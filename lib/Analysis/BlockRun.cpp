@@ -113,6 +113,11 @@ struct Instruction {
   /// load, store, if or for.
   int64_t immediate = 0;
   Operation *op = nullptr;
+  /// Whether the op is gone once the code is simplified, so that the warps
+  /// do not issue it (for the cost): it computes from constants alone, it
+  /// selects by a condition computed from constants alone, or it is a
+  /// shuffle equal to one before it in its block (obs-merge-shuffles).
+  bool foldsAway = false;
 };
 
 /// A load or store, compiled.
@@ -217,8 +222,16 @@ private:
   /// index in registerReads.
   uint32_t compileRegisterRead(Operation *check, IntegerAttr sync);
 
+  /// Whether `op` is gone once the code is simplified (see
+  /// Instruction::foldsAway); records the values computed from constants.
+  bool foldsAway(Operation &op);
+
   llvm::DenseMap<Value, Slot> slots;
   uint32_t numValueSlots = 0, numPointerSlots = 0;
+  /// Values computed from constants alone, by pure ops.
+  llvm::DenseSet<Value> fromConstants;
+  /// The shuffles compiled so far, by block.
+  llvm::DenseMap<Block *, SmallVector<Operation *>> shuffles;
   /// Memrefs the run follows to a memory of the block (views and choices
   /// of them), and those of them that may be workgroup memory.
   llvm::DenseSet<Value> tracked, workgroup;
@@ -257,6 +270,22 @@ private:
   using Lanes = ArrayRef<uint32_t>;
 
   LogicalResult runRange(uint32_t begin, uint32_t end, Lanes lanes);
+  /// Whether `instruction`, just run by `lane` among others, counts as an
+  /// op the warps issue: an access, a shuffle, a barrier, a branch, or an
+  /// op on data (its result unknown to the run). Arithmetic the run can
+  /// evaluate is on thread ids and constants: the lowering emits it
+  /// unsimplified, per element, and LLVM folds, shares and hoists most of
+  /// it, so counting it would count the lowering's verbosity.
+  bool isIssued(const Instruction &instruction, uint32_t lane) const;
+  /// The phase `lane` is in: the barriers it passed (every thread passes
+  /// the same ones).
+  size_t phaseOf(uint32_t lane) const { return passed[lane].size(); }
+  /// Counts `ops` warp ops issued in `phase`.
+  void addWarpOps(size_t phase, uint64_t ops) {
+    if (run.warpOpsByPhase.size() <= phase)
+      run.warpOpsByPhase.resize(phase + 1);
+    run.warpOpsByPhase[phase] += ops;
+  }
   LogicalResult runInstruction(const Instruction &instruction, Lanes lanes);
   /// An integer op computed directly, in every thread of `lanes`.
   void runDirect(const Instruction &instruction, Lanes lanes);
@@ -620,9 +649,31 @@ uint32_t ThreadProgram::compileRegisterRead(Operation *check,
   return registerReads.size() - 1;
 }
 
+bool ThreadProgram::foldsAway(Operation &op) {
+  auto isConstant = [&](Value value) { return fromConstants.contains(value); };
+  if (op.getNumRegions() == 0 && isPure(&op) &&
+      llvm::all_of(op.getOperands(), isConstant)) {
+    fromConstants.insert(op.result_begin(), op.result_end());
+    return true;
+  }
+  if (auto select = dyn_cast<arith::SelectOp>(op))
+    return isConstant(select.getCondition());
+  if (isa<NVVM::ShflOp>(op)) {
+    SmallVector<Operation *> &before = shuffles[op.getBlock()];
+    bool repeated = llvm::any_of(before, [&](Operation *earlier) {
+      return earlier->getOperands() == op.getOperands() &&
+             earlier->getAttrDictionary() == op.getAttrDictionary();
+    });
+    before.push_back(&op);
+    return repeated;
+  }
+  return false;
+}
+
 void ThreadProgram::compile(Operation &op, uint32_t index) {
   Instruction instruction;
   instruction.op = &op;
+  instruction.foldsAway = foldsAway(op);
   instruction.firstResult = slotLists.size();
   instruction.numResults = op.getNumResults();
   for (Value result : op.getResults())
@@ -906,11 +957,53 @@ LogicalResult ThreadRunner::recordAccess(Operation *op,
   return success();
 }
 
+bool ThreadRunner::isIssued(const Instruction &instruction,
+                            uint32_t lane) const {
+  if (instruction.foldsAway)
+    return false;
+  switch (instruction.step) {
+  case Step::Load:
+  case Step::Store:
+  case Step::Atomic:
+  case Step::Shuffle:
+  case Step::Barrier:
+  case Step::If:
+  case Step::Unknown:
+    return true;
+  case Step::Direct:
+  case Step::Fold:
+    return !isKnown(result(instruction, 0), lane);
+  default:
+    return false;
+  }
+}
+
+/// The warps with a thread among `lanes` (in increasing order).
+static uint64_t countWarps(ArrayRef<uint32_t> lanes) {
+  uint64_t warps = 0;
+  uint32_t last = ~uint32_t(0);
+  for (uint32_t lane : lanes)
+    if (uint32_t warp = lane / kWarpLanes; warp != last) {
+      ++warps;
+      last = warp;
+    }
+  return warps;
+}
+
 LogicalResult ThreadRunner::runRange(uint32_t begin, uint32_t end,
                                      Lanes lanes) {
-  for (uint32_t i = begin; i < end; ++i)
-    if (failed(runInstruction(program.instructions[i], lanes)))
+  uint64_t warps = lanes.size() == threads
+                       ? llvm::divideCeil(threads, kWarpLanes)
+                       : countWarps(lanes);
+  for (uint32_t i = begin; i < end; ++i) {
+    const Instruction &instruction = program.instructions[i];
+    // A barrier counts in the phase it ends.
+    size_t phase = phaseOf(lanes.front());
+    if (failed(runInstruction(instruction, lanes)))
       return failure();
+    if (isIssued(instruction, lanes.front()))
+      addWarpOps(phase, warps);
+  }
   return success();
 }
 
@@ -1386,7 +1479,9 @@ LogicalResult ThreadRunner::skipLoop(const Instruction &instruction,
   // its trip count. Its reads of global memory still count, once each, as
   // reads of anywhere in their buffer: a launch whose output is a view of
   // its input must order them before the output's writes. Its register
-  // read checks cannot be evaluated: each is a wrong read.
+  // read checks cannot be evaluated: each is a wrong read. Its ops are not
+  // counted.
+  run.opsSkipped |= !lanes.empty();
   if (!lanes.empty())
     for (uint32_t check : skipped.registerReads) {
       const ThreadProgram::RegisterRead &read = program.registerReads[check];
@@ -1442,6 +1537,8 @@ LogicalResult ThreadRunner::runFor(const Instruction &instruction,
       break;
     for (Slot carried : loop.iterArgs)
       forget(carried, iterating);
+    // The iteration's compare and branch.
+    addWarpOps(phaseOf(iterating.front()), 2 * countWarps(iterating));
     if (failed(runRange(loop.bodyBegin, loop.bodyEnd, iterating)))
       return failure();
     for (auto [index, lane] : llvm::enumerate(lanes))
@@ -1815,28 +1912,122 @@ mlir::obs::findGlobalHazards(const BlockRun &run,
   return hazards;
 }
 
-BlockCost mlir::obs::computeBlockCost(const BlockRun &run, unsigned warpSize) {
-  BlockCost cost;
-  for (const Barrier &barrier : run.getBarriers())
-    ++(barrier.block ? cost.blockBarriers : cost.warpBarriers);
+/// For each access, the access that stands for it in the warp accesses:
+/// itself, or the first of the accesses its thread makes between the same
+/// two barriers to the same aligned 8- or 16-byte chunk of one shared
+/// buffer (all reads or all writes), which LLVM's load-store vectorizer
+/// makes one vector access; a word read again there is not read again.
+static std::vector<uint32_t> findVectorAccesses(const BlockRun &run) {
+  ArrayRef<Access> accesses = run.getAccesses();
+  std::vector<uint32_t> standsFor(accesses.size());
+  std::iota(standsFor.begin(), standsFor.end(), 0);
+  // The first access of each word, by memory, direction and byte.
+  llvm::DenseMap<std::tuple<unsigned, unsigned, uint64_t>, uint32_t>
+      firstOfWord;
+  for (size_t begin = 0; begin < accesses.size();) {
+    // The accesses of one thread between two barriers.
+    size_t end = begin;
+    while (end < accesses.size() &&
+           accesses[end].thread == accesses[begin].thread &&
+           accesses[end].phase == accesses[begin].phase)
+      ++end;
+    firstOfWord.clear();
+    auto vectorizable = [&](const Access &access) {
+      uint64_t bytes = access.byteEnd - access.byteBegin;
+      return access.element >= 0 && !access.atomic &&
+             run.getMemories()[access.memory].workgroup &&
+             (bytes == 4 || bytes == 8) && access.byteBegin % bytes == 0;
+    };
+    for (size_t i = begin; i < end; ++i)
+      if (vectorizable(accesses[i]))
+        firstOfWord.try_emplace({accesses[i].memory,
+                                 unsigned(accesses[i].write),
+                                 accesses[i].byteBegin},
+                                i);
+    for (size_t i = begin; i < end; ++i) {
+      const Access &access = accesses[i];
+      if (!vectorizable(access))
+        continue;
+      uint64_t bytes = access.byteEnd - access.byteBegin;
+      // The earliest access of each word of the chunk of `chunkBytes`
+      // around this one, if the thread accesses all of them.
+      auto chunkLeader = [&](uint64_t chunkBytes) -> std::optional<uint32_t> {
+        uint64_t first = access.byteBegin / chunkBytes * chunkBytes;
+        uint32_t leader = ~uint32_t(0);
+        for (uint64_t byte = first; byte < first + chunkBytes; byte += bytes) {
+          auto it =
+              firstOfWord.find({access.memory, unsigned(access.write), byte});
+          if (it == firstOfWord.end() ||
+              accesses[it->second].byteEnd - byte != bytes)
+            return std::nullopt;
+          leader = std::min(leader, it->second);
+        }
+        return leader;
+      };
+      if (std::optional<uint32_t> leader = chunkLeader(16))
+        standsFor[i] = *leader;
+      else if (std::optional<uint32_t> leader =
+                   bytes == 4 ? chunkLeader(8) : std::nullopt)
+        standsFor[i] = *leader;
+      else
+        standsFor[i] = firstOfWord.lookup(
+            {access.memory, unsigned(access.write), access.byteBegin});
+    }
+    begin = end;
+  }
+  return standsFor;
+}
+
+SmallVector<BlockCost> mlir::obs::computePhaseCosts(const BlockRun &run,
+                                                    unsigned warpSize) {
+  ArrayRef<Barrier> barriers = run.getBarriers();
+  SmallVector<BlockCost> phases(barriers.size() + 1);
+  for (auto [phase, barrier] : llvm::enumerate(barriers))
+    ++(barrier.block ? phases[phase].blockBarriers
+                     : phases[phase].warpBarriers);
+  for (auto [phase, cost] : llvm::enumerate(phases)) {
+    cost.warpOps = run.getWarpOpsIssued(phase);
+    cost.opsSkipped = run.skippedOps();
+  }
+  ArrayRef<Access> accesses = run.getAccesses();
+  std::vector<uint32_t> standsFor = findVectorAccesses(run);
   // The k-th execution of an op by a thread: its warp access is the k-th of
-  // the op by the thread's warp.
+  // the op by the thread's warp. An access another stands for joins that
+  // one's warp access; where it does so in every thread of the warp, the
+  // warp no longer issues its own.
   llvm::DenseMap<std::pair<Operation *, unsigned>, uint64_t> executions;
+  std::vector<uint64_t> execution(accesses.size());
+  using WarpKey = std::tuple<Operation *, unsigned, uint64_t>;
+  // Per warp access: whether some thread issues it alone, and its phase.
+  std::map<WarpKey, std::pair<bool, unsigned>> issuedAlone;
+  for (auto [index, access] : llvm::enumerate(accesses)) {
+    execution[index] = executions[{access.op, access.thread}]++;
+    auto [it, inserted] = issuedAlone.try_emplace(
+        {access.op, access.thread / warpSize, execution[index]}, false,
+        access.phase);
+    it->second.first |= standsFor[index] == index;
+  }
   struct WarpAccess {
     bool workgroup = false;
     bool counted = true;
+    unsigned phase = 0;
     SmallVector<std::pair<uint64_t, uint64_t>> bytes;
   };
-  std::map<std::tuple<Operation *, unsigned, uint64_t>, WarpAccess> warps;
-  for (const Access &access : run.getAccesses()) {
-    uint64_t k = executions[{access.op, access.thread}]++;
-    WarpAccess &warp = warps[{access.op, access.thread / warpSize, k}];
+  std::map<WarpKey, WarpAccess> warps;
+  for (auto [index, access] : llvm::enumerate(accesses)) {
+    const Access &leader = accesses[standsFor[index]];
+    auto [it, inserted] = warps.try_emplace(
+        {leader.op, leader.thread / warpSize, execution[standsFor[index]]});
+    WarpAccess &warp = it->second;
+    if (inserted)
+      warp.phase = access.phase;
     warp.workgroup = run.getMemories()[access.memory].workgroup;
     if (access.element < 0)
       warp.counted = false;
     warp.bytes.push_back({access.byteBegin, access.byteEnd});
   }
   for (auto &[key, warp] : warps) {
+    BlockCost &cost = phases[warp.phase];
     if (!warp.counted) {
       ++cost.uncounted;
       continue;
@@ -1861,5 +2052,19 @@ BlockCost mlir::obs::computeBlockCost(const BlockRun &run, unsigned warpSize) {
     ++cost.globalAccesses;
     cost.globalLines += lines.size();
   }
-  return cost;
+  // The warps no longer issue the accesses a vector access took in.
+  for (auto &[key, entry] : issuedAlone) {
+    BlockCost &cost = phases[entry.second];
+    if (!entry.first && cost.warpOps)
+      --cost.warpOps;
+  }
+  return phases;
+}
+
+BlockCost mlir::obs::computeBlockCost(const BlockRun &run, unsigned warpSize) {
+  BlockCost total;
+  total.opsSkipped = run.skippedOps();
+  for (const BlockCost &phase : computePhaseCosts(run, warpSize))
+    total += phase;
+  return total;
 }

@@ -100,6 +100,17 @@ void mlir::obs::buildOptimizePipeline(OpPassManager &pm,
     ObsAssignWorkOptions assignOptions;
     assignOptions.threads = options.threads;
     assignOptions.strategy = options.strategy;
+    // Each strategy's copy is refined by the passes that change most
+    // between strategies: registers and shuffles, and in place (which
+    // compact deals out for). Warp scopes and the shared-memory plan are
+    // left out: they cost the most compile time (obs-elide-warp-syncs
+    // tries each sync), and they rank the strategies of the seed and
+    // example kernels as the two do (bench/run's cost rows).
+    for (RefinementPass later :
+         {RefinementPass::PromoteRegisters, RefinementPass::InPlace})
+      if (wanted(later))
+        assignOptions.refineWith.push_back(
+            describeRefinementPass(later).first.str());
     kernels.addPass(createObsAssignWork(assignOptions));
   }
   // Registers once the work is dealt out (they depend on who computes

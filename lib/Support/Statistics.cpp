@@ -55,8 +55,16 @@ static Count &countOf(Pass &pass, Pass::Statistic &statistic, StringRef name) {
   return count;
 }
 
+/// How many ScratchStatistics live on this thread.
+static thread_local unsigned scratchDepth = 0;
+
+mlir::obs::ScratchStatistics::ScratchStatistics() { ++scratchDepth; }
+mlir::obs::ScratchStatistics::~ScratchStatistics() { --scratchDepth; }
+
 void mlir::obs::addToStatistic(Pass &pass, Pass::Statistic &statistic,
                                StringRef name, uint64_t amount) {
+  if (scratchDepth)
+    return;
   statistic += amount;
   llvm::sys::SmartScopedLock<true> lock(getReport().mutex);
   countOf(pass, statistic, name).value += amount;
@@ -64,6 +72,8 @@ void mlir::obs::addToStatistic(Pass &pass, Pass::Statistic &statistic,
 
 void mlir::obs::maxStatistic(Pass &pass, Pass::Statistic &statistic,
                              StringRef name, uint64_t value) {
+  if (scratchDepth)
+    return;
   statistic.updateMax(value);
   llvm::sys::SmartScopedLock<true> lock(getReport().mutex);
   Count &count = countOf(pass, statistic, name);

@@ -11,6 +11,10 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringSwitch.h"
+#include <thread>
 
 namespace mlir::obs {
 #define GEN_PASS_DEF_OBSASSIGNWORK
@@ -40,6 +44,30 @@ struct ObsAssignWorkPass
     : mlir::obs::impl::ObsAssignWorkBase<ObsAssignWorkPass> {
   using ObsAssignWorkBase::ObsAssignWorkBase;
 
+  /// The refinements `refine-with` names, checked once: a misspelled one is
+  /// an error before any kernel is touched.
+  LogicalResult initialize(MLIRContext *context) override {
+    refinements.clear();
+    for (const std::string &name : refineWith) {
+      std::function<std::unique_ptr<Pass>()> create =
+          llvm::StringSwitch<std::function<std::unique_ptr<Pass>()>>(name)
+              .Case("promote-registers",
+                    [] { return createObsPromoteRegisters(); })
+              .Case("inplace", [] { return createObsInPlace(); })
+              .Case("plan-shared", [] { return createObsPlanShared(); })
+              .Case("elide-warp-syncs",
+                    [] { return createObsElideWarpSyncs(); })
+              .Default(nullptr);
+      if (!create)
+        return emitError(UnknownLoc::get(context))
+               << "obs-assign-work: unknown refinement '" << name
+               << "' in refine-with (promote-registers, inplace, "
+                  "plan-shared or elide-warp-syncs)";
+      refinements.push_back(std::move(create));
+    }
+    return success();
+  }
+
   void runOnOperation() override {
     KernelOp kernel = getOperation();
     // The kernel's own block size wins over the option.
@@ -63,6 +91,9 @@ struct ObsAssignWorkPass
       });
       kernel.setThreadsAttr(builder.getI64IntegerAttr(blockThreads));
     }
+    WorkStrategy chosen = strategy;
+    if (chosen == WorkStrategy::Cost)
+      chosen = chooseByCost(kernel, blockThreads);
     uint64_t mostPerThread = 0;
     bool assignedAny = false;
     kernel.walk([&](SyncOp sync) {
@@ -71,11 +102,19 @@ struct ObsAssignWorkPass
       assignedAny = true;
       uint64_t length = sync.getType().getLength();
       WorkAssignmentAttrInterface how;
-      if (strategy == WorkStrategy::Blocked)
+      // A written registers or shuffle storage is the user's claim; compact
+      // positions could never keep it, so its stage is dealt out by
+      // position instead.
+      StorageAttr written = sync.getStorageAttr();
+      bool writtenKeptByThreads =
+          written && written.getValue() != Storage::Shared;
+      if (chosen == WorkStrategy::Compact && writtenKeptByThreads)
+        how = StridedAttr::get(kernel.getContext(), blockThreads);
+      else if (chosen == WorkStrategy::Blocked)
         how = BlockedAttr::get(
             kernel.getContext(),
             std::max<uint64_t>(1, llvm::divideCeil(length, blockThreads)));
-      else if (strategy == WorkStrategy::Compact)
+      else if (chosen == WorkStrategy::Compact)
         how = CompactAttr::get(kernel.getContext(), blockThreads);
       else
         how = StridedAttr::get(kernel.getContext(), blockThreads);
@@ -95,6 +134,25 @@ struct ObsAssignWorkPass
     // own). The plan is dropped: the lowering gives each buffer its own
     // place, or obs-plan-shared plans again.
     (void)takeSharedPlan(kernel);
+    // A registers or shuffle storage a pass chose before may not fit the
+    // new assignment at all (compact positions, more rounds than registers
+    // hold): it is taken back before anything is simulated, since the
+    // lowering would refuse it.
+    kernel.walk([&](SyncOp sync) {
+      SyncPlanAttr plan = sync.getPlanAttr();
+      if (!plan || !plan.getStorage() ||
+          plan.getStorage().getValue() == Storage::Shared)
+        return;
+      uint64_t threads = kernel.getBlockThreads();
+      std::optional<std::string> why =
+          plan.getStorage().getValue() == Storage::Registers
+              ? sync.whyNotRegisters(threads)
+              : sync.whyNotShuffle(threads);
+      if (!why)
+        return;
+      sync.setPlannedStorage(nullptr);
+      addToStatistic(*this, numTakenBack, "decisions-taken-back");
+    });
     // Any sync's scope or placement may rest on who computed what before:
     // a stage now dealt out differently reads the previous sync's array
     // from other threads, whatever that sync's own assignment. A pass's
@@ -109,6 +167,75 @@ struct ObsAssignWorkPass
     if (!decidedBefore.empty() && failed(keepSafe(kernel, decidedBefore)))
       return signalPassFailure();
   }
+
+  /// The strategy whose copy of `kernel`, dealt out to `blockThreads`
+  /// threads and refined by the passes of `refineWith`, has the fewest
+  /// estimated issue slots in the simulation; strided when no sync is left
+  /// to deal out or no copy can be refined.
+  WorkStrategy chooseByCost(KernelOp kernel, uint64_t blockThreads) {
+    bool anyOpen = false, moreThanThreads = false;
+    kernel.walk([&](SyncOp sync) {
+      if (sync.getWorkAssignment())
+        return;
+      anyOpen = true;
+      moreThanThreads |= sync.getType().getLength() > blockThreads;
+    });
+    if (!anyOpen)
+      return WorkStrategy::Strided;
+    SmallVector<WorkStrategy, 3> candidates = {WorkStrategy::Strided};
+    // With one element per thread, blocked<1> is strided.
+    if (moreThanThreads)
+      candidates.push_back(WorkStrategy::Blocked);
+    candidates.push_back(WorkStrategy::Compact);
+    std::optional<std::pair<uint64_t, WorkStrategy>> best;
+    for (WorkStrategy candidate : candidates) {
+      std::optional<uint64_t> cost = costOf(kernel, blockThreads, candidate);
+      addToStatistic(*this, numStrategiesCosted, "strategies-costed");
+      if (cost && (!best || *cost < best->first))
+        best = {*cost, candidate};
+    }
+    return best ? best->second : WorkStrategy::Strided;
+  }
+
+  /// The estimated issue slots of a copy of `kernel` dealt out by
+  /// `candidate` and refined; none when a refinement or the simulation
+  /// fails on it (their errors are not the user's: the kernel itself is
+  /// refined later, and reports its own).
+  std::optional<uint64_t> costOf(KernelOp kernel, uint64_t blockThreads,
+                                 WorkStrategy candidate) {
+    MLIRContext *context = kernel.getContext();
+    OwningOpRef<ModuleOp> scratch = ModuleOp::create(kernel.getLoc());
+    scratch->getBody()->push_back(kernel.clone());
+    PassManager pm(context, ModuleOp::getOperationName());
+    pm.enableVerifier(false);
+    OpPassManager &refine = pm.nest<KernelOp>();
+    ObsAssignWorkOptions options;
+    options.threads = blockThreads;
+    options.strategy = candidate;
+    refine.addPass(createObsAssignWork(options));
+    for (const auto &create : refinements)
+      refine.addPass(create());
+    // Only this thread's diagnostics: other kernels are refined beside
+    // this one, and their errors are the user's.
+    std::thread::id here = std::this_thread::get_id();
+    ScopedDiagnosticHandler quiet(context, [here](Diagnostic &) {
+      return success(std::this_thread::get_id() == here);
+    });
+    // Only the kernel's own refinements count in the statistics.
+    ScratchStatistics scratchCounts;
+    if (failed(pm.run(*scratch)))
+      return std::nullopt;
+    KernelOp copy = *scratch->getOps<KernelOp>().begin();
+    FailureOr<KernelSimulation> simulated = simulateKernel(copy);
+    if (failed(simulated))
+      return std::nullopt;
+    BlockCost cost = computeBlockCost(simulated->run, KernelOp::kWarpSize);
+    return cost.estimatedSlots(
+        llvm::divideCeil(simulated->run.getThreads(), KernelOp::kWarpSize));
+  }
+
+  /// Makes each pass of `refine-with` (initialize).
+  SmallVector<std::function<std::unique_ptr<Pass>()>> refinements;
 
   /// Takes back the planned warp scopes, in-place placements and registers of
   /// `decided` that the new work assignment makes hazards, fewest first

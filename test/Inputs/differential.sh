@@ -2,8 +2,9 @@
 # Usage: differential.sh OBS-RUN EXAMPLES-DIR FILE KERNEL THREADS
 #
 # Runs KERNEL of EXAMPLES-DIR/FILE on the cpu target with THREADS threads,
-# with every subset of the refinement passes, under forward, reverse and
-# shuffled thread orders, each time comparing with the ref target
+# with every subset of the refinement passes but promote-registers, with
+# promote-registers alone, and with promote-registers added to each subset
+# that assigns work, under forward, reverse and shuffled thread orders, each time comparing with the ref target
 # (--check), and prints "N runs, M differences". A difference prints the run.
 obs_run=$1
 file=$2/$3
@@ -14,7 +15,15 @@ assign-work,inplace assign-work,elide-warp-syncs assign-work,plan-shared
 inplace,elide-warp-syncs inplace,plan-shared elide-warp-syncs,plan-shared
 assign-work,inplace,elide-warp-syncs assign-work,inplace,plan-shared
 assign-work,elide-warp-syncs,plan-shared inplace,elide-warp-syncs,plan-shared
-assign-work,inplace,elide-warp-syncs,plan-shared"
+assign-work,inplace,elide-warp-syncs,plan-shared
+promote-registers assign-work,promote-registers
+assign-work,inplace,promote-registers
+assign-work,elide-warp-syncs,promote-registers
+assign-work,plan-shared,promote-registers
+assign-work,inplace,elide-warp-syncs,promote-registers
+assign-work,inplace,plan-shared,promote-registers
+assign-work,elide-warp-syncs,plan-shared,promote-registers
+assign-work,inplace,elide-warp-syncs,plan-shared,promote-registers"
 errors=$(mktemp)
 runs=0
 failed=0

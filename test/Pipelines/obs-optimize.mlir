@@ -16,7 +16,9 @@
 // barrier can be a warp barrier, and the second stage's array, read
 // reversed within the warp, is exchanged by shuffles: no buffer and no
 // barrier. Without obs-promote-registers, the second stage overwrites the
-// first in place.
+// first in place, and the strategy the simulated cost picks (none is given)
+// is compact: fan leaves the first half as it is, so compact deals out only
+// the 32 elements of the second half, one round where strided has two.
 // CHECK-LABEL: obs.kernel @two_stages
 // CHECK-SAME: obs.shared_bytes = 256
 // CHECK-SAME: threads = 32
@@ -24,8 +26,8 @@
 // CHECK: obs.sync plan(strided<32> shuffle) %{{.*}} : !obs.arr<64 x i32>
 // SHARED-LABEL: obs.kernel @two_stages
 // SHARED-SAME: obs.shared_bytes = 256
-// SHARED: obs.sync plan(warp strided<32>) %{{.*}} {obs.shared_offsets = array<i64: 0>}
-// SHARED: obs.sync plan(warp inplace strided<32>) %{{.*}} : !obs.arr<64 x i32>
+// SHARED: obs.sync plan(warp compact<32>) %{{.*}} {obs.shared_offsets = array<i64: 0>}
+// SHARED: obs.sync plan(warp inplace compact<32>) %{{.*}} : !obs.arr<64 x i32>
 // ONLY: obs.sync plan(compact<32>) %{{.*}} : !obs.arr<64 x i32>
 // ONLY: obs.sync plan(compact<32>) %{{.*}} : !obs.arr<64 x i32>
 obs.kernel @two_stages(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> {

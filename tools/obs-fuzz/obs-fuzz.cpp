@@ -185,13 +185,22 @@ std::vector<Configuration> configurationsFor(uint64_t index) {
     }
   };
   addOrders({});
-  static const char *strategies[] = {"strided", "blocked", "compact"};
+  static const char *strategies[] = {"strided", "blocked", "compact", "cost"};
   static const uint64_t threads[] = {0, 1, 32, 64, 96, 128, 256, 1024};
   for (unsigned p = 0; p < pipelinesPerProgram; ++p) {
+    std::string strategy = strategies[uniform(0, 3)];
+    // The cost strategy refines each strategy's copy before it costs it,
+    // with some of the passes, so that their choices on every copy are
+    // fuzzed too.
+    if (strategy == "cost")
+      strategy += uniform(0, 1) ? " refine-with=promote-registers,inplace"
+                                : " refine-with=inplace";
     std::vector<std::string> passes = {
         "obs-assign-work{threads=" + std::to_string(threads[uniform(0, 7)]) +
-            " strategy=" + strategies[uniform(0, 2)] + "}",
-        "obs-inplace", "obs-plan-shared", "obs-elide-warp-syncs"};
+            " strategy=" + strategy + "}",
+        "obs-inplace", "obs-plan-shared", "obs-elide-warp-syncs",
+        uniform(0, 1) ? "obs-promote-registers"
+                      : "obs-promote-registers{shuffles=false}"};
     std::shuffle(passes.begin(), passes.end(), rng);
     passes.resize(uniform(1, passes.size()));
     addOrders(passes);

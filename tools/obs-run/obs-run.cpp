@@ -174,7 +174,7 @@ static cl::list<obs::RefinementPass, bool, obs::RefinementPassParser> passes(
 
 static cl::opt<obs::WorkStrategy>
     strategy("strategy", cl::desc("obs-optimize's work assignment"),
-             cl::init(obs::WorkStrategy::Strided), OBS_WORK_STRATEGY_VALUES,
+             cl::init(obs::WorkStrategy::Cost), OBS_WORK_STRATEGY_VALUES,
              cl::cat(runCategory));
 
 static cl::opt<bool>

@@ -34,6 +34,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
+#include <algorithm>
 #include <optional>
 #include <string>
 
@@ -141,6 +142,24 @@ public:
   ArrayRef<RegisterReadViolation> getRegisterViolations() const {
     return registerViolations;
   }
+  /// The ops the warps issued: each op the run executes, once per warp
+  /// with a thread executing it (constants, views and the read checks,
+  /// which compile to nothing, do not count). The ops are those of the
+  /// gpu.func before any of LLVM's optimisations.
+  uint64_t getWarpOpsIssued() const {
+    uint64_t total = 0;
+    for (uint64_t ops : warpOpsByPhase)
+      total += ops;
+    return total;
+  }
+  /// The same, for the ops issued after `phase` barriers and before the
+  /// next.
+  uint64_t getWarpOpsIssued(unsigned phase) const {
+    return phase < warpOpsByPhase.size() ? warpOpsByPhase[phase] : 0;
+  }
+  /// Whether some ops were not counted: a loop the run skips (its trip
+  /// count depends on data, or it only folds an input).
+  bool skippedOps() const { return opsSkipped; }
 
 private:
   friend class ThreadRunner;
@@ -150,6 +169,9 @@ private:
   SmallVector<Barrier> barriers;
   bool dataDependent = false;
   SmallVector<RegisterReadViolation> registerViolations;
+  /// Warp ops issued, by the barriers passed before them.
+  SmallVector<uint64_t> warpOpsByPhase;
+  bool opsSkipped = false;
 };
 
 /// Two accesses that nothing orders.
@@ -189,22 +211,73 @@ SmallVector<Hazard> findGlobalHazards(const BlockRun &run,
                                       unsigned warpSize = 32,
                                       unsigned limit = 16);
 
-/// What one block's run costs the memory system, from its accesses grouped
-/// by warp: the k-th execution of one load or store by the threads of one
-/// warp is one warp access. In shared memory a warp access takes one
-/// wavefront per distinct 4-byte word in its most used bank (32 banks; one
-/// word read by many threads is a broadcast); in global memory it touches
-/// some 128-byte lines. Accesses whose place depends on data are not
-/// counted (`uncounted`).
+/// What one block's run costs, from its accesses grouped by warp: the k-th
+/// execution of one load or store by the threads of one warp is one warp
+/// access. In shared memory a warp access takes one wavefront per distinct
+/// 4-byte word in its most used bank (32 banks; one word read by many
+/// threads is a broadcast); in global memory it touches some 128-byte
+/// lines. Accesses whose place depends on data are not counted
+/// (`uncounted`).
+///
+/// The shared-memory accesses are counted as LLVM's load-store vectorizer
+/// leaves them: a thread's accesses of one buffer between two barriers,
+/// all reads or all writes, that cover an aligned 8- or 16-byte chunk are
+/// one vector access (`ld.shared.v2`, `.v4`), and a word read twice there
+/// is read once. Shared buffers are placed at 16-byte boundaries, so the
+/// alignment is the offset's. Global memory is accessed a word at a time:
+/// the lowering knows nothing of the alignment of the pointers a launch
+/// passes.
 struct BlockCost {
   uint64_t blockBarriers = 0, warpBarriers = 0;
   uint64_t sharedAccesses = 0, sharedWavefronts = 0;
   uint64_t globalAccesses = 0, globalLines = 0;
   uint64_t uncounted = 0;
+  /// Ops issued per warp (BlockRun::getWarpOpsIssued), less the shared
+  /// accesses that vector accesses take the place of.
+  uint64_t warpOps = 0;
+  /// Whether `warpOps` misses a loop the run skipped.
+  bool opsSkipped = false;
+
+  BlockCost &operator+=(const BlockCost &other) {
+    blockBarriers += other.blockBarriers;
+    warpBarriers += other.warpBarriers;
+    sharedAccesses += other.sharedAccesses;
+    sharedWavefronts += other.sharedWavefronts;
+    globalAccesses += other.globalAccesses;
+    globalLines += other.globalLines;
+    uncounted += other.uncounted;
+    warpOps += other.warpOps;
+    opsSkipped |= other.opsSkipped;
+    return *this;
+  }
+
+  /// Barrier waits, in issue slots of each warp: a block barrier holds
+  /// every warp until the slowest arrives.
+  static constexpr uint64_t kBlockBarrierSlots = 16;
+  static constexpr uint64_t kWarpBarrierSlots = 2;
+
+  /// One number to compare one kernel's runs under different choices
+  /// (obs-optimize's work strategy), in warp issue slots: each op issued
+  /// once, each shared-memory wavefront past an access's first and each
+  /// global 128-byte line past its first once more, and each barrier's
+  /// wait for each warp.
+  uint64_t estimatedSlots(unsigned warps) const {
+    return warpOps + (sharedWavefronts - sharedAccesses) +
+           (globalLines - std::min(globalLines, globalAccesses)) +
+           warps * (blockBarriers * kBlockBarrierSlots +
+                    warpBarriers * kWarpBarrierSlots);
+  }
 };
 
 /// The cost of `run`, with warps of `warpSize` threads.
 BlockCost computeBlockCost(const BlockRun &run, unsigned warpSize = 32);
+
+/// The cost of `run` phase by phase: element p is what is done after p
+/// barriers and before the next (the stage that ends at barrier p, or the
+/// last stage), and counts barrier p itself. A warp access belongs to the
+/// phase of its first thread's access; their sum is computeBlockCost's.
+SmallVector<BlockCost> computePhaseCosts(const BlockRun &run,
+                                         unsigned warpSize = 32);
 
 } // namespace mlir::obs
 

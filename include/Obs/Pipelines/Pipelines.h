@@ -69,7 +69,7 @@ struct OptimizePipelineOptions : PassPipelineOptions<OptimizePipelineOptions> {
       llvm::cl::init(0)};
   Option<WorkStrategy> strategy{
       *this, "strategy", llvm::cl::desc("How stages are dealt out"),
-      llvm::cl::init(WorkStrategy::Strided), OBS_WORK_STRATEGY_VALUES};
+      llvm::cl::init(WorkStrategy::Cost), OBS_WORK_STRATEGY_VALUES};
   ListOption<RefinementPass, RefinementPassParser> passes{
       *this, "passes",
       llvm::cl::desc("The refinements to run, in the pipeline's order; all "

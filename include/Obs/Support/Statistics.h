@@ -25,6 +25,18 @@ void addToStatistic(Pass &pass, Pass::Statistic &statistic, StringRef name,
 void maxStatistic(Pass &pass, Pass::Statistic &statistic, StringRef name,
                   uint64_t value);
 
+/// While one lives, the counts passes make on this thread are dropped: a
+/// pass that runs other passes on a scratch copy of its op (obs-assign-work's
+/// cost strategy, which runs the refinements on a copy per strategy, on the
+/// thread that runs it) reports only what it did to the op itself.
+class ScratchStatistics {
+public:
+  ScratchStatistics();
+  ~ScratchStatistics();
+  ScratchStatistics(const ScratchStatistics &) = delete;
+  ScratchStatistics &operator=(const ScratchStatistics &) = delete;
+};
+
 /// Whether --obs-statistics was given.
 bool statisticsRequested();
 

@@ -31,8 +31,10 @@ class UBDialect;
 namespace mlir::obs {
 
 /// How obs-assign-work deals out a stage: strided<T> (Obsidian's pairNth),
-/// blocked<k>, or compact<T> (only the elements a stage writes).
-enum class WorkStrategy { Strided, Blocked, Compact };
+/// blocked<k>, or compact<T> (only the elements a stage writes); or, for
+/// `cost`, the one of the three whose refined kernel the simulation finds
+/// cheapest (BlockCost::estimatedSlots).
+enum class WorkStrategy { Strided, Blocked, Compact, Cost };
 
 /// The strategies as command-line values, for pass, pipeline and tool
 /// options: a misspelled one is an error of the option parser.
@@ -44,7 +46,10 @@ enum class WorkStrategy { Strided, Blocked, Compact };
       clEnumValN(::mlir::obs::WorkStrategy::Blocked, "blocked",                \
                  "a contiguous run of elements per thread"),                   \
       clEnumValN(::mlir::obs::WorkStrategy::Compact, "compact",                \
-                 "only the elements a stage writes, dealt out in rounds"))
+                 "only the elements a stage writes, dealt out in rounds"),     \
+      clEnumValN(::mlir::obs::WorkStrategy::Cost, "cost",                      \
+                 "whichever of the three the simulated cost of the refined "   \
+                 "kernel favours"))
 
 #define GEN_PASS_DECL
 #include "Obs/Transforms/Passes.h.inc"

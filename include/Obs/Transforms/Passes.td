@@ -243,6 +243,13 @@ def ObsAssignWork : Pass<"obs-assign-work", "::mlir::obs::KernelOp"> {
     * `compact`: `compact<T>`: only the elements the stage writes (after an
       in-place stage drops its identity writes) are dealt out, so no thread
       works on an element that does not change.
+    * `cost`: each of the three on a copy of the kernel, refined by the
+      passes `refine-with` names (obs-optimize names those it runs after
+      this one), and simulated; the one with the fewest estimated issue
+      slots wins (`obs-report-cost` prints the estimate), the first of
+      them on a tie. Strided and blocked deal out a stage alike when it
+      has no more elements than threads, and are tried once then. A
+      strategy whose copy cannot be refined is not chosen.
 
     Syncs whose work assignment is written or already planned keep it; the
     assignment chosen here goes into the sync's plan.
@@ -263,7 +270,11 @@ def ObsAssignWork : Pass<"obs-assign-work", "::mlir::obs::KernelOp"> {
            "default of one thread per element)">,
     Option<"strategy", "strategy", "::mlir::obs::WorkStrategy",
            /*default=*/"::mlir::obs::WorkStrategy::Strided",
-           "How stages are dealt out", "OBS_WORK_STRATEGY_VALUES">
+           "How stages are dealt out", "OBS_WORK_STRATEGY_VALUES">,
+    ListOption<"refineWith", "refine-with", "std::string",
+               "With strategy=cost: the refinements to run on each copy "
+               "before it is costed, in order (promote-registers, inplace, "
+               "plan-shared, elide-warp-syncs)">
   ];
   // Keeping earlier decisions safe simulates the kernel.
   let dependentDialects = kernelSimulationDialects;
@@ -273,6 +284,8 @@ def ObsAssignWork : Pass<"obs-assign-work", "::mlir::obs::KernelOp"> {
               "Most elements one thread computes in a stage">,
     Statistic<"numTakenBack", "decisions-taken-back",
               "Warp scopes and in-place placements the assignment made unsafe">,
+    Statistic<"numStrategiesCosted", "strategies-costed",
+              "Strategies tried on a copy and costed (strategy=cost)">,
     Statistic<"numSimulations", "simulations",
               "Kernel simulations run (each a lowering and a run of every thread)">,
     Statistic<"numSimulationsReused", "simulations-reused",
@@ -422,20 +435,33 @@ def ObsPlanShared : Pass<"obs-plan-shared", "::mlir::obs::KernelOp"> {
 }
 
 def ObsReportCost : Pass<"obs-report-cost", "::mlir::obs::KernelOp"> {
-  let summary = "Report what one block costs the memory system, from the "
-                "simulation";
+  let summary = "Report what one block costs, from the simulation";
   let description = [{
     Simulates the kernel as it would run (its plan, after whatever
     refinements ran before) and reports, as a remark on the kernel and as
-    statistics, what one block costs:
+    statistics, what one block costs, and, as a remark on each sync whose
+    barrier ends a stage, that stage's share (the work done since the
+    barrier before, register and shuffle stages included; a stage a repeat
+    runs again counts every time), with the last stage's at the kernel's
+    `obs.return`:
 
     * the block and warp barriers it passes;
     * its shared-memory warp accesses and the wavefronts they take: one per
       distinct 4-byte word in the most used of 32 banks, so that a
-      conflict-free access takes 1 and a 2-way bank conflict 2;
+      conflict-free access takes 1 and a 2-way bank conflict 2. A thread's
+      accesses of one aligned 8- or 16-byte chunk between two barriers
+      count as one vector access, as LLVM's load-store vectorizer makes
+      them (`ld.shared.v2` of 32 threads takes 2 wavefronts, no conflict);
     * its global-memory warp accesses and the 128-byte lines they touch:
       1 for a coalesced warp of 4-byte elements, up to 32 for a scattered
-      one.
+      one;
+    * the ops its warps issue, each op of the lowered gpu.func once per
+      warp that runs it (before LLVM's optimisations, so an estimate of the
+      instructions), per element of the kernel's results;
+    * one number that weighs them, in warp issue slots: each op once, each
+      wavefront and line past an access's first once more, and each block
+      barrier 16 slots of waiting per warp (a warp barrier 2).
+      `obs-optimize` picks the work strategy with the fewest.
 
     A warp access is the k-th execution of one load or store by the threads
     of one warp. Accesses whose place depends on data are counted apart.
@@ -448,6 +474,7 @@ def ObsReportCost : Pass<"obs-report-cost", "::mlir::obs::KernelOp"> {
   let dependentDialects = kernelSimulationDialects;
   let statistics = [
     Statistic<"numBlockBarriers", "block-barriers", "Block barriers passed">,
+    Statistic<"numWarpBarriers", "warp-barriers", "Warp barriers passed">,
     Statistic<"numSharedAccesses", "shared-warp-accesses",
               "Warp accesses of shared memory">,
     Statistic<"numSharedWavefronts", "shared-wavefronts",
@@ -455,7 +482,11 @@ def ObsReportCost : Pass<"obs-report-cost", "::mlir::obs::KernelOp"> {
     Statistic<"numGlobalAccesses", "global-warp-accesses",
               "Warp accesses of global memory">,
     Statistic<"numGlobalLines", "global-lines",
-              "128-byte lines those touch">
+              "128-byte lines those touch">,
+    Statistic<"numWarpOps", "warp-ops-issued",
+              "Ops issued, once per warp that runs them">,
+    Statistic<"numIssueSlots", "issue-slots",
+              "The estimate in warp issue slots obs-optimize compares">
   ];
 }
 

@@ -1,0 +1,62 @@
+// RUN: obs-opt %s --split-input-file --pass-pipeline='builtin.module(obs.kernel(obs-promote-registers,obs-assign-work{threads=8 strategy=compact},obs-verify-sync))' | FileCheck %s --check-prefix=COMPACT
+// RUN: not obs-opt %s --split-input-file --pass-pipeline='builtin.module(obs.kernel(obs-promote-registers,obs-assign-work{threads=1 strategy=strided},obs-verify-sync))' 2>&1 | FileCheck %s --check-prefix=ONE
+// RUN: obs-opt %s --split-input-file --pass-pipeline='builtin.module(obs.kernel(obs-promote-registers,obs-assign-work{threads=8 strategy=compact},obs-verify-sync))' --obs-statistics -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS
+
+// Tests of lib/Transforms/AssignWork.cpp: a registers or shuffle storage
+// chosen before the work is dealt out, which the new assignment cannot
+// keep at all, is taken back (the lowering would refuse it: found by
+// obs-fuzz, seed 7, whose pipelines ran obs-promote-registers first); a
+// written one is kept, and its stage dealt out by position.
+
+// With one thread per element, each thread reads back the element it
+// computed: obs-promote-registers keeps the first stage in registers.
+// Compact positions cannot index registers, and one thread would need 16
+// rounds where registers hold 8: the storage goes, the assignment stays.
+// COMPACT-LABEL: obs.kernel @planned
+// COMPACT: obs.sync plan(compact<8>) %{{.*}} : !obs.arr<16 x i32>
+// ONE-DAG: obs.sync plan(strided<1>) %{{.*}} : !obs.arr<16 x i32>
+// STATS: obs-assign-work
+// STATS: 1 decisions-taken-back
+obs.kernel @planned(%a: !obs.arr<16 x i32>) -> !obs.arr<16 x i32> {
+  %m = obs.map %a : !obs.arr<16 x i32> -> !obs.arr<16 x i32> {
+  ^bb0(%x: i32):
+    %c1 = arith.constant 1 : i32
+    %y = arith.addi %x, %c1 : i32
+    obs.yield %y : i32
+  }
+  %s = obs.sync %m : !obs.arr<16 x i32>
+  %n = obs.map %s : !obs.arr<16 x i32> -> !obs.arr<16 x i32> {
+  ^bb0(%x: i32):
+    %y = arith.muli %x, %x : i32
+    obs.yield %y : i32
+  }
+  %r = obs.sync %n : !obs.arr<16 x i32>
+  obs.return %r : !obs.arr<16 x i32>
+}
+
+// -----
+
+// Written registers: compact would make the claim impossible, so the stage
+// is dealt out strided (thread t computes t and t + 8 and reads them back
+// itself), and the claim is proved and kept. With one thread, no
+// assignment can keep it: it is rejected, not replaced.
+// COMPACT-LABEL: obs.kernel @written
+// COMPACT: obs.sync registers plan(strided<8>) %{{.*}} : !obs.arr<16 x i32>
+// COMPACT: obs.sync plan(compact<8>) %{{.*}} : !obs.arr<16 x i32>
+// ONE-DAG: error: 'obs.sync' op cannot keep its array in registers: each thread computes 16 rounds of it, and registers hold at most 8
+obs.kernel @written(%a: !obs.arr<16 x i32>) -> !obs.arr<16 x i32> {
+  %m = obs.map %a : !obs.arr<16 x i32> -> !obs.arr<16 x i32> {
+  ^bb0(%x: i32):
+    %c1 = arith.constant 1 : i32
+    %y = arith.addi %x, %c1 : i32
+    obs.yield %y : i32
+  }
+  %s = obs.sync registers %m : !obs.arr<16 x i32>
+  %n = obs.map %s : !obs.arr<16 x i32> -> !obs.arr<16 x i32> {
+  ^bb0(%x: i32):
+    %y = arith.muli %x, %x : i32
+    obs.yield %y : i32
+  }
+  %r = obs.sync %n : !obs.arr<16 x i32>
+  obs.return %r : !obs.arr<16 x i32>
+}
