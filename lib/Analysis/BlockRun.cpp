@@ -1914,9 +1914,11 @@ mlir::obs::findGlobalHazards(const BlockRun &run,
 
 /// For each access, the access that stands for it in the warp accesses:
 /// itself, or the first of the accesses its thread makes between the same
-/// two barriers to the same aligned 8- or 16-byte chunk of one shared
-/// buffer (all reads or all writes), which LLVM's load-store vectorizer
-/// makes one vector access; a word read again there is not read again.
+/// two barriers to the same aligned 8- or 16-byte chunk of one buffer,
+/// shared or global (all reads or all writes), which LLVM's load-store
+/// vectorizer makes one vector access; a word read again there is not read
+/// again. Shared buffers start at 16-byte boundaries, and so do the
+/// pointers a launch passes (convert-obs-to-gpu's llvm.align).
 static std::vector<uint32_t> findVectorAccesses(const BlockRun &run) {
   ArrayRef<Access> accesses = run.getAccesses();
   std::vector<uint32_t> standsFor(accesses.size());
@@ -1935,7 +1937,6 @@ static std::vector<uint32_t> findVectorAccesses(const BlockRun &run) {
     auto vectorizable = [&](const Access &access) {
       uint64_t bytes = access.byteEnd - access.byteBegin;
       return access.element >= 0 && !access.atomic &&
-             run.getMemories()[access.memory].workgroup &&
              (bytes == 4 || bytes == 8) && access.byteBegin % bytes == 0;
     };
     for (size_t i = begin; i < end; ++i)

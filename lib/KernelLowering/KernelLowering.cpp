@@ -70,11 +70,13 @@ static SmallVector<Type> gridStorageTypes(ArrType type, int64_t grid,
 static constexpr uint64_t kUnrolledRounds = 8;
 
 /// The most array reads the code of one stage may inline, over all its
-/// unrolled rounds (ElementEmitter's read limit). The papers' kernels
-/// inline a few dozen. Each unsynced `odds` triples the reads, so n of them
-/// inline (3^n - 1) / 2: nine make millions of operations, which take
-/// minutes to lower, where 2^15 reads lower in a few seconds.
-static constexpr uint64_t kMaxFusedReads = 1 << 15;
+/// unrolled rounds (ElementEmitter's read limit), of arrays in memory and
+/// arrays computed on the way alike. The papers' kernels inline a few
+/// dozen. Each unsynced `odds` triples the reads, so n of them inline
+/// (3^n - 1) / 2, each behind the branches that choose it: a stage of
+/// 35,000 reads is 300,000 operations, which LLVM takes minutes to compile
+/// for the cpu target, where 2^13 take seconds.
+static constexpr uint64_t kMaxFusedReads = 1 << 13;
 
 namespace {
 
@@ -710,6 +712,27 @@ KernelLowering::emitStage(ArrayRef<Value> arrays,
   // Whether a failure other than the read limit's was reported.
   bool reportedError = false;
   bool skipsIdentity = !compact && written && !written->isAll();
+  // What a round known when lowering writes, where identity writes are
+  // skipped: nothing (the round is not emitted), everything (no thread
+  // asks the set), or some of it.
+  enum class RoundWrites { Nothing, Everything, Some };
+  auto roundWrites = [&](uint64_t round) {
+    if (!skipsIdentity)
+      return RoundWrites::Everything;
+    bool any = false, all = true;
+    for (uint64_t thread = 0; thread < blockThreads; ++thread)
+      if (std::optional<uint64_t> element =
+              how.getElement(thread, round, positions)) {
+        bool changes = written->contains(*element);
+        any |= changes;
+        all &= changes;
+      }
+    return !any  ? RoundWrites::Nothing
+           : all ? RoundWrites::Everything
+                 : RoundWrites::Some;
+  };
+  // Whether the round being emitted asks the set of written elements.
+  bool asksWritten = skipsIdentity;
   // Whether thread `thread` works on `position` in a round; the pipelines
   // fold this where the thread id's range decides it. Where arrays in
   // shuffles may be read, a round in which every thread of the block works
@@ -783,7 +806,7 @@ KernelLowering::emitStage(ArrayRef<Value> arrays,
     Value element = position;
     if (compact && written)
       element = written->emitNth(builder, loc(), position);
-    if (skipsIdentity) {
+    if (asksWritten) {
       auto skipIdentity = scf::IfOp::create(
           builder, loc(), written->emitContains(builder, loc(), element),
           /*withElse=*/false);
@@ -823,7 +846,7 @@ KernelLowering::emitStage(ArrayRef<Value> arrays,
     Value position = how.buildElementIndex(builder, loc(), thread, round);
     Value works = worksOn(thread, position, round);
     Value store = works;
-    if (skipsIdentity) {
+    if (asksWritten) {
       // Whether the element changes, asked only where the thread works (a
       // table of changed elements has no entry past the array).
       auto changes = scf::IfOp::create(builder, loc(), builder.getI1Type(),
@@ -896,12 +919,20 @@ KernelLowering::emitStage(ArrayRef<Value> arrays,
     Block *block = builder.getInsertionBlock();
     Block::iterator start = builder.getInsertionPoint();
     Operation *before = start == block->begin() ? nullptr : &*std::prev(start);
+    // A round in which no thread changes an element of an in-place stage
+    // is not emitted at all, and one in which every working thread does
+    // needs no test: neither is left for LLVM to find.
     for (uint64_t round = 0; round < rounds && !failed; ++round) {
+      RoundWrites writes = roundWrites(round);
+      if (writes == RoundWrites::Nothing)
+        continue;
+      asksWritten = writes == RoundWrites::Some;
       if (computeThenStore)
         computeRound(constant(round));
       else
         emitRound(constant(round));
     }
+    asksWritten = skipsIdentity;
     if (computeThenStore && !failed)
       storeRounds();
     if (rounds > 1 && fusedReads > kMaxFusedReads && !reportedError) {

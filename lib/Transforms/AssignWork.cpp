@@ -103,12 +103,11 @@ struct ObsAssignWorkPass
       uint64_t length = sync.getType().getLength();
       WorkAssignmentAttrInterface how;
       // A written registers or shuffle storage is the user's claim; compact
-      // positions could never keep it, so its stage is dealt out by
+      // positions could never keep it, neither in the stage that computes
+      // the array nor in one that reads it (a compact stage reads under a
+      // branch, where no shuffle may be), so those stages are dealt out by
       // position instead.
-      StorageAttr written = sync.getStorageAttr();
-      bool writtenKeptByThreads =
-          written && written.getValue() != Storage::Shared;
-      if (chosen == WorkStrategy::Compact && writtenKeptByThreads)
+      if (chosen == WorkStrategy::Compact && touchesWrittenKeptByThreads(sync))
         how = StridedAttr::get(kernel.getContext(), blockThreads);
       else if (chosen == WorkStrategy::Blocked)
         how = BlockedAttr::get(
@@ -166,6 +165,23 @@ struct ObsAssignWorkPass
     });
     if (!decidedBefore.empty() && failed(keepSafe(kernel, decidedBefore)))
       return signalPassFailure();
+  }
+
+  /// Whether `sync`'s array, or one its stage reads, is kept in registers
+  /// or shuffles because the user wrote so.
+  static bool touchesWrittenKeptByThreads(SyncOp sync) {
+    auto written = [](SyncOp stage) {
+      StorageAttr storage = stage.getStorageAttr();
+      return storage && storage.getValue() != Storage::Shared;
+    };
+    if (written(sync))
+      return true;
+    for (Value read : findStageSources(sync.getInput(), [](Value value) {
+           return isa_and_present<SyncOp>(value.getDefiningOp());
+         }))
+      if (written(read.getDefiningOp<SyncOp>()))
+        return true;
+    return false;
   }
 
   /// The strategy whose copy of `kernel`, dealt out to `blockThreads`
@@ -226,8 +242,11 @@ struct ObsAssignWorkPass
     if (failed(pm.run(*scratch)))
       return std::nullopt;
     KernelOp copy = *scratch->getOps<KernelOp>().begin();
+    // A copy the verifier would reject (a choice the refinements could
+    // not make safe) is no candidate.
     FailureOr<KernelSimulation> simulated = simulateKernel(copy);
-    if (failed(simulated))
+    if (failed(simulated) || !simulated->run.getRegisterViolations().empty() ||
+        !simulated->hazards(/*limit=*/1).empty())
       return std::nullopt;
     BlockCost cost = computeBlockCost(simulated->run, KernelOp::kWarpSize);
     return cost.estimatedSlots(

@@ -517,10 +517,17 @@ void DeviceExpander::emitScan(ImplicitLocOpBuilder &b, ScanKind kind,
   if (!level.tiles)
     return;
   // Reduce, then scan: each tile's total; their exclusive scan, what comes
-  // before each tile; each tile scanned from it.
-  SmallVector<Value> totals = allocate(b, level.tiles);
+  // before each tile; each tile scanned from it. The last tile's total
+  // comes before no tile, so it is never computed (its tile is not read
+  // twice): the exclusive scan reads one total fewer than it writes
+  // carries, and its last, absent, input is the identity.
+  Value zero = arith::ConstantIndexOp::create(b, 0);
+  Value one = arith::ConstantIndexOp::create(b, 1);
+  Value allButLast = b.createOrFold<arith::MaxSIOp>(
+      b.createOrFold<arith::SubIOp>(level.tiles, one), zero);
+  SmallVector<Value> totals = allocate(b, allButLast);
   SmallVector<Value> carries = allocate(b, level.tiles);
-  launch(b, getReduceTileKernel(), level.tiles, inputs, totals);
+  launch(b, getReduceTileKernel(), allButLast, inputs, totals);
   emitScan(b, ScanKind::Exclusive, totals, carries, level.tiles,
            llvm::divideCeil(most, tiling.tile), level.nextActive);
   SmallVector<Value> tileInputs(inputs);

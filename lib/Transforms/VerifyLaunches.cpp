@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Obs/Analysis/Allocations.h"
 #include "Obs/Analysis/KernelSimulation.h"
 #include "Obs/Dialect/Obs/CompiledLayout.h"
 #include "Obs/Support/ErrorKinds.h"
@@ -53,117 +54,10 @@ using namespace mlir::obs;
 
 namespace {
 
-/// Where a memref's elements live: element `i` at byte
-/// `baseBytes + (offset + sum_d i_d * strides[d]) * elementBytes` of the
-/// allocation `root`. Every view's layout is relative to its allocation's
-/// base, which only memref.view moves (by `baseBytes`).
-struct AllocationView {
-  Value root;
-  int64_t baseBytes = 0;
-  int64_t offset = 0;
-  SmallVector<int64_t> strides;
-  int64_t elementBytes = 1;
-};
-
 /// The bytes an allocation holds, [begin, end), from its own type.
 struct Extent {
   int64_t begin = 0, end = 0;
 };
-
-/// The static offset and strides of `type`'s layout, or none.
-std::optional<std::pair<int64_t, SmallVector<int64_t>>>
-staticStrides(MemRefType type) {
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)) ||
-      ShapedType::isDynamic(offset) ||
-      llvm::any_of(strides, ShapedType::isDynamic))
-    return std::nullopt;
-  return std::make_pair(offset, strides);
-}
-
-/// What the proof accepts as an allocation: a function's argument, or the
-/// result of memref.alloc, memref.alloca or memref.get_global.
-bool isAllocation(Value value) {
-  if (auto argument = dyn_cast<BlockArgument>(value))
-    return argument.getOwner()->isEntryBlock() &&
-           isa<FunctionOpInterface>(argument.getOwner()->getParentOp());
-  return isa_and_present<memref::AllocOp, memref::AllocaOp,
-                         memref::GetGlobalOp>(value.getDefiningOp());
-}
-
-/// Whether `root` is a constant global's memory.
-bool isConstantGlobal(Value root) {
-  auto get = root.getDefiningOp<memref::GetGlobalOp>();
-  if (!get)
-    return false;
-  auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
-      get, get.getNameAttr());
-  return global && global.getConstant();
-}
-
-/// Follows `memref` through views to its allocation. `describe` names the
-/// memref in an error, which is reported at `user`.
-FailureOr<AllocationView> followToAllocation(Value memref, Operation *user,
-                                             const Twine &describe) {
-  auto type = cast<MemRefType>(memref.getType());
-  AllocationView placement;
-  placement.elementBytes = getElementBytes(type);
-  auto strides = staticStrides(type);
-  if (!strides) {
-    InFlightDiagnostic diag = user->emitOpError()
-                              << "cannot place " << describe << " of type "
-                              << type
-                              << ": its layout has no static offset and "
-                                 "strides";
-    return tagError(diag, ErrorKind::RejectedChoice);
-  }
-  std::tie(placement.offset, placement.strides) = *strides;
-  Value current = memref;
-  while (!isAllocation(current)) {
-    // Every memref on the way has static places: a cast may claim an
-    // offset (static) for one that was only known at run time.
-    if (!staticStrides(cast<MemRefType>(current.getType()))) {
-      InFlightDiagnostic diag =
-          user->emitOpError()
-          << "cannot follow " << describe
-          << " to its allocation: it is a view of a memref of type "
-          << current.getType() << ", whose offset or strides are not static";
-      diag.attachNote(current.getLoc()) << "it comes from here";
-      return tagError(diag, ErrorKind::RejectedChoice);
-    }
-    Operation *producer = current.getDefiningOp();
-    if (isa_and_present<memref::SubViewOp, memref::ExpandShapeOp,
-                        memref::CollapseShapeOp, memref::CastOp,
-                        memref::ReinterpretCastOp, memref::TransposeOp>(
-            producer)) {
-      current = cast<ViewLikeOpInterface>(producer).getViewSource();
-      continue;
-    }
-    if (auto view = dyn_cast_if_present<memref::ViewOp>(producer)) {
-      APInt shift;
-      if (matchPattern(view.getByteShift(), m_ConstantInt(&shift))) {
-        placement.baseBytes += shift.getSExtValue();
-        current = view.getSource();
-        continue;
-      }
-    }
-    InFlightDiagnostic diag = user->emitOpError()
-                              << "cannot follow " << describe
-                              << " to its allocation: ";
-    if (producer)
-      diag << "it comes from '" << producer->getName()
-           << "', which is neither a view with static places (subview, "
-              "expand_shape, collapse_shape, cast, reinterpret_cast, "
-              "transpose, view by a constant) nor an allocation";
-    else
-      diag << "it is an argument of a block that is not a function's entry";
-    diag.attachNote(current.getLoc()) << "it comes from here";
-    return tagError(diag, ErrorKind::RejectedChoice);
-  }
-  placement.root = current;
-  return placement;
-}
 
 /// The bytes the allocation `root` holds, or an error at `user`.
 FailureOr<Extent> extentOf(Value root, Operation *user) {

@@ -16,7 +16,7 @@
 // SM80: #nvvm.target<O = 1, chip = "sm_80"
 // SM80-SAME: .target sm_80
 // NVVM: gpu.module @obs_kernels [#nvvm.target
-// NVVM: llvm.func @increv(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) attributes {gpu.kernel
+// NVVM: llvm.func @increv(%{{.*}}: !llvm.ptr {llvm.align = 16 : i64, llvm.noalias}, %{{.*}}: !llvm.ptr {llvm.align = 16 : i64, llvm.noalias}) attributes {gpu.kernel
 // NVVM: nvvm.barrier
 // BIN: gpu.binary @obs_kernels [#gpu.object<{{.*}}bin = "\7FELF
 

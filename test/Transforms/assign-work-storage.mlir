@@ -37,12 +37,13 @@ obs.kernel @planned(%a: !obs.arr<16 x i32>) -> !obs.arr<16 x i32> {
 // -----
 
 // Written registers: compact would make the claim impossible, so the stage
-// is dealt out strided (thread t computes t and t + 8 and reads them back
-// itself), and the claim is proved and kept. With one thread, no
+// that computes the array and the one that reads it are dealt out strided
+// (thread t computes t and t + 8 and reads them back itself), and the
+// claim is proved and kept. With one thread, no
 // assignment can keep it: it is rejected, not replaced.
 // COMPACT-LABEL: obs.kernel @written
 // COMPACT: obs.sync registers plan(strided<8>) %{{.*}} : !obs.arr<16 x i32>
-// COMPACT: obs.sync plan(compact<8>) %{{.*}} : !obs.arr<16 x i32>
+// COMPACT: obs.sync plan(strided<8>) %{{.*}} : !obs.arr<16 x i32>
 // ONE-DAG: error: 'obs.sync' op cannot keep its array in registers: each thread computes 16 rounds of it, and registers hold at most 8
 obs.kernel @written(%a: !obs.arr<16 x i32>) -> !obs.arr<16 x i32> {
   %m = obs.map %a : !obs.arr<16 x i32> -> !obs.arr<16 x i32> {
@@ -59,4 +60,26 @@ obs.kernel @written(%a: !obs.arr<16 x i32>) -> !obs.arr<16 x i32> {
   }
   %r = obs.sync %n : !obs.arr<16 x i32>
   obs.return %r : !obs.arr<16 x i32>
+}
+
+// -----
+
+// Written shuffles: the stage that reads them is dealt out by position too,
+// since a compact stage reads under a branch, where no shuffle may be (the
+// cost strategy had picked compact for it, and the kernel was rejected).
+// 8 threads in one warp; out[i] = a[i xor 1].
+// COMPACT-LABEL: obs.kernel @read_from_shuffles
+// COMPACT: obs.sync shuffle plan(strided<8>) %{{.*}} : !obs.arr<8 x i32>
+// COMPACT: obs.sync plan(strided<8>) %{{.*}} : !obs.arr<8 x i32>
+obs.kernel @read_from_shuffles(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  %s = obs.sync shuffle %a : !obs.arr<8 x i32>
+  %g = obs.generate : !obs.arr<8 x i32> {
+  ^bb0(%i: index):
+    %c1 = arith.constant 1 : index
+    %j = arith.xori %i, %c1 : index
+    %x = obs.index %s[%j] : !obs.arr<8 x i32>
+    obs.yield %x : i32
+  }
+  %r = obs.sync %g : !obs.arr<8 x i32>
+  obs.return %r : !obs.arr<8 x i32>
 }

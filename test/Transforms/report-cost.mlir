@@ -27,20 +27,20 @@ obs.kernel @rev64(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> attributes {thre
 // -----
 
 // 32 threads, one warp, two elements each. The sync's stage is blocked:
-// thread t handles elements 2t and 2t + 1. Its global loads of elements 2t
-// touch two lines (256 bytes with gaps), as do those of 2t + 1 (global
-// memory is read a word at a time). Its two stores, of words 2t and
-// 2t + 1, are one 8-byte vector store (st.shared.v2, as LLVM's load-store
-// vectorizer makes it: the PTX of this kernel has one), which takes
-// 2 wavefronts for the warp's 64 words, and is issued once: two guards,
-// two loads, one store and the barrier. The last stage (rev, returned)
-// has the default strided assignment: its two reads and two writes are
-// conflict free and coalesced, each behind a guard. Shared: 2 + 1 + 1
-// wavefronts; global: 2 + 2 + 1 + 1 lines. Slots: 12 ops, one wavefront
-// and two lines past the first, 16 for the barrier.
-// expected-remark @+1 {{one block: 1 block barriers, 0 warp barriers; shared memory: 3 warp accesses in 4 wavefronts (1.33 each); global memory: 4 warp accesses touching 6 128-byte lines (1.50 each); 12 warp ops issued (0.19 per element); about 31 issue slots}}
+// thread t handles elements 2t and 2t + 1. Its two loads, of elements 2t
+// and 2t + 1, are one 8-byte vector load, and so are its two stores, of
+// words 2t and 2t + 1 (as LLVM's load-store vectorizer makes them, the
+// pointers aligned to 16 bytes: the PTX of this kernel has one
+// ld.global.nc.v2 and one st.shared.v2): the warp's load touches two
+// 128-byte lines, and its store of 64 words takes 2 wavefronts. Issued:
+// two guards, one load, one store and the barrier. The last stage (rev,
+// returned) has the default strided assignment: its two reads and two
+// writes are conflict free and coalesced, each behind a guard. Shared:
+// 2 + 1 + 1 wavefronts; global: 2 + 1 + 1 lines. Slots: 11 ops, one
+// wavefront and one line past the first, 16 for the barrier.
+// expected-remark @+1 {{one block: 1 block barriers, 0 warp barriers; shared memory: 3 warp accesses in 4 wavefronts (1.33 each); global memory: 3 warp accesses touching 4 128-byte lines (1.33 each); 11 warp ops issued (0.17 per element); about 29 issue slots}}
 obs.kernel @blocked(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> attributes {threads = 32} {
-  // expected-remark @+1 {{the stage this sync ends: 1 block barriers, 0 warp barriers; shared memory: 1 warp accesses in 2 wavefronts (2.00 each); global memory: 2 warp accesses touching 4 128-byte lines (2.00 each); 6 warp ops issued}}
+  // expected-remark @+1 {{the stage this sync ends: 1 block barriers, 0 warp barriers; shared memory: 1 warp accesses in 2 wavefronts (2.00 each); global memory: 1 warp accesses touching 2 128-byte lines (2.00 each); 5 warp ops issued}}
   %s = obs.sync plan(blocked<2>) %a : !obs.arr<64 x i32>
   %r = obs.rev %s : !obs.arr<64 x i32>
   // expected-remark @+1 {{the last stage: 0 block barriers, 0 warp barriers; shared memory: 2 warp accesses in 2 wavefronts (1.00 each); global memory: 2 warp accesses touching 2 128-byte lines (1.00 each); 6 warp ops issued}}

@@ -320,6 +320,18 @@ extern "C" void obsFuzzScatterCollision(int64_t block, int64_t place) {
     scatterCollision = {block, place};
 }
 
+/// The check a public host function that launches kernels makes of its
+/// caller (Obs/Support/RuntimeFunctions.h). The fuzzer passes distinct,
+/// aligned buffers, so a report is a bug; the call must not return, so the
+/// child stops, and its crash is the finding.
+extern "C" void obsFuzzArgumentContract(int64_t first, int64_t second) {
+  if (first < 0)
+    return;
+  llvm::errs() << "obs-fuzz: the argument contract is broken at memref "
+               << first << " (and " << second << ")\n";
+  std::abort();
+}
+
 /// Lowers a copy of `module` by `pipeline`, JIT-compiles it and runs its
 /// `entry` on `input`, returning the result, or the diagnostics on failure.
 FailureOr<obs_run::HostArray> run(ModuleOp module, const Entry &entry,
@@ -346,6 +358,9 @@ FailureOr<obs_run::HostArray> run(ModuleOp module, const Entry &entry,
     llvm::orc::SymbolMap symbols;
     symbols[mangle(obs::kScatterCollisionFunction)] = {
         llvm::orc::ExecutorAddr::fromPtr(&obsFuzzScatterCollision),
+        llvm::JITSymbolFlags::Exported};
+    symbols[mangle(obs::kArgumentContractFunction)] = {
+        llvm::orc::ExecutorAddr::fromPtr(&obsFuzzArgumentContract),
         llvm::JITSymbolFlags::Exported};
     return symbols;
   });

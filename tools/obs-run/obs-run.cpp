@@ -194,6 +194,19 @@ static cl::opt<unsigned> benchRuns(
              "their time and GB/s, from N more runs with every launch timed"),
     cl::value_desc("N"), cl::init(0), cl::cat(runCategory));
 
+// For testing the checks a host function makes of its arguments: a caller
+// that breaks the contract of a function that launches kernels.
+enum class BrokenContract { None, Overlap, Misalign };
+static cl::opt<BrokenContract> testBreakContract(
+    "test-break-contract",
+    cl::desc("Testing obs: call the function with its memrefs breaking the "
+             "contract (the cpu and ref targets)"),
+    cl::values(clEnumValN(BrokenContract::Overlap, "overlap",
+                          "the second memref is the first's buffer"),
+               clEnumValN(BrokenContract::Misalign, "misalign",
+                          "the first memref starts 4 bytes into its buffer")),
+    cl::init(BrokenContract::None), cl::Hidden, cl::cat(runCategory));
+
 namespace {
 
 /// Prints each diagnostic as one line: `file:line:col: error: message`.
@@ -466,6 +479,22 @@ extern "C" void obsScatterCollision(int64_t block, int64_t place) {
        ": without a combine each place is written at most once");
 }
 
+/// What a public host function that launches kernels calls when its caller
+/// breaks the contract its kernels rely on (Obs/Support/RuntimeFunctions.h):
+/// they would read or write wrong memory, so the run stops.
+extern "C" void obsArgumentContract(int64_t first, int64_t second) {
+  if (first < 0)
+    return;
+  if (second < 0)
+    fail("error: memref argument " + llvm::Twine(first) +
+         " of a host function that launches kernels is not aligned to 16 "
+         "bytes: its kernels may load and store vectors");
+  fail("error: memref arguments " + llvm::Twine(first) + " and " +
+       llvm::Twine(second) +
+       " of a host function that launches kernels overlap: its kernels "
+       "assume distinct allocations");
+}
+
 /// One launch as obs-record-launches reports it.
 struct RecordedLaunch {
   int64_t kernel, grid, threads, read, written;
@@ -490,6 +519,7 @@ runtimeFunctionSymbols(llvm::orc::MangleAndInterner mangle) {
   };
   add(obs::kRecordLaunchFunction, &obsRecordLaunch);
   add(obs::kScatterCollisionFunction, &obsScatterCollision);
+  add(obs::kArgumentContractFunction, &obsArgumentContract);
   return symbols;
 }
 
@@ -506,8 +536,13 @@ void runOnJit(ModuleOp module, llvm::StringRef target, Job &job) {
   if (!engine)
     failOn(engine.takeError(), "cannot JIT-compile @" + job.symbol + ": ");
   (*engine)->registerSymbols(runtimeFunctionSymbols);
+  SmallVector<void *> buffers = job.buffers();
+  if (testBreakContract == BrokenContract::Overlap && buffers.size() > 1)
+    buffers[1] = buffers[0];
+  if (testBreakContract == BrokenContract::Misalign && !buffers.empty())
+    buffers[0] = static_cast<char *>(buffers[0]) + 4;
   PackedMemRefs arguments;
-  arguments.add(job.arrays, job.buffers());
+  arguments.add(job.arrays, buffers);
   SmallVector<void *> &packed = arguments.get();
   failOn((*engine)->invokePacked(job.symbol, packed),
          "running @" + job.symbol + ": ");

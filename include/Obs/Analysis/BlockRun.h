@@ -219,14 +219,13 @@ SmallVector<Hazard> findGlobalHazards(const BlockRun &run,
 /// lines. Accesses whose place depends on data are not counted
 /// (`uncounted`).
 ///
-/// The shared-memory accesses are counted as LLVM's load-store vectorizer
-/// leaves them: a thread's accesses of one buffer between two barriers,
-/// all reads or all writes, that cover an aligned 8- or 16-byte chunk are
-/// one vector access (`ld.shared.v2`, `.v4`), and a word read twice there
-/// is read once. Shared buffers are placed at 16-byte boundaries, so the
-/// alignment is the offset's. Global memory is accessed a word at a time:
-/// the lowering knows nothing of the alignment of the pointers a launch
-/// passes.
+/// The accesses are counted as LLVM's load-store vectorizer leaves them: a
+/// thread's accesses of one buffer between two barriers, all reads or all
+/// writes, that cover an aligned 8- or 16-byte chunk are one vector access
+/// (`ld.shared.v2`, `ld.global.nc.v4`), and a word read twice there is read
+/// once. Shared buffers are placed at 16-byte boundaries, and the pointers
+/// a launch passes are aligned to 16 bytes (the contract of the host
+/// functions that launch kernels), so the alignment is the offset's.
 struct BlockCost {
   uint64_t blockBarriers = 0, warpBarriers = 0;
   uint64_t sharedAccesses = 0, sharedWavefronts = 0;

@@ -76,6 +76,18 @@ def ConvertObsToGPU : Pass<"convert-obs-to-gpu", "::mlir::ModuleOp"> {
     `obs-plan-shared`, buffers share memory; without it, each has its own),
     so that no pipeline emits PTX that ptxas refuses or runs on the cpu
     target a kernel no GPU block could hold.
+
+    An instance's memref arguments say what every launch of it passes:
+    `llvm.noalias` where each launch passes an allocation no other argument
+    of the launch reaches, and `llvm.align` with the alignment all of them
+    have (an allocation the host code makes gets 16 bytes where it has no
+    alignment of its own), so that LLVM loads inputs through the read-only
+    path and makes a thread's contiguous accesses vectors. A host function
+    that launches kernels takes distinct allocations aligned to 16 bytes:
+    each public one checks both as it starts, and reports a caller outside
+    the module that breaks this through `@obs_argument_contract(first,
+    second)`, which obs's runners provide and which does not return: an
+    error, not a wrong answer.
   }];
   let options = [
     Option<"maxSharedBytes", "max-shared-bytes", "uint64_t",
@@ -97,9 +109,9 @@ def ConvertObsToGPU : Pass<"convert-obs-to-gpu", "::mlir::ModuleOp"> {
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
-    "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",
-    "::mlir::ub::UBDialect"
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::scf::SCFDialect", "::mlir::ub::UBDialect"
   ];
   let statistics = [
     Statistic<"numKernels", "kernels", "Kernels lowered">,

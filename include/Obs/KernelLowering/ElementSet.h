@@ -29,6 +29,9 @@ public:
 
   bool isAll() const { return members.all(); }
   uint64_t size() const { return members.count(); }
+  bool contains(uint64_t element) const {
+    return element < members.size() && members.test(element);
+  }
 
   /// Whether `element` is in the set.
   Value emitContains(OpBuilder &builder, Location loc, Value element) const;

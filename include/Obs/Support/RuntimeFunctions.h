@@ -7,7 +7,10 @@
 //  - the `ref` and `cpu` targets check as they run what cannot be proved
 //    before the data is known (a scatter without a combine whose places
 //    depend on data writes each place at most once), and report the first
-//    violation, which obs-run turns into an error and exit status 1.
+//    violation, which obs-run turns into an error and exit status 1;
+//  - the `cpu` and `cuda` targets' public host functions that launch
+//    kernels check that their callers keep the contract the kernels rely
+//    on (distinct allocations, aligned), and report a caller that does not.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +31,14 @@ constexpr llvm::StringLiteral kRecordLaunchFunction = "obs_record_launch";
 /// combine wrote `place` of its result a second time, in block `block`.
 constexpr llvm::StringLiteral kScatterCollisionFunction =
     "obs_scatter_collision";
+
+/// `void obs_argument_contract(i64 first, i64 second)`: called as a public
+/// host function that launches kernels starts, with (-1, -1) when its
+/// caller keeps the contract its kernels assume; otherwise memref argument
+/// `first` is not aligned to 16 bytes (`second` is -1), or memref arguments
+/// `first` and `second` overlap, and the call does not return.
+constexpr llvm::StringLiteral kArgumentContractFunction =
+    "obs_argument_contract";
 
 /// The private declaration of the runtime function `name` of `type` in
 /// `symbolTable`, added at its start when absent. A symbol of that name

@@ -40,9 +40,12 @@ static bool touchesMemory(Operation *op, SymbolTable &symbols) {
     return false;
   if (auto call = dyn_cast<func::CallOp>(op)) {
     // Another host function is looked at itself; one defined elsewhere may
-    // do anything with the memrefs it is given.
+    // do anything with the memrefs it is given, and nothing with those it
+    // is not (obs's runtime functions take numbers).
     auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
-    return !callee || callee.isExternal();
+    return (!callee || callee.isExternal()) &&
+           llvm::any_of(call.getOperandTypes(),
+                        [](Type type) { return isa<BaseMemRefType>(type); });
   }
   if (op->getNumRegions() && !isMemoryEffectFree(op))
     return false; // Its ops are looked at one by one.

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KernelArguments.h"
 #include "Obs/Conversion/Passes.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/KernelLowering/KernelLowering.h"
@@ -175,6 +176,9 @@ void ConvertObsToGPUPass::runOnOperation() {
     addToStatistic(*this, numShuffleStages, "shuffle-stages");
   };
 
+  // What every launch of an instance passes it, for its arguments'
+  // noalias and alignment.
+  KernelArgumentFacts argumentFacts;
   // Instances are found by kernel and grid, not by name: the names are
   // only hints, renamed where taken (a kernel may be called k_grid4).
   llvm::DenseMap<std::pair<Operation *, int64_t>, gpu::GPUFuncOp> instances;
@@ -205,6 +209,7 @@ void ConvertObsToGPUPass::runOnOperation() {
     SmallVector<Value> allOperands(operands);
     SmallVector<Value> counts = allocateWriteCounts(
         b, loc, kernel, func, memrefs, checkScatters, allOperands);
+    argumentFacts.recordLaunch(func, allOperands);
     Value one = constant(1);
     gpu::LaunchFuncOp::create(b, loc, func, gpu::KernelDim3{grid, one, one},
                               gpu::KernelDim3{constant(threads), one, one},
@@ -318,4 +323,7 @@ void ConvertObsToGPUPass::runOnOperation() {
     kernel.erase();
     host.setSymNameAttr(name);
   }
+  argumentFacts.annotate();
+  if (failed(addEntryChecks(module)))
+    return signalPassFailure();
 }

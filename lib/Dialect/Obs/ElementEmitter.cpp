@@ -99,6 +99,11 @@ SmallVector<Value> ElementEmitter::placeholders(TypeRange types) {
 SmallVector<Value> ElementEmitter::emitLeaf(Value array, ValueRange path) {
   auto type = cast<ArrType>(array.getType());
   assert(path.size() == type.getDepth() && "a leaf needs one index per level");
+  // Every read counts, of an array in memory as of one computed here: the
+  // code grows with both, and the branches of index functions (odds, fan)
+  // copy whole trees of reads of either.
+  if (++fusedReads > readLimit)
+    return placeholders(flattenElementType(type.getLeafType()));
   if (const LeafReader *reader = lookupArray(array)) {
     // Copy: the reader may bind arrays and so grow the scope's map.
     LeafReader read = *reader;
@@ -106,8 +111,6 @@ SmallVector<Value> ElementEmitter::emitLeaf(Value array, ValueRange path) {
   }
   if (auto result = dyn_cast<OpResult>(array))
     if (auto pull = dyn_cast<PullArrayOpInterface>(result.getOwner())) {
-      if (++fusedReads > readLimit)
-        return placeholders(flattenElementType(type.getLeafType()));
       return pull.emitElement(*this, result.getResultNumber(), path.front(),
                               path.drop_front());
     }

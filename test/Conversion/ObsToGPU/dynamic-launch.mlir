@@ -31,7 +31,7 @@
 // CHECK: gpu.launch_func @obs_kernels::@double_any {{.*}} %c6 : index
 
 // CHECK-LABEL: gpu.func @double_any(
-// CHECK-SAME: %[[A:.*]]: memref<2147483647xi32>, %[[B:.*]]: memref<2147483647xi32>, %[[LA:.*]]: index, %[[LB:.*]]: index) kernel
+// CHECK-SAME: %[[A:[^:]*]]: memref<2147483647xi32> {llvm.align = 16 : i64, llvm.noalias}, %[[B:[^:]*]]: memref<2147483647xi32> {llvm.align = 16 : i64, llvm.noalias}, %[[LA:.*]]: index, %[[LB:.*]]: index) kernel
 // CHECK-NOT: known_grid_size
 // CHECK-SAME: known_block_size = array<i32: 4, 1, 1>
 // CHECK-DAG: %[[ABSENT:.*]] = arith.constant 7 : i32
@@ -74,7 +74,7 @@ func.func @run_static(%in: memref<6xi32>, %out: memref<?xi32>) {
 // CHECK: arith.constant 16 : i32
 // CHECK: gpu.return
 // CHECK-LABEL: gpu.func @where_any(
-// CHECK-SAME: %{{.*}}: memref<2147483647xi32>, %{{.*}}: memref<2147483647xf32>, %{{.*}}: memref<2147483647xi32>, %[[LI:.*]]: index, %[[LF:.*]]: index, %{{.*}}: index)
+// CHECK-SAME: %{{[^:]*}}: memref<2147483647xi32> {llvm.align = 16 : i64, llvm.noalias}, %{{[^:]*}}: memref<2147483647xf32> {llvm.align = 16 : i64, llvm.noalias}, %{{[^:]*}}: memref<2147483647xi32> {llvm.align = 16 : i64, llvm.noalias}, %[[LI:[^:]*]]: index, %[[LF:[^:]*]]: index, %{{[^:]*}}: index)
 // CHECK: %[[BLOCK:.*]] = gpu.block_id x {obs.data}
 // CHECK: %[[START:.*]] = arith.muli %[[BLOCK]], %c4
 // CHECK: %[[END:.*]] = arith.minsi %[[LI]], %[[LF]]

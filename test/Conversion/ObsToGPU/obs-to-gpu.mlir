@@ -8,7 +8,7 @@
 // CHECK-LABEL: func.func @increv(
 // CHECK: gpu.launch_func @obs_kernels::@increv blocks in (%[[ONE:.*]], %[[ONE]], %[[ONE]]) threads in (%c10, %[[ONE]], %[[ONE]])
 // CHECK-LABEL: gpu.func @increv(
-// CHECK-SAME: %[[IN:.*]]: memref<10xi32>, %[[OUT:.*]]: memref<10xi32>) workgroup(%[[SM:[^ ]*]] : memref<10xi32, #gpu.address_space<workgroup>> {obs.owner = {{.*}}}) kernel
+// CHECK-SAME: %[[IN:[^:]*]]: memref<10xi32> {llvm.align = 16 : i64, llvm.noalias}, %[[OUT:[^:]*]]: memref<10xi32> {llvm.align = 16 : i64, llvm.noalias}) workgroup(%[[SM:[^ ]*]] : memref<10xi32, #gpu.address_space<workgroup>> {obs.owner = {{.*}}}) kernel
 // CHECK-SAME: known_block_size = array<i32: 10, 1, 1>
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK-NEXT: %[[X:.*]] = memref.load %[[IN]][%[[TID]]]
@@ -157,7 +157,7 @@ obs.kernel @inplace(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
 // CHECK-LABEL: gpu.func @double(
 // CHECK-SAME: memref<8xi32>
 // CHECK-LABEL: gpu.func @double_grid4(
-// CHECK-SAME: %[[IN:.*]]: memref<32xi32>, %[[OUT:.*]]: memref<32xi32>)
+// CHECK-SAME: %[[IN:[^:]*]]: memref<32xi32> {llvm.align = 16 : i64, llvm.noalias}, %[[OUT:[^:]*]]: memref<32xi32> {llvm.align = 16 : i64, llvm.noalias})
 // CHECK-SAME: known_grid_size = array<i32: 4, 1, 1>
 // CHECK: %[[B:.*]] = gpu.block_id x
 // CHECK: %[[OFFSET:.*]] = arith.muli %[[B]], %c8

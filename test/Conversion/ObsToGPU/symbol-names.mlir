@@ -11,13 +11,13 @@
 // CHECK-LABEL: func.func @obs_kernels(
 // CHECK: gpu.launch_func @[[MOD]]::@{{[a-z_0-9]+}} blocks
 // CHECK-LABEL: func.func @main(
-// CHECK: gpu.launch_func @[[MOD]]::@[[DOUBLE4:[a-z_0-9]+]] blocks in (%c4,
+// CHECK: gpu.launch_func @[[MOD]]::@[[DOUBLE4:[a-z_0-9]+]] blocks in (%c4{{(_[0-9]+)?}},
 // CHECK: gpu.module @[[MOD]] {
-// CHECK: gpu.func @[[DOUBLE4]](%{{.*}}: memref<32xi32>, %{{.*}}: memref<32xi32>)
+// CHECK: gpu.func @[[DOUBLE4]](%{{[^:]*}}: memref<32xi32>{{( \{[^}]*\})?}}, %{{[^:]*}}: memref<32xi32>{{( \{[^}]*\})?}})
 // CHECK-NOT: gpu.func
 // CHECK: arith.addi %{{.*}}, %{{.*}} : i32
 // CHECK-NOT: arith.muli %{{.*}}, %{{.*}} : i32
-// CHECK: gpu.func @[[SQUARE]](%{{.*}}: memref<8xi32>, %{{.*}}: memref<8xi32>)
+// CHECK: gpu.func @[[SQUARE]](%{{[^:]*}}: memref<8xi32>{{( \{[^}]*\})?}}, %{{[^:]*}}: memref<8xi32>{{( \{[^}]*\})?}})
 // CHECK-NOT: gpu.func
 // CHECK: arith.muli %{{.*}}, %{{.*}} : i32
 

@@ -80,17 +80,18 @@ public:
   /// placeholders (poison) stand for the missing values.
   bool failed() const { return reportedErrorFlag || exceededReadLimit(); }
 
-  /// Stops following arrays back through their definitions after `limit`
-  /// reads: fused element code grows with the product of the reads of every
-  /// step since the last sync (`odds` reads its input three times, so n
-  /// unsynced odds inline (3^n - 1) / 2 reads), and past some size lowering
-  /// it takes minutes.
+  /// Stops reading arrays after `limit` reads, of arrays with a reader
+  /// (in memory) and arrays followed back through their definitions alike:
+  /// fused element code grows with the product of the reads of every step
+  /// since the last sync (`odds` reads its input three times, so n unsynced
+  /// odds inline (3^n - 1) / 2 reads), and past some size lowering and
+  /// compiling it takes minutes.
   /// Over the limit the emitter fails and `exceededReadLimit` says why.
   void setReadLimit(uint64_t limit) { readLimit = limit; }
   bool exceededReadLimit() const { return fusedReads > readLimit; }
   /// Whether an error was reported: a failure other than the read limit's.
   bool reportedError() const { return reportedErrorFlag; }
-  /// Reads of arrays followed through their definitions so far.
+  /// Reads of arrays so far (see setReadLimit).
   uint64_t getFusedReads() const { return fusedReads; }
 
   /// Emits the flattened scalars of the leaf of `array` at `path`, which has

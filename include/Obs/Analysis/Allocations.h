@@ -1,0 +1,65 @@
+//===- Allocations.h - memrefs followed to their allocations ----*- C++ -*-===//
+//
+// Host code passes kernels views of memory: subviews, reshapes and casts of
+// allocations, and a host function's own arguments. The launch proof and the
+// lowering of launches both need the allocation behind a view and where in
+// it the view's elements lie: two views of one allocation are two sets of
+// places in one memory, not two memories.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OBS_ANALYSIS_ALLOCATIONS_H
+#define OBS_ANALYSIS_ALLOCATIONS_H
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/SmallVector.h"
+#include <optional>
+
+namespace mlir::obs {
+
+/// Where a memref's elements live: element `i` at byte
+/// `baseBytes + (offset + sum_d i_d * strides[d]) * elementBytes` of the
+/// allocation `root`. Every view's layout is relative to its allocation's
+/// base, which only memref.view moves (by `baseBytes`).
+struct AllocationView {
+  Value root;
+  int64_t baseBytes = 0;
+  int64_t offset = 0;
+  SmallVector<int64_t> strides;
+  int64_t elementBytes = 1;
+};
+
+/// The alignment, in bytes, of the memref arguments of a function that
+/// launches kernels: it checks it as it starts, so that kernels may load
+/// and store vectors (cudaMalloc, cuMemAlloc, malloc and obs-run's buffers
+/// give at least this much).
+constexpr uint64_t kArgumentAlignment = 16;
+
+/// The static offset and strides of `type`'s layout, or none.
+std::optional<std::pair<int64_t, SmallVector<int64_t>>>
+staticStrides(MemRefType type);
+
+/// What the proof accepts as an allocation: a function's argument, or the
+/// result of memref.alloc, memref.alloca or memref.get_global.
+bool isAllocation(Value value);
+
+/// Whether `root` is a constant global's memory.
+bool isConstantGlobal(Value root);
+
+/// Follows `memref` through views to its allocation. `describe` names the
+/// memref in an error, which is reported at `user`; with no `user`, it
+/// fails without one.
+FailureOr<AllocationView> followToAllocation(Value memref, Operation *user,
+                                             const Twine &describe);
+
+/// The bytes the pointer to the allocation `root` (which isAllocation
+/// accepts) is known to be aligned to: a function argument's
+/// kArgumentAlignment, an allocation's `alignment`, and at least its
+/// element's bytes.
+uint64_t getAllocationAlignment(Value root);
+
+} // namespace mlir::obs
+
+#endif // OBS_ANALYSIS_ALLOCATIONS_H

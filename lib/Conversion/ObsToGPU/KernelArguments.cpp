@@ -1,0 +1,206 @@
+//===- KernelArguments.cpp - what a kernel may assume of its pointers -----===//
+
+#include "KernelArguments.h"
+#include "Obs/Analysis/Allocations.h"
+#include "Obs/Support/MemoryBytes.h"
+#include "Obs/Support/RuntimeFunctions.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::obs;
+
+void KernelArgumentFacts::recordLaunch(gpu::GPUFuncOp func,
+                                       ValueRange operands) {
+  SmallVector<Argument> &arguments = instances[func];
+  arguments.resize(func.getNumArguments());
+  SmallVector<std::optional<AllocationView>> views;
+  for (Value operand : operands) {
+    views.emplace_back();
+    if (!isa<MemRefType>(operand.getType()))
+      continue;
+    FailureOr<AllocationView> view =
+        followToAllocation(operand, /*user=*/nullptr, "");
+    if (succeeded(view))
+      views.back() = std::move(*view);
+  }
+  bool allFollowed = llvm::all_of(llvm::zip(operands, views), [](auto pair) {
+    return !isa<MemRefType>(std::get<0>(pair).getType()) ||
+           std::get<1>(pair).has_value();
+  });
+  for (auto [index, operand] : llvm::enumerate(operands)) {
+    auto type = dyn_cast<MemRefType>(operand.getType());
+    if (!type)
+      continue;
+    Argument &argument = arguments[index];
+    const std::optional<AllocationView> &view = views[index];
+    if (!view) {
+      argument.alignment =
+          std::min<uint64_t>(argument.alignment, getElementBytes(type));
+      argument.distinct = false;
+      continue;
+    }
+    // The pointer a launch passes is the allocation's (a view's offset is
+    // in the instance's own indexing), moved only by memref.view.
+    Operation *producer = view->root.getDefiningOp();
+    if (auto alloc = dyn_cast_if_present<memref::AllocOp>(producer);
+        alloc && !alloc.getAlignment())
+      alloc.setAlignment(kArgumentAlignment);
+    if (auto alloca = dyn_cast_if_present<memref::AllocaOp>(producer);
+        alloca && !alloca.getAlignment())
+      alloca.setAlignment(kArgumentAlignment);
+    uint64_t alignment = getAllocationAlignment(view->root);
+    if (uint64_t shift = static_cast<uint64_t>(view->baseBytes))
+      alignment = std::min(alignment, shift & -shift);
+    argument.alignment = std::min(argument.alignment, alignment);
+    // Noalias holds only where no other pointer of the launch reaches the
+    // same allocation (or may: one that could not be followed).
+    bool shared =
+        !allFollowed || llvm::any_of(llvm::enumerate(views), [&](auto other) {
+          return other.index() != index && other.value() &&
+                 other.value()->root == view->root;
+        });
+    argument.distinct &= !shared;
+  }
+}
+
+void KernelArgumentFacts::annotate() {
+  for (auto &[op, arguments] : instances) {
+    auto func = cast<gpu::GPUFuncOp>(op);
+    Builder builder(func.getContext());
+    for (auto [index, argument] : llvm::enumerate(arguments)) {
+      if (!isa<MemRefType>(func.getArgument(index).getType()) ||
+          argument.alignment == ~uint64_t(0))
+        continue;
+      func.setArgAttr(index, LLVM::LLVMDialect::getAlignAttrName(),
+                      builder.getI64IntegerAttr(argument.alignment));
+      if (argument.distinct)
+        func.setArgAttr(index, LLVM::LLVMDialect::getNoAliasAttrName(),
+                        builder.getUnitAttr());
+    }
+  }
+}
+
+namespace {
+/// Where a memref argument's elements lie, at run time: its aligned
+/// pointer, the bytes its elements span, [begin, end), and whether it has
+/// none.
+struct ByteSpan {
+  Value pointer, begin, end, empty;
+};
+} // namespace
+
+/// `memref`'s ByteSpan, computed from its descriptor.
+static ByteSpan emitByteSpan(ImplicitLocOpBuilder &b, Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  Value zero = arith::ConstantIndexOp::create(b, 0);
+  Value one = arith::ConstantIndexOp::create(b, 1);
+  Value bytes = arith::ConstantIndexOp::create(b, getElementBytes(type));
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, memref);
+  Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, memref);
+  // The last element's offset from the first: sum of (size - 1) * stride.
+  Value last = zero;
+  Value empty = arith::ConstantIntOp::create(b, 0, 1);
+  for (auto [size, stride] :
+       llvm::zip(metadata.getSizes(), metadata.getStrides())) {
+    empty = arith::OrIOp::create(
+        b, empty,
+        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, size, zero));
+    last = arith::AddIOp::create(
+        b, last,
+        arith::MulIOp::create(b, arith::SubIOp::create(b, size, one), stride));
+  }
+  Value begin = arith::AddIOp::create(
+      b, pointer, arith::MulIOp::create(b, metadata.getOffset(), bytes));
+  Value end = arith::AddIOp::create(
+      b, begin,
+      arith::MulIOp::create(b, arith::AddIOp::create(b, last, one), bytes));
+  return {pointer, begin, end, empty};
+}
+
+LogicalResult mlir::obs::addEntryChecks(ModuleOp module) {
+  // The functions that launch kernels, and those that call them.
+  SymbolTable symbols(module);
+  llvm::SetVector<Operation *> launching;
+  module.walk([&](gpu::LaunchFuncOp launch) {
+    if (auto func = launch->getParentOfType<func::FuncOp>())
+      launching.insert(func);
+  });
+  for (bool grew = true; grew;) {
+    grew = false;
+    module.walk([&](func::CallOp call) {
+      auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+      auto caller = call->getParentOfType<func::FuncOp>();
+      if (callee && caller && launching.contains(callee))
+        grew |= launching.insert(caller);
+    });
+  }
+  MLIRContext *context = module.getContext();
+  Type i64 = IntegerType::get(context, 64);
+  func::FuncOp report;
+  for (Operation *op : launching) {
+    auto func = cast<func::FuncOp>(op);
+    if (!func.isPublic() || func.isExternal())
+      continue;
+    SmallVector<std::pair<int64_t, Value>> memrefs;
+    for (BlockArgument argument : func.getArguments())
+      if (isa<MemRefType>(argument.getType()))
+        memrefs.push_back({argument.getArgNumber(), argument});
+    if (memrefs.empty())
+      continue;
+    if (!report) {
+      FailureOr<func::FuncOp> declared = getOrDeclareRuntimeFunction(
+          module, kArgumentContractFunction,
+          FunctionType::get(context, {i64, i64}, {}));
+      if (failed(declared))
+        return failure();
+      report = *declared;
+    }
+    ImplicitLocOpBuilder b(func.getLoc(),
+                           OpBuilder::atBlockBegin(&func.front()));
+    // The first broken part of the contract, as (first, second), or
+    // (-1, -1): one call, and no branch in the host code (whose launches
+    // stay one straight line for gpu-async-region).
+    SmallVector<std::tuple<Value, int64_t, int64_t>> checks;
+    Value zero = arith::ConstantIndexOp::create(b, 0);
+    Value alignment = arith::ConstantIndexOp::create(b, kArgumentAlignment);
+    SmallVector<ByteSpan> spans;
+    for (auto [number, memref] : memrefs) {
+      ByteSpan span = emitByteSpan(b, memref);
+      spans.push_back(span);
+      Value aligned = arith::CmpIOp::create(
+          b, arith::CmpIPredicate::eq,
+          arith::RemUIOp::create(b, span.pointer, alignment), zero);
+      checks.push_back(
+          {arith::OrIOp::create(b, aligned, span.empty), number, -1});
+    }
+    for (unsigned i = 0; i < memrefs.size(); ++i)
+      for (unsigned j = i + 1; j < memrefs.size(); ++j) {
+        const ByteSpan &first = spans[i], &second = spans[j];
+        Value apart = arith::OrIOp::create(
+            b, arith::OrIOp::create(b, first.empty, second.empty),
+            arith::OrIOp::create(
+                b,
+                arith::CmpIOp::create(b, arith::CmpIPredicate::ule, first.end,
+                                      second.begin),
+                arith::CmpIOp::create(b, arith::CmpIPredicate::ule, second.end,
+                                      first.begin)));
+        checks.push_back({apart, memrefs[i].first, memrefs[j].first});
+      }
+    auto constant = [&](int64_t value) -> Value {
+      return arith::ConstantIntOp::create(b, value, 64);
+    };
+    Value first = constant(-1), second = constant(-1);
+    for (auto [holds, brokenFirst, brokenSecond] : llvm::reverse(checks)) {
+      first = arith::SelectOp::create(b, holds, first, constant(brokenFirst));
+      second =
+          arith::SelectOp::create(b, holds, second, constant(brokenSecond));
+    }
+    func::CallOp::create(b, report, ValueRange{first, second});
+  }
+  return success();
+}
