@@ -41,19 +41,14 @@ static constexpr uint64_t kMostDefaultRun = 16;
 
 /// Whether `op` is a scan or reduce without a network directly in a
 /// kernel's body, whose combine may be reassociated, shared among
-/// `threads`: it becomes `serial`. A scan only over integers: `ref` folds
-/// every scan left to right, which a float scan in another order would not
-/// match bit for bit (a reduction's order `ref` follows).
+/// `threads`: it becomes `serial`. Its order is then its meaning, which
+/// `ref` follows (a float sum rounds as the network associates it).
 static bool takesSerialByDefault(Operation *op, uint64_t threads) {
   if (!isa<ScanOp, ReduceOp>(op) || namesNetwork(op) ||
       !isa<KernelOp>(op->getParentOp()) ||
       ObsDialect::KeepsFoldAttrHelper(op->getContext()).isAttrPresent(op))
     return false;
   ArrType type = arrType(op->getOperand(0));
-  if (isa<ScanOp>(op) &&
-      !llvm::all_of(flattenElementType(type.getElementType()),
-                    [](Type scalar) { return scalar.isIntOrIndex(); }))
-    return false;
   return getSerialRunLength(type.getLength(), threads) <= kMostDefaultRun &&
          isAssociativeOnSamples(op);
 }

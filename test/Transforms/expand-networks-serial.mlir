@@ -121,8 +121,9 @@ obs.kernel @serial_four_warps(%a: !obs.arr<128 x i32>) -> !obs.arr<128 x i32>
 
 // Without `threads`, one thread per element: runs of one, so the warp's
 // Kogge-Stone stages (distance 1, 2, 4) are the whole scan, and no stage
-// is written. A float scan without a network stays the sequential fold,
-// which the reference target computes for every scan.
+// is written. A float scan takes the same network: its association
+// order, which rounds, is the reference target's too
+// (lowerScan's scanInSerialOrder).
 // CHECK-LABEL: obs.kernel @runs_of_one
 // CHECK-NOT: blocked
 // CHECK: arith.cmpi uge, %{{.*}}, %c1
@@ -131,9 +132,15 @@ obs.kernel @serial_four_warps(%a: !obs.arr<128 x i32>) -> !obs.arr<128 x i32>
 // CHECK: obs.sync
 // CHECK: arith.cmpi uge, %{{.*}}, %c4
 // CHECK: %[[R:.*]] = obs.sync
+// CHECK: arith.addf
+// CHECK: obs.sync
+// CHECK: arith.addf
+// CHECK: obs.sync
+// CHECK: arith.addf
+// CHECK: %[[F:.*]] = obs.sync
 // CHECK-NOT: obs.sync
-// CHECK: obs.scan %arg1 {obs.keeps_fold} :
-// CHECK: obs.return %[[R]]
+// CHECK-NOT: obs.scan
+// CHECK: obs.return %[[R]], %[[F]]
 obs.kernel @runs_of_one(%a: !obs.arr<8 x i32>, %b: !obs.arr<8 x f32>)
     -> (!obs.arr<8 x i32>, !obs.arr<8 x f32>) {
   %r = obs.scan %a : !obs.arr<8 x i32> {
@@ -266,12 +273,12 @@ obs.kernel @difference(%a: !obs.arr<8 x i32>) -> !obs.arr<1 x i32> {
   obs.return %t : !obs.arr<1 x i32>
 }
 
-// Six serial scans (one named in @in_two, the empty one in @edges) and
+// Seven serial scans (one named in @in_two, the empty one in @edges) and
 // one reduction; the defaults taken: @serial_scan, @serial_four_warps,
-// @runs_of_one's first, @edges' first and @serial_reduce. Stages:
-// 3 + 1 + 1 + 1 + 1, 1 + 1 + 5 + 1 + 1, 5 + 1, 3, 0, 1 + 2, and 2.
+// both of @runs_of_one, @edges' first and @serial_reduce. Stages:
+// 3 + 1 + 1 + 1 + 1, 1 + 1 + 5 + 1 + 1, 5 + 1, 3 + 3, 0, 1 + 2, and 2.
 // STATS: obs-expand-networks
-// STATS-NEXT: 6 scans
+// STATS-NEXT: 7 scans
 // STATS-NEXT: 1 reductions
-// STATS-NEXT: 5 serial-defaults
-// STATS-NEXT: 30 stages
+// STATS-NEXT: 6 serial-defaults
+// STATS-NEXT: 33 stages

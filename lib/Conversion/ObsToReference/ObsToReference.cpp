@@ -61,6 +61,17 @@ private:
   /// obviously correct sequential algorithms, in O(N) and O(N^2) rather
   /// than the O(N^2) and O(N^3) of materialising their index functions.
   LogicalResult lowerScan(ScanOp scan);
+  /// Turns the `length` elements in `data`, of `scan`'s element type, into
+  /// their inclusive scan in the association order of the `serial` network
+  /// among `threads` (lib/Builder/Networks.cpp builds its stages for the GPU
+  /// targets; this is the reference's own), which a float scan checks bit
+  /// for bit: each run of ceil(length / threads) consecutive elements
+  /// folded left to right; the runs' totals scanned by Kogge-Stone within
+  /// each warp of 32 runs; the warps' totals folded left to right, or,
+  /// past 32 warps, scanned the same way one level up; each run then takes
+  /// in the fold before it (the warps' before the warp's).
+  void scanInSerialOrder(ScanOp scan, const Buffer &data, uint64_t length,
+                         uint64_t threads, bool &failed);
   LogicalResult lowerSort(SortOp sort);
   /// A scatter as a loop over its values, each written (or merged) at its
   /// place; without a combine, a table of written places catches a place
@@ -313,6 +324,15 @@ LogicalResult ReferenceLowering::lowerScan(ScanOp scan) {
   buffers[scan.getResult()] = out;
   if (type.getLength() == 0)
     return success();
+  if (scan.getNetwork() == ScanNetwork::Serial) {
+    // Its order is its meaning for a combine that rounds.
+    if (failed(materialize(scan.getInput(), out)))
+      return failure();
+    bool failed = false;
+    scanInSerialOrder(scan, out, type.getLength(),
+                      getSerialNetworkThreads(scan), failed);
+    return failure(failed);
+  }
   // out[0] = a[0]; out[i] = out[i-1] + a[i].
   std::unique_ptr<ElementEmitter> emitter = makeEmitter(loc);
   Value zero = constant(loc, 0);
@@ -330,6 +350,177 @@ LogicalResult ReferenceLowering::lowerScan(ScanOp scan) {
       body->emitLeaf(scan.getInput(), i));
   storeLeaf(builder, loc, out, combined, i);
   return failure(emitter->failed() || body->failed());
+}
+
+void ReferenceLowering::scanInSerialOrder(ScanOp scan, const Buffer &data,
+                                          uint64_t length, uint64_t threads,
+                                          bool &failed) {
+  Location loc = scan.getLoc();
+  constexpr uint64_t warp = KernelOp::kWarpSize;
+  auto type = cast<ArrType>(scan.getType());
+  SmallVector<Type> scalarTypes = flattenElementType(type.getElementType());
+  auto read = [&](const Buffer &buffer, Value index) {
+    return makeStorageReader(buffer)(builder, loc, index);
+  };
+  auto write = [&](const Buffer &buffer, ValueRange element, Value index) {
+    storeLeaf(builder, loc, buffer, element, index);
+  };
+  auto combine = [&](ValueRange lhs, ValueRange rhs) {
+    std::unique_ptr<ElementEmitter> emitter = makeEmitter(loc);
+    SmallVector<Value> combined =
+        emitter->emitRegionOn(scan.getBody(), lhs, rhs);
+    failed |= emitter->failed();
+    return combined;
+  };
+  // body(i) for i = first .. end-1, in increasing order.
+  auto forEach = [&](uint64_t first, uint64_t end,
+                     function_ref<void(Value)> body) {
+    if (first >= end)
+      return;
+    auto loop = scf::ForOp::create(builder, loc, constant(loc, first),
+                                   constant(loc, end), constant(loc, 1));
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(loop.getBody()->getTerminator());
+    body(loop.getInductionVar());
+  };
+  // `condition ? taken() : otherwise()`, only the chosen side computed.
+  auto choose = [&](Value condition, function_ref<SmallVector<Value>()> taken,
+                    function_ref<SmallVector<Value>()> otherwise) {
+    auto choice = scf::IfOp::create(builder, loc, scalarTypes, condition,
+                                    /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(choice.thenBlock());
+    scf::YieldOp::create(builder, loc, taken());
+    builder.setInsertionPointToStart(choice.elseBlock());
+    scf::YieldOp::create(builder, loc, otherwise());
+    return SmallVector<Value>(choice.getResults());
+  };
+  auto compare = [&](arith::CmpIPredicate predicate, Value lhs, Value rhs) {
+    return arith::CmpIOp::create(builder, loc, predicate, lhs, rhs);
+  };
+  auto remainder = [&](Value value, uint64_t divisor) {
+    return arith::RemUIOp::create(builder, loc, value, constant(loc, divisor));
+  };
+  auto quotient = [&](Value value, uint64_t divisor) {
+    return arith::DivUIOp::create(builder, loc, value, constant(loc, divisor));
+  };
+  auto minus = [&](Value value, uint64_t amount) {
+    return arith::SubIOp::create(builder, loc, value, constant(loc, amount));
+  };
+  Value zero = constant(loc, 0);
+
+  uint64_t run = getSerialRunLength(length, threads);
+  uint64_t count = llvm::divideCeil(length, run);
+  // Each run left to right: an element that does not start its run takes
+  // in the one before.
+  if (run > 1)
+    forEach(1, length, [&](Value i) {
+      auto inRun = scf::IfOp::create(
+          builder, loc,
+          compare(arith::CmpIPredicate::ne, remainder(i, run), zero),
+          /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPoint(inRun.thenBlock()->getTerminator());
+      write(data, combine(read(data, minus(i, 1)), read(data, i)), i);
+    });
+  if (count == 1)
+    return;
+
+  // The runs' totals (the last run's: the array's last element), scanned
+  // within each warp: at distance d, run c with c mod 32 >= d takes in run
+  // c - d of the level below, which in decreasing c is still unchanged.
+  Buffer totals = allocate(type.withLength(count), loc);
+  forEach(0, count, [&](Value r) {
+    Value last = arith::MinUIOp::create(
+        builder, loc,
+        arith::AddIOp::create(
+            builder, loc,
+            arith::MulIOp::create(builder, loc, r, constant(loc, run)),
+            constant(loc, run - 1)),
+        constant(loc, length - 1));
+    write(totals, read(data, last), r);
+  });
+  for (uint64_t distance = 1; distance < std::min(warp, count); distance *= 2)
+    forEach(0, count, [&](Value k) {
+      Value c =
+          arith::SubIOp::create(builder, loc, constant(loc, count - 1), k);
+      auto takes = scf::IfOp::create(builder, loc,
+                                     compare(arith::CmpIPredicate::uge,
+                                             remainder(c, warp),
+                                             constant(loc, distance)),
+                                     /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPoint(takes.thenBlock()->getTerminator());
+      write(totals, combine(read(totals, minus(c, distance)), read(totals, c)),
+            c);
+    });
+  uint64_t warps = llvm::divideCeil(count, warp);
+
+  // before[w], w >= 1: the fold of the totals of the warps before w.
+  Buffer before;
+  if (warps > 1) {
+    before = allocate(type.withLength(warps), loc);
+    auto warpTotal = [&](Value u) {
+      Value last = arith::MinUIOp::create(
+          builder, loc,
+          arith::AddIOp::create(
+              builder, loc,
+              arith::MulIOp::create(builder, loc, u, constant(loc, warp)),
+              constant(loc, warp - 1)),
+          constant(loc, count - 1));
+      return read(totals, last);
+    };
+    if (warps > warp) {
+      // Scanned one level up, each warp's total its own run.
+      Buffer warpTotals = allocate(type.withLength(warps), loc);
+      forEach(0, warps, [&](Value u) { write(warpTotals, warpTotal(u), u); });
+      scanInSerialOrder(scan, warpTotals, warps, /*threads=*/warps, failed);
+      forEach(1, warps, [&](Value w) {
+        write(before, read(warpTotals, minus(w, 1)), w);
+      });
+    } else {
+      write(before, warpTotal(zero), constant(loc, 1));
+      forEach(2, warps, [&](Value w) {
+        write(before,
+              combine(read(before, minus(w, 1)), warpTotal(minus(w, 1))), w);
+      });
+    }
+  }
+  // The fold of the warps before w combined with `element`, or `element`
+  // in warp 0.
+  auto withEarlierWarps = [&](Value w,
+                              function_ref<SmallVector<Value>()> element) {
+    if (warps == 1)
+      return element();
+    return choose(
+        compare(arith::CmpIPredicate::ne, w, zero),
+        [&] { return combine(read(before, w), element()); }, element);
+  };
+
+  if (run == 1) {
+    forEach(0, count, [&](Value r) {
+      write(
+          data,
+          withEarlierWarps(quotient(r, warp), [&] { return read(totals, r); }),
+          r);
+    });
+    return;
+  }
+  // Every run but the first takes in the fold of the runs before it.
+  forEach(run, length, [&](Value i) {
+    Value r = quotient(i, run);
+    Value w = quotient(r, warp);
+    auto runBefore = [&] { return read(totals, minus(r, 1)); };
+    // A warp's first run takes in only the warps before it.
+    SmallVector<Value> prefix =
+        warps == 1
+            ? runBefore()
+            : choose(
+                  compare(arith::CmpIPredicate::ne, remainder(r, warp), zero),
+                  [&] { return withEarlierWarps(w, runBefore); },
+                  [&] { return read(before, w); });
+    write(data, combine(prefix, read(data, i)), i);
+  });
 }
 
 LogicalResult ReferenceLowering::lowerSort(SortOp sort) {

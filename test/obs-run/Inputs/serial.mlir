@@ -97,3 +97,33 @@ obs.kernel @nested2048(%a: !obs.arr<2048 x i32>) -> !obs.arr<2048 x i32>
   }
   obs.return %r : !obs.arr<2048 x i32>
 }
+
+// A float scan without a network takes the serial network too (runs of 11,
+// 91 totals in 3 warps): the reference target computes its order itself,
+// so the rounding agrees bit for bit.
+obs.kernel @fscan1000(%a: !obs.arr<1000 x f32>) -> !obs.arr<1000 x f32>
+    attributes {threads = 96} {
+  %s = obs.scan %a : !obs.arr<1000 x f32> {
+  ^bb0(%x: f32, %y: f32):
+    %z = arith.addf %x, %y : f32
+    obs.yield %z : f32
+  }
+  obs.return %s : !obs.arr<1000 x f32>
+}
+
+// A named serial float scan in a sub-program: 2048 runs of one element in
+// 64 warps, whose totals are scanned one level up.
+obs.kernel @fnested2048(%a: !obs.arr<2048 x f32>) -> !obs.arr<2048 x f32>
+    attributes {threads = 1024} {
+  %r = obs.repeat 1 %a : !obs.arr<2048 x f32> {
+  ^bb0(%x: !obs.arr<2048 x f32>):
+    %s = obs.scan %x network(serial) : !obs.arr<2048 x f32> {
+    ^bb0(%p: f32, %q: f32):
+      %z = arith.addf %p, %q : f32
+      obs.yield %z : f32
+    }
+    %synced = obs.sync %s : !obs.arr<2048 x f32>
+    obs.yield %synced : !obs.arr<2048 x f32>
+  }
+  obs.return %r : !obs.arr<2048 x f32>
+}
