@@ -158,25 +158,25 @@ obs.kernel @runs_of_one(%a: !obs.arr<8 x i32>, %b: !obs.arr<8 x f32>)
 
 // -----
 
-// An empty scan is its input; runs longer than 16 (one thread, 64
+// An empty scan is its input; runs longer than 64 (one thread, 65
 // elements) keep the sequential fold.
 // CHECK-LABEL: obs.kernel @edges
 // CHECK-NOT: obs.sync
 // CHECK: obs.scan %arg1 {obs.keeps_fold} :
 // CHECK: obs.return %arg0,
-obs.kernel @edges(%a: !obs.arr<0 x i32>, %b: !obs.arr<64 x i32>)
-    -> (!obs.arr<0 x i32>, !obs.arr<64 x i32>) attributes {threads = 1} {
+obs.kernel @edges(%a: !obs.arr<0 x i32>, %b: !obs.arr<65 x i32>)
+    -> (!obs.arr<0 x i32>, !obs.arr<65 x i32>) attributes {threads = 1} {
   %r = obs.scan %a : !obs.arr<0 x i32> {
   ^bb0(%x: i32, %y: i32):
     %s = arith.addi %x, %y : i32
     obs.yield %s : i32
   }
-  %l = obs.scan %b : !obs.arr<64 x i32> {
+  %l = obs.scan %b : !obs.arr<65 x i32> {
   ^bb0(%x: i32, %y: i32):
     %s = arith.addi %x, %y : i32
     obs.yield %s : i32
   }
-  obs.return %r, %l : !obs.arr<0 x i32>, !obs.arr<64 x i32>
+  obs.return %r, %l : !obs.arr<0 x i32>, !obs.arr<65 x i32>
 }
 
 // -----
@@ -223,13 +223,18 @@ obs.kernel @serial_reduce(%a: !obs.arr<10 x i32>) -> !obs.arr<1 x i32>
 // -----
 
 // In a sub-program the block's share is not known: a named serial scan has
-// runs of one (nothing written), and a scan without a network stays.
+// runs of one (nothing written), and a scan without a network takes the
+// same network.
 // CHECK-LABEL: obs.kernel @in_two
 // CHECK: obs.two
 // CHECK-NOT: blocked
 // CHECK: obs.sync %{{.*}} : !obs.arr<4 x i32>
 // CHECK: obs.sync %{{.*}} : !obs.arr<4 x i32>
-// CHECK: obs.scan %arg1
+// CHECK-NOT: blocked
+// CHECK: obs.sync %{{.*}} : !obs.arr<4 x i32>
+// CHECK: obs.sync %{{.*}} : !obs.arr<4 x i32>
+// CHECK-NOT: obs.scan
+// CHECK: obs.return
 obs.kernel @in_two(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32>
     attributes {threads = 2} {
   %r = obs.two %a : !obs.arr<8 x i32> -> !obs.arr<8 x i32> {
@@ -273,12 +278,51 @@ obs.kernel @difference(%a: !obs.arr<8 x i32>) -> !obs.arr<1 x i32> {
   obs.return %t : !obs.arr<1 x i32>
 }
 
-// Seven serial scans (one named in @in_two, the empty one in @edges) and
-// one reduction; the defaults taken: @serial_scan, @serial_four_warps,
-// both of @runs_of_one, @edges' first and @serial_reduce. Stages:
-// 3 + 1 + 1 + 1 + 1, 1 + 1 + 5 + 1 + 1, 5 + 1, 3 + 3, 0, 1 + 2, and 2.
+// Eight serial scans (one named in @in_two, the empty one in @edges) and
+// two reductions; the defaults taken: @serial_scan, @serial_four_warps,
+// both of @runs_of_one, @edges' first, @serial_reduce, @in_two's second
+// and @bounds' reduction. Stages: 3 + 1 + 1 + 1 + 1, 1 + 1 + 5 + 1 + 1,
+// 5 + 1, 3 + 3, 0, 1 + 2, 2 + 2 and 10 (runs of 43, 384 totals folded
+// within 12 warps by five shuffles, 12 warps' totals by four).
 // STATS: obs-expand-networks
-// STATS-NEXT: 7 scans
-// STATS-NEXT: 1 reductions
-// STATS-NEXT: 6 serial-defaults
-// STATS-NEXT: 33 stages
+// STATS-NEXT: 8 scans
+// STATS-NEXT: 2 reductions
+// STATS-NEXT: 8 serial-defaults
+// STATS-NEXT: 45 stages
+
+// -----
+
+// A scan's serial default is bounded by what it costs where the fold costs
+// nothing more: 16,384 i32 (64 KiB) on 1,024 threads would take more than
+// half a block's shared memory, and 24,576 i8 in runs of 64 would give
+// 1.5 million elements of run stages to simulate. Both keep the fold; a
+// reduction of as many folds its runs in a loop and takes the default.
+// CHECK-LABEL: obs.kernel @bounds
+// CHECK: obs.scan %arg0 {obs.keeps_fold} :
+// CHECK: obs.scan %arg1 {obs.keeps_fold} :
+// CHECK-NOT: obs.reduce
+// CHECK: obs.return
+obs.kernel @bounds(%a: !obs.arr<16384 x i32>, %b: !obs.arr<24576 x i8>)
+    -> (!obs.arr<16384 x i32>, !obs.arr<24576 x i8>, !obs.arr<1 x i32>)
+    attributes {threads = 384} {
+  %l = obs.scan %a : !obs.arr<16384 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %s = arith.addi %x, %y : i32
+    obs.yield %s : i32
+  }
+  %m = obs.scan %b : !obs.arr<24576 x i8> {
+  ^bb0(%x: i8, %y: i8):
+    %s = arith.addi %x, %y : i8
+    obs.yield %s : i8
+  }
+  %t = obs.reduce %a : !obs.arr<16384 x i32> -> i32 {
+  ^bb0(%x: i32, %y: i32):
+    %s = arith.addi %x, %y : i32
+    obs.yield %s : i32
+  }
+  %g = obs.generate : !obs.arr<1 x i32> {
+  ^bb0(%i: index):
+    obs.yield %t : i32
+  }
+  obs.return %l, %m, %g : !obs.arr<16384 x i32>, !obs.arr<24576 x i8>, !obs.arr<1 x i32>
+}

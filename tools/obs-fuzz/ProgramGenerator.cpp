@@ -526,7 +526,7 @@ private:
   }
 
   /// z = x op y on one scalar: an associative combine (exactly, for
-  /// floats: max and min only, so that networks agree with ref).
+  /// floats: max and min; a scan's float sum is its caller's).
   std::string combine(Scalar s, std::string x, std::string y, int variant,
                       unsigned indent) {
     std::string z = fresh();
@@ -839,9 +839,20 @@ private:
       std::vector<std::string> second(in.begin() + w, in.end());
       if (scan) {
         std::vector<std::string> out;
-        for (size_t i = 0; i < w; ++i)
+        for (size_t i = 0; i < w; ++i) {
+          // A float sum: its network's association (the serial default's
+          // where none is named), which ref follows, rounds alike on every
+          // target.
+          if (isFloat(scalars()[i]) && s.a >= 2) {
+            std::string z = fresh();
+            os << pad(indent + 1) << z << " = arith.addf " << first[i] << ", "
+               << second[i] << " : " << name(scalars()[i]) << "\n";
+            out.push_back(z);
+            continue;
+          }
           out.push_back(
               combine(scalars()[i], first[i], second[i], s.a, indent + 1));
+        }
         yield(out, indent + 1, scalarList());
       } else {
         yield({less(first, second, indent + 1)}, indent + 1, "i1");

@@ -163,12 +163,16 @@ def ObsExpandNetworks : Pass<"obs-expand-networks", "::mlir::obs::KernelOp"> {
     registers), the runs' totals are combined within each warp, then the
     warps' totals. The threads are the kernel's `threads`, else one per
     element (at most 1024); in the region of `two`, `ilv`, `one` or
-    `repeat` each run is one element. A reduce, or a scan of integers,
-    without a network directly in a kernel's body becomes `serial` where its
-    combine folds to constants on sample elements and is associative on all
-    of them, and its runs are at most 16 elements (counted as
-    `serial-defaults`); otherwise it stays a sequential fold (a float scan
-    too: the reference target folds scans left to right).
+    `repeat` each run is one element. A scan or reduce without a network
+    at program level (a kernel's body or a sub-program's, as written)
+    becomes `serial` where its combine folds to
+    constants on sample elements and is associative on all of them
+    (counted as `serial-defaults`): a reduce of any length, a scan whose
+    runs are at most 64 elements, whose array takes at most half a
+    block's shared memory and whose run stages hold at most 2^19 elements
+    together; otherwise it stays a sequential fold. The network is the
+    association order, which the reference target follows, so a float sum
+    or scan rounds alike on every target.
 
     The op's combine or `less` region is cloned into each stage. A scan's
     or reduction's combine that folds to constants is first tried for

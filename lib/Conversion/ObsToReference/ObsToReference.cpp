@@ -62,16 +62,22 @@ private:
   /// than the O(N^2) and O(N^3) of materialising their index functions.
   LogicalResult lowerScan(ScanOp scan);
   /// Turns the `length` elements in `data`, of `scan`'s element type, into
-  /// their inclusive scan in the association order of the `serial` network
-  /// among `threads` (lib/Builder/Networks.cpp builds its stages for the GPU
-  /// targets; this is the reference's own), which a float scan checks bit
-  /// for bit: each run of ceil(length / threads) consecutive elements
-  /// folded left to right; the runs' totals scanned by Kogge-Stone within
-  /// each warp of 32 runs; the warps' totals folded left to right, or,
-  /// past 32 warps, scanned the same way one level up; each run then takes
-  /// in the fold before it (the warps' before the warp's).
-  void scanInSerialOrder(ScanOp scan, const Buffer &data, uint64_t length,
-                         uint64_t threads, bool &failed);
+  /// their inclusive scan in the association order of `network` (the
+  /// reference's own loops; lib/Builder/Networks.cpp builds the stages for
+  /// the GPU targets), which a float scan checks bit for bit. sklansky,
+  /// kogge_stone and brent_kung are levels in which some elements take in
+  /// another: at distance d = 1, 2, 4, ... Sklansky's element i with bit d
+  /// set the last of the left half of its block of 2d, Kogge-Stone's i >= d
+  /// element i - d, Brent-Kung's up-sweep i + 1 = 0 mod 2d and down-sweep
+  /// (d from a quarter of the length rounded up to a power of two, down)
+  /// i + 1 = d mod 2d past 3d element i - d. serial among `threads`: each
+  /// run of ceil(length / threads) consecutive elements folded left to
+  /// right; the runs' totals scanned by Kogge-Stone within each warp of 32
+  /// runs; the warps' totals folded left to right, or, past 32 warps,
+  /// scanned the same way one level up; each run then takes in the fold
+  /// before it (the warps' before the warp's).
+  void scanInNetworkOrder(ScanOp scan, const Buffer &data, uint64_t length,
+                          ScanNetwork network, uint64_t threads, bool &failed);
   LogicalResult lowerSort(SortOp sort);
   /// A scatter as a loop over its values, each written (or merged) at its
   /// place; without a combine, a table of written places catches a place
@@ -324,13 +330,15 @@ LogicalResult ReferenceLowering::lowerScan(ScanOp scan) {
   buffers[scan.getResult()] = out;
   if (type.getLength() == 0)
     return success();
-  if (scan.getNetwork() == ScanNetwork::Serial) {
+  if (std::optional<ScanNetwork> network = scan.getNetwork()) {
     // Its order is its meaning for a combine that rounds.
     if (failed(materialize(scan.getInput(), out)))
       return failure();
     bool failed = false;
-    scanInSerialOrder(scan, out, type.getLength(),
-                      getSerialNetworkThreads(scan), failed);
+    scanInNetworkOrder(
+        scan, out, type.getLength(), *network,
+        *network == ScanNetwork::Serial ? getSerialNetworkThreads(scan) : 0,
+        failed);
     return failure(failed);
   }
   // out[0] = a[0]; out[i] = out[i-1] + a[i].
@@ -352,9 +360,9 @@ LogicalResult ReferenceLowering::lowerScan(ScanOp scan) {
   return failure(emitter->failed() || body->failed());
 }
 
-void ReferenceLowering::scanInSerialOrder(ScanOp scan, const Buffer &data,
-                                          uint64_t length, uint64_t threads,
-                                          bool &failed) {
+void ReferenceLowering::scanInNetworkOrder(ScanOp scan, const Buffer &data,
+                                           uint64_t length, ScanNetwork network,
+                                           uint64_t threads, bool &failed) {
   Location loc = scan.getLoc();
   constexpr uint64_t warp = KernelOp::kWarpSize;
   auto type = cast<ArrType>(scan.getType());
@@ -383,6 +391,22 @@ void ReferenceLowering::scanInSerialOrder(ScanOp scan, const Buffer &data,
     builder.setInsertionPoint(loop.getBody()->getTerminator());
     body(loop.getInductionVar());
   };
+  // One level: for i = 0 .. size-1 (in decreasing order: a level that
+  // reads an element it also updates, Kogge-Stone's, reads it unchanged),
+  // element i takes in element source(i) where takes(i):
+  // buffer[i] = buffer[source(i)] (+) buffer[i].
+  auto level = [&](const Buffer &buffer, uint64_t size,
+                   function_ref<Value(Value)> takes,
+                   function_ref<Value(Value)> source) {
+    forEach(0, size, [&](Value k) {
+      Value i = arith::SubIOp::create(builder, loc, constant(loc, size - 1), k);
+      auto taking = scf::IfOp::create(builder, loc, takes(i),
+                                      /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPoint(taking.thenBlock()->getTerminator());
+      write(buffer, combine(read(buffer, source(i)), read(buffer, i)), i);
+    });
+  };
   // `condition ? taken() : otherwise()`, only the chosen side computed.
   auto choose = [&](Value condition, function_ref<SmallVector<Value>()> taken,
                     function_ref<SmallVector<Value>()> otherwise) {
@@ -407,7 +431,62 @@ void ReferenceLowering::scanInSerialOrder(ScanOp scan, const Buffer &data,
   auto minus = [&](Value value, uint64_t amount) {
     return arith::SubIOp::create(builder, loc, value, constant(loc, amount));
   };
+  auto masked = [&](Value value, uint64_t mask) {
+    return arith::AndIOp::create(builder, loc, value, constant(loc, mask));
+  };
   Value zero = constant(loc, 0);
+
+  switch (network) {
+  case ScanNetwork::Sklansky:
+    for (uint64_t distance = 1; distance < length; distance *= 2)
+      level(
+          data, length,
+          [&](Value i) {
+            return compare(arith::CmpIPredicate::ne, masked(i, distance), zero);
+          },
+          [&](Value i) {
+            return arith::AddIOp::create(builder, loc,
+                                         masked(i, ~(2 * distance - 1)),
+                                         constant(loc, distance - 1));
+          });
+    return;
+  case ScanNetwork::KoggeStone:
+    for (uint64_t distance = 1; distance < length; distance *= 2)
+      level(
+          data, length,
+          [&](Value i) {
+            return compare(arith::CmpIPredicate::uge, i,
+                           constant(loc, distance));
+          },
+          [&](Value i) { return minus(i, distance); });
+    return;
+  case ScanNetwork::BrentKung:
+    for (uint64_t distance = 1; distance < length; distance *= 2)
+      level(
+          data, length,
+          [&](Value i) {
+            return compare(arith::CmpIPredicate::eq,
+                           masked(i, 2 * distance - 1),
+                           constant(loc, 2 * distance - 1));
+          },
+          [&](Value i) { return minus(i, distance); });
+    for (uint64_t distance = llvm::bit_ceil(length) / 4; distance >= 1;
+         distance /= 2)
+      level(
+          data, length,
+          [&](Value i) {
+            return arith::AndIOp::create(
+                builder, loc,
+                compare(arith::CmpIPredicate::eq, masked(i, 2 * distance - 1),
+                        constant(loc, distance - 1)),
+                compare(arith::CmpIPredicate::uge, i,
+                        constant(loc, 3 * distance - 1)));
+          },
+          [&](Value i) { return minus(i, distance); });
+    return;
+  case ScanNetwork::Serial:
+    break;
+  }
 
   uint64_t run = getSerialRunLength(length, threads);
   uint64_t count = llvm::divideCeil(length, run);
@@ -428,32 +507,27 @@ void ReferenceLowering::scanInSerialOrder(ScanOp scan, const Buffer &data,
 
   // The runs' totals (the last run's: the array's last element), scanned
   // within each warp: at distance d, run c with c mod 32 >= d takes in run
-  // c - d of the level below, which in decreasing c is still unchanged.
+  // c - d of the level below.
+  // The last of group g's `group` elements, or the last of `size`.
+  auto lastOfGroup = [&](Value g, uint64_t group, uint64_t size) -> Value {
+    Value first = arith::MulIOp::create(builder, loc, g, constant(loc, group));
+    return arith::MinUIOp::create(
+        builder, loc,
+        arith::AddIOp::create(builder, loc, first, constant(loc, group - 1)),
+        constant(loc, size - 1));
+  };
   Buffer totals = allocate(type.withLength(count), loc);
   forEach(0, count, [&](Value r) {
-    Value last = arith::MinUIOp::create(
-        builder, loc,
-        arith::AddIOp::create(
-            builder, loc,
-            arith::MulIOp::create(builder, loc, r, constant(loc, run)),
-            constant(loc, run - 1)),
-        constant(loc, length - 1));
-    write(totals, read(data, last), r);
+    write(totals, read(data, lastOfGroup(r, run, length)), r);
   });
   for (uint64_t distance = 1; distance < std::min(warp, count); distance *= 2)
-    forEach(0, count, [&](Value k) {
-      Value c =
-          arith::SubIOp::create(builder, loc, constant(loc, count - 1), k);
-      auto takes = scf::IfOp::create(builder, loc,
-                                     compare(arith::CmpIPredicate::uge,
-                                             remainder(c, warp),
-                                             constant(loc, distance)),
-                                     /*withElseRegion=*/false);
-      OpBuilder::InsertionGuard guard(builder);
-      builder.setInsertionPoint(takes.thenBlock()->getTerminator());
-      write(totals, combine(read(totals, minus(c, distance)), read(totals, c)),
-            c);
-    });
+    level(
+        totals, count,
+        [&](Value c) {
+          return compare(arith::CmpIPredicate::uge, remainder(c, warp),
+                         constant(loc, distance));
+        },
+        [&](Value c) { return minus(c, distance); });
   uint64_t warps = llvm::divideCeil(count, warp);
 
   // before[w], w >= 1: the fold of the totals of the warps before w.
@@ -461,20 +535,14 @@ void ReferenceLowering::scanInSerialOrder(ScanOp scan, const Buffer &data,
   if (warps > 1) {
     before = allocate(type.withLength(warps), loc);
     auto warpTotal = [&](Value u) {
-      Value last = arith::MinUIOp::create(
-          builder, loc,
-          arith::AddIOp::create(
-              builder, loc,
-              arith::MulIOp::create(builder, loc, u, constant(loc, warp)),
-              constant(loc, warp - 1)),
-          constant(loc, count - 1));
-      return read(totals, last);
+      return read(totals, lastOfGroup(u, warp, count));
     };
     if (warps > warp) {
       // Scanned one level up, each warp's total its own run.
       Buffer warpTotals = allocate(type.withLength(warps), loc);
       forEach(0, warps, [&](Value u) { write(warpTotals, warpTotal(u), u); });
-      scanInSerialOrder(scan, warpTotals, warps, /*threads=*/warps, failed);
+      scanInNetworkOrder(scan, warpTotals, warps, ScanNetwork::Serial,
+                         /*threads=*/warps, failed);
       forEach(1, warps, [&](Value w) {
         write(before, read(warpTotals, minus(w, 1)), w);
       });

@@ -127,3 +127,29 @@ obs.kernel @fnested2048(%a: !obs.arr<2048 x f32>) -> !obs.arr<2048 x f32>
   }
   obs.return %r : !obs.arr<2048 x f32>
 }
+
+// Runs of 64 (one warp): 63 run stages, in place, in shared memory.
+obs.kernel @scan2048(%a: !obs.arr<2048 x i32>) -> !obs.arr<2048 x i32>
+    attributes {threads = 32} {
+  %s = obs.scan %a : !obs.arr<2048 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %z = arith.addi %x, %y : i32
+    obs.yield %z : i32
+  }
+  obs.return %s : !obs.arr<2048 x i32>
+}
+
+// A reduction folds its runs in a loop: runs of 256 on 256 threads.
+obs.kernel @sum65536(%a: !obs.arr<65536 x i32>) -> !obs.arr<1 x i32>
+    attributes {threads = 256} {
+  %s = obs.reduce %a : !obs.arr<65536 x i32> -> i32 {
+  ^bb0(%x: i32, %y: i32):
+    %z = arith.addi %x, %y : i32
+    obs.yield %z : i32
+  }
+  %t = obs.generate : !obs.arr<1 x i32> {
+  ^bb0(%i: index):
+    obs.yield %s : i32
+  }
+  obs.return %t : !obs.arr<1 x i32>
+}

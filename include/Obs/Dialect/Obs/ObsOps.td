@@ -713,9 +713,9 @@ def Obs_ReduceOp : Obs_Op<"reduce", [
     a floating-point sum differs between them, and the reference target
     computes each exactly as written. `--obs-expand-networks` turns a network
     at program level into stages with syncs. A reduce without a network
-    directly in a kernel's body is `serial` for the kernel's threads where
-    its combine passes the associativity check on sample elements and the
-    runs are at most 16 elements, and the sequential fold otherwise.
+    at program level (a kernel's body, or a sub-program's with runs of one
+    element) is `serial` where its combine passes the associativity check
+    on sample elements, and the sequential fold otherwise.
 
     The region takes the accumulator and the next element (flattened) and
     yields the new accumulator; the results are the flattened element. The
@@ -758,13 +758,16 @@ def Obs_ScanOp : Obs_RegionOp<"scan", [SameOperandsAndResultType]> {
     totals likewise, and each element then takes in the totals before its
     run: two block barriers, and no loop. Each is defined for every length
     (Sklansky's by stages where the length is not a power of two). Each
-    reassociates `⊕`, so a floating-point scan may round differently from
-    the reference target, which folds left to right.
+    reassociates `⊕`, and the network's association order is part of the
+    meaning: a floating-point scan rounds as its network associates, on
+    every target (the reference target follows each network's order).
 
-    A scan of integers without a network directly in a kernel's body is
-    `serial` for the kernel's threads (its `threads`, else as many as it has
-    elements, at most 1024) where its combine passes the associativity
-    check on sample elements and the runs are at most 16 elements.
+    A scan without a network at program level is `serial` (in a kernel's
+    body for its `threads`, else as many as it has elements, at most 1024;
+    in a sub-program with runs of one element) where its combine passes the associativity check on
+    sample elements, the runs are at most 64 elements, the array takes at
+    most half a block's shared memory and the run stages hold at most 2^19
+    elements together.
     Otherwise, or inside element code, each element is folded sequentially
     by its thread.
 
