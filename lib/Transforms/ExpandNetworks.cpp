@@ -71,14 +71,15 @@ static bool takesSerialByDefault(Operation *op, uint64_t threads) {
       ObsDialect::KeepsFoldAttrHelper(op->getContext()).isAttrPresent(op))
     return false;
   // A reduction folds each run in a loop, in one stage, whatever its
-  // length.
-  ArrType type = arrType(op->getOperand(0));
-  uint64_t run = getSerialRunLength(type.getLength(), threads);
-  if (isa<ScanOp>(op) &&
-      (run > kMostDefaultRun ||
-       (run - 1) * type.getLength() > kMostDefaultStageElements ||
-       getArrayBytes(type) > kMostDefaultBytes))
-    return false;
+  // length; a scan's runs are a stage per element (an empty scan has none).
+  if (auto scan = dyn_cast<ScanOp>(op)) {
+    ArrType type = arrType(scan.getInput());
+    uint64_t run = getSerialRunLength(type.getLength(), threads);
+    uint64_t stageElements = run > 1 ? (run - 1) * type.getLength() : 0;
+    if (run > kMostDefaultRun || stageElements > kMostDefaultStageElements ||
+        getArrayBytes(type) > kMostDefaultBytes)
+      return false;
+  }
   return isAssociativeOnSamples(op);
 }
 

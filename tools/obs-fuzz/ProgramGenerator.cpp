@@ -526,13 +526,17 @@ private:
   }
 
   /// z = x op y on one scalar: an associative combine (exactly, for
-  /// floats: max and min; a scan's float sum is its caller's).
+  /// floats: max and min). With `floatSums`, variants 2 and 3 of a float
+  /// are a sum, whose rounding follows the association: a scan's network
+  /// (the serial default's where none is named), which ref follows too.
   std::string combine(Scalar s, std::string x, std::string y, int variant,
-                      unsigned indent) {
+                      unsigned indent, bool floatSums = false) {
     std::string z = fresh();
     const char *op;
     if (isFloat(s))
-      op = variant % 2 ? "minimumf" : "maximumf";
+      op = floatSums && variant >= 2 ? "addf"
+           : variant % 2             ? "minimumf"
+                                     : "maximumf";
     else {
       static const char *ops[] = {"addi", "xori", "maxsi", "minsi"};
       op = ops[variant % 4];
@@ -839,20 +843,9 @@ private:
       std::vector<std::string> second(in.begin() + w, in.end());
       if (scan) {
         std::vector<std::string> out;
-        for (size_t i = 0; i < w; ++i) {
-          // A float sum: its network's association (the serial default's
-          // where none is named), which ref follows, rounds alike on every
-          // target.
-          if (isFloat(scalars()[i]) && s.a >= 2) {
-            std::string z = fresh();
-            os << pad(indent + 1) << z << " = arith.addf " << first[i] << ", "
-               << second[i] << " : " << name(scalars()[i]) << "\n";
-            out.push_back(z);
-            continue;
-          }
-          out.push_back(
-              combine(scalars()[i], first[i], second[i], s.a, indent + 1));
-        }
+        for (size_t i = 0; i < w; ++i)
+          out.push_back(combine(scalars()[i], first[i], second[i], s.a,
+                                indent + 1, /*floatSums=*/true));
         yield(out, indent + 1, scalarList());
       } else {
         yield({less(first, second, indent + 1)}, indent + 1, "i1");

@@ -165,9 +165,9 @@ def ObsExpandNetworks : Pass<"obs-expand-networks", "::mlir::obs::KernelOp"> {
     element (at most 1024); in the region of `two`, `ilv`, `one` or
     `repeat` each run is one element. A scan or reduce without a network
     at program level (a kernel's body or a sub-program's, as written)
-    becomes `serial` where its combine folds to
-    constants on sample elements and is associative on all of them
-    (counted as `serial-defaults`): a reduce of any length, a scan whose
+    becomes `serial` where its combine folds to constants on sample
+    elements and is associative on all of them (counted as
+    `serial-defaults`): a reduce of any length, a scan whose
     runs are at most 64 elements, whose array takes at most half a
     block's shared memory and whose run stages hold at most 2^19 elements
     together; otherwise it stays a sequential fold. The network is the

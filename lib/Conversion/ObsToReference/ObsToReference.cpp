@@ -407,6 +407,14 @@ void ReferenceLowering::scanInNetworkOrder(ScanOp scan, const Buffer &data,
       write(buffer, combine(read(buffer, source(i)), read(buffer, i)), i);
     });
   };
+  auto minus = [&](Value value, uint64_t amount) {
+    return arith::SubIOp::create(builder, loc, value, constant(loc, amount));
+  };
+  // A level in which element i takes in element i - distance.
+  auto levelBack = [&](const Buffer &buffer, uint64_t size, uint64_t distance,
+                       function_ref<Value(Value)> takes) {
+    level(buffer, size, takes, [&](Value i) { return minus(i, distance); });
+  };
   // `condition ? taken() : otherwise()`, only the chosen side computed.
   auto choose = [&](Value condition, function_ref<SmallVector<Value>()> taken,
                     function_ref<SmallVector<Value>()> otherwise) {
@@ -427,9 +435,6 @@ void ReferenceLowering::scanInNetworkOrder(ScanOp scan, const Buffer &data,
   };
   auto quotient = [&](Value value, uint64_t divisor) {
     return arith::DivUIOp::create(builder, loc, value, constant(loc, divisor));
-  };
-  auto minus = [&](Value value, uint64_t amount) {
-    return arith::SubIOp::create(builder, loc, value, constant(loc, amount));
   };
   auto masked = [&](Value value, uint64_t mask) {
     return arith::AndIOp::create(builder, loc, value, constant(loc, mask));
@@ -452,37 +457,26 @@ void ReferenceLowering::scanInNetworkOrder(ScanOp scan, const Buffer &data,
     return;
   case ScanNetwork::KoggeStone:
     for (uint64_t distance = 1; distance < length; distance *= 2)
-      level(
-          data, length,
-          [&](Value i) {
-            return compare(arith::CmpIPredicate::uge, i,
-                           constant(loc, distance));
-          },
-          [&](Value i) { return minus(i, distance); });
+      levelBack(data, length, distance, [&](Value i) {
+        return compare(arith::CmpIPredicate::uge, i, constant(loc, distance));
+      });
     return;
   case ScanNetwork::BrentKung:
     for (uint64_t distance = 1; distance < length; distance *= 2)
-      level(
-          data, length,
-          [&](Value i) {
-            return compare(arith::CmpIPredicate::eq,
-                           masked(i, 2 * distance - 1),
-                           constant(loc, 2 * distance - 1));
-          },
-          [&](Value i) { return minus(i, distance); });
+      levelBack(data, length, distance, [&](Value i) {
+        return compare(arith::CmpIPredicate::eq, masked(i, 2 * distance - 1),
+                       constant(loc, 2 * distance - 1));
+      });
     for (uint64_t distance = llvm::bit_ceil(length) / 4; distance >= 1;
          distance /= 2)
-      level(
-          data, length,
-          [&](Value i) {
-            return arith::AndIOp::create(
-                builder, loc,
-                compare(arith::CmpIPredicate::eq, masked(i, 2 * distance - 1),
-                        constant(loc, distance - 1)),
-                compare(arith::CmpIPredicate::uge, i,
-                        constant(loc, 3 * distance - 1)));
-          },
-          [&](Value i) { return minus(i, distance); });
+      levelBack(data, length, distance, [&](Value i) {
+        return arith::AndIOp::create(builder, loc,
+                                     compare(arith::CmpIPredicate::eq,
+                                             masked(i, 2 * distance - 1),
+                                             constant(loc, distance - 1)),
+                                     compare(arith::CmpIPredicate::uge, i,
+                                             constant(loc, 3 * distance - 1)));
+      });
     return;
   case ScanNetwork::Serial:
     break;
@@ -521,13 +515,10 @@ void ReferenceLowering::scanInNetworkOrder(ScanOp scan, const Buffer &data,
     write(totals, read(data, lastOfGroup(r, run, length)), r);
   });
   for (uint64_t distance = 1; distance < std::min(warp, count); distance *= 2)
-    level(
-        totals, count,
-        [&](Value c) {
-          return compare(arith::CmpIPredicate::uge, remainder(c, warp),
-                         constant(loc, distance));
-        },
-        [&](Value c) { return minus(c, distance); });
+    levelBack(totals, count, distance, [&](Value c) {
+      return compare(arith::CmpIPredicate::uge, remainder(c, warp),
+                     constant(loc, distance));
+    });
   uint64_t warps = llvm::divideCeil(count, warp);
 
   // before[w], w >= 1: the fold of the totals of the warps before w.

@@ -764,10 +764,10 @@ def Obs_ScanOp : Obs_RegionOp<"scan", [SameOperandsAndResultType]> {
 
     A scan without a network at program level is `serial` (in a kernel's
     body for its `threads`, else as many as it has elements, at most 1024;
-    in a sub-program with runs of one element) where its combine passes the associativity check on
-    sample elements, the runs are at most 64 elements, the array takes at
-    most half a block's shared memory and the run stages hold at most 2^19
-    elements together.
+    in a sub-program with runs of one element) where its combine passes
+    the associativity check on sample elements, the runs are at most 64
+    elements, the array takes at most half a block's shared memory and the
+    run stages hold at most 2^19 elements together.
     Otherwise, or inside element code, each element is folded sequentially
     by its thread.
 
