@@ -84,6 +84,10 @@ struct ObsAssignWorkPass
       return signalPassFailure();
     }
     Builder builder(kernel.getContext());
+    // Without a written block size, the block is as wide as its widest
+    // stage; setting one below changes who runs every stage even where no
+    // sync is left to deal out.
+    uint64_t threadsBefore = kernel.getBlockThreads();
     if (!kernel.getThreads()) {
       // The block must still run the work assignments the user wrote.
       kernel.walk([&](SyncOp sync) {
@@ -124,7 +128,11 @@ struct ObsAssignWorkPass
     if (mostPerThread)
       maxStatistic(*this, numElementsPerThread, "max-elements-per-thread",
                    mostPerThread);
-    if (!assignedAny)
+    // A pass's choices rest on the block they were made for: a shuffle's
+    // mask names its lanes, and lanes the block gains run no shuffle (obs-fuzz
+    // seed 6262 #2528: a shuffle chosen for 2 threads, the block then made
+    // 64).
+    if (!assignedAny && kernel.getBlockThreads() == threadsBefore)
       return;
     // A shared-memory plan made before (obs-plan-shared run earlier) placed
     // the buffers of the stages as they were dealt out then; a stage dealt
