@@ -61,6 +61,21 @@ static uint64_t getArrayBytes(ArrType type) {
   return bytes;
 }
 
+/// Whether the serial network among `threads` fits `op`, a scan or reduce:
+/// a reduction folds each run in a loop, in one stage, whatever its length;
+/// a scan's run is a stage per element.
+static bool fitsSerial(Operation *op, uint64_t threads) {
+  if (!isa<ScanOp>(op))
+    return true;
+  ArrType type = arrType(op->getOperand(0));
+  uint64_t run = getSerialRunLength(type.getLength(), threads);
+  // An empty scan has no run stages.
+  uint64_t stageElements = run > 1 ? (run - 1) * type.getLength() : 0;
+  return run <= kMostDefaultRun &&
+         stageElements <= kMostDefaultStageElements &&
+         getArrayBytes(type) <= kMostDefaultBytes;
+}
+
 /// Whether `op`, a scan or reduce without a network at program level (in
 /// a kernel's body, or a sub-program's, whose runs are single elements),
 /// whose combine may be reassociated, shared among `threads`, becomes
@@ -70,17 +85,18 @@ static bool takesSerialByDefault(Operation *op, uint64_t threads) {
   if (!isa<ScanOp, ReduceOp>(op) || namesNetwork(op) ||
       ObsDialect::KeepsFoldAttrHelper(op->getContext()).isAttrPresent(op))
     return false;
-  // A reduction folds each run in a loop, in one stage, whatever its
-  // length; a scan's runs are a stage per element (an empty scan has none).
-  if (auto scan = dyn_cast<ScanOp>(op)) {
-    ArrType type = arrType(scan.getInput());
-    uint64_t run = getSerialRunLength(type.getLength(), threads);
-    uint64_t stageElements = run > 1 ? (run - 1) * type.getLength() : 0;
-    if (run > kMostDefaultRun || stageElements > kMostDefaultStageElements ||
-        getArrayBytes(type) > kMostDefaultBytes)
-      return false;
-  }
-  return isAssociativeOnSamples(op);
+  return fitsSerial(op, threads) && isAssociativeOnSamples(op);
+}
+
+/// Whether `op`, a scan or reduce without a network that stays a fold (its
+/// combine not associative, or past the bounds above), is computed by one
+/// thread in the fold's own order: the serial network among one thread,
+/// whose one run is the whole array, folded left to right. Each element's
+/// thread then reads one result instead of folding again.
+static bool foldsInOneThread(Operation *op) {
+  return isa<ScanOp, ReduceOp>(op) && !namesNetwork(op) &&
+         ObsDialect::KeepsFoldAttrHelper(op->getContext()).isAttrPresent(op) &&
+         fitsSerial(op, /*threads=*/1);
 }
 
 /// Whether `op` is a scan or reduce that names the serial network.
@@ -133,7 +149,9 @@ void ObsExpandNetworksPass::runOnOperation() {
   if (markDefaults)
     return;
   SmallVector<Operation *> networks(
-      llvm::make_filter_range(candidates, namesNetwork));
+      llvm::make_filter_range(candidates, [](Operation *op) {
+        return namesNetwork(op) || foldsInOneThread(op);
+      }));
   auto countSyncs = [&] {
     uint64_t count = 0;
     getOperation().walk([&](SyncOp) { ++count; });
@@ -141,9 +159,11 @@ void ObsExpandNetworksPass::runOnOperation() {
   };
   uint64_t syncsBefore = countSyncs();
   for (Operation *op : networks) {
+    bool chain = foldsInOneThread(op);
     // A network reassociates the combine: one that is not associative
-    // would make the network disagree with the op's meaning.
-    if (isa<ScanOp, ReduceOp>(op) && !defaulted.contains(op) &&
+    // would make the network disagree with the op's meaning. (A fold in one
+    // thread keeps its order.)
+    if (isa<ScanOp, ReduceOp>(op) && !chain && !defaulted.contains(op) &&
         failed(checkCombineLaws(op)))
       return signalPassFailure();
     ImplicitLocOpBuilder b(op->getLoc(), op);
@@ -154,7 +174,15 @@ void ObsExpandNetworksPass::runOnOperation() {
       return dsl::inlineRegion(b, region, arguments);
     };
     SmallVector<Value> replacement;
-    if (auto scan = dyn_cast<ScanOp>(op)) {
+    if (chain) {
+      if (auto scan = dyn_cast<ScanOp>(op))
+        replacement = {
+            dsl::serialScan(b, scan.getInput(), body, /*threads=*/1)};
+      else
+        replacement = dsl::serialReduce(b, cast<ReduceOp>(op).getInput(), body,
+                                        /*threads=*/1);
+      addToStatistic(*this, numChains, "chains");
+    } else if (auto scan = dyn_cast<ScanOp>(op)) {
       switch (*scan.getNetwork()) {
       case ScanNetwork::Sklansky:
         replacement = {dsl::sklansky(b, scan.getInput(), body)};

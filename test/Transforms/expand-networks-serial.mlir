@@ -261,11 +261,20 @@ obs.kernel @in_two(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32>
 
 // -----
 
-// A difference is not associative: the reduce without a network stays the
-// sequential fold.
+// A difference is not associative: the reduce without a network keeps
+// the sequential fold's order (marked, for the reference target), computed
+// once by one thread in a loop, in one stage (a chain); the scan's is one
+// thread's run, a stage per element (blocked<8>: seven stages).
 // CHECK-LABEL: obs.kernel @difference
-// CHECK: obs.reduce %arg0 {obs.keeps_fold} :
-obs.kernel @difference(%a: !obs.arr<8 x i32>) -> !obs.arr<1 x i32> {
+// CHECK: scf.for
+// CHECK: arith.subi
+// CHECK: obs.sync %{{.*}} : !obs.arr<1 x i32>
+// CHECK-NOT: obs.reduce
+// CHECK-COUNT-7: obs.sync blocked<8>
+// CHECK-NOT: obs.scan
+// CHECK: obs.return
+obs.kernel @difference(%a: !obs.arr<8 x i32>)
+    -> (!obs.arr<1 x i32>, !obs.arr<8 x i32>) {
   %s = obs.reduce %a : !obs.arr<8 x i32> -> i32 {
   ^bb0(%x: i32, %y: i32):
     %z = arith.subi %x, %y : i32
@@ -275,7 +284,12 @@ obs.kernel @difference(%a: !obs.arr<8 x i32>) -> !obs.arr<1 x i32> {
   ^bb0(%i: index):
     obs.yield %s : i32
   }
-  obs.return %t : !obs.arr<1 x i32>
+  %u = obs.scan %a : !obs.arr<8 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %z = arith.subi %x, %y : i32
+    obs.yield %z : i32
+  }
+  obs.return %t, %u : !obs.arr<1 x i32>, !obs.arr<8 x i32>
 }
 
 // Eight serial scans (one named in @in_two, the empty one in @edges) and
@@ -283,12 +297,15 @@ obs.kernel @difference(%a: !obs.arr<8 x i32>) -> !obs.arr<1 x i32> {
 // both of @runs_of_one, @edges' first, @serial_reduce, @in_two's second
 // and @bounds' reduction. Stages: 3 + 1 + 1 + 1 + 1, 1 + 1 + 5 + 1 + 1,
 // 5 + 1, 3 + 3, 0, 1 + 2, 2 + 2 and 10 (runs of 43, 384 totals folded
-// within 12 warps by five shuffles, 12 warps' totals by four).
+// within 12 warps by five shuffles, 12 warps' totals by four). @difference's
+// two folds are chains, counted apart: 1 stage for the reduction, 7 for the
+// scan of 8 by one thread, 53 stages in all.
 // STATS: obs-expand-networks
 // STATS-NEXT: 8 scans
 // STATS-NEXT: 2 reductions
 // STATS-NEXT: 8 serial-defaults
-// STATS-NEXT: 45 stages
+// STATS-NEXT: 2 chains
+// STATS-NEXT: 53 stages
 
 // -----
 

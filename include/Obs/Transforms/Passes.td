@@ -170,9 +170,17 @@ def ObsExpandNetworks : Pass<"obs-expand-networks", "::mlir::obs::KernelOp"> {
     `serial-defaults`): a reduce of any length, a scan whose
     runs are at most 64 elements, whose array takes at most half a
     block's shared memory and whose run stages hold at most 2^19 elements
-    together; otherwise it stays a sequential fold. The network is the
-    association order, which the reference target follows, so a float sum
-    or scan rounds alike on every target.
+    together. The network is the association order, which the reference
+    target follows, so a float sum or scan rounds alike on every target.
+
+    A scan or reduce without a network that stays a fold (its combine not
+    associative on the samples, or a scan past those bounds; marked
+    `obs.keeps_fold`, which the reference target folds left to right) is
+    computed once by one thread in that same order where it fits, rather
+    than by every element's thread again (counted as `chains`): a
+    reduction of any length (one thread folds the array in a loop, in one
+    stage), a scan of at most 64 elements within the same bounds (a stage
+    per element, one thread's run).
 
     The op's combine or `less` region is cloned into each stage. A scan's
     or reduction's combine that folds to constants is first tried for
@@ -196,6 +204,8 @@ def ObsExpandNetworks : Pass<"obs-expand-networks", "::mlir::obs::KernelOp"> {
     Statistic<"numReductions", "reductions", "Reduction networks expanded">,
     Statistic<"numSerialDefaults", "serial-defaults",
               "Scans and reductions without a network made serial">,
+    Statistic<"numChains", "chains",
+              "Folds computed once, by one thread, in their order">,
     Statistic<"numStages", "stages", "Syncs the networks introduced">
   ];
 }

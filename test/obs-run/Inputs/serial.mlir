@@ -153,3 +153,31 @@ obs.kernel @sum65536(%a: !obs.arr<65536 x i32>) -> !obs.arr<1 x i32>
   }
   obs.return %t : !obs.arr<1 x i32>
 }
+
+// Combines that are not associative (x - y) keep the left fold, their
+// meaning, but one thread computes it once: a scan of 64 in 63 stages of
+// one thread's run, a reduction of 1000 in one thread's loop.
+obs.kernel @difference64(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32>
+    attributes {threads = 32} {
+  %s = obs.scan %a : !obs.arr<64 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %z = arith.subi %x, %y : i32
+    obs.yield %z : i32
+  }
+  obs.return %s : !obs.arr<64 x i32>
+}
+
+obs.kernel @difference1000(%a: !obs.arr<1000 x i32>) -> !obs.arr<1000 x i32>
+    attributes {threads = 96} {
+  %d = obs.reduce %a : !obs.arr<1000 x i32> -> i32 {
+  ^bb0(%x: i32, %y: i32):
+    %z = arith.subi %x, %y : i32
+    obs.yield %z : i32
+  }
+  %m = obs.map %a : !obs.arr<1000 x i32> -> !obs.arr<1000 x i32> {
+  ^bb0(%v: i32):
+    %z = arith.addi %v, %d : i32
+    obs.yield %z : i32
+  }
+  obs.return %m : !obs.arr<1000 x i32>
+}
