@@ -6,7 +6,7 @@
 //   obs-run examples/device/map.mlir --entry=affine --emit=plan \
 //       --input=numbers.txt
 //
-// --obs-expand-device makes it one launch over tiles of 4,096: every
+// --obs-expand-device makes it one launch over tiles of 8,192: every
 // element read once and written once (8 bytes per element, the floor),
 // the last tile's absent elements neither read nor written.
 

@@ -5,9 +5,9 @@
 //   obs-run examples/device/reduce.mlir --entry=reduce --emit=plan \
 //       --input=numbers.txt
 //
-// --obs-expand-device folds each tile of 4,096 by a tree to its total,
+// --obs-expand-device folds each tile of 8,192 by a tree to its total,
 // then the totals the same way, until one tile is left: every element is
-// read once (4 bytes per element, and 4 more per tile of 4,096).
+// read once (4 bytes per element, and 8 more per tile of 8,192).
 
 // sum[0] = in[0] + ... + in[n - 1] (0 for no numbers).
 func.func @reduce(%in: memref<?xi32>, %sum: memref<1xi32>) {

@@ -3,7 +3,7 @@
 //   obs-run examples/device/scan_f32.mlir --entry=scan --target=cpu \
 //       --input=numbers.txt
 //
-// The plan is examples/device/scan.mlir's, with tiles of 4,096 f32. Tiles
+// The plan is examples/device/scan.mlir's, with tiles of 8,192 f32. Tiles
 // and Sklansky's network reassociate the sum, so a float sum may round
 // differently from a left-to-right one (the ref target runs the same plan,
 // and rounds as cpu and cuda do). Whole numbers whose partial sums stay

@@ -9,7 +9,7 @@
 //   obs-run examples/device/scan_segmented.mlir --entry=segmented_sum \
 //       --target=cpu --input=numbers.txt
 //
-// The flags are i8 and the values i32: tiles of 2,048 pairs.
+// The flags are i8 and the values i32: tiles of 4,096 pairs.
 
 func.func @segmented_sum(%in: memref<?xi32>, %out: memref<?xi32>) {
   %c0 = arith.constant 0 : index

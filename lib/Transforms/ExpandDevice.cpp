@@ -45,11 +45,13 @@ struct Tiling {
   uint64_t threads;
 };
 
-/// `forced` elements per tile when it is not 0. Otherwise 16 KiB of elements
-/// per tile, a power of two between 256 and 4,096, on at most 256 threads:
-/// 4,096 i32 or f32, 2,048 i64 or (i32, i32) pairs. A tile's stages then fit in
-/// shared memory many times over, and the totals a tile leaves (one element)
-/// are at most 1/256 of its traffic.
+/// `forced` elements per tile when it is not 0. Otherwise 32 KiB of elements
+/// per tile, a power of two between 256 and 8,192, on at most 256 threads:
+/// 8,192 i32 or f32, 4,096 i64 or (i32, i32) pairs. A scan's tile is one
+/// in-place buffer of shared memory (two thirds of a block's 48 KiB at
+/// most), and every tile costs its scan 16 bytes of totals and carries: 16 /
+/// 8,192 of an i32's traffic, which keeps a scan of 1,000,003 under 12
+/// bytes per element (docs/Rationale.md, "The device level").
 Tiling chooseTiling(TypeRange scalars, uint64_t forced) {
   if (forced)
     return {forced, std::min<uint64_t>(256, forced)};
@@ -57,7 +59,7 @@ Tiling chooseTiling(TypeRange scalars, uint64_t forced) {
   for (Type scalar : scalars)
     bytes += getTypeBytes(scalar);
   uint64_t tile =
-      std::clamp<uint64_t>(llvm::bit_floor(16384 / bytes), 256, 4096);
+      std::clamp<uint64_t>(llvm::bit_floor(32768 / bytes), 256, 8192);
   return {tile, std::min<uint64_t>(256, tile)};
 }
 

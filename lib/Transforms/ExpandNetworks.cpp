@@ -71,8 +71,7 @@ static bool fitsSerial(Operation *op, uint64_t threads) {
   uint64_t run = getSerialRunLength(type.getLength(), threads);
   // An empty scan has no run stages.
   uint64_t stageElements = run > 1 ? (run - 1) * type.getLength() : 0;
-  return run <= kMostDefaultRun &&
-         stageElements <= kMostDefaultStageElements &&
+  return run <= kMostDefaultRun && stageElements <= kMostDefaultStageElements &&
          getArrayBytes(type) <= kMostDefaultBytes;
 }
 
@@ -86,6 +85,23 @@ static bool takesSerialByDefault(Operation *op, uint64_t threads) {
       ObsDialect::KeepsFoldAttrHelper(op->getContext()).isAttrPresent(op))
     return false;
   return fitsSerial(op, threads) && isAssociativeOnSamples(op);
+}
+
+/// Whether `op`, a scan without a network whose combine may be reassociated
+/// but which the serial network does not fit (runs over 64 elements, or run
+/// stages over the bound), becomes `sklansky`: log2(n) stages of the whole
+/// array, in place, which any length takes, where the fold would make every
+/// element's thread fold again from the start. Its stages are bounded as the
+/// serial network's are, and its array by the same half of shared memory.
+static bool takesSklanskyByDefault(Operation *op) {
+  if (!isa<ScanOp>(op) || namesNetwork(op) ||
+      ObsDialect::KeepsFoldAttrHelper(op->getContext()).isAttrPresent(op))
+    return false;
+  ArrType type = arrType(op->getOperand(0));
+  uint64_t length = type.getLength();
+  uint64_t levels = length > 1 ? llvm::Log2_64_Ceil(length) : 0;
+  return levels * length <= kMostDefaultStageElements &&
+         getArrayBytes(type) <= kMostDefaultBytes && isAssociativeOnSamples(op);
 }
 
 /// Whether `op`, a scan or reduce without a network that stays a fold (its
@@ -130,7 +146,14 @@ void ObsExpandNetworksPass::runOnOperation() {
   // checked then, on samples.
   llvm::DenseSet<Operation *> defaulted;
   for (Operation *op : candidates) {
-    if (!takesSerialByDefault(op, serialThreads(op))) {
+    bool serial = takesSerialByDefault(op, serialThreads(op));
+    if (!serial && takesSklanskyByDefault(op)) {
+      cast<ScanOp>(op).setNetwork(ScanNetwork::Sklansky);
+      defaulted.insert(op);
+      addToStatistic(*this, numSklanskyDefaults, "sklansky-defaults");
+      continue;
+    }
+    if (!serial) {
       // Decided once, on the kernel as the pass first sees it (the
       // reference target's view): a fold inside `one` stays a fold after
       // obs-flatten lifts it, when the pass runs again.

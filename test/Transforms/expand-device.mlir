@@ -4,15 +4,15 @@
 
 // BAD-TILE: obs-expand-device: tile=6 is not a power of two of at most 65536
 
-// A reduce of i32: tiles of 4,096 on 256 threads, absent elements the
+// A reduce of i32: tiles of 8,192 on 256 threads, absent elements the
 // identity; a tree folds each tile to its one-element total.
-// CHECK-LABEL: obs.kernel private @sum_device_reduce_reduce_tile(%{{.*}}: !obs.arr<4096 x i32> {obs.absent = 0 : i32}) -> !obs.arr<1 x i32> attributes {threads = 256 : i64}
-// CHECK: obs.reduce %{{.*}} network(tree) : !obs.arr<4096 x i32> -> i32
+// CHECK-LABEL: obs.kernel private @sum_device_reduce_reduce_tile(%{{.*}}: !obs.arr<8192 x i32> {obs.absent = 0 : i32}) -> !obs.arr<1 x i32> attributes {threads = 256 : i64}
+// CHECK: obs.reduce %{{.*}} network(tree) : !obs.arr<8192 x i32> -> i32
 // CHECK: arith.addi
 // CHECK: obs.generate : !obs.arr<1 x i32>
 
 // The plan: one launch of one block when the array fits a tile; otherwise
-// the tiles' totals, then theirs, one level per factor of 4,096 that
+// the tiles' totals, then theirs, one level per factor of 8,192 that
 // 2^31 - 1 elements need (3 levels). It has no branches: a launch that must
 // not run has a grid of 0, so the host code is one line of launches.
 // CHECK-LABEL: func.func @sum(
@@ -56,19 +56,19 @@ func.func @sum(%in: memref<?xi32>, %out: memref<1xi32>) {
 
 // -----
 
-// A length known at compile time needs only the levels it has: 5,000
+// A length known at compile time needs only the levels it has: 10,000
 // elements are two tiles, whose totals fit one.
-// CHECK-LABEL: func.func @sum_5000(
+// CHECK-LABEL: func.func @sum_10000(
 // CHECK-NOT: scf.if
 // CHECK: %[[C2:.*]] = arith.constant 2 : index
 // CHECK: %[[TOTALS:.*]] = memref.alloc(%[[C2]]) : memref<?xi32>
-// CHECK: obs.launch @sum_5000_device_reduce_reduce_tile grid(%[[C2]]) ins(%{{.*}} : memref<5000xi32>) outs(%[[TOTALS]] : memref<?xi32>)
+// CHECK: obs.launch @sum_10000_device_reduce_reduce_tile grid(%[[C2]]) ins(%{{.*}} : memref<10000xi32>) outs(%[[TOTALS]] : memref<?xi32>)
 // CHECK: %[[C1:.*]] = arith.constant 1 : index
-// CHECK: obs.launch @sum_5000_device_reduce_reduce_tile grid(%[[C1]]) ins(%[[TOTALS]] : memref<?xi32>)
+// CHECK: obs.launch @sum_10000_device_reduce_reduce_tile grid(%[[C1]]) ins(%[[TOTALS]] : memref<?xi32>)
 // CHECK-NOT: scf.if
 // CHECK: return
-func.func @sum_5000(%in: memref<5000xi32>, %out: memref<1xi32>) {
-  obs.device_reduce ins(%in : memref<5000xi32>) outs(%out : memref<1xi32>) identity [0 : i32] {
+func.func @sum_10000(%in: memref<10000xi32>, %out: memref<1xi32>) {
+  obs.device_reduce ins(%in : memref<10000xi32>) outs(%out : memref<1xi32>) identity [0 : i32] {
   ^bb0(%acc: i32, %x: i32):
     %s = arith.addi %acc, %x : i32
     obs.yield %s : i32
@@ -78,12 +78,12 @@ func.func @sum_5000(%in: memref<5000xi32>, %out: memref<1xi32>) {
 
 // -----
 
-// A scan of (i32, i32) pairs: 8 bytes, tiles of 2,048; reduce-then-scan,
+// A scan of (i32, i32) pairs: 8 bytes, tiles of 4,096; reduce-then-scan,
 // the totals scanned exclusively by the same plan, then each tile from its
 // carry (the combine's left operand: it need not commute).
-// CHECK-LABEL: obs.kernel private @pairs_device_scan_scan_one_tile(%{{.*}}: !obs.arr<2048 x tuple<i32, i32>> {obs.absent = [1 : i32, 0 : i32]}) -> !obs.arr<2048 x tuple<i32, i32>>
+// CHECK-LABEL: obs.kernel private @pairs_device_scan_scan_one_tile(%{{.*}}: !obs.arr<4096 x tuple<i32, i32>> {obs.absent = [1 : i32, 0 : i32]}) -> !obs.arr<4096 x tuple<i32, i32>>
 // CHECK: obs.scan %{{.*}} network(sklansky)
-// CHECK-LABEL: obs.kernel private @pairs_device_scan_reduce_tile(%{{.*}}: !obs.arr<2048 x tuple<i32, i32>> {obs.absent = [1 : i32, 0 : i32]})
+// CHECK-LABEL: obs.kernel private @pairs_device_scan_reduce_tile(%{{.*}}: !obs.arr<4096 x tuple<i32, i32>> {obs.absent = [1 : i32, 0 : i32]})
 // CHECK-LABEL: obs.kernel private @pairs_device_scan_exclusive_scan_one_tile(
 // CHECK: obs.scan %{{.*}} network(sklansky)
 // CHECK: obs.generate
@@ -91,7 +91,7 @@ func.func @sum_5000(%in: memref<5000xi32>, %out: memref<1xi32>) {
 // CHECK-DAG: arith.constant 1 : i32
 // CHECK-DAG: arith.constant 0 : i32
 // CHECK-LABEL: obs.kernel private @pairs_device_scan_exclusive_scan_tile(
-// CHECK-SAME: %{{.*}}: !obs.arr<2048 x tuple<i32, i32>> {obs.absent = [1 : i32, 0 : i32]}, %[[CARRY:.*]]: !obs.arr<1 x tuple<i32, i32>> {obs.absent = [1 : i32, 0 : i32]})
+// CHECK-SAME: %{{.*}}: !obs.arr<4096 x tuple<i32, i32>> {obs.absent = [1 : i32, 0 : i32]}, %[[CARRY:.*]]: !obs.arr<1 x tuple<i32, i32>> {obs.absent = [1 : i32, 0 : i32]})
 // CHECK: obs.index %[[CARRY]][%{{.*}}] : !obs.arr<1 x tuple<i32, i32>>
 // CHECK-LABEL: obs.kernel private @pairs_device_scan_scan_tile(
 // CHECK: %[[C:.*]]:2 = obs.index
@@ -122,7 +122,7 @@ func.func @pairs(%a: memref<?xi32>, %b: memref<?xi32>, %c: memref<?xi32>, %d: me
 // A map applies its function to present elements only: absent ones (zeros
 // past the end) give zeros the function never computed.
 // CHECK-LABEL: obs.kernel private @quotients_device_map_map_tile(
-// CHECK-SAME: %[[A:.*]]: !obs.arr<4096 x i32> {obs.absent = 0 : i32}) -> !obs.arr<4096 x i32>
+// CHECK-SAME: %[[A:.*]]: !obs.arr<8192 x i32> {obs.absent = 0 : i32}) -> !obs.arr<8192 x i32>
 // CHECK: %[[PRESENT:.*]] = obs.extent %[[A]]
 // CHECK: obs.generate
 // CHECK: %[[INSIDE:.*]] = arith.cmpi ult, %{{.*}}, %[[PRESENT]]

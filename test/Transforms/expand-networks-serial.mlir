@@ -1,5 +1,6 @@
 // RUN: obs-opt %s --split-input-file --pass-pipeline='builtin.module(obs.kernel(obs-expand-networks))' | FileCheck %s
 // RUN: obs-opt %s --split-input-file --pass-pipeline='builtin.module(obs.kernel(obs-expand-networks))' --obs-statistics 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
+// RUN: obs-opt %s --split-input-file --pass-pipeline='builtin.module(obs.kernel(obs-expand-networks{mark-defaults=true}))' | FileCheck %s --check-prefix=MARK
 
 // Tests of the serial networks (lib/Builder/Networks.cpp) and of
 // obs-expand-networks' default for scans and reductions without a network:
@@ -159,10 +160,16 @@ obs.kernel @runs_of_one(%a: !obs.arr<8 x i32>, %b: !obs.arr<8 x f32>)
 // -----
 
 // An empty scan is its input; runs longer than 64 (one thread, 65
-// elements) keep the sequential fold.
+// elements) take Sklansky's network instead of the serial one: its
+// ceil(log2 65) = 7 levels, where the fold would have every element fold
+// again from the start.
+// MARK-LABEL: obs.kernel @edges
+// MARK: obs.scan %arg1 network(sklansky) : !obs.arr<65 x i32>
 // CHECK-LABEL: obs.kernel @edges
+// CHECK-NOT: obs.keeps_fold
+// CHECK-COUNT-7: obs.sync {{.*}} : !obs.arr<65 x i32>
 // CHECK-NOT: obs.sync
-// CHECK: obs.scan %arg1 {obs.keeps_fold} :
+// CHECK-NOT: obs.scan
 // CHECK: obs.return %arg0,
 obs.kernel @edges(%a: !obs.arr<0 x i32>, %b: !obs.arr<65 x i32>)
     -> (!obs.arr<0 x i32>, !obs.arr<65 x i32>) attributes {threads = 1} {
@@ -299,24 +306,33 @@ obs.kernel @difference(%a: !obs.arr<8 x i32>)
 // 5 + 1, 3 + 3, 0, 1 + 2, 2 + 2 and 10 (runs of 43, 384 totals folded
 // within 12 warps by five shuffles, 12 warps' totals by four). @difference's
 // two folds are chains, counted apart: 1 stage for the reduction, 7 for the
-// scan of 8 by one thread, 53 stages in all.
+// scan of 8 by one thread. Two scans take Sklansky's network past serial's
+// bounds (@edges' 65 elements, 7 stages; @bounds' i8, 15): 75 stages in all.
 // STATS: obs-expand-networks
-// STATS-NEXT: 8 scans
+// STATS-NEXT: 10 scans
 // STATS-NEXT: 2 reductions
 // STATS-NEXT: 8 serial-defaults
+// STATS-NEXT: 2 sklansky-defaults
 // STATS-NEXT: 2 chains
-// STATS-NEXT: 53 stages
+// STATS-NEXT: 75 stages
 
 // -----
 
 // A scan's serial default is bounded by what it costs where the fold costs
 // nothing more: 16,384 i32 (64 KiB) on 1,024 threads would take more than
 // half a block's shared memory, and 24,576 i8 in runs of 64 would give
-// 1.5 million elements of run stages to simulate. Both keep the fold; a
-// reduction of as many folds its runs in a loop and takes the default.
+// 1.5 million elements of run stages to simulate. The first keeps the
+// fold (Sklansky's network would take as much shared memory); the second
+// takes Sklansky's: 15 levels of 24,576, 368,640 elements. A reduction of
+// as many folds its runs in a loop and takes the serial default.
+// MARK-LABEL: obs.kernel @bounds
+// MARK: obs.scan %arg0 {obs.keeps_fold} :
+// MARK: obs.scan %arg1 network(sklansky) :
+// MARK: obs.reduce %arg0 network(serial) :
 // CHECK-LABEL: obs.kernel @bounds
 // CHECK: obs.scan %arg0 {obs.keeps_fold} :
-// CHECK: obs.scan %arg1 {obs.keeps_fold} :
+// CHECK-COUNT-15: obs.sync {{.*}} : !obs.arr<24576 x i8>
+// CHECK-NOT: obs.scan
 // CHECK-NOT: obs.reduce
 // CHECK: obs.return
 obs.kernel @bounds(%a: !obs.arr<16384 x i32>, %b: !obs.arr<24576 x i8>)

@@ -800,7 +800,7 @@ void printPlan(ModuleOp module, Job &job) {
                << written << " bytes written";
   if (elements)
     llvm::outs() << ", "
-                 << llvm::format("%.3f", double(read + written) / elements)
+                 << llvm::format("%.4f", double(read + written) / elements)
                  << " bytes per element";
   llvm::outs() << "\n";
 }

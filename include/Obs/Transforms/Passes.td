@@ -93,8 +93,8 @@ def ObsExpandDevice : Pass<"obs-expand-device", "::mlir::ModuleOp"> {
       pass counts each tile's digits, turns the counts into offsets by a
       reduce-then-scan over rows of counts, and scatters each tile stably.
 
-    The tile `T` is chosen per element type: 16 KiB of elements, between
-    256 and 4,096, on 256 threads. Absent elements of a partial last tile
+    The tile `T` is chosen per element type: 32 KiB of elements, between
+    256 and 8,192, on 256 threads. Absent elements of a partial last tile
     read as the op's identity, which a fold cannot tell from no element.
     The kernels are `obs.kernel`s like any other: every pipeline then
     refines and proves them, and the launches, as it would written ones.
@@ -170,11 +170,15 @@ def ObsExpandNetworks : Pass<"obs-expand-networks", "::mlir::obs::KernelOp"> {
     `serial-defaults`): a reduce of any length, a scan whose
     runs are at most 64 elements, whose array takes at most half a
     block's shared memory and whose run stages hold at most 2^19 elements
-    together. The network is the association order, which the reference
+    together. A scan past the first or last of those bounds becomes
+    `sklansky` instead (counted as `sklansky-defaults`), where its array
+    takes at most half a block's shared memory and its log2(n) stages hold
+    at most 2^19 elements together: 8,192 i32 on 64 threads (runs of 128),
+    say. The network is the association order, which the reference
     target follows, so a float sum or scan rounds alike on every target.
 
     A scan or reduce without a network that stays a fold (its combine not
-    associative on the samples, or a scan past those bounds; marked
+    associative on the samples, or a scan past both networks' bounds; marked
     `obs.keeps_fold`, which the reference target folds left to right) is
     computed once by one thread in that same order where it fits, rather
     than by every element's thread again (counted as `chains`): a
@@ -204,6 +208,8 @@ def ObsExpandNetworks : Pass<"obs-expand-networks", "::mlir::obs::KernelOp"> {
     Statistic<"numReductions", "reductions", "Reduction networks expanded">,
     Statistic<"numSerialDefaults", "serial-defaults",
               "Scans and reductions without a network made serial">,
+    Statistic<"numSklanskyDefaults", "sklansky-defaults",
+              "Scans without a network made sklansky, past serial's bounds">,
     Statistic<"numChains", "chains",
               "Folds computed once, by one thread, in their order">,
     Statistic<"numStages", "stages", "Syncs the networks introduced">

@@ -111,6 +111,18 @@ obs.kernel @fscan1000(%a: !obs.arr<1000 x f32>) -> !obs.arr<1000 x f32>
   obs.return %s : !obs.arr<1000 x f32>
 }
 
+// Runs of 128 are too long for the serial default: 2048 f32 on 16 threads
+// take Sklansky's network, 11 stages, which ref follows too.
+obs.kernel @fsklansky2048(%a: !obs.arr<2048 x f32>) -> !obs.arr<2048 x f32>
+    attributes {threads = 16} {
+  %s = obs.scan %a : !obs.arr<2048 x f32> {
+  ^bb0(%x: f32, %y: f32):
+    %z = arith.addf %x, %y : f32
+    obs.yield %z : f32
+  }
+  obs.return %s : !obs.arr<2048 x f32>
+}
+
 // A named serial float scan in a sub-program: 2048 runs of one element in
 // 64 warps, whose totals are scanned one level up.
 obs.kernel @fnested2048(%a: !obs.arr<2048 x f32>) -> !obs.arr<2048 x f32>
