@@ -87,13 +87,15 @@ struct ObsAssignWorkPass
     // Without a written block size, the block is as wide as its widest
     // stage; setting one below changes who runs every stage even where no
     // sync is left to deal out.
-    uint64_t threadsBefore = kernel.getBlockThreads();
+    bool widened = false;
     if (!kernel.getThreads()) {
+      uint64_t threadsBefore = kernel.getBlockThreads();
       // The block must still run the work assignments the user wrote.
       kernel.walk([&](SyncOp sync) {
         blockThreads = std::max(blockThreads, sync.getThreadsNeeded());
       });
       kernel.setThreadsAttr(builder.getI64IntegerAttr(blockThreads));
+      widened = blockThreads != threadsBefore;
     }
     WorkStrategy chosen = strategy;
     if (chosen == WorkStrategy::Cost)
@@ -132,7 +134,7 @@ struct ObsAssignWorkPass
     // mask names its lanes, and lanes the block gains run no shuffle (obs-fuzz
     // seed 6262 #2528: a shuffle chosen for 2 threads, the block then made
     // 64).
-    if (!assignedAny && kernel.getBlockThreads() == threadsBefore)
+    if (!assignedAny && !widened)
       return;
     // A shared-memory plan made before (obs-plan-shared run earlier) placed
     // the buffers of the stages as they were dealt out then; a stage dealt

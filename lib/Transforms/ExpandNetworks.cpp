@@ -75,43 +75,49 @@ static bool fitsSerial(Operation *op, uint64_t threads) {
          getArrayBytes(type) <= kMostDefaultBytes;
 }
 
-/// Whether `op`, a scan or reduce without a network at program level (in
-/// a kernel's body, or a sub-program's, whose runs are single elements),
-/// whose combine may be reassociated, shared among `threads`, becomes
-/// `serial`. Its order is then its meaning, which `ref` follows (a float
-/// sum rounds as the network associates it).
-static bool takesSerialByDefault(Operation *op, uint64_t threads) {
-  if (!isa<ScanOp, ReduceOp>(op) || namesNetwork(op) ||
-      ObsDialect::KeepsFoldAttrHelper(op->getContext()).isAttrPresent(op))
-    return false;
-  return fitsSerial(op, threads) && isAssociativeOnSamples(op);
+/// Whether `op` is marked as keeping its fold: decided on the kernel as the
+/// pass first saw it.
+static bool keepsFold(Operation *op) {
+  return ObsDialect::KeepsFoldAttrHelper(op->getContext()).isAttrPresent(op);
 }
 
-/// Whether `op`, a scan without a network whose combine may be reassociated
-/// but which the serial network does not fit (runs over 64 elements, or run
-/// stages over the bound), becomes `sklansky`: log2(n) stages of the whole
-/// array, in place, which any length takes, where the fold would make every
-/// element's thread fold again from the start. Its stages are bounded as the
-/// serial network's are, and its array by the same half of shared memory.
-static bool takesSklanskyByDefault(Operation *op) {
-  if (!isa<ScanOp>(op) || namesNetwork(op) ||
-      ObsDialect::KeepsFoldAttrHelper(op->getContext()).isAttrPresent(op))
-    return false;
-  ArrType type = arrType(op->getOperand(0));
-  uint64_t length = type.getLength();
-  uint64_t levels = length > 1 ? llvm::Log2_64_Ceil(length) : 0;
-  return levels * length <= kMostDefaultStageElements &&
-         getArrayBytes(type) <= kMostDefaultBytes && isAssociativeOnSamples(op);
+/// Whether `op` is a scan or reduce whose network is still to be decided:
+/// none written, and not marked as keeping its fold.
+static bool hasOpenNetwork(Operation *op) {
+  return isa<ScanOp, ReduceOp>(op) && !namesNetwork(op) && !keepsFold(op);
 }
 
-/// Whether `op`, a scan or reduce without a network that stays a fold (its
+/// What a scan or reduce without a network becomes.
+enum class DefaultNetwork { Serial, Sklansky, Fold };
+
+/// The default of `op`, a scan or reduce without a network at program level
+/// (in a kernel's body, or a sub-program's, whose runs are single elements),
+/// shared among `threads`. Its order is then its meaning, which `ref` follows
+/// (a float sum rounds as the network associates it):
+///  - `serial` where its combine may be reassociated and the network fits;
+///  - `sklansky` for a scan that serial does not fit (runs over 64 elements,
+///    or run stages over the bound) whose array takes at most half a block's
+///    shared memory: log2(n) stages of the whole array, in place, which any
+///    length takes; that bound keeps them under 15 stages of 24,576 i8;
+///  - otherwise the fold, where every element's thread folds from the start.
+static DefaultNetwork chooseDefault(Operation *op, uint64_t threads) {
+  if (!isAssociativeOnSamples(op))
+    return DefaultNetwork::Fold;
+  if (fitsSerial(op, threads))
+    return DefaultNetwork::Serial;
+  if (isa<ScanOp>(op) &&
+      getArrayBytes(arrType(op->getOperand(0))) <= kMostDefaultBytes)
+    return DefaultNetwork::Sklansky;
+  return DefaultNetwork::Fold;
+}
+
+/// Whether `op`, a scan or reduce without a network that keeps its fold (its
 /// combine not associative, or past the bounds above), is computed by one
 /// thread in the fold's own order: the serial network among one thread,
 /// whose one run is the whole array, folded left to right. Each element's
 /// thread then reads one result instead of folding again.
 static bool foldsInOneThread(Operation *op) {
-  return isa<ScanOp, ReduceOp>(op) && !namesNetwork(op) &&
-         ObsDialect::KeepsFoldAttrHelper(op->getContext()).isAttrPresent(op) &&
+  return isa<ScanOp, ReduceOp>(op) && !namesNetwork(op) && keepsFold(op) &&
          fitsSerial(op, /*threads=*/1);
 }
 
@@ -146,34 +152,39 @@ void ObsExpandNetworksPass::runOnOperation() {
   // checked then, on samples.
   llvm::DenseSet<Operation *> defaulted;
   for (Operation *op : candidates) {
-    bool serial = takesSerialByDefault(op, serialThreads(op));
-    if (!serial && takesSklanskyByDefault(op)) {
-      cast<ScanOp>(op).setNetwork(ScanNetwork::Sklansky);
-      defaulted.insert(op);
-      addToStatistic(*this, numSklanskyDefaults, "sklansky-defaults");
+    if (!hasOpenNetwork(op))
       continue;
-    }
-    if (!serial) {
+    switch (chooseDefault(op, serialThreads(op))) {
+    case DefaultNetwork::Serial:
+      if (auto scan = dyn_cast<ScanOp>(op))
+        scan.setNetwork(ScanNetwork::Serial);
+      else
+        cast<ReduceOp>(op).setNetwork(ReduceNetwork::Serial);
+      addToStatistic(*this, numSerialDefaults, "serial-defaults");
+      break;
+    case DefaultNetwork::Sklansky:
+      cast<ScanOp>(op).setNetwork(ScanNetwork::Sklansky);
+      addToStatistic(*this, numSklanskyDefaults, "sklansky-defaults");
+      break;
+    case DefaultNetwork::Fold:
       // Decided once, on the kernel as the pass first sees it (the
       // reference target's view): a fold inside `one` stays a fold after
       // obs-flatten lifts it, when the pass runs again.
-      if (isa<ScanOp, ReduceOp>(op) && !namesNetwork(op))
-        ObsDialect::KeepsFoldAttrHelper(op->getContext())
-            .setAttr(op, UnitAttr::get(op->getContext()));
+      ObsDialect::KeepsFoldAttrHelper(op->getContext())
+          .setAttr(op, UnitAttr::get(op->getContext()));
       continue;
     }
-    if (auto scan = dyn_cast<ScanOp>(op))
-      scan.setNetwork(ScanNetwork::Serial);
-    else
-      cast<ReduceOp>(op).setNetwork(ReduceNetwork::Serial);
     defaulted.insert(op);
-    addToStatistic(*this, numSerialDefaults, "serial-defaults");
   }
   if (markDefaults)
     return;
+  llvm::DenseSet<Operation *> chains;
+  for (Operation *op : candidates)
+    if (foldsInOneThread(op))
+      chains.insert(op);
   SmallVector<Operation *> networks(
-      llvm::make_filter_range(candidates, [](Operation *op) {
-        return namesNetwork(op) || foldsInOneThread(op);
+      llvm::make_filter_range(candidates, [&](Operation *op) {
+        return namesNetwork(op) || chains.contains(op);
       }));
   auto countSyncs = [&] {
     uint64_t count = 0;
@@ -182,7 +193,7 @@ void ObsExpandNetworksPass::runOnOperation() {
   };
   uint64_t syncsBefore = countSyncs();
   for (Operation *op : networks) {
-    bool chain = foldsInOneThread(op);
+    bool chain = chains.contains(op);
     // A network reassociates the combine: one that is not associative
     // would make the network disagree with the op's meaning. (A fold in one
     // thread keeps its order.)

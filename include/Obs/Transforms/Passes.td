@@ -171,14 +171,14 @@ def ObsExpandNetworks : Pass<"obs-expand-networks", "::mlir::obs::KernelOp"> {
     runs are at most 64 elements, whose array takes at most half a
     block's shared memory and whose run stages hold at most 2^19 elements
     together. A scan past the first or last of those bounds becomes
-    `sklansky` instead (counted as `sklansky-defaults`), where its array
-    takes at most half a block's shared memory and its log2(n) stages hold
-    at most 2^19 elements together: 8,192 i32 on 64 threads (runs of 128),
-    say. The network is the association order, which the reference
+    `sklansky` instead (counted as `sklansky-defaults`: log2(n) stages of
+    the whole array, in place), where its array takes at most half a
+    block's shared memory: 4,096 i32 on 32 threads (runs of 128), say. The network is the association order, which the reference
     target follows, so a float sum or scan rounds alike on every target.
 
     A scan or reduce without a network that stays a fold (its combine not
-    associative on the samples, or a scan past both networks' bounds; marked
+    associative on the samples, or a scan whose array takes more than half
+    a block's shared memory; marked
     `obs.keeps_fold`, which the reference target folds left to right) is
     computed once by one thread in that same order where it fits, rather
     than by every element's thread again (counted as `chains`): a
@@ -203,15 +203,17 @@ def ObsExpandNetworks : Pass<"obs-expand-networks", "::mlir::obs::KernelOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];
   let statistics = [
-    Statistic<"numScans", "scans", "Scan networks expanded">,
+    Statistic<"numScans", "scans", "Scan networks expanded (chains apart)">,
     Statistic<"numSorts", "sorts", "Sort networks expanded">,
-    Statistic<"numReductions", "reductions", "Reduction networks expanded">,
+    Statistic<"numReductions", "reductions",
+              "Reduction networks expanded (chains apart)">,
     Statistic<"numSerialDefaults", "serial-defaults",
               "Scans and reductions without a network made serial">,
     Statistic<"numSklanskyDefaults", "sklansky-defaults",
               "Scans without a network made sklansky, past serial's bounds">,
     Statistic<"numChains", "chains",
-              "Folds computed once, by one thread, in their order">,
+              "Folds computed once, by one thread, in their order (counted "
+              "in neither scans nor reductions)">,
     Statistic<"numStages", "stages", "Syncs the networks introduced">
   ];
 }

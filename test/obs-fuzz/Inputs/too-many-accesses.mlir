@@ -1,7 +1,9 @@
 // obs-fuzz --seed=11: failure: crashed: Aborted
 // Input: --input=random:395:-100:100
 // Expected: obs-run fuzz-11-54-reduced.mlir --kernel=fuzz --target=ref --input=random:395:-100:100
-// The reduction stood beside the map (see regressions.test).
+// Adapted from the reduced program: the reduction stood beside the map,
+// and now stands in the map's element code, where every element folds it
+// again (see regressions.test).
 
 obs.kernel @fuzz(%input: !obs.arr<823 x i32>) -> !obs.arr<823 x i32> {
   %v0 = obs.sync %input : !obs.arr<823 x i32>

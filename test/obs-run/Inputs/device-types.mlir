@@ -1,5 +1,5 @@
 // Device ops over the other element types, whose tiles differ (8-byte
-// elements: 2,048; 1- and 2-byte ones: 4,096): test/obs-run/device-types.test.
+// elements: 4,096; 1- and 2-byte ones: 8,192): test/obs-run/device-types.test.
 
 // The inclusive sum in i64 (the numbers times 2^20: the sums pass 32 bits).
 func.func @scan_i64(%in: memref<?xi64>, %out: memref<?xi64>) {
