@@ -58,8 +58,9 @@ Tiling chooseTiling(TypeRange scalars, uint64_t forced) {
   uint64_t bytes = 0;
   for (Type scalar : scalars)
     bytes += getTypeBytes(scalar);
-  uint64_t tile =
-      std::clamp<uint64_t>(llvm::bit_floor(32768 / bytes), 256, 8192);
+  constexpr uint64_t kTileBytes = 32 * 1024, kLeastTile = 256, kMostTile = 8192;
+  uint64_t tile = std::clamp<uint64_t>(llvm::bit_floor(kTileBytes / bytes),
+                                       kLeastTile, kMostTile);
   return {tile, std::min<uint64_t>(256, tile)};
 }
 

@@ -117,8 +117,8 @@ static DefaultNetwork chooseDefault(Operation *op, uint64_t threads) {
 /// whose one run is the whole array, folded left to right. Each element's
 /// thread then reads one result instead of folding again.
 static bool foldsInOneThread(Operation *op) {
-  return isa<ScanOp, ReduceOp>(op) && !namesNetwork(op) && keepsFold(op) &&
-         fitsSerial(op, /*threads=*/1);
+  // The verifier keeps the mark to scans and reductions without a network.
+  return keepsFold(op) && fitsSerial(op, /*threads=*/1);
 }
 
 /// Whether `op` is a scan or reduce that names the serial network.
@@ -182,6 +182,8 @@ void ObsExpandNetworksPass::runOnOperation() {
   for (Operation *op : candidates)
     if (foldsInOneThread(op))
       chains.insert(op);
+  if (!chains.empty())
+    addToStatistic(*this, numChains, "chains", chains.size());
   SmallVector<Operation *> networks(
       llvm::make_filter_range(candidates, [&](Operation *op) {
         return namesNetwork(op) || chains.contains(op);
@@ -207,17 +209,11 @@ void ObsExpandNetworksPass::runOnOperation() {
       arguments.append(rhs.begin(), rhs.end());
       return dsl::inlineRegion(b, region, arguments);
     };
+    // A chain is the serial network among one thread.
+    auto threadsOfSerial = [&] { return chain ? 1 : serialThreads(op); };
     SmallVector<Value> replacement;
-    if (chain) {
-      if (auto scan = dyn_cast<ScanOp>(op))
-        replacement = {
-            dsl::serialScan(b, scan.getInput(), body, /*threads=*/1)};
-      else
-        replacement = dsl::serialReduce(b, cast<ReduceOp>(op).getInput(), body,
-                                        /*threads=*/1);
-      addToStatistic(*this, numChains, "chains");
-    } else if (auto scan = dyn_cast<ScanOp>(op)) {
-      switch (*scan.getNetwork()) {
+    if (auto scan = dyn_cast<ScanOp>(op)) {
+      switch (chain ? ScanNetwork::Serial : *scan.getNetwork()) {
       case ScanNetwork::Sklansky:
         replacement = {dsl::sklansky(b, scan.getInput(), body)};
         break;
@@ -229,10 +225,11 @@ void ObsExpandNetworksPass::runOnOperation() {
         break;
       case ScanNetwork::Serial:
         replacement = {
-            dsl::serialScan(b, scan.getInput(), body, serialThreads(op))};
+            dsl::serialScan(b, scan.getInput(), body, threadsOfSerial())};
         break;
       }
-      addToStatistic(*this, numScans, "scans");
+      if (!chain)
+        addToStatistic(*this, numScans, "scans");
     } else if (auto sort = dyn_cast<SortOp>(op)) {
       switch (*sort.getNetwork()) {
       case SortNetwork::Periodic:
@@ -248,16 +245,17 @@ void ObsExpandNetworksPass::runOnOperation() {
       addToStatistic(*this, numSorts, "sorts");
     } else {
       auto reduce = cast<ReduceOp>(op);
-      switch (*reduce.getNetwork()) {
+      switch (chain ? ReduceNetwork::Serial : *reduce.getNetwork()) {
       case ReduceNetwork::Tree:
         replacement = dsl::treeReduce(b, reduce.getInput(), body);
         break;
       case ReduceNetwork::Serial:
         replacement =
-            dsl::serialReduce(b, reduce.getInput(), body, serialThreads(op));
+            dsl::serialReduce(b, reduce.getInput(), body, threadsOfSerial());
         break;
       }
-      addToStatistic(*this, numReductions, "reductions");
+      if (!chain)
+        addToStatistic(*this, numReductions, "reductions");
     }
     op->replaceAllUsesWith(replacement);
     op->erase();

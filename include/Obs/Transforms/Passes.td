@@ -173,18 +173,18 @@ def ObsExpandNetworks : Pass<"obs-expand-networks", "::mlir::obs::KernelOp"> {
     together. A scan past the first or last of those bounds becomes
     `sklansky` instead (counted as `sklansky-defaults`: log2(n) stages of
     the whole array, in place), where its array takes at most half a
-    block's shared memory: 4,096 i32 on 32 threads (runs of 128), say. The network is the association order, which the reference
-    target follows, so a float sum or scan rounds alike on every target.
+    block's shared memory: 4,096 i32 on 32 threads (runs of 128), say. The
+    network is the association order, which the reference target follows,
+    so a float sum or scan rounds alike on every target.
 
     A scan or reduce without a network that stays a fold (its combine not
     associative on the samples, or a scan whose array takes more than half
-    a block's shared memory; marked
-    `obs.keeps_fold`, which the reference target folds left to right) is
-    computed once by one thread in that same order where it fits, rather
-    than by every element's thread again (counted as `chains`): a
-    reduction of any length (one thread folds the array in a loop, in one
-    stage), a scan of at most 64 elements within the same bounds (a stage
-    per element, one thread's run).
+    a block's shared memory; marked `obs.keeps_fold`, which the reference
+    target folds left to right) is computed once by one thread in that
+    same order where it fits, rather than by every element's thread again
+    (counted as `chains`): a reduction of any length (one thread folds the
+    array in a loop, in one stage), a scan of at most 64 elements within
+    the same bounds (a stage per element, one thread's run).
 
     The op's combine or `less` region is cloned into each stage. A scan's
     or reduction's combine that folds to constants is first tried for
