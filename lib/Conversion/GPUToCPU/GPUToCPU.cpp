@@ -130,10 +130,19 @@ public:
   llvm::SetVector<Operation *> rematerializable;
 
 private:
+  /// Whether `op`, or an op nested in it, uses a value a step computes.
+  bool usesStepValue(Operation *op);
+
   int64_t threads;
   ThreadOrder &order;
   std::function<void()> countThreadLoop, countWarpLoop;
   llvm::DenseSet<Value> threadValues;
+  /// The values computed by ops moved into steps (loads, and what is
+  /// computed from them), as opposed to ids and what is computed from ids;
+  /// each with the phase and the step of that phase that computes it.
+  llvm::DenseMap<Value, std::pair<unsigned, size_t>> stepValues;
+  /// The phase being split: a new one after each block barrier.
+  unsigned phase = 0;
   /// The thread of the step each moved op runs in.
   llvm::DenseMap<Operation *, Value> threadOfStep;
   /// The per-thread arrays of values kept across barriers.
@@ -224,6 +233,17 @@ bool BlockSplitter::isUniform(Operation *op) {
   return llvm::none_of(op->getOperands(), [&](Value operand) {
     return threadValues.contains(operand);
   });
+}
+
+bool BlockSplitter::usesStepValue(Operation *op) {
+  return op
+      ->walk([&](Operation *nested) {
+        return llvm::any_of(nested->getOperands(),
+                            [&](Value v) { return stepValues.contains(v); })
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
 }
 
 Value BlockSplitter::rematerialize(Value value, OpBuilder &builder,
@@ -364,15 +384,28 @@ BlockSplitter::exchange(NVVM::ShflOp shuffle,
   auto record = [&](Value value) {
     Operation *op = value.getDefiningOp();
     created.push_back(op);
-    for (Value result : op->getResults())
+    for (Value result : op->getResults()) {
       threadValues.insert(result);
+      stepValues[result] = {phase, steps.size() - 1};
+    }
     return value;
   };
   Value thread = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   threadValues.insert(thread);
-  steps.back().push_back(
+  // Each lane gives its value in the step that computes it (or the
+  // phase's first, for a value from an id or from an earlier phase): the
+  // value is the same SSA value, and its slots are this shuffle's own. The
+  // exchange needs a step after that one; where the current step is later,
+  // the shuffles of a round (the registers of a blocked array, each sent
+  // by its own shuffle) share one exchange instead of a step each.
+  size_t giving = 0;
+  if (auto found = stepValues.find(shuffle.getVal());
+      found != stepValues.end() && found->second.first == phase)
+    giving = found->second.second;
+  steps[giving].push_back(
       memref::StoreOp::create(b, loc, shuffle.getVal(), slots, thread));
-  steps.emplace_back();
+  if (giving == steps.size() - 1)
+    steps.emplace_back();
   Type i32 = b.getI32Type();
   auto c32 = [&](int64_t value) -> Value {
     return arith::ConstantIntOp::create(b, loc, value, 32);
@@ -427,6 +460,7 @@ BlockSplitter::exchange(NVVM::ShflOp shuffle,
 
 LogicalResult BlockSplitter::split(Block &block) {
   SmallVector<SmallVector<Operation *>> steps(1);
+  ++phase;
   for (Operation &op : llvm::make_early_inc_range(block)) {
     if (op.hasTrait<OpTrait::IsTerminator>()) {
       emitPhase(steps, &op);
@@ -435,6 +469,7 @@ LogicalResult BlockSplitter::split(Block &block) {
     if (isa<gpu::BarrierOp>(op)) {
       emitPhase(steps, &op);
       steps.assign(1, {});
+      ++phase;
       op.erase();
       continue;
     }
@@ -466,25 +501,30 @@ LogicalResult BlockSplitter::split(Block &block) {
       steps.assign(1, {});
       if (failed(split(*loop.getBody())))
         return failure();
+      ++phase;
       continue;
     }
     if (isUniform(&op))
       continue;
-    // What a thread computes without touching memory (after CSE, possibly
-    // once for several phases) is computed again where a later phase uses
-    // it. The op runs unconditionally here, at the top of the kernel, so a
-    // copy in a later phase runs no more often than it did: no speculation.
-    if (isMemoryEffectFree(&op)) {
+    // What a thread computes from its id alone, without touching memory
+    // (after CSE, possibly once for several phases), is computed again where
+    // a later phase uses it. The op runs unconditionally here, at the top of
+    // the kernel, so a copy in a later phase runs no more often than it did:
+    // no speculation. What is computed from loaded values stays in its step
+    // and is kept for later steps: computed again, it would take with it its
+    // whole expression back to the loads, in every step that uses it, and a
+    // chain of shuffles would grow quadratically.
+    if (isMemoryEffectFree(&op) && !usesStepValue(&op)) {
       rematerializable.insert(&op);
       for (Value result : op.getResults())
         threadValues.insert(result);
       continue;
     }
-    for (Value result : op.getResults())
-      threadValues.insert(result);
     op.walk([&](Operation *nested) {
-      for (Value result : nested->getResults())
+      for (Value result : nested->getResults()) {
         threadValues.insert(result);
+        stepValues[result] = {phase, steps.size() - 1};
+      }
     });
     steps.back().push_back(&op);
   }

@@ -88,6 +88,60 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// Shuffles exchange through per-lane slots, warp by warp. A lane gives its
+// value in the step that computes it, so the shuffles of one round (%s1 and
+// %s2 give values computed before either) share one exchange; %s3 gives a
+// value computed from theirs, so it needs a step of its own: three steps in
+// all, not one per shuffle and one more. What is computed from loaded
+// values (%square) stays in its step and is not computed again where it is
+// used: a chain of shuffles would otherwise carry its whole expression into
+// every later step.
+// CHECK-LABEL: func.func private @round.block(
+// CHECK: scf.for
+// CHECK:   scf.for
+// CHECK:     scf.if
+// CHECK:       %[[X:.*]] = memref.load %arg0
+// CHECK:       %[[SQUARE:.*]] = arith.muli %[[X]], %[[X]] : i32
+// CHECK:       memref.store %[[X]], %[[SLOTS1:.*]][
+// CHECK:       memref.store %[[SQUARE]], %[[SLOTS2:.*]][
+// CHECK:   scf.for
+// CHECK:     scf.if
+// CHECK-NOT:   arith.muli {{.*}} : i32
+// CHECK:       %[[S1:.*]] = memref.load %[[SLOTS1]][
+// CHECK-NOT:   arith.muli {{.*}} : i32
+// CHECK:       %[[S2:.*]] = memref.load %[[SLOTS2]][
+// CHECK:       %[[SUM:.*]] = arith.addi %[[S1]], %[[S2]] : i32
+// CHECK:       memref.store %[[SUM]], %[[SLOTS3:.*]][
+// CHECK:   scf.for
+// CHECK:     scf.if
+// CHECK:       %[[S3:.*]] = memref.load %[[SLOTS3]][
+// CHECK:       memref.store %[[S3]], %arg1[
+// CHECK-NOT: scf.for
+// CHECK-NOT: arith.muli {{.*}} : i32
+// CHECK: return
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @round(%in: memref<32xi32>, %out: memref<32xi32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+      %mask = arith.constant -1 : i32
+      %c1 = arith.constant 1 : i32
+      %c2 = arith.constant 2 : i32
+      %c4 = arith.constant 4 : i32
+      %c31 = arith.constant 31 : i32
+      %t = gpu.thread_id x
+      %x = memref.load %in[%t] : memref<32xi32>
+      %square = arith.muli %x, %x : i32
+      %s1 = nvvm.shfl.sync bfly %mask, %x, %c1, %c31 : i32 -> i32
+      %s2 = nvvm.shfl.sync bfly %mask, %square, %c2, %c31 : i32 -> i32
+      %sum = arith.addi %s1, %s2 : i32
+      %s3 = nvvm.shfl.sync bfly %mask, %sum, %c4, %c31 : i32 -> i32
+      memref.store %s3, %out[%t] : memref<32xi32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
 // A loop around barriers stays outside the thread loops.
 // CHECK-LABEL: func.func private @looped.block(
 // CHECK: scf.for %[[I:.*]] = %c0 to %c3 step %c1 {
