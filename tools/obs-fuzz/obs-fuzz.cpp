@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../obs-run/HostData.h"
+#include "DeviceGenerator.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/InitAll.h"
 #include "Obs/Support/ErrorKinds.h"
@@ -42,11 +43,13 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/TargetSelect.h"
 #include <cmath>
 #include <csignal>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -105,12 +108,21 @@ static cl::opt<bool> countOnly(
 static cl::opt<int> printOnly("print",
                               cl::desc("Print program N of the seed and stop"),
                               cl::init(-1), cl::cat(fuzzCategory));
+static cl::opt<bool> deviceMode(
+    "device",
+    cl::desc("Random device-level programs (obs.device_map, _scan, _sort, "
+             "_reduce on memrefs of run-time length) instead of kernels: each "
+             "compiled once for ref and for cpu through obs-optimize, the "
+             "kernels as written and a random refinement pipeline, run on "
+             "three lengths, and checked against an oracle computed from the "
+             "ops' definitions (DeviceGenerator.h)"),
+    cl::init(false), cl::cat(fuzzCategory));
 // For testing obs-fuzz itself: a miscompilation to find, save and reduce.
 static cl::opt<std::string> testMiscompileOp(
     "test-miscompile-op",
     cl::desc("Testing obs-fuzz: pretend the cpu target miscompiles every "
-             "kernel that uses this op (the lowest bit of its first result "
-             "number flips)"),
+             "kernel (with --device, every program) that uses this op (the "
+             "lowest bit of its first result number flips)"),
     cl::Hidden, cl::cat(fuzzCategory));
 
 namespace {
@@ -332,11 +344,10 @@ extern "C" void obsFuzzArgumentContract(int64_t first, int64_t second) {
   std::abort();
 }
 
-/// Lowers a copy of `module` by `pipeline`, JIT-compiles it and runs its
-/// `entry` on `input`, returning the result, or the diagnostics on failure.
-FailureOr<obs_run::HostArray> run(ModuleOp module, const Entry &entry,
-                                  StringRef pipeline, obs_run::HostArray input,
-                                  StepError &error) {
+/// Lowers a copy of `module` by `pipeline` and JIT-compiles it, or returns
+/// the diagnostics on failure.
+FailureOr<std::unique_ptr<ExecutionEngine>>
+compile(ModuleOp module, StringRef pipeline, StepError &error) {
   MLIRContext *context = module.getContext();
   Diagnostics diagnostics(*context);
   FailureOr<OwningOpRef<ModuleOp>> lowered = transform(module, pipeline, error);
@@ -364,7 +375,13 @@ FailureOr<obs_run::HostArray> run(ModuleOp module, const Entry &entry,
         llvm::JITSymbolFlags::Exported};
     return symbols;
   });
-  obs_run::HostArray output(entry.output);
+  return std::move(*engine);
+}
+
+/// Runs `symbol` of `engine` on `input`, writing `output`.
+LogicalResult invoke(ExecutionEngine &engine, StringRef symbol,
+                     obs_run::HostArray &input, obs_run::HostArray &output,
+                     StepError &error) {
   obs_run::PackedMemRefs arguments;
   for (obs_run::HostArray *array : {&input, &output}) {
     SmallVector<void *> buffers;
@@ -373,7 +390,7 @@ FailureOr<obs_run::HostArray> run(ModuleOp module, const Entry &entry,
     arguments.add(*array, buffers);
   }
   scatterCollision.reset();
-  if (llvm::Error e = (*engine)->invokePacked(entry.symbol, arguments.get())) {
+  if (llvm::Error e = engine.invokePacked(symbol, arguments.get())) {
     error.text = "cannot run: " + llvm::toString(std::move(e));
     return failure();
   }
@@ -383,7 +400,21 @@ FailureOr<obs_run::HostArray> run(ModuleOp module, const Entry &entry,
                  " twice, in block " + std::to_string(scatterCollision->first);
     return failure();
   }
+  return success();
+}
 
+/// Lowers a copy of `module` by `pipeline`, JIT-compiles it and runs its
+/// `entry` on `input`, returning the result, or the diagnostics on failure.
+FailureOr<obs_run::HostArray> run(ModuleOp module, const Entry &entry,
+                                  StringRef pipeline, obs_run::HostArray input,
+                                  StepError &error) {
+  FailureOr<std::unique_ptr<ExecutionEngine>> engine =
+      compile(module, pipeline, error);
+  if (failed(engine))
+    return failure();
+  obs_run::HostArray output(entry.output);
+  if (failed(invoke(**engine, entry.symbol, input, output, error)))
+    return failure();
   return output;
 }
 
@@ -588,6 +619,160 @@ Report checkProgram(const std::string &text, uint64_t inputSeed,
   return report;
 }
 
+/// A pipeline a device program is compiled by, and its name in reports.
+struct DevicePipeline {
+  std::string name, text;
+};
+
+/// The pipelines of device program `index`: ref, and the cpu target through
+/// obs-optimize as obs-run runs it, through obs-optimize with a random
+/// strategy, and through a random refinement pipeline (configurationsFor's,
+/// which may leave a plan's kernels over the shared-memory limit: only
+/// obs-optimize must fit), each under random thread and block orders. The
+/// kernels as written are not tried: without obs-plan-shared every sync of
+/// a tile's network takes a buffer of its own.
+std::vector<DevicePipeline> devicePipelinesFor(uint64_t index) {
+  std::vector<Configuration> random = configurationsFor(index);
+  // configurationsFor gives the kernel as written under three orders, then
+  // each refinement pipeline under three.
+  std::mt19937_64 rng(seed * 7919 + index * 104729 + 23);
+  auto uniform = [&](size_t lo, size_t hi) {
+    return std::uniform_int_distribution<size_t>(lo, hi)(rng);
+  };
+  std::vector<DevicePipeline> pipelines = {{"ref", "obs-reference"}};
+  pipelines.push_back({"cpu through obs-optimize",
+                       "obs-optimize," + random[uniform(0, 2)].lowering()});
+  static const char *strategies[] = {"strided", "blocked", "compact", "cost"};
+  std::string strategy = strategies[uniform(0, 3)];
+  pipelines.push_back({"cpu through obs-optimize{strategy=" + strategy + "}",
+                       "obs-optimize{strategy=" + strategy + "}," +
+                           random[uniform(0, 2)].lowering()});
+  if (random.size() > 3)
+    pipelines.push_back(
+        {"cpu refined", "obs-expand-device," +
+                            random[uniform(3, random.size() - 1)].pipeline()});
+  return pipelines;
+}
+
+/// The oracle's input: the numbers of `array`.
+DeviceArray toDeviceArray(const obs_run::HostArray &array,
+                          DeviceScalar scalar) {
+  DeviceArray result;
+  result.type = scalar;
+  for (uint64_t k = 0; k < array.getNumScalars(); ++k) {
+    obs_run::Number number = array.get(k);
+    if (isFloat(scalar))
+      result.reals.push_back(number.real);
+    else
+      result.integers.push_back(number.integer);
+  }
+  return result;
+}
+
+/// Checks device program `program` on each of its lengths, under
+/// `pipelines`, against the oracle; runs in a child process.
+Report checkDeviceProgram(const DeviceProgram &program, uint64_t inputSeed,
+                          const std::vector<DevicePipeline> &pipelines) {
+  Report report;
+  MLIRContext &context = *sharedContext;
+  OwningOpRef<ModuleOp> module;
+  {
+    Diagnostics diagnostics(context);
+    module = parseSourceString<ModuleOp>(printDeviceProgram(program), &context);
+    if (!module) {
+      report.outcome = Outcome::Failed;
+      setMessage(report, "the generated program does not parse or verify: " +
+                             diagnostics.error.text);
+      return report;
+    }
+  }
+  auto entry = module->lookupSymbol<func::FuncOp>("entry");
+  Type inputElement =
+      cast<MemRefType>(entry.getArgumentTypes()[0]).getElementType();
+  Type outputElement =
+      cast<MemRefType>(entry.getArgumentTypes()[1]).getElementType();
+  DeviceScalar outputScalar = getOutputType(program);
+  // The inputs, and what the oracle makes of them, once for every pipeline.
+  std::vector<obs_run::HostArray> inputs;
+  std::vector<DeviceArray> expected;
+  for (auto [k, length] : llvm::enumerate(program.lengths)) {
+    obs_run::HostArray input(obs::ArrType::get(&context, length, inputElement));
+    if (llvm::Error e = input.fill("random:" + std::to_string(inputSeed + k) +
+                                   ":-100:100")) {
+      report.outcome = Outcome::Failed;
+      setMessage(report, llvm::toString(std::move(e)));
+      return report;
+    }
+    expected.push_back(
+        evaluateDeviceProgram(program, toDeviceArray(input, program.input)));
+    inputs.push_back(std::move(input));
+  }
+  for (auto [index, pipeline] : llvm::enumerate(pipelines)) {
+    if (childProgress)
+      *childProgress = static_cast<int>(index);
+    ++report.pipelines;
+    StepError error;
+    FailureOr<std::unique_ptr<ExecutionEngine>> engine =
+        compile(*module, pipeline.text, error);
+    // Device ops have no written properties, and obs-optimize plans their
+    // kernels within every limit, so any other failure is one.
+    if (failed(engine) && error.overLimit && pipeline.name == "cpu refined") {
+      ++report.resources;
+      continue;
+    }
+    if (failed(engine)) {
+      report.outcome = Outcome::Failed;
+      report.failingPipeline = index;
+      setMessage(report, pipeline.name + ": " + error.text);
+      return report;
+    }
+    for (auto [k, length] : llvm::enumerate(program.lengths)) {
+      obs_run::HostArray output(obs::ArrType::get(
+          &context, reducesToOne(program) ? 1 : length, outputElement));
+      if (failed(invoke(**engine, "entry", inputs[k], output, error))) {
+        report.outcome = Outcome::Failed;
+        report.failingPipeline = index;
+        setMessage(report, pipeline.name + ", " + std::to_string(length) +
+                               " elements: " + error.text);
+        return report;
+      }
+      ++report.runs;
+      if (!testMiscompileOp.empty() && pipeline.name != "ref" &&
+          output.getNumLeaves() > 0 &&
+          StringRef(printDeviceProgram(program))
+              .contains(" " + testMiscompileOp + " "))
+        *static_cast<uint8_t *>(output.getBuffer(0)) ^= 1;
+      const DeviceArray &want = expected[k];
+      for (uint64_t i = 0; i < output.getNumScalars(); ++i) {
+        obs_run::Number got = output.get(i);
+        bool same;
+        std::string wanted;
+        if (isFloat(outputScalar)) {
+          double w = want.reals[i];
+          same = (std::isnan(got.real) && std::isnan(w)) ||
+                 (got.real == w && std::signbit(got.real) == std::signbit(w));
+          wanted = llvm::formatv("{0}", w).str();
+        } else {
+          same = got.integer == want.integers[i];
+          wanted = std::to_string(want.integers[i]);
+        }
+        if (same)
+          continue;
+        report.outcome = Outcome::Mismatch;
+        report.failingPipeline = index;
+        setMessage(report,
+                   pipeline.name + ", " + std::to_string(length) +
+                       " elements: number " + std::to_string(i) + " is " +
+                       (got.isFloat ? llvm::formatv("{0}", got.real).str()
+                                    : std::to_string(got.integer)) +
+                       " but the oracle's is " + wanted);
+        return report;
+      }
+    }
+  }
+  return report;
+}
+
 /// A check running in a child process.
 struct Child {
   pid_t pid;
@@ -597,9 +782,8 @@ struct Child {
   int *progress;
 };
 
-/// Starts `checkProgram` in a child, which reports through a pipe.
-Child startChild(const std::string &text, uint64_t inputSeed,
-                 const std::vector<Configuration> &configurations) {
+/// Starts `check` in a child, which reports through a pipe.
+Child startChild(const std::function<Report()> &check) {
   int fds[2];
   if (pipe(fds) != 0) {
     perror("obs-fuzz: pipe");
@@ -628,7 +812,7 @@ Child startChild(const std::string &text, uint64_t inputSeed,
     setrlimit(RLIMIT_CORE, &noCore);
     signal(SIGXCPU, SIG_DFL);
     alarm(4 * timeout);
-    Report report = checkProgram(text, inputSeed, configurations);
+    Report report = check();
     ssize_t written = write(fds[1], &report, sizeof(report));
     (void)written;
     _exit(0);
@@ -672,7 +856,63 @@ Report finishChild(Child child, bool &crashed) {
 Report checkInChild(const std::string &text, uint64_t inputSeed,
                     const std::vector<Configuration> &configurations,
                     bool &crashed) {
-  return finishChild(startChild(text, inputSeed, configurations), crashed);
+  return finishChild(
+      startChild([&] { return checkProgram(text, inputSeed, configurations); }),
+      crashed);
+}
+
+/// Checks programs --first to --first + --programs, up to --jobs at a time,
+/// each in a child: `check(index)` says what a child runs (nothing: the
+/// program is skipped), and `handle` takes each report as it comes.
+void checkPrograms(
+    const std::function<std::function<Report()>(uint64_t)> &check,
+    const std::function<void(uint64_t, const Report &, bool)> &handle) {
+  std::map<pid_t, std::pair<uint64_t, Child>> running;
+  uint64_t next = firstProgram;
+  uint64_t end = uint64_t(firstProgram) + numPrograms;
+  while (next < end || !running.empty()) {
+    while (next < end && running.size() < std::max(1u, jobs.getValue())) {
+      if (std::function<Report()> work = check(next)) {
+        Child child = startChild(work);
+        running[child.pid] = {next, child};
+      }
+      ++next;
+    }
+    if (running.empty())
+      continue; // Every program left was skipped.
+    // The first child to finish: read its report before reaping it.
+    int status = 0;
+    pid_t done = waitpid(-1, &status, WNOHANG);
+    if (done <= 0) {
+      fd_set ready;
+      FD_ZERO(&ready);
+      int highest = 0;
+      for (auto &[pid, entry] : running) {
+        FD_SET(entry.second.fd, &ready);
+        highest = std::max(highest, entry.second.fd);
+      }
+      select(highest + 1, &ready, nullptr, nullptr, nullptr);
+      for (auto it = running.begin(); it != running.end(); ++it)
+        if (FD_ISSET(it->second.second.fd, &ready)) {
+          auto [index, child] = it->second;
+          running.erase(it);
+          bool crashed = false;
+          Report report = finishChild(child, crashed);
+          handle(index, report, crashed);
+          break;
+        }
+      continue;
+    }
+    // Exited before its report was read (a crash): its pipe is at EOF.
+    auto it = running.find(done);
+    if (it == running.end())
+      continue;
+    auto [index, child] = it->second;
+    running.erase(it);
+    bool crashed = false;
+    Report report = collectReport(child, status, crashed);
+    handle(index, report, crashed);
+  }
 }
 
 /// Reduces a failing program while the same configuration fails the same
@@ -725,6 +965,120 @@ void save(const std::string &name, const Program &program, uint64_t inputSeed,
 
 } // namespace
 
+/// obs-fuzz --device: device programs against the oracle. A failure is
+/// saved with its lengths and failing pipeline; it is not reduced (a
+/// program is at most three device ops).
+int fuzzDevices() {
+  auto programFor = [&](uint64_t index) {
+    std::mt19937_64 rng(seed * 1000003 + index);
+    return generateDeviceProgram(rng);
+  };
+  if (printOnly >= 0) {
+    llvm::outs() << printDeviceProgram(programFor(printOnly));
+    return 0;
+  }
+  uint64_t programs = 0, pipelines = 0, runs = 0, resources = 0, mismatches = 0,
+           failures = 0, longest = 0;
+  std::map<DeviceStep::Kind, uint64_t> steps;
+  std::map<DeviceScalar, uint64_t> inputs;
+  auto tally = [&](const DeviceProgram &program) {
+    ++inputs[program.input];
+    for (const DeviceStep &step : program.steps)
+      ++steps[step.kind];
+    for (uint64_t length : program.lengths)
+      longest = std::max(longest, length);
+  };
+  auto printTally = [&] {
+    llvm::outs() << "  " << steps[DeviceStep::Map] << " maps, "
+                 << steps[DeviceStep::Scan] << " scans, "
+                 << steps[DeviceStep::SegmentedScan] << " segmented scans, "
+                 << steps[DeviceStep::Sort] << " sorts, "
+                 << steps[DeviceStep::ArgSort] << " key-value sorts, "
+                 << steps[DeviceStep::Reduce] << " reductions; lengths up to "
+                 << longest << "; inputs of";
+    for (auto [scalar, count] : inputs)
+      llvm::outs() << " " << getName(scalar) << " " << count;
+    llvm::outs() << "\n";
+  };
+  if (countOnly) {
+    for (uint64_t index = firstProgram; index < firstProgram + numPrograms;
+         ++index)
+      tally(programFor(index));
+    printTally();
+    return 0;
+  }
+  auto handle = [&](uint64_t index, const Report &report, bool crashed) {
+    DeviceProgram program = programFor(index);
+    ++programs;
+    tally(program);
+    pipelines += report.pipelines;
+    runs += report.runs;
+    resources += report.resources;
+    std::string lengths;
+    for (uint64_t length : program.lengths)
+      lengths += (lengths.empty() ? "" : ", ") + std::to_string(length);
+    if (verbose)
+      llvm::outs() << "program " << index << " (" << program.steps.size()
+                   << " device ops, lengths " << lengths << "): "
+                   << (report.outcome == Outcome::Agreed     ? "agreed"
+                       : report.outcome == Outcome::Mismatch ? "MISMATCH"
+                                                             : "FAILED")
+                   << (report.message[0] ? std::string(": ") + report.message
+                                         : std::string())
+                   << "\n";
+    if (report.outcome == Outcome::Agreed)
+      return;
+    if (report.outcome == Outcome::Mismatch)
+      ++mismatches;
+    else
+      ++failures;
+    std::string what =
+        (report.outcome == Outcome::Mismatch ? std::string("mismatch: ")
+                                             : std::string("failure: ")) +
+        report.message;
+    llvm::outs() << "program " << index << ": " << what << "\n";
+    llvm::sys::fs::create_directories(saveDir);
+    std::string name =
+        "device-" + std::to_string(seed) + "-" + std::to_string(index);
+    std::string path = saveDir + "/" + name + ".mlir";
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    if (ec) {
+      llvm::errs() << "obs-fuzz: cannot write '" << path
+                   << "': " << ec.message() << "\n";
+      return;
+    }
+    std::vector<DevicePipeline> tried = devicePipelinesFor(index);
+    uint64_t inputSeed = seed * 31 + index;
+    os << "// obs-fuzz --device --seed=" << seed << ": " << what << "\n";
+    for (auto [k, length] : llvm::enumerate(program.lengths))
+      os << "// Run: obs-run " << name
+         << ".mlir --entry=entry --length=" << length
+         << " --input=random:" << inputSeed + k << ":-100:100\n";
+    if (report.failingPipeline >= 0)
+      os << "// Failing: obs-opt " << name << ".mlir --pass-pipeline='builtin."
+         << "module(" << tried[report.failingPipeline].text << ")'\n";
+    os << "\n" << printDeviceProgram(program);
+    llvm::outs() << "  saved " << path << "\n";
+    llvm::outs().flush();
+  };
+  checkPrograms(
+      [&](uint64_t index) -> std::function<Report()> {
+        return [program = programFor(index), index,
+                tried = devicePipelinesFor(index)] {
+          return checkDeviceProgram(program, seed * 31 + index, tried);
+        };
+      },
+      handle);
+  llvm::outs() << "obs-fuzz --device --seed=" << seed << ": " << programs
+               << " programs, " << pipelines << " pass pipelines, " << runs
+               << " runs, " << resources
+               << " refinements over a compiler limit, " << mismatches
+               << " mismatches, " << failures << " failures\n";
+  printTally();
+  return mismatches + failures ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   llvm::InitializeNativeTarget();
@@ -748,6 +1102,8 @@ int main(int argc, char **argv) {
   // dialect (obs-assign-work, until 6b6970a).
   MLIRContext context(registry, MLIRContext::Threading::DISABLED);
   sharedContext = &context;
+  if (deviceMode)
+    return fuzzDevices();
 
   auto programFor = [&](uint64_t index) {
     std::mt19937_64 rng(seed * 1000003 + index);
@@ -851,64 +1207,25 @@ int main(int argc, char **argv) {
     llvm::outs().flush();
   };
 
-  // Up to --jobs children at a time; results are handled as they come.
-  std::map<pid_t, std::pair<uint64_t, Child>> running;
-  uint64_t next = firstProgram;
-  uint64_t end = uint64_t(firstProgram) + numPrograms;
-  while (next < end || !running.empty()) {
-    while (next < end && running.size() < std::max(1u, jobs.getValue())) {
-      // Exponential recomputation is the program's, not a bug: skip it
-      // rather than wait for the timeout.
-      Program program = programFor(next);
-      if (double work = estimateWork(program); work > maxWork) {
-        ++programs;
-        ++tooMuchWork;
-        if (verbose)
-          llvm::outs() << "program " << next << ": over the work limit ("
-                       << llvm::format("%.3g", work) << " evaluations)\n";
-        ++next;
-        continue;
-      }
-      Child child = startChild(printProgram(program), seed * 31 + next,
-                               configurationsFor(next));
-      running[child.pid] = {next, child};
-      ++next;
-    }
-    if (running.empty())
-      continue; // Every program left was over the work limit.
-    // The first child to finish: read its report before reaping it.
-    int status = 0;
-    pid_t done = waitpid(-1, &status, WNOHANG);
-    if (done <= 0) {
-      fd_set ready;
-      FD_ZERO(&ready);
-      int highest = 0;
-      for (auto &[pid, entry] : running) {
-        FD_SET(entry.second.fd, &ready);
-        highest = std::max(highest, entry.second.fd);
-      }
-      select(highest + 1, &ready, nullptr, nullptr, nullptr);
-      for (auto it = running.begin(); it != running.end(); ++it)
-        if (FD_ISSET(it->second.second.fd, &ready)) {
-          auto [index, child] = it->second;
-          running.erase(it);
-          bool crashed = false;
-          Report report = finishChild(child, crashed);
-          handle(index, report, crashed);
-          break;
+  checkPrograms(
+      [&](uint64_t index) -> std::function<Report()> {
+        // Exponential recomputation is the program's, not a bug: skip it
+        // rather than wait for the timeout.
+        Program program = programFor(index);
+        if (double work = estimateWork(program); work > maxWork) {
+          ++programs;
+          ++tooMuchWork;
+          if (verbose)
+            llvm::outs() << "program " << index << ": over the work limit ("
+                         << llvm::format("%.3g", work) << " evaluations)\n";
+          return nullptr;
         }
-      continue;
-    }
-    // Exited before its report was read (a crash): its pipe is at EOF.
-    auto it = running.find(done);
-    if (it == running.end())
-      continue;
-    auto [index, child] = it->second;
-    running.erase(it);
-    bool crashed = false;
-    Report report = collectReport(child, status, crashed);
-    handle(index, report, crashed);
-  }
+        return [text = printProgram(program), index,
+                configurations = configurationsFor(index)] {
+          return checkProgram(text, seed * 31 + index, configurations);
+        };
+      },
+      handle);
   llvm::outs() << "obs-fuzz --seed=" << seed << ": " << programs
                << " programs, " << pipelines << " pass pipelines, " << runs
                << " runs, " << rejected << " rejected by the verifier, "
