@@ -610,6 +610,53 @@ Value dsl::serialScan(ImplicitLocOpBuilder &b, Value array, BinaryFn combine,
   return syncRuns(b, result, runs.run);
 }
 
+// For block j (elements jB .. jB + count - 1), one stage of count elements:
+//   y_j[k] = fold(start, x[from] .. x[jB + k])
+// with start = x[0], from = 1 for the first block, and start = y_{j-1}[B-1],
+// from = jB after it: the left fold's own order, each block from the one
+// before. out = y_0 ++ y_1 ++ ..., concatenated as a balanced tree.
+Value dsl::foldScanInBlocks(ImplicitLocOpBuilder &b, Value array,
+                            BinaryFn combine, uint64_t block) {
+  uint64_t n = length(array);
+  ArrType type = arrType(array);
+  SmallVector<Value> blocks;
+  for (uint64_t first = 0; first < n; first += block) {
+    Value before = blocks.empty() ? Value() : blocks.back();
+    uint64_t count = std::min(block, n - first);
+    blocks.push_back(sync(
+        b, generate(b, type.withLength(count),
+                    [&](ImplicitLocOpBuilder &b, Value k) {
+                      SmallVector<Value> start =
+                          before ? index(b, before, indexConstant(b, block - 1))
+                                 : index(b, array, indexConstant(b, 0));
+                      Value from = indexConstant(b, before ? first : 1);
+                      Value end = arith::AddIOp::create(
+                          b, k, indexConstant(b, first + 1));
+                      auto fold = scf::ForOp::create(
+                          b, from, end, indexConstant(b, 1), start,
+                          [&](OpBuilder &nested, Location loc, Value j,
+                              ValueRange sofar) {
+                            ImplicitLocOpBuilder body(loc, nested);
+                            scf::YieldOp::create(
+                                body,
+                                combine(body, sofar, index(body, array, j)));
+                          });
+                      return SmallVector<Value>(fold.getResults());
+                    })));
+  }
+  // A balanced tree of concatenations, so that an element is found in
+  // log2 of the blocks' count comparisons.
+  while (blocks.size() > 1) {
+    SmallVector<Value> level;
+    for (size_t i = 0; i + 1 < blocks.size(); i += 2)
+      level.push_back(conc(b, blocks[i], blocks[i + 1]));
+    if (blocks.size() % 2)
+      level.push_back(blocks.back());
+    blocks = std::move(level);
+  }
+  return blocks.front();
+}
+
 // run = ceil(N / T); each thread folds its run in sequence (seqReduce), in
 // one stage:
 //   t[r] = x[r*run]; for j = 1 .. run-1:  t[r] = t[r] op x[r*run + j]

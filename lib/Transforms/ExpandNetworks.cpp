@@ -121,6 +121,20 @@ static bool foldsInOneThread(Operation *op) {
   return keepsFold(op) && fitsSerial(op, /*threads=*/1);
 }
 
+/// How many elements each stage of a fold computed block by block holds,
+/// and the most each of its elements folds.
+static constexpr uint64_t kFoldBlock = kMostDefaultRun;
+
+/// Whether `op`, a scan without a network that keeps its fold and is too
+/// long for a chain, is computed block by block in the fold's order
+/// (`dsl::foldScanInBlocks`): its blocks' stages take its array's bytes
+/// together, so the array takes at most half a block's shared memory, as
+/// for the defaults.
+static bool foldsInBlocks(Operation *op) {
+  return isa<ScanOp>(op) && keepsFold(op) && !foldsInOneThread(op) &&
+         getArrayBytes(arrType(op->getOperand(0))) <= kMostDefaultBytes;
+}
+
 /// Whether `op` is a scan or reduce that names the serial network.
 static bool namesSerial(Operation *op) {
   if (auto scan = dyn_cast<ScanOp>(op))
@@ -184,9 +198,15 @@ void ObsExpandNetworksPass::runOnOperation() {
       chains.insert(op);
   if (!chains.empty())
     addToStatistic(*this, numChains, "chains", chains.size());
+  llvm::DenseSet<Operation *> blocked;
+  for (Operation *op : candidates)
+    if (foldsInBlocks(op))
+      blocked.insert(op);
+  if (!blocked.empty())
+    addToStatistic(*this, numFoldsInBlocks, "folds-in-blocks", blocked.size());
   SmallVector<Operation *> networks(
       llvm::make_filter_range(candidates, [&](Operation *op) {
-        return namesNetwork(op) || chains.contains(op);
+        return namesNetwork(op) || chains.contains(op) || blocked.contains(op);
       }));
   auto countSyncs = [&] {
     uint64_t count = 0;
@@ -196,11 +216,12 @@ void ObsExpandNetworksPass::runOnOperation() {
   uint64_t syncsBefore = countSyncs();
   for (Operation *op : networks) {
     bool chain = chains.contains(op);
+    bool inBlocks = blocked.contains(op);
     // A network reassociates the combine: one that is not associative
     // would make the network disagree with the op's meaning. (A fold in one
-    // thread keeps its order.)
-    if (isa<ScanOp, ReduceOp>(op) && !chain && !defaulted.contains(op) &&
-        failed(checkCombineLaws(op)))
+    // thread, or block by block, keeps its order.)
+    if (isa<ScanOp, ReduceOp>(op) && !chain && !inBlocks &&
+        !defaulted.contains(op) && failed(checkCombineLaws(op)))
       return signalPassFailure();
     ImplicitLocOpBuilder b(op->getLoc(), op);
     Region &region = op->getRegion(0);
@@ -212,7 +233,10 @@ void ObsExpandNetworksPass::runOnOperation() {
     // A chain is the serial network among one thread.
     auto threadsOfSerial = [&] { return chain ? 1 : serialThreads(op); };
     SmallVector<Value> replacement;
-    if (auto scan = dyn_cast<ScanOp>(op)) {
+    if (inBlocks) {
+      replacement = {dsl::foldScanInBlocks(b, op->getOperand(0), body,
+                                           kFoldBlock)};
+    } else if (auto scan = dyn_cast<ScanOp>(op)) {
       switch (chain ? ScanNetwork::Serial : *scan.getNetwork()) {
       case ScanNetwork::Sklansky:
         replacement = {dsl::sklansky(b, scan.getInput(), body)};

@@ -299,6 +299,36 @@ obs.kernel @difference(%a: !obs.arr<8 x i32>)
   obs.return %t, %u : !obs.arr<1 x i32>, !obs.arr<8 x i32>
 }
 
+// -----
+
+// A difference scan longer than a chain (64) keeps the fold's order block
+// by block: a stage per 64 elements (64, 64, then 22 of 150), in which each
+// element folds from the last of the block before, in a loop, and the
+// blocks' concatenation.
+// CHECK-LABEL: obs.kernel @difference_blocks
+// CHECK: %[[FIRST:.*]] = obs.sync %{{.*}} : !obs.arr<64 x i32>
+// CHECK: %[[SECOND:.*]] = obs.generate : !obs.arr<64 x i32>
+// CHECK: obs.index %[[FIRST]][%c63]
+// CHECK: scf.for %{{.*}} = %c64 to
+// CHECK: arith.subi
+// CHECK: %[[SECOND_SYNC:.*]] = obs.sync %[[SECOND]] : !obs.arr<64 x i32>
+// CHECK: obs.index %[[SECOND_SYNC]][%c63]
+// CHECK: scf.for %{{.*}} = %c128 to
+// CHECK: %[[THIRD_SYNC:.*]] = obs.sync %{{.*}} : !obs.arr<22 x i32>
+// CHECK: %[[HEAD:.*]] = obs.conc %{{.*}}, %[[SECOND_SYNC]] : !obs.arr<64 x i32>, !obs.arr<64 x i32>
+// CHECK: %[[ALL:.*]] = obs.conc %[[HEAD]], %[[THIRD_SYNC]] : !obs.arr<128 x i32>, !obs.arr<22 x i32>
+// CHECK-NOT: obs.scan
+// CHECK: obs.return %[[ALL]]
+obs.kernel @difference_blocks(%a: !obs.arr<150 x i32>) -> !obs.arr<150 x i32>
+    attributes {threads = 64} {
+  %s = obs.scan %a : !obs.arr<150 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %z = arith.subi %x, %y : i32
+    obs.yield %z : i32
+  }
+  obs.return %s : !obs.arr<150 x i32>
+}
+
 // Eight serial scans (one named in @in_two, the empty one in @edges) and
 // two reductions; the defaults taken: @serial_scan, @serial_four_warps,
 // both of @runs_of_one, @edges' first, @serial_reduce, @in_two's second
@@ -306,15 +336,17 @@ obs.kernel @difference(%a: !obs.arr<8 x i32>)
 // 5 + 1, 3 + 3, 0, 1 + 2, 2 + 2 and 10 (runs of 43, 384 totals folded
 // within 12 warps by five shuffles, 12 warps' totals by four). @difference's
 // two folds are chains, counted apart: 1 stage for the reduction, 7 for the
-// scan of 8 by one thread. Two scans take Sklansky's network past serial's
-// bounds (@edges' 65 elements, 7 stages; @bounds' i8, 15): 75 stages in all.
+// scan of 8 by one thread; @difference_blocks' scan is a fold in blocks, 3
+// stages. Two scans take Sklansky's network past serial's bounds (@edges'
+// 65 elements, 7 stages; @bounds' i8, 15): 78 stages in all.
 // STATS: obs-expand-networks
 // STATS-NEXT: 10 scans
 // STATS-NEXT: 2 reductions
 // STATS-NEXT: 8 serial-defaults
 // STATS-NEXT: 2 sklansky-defaults
 // STATS-NEXT: 2 chains
-// STATS-NEXT: 75 stages
+// STATS-NEXT: 1 folds-in-blocks
+// STATS-NEXT: 78 stages
 
 // -----
 

@@ -44,7 +44,9 @@ public:
       : rng(rng), type(type) {
     // Seeded from a copy, so that the main stream is not drawn from.
     std::mt19937_64 copy = rng;
-    storageRng.seed(copy() ^ 0x9E3779B97F4A7C15ull);
+    uint64_t first = copy();
+    storageRng.seed(first ^ 0x9E3779B97F4A7C15ull);
+    differenceRng.seed(first ^ 0xD1B54A32D192ED03ull);
   }
 
   std::vector<Step> steps(uint64_t length, unsigned depth) {
@@ -176,6 +178,12 @@ private:
     case Step::Sort:
       s.variant = network ? static_cast<int>(uniform(0, 3)) : 0;
       s.a = uniform(0, 3); // the combine
+      // A scan without a network may fold a difference, which is not
+      // associative: it keeps the fold's order (a chain, or block by
+      // block). Drawn from a stream of its own, like the storages.
+      if (s.kind == Step::Scan && s.variant == 0 &&
+          std::bernoulli_distribution(0.25)(differenceRng))
+        s.b = 1;
       break;
     case Step::AddReduce:
       s.variant = uniform(0, 1);
@@ -195,6 +203,8 @@ private:
   std::mt19937_64 &rng;
   /// Written storages' draws.
   std::mt19937_64 storageRng;
+  /// Which scans without a network fold a difference.
+  std::mt19937_64 differenceRng;
   const ElementType &type;
   unsigned budget = 14;
 };
@@ -843,9 +853,18 @@ private:
       std::vector<std::string> second(in.begin() + w, in.end());
       if (scan) {
         std::vector<std::string> out;
-        for (size_t i = 0; i < w; ++i)
+        for (size_t i = 0; i < w; ++i) {
+          if (s.b == 1) {
+            std::string z = fresh();
+            os << pad(indent + 1) << z << " = arith."
+               << (isFloat(scalars()[i]) ? "subf " : "subi ") << first[i]
+               << ", " << second[i] << " : " << name(scalars()[i]) << "\n";
+            out.push_back(z);
+            continue;
+          }
           out.push_back(combine(scalars()[i], first[i], second[i], s.a,
                                 indent + 1, /*floatSums=*/true));
+        }
         yield(out, indent + 1, scalarList());
       } else {
         yield({less(first, second, indent + 1)}, indent + 1, "i1");

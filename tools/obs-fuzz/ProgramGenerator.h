@@ -46,7 +46,7 @@ struct Step {
     Repeat,
     Permute, // generate: out[i] = x[(a*i + b) mod N]
     Sync,
-    Scan,
+    Scan, // b = 1: without a network, folding a difference (not associative)
     Sort,
     AddReduce, // out[i] = x[i] + reduce(x)
     // obs.scatter of x (scalar elements, kernel level): at the places of

@@ -35,6 +35,16 @@ Value brentKung(ImplicitLocOpBuilder &b, Value array, BinaryFn combine);
 Value serialScan(ImplicitLocOpBuilder &b, Value array, BinaryFn combine,
                  uint64_t threads);
 
+/// The left fold's scan, block by block, for a combine that may not be
+/// reassociated: each block of `block` consecutive elements is a stage in
+/// which element i folds, from the last element of the block before (the
+/// array's first element for the first block), the array's elements up to
+/// i in order; the result is the blocks' concatenation. ceil(N / block)
+/// stages of at most `block` elements, each folding at most `block`
+/// elements: linear in N, where a fold per element is quadratic.
+Value foldScanInBlocks(ImplicitLocOpBuilder &b, Value array, BinaryFn combine,
+                       uint64_t block);
+
 // Sorts, ascending by `less`.
 
 /// Seed 001: `sorter = repE k (tau ->>- merger)`, with

@@ -184,7 +184,13 @@ def ObsExpandNetworks : Pass<"obs-expand-networks", "::mlir::obs::KernelOp"> {
     same order where it fits, rather than by every element's thread again
     (counted as `chains`): a reduction of any length (one thread folds the
     array in a loop, in one stage), a scan of at most 64 elements within
-    the same bounds (a stage per element, one thread's run).
+    the same bounds (a stage per element, one thread's run). A longer scan
+    whose array takes at most half a block's shared memory is computed
+    block by block in that order (counted as `folds-in-blocks`): a stage
+    per 64 elements, in which each element folds from the last element of
+    the block before, 64 elements at most; 1,000 elements are 16 stages
+    and 31,956 combines, where each element folding from the start takes
+    499,500.
 
     The op's combine or `less` region is cloned into each stage. A scan's
     or reduction's combine that folds to constants is first tried for
@@ -214,6 +220,9 @@ def ObsExpandNetworks : Pass<"obs-expand-networks", "::mlir::obs::KernelOp"> {
     Statistic<"numChains", "chains",
               "Folds computed once, by one thread, in their order (counted "
               "in neither scans nor reductions)">,
+    Statistic<"numFoldsInBlocks", "folds-in-blocks",
+              "Scans that keep their fold computed block by block, 64 "
+              "elements a stage (counted in neither scans nor chains)">,
     Statistic<"numStages", "stages", "Syncs the networks introduced">
   ];
 }

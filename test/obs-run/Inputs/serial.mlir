@@ -193,3 +193,24 @@ obs.kernel @difference1000(%a: !obs.arr<1000 x i32>) -> !obs.arr<1000 x i32>
   }
   obs.return %m : !obs.arr<1000 x i32>
 }
+
+// A difference scan longer than a chain: the left fold, block by block.
+obs.kernel @difference_scan1000(%a: !obs.arr<1000 x i32>)
+    -> !obs.arr<1000 x i32> attributes {threads = 96} {
+  %s = obs.scan %a : !obs.arr<1000 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %z = arith.subi %x, %y : i32
+    obs.yield %z : i32
+  }
+  obs.return %s : !obs.arr<1000 x i32>
+}
+
+obs.kernel @fdifference_scan1000(%a: !obs.arr<1000 x f32>)
+    -> !obs.arr<1000 x f32> attributes {threads = 96} {
+  %s = obs.scan %a : !obs.arr<1000 x f32> {
+  ^bb0(%x: f32, %y: f32):
+    %z = arith.subf %x, %y : f32
+    obs.yield %z : f32
+  }
+  obs.return %s : !obs.arr<1000 x f32>
+}
