@@ -624,25 +624,25 @@ Value dsl::foldScanInBlocks(ImplicitLocOpBuilder &b, Value array,
     Value before = blocks.empty() ? Value() : blocks.back();
     uint64_t count = std::min(block, n - first);
     blocks.push_back(sync(
-        b, generate(b, type.withLength(count),
-                    [&](ImplicitLocOpBuilder &b, Value k) {
-                      SmallVector<Value> start =
-                          before ? index(b, before, indexConstant(b, block - 1))
-                                 : index(b, array, indexConstant(b, 0));
-                      Value from = indexConstant(b, before ? first : 1);
-                      Value end = arith::AddIOp::create(
-                          b, k, indexConstant(b, first + 1));
-                      auto fold = scf::ForOp::create(
-                          b, from, end, indexConstant(b, 1), start,
-                          [&](OpBuilder &nested, Location loc, Value j,
-                              ValueRange sofar) {
-                            ImplicitLocOpBuilder body(loc, nested);
-                            scf::YieldOp::create(
-                                body,
-                                combine(body, sofar, index(body, array, j)));
-                          });
-                      return SmallVector<Value>(fold.getResults());
-                    })));
+        b,
+        generate(b, type.withLength(count),
+                 [&](ImplicitLocOpBuilder &b, Value k) {
+                   SmallVector<Value> start =
+                       before ? index(b, before, indexConstant(b, block - 1))
+                              : index(b, array, indexConstant(b, 0));
+                   Value from = indexConstant(b, before ? first : 1);
+                   Value end =
+                       arith::AddIOp::create(b, k, indexConstant(b, first + 1));
+                   auto fold = scf::ForOp::create(
+                       b, from, end, indexConstant(b, 1), start,
+                       [&](OpBuilder &nested, Location loc, Value j,
+                           ValueRange sofar) {
+                         ImplicitLocOpBuilder body(loc, nested);
+                         scf::YieldOp::create(
+                             body, combine(body, sofar, index(body, array, j)));
+                       });
+                   return SmallVector<Value>(fold.getResults());
+                 })));
   }
   // A balanced tree of concatenations, so that an element is found in
   // log2 of the blocks' count comparisons.

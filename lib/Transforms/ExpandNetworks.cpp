@@ -234,8 +234,8 @@ void ObsExpandNetworksPass::runOnOperation() {
     auto threadsOfSerial = [&] { return chain ? 1 : serialThreads(op); };
     SmallVector<Value> replacement;
     if (inBlocks) {
-      replacement = {dsl::foldScanInBlocks(b, op->getOperand(0), body,
-                                           kFoldBlock)};
+      replacement = {
+          dsl::foldScanInBlocks(b, op->getOperand(0), body, kFoldBlock)};
     } else if (auto scan = dyn_cast<ScanOp>(op)) {
       switch (chain ? ScanNetwork::Serial : *scan.getNetwork()) {
       case ScanNetwork::Sklansky:

@@ -861,6 +861,14 @@ Report checkInChild(const std::string &text, uint64_t inputSeed,
       crashed);
 }
 
+/// Calls `f` on the index of each program of --first to --first +
+/// --programs, in order.
+void forEachIndex(const std::function<void(uint64_t)> &f) {
+  for (uint64_t index = firstProgram; index < firstProgram + numPrograms;
+       ++index)
+    f(index);
+}
+
 /// Checks programs --first to --first + --programs, up to --jobs at a time,
 /// each in a child: `check(index)` says what a child runs (nothing: the
 /// program is skipped), and `handle` takes each report as it comes.
@@ -1001,9 +1009,7 @@ int fuzzDevices() {
     llvm::outs() << "\n";
   };
   if (countOnly) {
-    for (uint64_t index = firstProgram; index < firstProgram + numPrograms;
-         ++index)
-      tally(programFor(index));
+    forEachIndex([&](uint64_t index) { tally(programFor(index)); });
     printTally();
     return 0;
   }
@@ -1150,9 +1156,7 @@ int main(int argc, char **argv) {
                  << " into a launch's output)\n";
   };
   if (countOnly) {
-    for (uint64_t index = firstProgram; index < firstProgram + numPrograms;
-         ++index)
-      tally(programFor(index));
+    forEachIndex([&](uint64_t index) { tally(programFor(index)); });
     printTally();
     return 0;
   }
