@@ -246,6 +246,10 @@ DeviceProgram obs_fuzz::generateDeviceProgram(std::mt19937_64 &rng) {
   auto uniform = [&](int64_t lo, int64_t hi) {
     return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
   };
+  // Which steps run in place is drawn from a stream of its own, seeded
+  // from a copy, so that the rest of a seed's programs stays as it was.
+  std::mt19937_64 copy = rng;
+  std::mt19937_64 inPlaceRng(copy() ^ 0x9E3779B97F4A7C15ull);
   DeviceProgram program;
   program.input = static_cast<DeviceScalar>(uniform(0, 5));
   DeviceScalar current = program.input;
@@ -315,6 +319,13 @@ DeviceProgram obs_fuzz::generateDeviceProgram(std::mt19937_64 &rng) {
       break;
     }
     }
+    // In place where the step reads an allocation (not the entry's
+    // input, which every pipeline runs on again) and keeps its type.
+    bool keepsType = stepResult(step, current) == current &&
+                     step.kind != DeviceStep::Reduce &&
+                     (step.kind != DeviceStep::ArgSort || step.flag);
+    if (s > 0 && keepsType && std::bernoulli_distribution(0.4)(inPlaceRng))
+      step.inPlace = true;
     current = stepResult(step, current);
     program.steps.push_back(step);
   }
@@ -580,9 +591,14 @@ std::string DevicePrinter::print() {
     const DeviceStep &step = program.steps[s];
     DeviceScalar next = stepResult(step, current);
     bool last = s + 1 == program.steps.size();
-    std::string destination = last ? "%out" : alloc(next);
+    std::string destination = step.inPlace ? source
+                              : last       ? "%out"
+                                           : alloc(next);
     printStep(step, current, source, destination,
-              last ? outputType : memref(next));
+              last && !step.inPlace ? outputType : memref(next));
+    if (last && step.inPlace)
+      os << "  memref.copy " << source << ", %out : " << memref(next) << " to "
+         << outputType << "\n";
     source = destination;
     current = next;
   }

@@ -989,10 +989,13 @@ int fuzzDevices() {
            failures = 0, longest = 0;
   std::map<DeviceStep::Kind, uint64_t> steps;
   std::map<DeviceScalar, uint64_t> inputs;
+  uint64_t inPlace = 0;
   auto tally = [&](const DeviceProgram &program) {
     ++inputs[program.input];
-    for (const DeviceStep &step : program.steps)
+    for (const DeviceStep &step : program.steps) {
       ++steps[step.kind];
+      inPlace += step.inPlace;
+    }
     for (uint64_t length : program.lengths)
       longest = std::max(longest, length);
   };
@@ -1002,8 +1005,9 @@ int fuzzDevices() {
                  << steps[DeviceStep::SegmentedScan] << " segmented scans, "
                  << steps[DeviceStep::Sort] << " sorts, "
                  << steps[DeviceStep::ArgSort] << " key-value sorts, "
-                 << steps[DeviceStep::Reduce] << " reductions; lengths up to "
-                 << longest << "; inputs of";
+                 << steps[DeviceStep::Reduce] << " reductions (" << inPlace
+                 << " ops in place); lengths up to " << longest
+                 << "; inputs of";
     for (auto [scalar, count] : inputs)
       llvm::outs() << " " << getName(scalar) << " " << count;
     llvm::outs() << "\n";
