@@ -329,8 +329,8 @@ DeviceProgram obs_fuzz::generateDeviceProgram(std::mt19937_64 &rng) {
     current = stepResult(step, current);
     program.steps.push_back(step);
   }
-  // Lengths: tiny ones, around the tiles (2^8 to 2^15, up to 4 of them, one
-  // either side), and up to 300,000.
+  // Lengths: tiny ones, around the tiles (1 to 4 times 2^8 to 2^15, one
+  // either side: up to 2^17 + 1), and up to 300,000.
   for (int k = 0; k < 3; ++k) {
     switch (uniform(0, 3)) {
     case 0:
