@@ -610,6 +610,20 @@ Value dsl::serialScan(ImplicitLocOpBuilder &b, Value array, BinaryFn combine,
   return syncRuns(b, result, runs.run);
 }
 
+/// `start` with the elements `from` .. `end` - 1 of `array` folded in, left
+/// to right, in a loop (element code).
+static SmallVector<Value> foldRange(ImplicitLocOpBuilder &b, Value array,
+                                    ValueRange start, Value from, Value end,
+                                    BinaryFn combine) {
+  auto fold = scf::ForOp::create(
+      b, from, end, indexConstant(b, 1), start,
+      [&](OpBuilder &nested, Location loc, Value j, ValueRange sofar) {
+        ImplicitLocOpBuilder body(loc, nested);
+        scf::YieldOp::create(body, combine(body, sofar, index(body, array, j)));
+      });
+  return SmallVector<Value>(fold.getResults());
+}
+
 // For block j (elements jB .. jB + count - 1), one stage of count elements:
 //   y_j[k] = fold(start, x[from] .. x[jB + k])
 // with start = x[0], from = 1 for the first block, and start = y_{j-1}[B-1],
@@ -624,25 +638,16 @@ Value dsl::foldScanInBlocks(ImplicitLocOpBuilder &b, Value array,
     Value before = blocks.empty() ? Value() : blocks.back();
     uint64_t count = std::min(block, n - first);
     blocks.push_back(sync(
-        b,
-        generate(b, type.withLength(count),
-                 [&](ImplicitLocOpBuilder &b, Value k) {
-                   SmallVector<Value> start =
-                       before ? index(b, before, indexConstant(b, block - 1))
-                              : index(b, array, indexConstant(b, 0));
-                   Value from = indexConstant(b, before ? first : 1);
-                   Value end =
-                       arith::AddIOp::create(b, k, indexConstant(b, first + 1));
-                   auto fold = scf::ForOp::create(
-                       b, from, end, indexConstant(b, 1), start,
-                       [&](OpBuilder &nested, Location loc, Value j,
-                           ValueRange sofar) {
-                         ImplicitLocOpBuilder body(loc, nested);
-                         scf::YieldOp::create(
-                             body, combine(body, sofar, index(body, array, j)));
-                       });
-                   return SmallVector<Value>(fold.getResults());
-                 })));
+        b, generate(b, type.withLength(count),
+                    [&](ImplicitLocOpBuilder &b, Value k) {
+                      SmallVector<Value> start =
+                          before ? index(b, before, indexConstant(b, block - 1))
+                                 : index(b, array, indexConstant(b, 0));
+                      Value from = indexConstant(b, before ? first : 1);
+                      Value end = arith::AddIOp::create(
+                          b, k, indexConstant(b, first + 1));
+                      return foldRange(b, array, start, from, end, combine);
+                    })));
   }
   // A balanced tree of concatenations, so that an element is found in
   // log2 of the blocks' count comparisons.
@@ -691,16 +696,12 @@ SmallVector<Value> dsl::serialReduce(ImplicitLocOpBuilder &b, Value array,
                    if (padded)
                      first = arith::MinUIOp::create(b, first,
                                                     indexConstant(b, n - 1));
-                   auto fold = scf::ForOp::create(
-                       b, arith::AddIOp::create(b, first, indexConstant(b, 1)),
-                       end, indexConstant(b, 1), index(b, array, first),
-                       [&](OpBuilder &nested, Location loc, Value j,
-                           ValueRange sofar) {
-                         ImplicitLocOpBuilder body(loc, nested);
-                         scf::YieldOp::create(
-                             body, combine(body, sofar, index(body, array, j)));
-                       });
-                   return SmallVector<Value>(fold.getResults());
+                   // One op after the other (not as arguments, whose order
+                   // of evaluation C++ leaves open).
+                   Value next =
+                       arith::AddIOp::create(b, first, indexConstant(b, 1));
+                   SmallVector<Value> start = index(b, array, first);
+                   return foldRange(b, array, start, next, end, combine);
                  }));
   if (runs.count == 1)
     return index(b, totals, zero);

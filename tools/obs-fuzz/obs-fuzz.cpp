@@ -861,6 +861,13 @@ Report checkInChild(const std::string &text, uint64_t inputSeed,
       crashed);
 }
 
+/// What a report of a mismatch or a failure says, for the output and the
+/// saved program.
+std::string describeFailure(const Report &report) {
+  return (report.outcome == Outcome::Mismatch ? "mismatch: " : "failure: ") +
+         std::string(report.message);
+}
+
 /// Calls `f` on the index of each program of --first to --first +
 /// --programs, in order.
 void forEachIndex(const std::function<void(uint64_t)> &f) {
@@ -1042,10 +1049,7 @@ int fuzzDevices() {
       ++mismatches;
     else
       ++failures;
-    std::string what =
-        (report.outcome == Outcome::Mismatch ? std::string("mismatch: ")
-                                             : std::string("failure: ")) +
-        report.message;
+    std::string what = describeFailure(report);
     llvm::outs() << "program " << index << ": " << what << "\n";
     llvm::sys::fs::create_directories(saveDir);
     std::string name =
@@ -1195,10 +1199,7 @@ int main(int argc, char **argv) {
     const Configuration *failing = report.failingPipeline >= 0
                                        ? &configurations[report.failingPipeline]
                                        : nullptr;
-    std::string what =
-        (report.outcome == Outcome::Mismatch ? std::string("mismatch: ")
-                                             : std::string("failure: ")) +
-        report.message;
+    std::string what = describeFailure(report);
     llvm::outs() << "program " << index << ": " << what << "\n";
     llvm::sys::fs::create_directories(saveDir);
     std::string name =
