@@ -183,7 +183,7 @@ private:
       // block). Drawn from a stream of its own, like the storages.
       if (s.kind == Step::Scan && s.variant == 0 &&
           std::bernoulli_distribution(0.25)(differenceRng))
-        s.b = 1;
+        s.difference = true;
       break;
     case Step::AddReduce:
       s.variant = uniform(0, 1);
@@ -854,7 +854,7 @@ private:
       if (scan) {
         std::vector<std::string> out;
         for (size_t i = 0; i < w; ++i) {
-          if (s.b == 1) {
+          if (s.difference) {
             std::string z = fresh();
             os << pad(indent + 1) << z << " = arith."
                << (isFloat(scalars()[i]) ? "subf " : "subi ") << first[i]

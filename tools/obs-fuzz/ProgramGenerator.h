@@ -46,7 +46,7 @@ struct Step {
     Repeat,
     Permute, // generate: out[i] = x[(a*i + b) mod N]
     Sync,
-    Scan, // b = 1: without a network, folding a difference (not associative)
+    Scan,
     Sort,
     AddReduce, // out[i] = x[i] + reduce(x)
     // obs.scatter of x (scalar elements, kernel level): at the places of
@@ -59,6 +59,8 @@ struct Step {
   /// Which element function, constant or network.
   int variant = 0;
   int64_t a = 0, b = 0;
+  /// A scan without a network that folds a difference (not associative).
+  bool difference = false;
   /// A sync's written properties ("" when left to the passes).
   std::string scope, placement, how, storage;
   std::vector<Step> body, secondBody;
