@@ -111,28 +111,37 @@ static DefaultNetwork chooseDefault(Operation *op, uint64_t threads) {
   return DefaultNetwork::Fold;
 }
 
-/// Whether `op`, a scan or reduce without a network that keeps its fold (its
-/// combine not associative, or past the bounds above), is computed by one
-/// thread in the fold's own order: the serial network among one thread,
-/// whose one run is the whole array, folded left to right. Each element's
-/// thread then reads one result instead of folding again.
-static bool foldsInOneThread(Operation *op) {
-  // The verifier keeps the mark to scans and reductions without a network.
-  return keepsFold(op) && fitsSerial(op, /*threads=*/1);
-}
-
 /// How many elements each stage of a fold computed block by block holds,
 /// and the most each of its elements folds.
 static constexpr uint64_t kFoldBlock = kMostDefaultRun;
 
-/// Whether `op`, a scan without a network that keeps its fold and is too
-/// long for a chain, is computed block by block in the fold's order
-/// (`dsl::foldScanInBlocks`): its blocks' stages take its array's bytes
-/// together, so the array takes at most half a block's shared memory, as
-/// for the defaults.
-static bool foldsInBlocks(Operation *op) {
-  return isa<ScanOp>(op) && keepsFold(op) && !foldsInOneThread(op) &&
-         getArrayBytes(arrType(op->getOperand(0))) <= kMostDefaultBytes;
+/// How a scan or reduce that keeps its fold is computed.
+enum class KeptFold {
+  /// Not a kept fold, or one every element's thread folds from the start.
+  PerElement,
+  /// By one thread, in the fold's order: the serial network among one
+  /// thread, whose one run is the whole array (a chain). Each element's
+  /// thread then reads one result instead of folding again.
+  InOneThread,
+  /// A scan too long for a chain, block by block in the fold's order
+  /// (`dsl::foldScanInBlocks`): its blocks' stages take its array's bytes
+  /// together, so the array takes at most half a block's shared memory, as
+  /// for the defaults.
+  InBlocks,
+};
+
+/// How `op` is computed if it keeps its fold (its combine not associative,
+/// or past the bounds above). The verifier keeps the mark to scans and
+/// reductions without a network.
+static KeptFold classifyKeptFold(Operation *op) {
+  if (!keepsFold(op))
+    return KeptFold::PerElement;
+  if (fitsSerial(op, /*threads=*/1))
+    return KeptFold::InOneThread;
+  if (isa<ScanOp>(op) &&
+      getArrayBytes(arrType(op->getOperand(0))) <= kMostDefaultBytes)
+    return KeptFold::InBlocks;
+  return KeptFold::PerElement;
 }
 
 /// Whether `op` is a scan or reduce that names the serial network.
@@ -192,22 +201,21 @@ void ObsExpandNetworksPass::runOnOperation() {
   }
   if (markDefaults)
     return;
-  llvm::DenseSet<Operation *> chains;
-  for (Operation *op : candidates)
-    if (foldsInOneThread(op))
-      chains.insert(op);
-  if (!chains.empty())
-    addToStatistic(*this, numChains, "chains", chains.size());
-  llvm::DenseSet<Operation *> blocked;
-  for (Operation *op : candidates)
-    if (foldsInBlocks(op))
-      blocked.insert(op);
-  if (!blocked.empty())
-    addToStatistic(*this, numFoldsInBlocks, "folds-in-blocks", blocked.size());
-  SmallVector<Operation *> networks(
-      llvm::make_filter_range(candidates, [&](Operation *op) {
-        return namesNetwork(op) || chains.contains(op) || blocked.contains(op);
-      }));
+  // Kept folds, decided once: expanded with the networks, except those
+  // left for every element's thread.
+  llvm::DenseMap<Operation *, KeptFold> keptFolds;
+  SmallVector<Operation *> networks;
+  for (Operation *op : candidates) {
+    KeptFold kept = classifyKeptFold(op);
+    if (kept == KeptFold::InOneThread)
+      addToStatistic(*this, numChains, "chains");
+    else if (kept == KeptFold::InBlocks)
+      addToStatistic(*this, numFoldsInBlocks, "folds-in-blocks");
+    if (kept != KeptFold::PerElement)
+      keptFolds[op] = kept;
+    if (namesNetwork(op) || kept != KeptFold::PerElement)
+      networks.push_back(op);
+  }
   auto countSyncs = [&] {
     uint64_t count = 0;
     getOperation().walk([&](SyncOp) { ++count; });
@@ -215,12 +223,12 @@ void ObsExpandNetworksPass::runOnOperation() {
   };
   uint64_t syncsBefore = countSyncs();
   for (Operation *op : networks) {
-    bool chain = chains.contains(op);
-    bool inBlocks = blocked.contains(op);
+    KeptFold kept = keptFolds.lookup(op);
+    bool chain = kept == KeptFold::InOneThread;
     // A network reassociates the combine: one that is not associative
-    // would make the network disagree with the op's meaning. (A fold in one
-    // thread, or block by block, keeps its order.)
-    if (isa<ScanOp, ReduceOp>(op) && !chain && !inBlocks &&
+    // would make the network disagree with the op's meaning. (A kept fold
+    // keeps its order.)
+    if (isa<ScanOp, ReduceOp>(op) && kept == KeptFold::PerElement &&
         !defaulted.contains(op) && failed(checkCombineLaws(op)))
       return signalPassFailure();
     ImplicitLocOpBuilder b(op->getLoc(), op);
@@ -233,7 +241,7 @@ void ObsExpandNetworksPass::runOnOperation() {
     // A chain is the serial network among one thread.
     auto threadsOfSerial = [&] { return chain ? 1 : serialThreads(op); };
     SmallVector<Value> replacement;
-    if (inBlocks) {
+    if (kept == KeptFold::InBlocks) {
       replacement = {
           dsl::foldScanInBlocks(b, op->getOperand(0), body, kFoldBlock)};
     } else if (auto scan = dyn_cast<ScanOp>(op)) {

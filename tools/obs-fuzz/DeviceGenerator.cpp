@@ -427,14 +427,19 @@ void DevicePrinter::printMapBody(const DeviceStep &step, DeviceScalar from,
     os << "    %y = arith.select %negative, %minus, %x : " << t << "\n";
     break;
   case ExtS:
-    os << "    %y = arith.extsi %x : " << t << " to " << getName(to) << "\n";
-    break;
   case Trunc:
-    os << "    %y = arith.trunci %x : " << t << " to " << getName(to) << "\n";
-    break;
   case ToFloat:
-    os << "    %y = arith.sitofp %x : " << t << " to " << getName(to) << "\n";
+  case ExtF:
+  case TruncF: {
+    const char *cast = step.variant == ExtS      ? "extsi"
+                       : step.variant == Trunc   ? "trunci"
+                       : step.variant == ToFloat ? "sitofp"
+                       : step.variant == ExtF    ? "extf"
+                                                 : "truncf";
+    os << "    %y = arith." << cast << " %x : " << t << " to " << getName(to)
+       << "\n";
     break;
+  }
   case Twice:
     constant("%c", "2.0", t);
     os << "    %y = arith.mulf %x, %c : " << t << "\n";
@@ -445,12 +450,6 @@ void DevicePrinter::printMapBody(const DeviceStep &step, DeviceScalar from,
   case Relu:
     constant("%zero", "0.0", t);
     os << "    %y = arith.maximumf %x, %zero : " << t << "\n";
-    break;
-  case ExtF:
-    os << "    %y = arith.extf %x : " << t << " to " << getName(to) << "\n";
-    break;
-  case TruncF:
-    os << "    %y = arith.truncf %x : " << t << " to " << getName(to) << "\n";
     break;
   case ToInteger:
     constant("%low", "-1.0e6", t);
