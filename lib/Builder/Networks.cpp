@@ -470,51 +470,61 @@ static Value segmentedFold(ImplicitLocOpBuilder &b, Value array,
   return array;
 }
 
-// run = ceil(N / T); each thread scans its run in sequence (seqScan):
-//   for j = 1 .. run-1:  x[i] = i mod run == j ? x[i-1] op x[i] : x[i]
-// the runs' totals t[r] = x[r*run + run-1] (a stage of their own, as the
-// threads' registers hold them; x itself for runs of one), scanned within
-// each warp. What comes before warp v is the fold of the warps' totals
-// w[u] = t[32u + 31] for u < v, left to right, which every thread computes
-// from them (as CUB's BlockScan does: one barrier, no stage of 8 threads);
-// with more than 32 warps, the warps' totals are scanned one level up
-// instead. Each run's prefix, once per thread:
-//   p[r] = w-before(v) op t[r-1]   (t[r-1] where v = 0, w-before(v) where
-//                                   r mod 32 = 0)
-// and then out[i] = p[r] op x[i] for every r = i / run > 0 (for runs of
-// one, out[r] = w-before(v) op t[r] where v > 0).
-Value dsl::serialScan(ImplicitLocOpBuilder &b, Value array, BinaryFn combine,
-                      uint64_t threads) {
+/// `start` with the elements `from` .. `end` - 1 of `array` folded in, left
+/// to right, in a loop (element code).
+static SmallVector<Value> foldRange(ImplicitLocOpBuilder &b, Value array,
+                                    ValueRange start, Value from, Value end,
+                                    BinaryFn combine) {
+  auto fold = scf::ForOp::create(
+      b, from, end, indexConstant(b, 1), start,
+      [&](OpBuilder &nested, Location loc, Value j, ValueRange sofar) {
+        ImplicitLocOpBuilder body(loc, nested);
+        scf::YieldOp::create(body, combine(body, sofar, index(body, array, j)));
+      });
+  return SmallVector<Value>(fold.getResults());
+}
+
+/// One stage of the runs' totals, each thread folding its run left to
+/// right in a loop (the last run may be shorter; padded: an empty fold of
+/// the array's last element), as seqReduce does and the reference target
+/// follows.
+static Value foldRuns(ImplicitLocOpBuilder &b, Value array, const Runs &runs,
+                      BinaryFn combine) {
   uint64_t n = length(array);
-  if (n <= 1)
-    return array;
-  ArrType type = arrType(array);
+  bool padded = runs.padded > runs.count;
+  return sync(
+      b, generate(b, arrType(array).withLength(runs.padded),
+                  [&](ImplicitLocOpBuilder &b, Value r) -> SmallVector<Value> {
+                    Value first =
+                        arith::MulIOp::create(b, r, indexConstant(b, runs.run));
+                    Value end = arith::AddIOp::create(
+                        b, first, indexConstant(b, runs.run));
+                    if (n % runs.run != 0 || padded)
+                      end =
+                          arith::MinUIOp::create(b, end, indexConstant(b, n));
+                    if (padded)
+                      first = arith::MinUIOp::create(b, first,
+                                                     indexConstant(b, n - 1));
+                    // One op after the other (not as arguments, whose order
+                    // of evaluation C++ leaves open).
+                    Value next =
+                        arith::AddIOp::create(b, first, indexConstant(b, 1));
+                    SmallVector<Value> start = index(b, array, first);
+                    return foldRange(b, array, start, next, end, combine);
+                  }));
+}
+
+/// The serial scan's middle level, from `totals`, the runs' totals (one
+/// element per run, padded to one per thread for runs of more than one):
+/// scanned by Kogge-Stone within each warp, and what comes before each
+/// warp (below). For runs of more than one element, returns each run's
+/// prefix, what comes before the run (the first run's is never used); for
+/// runs of one, where each run is its own total, the scan itself.
+static Value scanRunTotals(ImplicitLocOpBuilder &b, Value totals,
+                           const Runs &runs, BinaryFn combine) {
+  ArrType type = arrType(totals);
   SmallVector<Type> types;
   flattenElementType(type.getElementType(), types);
-  Runs runs(n, threads);
-  Value scanned = array;
-  for (uint64_t step = 1; step < runs.run; ++step)
-    scanned = syncRuns(b,
-                       updateStage(b, scanned, 1, combine,
-                                   [&](Value i) {
-                                     Value place = arith::RemUIOp::create(
-                                         b, i, indexConstant(b, runs.run));
-                                     return arith::CmpIOp::create(
-                                         b, arith::CmpIPredicate::eq, place,
-                                         indexConstant(b, step));
-                                   }),
-                       runs.run);
-  if (runs.count == 1)
-    return scanned;
-
-  // Runs of more than one element: their totals are a stage of their own,
-  // each thread writing its run's last element from its registers for
-  // the warp's next stage to read across lanes (padded: the array's last
-  // element).
-  Value totals = scanned;
-  if (runs.run > 1)
-    totals = sync(
-        b, elementOfEachGroup(b, scanned, runs.run, runs.run - 1, runs.padded));
   totals = segmentedKoggeStone(b, totals, kWarpLanes, combine);
   uint64_t warps = llvm::divideCeil(runs.count, kWarpLanes);
   // Runs of one element: the warps' scans are the answer where there is
@@ -526,7 +536,7 @@ Value dsl::serialScan(ImplicitLocOpBuilder &b, Value array, BinaryFn combine,
   // their totals are scanned the same way, one level up.
   Value warpTotals;
   if (warps > kWarpLanes)
-    warpTotals = serialScan(
+    warpTotals = dsl::serialScan(
         b, elementOfEachGroup(b, totals, kWarpLanes, kWarpLanes - 1), combine,
         /*threads=*/warps);
   Value zero = indexConstant(b, 0), one = indexConstant(b, 1);
@@ -575,8 +585,8 @@ Value dsl::serialScan(ImplicitLocOpBuilder &b, Value array, BinaryFn combine,
 
   // Each run's prefix, computed once by the thread that scanned the run
   // (in its registers); the first run's is never used.
-  Value prefixes = sync(
-      b, generate(b, arrType(totals), [&](ImplicitLocOpBuilder &b, Value r) {
+  return sync(
+      b, generate(b, type, [&](ImplicitLocOpBuilder &b, Value r) {
         Value lane =
             arith::AndIOp::create(b, r, indexConstant(b, kWarpLanes - 1));
         Value hasLane =
@@ -599,29 +609,126 @@ Value dsl::serialScan(ImplicitLocOpBuilder &b, Value array, BinaryFn combine,
             b, types, hasWarpBefore(b, warp), [&] { return withEarlier; },
             withinWarp);
       }));
-  Value result = generate(b, type, [&](ImplicitLocOpBuilder &b, Value i) {
-    SmallVector<Value> element = index(b, scanned, i);
-    Value r = arith::DivUIOp::create(b, i, indexConstant(b, runs.run));
-    SmallVector<Value> prefix = index(b, prefixes, r);
-    return selectSpeculated(
-        b, types, arith::CmpIOp::create(b, arith::CmpIPredicate::ne, r, zero),
-        [&] { return combine(b, prefix, element); }, element);
-  });
-  return syncRuns(b, result, runs.run);
 }
 
-/// `start` with the elements `from` .. `end` - 1 of `array` folded in, left
-/// to right, in a loop (element code).
-static SmallVector<Value> foldRange(ImplicitLocOpBuilder &b, Value array,
-                                    ValueRange start, Value from, Value end,
-                                    BinaryFn combine) {
-  auto fold = scf::ForOp::create(
-      b, from, end, indexConstant(b, 1), start,
-      [&](OpBuilder &nested, Location loc, Value j, ValueRange sofar) {
-        ImplicitLocOpBuilder body(loc, nested);
-        scf::YieldOp::create(body, combine(body, sofar, index(body, array, j)));
-      });
-  return SmallVector<Value>(fold.getResults());
+/// Each element of `array` whose run is not the first combined with its
+/// run's prefix: `out[i] = p[i / run] op element(i)`.
+static Value withRunPrefixes(
+    ImplicitLocOpBuilder &b, Value array, Value prefixes, uint64_t run,
+    BinaryFn combine,
+    llvm::function_ref<SmallVector<Value>(ImplicitLocOpBuilder &, Value)>
+        element) {
+  ArrType type = arrType(array);
+  SmallVector<Type> types;
+  flattenElementType(type.getElementType(), types);
+  return generate(b, type, [&](ImplicitLocOpBuilder &b, Value i) {
+    SmallVector<Value> own = element(b, i);
+    Value r = arith::DivUIOp::create(b, i, indexConstant(b, run));
+    SmallVector<Value> prefix = index(b, prefixes, r);
+    return selectSpeculated(
+        b, types,
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ne, r,
+                              indexConstant(b, 0)),
+        [&] { return combine(b, prefix, own); }, own);
+  });
+}
+
+// run = ceil(N / T); each thread scans its run in sequence (seqScan):
+//   for j = 1 .. run-1:  x[i] = i mod run == j ? x[i-1] op x[i] : x[i]
+// the runs' totals t[r] = x[r*run + run-1] (a stage of their own, as the
+// threads' registers hold them; x itself for runs of one), scanned within
+// each warp. What comes before warp v is the fold of the warps' totals
+// w[u] = t[32u + 31] for u < v, left to right, which every thread computes
+// from them (as CUB's BlockScan does: one barrier, no stage of 8 threads);
+// with more than 32 warps, the warps' totals are scanned one level up
+// instead. Each run's prefix, once per thread:
+//   p[r] = w-before(v) op t[r-1]   (t[r-1] where v = 0, w-before(v) where
+//                                   r mod 32 = 0)
+// and then out[i] = p[r] op x[i] for every r = i / run > 0 (for runs of
+// one, out[r] = w-before(v) op t[r] where v > 0).
+Value dsl::serialScan(ImplicitLocOpBuilder &b, Value array, BinaryFn combine,
+                      uint64_t threads) {
+  uint64_t n = length(array);
+  if (n <= 1)
+    return array;
+  Runs runs(n, threads);
+  Value scanned = array;
+  for (uint64_t step = 1; step < runs.run; ++step)
+    scanned = syncRuns(b,
+                       updateStage(b, scanned, 1, combine,
+                                   [&](Value i) {
+                                     Value place = arith::RemUIOp::create(
+                                         b, i, indexConstant(b, runs.run));
+                                     return arith::CmpIOp::create(
+                                         b, arith::CmpIPredicate::eq, place,
+                                         indexConstant(b, step));
+                                   }),
+                       runs.run);
+  if (runs.count == 1)
+    return scanned;
+
+  // Runs of more than one element: their totals are a stage of their own,
+  // each thread writing its run's last element from its registers for
+  // the warp's next stage to read across lanes (padded: the array's last
+  // element).
+  Value totals = scanned;
+  if (runs.run > 1)
+    totals = sync(
+        b, elementOfEachGroup(b, scanned, runs.run, runs.run - 1, runs.padded));
+  Value prefixes = scanRunTotals(b, totals, runs, combine);
+  if (runs.run == 1)
+    return prefixes;
+  return syncRuns(b,
+                  withRunPrefixes(b, scanned, prefixes, runs.run, combine,
+                                  [&](ImplicitLocOpBuilder &b, Value i) {
+                                    return index(b, scanned, i);
+                                  }),
+                  runs.run);
+}
+
+// The serial scan's association without its run stages: the runs' totals
+// folded in one stage (t[r] as seqReduce computes it, the same left fold
+// as the run stages' last element), their scan and prefixes as above, and
+// then out[i] = p[r] op (x[r*run] op ... op x[i]), each element folding
+// its run up to itself again.
+Value dsl::serialScanRefoldingRuns(ImplicitLocOpBuilder &b, Value array,
+                                   BinaryFn combine, uint64_t threads) {
+  uint64_t n = length(array);
+  Runs runs(n, threads);
+  // Without run stages, the two are one.
+  if (runs.run == 1)
+    return serialScan(b, array, combine, threads);
+  auto runUpTo = [&](ImplicitLocOpBuilder &b, Value i) {
+    Value first = arith::MulIOp::create(
+        b, arith::DivUIOp::create(b, i, indexConstant(b, runs.run)),
+        indexConstant(b, runs.run));
+    // One op after the other (not as arguments, whose order of evaluation
+    // C++ leaves open).
+    Value next = arith::AddIOp::create(b, first, indexConstant(b, 1));
+    Value end = arith::AddIOp::create(b, i, indexConstant(b, 1));
+    SmallVector<Value> start = index(b, array, first);
+    return foldRange(b, array, start, next, end, combine);
+  };
+  if (runs.count == 1)
+    return generate(b, arrType(array), runUpTo);
+  Value prefixes =
+      scanRunTotals(b, foldRuns(b, array, runs, combine), runs, combine);
+  return withRunPrefixes(b, array, prefixes, runs.run, combine, runUpTo);
+}
+
+/// `arrays` concatenated as a balanced tree, so that an element is found in
+/// log2 of the arrays' count comparisons.
+static Value concatenateBalanced(ImplicitLocOpBuilder &b,
+                                 SmallVector<Value> arrays) {
+  while (arrays.size() > 1) {
+    SmallVector<Value> level;
+    for (size_t i = 0; i + 1 < arrays.size(); i += 2)
+      level.push_back(conc(b, arrays[i], arrays[i + 1]));
+    if (arrays.size() % 2)
+      level.push_back(arrays.back());
+    arrays = std::move(level);
+  }
+  return arrays.front();
 }
 
 // For block j (elements jB .. jB + count - 1), one stage of count elements:
@@ -649,17 +756,54 @@ Value dsl::foldScanInBlocks(ImplicitLocOpBuilder &b, Value array,
                       return foldRange(b, array, start, from, end, combine);
                     })));
   }
-  // A balanced tree of concatenations, so that an element is found in
-  // log2 of the blocks' count comparisons.
-  while (blocks.size() > 1) {
-    SmallVector<Value> level;
-    for (size_t i = 0; i + 1 < blocks.size(); i += 2)
-      level.push_back(conc(b, blocks[i], blocks[i + 1]));
-    if (blocks.size() % 2)
-      level.push_back(blocks.back());
-    blocks = std::move(level);
+  return concatenateBalanced(b, std::move(blocks));
+}
+
+// For each block j but the last, one stage of one element, its last
+// element of the left fold:
+//   e_j = fold(start, x[from] .. x[jB + B - 1])
+// with start = x[0], from = 1 for the first block, and start = e_{j-1},
+// from = jB after it. Then, not a stage, each element from its block's
+// start: out[i] = fold(start, x[from] .. x[i]) for j = i / B.
+Value dsl::foldScanFromBlockEnds(ImplicitLocOpBuilder &b, Value array,
+                                 BinaryFn combine, uint64_t block) {
+  uint64_t n = length(array);
+  ArrType type = arrType(array);
+  Value zero = indexConstant(b, 0), one = indexConstant(b, 1);
+  SmallVector<Value> ends;
+  for (uint64_t first = 0; first + block < n; first += block) {
+    Value before = ends.empty() ? Value() : ends.back();
+    ends.push_back(sync(
+        b, generate(b, type.withLength(1), [&](ImplicitLocOpBuilder &b, Value) {
+          SmallVector<Value> start =
+              before ? index(b, before, zero) : index(b, array, zero);
+          Value from = indexConstant(b, before ? first : 1);
+          return foldRange(b, array, start, from,
+                           indexConstant(b, first + block), combine);
+        })));
   }
-  return blocks.front();
+  if (ends.empty())
+    return foldScanInBlocks(b, array, combine, block);
+  Value blockEnds = concatenateBalanced(b, std::move(ends));
+  SmallVector<Type> types;
+  flattenElementType(type.getElementType(), types);
+  return generate(b, type, [&](ImplicitLocOpBuilder &b, Value i) {
+    Value j = arith::DivUIOp::create(b, i, indexConstant(b, block));
+    Value firstBlock =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, j, zero);
+    // e_{j-1} after the first block (max(j, 1) - 1 keeps the index in
+    // range), x[0] in it.
+    SmallVector<Value> start = selectElement(
+        b, types, firstBlock, [&] { return index(b, array, zero); },
+        index(b, blockEnds,
+              arith::SubIOp::create(b, arith::MaxUIOp::create(b, j, one),
+                                    one)));
+    Value from = arith::SelectOp::create(
+        b, firstBlock, one,
+        arith::MulIOp::create(b, j, indexConstant(b, block)));
+    Value end = arith::AddIOp::create(b, i, one);
+    return foldRange(b, array, start, from, end, combine);
+  });
 }
 
 // run = ceil(N / T); each thread folds its run in sequence (seqReduce), in
@@ -673,36 +817,8 @@ SmallVector<Value> dsl::serialReduce(ImplicitLocOpBuilder &b, Value array,
   Value zero = indexConstant(b, 0);
   if (n == 1)
     return index(b, array, zero);
-  ArrType type = arrType(array);
-  SmallVector<Type> types;
-  flattenElementType(type.getElementType(), types);
   Runs runs(n, threads);
-  // One stage: each thread folds its run left to right in a loop (the last
-  // run may be shorter), as the reference target does (padded: an empty
-  // fold of the array's last element).
-  Value totals = array;
-  bool padded = runs.padded > runs.count;
-  if (runs.run > 1)
-    totals = sync(
-        b,
-        generate(b, type.withLength(runs.padded),
-                 [&](ImplicitLocOpBuilder &b, Value r) -> SmallVector<Value> {
-                   Value first =
-                       arith::MulIOp::create(b, r, indexConstant(b, runs.run));
-                   Value end = arith::AddIOp::create(
-                       b, first, indexConstant(b, runs.run));
-                   if (n % runs.run != 0 || padded)
-                     end = arith::MinUIOp::create(b, end, indexConstant(b, n));
-                   if (padded)
-                     first = arith::MinUIOp::create(b, first,
-                                                    indexConstant(b, n - 1));
-                   // One op after the other (not as arguments, whose order
-                   // of evaluation C++ leaves open).
-                   Value next =
-                       arith::AddIOp::create(b, first, indexConstant(b, 1));
-                   SmallVector<Value> start = index(b, array, first);
-                   return foldRange(b, array, start, next, end, combine);
-                 }));
+  Value totals = runs.run > 1 ? foldRuns(b, array, runs, combine) : array;
   if (runs.count == 1)
     return index(b, totals, zero);
   // Level by level, each group of 32 folded into its first element, until

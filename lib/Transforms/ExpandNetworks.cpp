@@ -47,10 +47,12 @@ static constexpr uint64_t kMostDefaultRun = 64;
 /// simulates: 6,144 elements in runs of 64 lower in about 4 seconds.
 static constexpr uint64_t kMostDefaultStageElements = uint64_t(1) << 19;
 
-/// The most bytes the array of a default serial network may take: its runs
-/// longer than registers hold live in shared memory (with the runs'
-/// totals), where a fold reads its input from where it is. Half a block's
-/// shared memory leaves room for the kernel's other arrays.
+/// The most bytes of an array the stages of a default network (or of a
+/// fold computed block by block) may hold: its runs longer than registers
+/// hold live in shared memory (with the runs' totals), where a fold reads
+/// its input from where it is. Half a block's shared memory leaves room for
+/// the kernel's other arrays. A longer array is never a stage: its scan
+/// folds each element's run or block again (no fold from the start).
 static constexpr uint64_t kMostDefaultBytes = KernelOp::kMaxSharedBytes / 2;
 
 /// The bytes of `type`'s elements in memory.
@@ -59,6 +61,12 @@ static uint64_t getArrayBytes(ArrType type) {
   for (MemRefType storage : getStorageTypes(type))
     bytes += getTotalBytes(storage);
   return bytes;
+}
+
+/// Whether `op`'s array, a scan's or reduce's, takes at most the bytes of a
+/// default network's stages.
+static bool fitsStorage(Operation *op) {
+  return getArrayBytes(arrType(op->getOperand(0))) <= kMostDefaultBytes;
 }
 
 /// Whether the serial network among `threads` fits `op`, a scan or reduce:
@@ -72,7 +80,7 @@ static bool fitsSerial(Operation *op, uint64_t threads) {
   // An empty scan has no run stages.
   uint64_t stageElements = run > 1 ? (run - 1) * type.getLength() : 0;
   return run <= kMostDefaultRun && stageElements <= kMostDefaultStageElements &&
-         getArrayBytes(type) <= kMostDefaultBytes;
+         fitsStorage(op);
 }
 
 /// Whether `op` is marked as keeping its fold: decided on the kernel as the
@@ -99,16 +107,19 @@ enum class DefaultNetwork { Serial, Sklansky, Fold };
 ///    or run stages over the bound) whose array takes at most half a block's
 ///    shared memory: log2(n) stages of the whole array, in place, which any
 ///    length takes; that bound keeps them under 15 stages of 24,576 i8;
-///  - otherwise the fold, where every element's thread folds from the start.
+///  - `serial` again for a scan whose array takes more than that, whose
+///    runs each element folds again
+///    (`dsl::serialScanRefoldingRuns`): no stage holds the array, and an
+///    element folds at most a run, where the fold folds up to N;
+///  - the fold where the combine may not be reassociated.
 static DefaultNetwork chooseDefault(Operation *op, uint64_t threads) {
   if (!isAssociativeOnSamples(op))
     return DefaultNetwork::Fold;
   if (fitsSerial(op, threads))
     return DefaultNetwork::Serial;
-  if (isa<ScanOp>(op) &&
-      getArrayBytes(arrType(op->getOperand(0))) <= kMostDefaultBytes)
+  if (isa<ScanOp>(op) && fitsStorage(op))
     return DefaultNetwork::Sklansky;
-  return DefaultNetwork::Fold;
+  return DefaultNetwork::Serial;
 }
 
 /// How many elements each stage of a fold computed block by block holds,
@@ -128,6 +139,10 @@ enum class KeptFold {
   /// together, so the array takes at most half a block's shared memory, as
   /// for the defaults.
   InBlocks,
+  /// A scan whose array takes more than that, from its blocks' last
+  /// elements (`dsl::foldScanFromBlockEnds`): only those are stages, each
+  /// element folding its block up to itself again.
+  FromBlockEnds,
 };
 
 /// How `op` is computed if it keeps its fold (its combine not associative,
@@ -138,9 +153,8 @@ static KeptFold classifyKeptFold(Operation *op) {
     return KeptFold::PerElement;
   if (fitsSerial(op, /*threads=*/1))
     return KeptFold::InOneThread;
-  if (isa<ScanOp>(op) &&
-      getArrayBytes(arrType(op->getOperand(0))) <= kMostDefaultBytes)
-    return KeptFold::InBlocks;
+  if (isa<ScanOp>(op))
+    return fitsStorage(op) ? KeptFold::InBlocks : KeptFold::FromBlockEnds;
   return KeptFold::PerElement;
 }
 
@@ -209,7 +223,7 @@ void ObsExpandNetworksPass::runOnOperation() {
     KeptFold kept = classifyKeptFold(op);
     if (kept == KeptFold::InOneThread)
       addToStatistic(*this, numChains, "chains");
-    else if (kept == KeptFold::InBlocks)
+    else if (kept == KeptFold::InBlocks || kept == KeptFold::FromBlockEnds)
       addToStatistic(*this, numFoldsInBlocks, "folds-in-blocks");
     if (kept != KeptFold::PerElement)
       keptFolds[op] = kept;
@@ -244,6 +258,9 @@ void ObsExpandNetworksPass::runOnOperation() {
     if (kept == KeptFold::InBlocks) {
       replacement = {
           dsl::foldScanInBlocks(b, op->getOperand(0), body, kFoldBlock)};
+    } else if (kept == KeptFold::FromBlockEnds) {
+      replacement = {
+          dsl::foldScanFromBlockEnds(b, op->getOperand(0), body, kFoldBlock)};
     } else if (auto scan = dyn_cast<ScanOp>(op)) {
       switch (chain ? ScanNetwork::Serial : *scan.getNetwork()) {
       case ScanNetwork::Sklansky:
@@ -256,8 +273,16 @@ void ObsExpandNetworksPass::runOnOperation() {
         replacement = {dsl::brentKung(b, scan.getInput(), body)};
         break;
       case ScanNetwork::Serial:
-        replacement = {
-            dsl::serialScan(b, scan.getInput(), body, threadsOfSerial())};
+        // Run stages hold the array; one no stage may hold folds its runs
+        // again, in the same order (the reference target's).
+        if (fitsStorage(op)) {
+          replacement = {
+              dsl::serialScan(b, scan.getInput(), body, threadsOfSerial())};
+        } else {
+          replacement = {dsl::serialScanRefoldingRuns(b, scan.getInput(), body,
+                                                      threadsOfSerial())};
+          addToStatistic(*this, numRefoldedScans, "refolded-scans");
+        }
         break;
       }
       if (!chain)

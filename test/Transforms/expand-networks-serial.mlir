@@ -329,44 +329,62 @@ obs.kernel @difference_blocks(%a: !obs.arr<150 x i32>) -> !obs.arr<150 x i32>
   obs.return %s : !obs.arr<150 x i32>
 }
 
-// Eight serial scans (one named in @in_two, the empty one in @edges) and
+// Nine serial scans (one named in @in_two, the empty one in @edges) and
 // two reductions; the defaults taken: @serial_scan, @serial_four_warps,
 // both of @runs_of_one, @edges' first, @serial_reduce, @in_two's second
-// and @bounds' reduction. Stages: 3 + 1 + 1 + 1 + 1, 1 + 1 + 5 + 1 + 1,
-// 5 + 1, 3 + 3, 0, 1 + 2, 2 + 2 and 10 (runs of 43, 384 totals folded
-// within 12 warps by five shuffles, 12 warps' totals by four). @difference's
-// two folds are chains, counted apart: 1 stage for the reduction, 7 for the
-// scan of 8 by one thread; @difference_blocks' scan is a fold in blocks, 3
-// stages. Two scans take Sklansky's network past serial's bounds (@edges'
-// 65 elements, 7 stages; @bounds' i8, 15): 78 stages in all.
+// and @bounds' first scan and reduction. Stages: 3 + 1 + 1 + 1 + 1,
+// 1 + 1 + 5 + 1 + 1, 5 + 1, 3 + 3, 0, 1 + 2, 2 + 2, 1 + 5 + 1 (@bounds'
+// refolded scan) and 10 (runs of 43, 384 totals folded within 12 warps by
+// five shuffles, 12 warps' totals by four). @difference's two folds are
+// chains, counted apart: 1 stage for the reduction, 7 for the scan of 8 by
+// one thread; @difference_blocks' and @difference_ends' scans are folds in
+// blocks, 3 and 96 stages. Two scans take Sklansky's network past serial's
+// bounds (@edges' 65 elements, 7 stages; @bounds' i8, 15): 181 stages in
+// all.
 // STATS: obs-expand-networks
-// STATS-NEXT: 10 scans
+// STATS-NEXT: 11 scans
 // STATS-NEXT: 2 reductions
-// STATS-NEXT: 8 serial-defaults
+// STATS-NEXT: 9 serial-defaults
 // STATS-NEXT: 2 sklansky-defaults
 // STATS-NEXT: 2 chains
-// STATS-NEXT: 1 folds-in-blocks
-// STATS-NEXT: 78 stages
+// STATS-NEXT: 2 folds-in-blocks
+// STATS-NEXT: 1 refolded-scans
+// STATS-NEXT: 181 stages
 
 // -----
 
-// A scan's serial default is bounded by what it costs where the fold costs
-// nothing more: 16,384 i32 (64 KiB) on 1,024 threads would take more than
-// half a block's shared memory, and 24,576 i8 in runs of 64 would give
-// 1.5 million elements of run stages to simulate. The first keeps the
-// fold (Sklansky's network would take as much shared memory); the second
-// takes Sklansky's: 15 levels of 24,576, 368,640 elements. A reduction of
-// as many folds its runs in a loop and takes the serial default.
+// A scan's serial default is bounded by what its stages hold: 16,384 i32
+// (64 KiB) on 384 threads would take more than half a block's shared
+// memory, and 24,576 i8 in runs of 64 would give 1.5 million elements of
+// run stages to simulate. The first stays serial without run stages
+// (refolded): the runs' totals are one stage of 384 (runs of 43, the last
+// of 2, padded), scanned in warps by five stages, and the runs' prefixes
+// one more; the result is no stage: each element folds its run up to
+// itself in a loop and takes in its run's prefix (Sklansky's network would
+// take as much shared memory as the run stages). The second takes
+// Sklansky's: 15 levels of 24,576, 368,640 elements. A reduction of as
+// many folds its runs in a loop and takes the serial default.
 // MARK-LABEL: obs.kernel @bounds
-// MARK: obs.scan %arg0 {obs.keeps_fold} :
+// MARK: obs.scan %arg0 network(serial) :
 // MARK: obs.scan %arg1 network(sklansky) :
 // MARK: obs.reduce %arg0 network(serial) :
 // CHECK-LABEL: obs.kernel @bounds
-// CHECK: obs.scan %arg0 {obs.keeps_fold} :
+// CHECK: obs.generate : !obs.arr<384 x i32>
+// CHECK: scf.for
+// CHECK-COUNT-7: obs.sync {{.*}} : !obs.arr<384 x i32>
+// CHECK-NOT: obs.sync
+// CHECK: %[[RESULT:.*]] = obs.generate : !obs.arr<16384 x i32>
+// CHECK: %[[R:.*]] = arith.divui %{{.*}}, %c43
+// CHECK: %[[FIRST:.*]] = arith.muli %[[R]], %c43
+// CHECK: %[[START:.*]] = obs.index %arg0[%[[FIRST]]]
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[START]])
+// CHECK-NOT: obs.sync
+// CHECK: obs.index %{{.*}} : !obs.arr<384 x i32>
+// CHECK-NOT: obs.sync {{.*}} : !obs.arr<16384 x i32>
 // CHECK-COUNT-15: obs.sync {{.*}} : !obs.arr<24576 x i8>
 // CHECK-NOT: obs.scan
 // CHECK-NOT: obs.reduce
-// CHECK: obs.return
+// CHECK: obs.return %[[RESULT]],
 obs.kernel @bounds(%a: !obs.arr<16384 x i32>, %b: !obs.arr<24576 x i8>)
     -> (!obs.arr<16384 x i32>, !obs.arr<24576 x i8>, !obs.arr<1 x i32>)
     attributes {threads = 384} {
@@ -390,4 +408,51 @@ obs.kernel @bounds(%a: !obs.arr<16384 x i32>, %b: !obs.arr<24576 x i8>)
     obs.yield %t : i32
   }
   obs.return %l, %m, %g : !obs.arr<16384 x i32>, !obs.arr<24576 x i8>, !obs.arr<1 x i32>
+}
+
+// -----
+
+// A difference scan whose array takes more than half a block's shared
+// memory (6,200 i32, 24,800 bytes) keeps the fold's order without a stage
+// of the array: each block's last element is a stage of one element,
+// folded in a loop from the one of the block before (96 of them, the 97th
+// block's last element is never needed), and each element folds its block
+// up to itself from the end of the block before (from the array's first
+// element in the first block), at most 64 elements, where the fold from the
+// start folds up to 6,200.
+// MARK-LABEL: obs.kernel @difference_ends
+// MARK: obs.scan %arg0 {obs.keeps_fold} :
+// CHECK-LABEL: obs.kernel @difference_ends
+// CHECK: obs.index %arg0[%c0]
+// CHECK: scf.for %{{.*}} = %c1{{.*}} to %c64
+// CHECK: arith.subi
+// CHECK: %[[FIRST_END:.*]] = obs.sync %{{.*}} : !obs.arr<1 x i32>
+// CHECK: obs.index %[[FIRST_END]][%c0]
+// CHECK: scf.for %{{.*}} = %c64 to %c128
+// CHECK: %[[SECOND_END:.*]] = obs.sync %{{.*}} : !obs.arr<1 x i32>
+// CHECK: obs.index %[[SECOND_END]][%c0]
+// CHECK: scf.for %{{.*}} = %c128 to %c192
+// CHECK-COUNT-94: obs.sync {{.*}} : !obs.arr<1 x i32>
+// CHECK-NOT: obs.sync
+// CHECK: %[[ENDS:.*]] = obs.conc {{.*}} : !obs.arr<64 x i32>, !obs.arr<32 x i32>
+// CHECK: %[[RESULT:.*]] = obs.generate : !obs.arr<6200 x i32>
+// CHECK: %[[BLOCK:.*]] = arith.divui %{{.*}}, %c64
+// CHECK: %[[IN_FIRST:.*]] = arith.cmpi eq, %[[BLOCK]], %c0
+// CHECK: %[[BEFORE:.*]] = obs.index %[[ENDS]][%{{.*}}] : !obs.arr<96 x i32>
+// CHECK: %[[START:.*]] = scf.if %[[IN_FIRST]]
+// CHECK: obs.index %arg0[%c0]
+// CHECK: scf.yield %[[BEFORE]]
+// CHECK: %[[FROM:.*]] = arith.select %[[IN_FIRST]], %c1
+// CHECK: scf.for %{{.*}} = %[[FROM]] to %{{.*}} iter_args(%{{.*}} = %[[START]])
+// CHECK: arith.subi
+// CHECK-NOT: obs.sync
+// CHECK: obs.return %[[RESULT]]
+obs.kernel @difference_ends(%a: !obs.arr<6200 x i32>) -> !obs.arr<6200 x i32>
+    attributes {threads = 32} {
+  %s = obs.scan %a : !obs.arr<6200 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %z = arith.subi %x, %y : i32
+    obs.yield %z : i32
+  }
+  obs.return %s : !obs.arr<6200 x i32>
 }

@@ -35,6 +35,15 @@ Value brentKung(ImplicitLocOpBuilder &b, Value array, BinaryFn combine);
 Value serialScan(ImplicitLocOpBuilder &b, Value array, BinaryFn combine,
                  uint64_t threads);
 
+/// The serial scan's association for an array no stage can hold: the runs'
+/// totals are folded in one stage, scanned and turned into the runs'
+/// prefixes as above, and the result is not a stage: each element folds
+/// its run up to itself again and takes in its run's prefix. Only arrays of
+/// a thread's size are stored, and each element folds at most ceil(N /
+/// threads) elements, where a fold per element folds up to N.
+Value serialScanRefoldingRuns(ImplicitLocOpBuilder &b, Value array,
+                              BinaryFn combine, uint64_t threads);
+
 /// The left fold's scan, block by block, for a combine that may not be
 /// reassociated: each block of `block` consecutive elements is a stage in
 /// which element i folds, from the last element of the block before (the
@@ -44,6 +53,14 @@ Value serialScan(ImplicitLocOpBuilder &b, Value array, BinaryFn combine,
 /// elements: linear in N, where a fold per element is quadratic.
 Value foldScanInBlocks(ImplicitLocOpBuilder &b, Value array, BinaryFn combine,
                        uint64_t block);
+
+/// The same left fold's scan for an array no stage can hold: each block's
+/// last element is a stage of one element, folded from the one of the
+/// block before (ceil(N / block) - 1 stages), and the result is not a
+/// stage: each element folds, from the end of the block before, its
+/// block's elements up to itself, at most `block` of them.
+Value foldScanFromBlockEnds(ImplicitLocOpBuilder &b, Value array,
+                            BinaryFn combine, uint64_t block);
 
 // Sorts, ascending by `less`.
 

@@ -173,13 +173,19 @@ def ObsExpandNetworks : Pass<"obs-expand-networks", "::mlir::obs::KernelOp"> {
     together. A scan past the first or last of those bounds becomes
     `sklansky` instead (counted as `sklansky-defaults`: log2(n) stages of
     the whole array, in place), where its array takes at most half a
-    block's shared memory: 4,096 i32 on 32 threads (runs of 128), say. The
-    network is the association order, which the reference target follows,
-    so a float sum or scan rounds alike on every target.
+    block's shared memory: 4,096 i32 on 32 threads (runs of 128), say. A
+    scan whose array takes more than half a block's shared memory stays
+    `serial`, in the same order, without run stages (counted as
+    `refolded-scans`, as is a written `serial` past that bound): the runs'
+    totals are one stage, and each element folds its run up to itself
+    again and takes in its run's prefix, so that no stage holds the array
+    and an element folds at most a run (64 of 16,384 i32 on 256 threads),
+    not the array up to itself. The network is the association order,
+    which the reference target follows, so a float sum or scan rounds
+    alike on every target.
 
     A scan or reduce without a network that stays a fold (its combine not
-    associative on the samples, or a scan whose array takes more than half
-    a block's shared memory; marked `obs.keeps_fold`, which the reference
+    associative on the samples; marked `obs.keeps_fold`, which the reference
     target folds left to right) is computed once by one thread in that
     same order where it fits, rather than by every element's thread again
     (counted as `chains`): a reduction of any length (one thread folds the
@@ -190,7 +196,10 @@ def ObsExpandNetworks : Pass<"obs-expand-networks", "::mlir::obs::KernelOp"> {
     per 64 elements, in which each element folds from the last element of
     the block before, 64 elements at most; 1,000 elements are 16 stages
     and 31,956 combines, where each element folding from the start takes
-    499,500.
+    499,500. A longer array has only its blocks' last elements as stages
+    (one element each, in the same order), and each element folds its block
+    up to itself from the end of the block before, again at most 64
+    elements (also counted as `folds-in-blocks`).
 
     The op's combine or `less` region is cloned into each stage. A scan's
     or reduction's combine that folds to constants is first tried for
@@ -223,6 +232,9 @@ def ObsExpandNetworks : Pass<"obs-expand-networks", "::mlir::obs::KernelOp"> {
     Statistic<"numFoldsInBlocks", "folds-in-blocks",
               "Scans that keep their fold computed block by block, 64 "
               "elements a stage (counted in neither scans nor chains)">,
+    Statistic<"numRefoldedScans", "refolded-scans",
+              "Serial scans too long for stages, each element folding its "
+              "run again (counted in scans too)">,
     Statistic<"numStages", "stages", "Syncs the networks introduced">
   ];
 }

@@ -214,3 +214,47 @@ obs.kernel @fdifference_scan1000(%a: !obs.arr<1000 x f32>)
   }
   obs.return %s : !obs.arr<1000 x f32>
 }
+
+// Scans whose array no stage may hold (64 KiB, more than half a block's
+// shared memory): a sum stays serial, its runs of 64 folded again by each
+// element; a difference keeps the left fold from its blocks' last
+// elements.
+obs.kernel @scan16384(%a: !obs.arr<16384 x i32>) -> !obs.arr<16384 x i32>
+    attributes {threads = 256} {
+  %s = obs.scan %a : !obs.arr<16384 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %z = arith.addi %x, %y : i32
+    obs.yield %z : i32
+  }
+  obs.return %s : !obs.arr<16384 x i32>
+}
+
+obs.kernel @fscan16384(%a: !obs.arr<16384 x f32>) -> !obs.arr<16384 x f32>
+    attributes {threads = 256} {
+  %s = obs.scan %a : !obs.arr<16384 x f32> {
+  ^bb0(%x: f32, %y: f32):
+    %z = arith.addf %x, %y : f32
+    obs.yield %z : f32
+  }
+  obs.return %s : !obs.arr<16384 x f32>
+}
+
+obs.kernel @difference_scan16384(%a: !obs.arr<16384 x i32>)
+    -> !obs.arr<16384 x i32> attributes {threads = 256} {
+  %s = obs.scan %a : !obs.arr<16384 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %z = arith.subi %x, %y : i32
+    obs.yield %z : i32
+  }
+  obs.return %s : !obs.arr<16384 x i32>
+}
+
+obs.kernel @fdifference_scan16384(%a: !obs.arr<16384 x f32>)
+    -> !obs.arr<16384 x f32> attributes {threads = 256} {
+  %s = obs.scan %a : !obs.arr<16384 x f32> {
+  ^bb0(%x: f32, %y: f32):
+    %z = arith.subf %x, %y : f32
+    obs.yield %z : f32
+  }
+  obs.return %s : !obs.arr<16384 x f32>
+}
