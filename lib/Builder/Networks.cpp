@@ -500,8 +500,7 @@ static Value foldRuns(ImplicitLocOpBuilder &b, Value array, const Runs &runs,
                     Value end = arith::AddIOp::create(
                         b, first, indexConstant(b, runs.run));
                     if (n % runs.run != 0 || padded)
-                      end =
-                          arith::MinUIOp::create(b, end, indexConstant(b, n));
+                      end = arith::MinUIOp::create(b, end, indexConstant(b, n));
                     if (padded)
                       first = arith::MinUIOp::create(b, first,
                                                      indexConstant(b, n - 1));
@@ -795,9 +794,9 @@ Value dsl::foldScanFromBlockEnds(ImplicitLocOpBuilder &b, Value array,
     // range), x[0] in it.
     SmallVector<Value> start = selectElement(
         b, types, firstBlock, [&] { return index(b, array, zero); },
-        index(b, blockEnds,
-              arith::SubIOp::create(b, arith::MaxUIOp::create(b, j, one),
-                                    one)));
+        index(
+            b, blockEnds,
+            arith::SubIOp::create(b, arith::MaxUIOp::create(b, j, one), one)));
     Value from = arith::SelectOp::create(
         b, firstBlock, one,
         arith::MulIOp::create(b, j, indexConstant(b, block)));

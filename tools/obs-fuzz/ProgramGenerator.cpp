@@ -30,6 +30,23 @@ const char *name(Scalar s) {
 
 bool isPowerOfTwo(uint64_t n) { return n && !(n & (n - 1)); }
 
+uint64_t bytesOf(Scalar s) {
+  switch (s) {
+  case Scalar::I8:
+    return 1;
+  case Scalar::I32:
+  case Scalar::F32:
+    return 4;
+  case Scalar::I64:
+  case Scalar::F64:
+    return 8;
+  }
+  return 8;
+}
+
+/// Half a block's shared memory: the most a default network's stages hold.
+constexpr uint64_t kHalfShared = 24 * 1024;
+
 bool allIntegers(const ElementType &type) {
   return std::none_of(type.scalars.begin(), type.scalars.end(), isFloat);
 }
@@ -279,7 +296,7 @@ private:
       run("fuzz", out, out, true);
       break;
     case Launch::Views: {
-      uint64_t bytes = elementBytes(program.type.scalars[0]);
+      uint64_t bytes = bytesOf(program.type.scalars[0]);
       os << "  %c0 = arith.constant 0 : index\n"
          << "  %shift = arith.constant " << launch.shift * bytes << " : index\n"
          << "  %bytes = memref.alloc() : memref<"
@@ -340,20 +357,6 @@ private:
       os << " combine(" << orderFreeCombine(scalar, launch.firstCombine) << ")";
     os << " global : " << arr << ", " << places << " -> " << result << "\n"
        << "  obs.return %y : " << result << "\n}\n";
-  }
-
-  static uint64_t elementBytes(Scalar s) {
-    switch (s) {
-    case Scalar::I8:
-      return 1;
-    case Scalar::I32:
-    case Scalar::F32:
-      return 4;
-    case Scalar::I64:
-    case Scalar::F64:
-      return 8;
-    }
-    return 1;
   }
 
   std::string fresh(const char *prefix = "v") {
@@ -924,6 +927,8 @@ Program obs_fuzz::generateProgram(std::mt19937_64 &rng, uint64_t maxLength) {
   auto uniform = [&](uint64_t lo, uint64_t hi) {
     return std::uniform_int_distribution<uint64_t>(lo, hi)(rng);
   };
+  // Seeded from a copy, so that the main stream is not drawn from.
+  std::mt19937_64 longRng(std::mt19937_64(rng)() ^ 0x94D049BB133111EBull);
   Program program;
   unsigned maxLog = 0;
   while ((uint64_t(2) << maxLog) <= maxLength)
@@ -982,6 +987,41 @@ Program obs_fuzz::generateProgram(std::mt19937_64 &rng, uint64_t maxLength) {
       launch.firstCombine = uniform(0, 1);
     }
     program.launch = launch;
+  }
+  // One program in 25 is a long scan instead (the program drawn above is
+  // dropped, so that the main stream and the seed's later programs do not
+  // change): a map, then a scan without a network (a third of them folding
+  // a difference) of an array that takes more than half a block's shared
+  // memory and at most all of it. No stage may hold it, so the scan takes
+  // serial's refolded runs or the fold from its blocks' last elements.
+  // Not i8 (more than 24,576 elements), and on 32 threads or more, always
+  // written: as written, a kernel without `threads` has one per element,
+  // more than a block may have, and on one thread every element would
+  // fold its run, the whole array.
+  auto longUniform = [&](uint64_t lo, uint64_t hi) {
+    return std::uniform_int_distribution<uint64_t>(lo, hi)(longRng);
+  };
+  if (longUniform(0, 24) == 0) {
+    static const Scalar longScalars[] = {Scalar::I32, Scalar::I64, Scalar::F32,
+                                         Scalar::F64};
+    Scalar scalar = longScalars[longUniform(0, 3)];
+    uint64_t bytes = bytesOf(scalar);
+    Program scan;
+    scan.type.scalars = {scalar};
+    scan.length = longUniform(kHalfShared / bytes + 1, 2 * kHalfShared / bytes);
+    static const uint64_t longThreads[] = {32, 64, 100, 128, 256, 512, 1024};
+    scan.threads = longThreads[longUniform(0, 6)];
+    Step map;
+    map.kind = Step::Map;
+    map.variant = longUniform(0, 3);
+    map.a = static_cast<int64_t>(longUniform(0, 6)) - 3;
+    map.b = longUniform(0, 1000);
+    Step fold;
+    fold.kind = Step::Scan;
+    fold.a = longUniform(0, 3);
+    fold.difference = longUniform(0, 2) == 0;
+    scan.steps = {map, fold};
+    return scan;
   }
   return program;
 }
@@ -1112,6 +1152,8 @@ public:
   }
 
   double work = 0;
+  /// The block's threads, which share a scan's runs.
+  double threads = 1;
 
 private:
   double clamp(double x) { return std::min(x, kSaturation); }
@@ -1164,10 +1206,18 @@ private:
         materialize(copies * n * stages * stages, 3);
         return 3;
       }
-      // Scan: element i folds i + 1 elements. Sort: element i ranks every
-      // candidate against every element, n + n^2 reads.
-      double reads = s.kind == Step::Scan ? n : n + n * n;
-      return clamp(reads * cost + 1);
+      if (s.kind == Step::Scan) {
+        // A scan without a network takes a default (obs-expand-networks),
+        // never a fold from the start: its stages hold the array a few
+        // times, and an element folds at most its run (ceil(n / threads))
+        // or its block of 64, plus what comes before.
+        double reads = std::min(n, std::max(64.0, std::ceil(n / threads))) + 1;
+        materialize(copies * n, reads * cost);
+        return clamp(reads * cost + 1);
+      }
+      // Sort: element i ranks every candidate against every element, n +
+      // n^2 reads.
+      return clamp((n + n * n) * cost + 1);
     }
     case Step::AddReduce:
       // x[i] + reduce(x): the reduction is emitted within the element.
@@ -1178,10 +1228,20 @@ private:
 };
 } // namespace
 
+bool obs_fuzz::isLongScan(const Program &program) {
+  uint64_t bytes = 0;
+  for (Scalar scalar : program.type.scalars)
+    bytes += bytesOf(scalar);
+  return program.length * bytes > kHalfShared;
+}
+
 double obs_fuzz::estimateWork(const Program &program) {
   WorkEstimate estimate;
-  double cost = estimate.steps(program.steps, program.length, 1, 1);
   double n = static_cast<double>(program.length);
+  // The kernel's threads, else one per element, at most 1,024.
+  estimate.threads = static_cast<double>(
+      program.threads.value_or(std::clamp<uint64_t>(program.length, 1, 1024)));
+  double cost = estimate.steps(program.steps, program.length, 1, 1);
   double blocks = program.launch ? program.launch->grid : 1;
   return std::min((estimate.work + n * cost) * blocks,
                   WorkEstimate::kSaturation);

@@ -113,6 +113,10 @@ std::string printProgram(const Program &program);
 /// the kernel's threads dropped, its launch made simpler or dropped.
 std::vector<Program> simplerPrograms(const Program &program);
 
+/// Whether `program` is a long scan: a map and a scan of an array that
+/// takes more than half a block's shared memory, which no stage may hold.
+bool isLongScan(const Program &program);
+
 /// An upper bound on the element evaluations of the kernel on the cpu
 /// target, after obs-expand-networks (which every obs-fuzz pipeline runs):
 /// a pull array recomputes its producers for every element it reads, so

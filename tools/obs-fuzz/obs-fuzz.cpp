@@ -1148,7 +1148,7 @@ int main(int argc, char **argv) {
   // properties, alone and under a `threads` attribute.
   uint64_t launched = 0, laidOut = 0, inPlace = 0, throughViews = 0,
            written = 0, writtenUnderThreads = 0, dataLoops = 0, scatters = 0,
-           combined = 0, globalScatters = 0;
+           combined = 0, globalScatters = 0, longScans = 0, longFolds = 0;
   auto tally = [&](const Program &program) {
     if (program.launch) {
       ++launched;
@@ -1161,6 +1161,12 @@ int main(int argc, char **argv) {
       writtenUnderThreads += program.threads.has_value();
     }
     std::string text = printProgram(program);
+    if (isLongScan(program)) {
+      ++longScans;
+      longFolds += llvm::any_of(program.steps, [](const Step &step) {
+        return step.kind == Step::Scan && step.difference;
+      });
+    }
     dataLoops += llvm::StringRef(text).contains("scf.while");
     scatters += llvm::StringRef(text).contains("obs.scatter");
     combined += llvm::StringRef(text).contains(" combine(");
@@ -1175,7 +1181,9 @@ int main(int argc, char **argv) {
                  << dataLoops << " with loops of data-dependent trip count, "
                  << scatters << " with scatters (" << combined
                  << " with a combine, " << globalScatters
-                 << " into a launch's output)\n";
+                 << " into a launch's output), " << longScans
+                 << " scans of arrays no stage may hold (" << longFolds
+                 << " of a difference)\n";
   };
   if (countOnly) {
     forEachIndex([&](uint64_t index) { tally(programFor(index)); });
