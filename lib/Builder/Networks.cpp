@@ -685,36 +685,6 @@ Value dsl::serialScan(ImplicitLocOpBuilder &b, Value array, BinaryFn combine,
                   runs.run);
 }
 
-// The serial scan's association without its run stages: the runs' totals
-// folded in one stage (t[r] as seqReduce computes it, the same left fold
-// as the run stages' last element), their scan and prefixes as above, and
-// then out[i] = p[r] op (x[r*run] op ... op x[i]), each element folding
-// its run up to itself again.
-Value dsl::serialScanRefoldingRuns(ImplicitLocOpBuilder &b, Value array,
-                                   BinaryFn combine, uint64_t threads) {
-  uint64_t n = length(array);
-  Runs runs(n, threads);
-  // Without run stages, the two are one.
-  if (runs.run == 1)
-    return serialScan(b, array, combine, threads);
-  auto runUpTo = [&](ImplicitLocOpBuilder &b, Value i) {
-    Value first = arith::MulIOp::create(
-        b, arith::DivUIOp::create(b, i, indexConstant(b, runs.run)),
-        indexConstant(b, runs.run));
-    // One op after the other (not as arguments, whose order of evaluation
-    // C++ leaves open).
-    Value next = arith::AddIOp::create(b, first, indexConstant(b, 1));
-    Value end = arith::AddIOp::create(b, i, indexConstant(b, 1));
-    SmallVector<Value> start = index(b, array, first);
-    return foldRange(b, array, start, next, end, combine);
-  };
-  if (runs.count == 1)
-    return generate(b, arrType(array), runUpTo);
-  Value prefixes =
-      scanRunTotals(b, foldRuns(b, array, runs, combine), runs, combine);
-  return withRunPrefixes(b, array, prefixes, runs.run, combine, runUpTo);
-}
-
 /// `arrays` concatenated as a balanced tree, so that an element is found in
 /// log2 of the arrays' count comparisons.
 static Value concatenateBalanced(ImplicitLocOpBuilder &b,
@@ -728,6 +698,105 @@ static Value concatenateBalanced(ImplicitLocOpBuilder &b,
     arrays = std::move(level);
   }
   return arrays.front();
+}
+
+// The serial scan's association without its run stages. Each run's left
+// fold is kept at checkpoints, every `every` elements: stage k holds, for
+// every run r (padded to one per thread), the fold of the run's first
+// (k + 1) * every elements (the whole run in the last stage, the run's
+// total t[r]), each continuing the fold from stage k - 1:
+//   c_0[r] = x[r*run] op ... op x[r*run + every - 1]
+//   c_k[r] = c_{k-1}[r] op x[r*run + k*every] op ... (within the run)
+// Continuing a left fold from a value it reached is the same fold, so the
+// order is serial's. The totals are scanned and turned into prefixes as
+// serialScan does, and then, with j = (i - r*run) / every:
+//   out[i] = p[r] op (c_{j-1}[r] op x[r*run + j*every] op ... op x[i])
+// (from x[r*run] where j = 0), each element folding at most `every`.
+Value dsl::serialScanFromCheckpoints(ImplicitLocOpBuilder &b, Value array,
+                                     BinaryFn combine, uint64_t threads,
+                                     uint64_t every) {
+  uint64_t n = length(array);
+  Runs runs(n, threads);
+  // Without run stages, the two are one.
+  if (runs.run == 1)
+    return serialScan(b, array, combine, threads);
+  every = std::min(every, runs.run);
+  uint64_t stages = llvm::divideCeil(runs.run, every);
+  ArrType type = arrType(array);
+  SmallVector<Type> types;
+  flattenElementType(type.getElementType(), types);
+  Value zero = indexConstant(b, 0), one = indexConstant(b, 1);
+  auto runFirst = [&](ImplicitLocOpBuilder &b, Value r) -> Value {
+    return arith::MulIOp::create(b, r, indexConstant(b, runs.run));
+  };
+  SmallVector<Value> checkpoints;
+  for (uint64_t k = 0; k < stages; ++k) {
+    Value before = checkpoints.empty() ? Value() : checkpoints.back();
+    checkpoints.push_back(sync(
+        b, generate(
+               b, type.withLength(runs.padded),
+               [&](ImplicitLocOpBuilder &b, Value r) {
+                 Value first = runFirst(b, r);
+                 // Past the runs' end (the last run's, or a padded
+                 // run's), the fold stops at the array's end: a
+                 // padded run's is the empty fold of its last element.
+                 Value end = arith::MinUIOp::create(
+                     b,
+                     arith::AddIOp::create(
+                         b, first,
+                         indexConstant(b, std::min((k + 1) * every, runs.run))),
+                     indexConstant(b, n));
+                 if (before) {
+                   Value from = arith::AddIOp::create(
+                       b, first, indexConstant(b, k * every));
+                   SmallVector<Value> start = index(b, before, r);
+                   return foldRange(b, array, start, from, end, combine);
+                 }
+                 Value at =
+                     arith::MinUIOp::create(b, first, indexConstant(b, n - 1));
+                 Value next = arith::AddIOp::create(b, at, one);
+                 SmallVector<Value> start = index(b, array, at);
+                 return foldRange(b, array, start, next, end, combine);
+               })));
+  }
+  // Every checkpoint but the totals, stage after stage, for an element to
+  // continue from: c_k[r] at k * padded + r.
+  Value kept;
+  if (stages > 1)
+    kept =
+        concatenateBalanced(b, SmallVector<Value>(llvm::drop_end(checkpoints)));
+  auto upTo = [&](ImplicitLocOpBuilder &b, Value i) -> SmallVector<Value> {
+    Value r = arith::DivUIOp::create(b, i, indexConstant(b, runs.run));
+    Value first = runFirst(b, r);
+    Value end = arith::AddIOp::create(b, i, one);
+    Value atFirst = arith::AddIOp::create(b, first, one);
+    if (!kept) {
+      SmallVector<Value> start = index(b, array, first);
+      return foldRange(b, array, start, atFirst, end, combine);
+    }
+    Value j = arith::DivUIOp::create(b, arith::SubIOp::create(b, i, first),
+                                     indexConstant(b, every));
+    Value inFirst = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, j, zero);
+    // c_{j-1}[r] after the first checkpoint (max(j, 1) - 1 keeps the
+    // index in range), x[r*run] before it.
+    Value previous =
+        arith::SubIOp::create(b, arith::MaxUIOp::create(b, j, one), one);
+    Value at = arith::AddIOp::create(
+        b, arith::MulIOp::create(b, previous, indexConstant(b, runs.padded)),
+        r);
+    SmallVector<Value> start = selectElement(
+        b, types, inFirst, [&] { return index(b, array, first); },
+        index(b, kept, at));
+    Value from = arith::SelectOp::create(
+        b, inFirst, atFirst,
+        arith::AddIOp::create(
+            b, first, arith::MulIOp::create(b, j, indexConstant(b, every))));
+    return foldRange(b, array, start, from, end, combine);
+  };
+  if (runs.count == 1)
+    return generate(b, type, upTo);
+  Value prefixes = scanRunTotals(b, checkpoints.back(), runs, combine);
+  return withRunPrefixes(b, array, prefixes, runs.run, combine, upTo);
 }
 
 // For block j (elements jB .. jB + count - 1), one stage of count elements:

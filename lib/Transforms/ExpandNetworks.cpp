@@ -83,6 +83,25 @@ static bool fitsSerial(Operation *op, uint64_t threads) {
          fitsStorage(op);
 }
 
+/// How many elements apart a serial scan too long for run stages keeps
+/// its runs' folds (`dsl::serialScanFromCheckpoints`), the most an
+/// element folds: a run's sixteenth, at least 8, so that a run takes at
+/// most 16 stages, and more where the checkpoints (one per thread and
+/// stage) would take more than half a block's shared memory, as the
+/// defaults' stages may.
+static uint64_t chooseCheckpointSpacing(ArrType type, uint64_t threads) {
+  uint64_t n = type.getLength();
+  uint64_t run = getSerialRunLength(n, threads);
+  uint64_t perRun = std::max(threads, llvm::divideCeil(n, run));
+  uint64_t elementBytes = llvm::divideCeil(getArrayBytes(type), n);
+  uint64_t every =
+      std::max<uint64_t>(8, llvm::PowerOf2Ceil(llvm::divideCeil(run, 16)));
+  while (every < run && llvm::divideCeil(run, every) * perRun * elementBytes >
+                            kMostDefaultBytes)
+    every *= 2;
+  return every;
+}
+
 /// Whether `op` is marked as keeping its fold: decided on the kernel as the
 /// pass first saw it.
 static bool keepsFold(Operation *op) {
@@ -107,10 +126,10 @@ enum class DefaultNetwork { Serial, Sklansky, Fold };
 ///    or run stages over the bound) whose array takes at most half a block's
 ///    shared memory: log2(n) stages of the whole array, in place, which any
 ///    length takes; that bound keeps them under 15 stages of 24,576 i8;
-///  - `serial` again for a scan whose array takes more than that, whose
-///    runs each element folds again
-///    (`dsl::serialScanRefoldingRuns`): no stage holds the array, and an
-///    element folds at most a run, where the fold folds up to N;
+///  - `serial` again for a scan whose array takes more than that, from
+///    checkpoints of its runs' folds (`dsl::serialScanFromCheckpoints`): no
+///    stage holds the array, and an element folds at most from the
+///    checkpoint before it, where the fold folds up to N;
 ///  - the fold where the combine may not be reassociated.
 static DefaultNetwork chooseDefault(Operation *op, uint64_t threads) {
   if (!isAssociativeOnSamples(op))
@@ -273,15 +292,18 @@ void ObsExpandNetworksPass::runOnOperation() {
         replacement = {dsl::brentKung(b, scan.getInput(), body)};
         break;
       case ScanNetwork::Serial:
-        // Run stages hold the array; one no stage may hold folds its runs
-        // again, in the same order (the reference target's).
+        // Run stages hold the array; one no stage may hold keeps its runs'
+        // folds at checkpoints instead, in the same order (the reference
+        // target's).
         if (fitsStorage(op)) {
           replacement = {
               dsl::serialScan(b, scan.getInput(), body, threadsOfSerial())};
         } else {
-          replacement = {dsl::serialScanRefoldingRuns(b, scan.getInput(), body,
-                                                      threadsOfSerial())};
-          addToStatistic(*this, numRefoldedScans, "refolded-scans");
+          uint64_t threads = threadsOfSerial();
+          replacement = {dsl::serialScanFromCheckpoints(
+              b, scan.getInput(), body, threads,
+              chooseCheckpointSpacing(arrType(scan.getInput()), threads))};
+          addToStatistic(*this, numCheckpointedScans, "checkpointed-scans");
         }
         break;
       }

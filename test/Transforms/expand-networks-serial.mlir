@@ -333,13 +333,13 @@ obs.kernel @difference_blocks(%a: !obs.arr<150 x i32>) -> !obs.arr<150 x i32>
 // two reductions; the defaults taken: @serial_scan, @serial_four_warps,
 // both of @runs_of_one, @edges' first, @serial_reduce, @in_two's second
 // and @bounds' first scan and reduction. Stages: 3 + 1 + 1 + 1 + 1,
-// 1 + 1 + 5 + 1 + 1, 5 + 1, 3 + 3, 0, 1 + 2, 2 + 2, 1 + 5 + 1 (@bounds'
-// refolded scan) and 10 (runs of 43, 384 totals folded within 12 warps by
+// 1 + 1 + 5 + 1 + 1, 5 + 1, 3 + 3, 0, 1 + 2, 2 + 2, 6 + 5 + 1 (@bounds'
+// checkpointed scan) and 10 (runs of 43, 384 totals folded within 12 warps by
 // five shuffles, 12 warps' totals by four). @difference's two folds are
 // chains, counted apart: 1 stage for the reduction, 7 for the scan of 8 by
 // one thread; @difference_blocks' and @difference_ends' scans are folds in
 // blocks, 3 and 96 stages. Two scans take Sklansky's network past serial's
-// bounds (@edges' 65 elements, 7 stages; @bounds' i8, 15): 181 stages in
+// bounds (@edges' 65 elements, 7 stages; @bounds' i8, 15): 186 stages in
 // all.
 // STATS: obs-expand-networks
 // STATS-NEXT: 11 scans
@@ -348,35 +348,51 @@ obs.kernel @difference_blocks(%a: !obs.arr<150 x i32>) -> !obs.arr<150 x i32>
 // STATS-NEXT: 2 sklansky-defaults
 // STATS-NEXT: 2 chains
 // STATS-NEXT: 2 folds-in-blocks
-// STATS-NEXT: 1 refolded-scans
-// STATS-NEXT: 181 stages
+// STATS-NEXT: 1 checkpointed-scans
+// STATS-NEXT: 186 stages
 
 // -----
 
 // A scan's serial default is bounded by what its stages hold: 16,384 i32
 // (64 KiB) on 384 threads would take more than half a block's shared
 // memory, and 24,576 i8 in runs of 64 would give 1.5 million elements of
-// run stages to simulate. The first stays serial without run stages
-// (refolded): the runs' totals are one stage of 384 (runs of 43, the last
-// of 2, padded), scanned in warps by five stages, and the runs' prefixes
-// one more; the result is no stage: each element folds its run up to
-// itself in a loop and takes in its run's prefix (Sklansky's network would
-// take as much shared memory as the run stages). The second takes
-// Sklansky's: 15 levels of 24,576, 368,640 elements. A reduction of as
-// many folds its runs in a loop and takes the serial default.
+// run stages to simulate. The first stays serial without run stages: its
+// runs of 43 (the last of 2, padded to 384) keep their left folds every 8
+// elements, six stages of 384 (the last the runs' totals), each continuing
+// from the one before; the totals are scanned in warps by five stages, and
+// the runs' prefixes are one more. The result is no stage: each element
+// continues its run's fold from the checkpoint before it (the first five
+// stages concatenated: c_k[r] at 384 k + r), in a loop of at most 8, and
+// takes in its run's prefix (Sklansky's network would take as much shared
+// memory as the run stages). The second takes Sklansky's: 15 levels of
+// 24,576, 368,640 elements. A reduction of as many folds its runs in a
+// loop and takes the serial default.
 // MARK-LABEL: obs.kernel @bounds
 // MARK: obs.scan %arg0 network(serial) :
 // MARK: obs.scan %arg1 network(sklansky) :
 // MARK: obs.reduce %arg0 network(serial) :
 // CHECK-LABEL: obs.kernel @bounds
-// CHECK: obs.generate : !obs.arr<384 x i32>
-// CHECK: scf.for
-// CHECK-COUNT-7: obs.sync {{.*}} : !obs.arr<384 x i32>
+// CHECK: %[[C0_START:.*]] = obs.index %arg0[%{{.*}}] : !obs.arr<16384 x i32>
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[C0_START]])
+// CHECK: %[[C0:.*]] = obs.sync %{{.*}} : !obs.arr<384 x i32>
+// CHECK: %[[C1_START:.*]] = obs.index %[[C0]][%{{.*}}] : !obs.arr<384 x i32>
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[C1_START]])
+// CHECK: %[[C1:.*]] = obs.sync %{{.*}} : !obs.arr<384 x i32>
+// CHECK-COUNT-4: obs.sync {{.*}} : !obs.arr<384 x i32>
+// CHECK: obs.conc %[[C0]], %[[C1]] : !obs.arr<384 x i32>, !obs.arr<384 x i32>
+// CHECK: %[[KEPT:.*]] = obs.conc {{.*}} : !obs.arr<1536 x i32>, !obs.arr<384 x i32>
+// CHECK-COUNT-6: obs.sync {{.*}} : !obs.arr<384 x i32>
 // CHECK-NOT: obs.sync
 // CHECK: %[[RESULT:.*]] = obs.generate : !obs.arr<16384 x i32>
 // CHECK: %[[R:.*]] = arith.divui %{{.*}}, %c43
 // CHECK: %[[FIRST:.*]] = arith.muli %[[R]], %c43
-// CHECK: %[[START:.*]] = obs.index %arg0[%[[FIRST]]]
+// CHECK: %[[OFFSET:.*]] = arith.subi %{{.*}}, %[[FIRST]]
+// CHECK: %[[J:.*]] = arith.divui %[[OFFSET]], %c8
+// CHECK: %[[IN_FIRST:.*]] = arith.cmpi eq, %[[J]], %c0
+// CHECK: %[[CHECKPOINT:.*]] = obs.index %[[KEPT]][%{{.*}}] : !obs.arr<1920 x i32>
+// CHECK: %[[START:.*]] = scf.if %[[IN_FIRST]]
+// CHECK: obs.index %arg0[%[[FIRST]]]
+// CHECK: scf.yield %[[CHECKPOINT]]
 // CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[START]])
 // CHECK-NOT: obs.sync
 // CHECK: obs.index %{{.*}} : !obs.arr<384 x i32>

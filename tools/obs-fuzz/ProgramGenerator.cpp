@@ -993,7 +993,7 @@ Program obs_fuzz::generateProgram(std::mt19937_64 &rng, uint64_t maxLength) {
   // change): a map, then a scan without a network (a third of them folding
   // a difference) of an array that takes more than half a block's shared
   // memory and at most all of it. No stage may hold it, so the scan takes
-  // serial's refolded runs or the fold from its blocks' last elements.
+  // serial's checkpointed runs or the fold from its blocks' last elements.
   // Not i8 (more than 24,576 elements), and on 32 threads or more, always
   // written: as written, a kernel without `threads` has one per element,
   // more than a block may have, and on one thread every element would

@@ -35,14 +35,16 @@ Value brentKung(ImplicitLocOpBuilder &b, Value array, BinaryFn combine);
 Value serialScan(ImplicitLocOpBuilder &b, Value array, BinaryFn combine,
                  uint64_t threads);
 
-/// The serial scan's association for an array no stage can hold: the runs'
-/// totals are folded in one stage, scanned and turned into the runs'
-/// prefixes as above, and the result is not a stage: each element folds
-/// its run up to itself again and takes in its run's prefix. Only arrays of
-/// a thread's size are stored, and each element folds at most ceil(N /
-/// threads) elements, where a fold per element folds up to N.
-Value serialScanRefoldingRuns(ImplicitLocOpBuilder &b, Value array,
-                              BinaryFn combine, uint64_t threads);
+/// The serial scan's association for an array no stage can hold: each
+/// run's left fold is kept every `every` elements, a stage per checkpoint
+/// holding one element per run (ceil(run / every) stages, the last the
+/// runs' totals), the totals are scanned and turned into the runs' prefixes
+/// as above, and the result is not a stage: each element continues its
+/// run's fold from the checkpoint before it, at most `every` elements, and
+/// takes in its run's prefix. Only arrays of a thread's size are stored.
+Value serialScanFromCheckpoints(ImplicitLocOpBuilder &b, Value array,
+                                BinaryFn combine, uint64_t threads,
+                                uint64_t every);
 
 /// The left fold's scan, block by block, for a combine that may not be
 /// reassociated: each block of `block` consecutive elements is a stage in

@@ -176,13 +176,16 @@ def ObsExpandNetworks : Pass<"obs-expand-networks", "::mlir::obs::KernelOp"> {
     block's shared memory: 4,096 i32 on 32 threads (runs of 128), say. A
     scan whose array takes more than half a block's shared memory stays
     `serial`, in the same order, without run stages (counted as
-    `refolded-scans`, as is a written `serial` past that bound): the runs'
-    totals are one stage, and each element folds its run up to itself
-    again and takes in its run's prefix, so that no stage holds the array
-    and an element folds at most a run (64 of 16,384 i32 on 256 threads),
-    not the array up to itself. The network is the association order,
-    which the reference target follows, so a float sum or scan rounds
-    alike on every target.
+    `checkpointed-scans`, as is a written `serial` past that bound): each
+    run's left fold is kept every `every` elements (a run's sixteenth, at
+    least 8, more where those checkpoints would take more than half a
+    block's shared memory), a stage per checkpoint holding one element per
+    thread, the last the runs' totals; each element continues its run's
+    fold from the checkpoint before it and takes in its run's prefix, so
+    that no stage holds the array and an element folds at most `every`
+    elements (8 of 16,384 i32 on 256 threads), not the array up to itself.
+    The network is the association order, which the reference target
+    follows, so a float sum or scan rounds alike on every target.
 
     A scan or reduce without a network that stays a fold (its combine not
     associative on the samples; marked `obs.keeps_fold`, which the reference
@@ -232,9 +235,9 @@ def ObsExpandNetworks : Pass<"obs-expand-networks", "::mlir::obs::KernelOp"> {
     Statistic<"numFoldsInBlocks", "folds-in-blocks",
               "Scans that keep their fold computed block by block, 64 "
               "elements a stage (counted in neither scans nor chains)">,
-    Statistic<"numRefoldedScans", "refolded-scans",
-              "Serial scans too long for stages, each element folding its "
-              "run again (counted in scans too)">,
+    Statistic<"numCheckpointedScans", "checkpointed-scans",
+              "Serial scans too long for run stages, from checkpoints of "
+              "their runs' folds (counted in scans too)">,
     Statistic<"numStages", "stages", "Syncs the networks introduced">
   ];
 }

@@ -216,9 +216,9 @@ obs.kernel @fdifference_scan1000(%a: !obs.arr<1000 x f32>)
 }
 
 // Scans whose array no stage may hold (64 KiB, more than half a block's
-// shared memory): a sum stays serial, its runs of 64 folded again by each
-// element; a difference keeps the left fold from its blocks' last
-// elements.
+// shared memory): a sum stays serial, its runs of 64 kept at checkpoints
+// every 8 elements, from which each element continues; a difference keeps
+// the left fold from its blocks' last elements.
 obs.kernel @scan16384(%a: !obs.arr<16384 x i32>) -> !obs.arr<16384 x i32>
     attributes {threads = 256} {
   %s = obs.scan %a : !obs.arr<16384 x i32> {
