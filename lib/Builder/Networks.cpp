@@ -733,31 +733,32 @@ Value dsl::serialScanFromCheckpoints(ImplicitLocOpBuilder &b, Value array,
   for (uint64_t k = 0; k < stages; ++k) {
     Value before = checkpoints.empty() ? Value() : checkpoints.back();
     checkpoints.push_back(sync(
-        b, generate(
-               b, type.withLength(runs.padded),
-               [&](ImplicitLocOpBuilder &b, Value r) {
-                 Value first = runFirst(b, r);
-                 // Past the runs' end (the last run's, or a padded
-                 // run's), the fold stops at the array's end: a
-                 // padded run's is the empty fold of its last element.
-                 Value end = arith::MinUIOp::create(
-                     b,
-                     arith::AddIOp::create(
-                         b, first,
-                         indexConstant(b, std::min((k + 1) * every, runs.run))),
-                     indexConstant(b, n));
-                 if (before) {
-                   Value from = arith::AddIOp::create(
-                       b, first, indexConstant(b, k * every));
-                   SmallVector<Value> start = index(b, before, r);
-                   return foldRange(b, array, start, from, end, combine);
-                 }
-                 Value at =
-                     arith::MinUIOp::create(b, first, indexConstant(b, n - 1));
-                 Value next = arith::AddIOp::create(b, at, one);
-                 SmallVector<Value> start = index(b, array, at);
-                 return foldRange(b, array, start, next, end, combine);
-               })));
+        b,
+        generate(b, type.withLength(runs.padded),
+                 [&](ImplicitLocOpBuilder &b, Value r) {
+                   Value first = runFirst(b, r);
+                   // Past the runs' end (the last run's, or a padded
+                   // run's), the fold stops at the array's end: a
+                   // padded run's is the empty fold of its last element.
+                   // One op after the other (not as arguments, whose order
+                   // of evaluation C++ leaves open).
+                   Value checkpointEnd = arith::AddIOp::create(
+                       b, first,
+                       indexConstant(b, std::min((k + 1) * every, runs.run)));
+                   Value end = arith::MinUIOp::create(b, checkpointEnd,
+                                                      indexConstant(b, n));
+                   if (before) {
+                     Value from = arith::AddIOp::create(
+                         b, first, indexConstant(b, k * every));
+                     SmallVector<Value> start = index(b, before, r);
+                     return foldRange(b, array, start, from, end, combine);
+                   }
+                   Value at = arith::MinUIOp::create(b, first,
+                                                     indexConstant(b, n - 1));
+                   Value next = arith::AddIOp::create(b, at, one);
+                   SmallVector<Value> start = index(b, array, at);
+                   return foldRange(b, array, start, next, end, combine);
+                 })));
   }
   // Every checkpoint but the totals, stage after stage, for an element to
   // continue from: c_k[r] at k * padded + r.
@@ -774,8 +775,8 @@ Value dsl::serialScanFromCheckpoints(ImplicitLocOpBuilder &b, Value array,
       SmallVector<Value> start = index(b, array, first);
       return foldRange(b, array, start, atFirst, end, combine);
     }
-    Value j = arith::DivUIOp::create(b, arith::SubIOp::create(b, i, first),
-                                     indexConstant(b, every));
+    Value offset = arith::SubIOp::create(b, i, first);
+    Value j = arith::DivUIOp::create(b, offset, indexConstant(b, every));
     Value inFirst = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, j, zero);
     // c_{j-1}[r] after the first checkpoint (max(j, 1) - 1 keeps the
     // index in range), x[r*run] before it.

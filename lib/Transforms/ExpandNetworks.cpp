@@ -52,7 +52,8 @@ static constexpr uint64_t kMostDefaultStageElements = uint64_t(1) << 19;
 /// hold live in shared memory (with the runs' totals), where a fold reads
 /// its input from where it is. Half a block's shared memory leaves room for
 /// the kernel's other arrays. A longer array is never a stage: its scan
-/// folds each element's run or block again (no fold from the start).
+/// continues from checkpoints of its runs' folds, or from its blocks' last
+/// elements (no fold from the start).
 static constexpr uint64_t kMostDefaultBytes = KernelOp::kMaxSharedBytes / 2;
 
 /// The bytes of `type`'s elements in memory.
@@ -92,12 +93,13 @@ static bool fitsSerial(Operation *op, uint64_t threads) {
 static uint64_t chooseCheckpointSpacing(ArrType type, uint64_t threads) {
   uint64_t n = type.getLength();
   uint64_t run = getSerialRunLength(n, threads);
-  uint64_t perRun = std::max(threads, llvm::divideCeil(n, run));
+  uint64_t paddedRuns = std::max(threads, llvm::divideCeil(n, run));
   uint64_t elementBytes = llvm::divideCeil(getArrayBytes(type), n);
   uint64_t every =
       std::max<uint64_t>(8, llvm::PowerOf2Ceil(llvm::divideCeil(run, 16)));
-  while (every < run && llvm::divideCeil(run, every) * perRun * elementBytes >
-                            kMostDefaultBytes)
+  while (every < run &&
+         llvm::divideCeil(run, every) * paddedRuns * elementBytes >
+             kMostDefaultBytes)
     every *= 2;
   return every;
 }
