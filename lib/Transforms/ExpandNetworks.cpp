@@ -85,18 +85,17 @@ static bool fitsSerial(Operation *op, uint64_t threads) {
 }
 
 /// How many elements apart a serial scan too long for run stages keeps
-/// its runs' folds (`dsl::serialScanFromCheckpoints`), the most an
-/// element folds: a run's sixteenth, at least 8, so that a run takes at
-/// most 16 stages, and more where the checkpoints (one per thread and
+/// its runs' folds (`dsl::serialScanFromCheckpoints`), the most an element
+/// folds: 8, or more where the checkpoints (one element per thread and
 /// stage) would take more than half a block's shared memory, as the
-/// defaults' stages may.
+/// defaults' stages may. The bound on an element's work is the point: a
+/// stage costs each thread one combine per element and a warp barrier.
 static uint64_t chooseCheckpointSpacing(ArrType type, uint64_t threads) {
   uint64_t n = type.getLength();
   uint64_t run = getSerialRunLength(n, threads);
   uint64_t paddedRuns = std::max(threads, llvm::divideCeil(n, run));
   uint64_t elementBytes = llvm::divideCeil(getArrayBytes(type), n);
-  uint64_t every =
-      std::max<uint64_t>(8, llvm::PowerOf2Ceil(llvm::divideCeil(run, 16)));
+  uint64_t every = 8;
   while (every < run &&
          llvm::divideCeil(run, every) * paddedRuns * elementBytes >
              kMostDefaultBytes)

@@ -177,9 +177,9 @@ def ObsExpandNetworks : Pass<"obs-expand-networks", "::mlir::obs::KernelOp"> {
     scan whose array takes more than half a block's shared memory stays
     `serial`, in the same order, without run stages (counted as
     `checkpointed-scans`, as is a written `serial` past that bound): each
-    run's left fold is kept every `every` elements (a run's sixteenth, at
-    least 8, more where those checkpoints would take more than half a
-    block's shared memory), a stage per checkpoint holding one element per
+    run's left fold is kept every `every` elements (8, more where those
+    checkpoints would take more than half a block's shared memory: over
+    48 Ki i32 on 256 threads), a stage per checkpoint holding one element per
     thread, the last the runs' totals; each element continues its run's
     fold from the checkpoint before it and takes in its run's prefix, so
     that no stage holds the array and an element folds at most `every`
