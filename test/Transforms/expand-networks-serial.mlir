@@ -329,27 +329,28 @@ obs.kernel @difference_blocks(%a: !obs.arr<150 x i32>) -> !obs.arr<150 x i32>
   obs.return %s : !obs.arr<150 x i32>
 }
 
-// Nine serial scans (one named in @in_two, the empty one in @edges) and
+// Ten serial scans (one named in @in_two, the empty one in @edges) and
 // two reductions; the defaults taken: @serial_scan, @serial_four_warps,
-// both of @runs_of_one, @edges' first, @serial_reduce, @in_two's second
-// and @bounds' first scan and reduction. Stages: 3 + 1 + 1 + 1 + 1,
-// 1 + 1 + 5 + 1 + 1, 5 + 1, 3 + 3, 0, 1 + 2, 2 + 2, 6 + 5 + 1 (@bounds'
-// checkpointed scan) and 10 (runs of 43, 384 totals folded within 12 warps by
-// five shuffles, 12 warps' totals by four). @difference's two folds are
+// both of @runs_of_one, @edges' first, @serial_reduce, @in_two's second,
+// @bounds' first scan and reduction and @long_runs' scan. Stages:
+// 3 + 1 + 1 + 1 + 1, 1 + 1 + 5 + 1 + 1, 5 + 1, 3 + 3, 0, 1 + 2, 2 + 2,
+// 6 + 5 + 1 and 25 + 5 + 1 (@bounds' and @long_runs' checkpointed scans)
+// and 10 (runs of 43, 384 totals folded within 12 warps by five shuffles,
+// 12 warps' totals by four). @difference's two folds are
 // chains, counted apart: 1 stage for the reduction, 7 for the scan of 8 by
 // one thread; @difference_blocks' and @difference_ends' scans are folds in
 // blocks, 3 and 96 stages. Two scans take Sklansky's network past serial's
-// bounds (@edges' 65 elements, 7 stages; @bounds' i8, 15): 186 stages in
+// bounds (@edges' 65 elements, 7 stages; @bounds' i8, 15): 217 stages in
 // all.
 // STATS: obs-expand-networks
-// STATS-NEXT: 11 scans
+// STATS-NEXT: 12 scans
 // STATS-NEXT: 2 reductions
-// STATS-NEXT: 9 serial-defaults
+// STATS-NEXT: 10 serial-defaults
 // STATS-NEXT: 2 sklansky-defaults
 // STATS-NEXT: 2 chains
 // STATS-NEXT: 2 folds-in-blocks
-// STATS-NEXT: 1 checkpointed-scans
-// STATS-NEXT: 186 stages
+// STATS-NEXT: 2 checkpointed-scans
+// STATS-NEXT: 217 stages
 
 // -----
 
@@ -468,6 +469,33 @@ obs.kernel @difference_ends(%a: !obs.arr<6200 x i32>) -> !obs.arr<6200 x i32>
   %s = obs.scan %a : !obs.arr<6200 x i32> {
   ^bb0(%x: i32, %y: i32):
     %z = arith.subi %x, %y : i32
+    obs.yield %z : i32
+  }
+  obs.return %s : !obs.arr<6200 x i32>
+}
+
+// -----
+
+// Long runs (6,200 i32 on 32 threads: 32 runs of 194, the last of 186)
+// still fold at most 8 elements each: their checkpoints are 8 apart, 25
+// stages of 32 (24 and the runs' totals; 3,200 bytes together, under half
+// a block's shared memory), then the warp's five steps and the prefixes.
+// CHECK-LABEL: obs.kernel @long_runs
+// CHECK-COUNT-31: obs.sync {{.*}} : !obs.arr<32 x i32>
+// CHECK-NOT: obs.sync
+// CHECK: %[[RESULT:.*]] = obs.generate : !obs.arr<6200 x i32>
+// CHECK: %[[R:.*]] = arith.divui %{{.*}}, %c194
+// CHECK: %[[FIRST:.*]] = arith.muli %[[R]], %c194
+// CHECK: %[[OFFSET:.*]] = arith.subi %{{.*}}, %[[FIRST]]
+// CHECK: arith.divui %[[OFFSET]], %c8
+// CHECK: obs.index %{{.*}} : !obs.arr<768 x i32>
+// CHECK: scf.for
+// CHECK: obs.return %[[RESULT]]
+obs.kernel @long_runs(%a: !obs.arr<6200 x i32>) -> !obs.arr<6200 x i32>
+    attributes {threads = 32} {
+  %s = obs.scan %a : !obs.arr<6200 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %z = arith.addi %x, %y : i32
     obs.yield %z : i32
   }
   obs.return %s : !obs.arr<6200 x i32>
