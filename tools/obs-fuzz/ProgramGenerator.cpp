@@ -1152,8 +1152,6 @@ public:
   }
 
   double work = 0;
-  /// The block's threads, which share a scan's runs.
-  double threads = 1;
 
 private:
   double clamp(double x) { return std::min(x, kSaturation); }
@@ -1209,9 +1207,10 @@ private:
       if (s.kind == Step::Scan) {
         // A scan without a network takes a default (obs-expand-networks),
         // never a fold from the start: its stages hold the array a few
-        // times, and an element folds at most its run (ceil(n / threads))
-        // or its block of 64, plus what comes before.
-        double reads = std::min(n, std::max(64.0, std::ceil(n / threads))) + 1;
+        // times, and an element folds at most its block of 64 (a fold
+        // kept in blocks) or 8 (from a checkpoint of its run), plus what
+        // comes before.
+        double reads = std::min(n, 64.0) + 1;
         materialize(copies * n, reads * cost);
         return clamp(reads * cost + 1);
       }
@@ -1237,11 +1236,8 @@ bool obs_fuzz::isLongScan(const Program &program) {
 
 double obs_fuzz::estimateWork(const Program &program) {
   WorkEstimate estimate;
-  double n = static_cast<double>(program.length);
-  // The kernel's threads, else one per element, at most 1,024.
-  estimate.threads = static_cast<double>(
-      program.threads.value_or(std::clamp<uint64_t>(program.length, 1, 1024)));
   double cost = estimate.steps(program.steps, program.length, 1, 1);
+  double n = static_cast<double>(program.length);
   double blocks = program.launch ? program.launch->grid : 1;
   return std::min((estimate.work + n * cost) * blocks,
                   WorkEstimate::kSaturation);
