@@ -44,6 +44,9 @@ uint64_t bytesOf(Scalar s) {
   return 8;
 }
 
+/// The most elements an ordinary program's array may have (--max-length).
+constexpr uint64_t kMostLength = 1024;
+
 /// Half a block's shared memory: the most a default network's stages hold.
 constexpr uint64_t kHalfShared = 24 * 1024;
 
@@ -994,14 +997,16 @@ Program obs_fuzz::generateProgram(std::mt19937_64 &rng, uint64_t maxLength) {
   // a difference) of an array that takes more than half a block's shared
   // memory and at most all of it. No stage may hold it, so the scan takes
   // serial's checkpointed runs or the fold from its blocks' last elements.
-  // Not i8 (more than 24,576 elements), and on 32 threads or more, always
-  // written: as written, a kernel without `threads` has one per element,
+  // Only where the longest ordinary array is the most one may be (at
+  // --max-length=1024, the default), which a smaller bound asks to keep
+  // short. Not i8 (more than 24,576 elements), and on 32 threads or more,
+  // always written: as written, a kernel without `threads` has one per element,
   // more than a block may have, and on one thread every element would
   // fold its run, the whole array.
   auto longUniform = [&](uint64_t lo, uint64_t hi) {
     return std::uniform_int_distribution<uint64_t>(lo, hi)(longRng);
   };
-  if (longUniform(0, 24) == 0) {
+  if (longUniform(0, 24) == 0 && maxLength >= kMostLength) {
     static const Scalar longScalars[] = {Scalar::I32, Scalar::I64, Scalar::F32,
                                          Scalar::F64};
     Scalar scalar = longScalars[longUniform(0, 3)];
