@@ -484,33 +484,42 @@ static SmallVector<Value> foldRange(ImplicitLocOpBuilder &b, Value array,
   return SmallVector<Value>(fold.getResults());
 }
 
-/// One stage of the runs' totals, each thread folding its run left to
-/// right in a loop (the last run may be shorter; padded: an empty fold of
-/// the array's last element), as seqReduce does and the reference target
-/// follows.
-static Value foldRuns(ImplicitLocOpBuilder &b, Value array, const Runs &runs,
-                      BinaryFn combine) {
+/// One stage of one element per run (padded to one per thread): each
+/// run's left fold over its elements `begin` .. `end` - 1 (offsets in the
+/// run; the last run's clamped to the array, a padded run's empty),
+/// continuing from `before`'s element (a stage like this one) or, without
+/// it, from the run's first element. From 0 to the run's length, the runs'
+/// totals as seqReduce computes them and the reference target follows (a
+/// padded run's: the empty fold of the array's last element).
+static Value foldRunsFrom(ImplicitLocOpBuilder &b, Value array,
+                          const Runs &runs, BinaryFn combine, Value before,
+                          uint64_t begin, uint64_t end) {
   uint64_t n = length(array);
   bool padded = runs.padded > runs.count;
   return sync(
-      b, generate(b, arrType(array).withLength(runs.padded),
-                  [&](ImplicitLocOpBuilder &b, Value r) -> SmallVector<Value> {
-                    Value first =
-                        arith::MulIOp::create(b, r, indexConstant(b, runs.run));
-                    Value end = arith::AddIOp::create(
-                        b, first, indexConstant(b, runs.run));
-                    if (n % runs.run != 0 || padded)
-                      end = arith::MinUIOp::create(b, end, indexConstant(b, n));
-                    if (padded)
-                      first = arith::MinUIOp::create(b, first,
-                                                     indexConstant(b, n - 1));
-                    // One op after the other (not as arguments, whose order
-                    // of evaluation C++ leaves open).
-                    Value next =
-                        arith::AddIOp::create(b, first, indexConstant(b, 1));
-                    SmallVector<Value> start = index(b, array, first);
-                    return foldRange(b, array, start, next, end, combine);
-                  }));
+      b,
+      generate(
+          b, arrType(array).withLength(runs.padded),
+          [&](ImplicitLocOpBuilder &b, Value r) -> SmallVector<Value> {
+            Value first =
+                arith::MulIOp::create(b, r, indexConstant(b, runs.run));
+            // One op after the other (not as arguments, whose order of
+            // evaluation C++ leaves open).
+            Value stop = arith::AddIOp::create(b, first, indexConstant(b, end));
+            if (n % runs.run != 0 || padded)
+              stop = arith::MinUIOp::create(b, stop, indexConstant(b, n));
+            if (before) {
+              Value from =
+                  arith::AddIOp::create(b, first, indexConstant(b, begin));
+              SmallVector<Value> start = index(b, before, r);
+              return foldRange(b, array, start, from, stop, combine);
+            }
+            if (padded)
+              first = arith::MinUIOp::create(b, first, indexConstant(b, n - 1));
+            Value next = arith::AddIOp::create(b, first, indexConstant(b, 1));
+            SmallVector<Value> start = index(b, array, first);
+            return foldRange(b, array, start, next, stop, combine);
+          }));
 }
 
 /// The serial scan's middle level, from `totals`, the runs' totals (one
@@ -726,49 +735,26 @@ Value dsl::serialScanFromCheckpoints(ImplicitLocOpBuilder &b, Value array,
   SmallVector<Type> types;
   flattenElementType(type.getElementType(), types);
   Value zero = indexConstant(b, 0), one = indexConstant(b, 1);
-  auto runFirst = [&](ImplicitLocOpBuilder &b, Value r) -> Value {
-    return arith::MulIOp::create(b, r, indexConstant(b, runs.run));
-  };
+  // One run (a chain, among one thread) takes in no prefix: its total, the
+  // last checkpoint, is never read.
+  bool oneRun = runs.count == 1;
   SmallVector<Value> checkpoints;
-  for (uint64_t k = 0; k < stages; ++k) {
-    Value before = checkpoints.empty() ? Value() : checkpoints.back();
-    checkpoints.push_back(sync(
-        b,
-        generate(b, type.withLength(runs.padded),
-                 [&](ImplicitLocOpBuilder &b, Value r) {
-                   Value first = runFirst(b, r);
-                   // Past the runs' end (the last run's, or a padded
-                   // run's), the fold stops at the array's end: a
-                   // padded run's is the empty fold of its last element.
-                   // One op after the other (not as arguments, whose order
-                   // of evaluation C++ leaves open).
-                   Value checkpointEnd = arith::AddIOp::create(
-                       b, first,
-                       indexConstant(b, std::min((k + 1) * every, runs.run)));
-                   Value end = arith::MinUIOp::create(b, checkpointEnd,
-                                                      indexConstant(b, n));
-                   if (before) {
-                     Value from = arith::AddIOp::create(
-                         b, first, indexConstant(b, k * every));
-                     SmallVector<Value> start = index(b, before, r);
-                     return foldRange(b, array, start, from, end, combine);
-                   }
-                   Value at = arith::MinUIOp::create(b, first,
-                                                     indexConstant(b, n - 1));
-                   Value next = arith::AddIOp::create(b, at, one);
-                   SmallVector<Value> start = index(b, array, at);
-                   return foldRange(b, array, start, next, end, combine);
-                 })));
-  }
+  for (uint64_t k = 0; k < (oneRun ? stages - 1 : stages); ++k)
+    checkpoints.push_back(
+        foldRunsFrom(b, array, runs, combine,
+                     checkpoints.empty() ? Value() : checkpoints.back(),
+                     k * every, std::min((k + 1) * every, runs.run)));
   // Every checkpoint but the totals, stage after stage, for an element to
   // continue from: c_k[r] at k * padded + r.
   Value kept;
   if (stages > 1)
-    kept =
-        concatenateBalanced(b, SmallVector<Value>(llvm::drop_end(checkpoints)));
+    kept = concatenateBalanced(
+        b,
+        SmallVector<Value>(oneRun ? llvm::ArrayRef(checkpoints)
+                                  : llvm::ArrayRef(checkpoints).drop_back()));
   auto upTo = [&](ImplicitLocOpBuilder &b, Value i) -> SmallVector<Value> {
     Value r = arith::DivUIOp::create(b, i, indexConstant(b, runs.run));
-    Value first = runFirst(b, r);
+    Value first = arith::MulIOp::create(b, r, indexConstant(b, runs.run));
     Value end = arith::AddIOp::create(b, i, one);
     Value atFirst = arith::AddIOp::create(b, first, one);
     if (!kept) {
@@ -794,7 +780,7 @@ Value dsl::serialScanFromCheckpoints(ImplicitLocOpBuilder &b, Value array,
             b, first, arith::MulIOp::create(b, j, indexConstant(b, every))));
     return foldRange(b, array, start, from, end, combine);
   };
-  if (runs.count == 1)
+  if (oneRun)
     return generate(b, type, upTo);
   Value prefixes = scanRunTotals(b, checkpoints.back(), runs, combine);
   return withRunPrefixes(b, array, prefixes, runs.run, combine, upTo);
@@ -887,7 +873,9 @@ SmallVector<Value> dsl::serialReduce(ImplicitLocOpBuilder &b, Value array,
   if (n == 1)
     return index(b, array, zero);
   Runs runs(n, threads);
-  Value totals = runs.run > 1 ? foldRuns(b, array, runs, combine) : array;
+  Value totals =
+      runs.run > 1 ? foldRunsFrom(b, array, runs, combine, Value(), 0, runs.run)
+                   : array;
   if (runs.count == 1)
     return index(b, totals, zero);
   // Level by level, each group of 32 folded into its first element, until
