@@ -399,7 +399,11 @@ Value KernelLowering::emitExtent(OpBuilder &b, Location loc, unsigned index) {
   // a grid of static sizes (laid out or not, each block's array is whole
   // there; `(start + N) - start` folds to N), the lengths given at run time
   // otherwise.
-  Value start = arith::MulIOp::create(b, loc, block, constant(length));
+  // An `obs.global` argument starts at place 0 in every block.
+  Value start = isGlobalArgument(kernel, index)
+                    ? constant(0)
+                    : arith::MulIOp::create(b, loc, block, constant(length))
+                          .getResult();
   Value end;
   if (argument.lengths.empty()) {
     end = arith::AddIOp::create(b, loc, start, constant(length));
@@ -1443,9 +1447,16 @@ LogicalResult KernelLowering::lower() {
     SmallVector<TypedAttr> absent;
     if (dynamic)
       absent = *getAbsentValues(kernel, argument.getArgNumber());
-    Destination global = globalDestination(
-        entry.getArguments().slice(next, width), arrType(argument), layoutOf(),
-        lengthsOf(next, width), absent);
+    // An `obs.global` argument is the launch's memref whole: place i is
+    // element i in every block (and, at run-time sizes, absent past its
+    // end, which only a layout's reader checks).
+    AffineMap layout = layoutOf();
+    if (isGlobalArgument(kernel, argument.getArgNumber()))
+      layout = AffineMap::get(2, 0, builder.getAffineDimExpr(1));
+    Destination global =
+        globalDestination(entry.getArguments().slice(next, width),
+                          arrType(argument), layout, lengthsOf(next, width),
+                          absent);
     sources[argument] = readerFor(global);
     arguments.push_back(global);
     next += width;
@@ -1511,10 +1522,15 @@ FailureOr<gpu::GPUFuncOp> mlir::obs::lowerKernelToGPUFunc(
   if (layouts) {
     arguments.assign(layouts->memrefTypes.begin(), layouts->memrefTypes.end());
   } else {
-    for (Type type : kernel.getArgumentTypes())
+    // An `obs.global` argument, and a global scatter's result, are one
+    // array for the whole grid.
+    for (auto [index, type] : llvm::enumerate(kernel.getArgumentTypes()))
       llvm::append_range(arguments,
-                         gridStorageTypes(cast<ArrType>(type), grid));
-    // A global scatter's result is one array for the whole grid.
+                         gridStorageTypes(cast<ArrType>(type),
+                                          isGlobalArgument(kernel, index) &&
+                                                  !ShapedType::isDynamic(grid)
+                                              ? 1
+                                              : grid));
     for (auto [index, type] : llvm::enumerate(kernel.getResultTypes()))
       llvm::append_range(arguments,
                          gridStorageTypes(cast<ArrType>(type),

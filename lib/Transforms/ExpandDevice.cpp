@@ -73,6 +73,23 @@ Tiling chooseSortTiling(uint64_t forced) {
   return {tile, std::min<uint64_t>(256, tile)};
 }
 
+/// A merge sort's tiles: `forced` elements when it is not 0, otherwise 16
+/// KiB of elements with their i32 positions, a power of two between 256
+/// and 4,096: 2,048 i32, 1,024 i64 or (i32, i32) pairs. Its tile kernel
+/// sorts (element, position) pairs through a network's stages, two buffers
+/// of them in shared memory at most.
+Tiling chooseMergeTiling(TypeRange scalars, uint64_t forced) {
+  if (forced)
+    return {forced, std::min<uint64_t>(256, forced)};
+  uint64_t bytes = 4;
+  for (Type scalar : scalars)
+    bytes += getTypeBytes(scalar);
+  constexpr uint64_t kTileBytes = 16 * 1024, kLeastTile = 256, kMostTile = 4096;
+  uint64_t tile = std::clamp<uint64_t>(llvm::bit_floor(kTileBytes / bytes),
+                                       kLeastTile, kMostTile);
+  return {tile, std::min<uint64_t>(256, tile)};
+}
+
 /// The element type of a kernel's array of `scalars`: the scalar, or the
 /// tuple of several.
 Type elementOf(MLIRContext *context, TypeRange scalars) {
@@ -165,6 +182,29 @@ static std::optional<KeyOrder> matchKeyOrder(Region &less,
   return std::nullopt;
 }
 
+/// Whether `less` yields one comparison that is not a strict order: one that
+/// holds between equal operands (`sle`, `eq`, `ole`, ...) or both ways
+/// (`ne`). A stable sort needs a strict weak order (no element comes before
+/// itself, nor before what comes before it), so such a `less` is rejected
+/// rather than sorted in an order that depends on the network.
+static bool isNonStrictComparison(Region &less) {
+  Operation *compare =
+      less.front().getTerminator()->getOperand(0).getDefiningOp();
+  if (auto cmpi = dyn_cast_if_present<arith::CmpIOp>(compare)) {
+    using P = arith::CmpIPredicate;
+    P predicate = cmpi.getPredicate();
+    return predicate != P::slt && predicate != P::sgt && predicate != P::ult &&
+           predicate != P::ugt;
+  }
+  if (auto cmpf = dyn_cast_if_present<arith::CmpFOp>(compare)) {
+    using P = arith::CmpFPredicate;
+    P predicate = cmpf.getPredicate();
+    return predicate != P::OLT && predicate != P::OGT && predicate != P::ULT &&
+           predicate != P::UGT && predicate != P::AlwaysFalse;
+  }
+  return false;
+}
+
 /// Builds the kernels of one device op and the launch plan that replaces
 /// it.
 class DeviceExpander {
@@ -173,15 +213,16 @@ public:
   /// the combine's `identity`, and for a sort the order `keyOrder` of its
   /// `less`.
   DeviceExpander(Operation *op, SymbolTable &symbols, TypeRange scalars,
-                 Region &body, ArrayAttr identity, KeyOrder keyOrder,
-                 uint64_t forcedTile)
+                 Region &body, ArrayAttr identity,
+                 std::optional<KeyOrder> keyOrder, uint64_t forcedTile)
       : op(op), symbols(symbols), scalars(scalars.begin(), scalars.end()),
         body(body),
-        tiling(isa<DeviceSortOp>(op) ? chooseSortTiling(forcedTile)
-                                     : chooseTiling(scalars, forcedTile)),
+        tiling(!isa<DeviceSortOp>(op) ? chooseTiling(scalars, forcedTile)
+               : keyOrder             ? chooseSortTiling(forcedTile)
+                                      : chooseMergeTiling(scalars, forcedTile)),
         element(elementOf(op->getContext(), scalars)), identity(identity),
         host(symbols.getOp()->getRegion(0).front().findAncestorOpInBlock(*op)),
-        keyOrder(keyOrder),
+        keyOrder(keyOrder.value_or(KeyOrder())), radix(keyOrder.has_value()),
         group(std::max<uint64_t>(2, tiling.tile / kDigits)) {
     auto function = op->getParentOfType<FunctionOpInterface>();
     prefix = (function ? function.getName().str() : std::string("device")) +
@@ -211,6 +252,8 @@ private:
   void expandReduce(DeviceReduceOp reduce);
   void expandScan(DeviceScanOp scan);
   void expandSort(DeviceSortOp sort);
+  /// A sort by a `less` the radix sort cannot follow.
+  void expandMergeSort(DeviceSortOp sort);
 
   /// The op's combine on two flattened elements (a dsl::BinaryFn).
   SmallVector<Value> combine(ImplicitLocOpBuilder &b, ValueRange earlier,
@@ -306,6 +349,24 @@ private:
   KernelOp getShiftKernel(unsigned pass);
   /// The identity on tiles, for an in-place sort of an odd number of passes.
   KernelOp getCopyKernel();
+  // The merge sort (docs/Rationale.md, "The device level").
+
+  /// Whether the op's `less` puts `first` before `second` (flattened).
+  Value less(ImplicitLocOpBuilder &b, ValueRange first, ValueRange second) {
+    SmallVector<Value> arguments(first);
+    llvm::append_range(arguments, second);
+    return dsl::inlineRegion(b, body, arguments).front();
+  }
+  /// A tile sorted stably by `less`, its absent elements after the rest.
+  KernelOp getSortTileKernel();
+  /// A tile of the merge of two sorted runs of the whole `obs.global`
+  /// source, the runs as long as a one-element second argument says: tile
+  /// b's elements are the merge's elements b * tile onwards.
+  KernelOp getMergeKernel();
+  /// The runs' length for every tile: the tile (`first`), or twice what a
+  /// one-element argument holds.
+  KernelOp getRunLengthKernel(bool first);
+
   /// Turns `rows` rows of counts in `counts` into `offsets` (rows of
   /// digit-major exclusive sums).
   void emitRowOffsets(ImplicitLocOpBuilder &b, Value counts, Value offsets,
@@ -330,6 +391,9 @@ private:
   /// By kind and whether carried.
   KernelOp scanTiles[2][2];
   KeyOrder keyOrder;
+  /// Whether a sort follows `keyOrder` by a radix sort (or merges).
+  bool radix;
+  KernelOp sortTile, mergeKernel, runLengthKernels[2];
   /// Rows of counts per block in the sort's offsets (`group * kDigits`
   /// counts, the tile's elements but never fewer than 2 rows).
   uint64_t group;
@@ -1056,12 +1120,462 @@ void DeviceExpander::expandSort(DeviceSortOp sort) {
   deallocate(b, temporaries);
 }
 
+//===----------------------------------------------------------------------===//
+// The merge sort
+//===----------------------------------------------------------------------===//
+
+/// How many consecutive outputs of a merge continue from one crossing of
+/// the merge path: the elements a thread merges in turn (CUB's items per
+/// thread), 8 outputs of a 2,048-element tile per thread of 256.
+constexpr uint64_t kMergeStride = 8;
+
+/// `array` synced, its work assigned as written: strided over the block's
+/// `threads`. The merge's stages are what they are whatever the choice, so
+/// the choice is not searched for (AssignWork's costing would simulate the
+/// kernel once per candidate); the proofs check it like any written one.
+static Value syncStrided(ImplicitLocOpBuilder &b, Value array,
+                         uint64_t threads) {
+  Value synced = dsl::sync(b, array);
+  synced.getDefiningOp<SyncOp>().setHowAttr(
+      StridedAttr::get(b.getContext(), threads));
+  return synced;
+}
+
+static Value constantIndex(ImplicitLocOpBuilder &b, int64_t value) {
+  return arith::ConstantIndexOp::create(b, value);
+}
+
+/// How many of the first `diagonal` elements of the stable merge of run A
+/// (`aLength` elements, element i read by `readA`) and run B (`bLength`,
+/// `readB`) come from A, where A's element goes first when neither is
+/// less: the merge path's crossing of the diagonal. A binary search of
+/// `steps` fixed steps (enough for a range of 2^steps - 1 places), each of
+/// which reads nothing once the range is empty; `less` sees only elements
+/// of the runs.
+static Value mergePathSplit(
+    ImplicitLocOpBuilder &b, Value diagonal, Value aLength, Value bLength,
+    unsigned steps,
+    llvm::function_ref<SmallVector<Value>(ImplicitLocOpBuilder &, Value)> readA,
+    llvm::function_ref<SmallVector<Value>(ImplicitLocOpBuilder &, Value)> readB,
+    llvm::function_ref<Value(ImplicitLocOpBuilder &, ValueRange, ValueRange)>
+        less) {
+  Value zero = constantIndex(b, 0), one = constantIndex(b, 1);
+  // A gives at least diagonal - bLength and at most aLength of them.
+  Value pastB =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ugt, diagonal, bLength);
+  Value low = arith::SelectOp::create(
+      b, pastB, arith::SubIOp::create(b, diagonal, bLength), zero);
+  Value high = arith::MinUIOp::create(b, diagonal, aLength);
+  auto search = scf::ForOp::create(b, zero, constantIndex(b, steps), one,
+                                   ValueRange{low, high});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(search.getBody());
+    Value lo = search.getRegionIterArg(0), hi = search.getRegionIterArg(1);
+    Value open = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, lo, hi);
+    auto step =
+        scf::IfOp::create(b, TypeRange{b.getIndexType(), b.getIndexType()},
+                          open, /*withElseRegion=*/true);
+    b.setInsertionPointToStart(step.thenBlock());
+    // lo <= mid < hi: A's mid and B's diagonal - 1 - mid are both inside.
+    Value mid = arith::DivUIOp::create(b, arith::AddIOp::create(b, lo, hi),
+                                       constantIndex(b, 2));
+    Value opposite =
+        arith::SubIOp::create(b, arith::SubIOp::create(b, diagonal, one), mid);
+    // A's mid goes before B's opposite unless B's is less: then more than
+    // mid of the first `diagonal` come from A.
+    Value bFirst = less(b, readB(b, opposite), readA(b, mid));
+    Value next = arith::AddIOp::create(b, mid, one);
+    scf::YieldOp::create(
+        b, ValueRange{arith::SelectOp::create(b, bFirst, lo, next),
+                      arith::SelectOp::create(b, bFirst, mid, hi)});
+    b.setInsertionPointToStart(step.elseBlock());
+    scf::YieldOp::create(b, ValueRange{lo, hi});
+    b.setInsertionPointAfter(step);
+    scf::YieldOp::create(b, step.getResults());
+  }
+  return search.getResult(0);
+}
+
+KernelOp DeviceExpander::getSortTileKernel() {
+  if (sortTile)
+    return sortTile;
+  MLIRContext *context = op->getContext();
+  uint64_t tile = tiling.tile;
+  Type i32 = IntegerType::get(context, 32);
+  SmallVector<Type> taggedScalars(scalars);
+  taggedScalars.push_back(i32);
+  ArrType tagged = ArrType::get(tile, elementOf(context, taggedScalars));
+  sortTile = buildKernel(
+      "sort_tile", {{tileType(tile), zerosOf(scalars)}}, tileType(tile),
+      [&](ImplicitLocOpBuilder &b, ValueRange args) {
+        Value elements = args.front();
+        Value present = ExtentOp::create(b, elements);
+        // Each element beside its position, or, absent, the tile plus its
+        // position: a tag that orders equivalent elements as they came and
+        // the absent ones after every present one, without `less`.
+        Value withPositions =
+            dsl::generate(b, tagged, [&](ImplicitLocOpBuilder &b, Value i) {
+              SmallVector<Value> scalars = dsl::index(b, elements, i);
+              Value inside = arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
+                                                   i, present);
+              Value position = indexToI32(b, i);
+              scalars.push_back(arith::SelectOp::create(
+                  b, inside, position,
+                  arith::AddIOp::create(b, position, constantI32(b, tile))));
+              return scalars;
+            });
+        Value sorted = dsl::sync(
+            b, dsl::sort(
+                   b, withPositions,
+                   [&](ImplicitLocOpBuilder &b, ValueRange x, ValueRange y) {
+                     Value xTag = x.back(), yTag = y.back();
+                     Value bound = constantI32(b, tile);
+                     Value both = arith::AndIOp::create(
+                         b,
+                         arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
+                                               xTag, bound),
+                         arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
+                                               yTag, bound));
+                     Value earlier = arith::CmpIOp::create(
+                         b, arith::CmpIPredicate::ult, xTag, yTag);
+                     auto order = scf::IfOp::create(b, b.getI1Type(), both,
+                                                    /*withElseRegion=*/true);
+                     OpBuilder::InsertionGuard guard(b);
+                     b.setInsertionPointToStart(order.thenBlock());
+                     // Two present elements: `less`, then their positions.
+                     Value before = less(b, x.drop_back(), y.drop_back());
+                     Value after = less(b, y.drop_back(), x.drop_back());
+                     Value tie = arith::AndIOp::create(
+                         b,
+                         arith::XOrIOp::create(
+                             b, after,
+                             arith::ConstantIntOp::create(b, 1, /*width=*/1)),
+                         earlier);
+                     scf::YieldOp::create(
+                         b, ValueRange{arith::OrIOp::create(b, before, tie)});
+                     b.setInsertionPointToStart(order.elseBlock());
+                     scf::YieldOp::create(b, ValueRange{earlier});
+                     return SmallVector<Value>{order.getResult(0)};
+                   },
+                   SortNetwork::Bitonic));
+        return SmallVector<Value>{dsl::generate(
+            b, tileType(tile), [&](ImplicitLocOpBuilder &b, Value i) {
+              SmallVector<Value> scalars = dsl::index(b, sorted, i);
+              scalars.pop_back();
+              return scalars;
+            })};
+      });
+  return sortTile;
+}
+
+KernelOp DeviceExpander::getRunLengthKernel(bool first) {
+  KernelOp &kernel = runLengthKernels[first];
+  if (kernel)
+    return kernel;
+  Type i64 = IntegerType::get(op->getContext(), 64);
+  ArrType one = ArrType::get(1, i64);
+  SmallVector<std::pair<Type, Attribute>> arguments;
+  if (!first)
+    arguments.push_back({one, zerosOf(i64)});
+  kernel = buildKernel(
+      first ? "run_length_first" : "run_length_twice", arguments, one,
+      [&](ImplicitLocOpBuilder &b, ValueRange args) {
+        return SmallVector<Value>{
+            dsl::generate(b, one, [&](ImplicitLocOpBuilder &b, Value) {
+              if (first)
+                return SmallVector<Value>{arith::ConstantIntOp::create(
+                    b, static_cast<int64_t>(tiling.tile), /*width=*/64)};
+              Value length =
+                  dsl::index(b, args.front(), constantIndex(b, 0)).front();
+              return SmallVector<Value>{
+                  arith::AddIOp::create(b, length, length)};
+            })};
+      });
+  return kernel;
+}
+
+KernelOp DeviceExpander::getMergeKernel() {
+  if (mergeKernel)
+    return mergeKernel;
+  MLIRContext *context = op->getContext();
+  uint64_t tile = tiling.tile;
+  Type i64 = IntegerType::get(context, 64);
+  ArrType whole = ArrType::get(kDynamicGridLength, element);
+  mergeKernel = buildKernel(
+      "merge",
+      {{whole, zerosOf(scalars)}, {ArrType::get(1, i64), zerosOf(i64)}},
+      tileType(tile), [&](ImplicitLocOpBuilder &b, ValueRange args) {
+        Value source = args[0];
+        auto lessFn = [this](ImplicitLocOpBuilder &b, ValueRange x,
+                             ValueRange y) { return less(b, x, y); };
+        // Where the block's tile lies: in the pair of runs [pairStart,
+        // pairStart + 2 * run), A then B, both cut at the end.
+        Value length = ExtentOp::create(b, source);
+        Value run = arith::IndexCastUIOp::create(
+            b, b.getIndexType(),
+            dsl::index(b, args[1], constantIndex(b, 0)).front());
+        Value tileStart = arith::MulIOp::create(b, BlockIdOp::create(b),
+                                                constantIndex(b, tile));
+        Value pair = arith::AddIOp::create(b, run, run);
+        Value pairStart = arith::MulIOp::create(
+            b, arith::DivUIOp::create(b, tileStart, pair), pair);
+        Value aLength = arith::MinUIOp::create(
+            b, run, arith::SubIOp::create(b, length, pairStart));
+        Value bStart = arith::AddIOp::create(b, pairStart, aLength);
+        Value bLength = arith::MinUIOp::create(
+            b, run, arith::SubIOp::create(b, length, bStart));
+        Value first = arith::SubIOp::create(b, tileStart, pairStart);
+        Value last = arith::MinUIOp::create(
+            b, arith::AddIOp::create(b, first, constantIndex(b, tile)),
+            arith::AddIOp::create(b, aLength, bLength));
+        auto readSource = [&](Value start) {
+          return [&, start](ImplicitLocOpBuilder &b, Value i) {
+            return dsl::index(b, source, arith::AddIOp::create(b, start, i));
+          };
+        };
+        // The merge path's crossings of the tile's first and last
+        // diagonals: how much of A comes before the tile, and before its
+        // end. Runs are shorter than 2^31.
+        Value splits = syncStrided(
+            b,
+            dsl::generate(
+                b, ArrType::get(2, i64),
+                [&](ImplicitLocOpBuilder &b, Value k) {
+                  Value isFirst = arith::CmpIOp::create(
+                      b, arith::CmpIPredicate::eq, k, constantIndex(b, 0));
+                  Value diagonal =
+                      arith::SelectOp::create(b, isFirst, first, last);
+                  Value split = mergePathSplit(
+                      b, diagonal, aLength, bLength, /*steps=*/32,
+                      readSource(pairStart), readSource(bStart), lessFn);
+                  return SmallVector<Value>{
+                      arith::IndexCastUIOp::create(b, i64, split)};
+                }),
+            tiling.threads);
+        auto splitAt = [&](ImplicitLocOpBuilder &b, int64_t k) -> Value {
+          return arith::IndexCastUIOp::create(
+              b, b.getIndexType(),
+              dsl::index(b, splits, constantIndex(b, k)).front());
+        };
+        SmallVector<Value> zeros =
+            llvm::map_to_vector(scalars, [&](Type scalar) -> Value {
+              return arith::getZeroConstant(b, b.getLoc(), scalar);
+            });
+        // The tile's window: its share of A, then its share of B, in
+        // shared memory; past them, zeros that nothing compares.
+        Value aFrom = splitAt(b, 0);
+        Value aShare = arith::SubIOp::create(b, splitAt(b, 1), aFrom);
+        Value bFrom = arith::SubIOp::create(b, first, aFrom);
+        Value count = arith::SubIOp::create(b, last, first);
+        Value bShare = arith::SubIOp::create(b, count, aShare);
+        Value window = syncStrided(
+            b,
+            dsl::generate(
+                b, tileType(tile),
+                [&](ImplicitLocOpBuilder &b, Value i) -> SmallVector<Value> {
+                  Value inA = arith::CmpIOp::create(
+                      b, arith::CmpIPredicate::ult, i, aShare);
+                  Value inWindow = arith::CmpIOp::create(
+                      b, arith::CmpIPredicate::ult, i, count);
+                  auto fromA = scf::IfOp::create(b, scalars, inA,
+                                                 /*withElseRegion=*/true);
+                  OpBuilder::InsertionGuard guard(b);
+                  b.setInsertionPointToStart(fromA.thenBlock());
+                  scf::YieldOp::create(
+                      b, dsl::index(
+                             b, source,
+                             arith::AddIOp::create(
+                                 b, arith::AddIOp::create(b, pairStart, aFrom),
+                                 i)));
+                  b.setInsertionPointToStart(fromA.elseBlock());
+                  auto fromB = scf::IfOp::create(b, scalars, inWindow,
+                                                 /*withElseRegion=*/true);
+                  scf::YieldOp::create(b, fromB.getResults());
+                  b.setInsertionPointToStart(fromB.thenBlock());
+                  Value j = arith::SubIOp::create(b, i, aShare);
+                  scf::YieldOp::create(
+                      b,
+                      dsl::index(
+                          b, source,
+                          arith::AddIOp::create(
+                              b, arith::AddIOp::create(b, bStart, bFrom), j)));
+                  b.setInsertionPointToStart(fromB.elseBlock());
+                  scf::YieldOp::create(b, zeros);
+                  return SmallVector<Value>(fromA.getResults());
+                }),
+            tiling.threads);
+        auto readWindow = [&](Value start) {
+          return [&, start](ImplicitLocOpBuilder &b, Value i) {
+            return dsl::index(b, window, arith::AddIOp::create(b, start, i));
+          };
+        };
+        Value zero = constantIndex(b, 0), one = constantIndex(b, 1);
+        Value stride = constantIndex(b, kMergeStride);
+        // The window's merge path crossed at every kMergeStride-th
+        // diagonal (as CUB's threads find where their items start), by a
+        // binary search each.
+        Type i32 = b.getI32Type();
+        Value crossings = syncStrided(
+            b,
+            dsl::generate(b, ArrType::get(tile / kMergeStride, i32),
+                          [&](ImplicitLocOpBuilder &b, Value d) {
+                            Value diagonal = arith::MinUIOp::create(
+                                b, arith::MulIOp::create(b, d, stride), count);
+                            Value crossing = mergePathSplit(
+                                b, diagonal, aShare, bShare,
+                                /*steps=*/llvm::Log2_64(tile) + 1,
+                                readWindow(zero), readWindow(aShare), lessFn);
+                            return SmallVector<Value>{indexToI32(b, crossing)};
+                          }),
+            tiling.threads);
+        // Whether the merge takes A's next element at (a, j): unless A is
+        // spent, or B's next is less (A's first on a tie: stable).
+        auto takesA = [&](ImplicitLocOpBuilder &b, Value a, Value j) -> Value {
+          Value aLeft =
+              arith::CmpIOp::create(b, arith::CmpIPredicate::ult, a, aShare);
+          Value bLeft =
+              arith::CmpIOp::create(b, arith::CmpIPredicate::ult, j, bShare);
+          auto takeA = scf::IfOp::create(b, b.getI1Type(),
+                                         arith::AndIOp::create(b, aLeft, bLeft),
+                                         /*withElseRegion=*/true);
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(takeA.thenBlock());
+          Value bLess =
+              less(b, readWindow(aShare)(b, j), readWindow(zero)(b, a));
+          scf::YieldOp::create(
+              b,
+              ValueRange{arith::XOrIOp::create(
+                  b, bLess, arith::ConstantIntOp::create(b, 1, /*width=*/1))});
+          b.setInsertionPointToStart(takeA.elseBlock());
+          scf::YieldOp::create(b, ValueRange{aLeft});
+          return takeA.getResult(0);
+        };
+        // Element q: from the crossing at the diagonal before it, the merge
+        // walked q mod kMergeStride steps.
+        return SmallVector<Value>{dsl::generate(
+            b, tileType(tile),
+            [&](ImplicitLocOpBuilder &b, Value q) -> SmallVector<Value> {
+              Value inWindow =
+                  arith::CmpIOp::create(b, arith::CmpIPredicate::ult, q, count);
+              auto merged = scf::IfOp::create(b, scalars, inWindow,
+                                              /*withElseRegion=*/true);
+              OpBuilder::InsertionGuard guard(b);
+              b.setInsertionPointToStart(merged.elseBlock());
+              scf::YieldOp::create(b, zeros);
+              b.setInsertionPointToStart(merged.thenBlock());
+              Value d = arith::DivUIOp::create(b, q, stride);
+              Value start = arith::MulIOp::create(b, d, stride);
+              Value a0 = i32ToIndex(b, dsl::index(b, crossings, d).front());
+              Value j0 = arith::SubIOp::create(b, start, a0);
+              auto walk = scf::ForOp::create(b, zero,
+                                             arith::SubIOp::create(b, q, start),
+                                             one, ValueRange{a0, j0});
+              {
+                OpBuilder::InsertionGuard guard(b);
+                b.setInsertionPointToStart(walk.getBody());
+                Value a = walk.getRegionIterArg(0),
+                      j = walk.getRegionIterArg(1);
+                Value takeA = takesA(b, a, j);
+                Value stepA = arith::SelectOp::create(b, takeA, one, zero);
+                scf::YieldOp::create(
+                    b, ValueRange{
+                           arith::AddIOp::create(b, a, stepA),
+                           arith::AddIOp::create(
+                               b, j, arith::SubIOp::create(b, one, stepA))});
+              }
+              Value a = walk.getResult(0), j = walk.getResult(1);
+              auto pick = scf::IfOp::create(b, scalars, takesA(b, a, j),
+                                            /*withElseRegion=*/true);
+              scf::YieldOp::create(b, pick.getResults());
+              b.setInsertionPointToStart(pick.thenBlock());
+              scf::YieldOp::create(b, readWindow(zero)(b, a));
+              b.setInsertionPointToStart(pick.elseBlock());
+              scf::YieldOp::create(b, readWindow(aShare)(b, j));
+              return SmallVector<Value>(merged.getResults());
+            })};
+      });
+  // The source is read where the searches find, in every block.
+  mergeKernel.setArgAttr(
+      0, ObsDialect::GlobalAttrHelper(op->getContext()).getName(),
+      UnitAttr::get(op->getContext()));
+  return mergeKernel;
+}
+
+void DeviceExpander::expandMergeSort(DeviceSortOp sort) {
+  ImplicitLocOpBuilder b(op->getLoc(), op);
+  ValueRange inputs = sort.getInputs(), outputs = sort.getOutputs();
+  Value length = lengthOf(b, inputs.front());
+  uint64_t most = mostLength(inputs.front());
+  uint64_t tile = tiling.tile;
+  Value tiles = ceilTiles(b, length);
+  Value zero = constantIndex(b, 0);
+  auto gate = [&](Value runs, Value grid) -> Value {
+    return b.createOrFold<arith::SelectOp>(runs, grid, zero);
+  };
+  auto longerThan = [&](uint64_t bound) -> Value {
+    return b.createOrFold<arith::CmpIOp>(arith::CmpIPredicate::ugt, length,
+                                         constantIndex(b, bound));
+  };
+  // Merge passes double the sorted runs from one tile until one run holds
+  // every element: pass k (from 1) merges runs of tile * 2^(k-1), and runs
+  // only when there are two. The plan holds every pass the longest length
+  // may need; a pass the length does not is a grid of 0. The last pass
+  // that runs, and the tiles' sort where no pass runs, write the outputs;
+  // the others go between two spare arrays.
+  unsigned passes = 0;
+  while (passes < 63 && (tile << passes) < most)
+    ++passes;
+  SmallVector<Value> spares[2];
+  SmallVector<Value> runLengths[2];
+  if (passes > 0) {
+    for (unsigned k = 0; k < std::min(passes, 2u); ++k) {
+      spares[k] = allocate(b, length);
+      llvm::append_range(temporaries, spares[k]);
+      runLengths[k] = {allocateOf(b, b.getI64Type(), tiles)};
+      llvm::append_range(temporaries, runLengths[k]);
+    }
+    launch(b, getRunLengthKernel(/*first=*/true), tiles, {}, runLengths[0]);
+  }
+  // The tiles sorted: into the outputs when one tile holds everything.
+  Value oneTile = b.createOrFold<arith::XOrIOp>(
+      longerThan(tile), arith::ConstantIntOp::create(b, 1, /*width=*/1));
+  launch(b, getSortTileKernel(), passes ? gate(oneTile, tiles) : tiles, inputs,
+         outputs);
+  if (passes > 0)
+    launch(b, getSortTileKernel(), gate(longerThan(tile), tiles), inputs,
+           spares[0]);
+  for (unsigned k = 1; k <= passes; ++k) {
+    uint64_t run = tile << (k - 1);
+    // Runs: run < n. Last: n <= 2 * run.
+    Value runs = longerThan(run);
+    Value more = longerThan(2 * run);
+    Value last = b.createOrFold<arith::AndIOp>(
+        runs, b.createOrFold<arith::XOrIOp>(
+                  more, arith::ConstantIntOp::create(b, 1, /*width=*/1)));
+    SmallVector<Value> from(spares[(k - 1) % 2]);
+    from.push_back(runLengths[(k - 1) % 2].front());
+    launch(b, getMergeKernel(), gate(last, tiles), from, outputs);
+    if (k == passes)
+      break;
+    launch(b, getMergeKernel(), gate(more, tiles), from, spares[k % 2]);
+    launch(b, getRunLengthKernel(/*first=*/false), gate(more, tiles),
+           runLengths[(k - 1) % 2], runLengths[k % 2]);
+  }
+  deallocate(b, temporaries);
+}
+
 void DeviceExpander::expand() {
   TypeSwitch<Operation *>(op)
       .Case([&](DeviceMapOp map) { expandMap(map); })
       .Case([&](DeviceReduceOp reduce) { expandReduce(reduce); })
       .Case([&](DeviceScanOp scan) { expandScan(scan); })
-      .Case([&](DeviceSortOp sort) { expandSort(sort); });
+      .Case([&](DeviceSortOp sort) {
+        if (radix)
+          expandSort(sort);
+        else
+          expandMergeSort(sort);
+      });
 }
 
 namespace {
@@ -1105,22 +1619,25 @@ void ObsExpandDevicePass::runOnOperation() {
             });
     if (described.identity && failed(checkCombineLaws(op, described.identity)))
       return signalPassFailure();
+    // A sort by one comparison of the first scalars is a radix sort; any
+    // other order merges.
     std::optional<KeyOrder> keyOrder;
     if (isa<DeviceSortOp>(op)) {
-      keyOrder = matchKeyOrder(*described.body, described.scalars.size());
-      if (!keyOrder) {
+      if (isNonStrictComparison(*described.body)) {
         op->emitOpError()
-            << "sorts by a `less` that is not one comparison of the "
-               "elements' first scalars (arith.cmpi slt, ult, sgt or ugt, "
-               "arith.cmpf olt, ult, ogt or ugt); obs-expand-device builds a "
-               "radix sort only, and a merge sort for any order is not built "
-               "yet";
+            << "sorts by a `less` that is one comparison but not a strict "
+               "order (`sle`, `eq`, `ne`, `ole`, ...: it holds between equal "
+               "elements, or both ways): a sort needs a strict weak order, "
+               "in which no element comes before itself; use `slt`, `ult`, "
+               "`olt` or their `gt` forms";
         return signalPassFailure();
       }
+      keyOrder = matchKeyOrder(*described.body, described.scalars.size());
+      addToStatistic(*this, keyOrder ? numRadixSorts : numMergeSorts,
+                     keyOrder ? "radix-sorts" : "merge-sorts");
     }
     DeviceExpander expander(op, symbols, described.scalars, *described.body,
-                            described.identity, keyOrder.value_or(KeyOrder()),
-                            tile);
+                            described.identity, keyOrder, tile);
     expander.expand();
     op->erase();
     addToStatistic(*this, numOps, "device-ops");

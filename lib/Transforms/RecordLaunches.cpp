@@ -100,7 +100,14 @@ void ObsRecordLaunchesPass::runOnOperation() {
       // merges) one element per value, and no place twice without a
       // combine.
       Value bytes;
-      if (operand.whole) {
+      if (operand.whole && operand.array < kernel.getNumArguments()) {
+        // An `obs.global` argument: its memref once, whole, for the
+        // launch. A merge's blocks read windows that together are the
+        // array once; their searches' few dozen places a block are left
+        // out (docs/Rationale.md, "The device level").
+        bytes = launchBytes(b, grid, memref, operand.type.getNumLeaves(),
+                            /*capped=*/true);
+      } else if (operand.whole) {
         ScatterOp scatter =
             kernel.getGlobalScatter(operand.array - kernel.getNumArguments());
         bytes = launchBytes(b, grid, memref,

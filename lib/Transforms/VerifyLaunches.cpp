@@ -135,7 +135,8 @@ struct OperandPlaces {
   /// The memref operand's extents, to check the layout's outermost index.
   int64_t outerExtent;
   CompiledLayout layout;
-  /// A global scatter's memref, the same places in every block.
+  /// A global scatter's or `obs.global` argument's memref, the same places
+  /// in every block.
   bool whole;
 };
 
@@ -174,7 +175,8 @@ struct ObsCollectLaunchOverlapsPass
 
 /// One memref operand of a launch, followed to its allocation, with the
 /// kernel array it stores a scalar of (a `whole` one, a global scatter's
-/// memref, any block may write at any place).
+/// memref, any block may write at any place; an `obs.global` argument's,
+/// any block may read at any place).
 struct FollowedOperand {
   unsigned operand;
   bool output;
@@ -213,6 +215,8 @@ followLaunchOperands(LaunchOp launch, KernelOp kernel) {
   // A global scatter's memref is the one operand over its allocation: its
   // blocks' writes commute only with each other (atomics of one combine)
   // or are checked against each other as they run (without one).
+  // An `obs.global` argument is read by every block at any place: no
+  // operand may write its allocation (other reads are harmless).
   for (const FollowedOperand &whole : followed) {
     if (!whole.array.whole)
       continue;
@@ -220,6 +224,20 @@ followLaunchOperands(LaunchOp launch, KernelOp kernel) {
       if (other.operand == whole.operand ||
           other.placement.root != whole.placement.root)
         continue;
+      if (!whole.output) {
+        if (!other.output)
+          continue;
+        InFlightDiagnostic diag =
+            launch.emitOpError()
+            << "passes " << nameOperand(launch, whole.operand)
+            << ", an 'obs.global' argument that any block may read at any "
+               "place, and writes "
+            << nameOperand(launch, other.operand)
+            << " over the same allocation: blocks run in any order, so no "
+               "operand may write a global argument's memory";
+        diag.attachNote(whole.placement.root.getLoc()) << "the allocation";
+        return tagError(diag, ErrorKind::RejectedChoice);
+      }
       InFlightDiagnostic diag =
           launch.emitOpError()
           << "passes " << nameOperand(launch, whole.operand)

@@ -92,9 +92,19 @@ def ObsExpandDevice : Pass<"obs-expand-device", "::mlir::ModuleOp"> {
     * sort: an LSD radix sort of 8-bit digits (see `obs.device_sort`); each
       pass counts each tile's digits, turns the counts into offsets by a
       reduce-then-scan over rows of counts, and scatters each tile stably.
+      This is for a `less` that is one comparison of the first scalars.
+    * sort by any other `less`: a merge sort. Each tile sorted stably by a
+      bitonic network of (element, position) pairs, then merge passes
+      that double the sorted runs (T, 2T, ...) until one run is left. A
+      merge block reads the previous pass's array whole (an `obs.global`
+      argument), finds its share of the two runs by binary searches along
+      the merge path, loads that window into shared memory and merges it.
+      Every pass is one kernel, its run length data; a pass the length does
+      not need gets a grid of 0, and the last one that runs writes `outs`.
 
     The tile `T` is chosen per element type: 32 KiB of elements, between
-    256 and 8,192, on 256 threads. Absent elements of a partial last tile
+    256 and 8,192, on 256 threads (a radix sort's 4,096; a merge sort's 16
+    KiB of elements with their i32 positions, between 256 and 4,096). Absent elements of a partial last tile
     read as the op's identity, which a fold cannot tell from no element.
     The kernels are `obs.kernel`s like any other: every pipeline then
     refines and proves them, and the launches, as it would written ones.
@@ -110,7 +120,10 @@ def ObsExpandDevice : Pass<"obs-expand-device", "::mlir::ModuleOp"> {
   let statistics = [
     Statistic<"numOps", "device-ops", "Device-level ops expanded">,
     Statistic<"numKernels", "kernels", "Tile kernels built">,
-    Statistic<"numLaunches", "launches", "Launches written">
+    Statistic<"numLaunches", "launches", "Launches written">,
+    Statistic<"numRadixSorts", "radix-sorts", "Sorts made radix sorts">,
+    Statistic<"numMergeSorts", "merge-sorts",
+              "Sorts made merge sorts (a `less` radix cannot follow)">
   ];
 }
 

@@ -125,6 +125,11 @@ private:
   /// combine, its table of written places, shared by the launch's blocks:
   /// arguments of the block function.
   llvm::DenseMap<Operation *, std::pair<Value, Value>> globalScatters;
+  /// The `obs.global` arguments' buffers (by their first memref) whose
+  /// places at or past a length are absent: the length, and what an absent
+  /// place reads as.
+  llvm::DenseMap<Value, std::pair<Value, SmallVector<TypedAttr>>>
+      presentLengths;
   llvm::DenseMap<Value, Buffer> buffers;
   SmallVector<SmallVector<Value>> scopes;
 };
@@ -161,8 +166,15 @@ void ReferenceLowering::forEachLeaf(ArrType type, Location loc,
 
 std::unique_ptr<ElementEmitter> ReferenceLowering::makeEmitter(Location loc) {
   auto emitter = std::make_unique<ElementEmitter>(builder, loc);
-  for (const auto &[value, buffer] : buffers)
-    emitter->setSource(value, makeStorageReader(buffer));
+  for (const auto &[value, buffer] : buffers) {
+    auto present = presentLengths.find(buffer.front());
+    emitter->setSource(value,
+                       present == presentLengths.end()
+                           ? makeStorageReader(buffer)
+                           : makePresentStorageReader(buffer,
+                                                      present->second.first,
+                                                      present->second.second));
+  }
   if (positioned)
     emitter->setBlockPosition(
         positioned, [this](OpBuilder &, Location) { return blockIdArgument; },
@@ -700,10 +712,11 @@ static std::string blockFunctionName(KernelOp kernel) {
 }
 
 /// Whether a launch runs `kernel`'s blocks through a block function: one
-/// that takes where its block is, and the memrefs and tables of its global
-/// scatters whole.
+/// that takes where its block is, and the memrefs of its `obs.global`
+/// arguments and the memrefs and tables of its global scatters whole.
 static bool needsBlockFunction(KernelOp kernel) {
-  return usesBlockPosition(kernel) || hasGlobalResults(kernel);
+  return usesBlockPosition(kernel) || hasGlobalResults(kernel) ||
+         hasGlobalArguments(kernel);
 }
 
 /// The type a block function takes a global scatter's memref as (any
@@ -760,6 +773,10 @@ LogicalResult ReferenceLowering::lowerKernel(KernelOp kernel) {
     if (ScatterOp scatter = kernel.getGlobalScatter(index))
       blockTypes[bufferOfResult(index)] =
           wholeMemRefType(scatter.getType().getElementType());
+  for (auto [buffer, operand] : llvm::enumerate(operandArrays))
+    if (operand.whole && operand.array < kernel.getNumArguments())
+      blockTypes[buffer] = wholeMemRefType(
+          cast<MemRefType>(blockTypes[buffer]).getElementType());
   blockTypes.append(checkedResults.size(),
                     wholeMemRefType(builder.getI1Type()));
   if (positionedKernel) {
@@ -821,6 +838,7 @@ LogicalResult ReferenceLowering::lowerKernel(KernelOp kernel) {
       globalScatters[kernel.getGlobalScatter(index)].second =
           entry->getArgument(numBuffers + table);
   }
+  presentLengths.clear();
 
   // Slices the entry block's arguments into the buffers of the arrays.
   unsigned nextArgument = 0;
@@ -832,6 +850,16 @@ LogicalResult ReferenceLowering::lowerKernel(KernelOp kernel) {
   };
   SmallVector<Buffer> inputs =
       llvm::map_to_vector(kernel.getArgumentTypes(), takeBuffer);
+  // An `obs.global` argument is the launch's memref whole: its places past
+  // the memref's end (its extent) read as its absent value, where it has
+  // one (a launch of run-time sizes; with static sizes the memref is the
+  // argument's length).
+  for (auto [index, buffer] : llvm::enumerate(inputs)) {
+    std::optional<SmallVector<TypedAttr>> absent =
+        getAbsentValues(kernel, index);
+    if (positionedKernel && isGlobalArgument(kernel, index) && absent)
+      presentLengths[buffer.front()] = {extentArguments[index], *absent};
+  }
   SmallVector<Buffer> destinations =
       llvm::map_to_vector(kernel.getResultTypes(), takeBuffer);
 
@@ -965,7 +993,11 @@ static void lowerLaunch(LaunchOp launch, KernelOp kernel) {
     SmallVector<Value> extents(kernel.getNumArguments());
     for (unsigned index = 0; index < launch.getInputs().size(); ++index) {
       Value length = constant(operandArrays[index].type.getLength());
-      if (dynamic) {
+      if (operandArrays[index].whole) {
+        // Every block sees an `obs.global` argument whole.
+        if (dynamic)
+          length = lengths[index];
+      } else if (dynamic) {
         Value start = arith::MulIOp::create(builder, loc, block, length);
         Value left = arith::SubIOp::create(builder, loc, lengths[index], start);
         left = arith::MaxSIOp::create(builder, loc, left, constant(0));

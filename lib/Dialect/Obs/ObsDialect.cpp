@@ -303,7 +303,8 @@ static LogicalResult verifyPlanAttribute(Operation *op,
       return misplaced("is an array of kernel symbols on a module");
     return success();
   }
-  if (name == ObsDialect::AbsentAttrHelper::getNameStr())
+  if (name == ObsDialect::AbsentAttrHelper::getNameStr() ||
+      name == ObsDialect::GlobalAttrHelper::getNameStr())
     return misplaced("belongs on an argument of an obs.kernel");
   if (name == ObsDialect::OwnerAttrHelper::getNameStr()) {
     if (!isa<LocationAttr>(value))
@@ -346,7 +347,8 @@ LogicalResult ObsDialect::verifyRegionArgAttribute(Operation *op,
                                                    unsigned argIndex,
                                                    NamedAttribute attribute) {
   StringRef name = attribute.getName().getValue();
-  if (name != AbsentAttrHelper::getNameStr())
+  if (name != AbsentAttrHelper::getNameStr() &&
+      name != GlobalAttrHelper::getNameStr())
     return op->emitError() << "'" << name
                            << "' is not an argument attribute of the obs "
                               "dialect";
@@ -354,6 +356,13 @@ LogicalResult ObsDialect::verifyRegionArgAttribute(Operation *op,
   if (!kernel || regionIndex != 0)
     return op->emitError() << "'" << name
                            << "' belongs on an argument of an obs.kernel";
+  if (name == GlobalAttrHelper::getNameStr()) {
+    if (!isa<UnitAttr>(attribute.getValue()))
+      return kernel.emitOpError()
+             << "argument " << argIndex << "'s '" << name
+             << "' is a unit attribute, not " << attribute.getValue();
+    return success();
+  }
   auto array =
       dyn_cast<ArrType>(kernel.getBody().getArgument(argIndex).getType());
   if (!array)

@@ -99,6 +99,18 @@ bool mlir::obs::usesBlockPosition(Operation *op) {
       .wasInterrupted();
 }
 
+bool mlir::obs::isGlobalArgument(KernelOp kernel, unsigned index) {
+  return static_cast<bool>(
+      kernel.getArgAttr(index, ObsDialect::GlobalAttrHelper::getNameStr()));
+}
+
+bool mlir::obs::hasGlobalArguments(KernelOp kernel) {
+  for (unsigned index = 0, e = kernel.getNumArguments(); index < e; ++index)
+    if (isGlobalArgument(kernel, index))
+      return true;
+  return false;
+}
+
 std::optional<SmallVector<TypedAttr>>
 mlir::obs::getAbsentValues(KernelOp kernel, unsigned index) {
   Attribute absent =
@@ -121,8 +133,10 @@ mlir::obs::getLaunchOperandArrays(KernelOp kernel) {
   for (TypeRange arrays : {kernel.getArgumentTypes(), kernel.getResultTypes()})
     for (Type type : arrays) {
       auto array = cast<ArrType>(type);
-      bool whole = index >= kernel.getNumArguments() &&
-                   kernel.getGlobalScatter(index - kernel.getNumArguments());
+      bool whole = index < kernel.getNumArguments()
+                       ? isGlobalArgument(kernel, index)
+                       : static_cast<bool>(kernel.getGlobalScatter(
+                             index - kernel.getNumArguments()));
       for (unsigned c = 0, e = getFlattenedSize(array.getLeafType()); c < e;
            ++c)
         operands.push_back({index, array, c, whole});
@@ -1001,6 +1015,16 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   if (failed(check("ins", getInputs(), inputs)) ||
       failed(check("outs", getOutputs(), outputs)))
     return failure();
+  if (laidOut)
+    for (auto [index, slot] : llvm::enumerate(inputs))
+      if (slot.operand.whole) {
+        InFlightDiagnostic diag =
+            emitOpError() << "has layouts, but ins " << index
+                          << " holds an 'obs.global' argument, which every "
+                             "block sees whole: launch it without layouts";
+        diag.attachNote(kernel.getLoc()) << "the kernel";
+        return diag;
+      }
   if (laidOut)
     for (auto [index, slot] : llvm::enumerate(outputs))
       if (slot.operand.whole) {

@@ -1,7 +1,9 @@
 //===- Storage.cpp - how arrays are laid out in memory --------------------===//
 
 #include "Obs/Dialect/Obs/Storage.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::obs;
@@ -23,6 +25,31 @@ LeafReader mlir::obs::makeStorageReader(SmallVector<Value> components) {
     return llvm::map_to_vector(components, [&](Value memref) -> Value {
       return memref::LoadOp::create(builder, loc, memref, path);
     });
+  };
+}
+
+LeafReader mlir::obs::makePresentStorageReader(SmallVector<Value> components,
+                                               Value length,
+                                               SmallVector<TypedAttr> absent) {
+  return [components, length, absent](OpBuilder &builder, Location loc,
+                                      ValueRange path) {
+    Value present = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::ult, path[0], length);
+    SmallVector<Value> scalars;
+    for (auto [memref, value] : llvm::zip_equal(components, absent)) {
+      auto ifPresent = scf::IfOp::create(builder, loc, value.getType(), present,
+                                         /*withElseRegion=*/true);
+      OpBuilder then = ifPresent.getThenBodyBuilder();
+      scf::YieldOp::create(
+          then, loc,
+          memref::LoadOp::create(then, loc, memref, path).getResult());
+      OpBuilder otherwise = ifPresent.getElseBodyBuilder();
+      scf::YieldOp::create(
+          otherwise, loc,
+          arith::ConstantOp::create(otherwise, loc, value).getResult());
+      scalars.push_back(ifPresent.getResult(0));
+    }
+    return scalars;
   };
 }
 

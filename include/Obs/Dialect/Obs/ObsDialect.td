@@ -85,11 +85,15 @@ def Obs_Dialect : Dialect {
   //    read's check holds exactly), their own value instead of the
   //    shuffle's: the simulation does not ask those lanes' shuffle to take
   //    from the owner, since what it gives them is not used.
-  // And one the user writes, on a kernel's argument (verified by
+  // And two the user writes, on a kernel's argument (verified by
   // verifyRegionArgAttribute):
   //  - absent: the value an absent element of the argument reads as, in a
   //    launch whose sizes are known only at run time: a typed scalar, or an
-  //    array of them for a tuple element, one per scalar.
+  //    array of them for a tuple element, one per scalar;
+  //  - global: the argument is the launch's memref whole, the same in every
+  //    block, read at any place (a merge reads where a search finds): its
+  //    length is the memref's, and no operand of the launch may write its
+  //    allocation (--obs-verify-launches).
   let discardableAttrs = (ins
     "::mlir::DenseI64ArrayAttr":$launch_overlaps,
     "::mlir::IntegerAttr":$shared_bytes,
@@ -107,7 +111,8 @@ def Obs_Dialect : Dialect {
     "::mlir::UnitAttr":$own_lanes_kept,
     "::mlir::UnitAttr":$keeps_fold,
     "::mlir::ArrayAttr":$recorded_launches,
-    "::mlir::Attribute":$absent
+    "::mlir::Attribute":$absent,
+    "::mlir::UnitAttr":$global
   );
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;

@@ -78,6 +78,11 @@ bool hasGlobalResults(KernelOp kernel);
 /// launch.
 SmallVector<unsigned> getUncombinedGlobalResults(KernelOp kernel);
 
+/// Whether `kernel`'s argument `index` is `obs.global`: the launch's memref
+/// whole, the same in every block, which no operand of the launch writes.
+bool isGlobalArgument(KernelOp kernel, unsigned index);
+bool hasGlobalArguments(KernelOp kernel);
+
 /// The scalars an absent element of `kernel`'s argument `index` reads as
 /// (its `obs.absent`, one typed constant per scalar of its element), or
 /// none when it has none.
@@ -86,7 +91,8 @@ std::optional<SmallVector<TypedAttr>> getAbsentValues(KernelOp kernel,
 /// One memref operand of a launch of a kernel: which of the kernel's arrays
 /// it stores (its arguments, then its results, counted together), that
 /// array's type, and which scalar of its element. A `whole` operand is a
-/// global scatter's result: every block sees all of it, not a chunk.
+/// global scatter's result or an `obs.global` argument: every block sees all
+/// of it, not a chunk.
 struct LaunchOperandArray {
   unsigned array;
   ArrType type;

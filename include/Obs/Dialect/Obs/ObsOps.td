@@ -857,7 +857,15 @@ def Obs_LaunchOp : Obs_Op<"launch", [
     nothing past the end; an absent element of an argument reads as the
     value its kernel argument's `obs.absent` attribute gives (every argument
     of a kernel launched this way has one), and a result's absent elements
-    are computed and dropped. Inside the kernel, `obs.extent` says how many
+    are computed and dropped.
+
+    **Global arguments.** An argument marked `obs.global` is the memref
+    whole in every block, not a chunk: `memref<L x T>` for an argument
+    `!obs.arr<L x T>` (`memref<?xT>` at run-time sizes, where the argument's
+    length `2147483647` is only a bound and its places past the memref's
+    end are absent). A block may read it at any place, computed from data
+    (a merge reads where a binary search finds), so no operand of the
+    launch may write its allocation; other operands may read it. Inside the kernel, `obs.extent` says how many
     elements of an argument are present in the block, and `obs.block_id`
     which block it is. A grid of 0 (or less) runs no block.
 
@@ -1073,7 +1081,8 @@ def Obs_ExtentOp : Obs_Op<"extent", [Pure]> {
     The number of elements of the kernel argument `array` that the block's
     chunk holds: its length, except in the last blocks of a launch whose
     sizes are known only at run time, where the chunk may end early (0 past
-    the end). Elements at or past it are absent and read as the argument's
+    the end). An `obs.global` argument's extent is its memref's length, the
+    same in every block. Elements at or past it are absent and read as the argument's
     `obs.absent` value. A reduce that must skip them, or a count that must
     not see them, asks for it. The proofs take it to be any value.
 
@@ -1230,8 +1239,11 @@ def Obs_DeviceSortOp : Obs_DeviceOp<"device_sort"> {
     does, except that -0.0 and 0.0 are equal (as `olt` says; they keep their
     input order), with NaNs of either sign at either end. Each pass of 8 bits
     counts a tile's digits, scans the counts across tiles, and scatters each
-    tile's elements stably to their places. Any other `less` is rejected
-    there (a merge sort for any order is not built yet).
+    tile's elements stably to their places. Any other `less` (a strict
+    weak order: two keys, a descending second key, an absolute value) gets
+    a merge sort: each tile sorted stably by a bitonic network, then merge
+    passes that double the sorted runs, each block merging its share of
+    two runs found by a binary search along the merge path.
 
     ```mlir
     obs.device_sort ins(%keys, %values : memref<?xi32>, memref<?xf32>)

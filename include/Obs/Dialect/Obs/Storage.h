@@ -23,6 +23,14 @@ SmallVector<MemRefType> getStorageTypes(ArrType type,
 /// Reads leaves from the memrefs that store an array.
 LeafReader makeStorageReader(SmallVector<Value> components);
 
+/// Reads leaves from the memrefs that store an array of which only the
+/// places before `length` (an index) along the outermost dimension are
+/// present: a place at or past it is not read, and reads as `absent`, one
+/// value per component.
+LeafReader makePresentStorageReader(SmallVector<Value> components,
+                                    Value length,
+                                    SmallVector<TypedAttr> absent);
+
 /// Stores the flattened scalars of one leaf at `path` into `components`.
 void storeLeaf(OpBuilder &builder, Location loc, ValueRange components,
                ValueRange scalars, ValueRange path);
