@@ -12,6 +12,7 @@
 
 #include "Obs/Analysis/CombineLaws.h"
 #include "Obs/Builder/Combinators.h"
+#include "Obs/Builder/Networks.h"
 #include "Obs/Dialect/Obs/ObsDialect.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/KernelLowering/KernelLowering.h"
@@ -1226,7 +1227,7 @@ KernelOp DeviceExpander::getSortTileKernel() {
               return scalars;
             });
         Value sorted = dsl::sync(
-            b, dsl::sort(
+            b, dsl::bitonicSort(
                    b, withPositions,
                    [&](ImplicitLocOpBuilder &b, ValueRange x, ValueRange y) {
                      Value xTag = x.back(), yTag = y.back();
@@ -1257,8 +1258,7 @@ KernelOp DeviceExpander::getSortTileKernel() {
                      b.setInsertionPointToStart(order.elseBlock());
                      scf::YieldOp::create(b, ValueRange{earlier});
                      return SmallVector<Value>{order.getResult(0)};
-                   },
-                   SortNetwork::Bitonic));
+                   }));
         return SmallVector<Value>{dsl::generate(
             b, tileType(tile), [&](ImplicitLocOpBuilder &b, Value i) {
               SmallVector<Value> scalars = dsl::index(b, sorted, i);
@@ -1266,6 +1266,16 @@ KernelOp DeviceExpander::getSortTileKernel() {
               return scalars;
             })};
       });
+  // The network's stages, written out here rather than by
+  // obs-expand-networks, take the work assignment AssignWork's costing
+  // picks for them (each thread a compact run, which keeps most
+  // compare-swaps inside a warp), written, so that every compilation does
+  // not cost three candidates again; the proofs check it as any written
+  // one.
+  sortTile.walk([&](SyncOp sync) {
+    if (!sync.getHowAttr())
+      sync.setHowAttr(CompactAttr::get(context, tiling.threads));
+  });
   return sortTile;
 }
 
@@ -1418,7 +1428,7 @@ KernelOp DeviceExpander::getMergeKernel() {
         Type i32 = b.getI32Type();
         Value crossings = syncStrided(
             b,
-            dsl::generate(b, ArrType::get(tile / kMergeStride, i32),
+            dsl::generate(b, ArrType::get(std::max<uint64_t>(1, tile / kMergeStride), i32),
                           [&](ImplicitLocOpBuilder &b, Value d) {
                             Value diagonal = arith::MinUIOp::create(
                                 b, arith::MulIOp::create(b, d, stride), count);
@@ -1513,6 +1523,13 @@ void DeviceExpander::expandMergeSort(DeviceSortOp sort) {
   auto gate = [&](Value runs, Value grid) -> Value {
     return b.createOrFold<arith::SelectOp>(runs, grid, zero);
   };
+  // A launch whose grid is 0 for every length (the length is known and does
+  // not need it) is left out.
+  auto launchIfAny = [&](KernelOp kernel, Value grid, ValueRange ins,
+                         ValueRange outs) {
+    if (getConstantIntValue(grid) != 0)
+      launch(b, kernel, grid, ins, outs);
+  };
   auto longerThan = [&](uint64_t bound) -> Value {
     return b.createOrFold<arith::CmpIOp>(arith::CmpIPredicate::ugt, length,
                                          constantIndex(b, bound));
@@ -1535,16 +1552,17 @@ void DeviceExpander::expandMergeSort(DeviceSortOp sort) {
       runLengths[k] = {allocateOf(b, b.getI64Type(), tiles)};
       llvm::append_range(temporaries, runLengths[k]);
     }
-    launch(b, getRunLengthKernel(/*first=*/true), tiles, {}, runLengths[0]);
+    launchIfAny(getRunLengthKernel(/*first=*/true),
+                gate(longerThan(tile), tiles), {}, runLengths[0]);
   }
   // The tiles sorted: into the outputs when one tile holds everything.
   Value oneTile = b.createOrFold<arith::XOrIOp>(
       longerThan(tile), arith::ConstantIntOp::create(b, 1, /*width=*/1));
-  launch(b, getSortTileKernel(), passes ? gate(oneTile, tiles) : tiles, inputs,
-         outputs);
+  launchIfAny(getSortTileKernel(), passes ? gate(oneTile, tiles) : tiles,
+              inputs, outputs);
   if (passes > 0)
-    launch(b, getSortTileKernel(), gate(longerThan(tile), tiles), inputs,
-           spares[0]);
+    launchIfAny(getSortTileKernel(), gate(longerThan(tile), tiles), inputs,
+                spares[0]);
   for (unsigned k = 1; k <= passes; ++k) {
     uint64_t run = tile << (k - 1);
     // Runs: run < n. Last: n <= 2 * run.
@@ -1555,12 +1573,12 @@ void DeviceExpander::expandMergeSort(DeviceSortOp sort) {
                   more, arith::ConstantIntOp::create(b, 1, /*width=*/1)));
     SmallVector<Value> from(spares[(k - 1) % 2]);
     from.push_back(runLengths[(k - 1) % 2].front());
-    launch(b, getMergeKernel(), gate(last, tiles), from, outputs);
+    launchIfAny(getMergeKernel(), gate(last, tiles), from, outputs);
     if (k == passes)
       break;
-    launch(b, getMergeKernel(), gate(more, tiles), from, spares[k % 2]);
-    launch(b, getRunLengthKernel(/*first=*/false), gate(more, tiles),
-           runLengths[(k - 1) % 2], runLengths[k % 2]);
+    launchIfAny(getMergeKernel(), gate(more, tiles), from, spares[k % 2]);
+    launchIfAny(getRunLengthKernel(/*first=*/false), gate(more, tiles),
+                runLengths[(k - 1) % 2], runLengths[k % 2]);
   }
   deallocate(b, temporaries);
 }

@@ -1,5 +1,13 @@
 // RUN: obs-opt %s --obs-expand-device -split-input-file | FileCheck %s
 // RUN: obs-opt %s --obs-expand-device=tile=4 -split-input-file | FileCheck %s --check-prefix=TILE4
+// RUN: obs-opt %s --obs-expand-device -split-input-file --obs-statistics 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
+
+// Four sorts follow one comparison of the first scalars (radix); two do
+// not (merge).
+// STATS: obs-expand-device
+// STATS-NEXT: 6 device-ops
+// STATS: 4 radix-sorts
+// STATS-NEXT: 2 merge-sorts
 
 // An i32 sort is four passes of a radix sort of 8-bit digits. The count
 // kernel reads the keys in the first pass; absent keys count nowhere.
@@ -121,6 +129,89 @@ func.func @values_in_place(%k: memref<?xi8>, %v: memref<?xi32>, %k2: memref<?xi8
   ^bb0(%x: i8, %xv: i32, %y: i8, %yv: i32):
     %less = arith.cmpi ult, %x, %y : i8
     obs.yield %less : i1
+  }
+  return
+}
+
+// -----
+
+// A `less` the radix sort cannot follow (by magnitude) merges. The tiles
+// (2,048 i32 with their positions) are sorted by a bitonic network whose
+// stages are written compact; `less` is called on two present elements
+// only, positions order the rest.
+// CHECK-LABEL: obs.kernel private @by_magnitude_device_sort_sort_tile(%{{.*}}: !obs.arr<2048 x i32> {obs.absent = 0 : i32}) -> !obs.arr<2048 x i32> attributes {threads = 256 : i64}
+// CHECK: obs.extent
+// CHECK: obs.generate : !obs.arr<2048 x tuple<i32, i32>>
+// CHECK: obs.sync compact<256>
+// CHECK: scf.if
+// CHECK: arith.maxsi
+// The merge reads the previous pass's array whole, at places two binary
+// searches find (the tile's first and last crossings of the merge path),
+// then its window, then each thread's crossing every 8 outputs.
+// CHECK-LABEL: obs.kernel private @by_magnitude_device_sort_merge(%{{.*}}: !obs.arr<2147483647 x i32> {obs.absent = 0 : i32, obs.global}, %{{.*}}: !obs.arr<1 x i64> {obs.absent = 0 : i64}) -> !obs.arr<2048 x i32> attributes {threads = 256 : i64}
+// CHECK: obs.extent %{{.*}} : !obs.arr<2147483647 x i32>
+// CHECK: obs.block_id
+// CHECK: obs.sync strided<256> %{{.*}} : !obs.arr<2 x i64>
+// CHECK: obs.sync strided<256> %{{.*}} : !obs.arr<2048 x i32>
+// CHECK: obs.sync strided<256> %{{.*}} : !obs.arr<256 x i32>
+// CHECK-LABEL: obs.kernel private @by_magnitude_device_sort_run_length_twice(
+// The plan: every pass a length up to 2^31 - 1 may need (20), each gated
+// by the length, the last that runs writing the output.
+// CHECK-LABEL: func.func @by_magnitude(
+// CHECK-SAME: %[[IN:[^:]*]]: memref<?xi32>, %[[OUT:[^:]*]]: memref<?xi32>
+// CHECK: %[[SPARE0:.*]] = memref.alloc(%{{.*}}) : memref<?xi32>
+// CHECK: %[[RUNS0:.*]] = memref.alloc(%{{.*}}) : memref<?xi64>
+// CHECK: %[[SPARE1:.*]] = memref.alloc(%{{.*}}) : memref<?xi32>
+// CHECK: %[[RUNS1:.*]] = memref.alloc(%{{.*}}) : memref<?xi64>
+// CHECK: obs.launch @by_magnitude_device_sort_run_length_first grid(%{{.*}}) outs(%[[RUNS0]] : memref<?xi64>)
+// CHECK: obs.launch @by_magnitude_device_sort_sort_tile grid(%{{.*}}) ins(%[[IN]] : memref<?xi32>) outs(%[[OUT]] : memref<?xi32>)
+// CHECK: obs.launch @by_magnitude_device_sort_sort_tile grid(%{{.*}}) ins(%[[IN]] : memref<?xi32>) outs(%[[SPARE0]] : memref<?xi32>)
+// CHECK: obs.launch @by_magnitude_device_sort_merge grid(%{{.*}}) ins(%[[SPARE0]], %[[RUNS0]] : memref<?xi32>, memref<?xi64>) outs(%[[OUT]] : memref<?xi32>)
+// CHECK: obs.launch @by_magnitude_device_sort_merge grid(%{{.*}}) ins(%[[SPARE0]], %[[RUNS0]] : memref<?xi32>, memref<?xi64>) outs(%[[SPARE1]] : memref<?xi32>)
+// CHECK: obs.launch @by_magnitude_device_sort_run_length_twice grid(%{{.*}}) ins(%[[RUNS0]] : memref<?xi64>) outs(%[[RUNS1]] : memref<?xi64>)
+// CHECK: obs.launch @by_magnitude_device_sort_merge grid(%{{.*}}) ins(%[[SPARE1]], %[[RUNS1]] : memref<?xi32>, memref<?xi64>) outs(%[[OUT]] : memref<?xi32>)
+// CHECK-COUNT-36: obs.launch @by_magnitude_device_sort_merge
+// CHECK-NOT: obs.launch @by_magnitude_device_sort_merge
+// CHECK-NOT: obs.device_sort
+func.func @by_magnitude(%in: memref<?xi32>, %out: memref<?xi32>) {
+  obs.device_sort ins(%in : memref<?xi32>) outs(%out : memref<?xi32>) {
+  ^bb0(%x: i32, %y: i32):
+    %zero = arith.constant 0 : i32
+    %minusX = arith.subi %zero, %x : i32
+    %minusY = arith.subi %zero, %y : i32
+    %absX = arith.maxsi %x, %minusX : i32
+    %absY = arith.maxsi %y, %minusY : i32
+    %less = arith.cmpi slt, %absX, %absY : i32
+    obs.yield %less : i1
+  }
+  return
+}
+
+// -----
+
+// A length known when compiling: 5,000 (i32, f32) pairs, in tiles of
+// 1,024, take three passes, and only the launches that length runs are
+// written: no one-tile sort into the outputs, no pass past the third.
+// CHECK-LABEL: func.func @two_keys_known(
+// CHECK-SAME: %{{[^:]*}}: memref<5000xi32>, %{{[^:]*}}: memref<5000xf32>, %[[OK:[^:]*]]: memref<5000xi32>, %[[OV:[^:]*]]: memref<5000xf32>
+// CHECK: obs.launch @two_keys_known_device_sort_run_length_first grid(%[[C5:.*]]) outs
+// CHECK: obs.launch @two_keys_known_device_sort_sort_tile grid(%[[C5]]) ins({{.*}}) outs(%[[SPARE:[^,]*]],
+// CHECK-NOT: obs.launch @two_keys_known_device_sort_sort_tile
+// CHECK: obs.launch @two_keys_known_device_sort_merge grid(%[[C5]])
+// CHECK: obs.launch @two_keys_known_device_sort_run_length_twice grid(%[[C5]])
+// CHECK: obs.launch @two_keys_known_device_sort_merge grid(%[[C5]])
+// CHECK: obs.launch @two_keys_known_device_sort_run_length_twice grid(%[[C5]])
+// CHECK: obs.launch @two_keys_known_device_sort_merge grid(%[[C5]]) ins({{.*}}) outs(%[[OK]], %[[OV]] : memref<5000xi32>, memref<5000xf32>)
+// CHECK-NOT: obs.launch
+func.func @two_keys_known(%k: memref<5000xi32>, %v: memref<5000xf32>, %ok: memref<5000xi32>, %ov: memref<5000xf32>) {
+  obs.device_sort ins(%k, %v : memref<5000xi32>, memref<5000xf32>) outs(%ok, %ov : memref<5000xi32>, memref<5000xf32>) {
+  ^bb0(%k1: i32, %v1: f32, %k2: i32, %v2: f32):
+    %before = arith.cmpi slt, %k1, %k2 : i32
+    %same = arith.cmpi eq, %k1, %k2 : i32
+    %larger = arith.cmpf ogt, %v1, %v2 : f32
+    %tie = arith.andi %same, %larger : i1
+    %first = arith.ori %before, %tie : i1
+    obs.yield %first : i1
   }
   return
 }

@@ -195,3 +195,57 @@ func.func @laid_out(%v: memref<16xi32>, %out: memref<8xi32>) {
       layouts [affine_map<(b, i) -> (b * 8 + i)>, affine_map<(b, i) -> (i)>]
   return
 }
+
+// -----
+
+// An obs.global argument is read by every block at any place: other
+// operands may read its allocation, none may write it, whatever the sizes.
+obs.kernel @gather(%table: !obs.arr<2147483647 x i32> {obs.absent = 0 : i32, obs.global}, %at: !obs.arr<4 x i32> {obs.absent = 0 : i32}) -> !obs.arr<4 x i32> {
+  %0 = obs.generate : !obs.arr<4 x i32> {
+  ^bb0(%i: index):
+    %p = obs.index %at[%i] : !obs.arr<4 x i32>
+    %q = arith.index_castui %p : i32 to index
+    %x = obs.index %table[%q] : !obs.arr<2147483647 x i32>
+    obs.yield %x : i32
+  }
+  obs.return %0 : !obs.arr<4 x i32>
+}
+
+// Kept: the table read whole, and read again as the places.
+func.func @read_twice(%table: memref<?xi32>, %out: memref<?xi32>, %g: index) {
+  obs.launch @gather grid(%g) ins(%table, %table : memref<?xi32>, memref<?xi32>) outs(%out : memref<?xi32>)
+  return
+}
+
+// expected-note @+1 {{the allocation}}
+func.func @written_in_place(%table: memref<?xi32>, %at: memref<?xi32>, %g: index) {
+  // expected-error @+1 {{passes ins 0, an 'obs.global' argument that any block may read at any place, and writes outs 0 over the same allocation: blocks run in any order, so no operand may write a global argument's memory}}
+  obs.launch @gather grid(%g) ins(%table, %at : memref<?xi32>, memref<?xi32>) outs(%table : memref<?xi32>)
+  return
+}
+
+// -----
+
+obs.kernel @gather(%table: !obs.arr<16 x i32> {obs.global}, %at: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
+  %0 = obs.generate : !obs.arr<4 x i32> {
+  ^bb0(%i: index):
+    %p = obs.index %at[%i] : !obs.arr<4 x i32>
+    %q = arith.index_castui %p : i32 to index
+    %x = obs.index %table[%q] : !obs.arr<16 x i32>
+    obs.yield %x : i32
+  }
+  obs.return %0 : !obs.arr<4 x i32>
+}
+
+// With static sizes too: two views of one allocation, the table and what
+// a block writes.
+// expected-note @+1 {{the allocation}}
+func.func @written_through_a_view(%bytes: memref<96xi8>, %at: memref<8xi32>) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %table = memref.view %bytes[%c0][] : memref<96xi8> to memref<16xi32>
+  %out = memref.view %bytes[%c64][] : memref<96xi8> to memref<8xi32>
+  // expected-error @+1 {{passes ins 0, an 'obs.global' argument that any block may read at any place, and writes outs 0 over the same allocation}}
+  obs.launch @gather grid(2) ins(%table, %at : memref<16xi32>, memref<8xi32>) outs(%out : memref<8xi32>)
+  return
+}

@@ -171,8 +171,8 @@ std::string floatIdentity(int combine, DeviceScalar scalar) {
   return f32 ? "0x7F800000" : "0x7FF0000000000000";
 }
 
-bool compare(int comparison, bool swapped, const DeviceArray &array, uint64_t i,
-             uint64_t j) {
+bool compare(int comparison, bool swapped, bool merge,
+             const DeviceArray &array, uint64_t i, uint64_t j) {
   if (swapped)
     std::swap(i, j);
   if (isFloat(array.type)) {
@@ -181,6 +181,11 @@ bool compare(int comparison, bool swapped, const DeviceArray &array, uint64_t i,
     return comparison == Less || comparison == LessUnsigned ? a < b : a > b;
   }
   int64_t a = array.integers[i], b = array.integers[j];
+  // 85 has no bit above the lowest byte's: the sign stays.
+  if (merge) {
+    a ^= 85;
+    b ^= 85;
+  }
   uint64_t ua = unsignedOf(a, array.type), ub = unsignedOf(b, array.type);
   switch (comparison) {
   case Less:
@@ -250,6 +255,8 @@ DeviceProgram obs_fuzz::generateDeviceProgram(std::mt19937_64 &rng) {
   // from a copy, so that the rest of a seed's programs stays as it was.
   std::mt19937_64 copy = rng;
   std::mt19937_64 inPlaceRng(copy() ^ 0x9E3779B97F4A7C15ull);
+  // So are the sorts that merge.
+  std::mt19937_64 mergeRng(copy() ^ 0xD1B54A32D192ED03ull);
   DeviceProgram program;
   program.input = static_cast<DeviceScalar>(uniform(0, 5));
   DeviceScalar current = program.input;
@@ -282,6 +289,8 @@ DeviceProgram obs_fuzz::generateDeviceProgram(std::mt19937_64 &rng) {
     case DeviceStep::ArgSort:
       step.variant = static_cast<int>(uniform(0, 3));
       step.flag = uniform(0, 1);
+      step.merge =
+          !floating && std::bernoulli_distribution(0.35)(mergeRng);
       break;
     case DeviceStep::SegmentedScan:
       break;
@@ -567,6 +576,14 @@ void DevicePrinter::printStep(const DeviceStep &step, DeviceScalar from,
       os << "  ^bb0(%k1: " << t << ", %p1: i32, %k2: " << t << ", %p2: i32):\n";
     else
       os << "  ^bb0(%k1: " << t << ", %k2: " << t << "):\n";
+    if (step.merge) {
+      // Keys xor 85: not one comparison of the keys, so a merge sort.
+      os << "    %mask = arith.constant 85 : " << t << "\n";
+      os << "    %m1 = arith.xori " << a << ", %mask : " << t << "\n";
+      os << "    %m2 = arith.xori " << b << ", %mask : " << t << "\n";
+      a = "%m1";
+      b = "%m2";
+    }
     os << "    %less = " << comparisonText(step.variant, isFloat(from)) << ", "
        << a << ", " << b << " : " << t << "\n";
     os << "    obs.yield %less : i1\n  }\n";
@@ -748,7 +765,7 @@ DeviceArray obs_fuzz::evaluateDeviceProgram(const DeviceProgram &program,
       // where the flag says.
       bool swapped = step.kind == DeviceStep::Sort && step.flag;
       std::stable_sort(order.begin(), order.end(), [&](uint64_t i, uint64_t j) {
-        return compare(step.variant, swapped, x, i, j);
+        return compare(step.variant, swapped, step.merge, x, i, j);
       });
       if (step.kind == DeviceStep::ArgSort && !step.flag) {
         DeviceArray positions = emptyOf(DeviceScalar::I32, x.size());

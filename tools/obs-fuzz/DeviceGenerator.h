@@ -45,6 +45,9 @@ struct DeviceStep {
   /// A sort's comparison with its operands swapped (a descending order for
   /// `<`); ArgSort's output: the sorted keys rather than the positions.
   bool flag = false;
+  /// A sort whose `less` compares its integer keys xor 85: an order the
+  /// radix sort cannot follow, which obs-expand-device merges.
+  bool merge = false;
   /// Written into the allocation it reads (never the entry's %in; the last
   /// step then copies it to %out).
   bool inPlace = false;

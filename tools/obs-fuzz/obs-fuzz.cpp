@@ -1012,12 +1012,13 @@ int fuzzDevices() {
            failures = 0, longest = 0;
   std::map<DeviceStep::Kind, uint64_t> steps;
   std::map<DeviceScalar, uint64_t> inputs;
-  uint64_t inPlace = 0;
+  uint64_t inPlace = 0, merged = 0;
   auto tally = [&](const DeviceProgram &program) {
     ++inputs[program.input];
     for (const DeviceStep &step : program.steps) {
       ++steps[step.kind];
       inPlace += step.inPlace;
+      merged += step.merge;
     }
     for (uint64_t length : program.lengths)
       longest = std::max(longest, length);
@@ -1027,7 +1028,8 @@ int fuzzDevices() {
                  << steps[DeviceStep::Scan] << " scans, "
                  << steps[DeviceStep::SegmentedScan] << " segmented scans, "
                  << steps[DeviceStep::Sort] << " sorts, "
-                 << steps[DeviceStep::ArgSort] << " key-value sorts, "
+                 << steps[DeviceStep::ArgSort] << " key-value sorts ("
+                 << merged << " merged), "
                  << steps[DeviceStep::Reduce] << " reductions (" << inPlace
                  << " ops in place); lengths up to " << longest
                  << "; inputs of";

@@ -946,6 +946,50 @@ func.func @absent_on_a_function(%a: memref<4xi32> {obs.absent = 0 : i32}) {
 
 // -----
 
+// expected-error @+1 {{'obs.global' belongs on an argument of an obs.kernel}}
+func.func @global_on_a_function(%a: memref<4xi32> {obs.global}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{argument 0's 'obs.global' is a unit attribute, not 1 : i64}}
+obs.kernel @global_with_a_value(%a: !obs.arr<4 x i32> {obs.global = 1}) -> !obs.arr<4 x i32> {
+  obs.return %a : !obs.arr<4 x i32>
+}
+
+// -----
+
+// An obs.global argument is the memref whole in every block: no grid
+// factor, and no layout.
+obs.kernel @gather(%table: !obs.arr<16 x i32> {obs.global}, %at: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
+  obs.return %at : !obs.arr<4 x i32>
+}
+func.func @global_whole(%table: memref<16xi32>, %at: memref<8xi32>, %out: memref<8xi32>) {
+  obs.launch @gather grid(2) ins(%table, %at : memref<16xi32>, memref<8xi32>) outs(%out : memref<8xi32>)
+  return
+}
+func.func @global_chunked(%table: memref<32xi32>, %at: memref<8xi32>, %out: memref<8xi32>) {
+  // expected-error @+1 {{passes ins (memref<32xi32>, memref<8xi32>), but @gather over 2 blocks needs (memref<16xi32>, memref<8xi32>)}}
+  obs.launch @gather grid(2) ins(%table, %at : memref<32xi32>, memref<8xi32>) outs(%out : memref<8xi32>)
+  return
+}
+
+// -----
+
+// expected-note @+1 {{the kernel}}
+obs.kernel @gather(%table: !obs.arr<16 x i32> {obs.global}, %at: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
+  obs.return %at : !obs.arr<4 x i32>
+}
+func.func @global_laid_out(%table: memref<16xi32>, %at: memref<8xi32>, %out: memref<8xi32>) {
+  // expected-error @+1 {{has layouts, but ins 0 holds an 'obs.global' argument, which every block sees whole: launch it without layouts}}
+  obs.launch @gather grid(2) ins(%table, %at : memref<16xi32>, memref<8xi32>) outs(%out : memref<8xi32>)
+      layouts [affine_map<(b, i) -> (i)>, affine_map<(b, i) -> (b * 4 + i)>, affine_map<(b, i) -> (b * 4 + i)>]
+  return
+}
+
+// -----
+
 obs.kernel @extent_of_a_result(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
   %0 = obs.sync %a : !obs.arr<4 x i32>
   // expected-error @+1 {{'obs.extent' op needs an argument of its kernel: only the arrays a launch passes in have a present part}}

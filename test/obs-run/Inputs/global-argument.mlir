@@ -1,0 +1,71 @@
+// Launches with obs.global arguments, for test/obs-run/global-argument.test:
+// arrays every block reads whole, at places computed from the block or
+// from data.
+
+// out = in reversed, for any length: block b's element i is the whole
+// input's element n - 1 - (256 b + i), where n is the global argument's
+// extent (its memref's length, in every block).
+obs.kernel @reverse_tile(%in: !obs.arr<2147483647 x i32> {obs.absent = 0 : i32, obs.global}) -> !obs.arr<256 x i32> attributes {threads = 256} {
+  %n = obs.extent %in : !obs.arr<2147483647 x i32>
+  %out = obs.generate : !obs.arr<256 x i32> {
+  ^bb0(%i: index):
+    %block = obs.block_id
+    %c1 = arith.constant 1 : index
+    %c256 = arith.constant 256 : index
+    %base = arith.muli %block, %c256 : index
+    %g = arith.addi %base, %i : index
+    %last = arith.subi %n, %c1 : index
+    %from = arith.subi %last, %g : index
+    %x = obs.index %in[%from] : !obs.arr<2147483647 x i32>
+    obs.yield %x : i32
+  }
+  obs.return %out : !obs.arr<256 x i32>
+}
+
+func.func @reverse(%in: memref<?xi32>, %out: memref<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %c256 = arith.constant 256 : index
+  %n = memref.dim %in, %c0 : memref<?xi32>
+  %tiles = arith.ceildivui %n, %c256 : index
+  obs.launch @reverse_tile grid(%tiles) ins(%in : memref<?xi32>) outs(%out : memref<?xi32>)
+  return
+}
+
+// out[g] = table[at[g]]: a gather at places that are data. A place past
+// the table's end reads the table's absent value, -7.
+obs.kernel @gather_tile(%table: !obs.arr<2147483647 x i32> {obs.absent = -7 : i32, obs.global}, %at: !obs.arr<128 x i32> {obs.absent = 0 : i32}) -> !obs.arr<128 x i32> attributes {threads = 64} {
+  %out = obs.generate : !obs.arr<128 x i32> {
+  ^bb0(%i: index):
+    %p = obs.index %at[%i] : !obs.arr<128 x i32>
+    %q = arith.index_castui %p : i32 to index
+    %x = obs.index %table[%q] : !obs.arr<2147483647 x i32>
+    obs.yield %x : i32
+  }
+  obs.return %out : !obs.arr<128 x i32>
+}
+
+func.func @gather(%at: memref<?xi32>, %table: memref<?xi32>, %out: memref<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  %n = memref.dim %at, %c0 : memref<?xi32>
+  %tiles = arith.ceildivui %n, %c128 : index
+  obs.launch @gather_tile grid(%tiles) ins(%table, %at : memref<?xi32>, memref<?xi32>) outs(%out : memref<?xi32>)
+  return
+}
+
+// The same with static sizes: a table of 64 read whole by four blocks.
+obs.kernel @gather_static(%table: !obs.arr<64 x i32> {obs.global}, %at: !obs.arr<32 x i32>) -> !obs.arr<32 x i32> attributes {threads = 32} {
+  %out = obs.generate : !obs.arr<32 x i32> {
+  ^bb0(%i: index):
+    %p = obs.index %at[%i] : !obs.arr<32 x i32>
+    %q = arith.index_castui %p : i32 to index
+    %x = obs.index %table[%q] : !obs.arr<64 x i32>
+    obs.yield %x : i32
+  }
+  obs.return %out : !obs.arr<32 x i32>
+}
+
+func.func @gather_four(%at: memref<128xi32>, %table: memref<64xi32>, %out: memref<128xi32>) {
+  obs.launch @gather_static grid(4) ins(%table, %at : memref<64xi32>, memref<128xi32>) outs(%out : memref<128xi32>)
+  return
+}
