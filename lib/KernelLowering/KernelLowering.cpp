@@ -400,10 +400,10 @@ Value KernelLowering::emitExtent(OpBuilder &b, Location loc, unsigned index) {
   // there; `(start + N) - start` folds to N), the lengths given at run time
   // otherwise.
   // An `obs.global` argument starts at place 0 in every block.
-  Value start = isGlobalArgument(kernel, index)
-                    ? constant(0)
-                    : arith::MulIOp::create(b, loc, block, constant(length))
-                          .getResult();
+  Value start =
+      isGlobalArgument(kernel, index)
+          ? constant(0)
+          : arith::MulIOp::create(b, loc, block, constant(length)).getResult();
   Value end;
   if (argument.lengths.empty()) {
     end = arith::AddIOp::create(b, loc, start, constant(length));
@@ -1453,10 +1453,9 @@ LogicalResult KernelLowering::lower() {
     AffineMap layout = layoutOf();
     if (isGlobalArgument(kernel, argument.getArgNumber()))
       layout = AffineMap::get(2, 0, builder.getAffineDimExpr(1));
-    Destination global =
-        globalDestination(entry.getArguments().slice(next, width),
-                          arrType(argument), layout, lengthsOf(next, width),
-                          absent);
+    Destination global = globalDestination(
+        entry.getArguments().slice(next, width), arrType(argument), layout,
+        lengthsOf(next, width), absent);
     sources[argument] = readerFor(global);
     arguments.push_back(global);
     next += width;

@@ -1428,16 +1428,18 @@ KernelOp DeviceExpander::getMergeKernel() {
         Type i32 = b.getI32Type();
         Value crossings = syncStrided(
             b,
-            dsl::generate(b, ArrType::get(std::max<uint64_t>(1, tile / kMergeStride), i32),
-                          [&](ImplicitLocOpBuilder &b, Value d) {
-                            Value diagonal = arith::MinUIOp::create(
-                                b, arith::MulIOp::create(b, d, stride), count);
-                            Value crossing = mergePathSplit(
-                                b, diagonal, aShare, bShare,
-                                /*steps=*/llvm::Log2_64(tile) + 1,
-                                readWindow(zero), readWindow(aShare), lessFn);
-                            return SmallVector<Value>{indexToI32(b, crossing)};
-                          }),
+            dsl::generate(
+                b,
+                ArrType::get(std::max<uint64_t>(1, tile / kMergeStride), i32),
+                [&](ImplicitLocOpBuilder &b, Value d) {
+                  Value diagonal = arith::MinUIOp::create(
+                      b, arith::MulIOp::create(b, d, stride), count);
+                  Value crossing = mergePathSplit(
+                      b, diagonal, aShare, bShare,
+                      /*steps=*/llvm::Log2_64(tile) + 1, readWindow(zero),
+                      readWindow(aShare), lessFn);
+                  return SmallVector<Value>{indexToI32(b, crossing)};
+                }),
             tiling.threads);
         // Whether the merge takes A's next element at (a, j): unless A is
         // spent, or B's next is less (A's first on a tie: stable).

@@ -171,8 +171,8 @@ std::string floatIdentity(int combine, DeviceScalar scalar) {
   return f32 ? "0x7F800000" : "0x7FF0000000000000";
 }
 
-bool compare(int comparison, bool swapped, bool merge,
-             const DeviceArray &array, uint64_t i, uint64_t j) {
+bool compare(int comparison, bool swapped, bool merge, const DeviceArray &array,
+             uint64_t i, uint64_t j) {
   if (swapped)
     std::swap(i, j);
   if (isFloat(array.type)) {
@@ -289,8 +289,7 @@ DeviceProgram obs_fuzz::generateDeviceProgram(std::mt19937_64 &rng) {
     case DeviceStep::ArgSort:
       step.variant = static_cast<int>(uniform(0, 3));
       step.flag = uniform(0, 1);
-      step.merge =
-          !floating && std::bernoulli_distribution(0.35)(mergeRng);
+      step.merge = !floating && std::bernoulli_distribution(0.35)(mergeRng);
       break;
     case DeviceStep::SegmentedScan:
       break;

@@ -1028,10 +1028,9 @@ int fuzzDevices() {
                  << steps[DeviceStep::Scan] << " scans, "
                  << steps[DeviceStep::SegmentedScan] << " segmented scans, "
                  << steps[DeviceStep::Sort] << " sorts, "
-                 << steps[DeviceStep::ArgSort] << " key-value sorts ("
-                 << merged << " merged), "
-                 << steps[DeviceStep::Reduce] << " reductions (" << inPlace
-                 << " ops in place); lengths up to " << longest
+                 << steps[DeviceStep::ArgSort] << " key-value sorts (" << merged
+                 << " merged), " << steps[DeviceStep::Reduce] << " reductions ("
+                 << inPlace << " ops in place); lengths up to " << longest
                  << "; inputs of";
     for (auto [scalar, count] : inputs)
       llvm::outs() << " " << getName(scalar) << " " << count;

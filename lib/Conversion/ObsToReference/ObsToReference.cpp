@@ -168,12 +168,11 @@ std::unique_ptr<ElementEmitter> ReferenceLowering::makeEmitter(Location loc) {
   auto emitter = std::make_unique<ElementEmitter>(builder, loc);
   for (const auto &[value, buffer] : buffers) {
     auto present = presentLengths.find(buffer.front());
-    emitter->setSource(value,
-                       present == presentLengths.end()
-                           ? makeStorageReader(buffer)
-                           : makePresentStorageReader(buffer,
-                                                      present->second.first,
-                                                      present->second.second));
+    emitter->setSource(
+        value, present == presentLengths.end()
+                   ? makeStorageReader(buffer)
+                   : makePresentStorageReader(buffer, present->second.first,
+                                              present->second.second));
   }
   if (positioned)
     emitter->setBlockPosition(

@@ -27,8 +27,7 @@ LeafReader makeStorageReader(SmallVector<Value> components);
 /// places before `length` (an index) along the outermost dimension are
 /// present: a place at or past it is not read, and reads as `absent`, one
 /// value per component.
-LeafReader makePresentStorageReader(SmallVector<Value> components,
-                                    Value length,
+LeafReader makePresentStorageReader(SmallVector<Value> components, Value length,
                                     SmallVector<TypedAttr> absent);
 
 /// Stores the flattened scalars of one leaf at `path` into `components`.
