@@ -334,38 +334,19 @@ static Value placeOf(OpBuilder &b, Location loc, AffineMap layout,
 
 LeafReader KernelLowering::readerFor(const Destination &destination) {
   AffineMap layout = destination.layout;
-  LeafReader read = makeStorageReader(destination.components);
+  // A place past the end of its memref (at run-time sizes) is absent: not
+  // read, but the argument's absent value.
+  LeafReader read =
+      destination.lengths.empty()
+          ? makeStorageReader(destination.components)
+          : makePresentStorageReader(destination.components,
+                                     destination.lengths, destination.absent);
   if (!layout)
     return read;
-  if (destination.lengths.empty())
-    return [read, layout](OpBuilder &b, Location loc, ValueRange path) {
-      SmallVector<Value> placed(path);
-      placed[0] = placeOf(b, loc, layout, path[0]);
-      return read(b, loc, placed);
-    };
-  // A place past the end of its memref is absent: not read, but the
-  // argument's absent value.
-  return [destination](OpBuilder &b, Location loc, ValueRange path) {
+  return [read, layout](OpBuilder &b, Location loc, ValueRange path) {
     SmallVector<Value> placed(path);
-    placed[0] = placeOf(b, loc, destination.layout, path[0]);
-    SmallVector<Value> scalars;
-    for (auto [memref, length, absent] : llvm::zip_equal(
-             destination.components, destination.lengths, destination.absent)) {
-      Value present = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                            placed[0], length);
-      auto ifPresent = scf::IfOp::create(b, loc, absent.getType(), present,
-                                         /*withElseRegion=*/true);
-      OpBuilder then = ifPresent.getThenBodyBuilder();
-      scf::YieldOp::create(
-          then, loc,
-          memref::LoadOp::create(then, loc, memref, placed).getResult());
-      OpBuilder otherwise = ifPresent.getElseBodyBuilder();
-      scf::YieldOp::create(
-          otherwise, loc,
-          arith::ConstantOp::create(otherwise, loc, absent).getResult());
-      scalars.push_back(ifPresent.getResult(0));
-    }
-    return scalars;
+    placed[0] = placeOf(b, loc, layout, path[0]);
+    return read(b, loc, placed);
   };
 }
 

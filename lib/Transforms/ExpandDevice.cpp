@@ -46,6 +46,26 @@ struct Tiling {
   uint64_t threads;
 };
 
+/// The bytes of an element of `scalars`.
+uint64_t getScalarsBytes(TypeRange scalars) {
+  uint64_t bytes = 0;
+  for (Type scalar : scalars)
+    bytes += getTypeBytes(scalar);
+  return bytes;
+}
+
+/// `forced` elements per tile when it is not 0; otherwise as many elements
+/// of `bytes` as `budget` bytes hold, a power of two between 256 and
+/// `most`. On at most 256 threads.
+Tiling chooseTilingOfBytes(uint64_t bytes, uint64_t budget, uint64_t most,
+                           uint64_t forced) {
+  constexpr uint64_t kLeastTile = 256, kMostThreads = 256;
+  uint64_t tile = forced ? forced
+                         : std::clamp<uint64_t>(llvm::bit_floor(budget / bytes),
+                                                kLeastTile, most);
+  return {tile, std::min<uint64_t>(kMostThreads, tile)};
+}
+
 /// `forced` elements per tile when it is not 0. Otherwise 32 KiB of elements
 /// per tile, a power of two between 256 and 8,192, on at most 256 threads:
 /// 8,192 i32 or f32, 4,096 i64 or (i32, i32) pairs. A scan's tile is one
@@ -54,15 +74,7 @@ struct Tiling {
 /// 8,192 of an i32's traffic, which keeps a scan of 1,000,003 under 12
 /// bytes per element (docs/Rationale.md, "The device level").
 Tiling chooseTiling(TypeRange scalars, uint64_t forced) {
-  if (forced)
-    return {forced, std::min<uint64_t>(256, forced)};
-  uint64_t bytes = 0;
-  for (Type scalar : scalars)
-    bytes += getTypeBytes(scalar);
-  constexpr uint64_t kTileBytes = 32 * 1024, kLeastTile = 256, kMostTile = 8192;
-  uint64_t tile = std::clamp<uint64_t>(llvm::bit_floor(kTileBytes / bytes),
-                                       kLeastTile, kMostTile);
-  return {tile, std::min<uint64_t>(256, tile)};
+  return chooseTilingOfBytes(getScalarsBytes(scalars), 32 * 1024, 8192, forced);
 }
 
 /// A sort's tiles: `forced` elements when it is not 0, otherwise 4,096 for
@@ -80,15 +92,8 @@ Tiling chooseSortTiling(uint64_t forced) {
 /// sorts (element, position) pairs through a network's stages, two buffers
 /// of them in shared memory at most.
 Tiling chooseMergeTiling(TypeRange scalars, uint64_t forced) {
-  if (forced)
-    return {forced, std::min<uint64_t>(256, forced)};
-  uint64_t bytes = 4;
-  for (Type scalar : scalars)
-    bytes += getTypeBytes(scalar);
-  constexpr uint64_t kTileBytes = 16 * 1024, kLeastTile = 256, kMostTile = 4096;
-  uint64_t tile = std::clamp<uint64_t>(llvm::bit_floor(kTileBytes / bytes),
-                                       kLeastTile, kMostTile);
-  return {tile, std::min<uint64_t>(256, tile)};
+  return chooseTilingOfBytes(4 + getScalarsBytes(scalars), 16 * 1024, 4096,
+                             forced);
 }
 
 /// The element type of a kernel's array of `scalars`: the scalar, or the

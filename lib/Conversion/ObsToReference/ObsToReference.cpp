@@ -169,10 +169,13 @@ std::unique_ptr<ElementEmitter> ReferenceLowering::makeEmitter(Location loc) {
   for (const auto &[value, buffer] : buffers) {
     auto present = presentLengths.find(buffer.front());
     emitter->setSource(
-        value, present == presentLengths.end()
-                   ? makeStorageReader(buffer)
-                   : makePresentStorageReader(buffer, present->second.first,
-                                              present->second.second));
+        value,
+        present == presentLengths.end()
+            ? makeStorageReader(buffer)
+            : makePresentStorageReader(
+                  buffer,
+                  SmallVector<Value>(buffer.size(), present->second.first),
+                  present->second.second));
   }
   if (positioned)
     emitter->setBlockPosition(

@@ -29,14 +29,15 @@ LeafReader mlir::obs::makeStorageReader(SmallVector<Value> components) {
 }
 
 LeafReader mlir::obs::makePresentStorageReader(SmallVector<Value> components,
-                                               Value length,
+                                               SmallVector<Value> lengths,
                                                SmallVector<TypedAttr> absent) {
-  return [components, length, absent](OpBuilder &builder, Location loc,
-                                      ValueRange path) {
-    Value present = arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::ult, path[0], length);
+  return [components, lengths, absent](OpBuilder &builder, Location loc,
+                                       ValueRange path) {
     SmallVector<Value> scalars;
-    for (auto [memref, value] : llvm::zip_equal(components, absent)) {
+    for (auto [memref, length, value] :
+         llvm::zip_equal(components, lengths, absent)) {
+      Value present = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::ult, path[0], length);
       auto ifPresent = scf::IfOp::create(builder, loc, value.getType(), present,
                                          /*withElseRegion=*/true);
       OpBuilder then = ifPresent.getThenBodyBuilder();

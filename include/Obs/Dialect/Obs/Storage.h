@@ -24,10 +24,11 @@ SmallVector<MemRefType> getStorageTypes(ArrType type,
 LeafReader makeStorageReader(SmallVector<Value> components);
 
 /// Reads leaves from the memrefs that store an array of which only the
-/// places before `length` (an index) along the outermost dimension are
-/// present: a place at or past it is not read, and reads as `absent`, one
-/// value per component.
-LeafReader makePresentStorageReader(SmallVector<Value> components, Value length,
+/// places before each memref's length (an index, one per component) along
+/// the outermost dimension are present: a place at or past it is not read,
+/// and reads as that component's `absent` value.
+LeafReader makePresentStorageReader(SmallVector<Value> components,
+                                    SmallVector<Value> lengths,
                                     SmallVector<TypedAttr> absent);
 
 /// Stores the flattened scalars of one leaf at `path` into `components`.
