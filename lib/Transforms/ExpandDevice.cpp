@@ -188,11 +188,14 @@ static std::optional<KeyOrder> matchKeyOrder(Region &less,
   return std::nullopt;
 }
 
-/// Whether `less` yields one comparison that is not a strict order: one that
-/// holds between equal operands (`sle`, `eq`, `ole`, ...) or both ways
-/// (`ne`). A stable sort needs a strict weak order (no element comes before
-/// itself, nor before what comes before it), so such a `less` is rejected
-/// rather than sorted in an order that depends on the network.
+/// Whether `less` yields one comparison that is never a strict order: one
+/// that holds between equal operands (`sle`, `eq`, `ole`, ...) or both ways
+/// between different ones (`ne`). A stable sort needs a strict weak order
+/// (no element comes before itself, nor before what comes before it), so
+/// such a `less` is rejected rather than sorted in an order that depends on
+/// the network. A float comparison is a strict weak order only without
+/// NaNs (`ult` holds both ways with one); the radix sort orders NaNs by
+/// their bits, the merge sort leaves their order unspecified.
 static bool isNonStrictComparison(Region &less) {
   Operation *compare =
       less.front().getTerminator()->getOperand(0).getDefiningOp();
@@ -1379,10 +1382,19 @@ KernelOp DeviceExpander::getMergeKernel() {
             });
         // The tile's window: its share of A, then its share of B, in
         // shared memory; past them, zeros that nothing compares.
+        // For a strict weak order the second crossing is at least the first
+        // and at most `count` past it. A `less` that is not one (NaN under
+        // `olt`) may cross anywhere: the clamps keep every read inside the
+        // runs and the window whatever `less` says, and the order is then
+        // unspecified.
         Value aFrom = splitAt(b, 0);
-        Value aShare = arith::SubIOp::create(b, splitAt(b, 1), aFrom);
-        Value bFrom = arith::SubIOp::create(b, first, aFrom);
         Value count = arith::SubIOp::create(b, last, first);
+        Value aShare = arith::MinUIOp::create(
+            b,
+            arith::SubIOp::create(
+                b, arith::MaxUIOp::create(b, splitAt(b, 1), aFrom), aFrom),
+            count);
+        Value bFrom = arith::SubIOp::create(b, first, aFrom);
         Value bShare = arith::SubIOp::create(b, count, aShare);
         Value window = syncStrided(
             b,

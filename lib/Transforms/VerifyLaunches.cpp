@@ -351,8 +351,10 @@ mlir::obs::proveLaunchPlaces(LaunchOp launch, KernelOp kernel,
 
   // The place of element `element` of block `block` of an operand, in units
   // of its allocation's element size, or an error.
-  auto placeOf = [&](const OperandPlaces &places, int64_t block,
-                     uint64_t element) -> std::optional<int64_t> {
+  // The element `element` of block `block` of an operand, in elements of
+  // its view from its allocation's base byte, or an error.
+  auto linearOf = [&](const OperandPlaces &places, int64_t block,
+                      uint64_t element) -> std::optional<int64_t> {
     // Row-major: the innermost indices first.
     SmallVector<int64_t, 4> path(places.arrayShape.size());
     uint64_t rest = element;
@@ -376,13 +378,52 @@ mlir::obs::proveLaunchPlaces(LaunchOp launch, KernelOp kernel,
     int64_t linear = p.offset;
     for (auto [index, stride] : llvm::zip_equal(path, p.strides))
       linear += index * stride;
-    return p.baseBytes / p.elementBytes + linear;
+    return linear;
+  };
+  // The same place in units of its allocation's element size.
+  auto placeOf = [&](const OperandPlaces &places, int64_t block,
+                     uint64_t element) -> std::optional<int64_t> {
+    std::optional<int64_t> linear = linearOf(places, block, element);
+    if (!linear)
+      return std::nullopt;
+    const AllocationView &p = places.placement;
+    return p.baseBytes / p.elementBytes + *linear;
   };
 
-  // The operands of each allocation. A global scatter's memref is alone
-  // over its allocation (see followLaunchOperands) and is the whole memref
-  // its type says (the launch's verifier): its places are its own, inside
-  // it, and need no table.
+  // A whole operand (a global scatter's or an `obs.global` argument's
+  // memref) is the same places in every block, so block 0's are all of
+  // them: each must lie inside its allocation, which a view such as a
+  // reinterpret_cast need not.
+  for (const OperandPlaces &places : operands) {
+    if (!places.whole)
+      continue;
+    const AllocationView &p = places.placement;
+    FailureOr<Extent> extent = extentOf(p.root, launch);
+    if (failed(extent))
+      return failure();
+    for (uint64_t element = 0; element < places.leaves; ++element) {
+      std::optional<int64_t> linear = linearOf(places, 0, element);
+      if (!linear)
+        return failure();
+      int64_t byte = p.baseBytes + *linear * p.elementBytes;
+      if (byte >= extent->begin && byte + p.elementBytes <= extent->end)
+        continue;
+      InFlightDiagnostic diag =
+          launch.emitOpError()
+          << nameOperand(launch, places.operand)
+          << ", which every block sees whole, places element " << element
+          << " at byte " << byte - extent->begin
+          << " of its allocation, which holds " << extent->end - extent->begin
+          << " bytes";
+      diag.attachNote(p.root.getLoc()) << "the allocation";
+      return tagError(diag, ErrorKind::RejectedChoice);
+    }
+  }
+
+  // The operands of each allocation. A whole operand is checked above: a
+  // global scatter's memref is alone over its allocation, and nothing
+  // writes an `obs.global` argument's (see followLaunchOperands), so
+  // neither needs a table.
   llvm::MapVector<Value, SmallVector<unsigned>> byRoot;
   for (const OperandPlaces &places : operands)
     if (!places.whole)

@@ -249,3 +249,43 @@ func.func @written_through_a_view(%bytes: memref<96xi8>, %at: memref<8xi32>) {
   obs.launch @gather grid(2) ins(%table, %at : memref<16xi32>, memref<8xi32>) outs(%out : memref<8xi32>)
   return
 }
+
+// -----
+
+obs.kernel @gather(%table: !obs.arr<64 x i32> {obs.global}, %at: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
+  %0 = obs.generate : !obs.arr<4 x i32> {
+  ^bb0(%i: index):
+    %p = obs.index %at[%i] : !obs.arr<4 x i32>
+    %q = arith.index_castui %p : i32 to index
+    %x = obs.index %table[%q] : !obs.arr<64 x i32>
+    obs.yield %x : i32
+  }
+  obs.return %0 : !obs.arr<4 x i32>
+}
+
+// Every block reads the whole table, so all of it must lie inside its
+// allocation: a reinterpret_cast that makes 16 numbers a table of 64 is
+// rejected, as a chunk past the end would be.
+// expected-note @+1 {{the allocation}}
+func.func @table_past_its_allocation(%small: memref<16xi32>, %at: memref<8xi32>, %out: memref<8xi32>) {
+  %table = memref.reinterpret_cast %small to offset: [0], sizes: [64], strides: [1] : memref<16xi32> to memref<64xi32>
+  // expected-error @+1 {{ins 0, which every block sees whole, places element 16 at byte 64 of its allocation, which holds 64 bytes}}
+  obs.launch @gather grid(2) ins(%table, %at : memref<64xi32>, memref<8xi32>) outs(%out : memref<8xi32>)
+  return
+}
+
+// -----
+
+obs.kernel @put(%v: !obs.arr<8 x i32>, %p: !obs.arr<8 x i32>) -> !obs.arr<32 x i32> {
+  %out = obs.scatter %v at %p global : !obs.arr<8 x i32>, !obs.arr<8 x i32> -> !obs.arr<32 x i32>
+  obs.return %out : !obs.arr<32 x i32>
+}
+
+// So must a global scatter's memref, which every block may write anywhere.
+// expected-note @+1 {{the allocation}}
+func.func @scatter_past_its_allocation(%v: memref<32xi32>, %p: memref<32xi32>, %small: memref<8xi32>) {
+  %out = memref.reinterpret_cast %small to offset: [0], sizes: [32], strides: [1] : memref<8xi32> to memref<32xi32>
+  // expected-error @+1 {{outs 0, which every block sees whole, places element 8 at byte 32 of its allocation, which holds 32 bytes}}
+  obs.launch @put grid(4) ins(%v, %p : memref<32xi32>, memref<32xi32>) outs(%out : memref<32xi32>)
+  return
+}

@@ -101,6 +101,9 @@ def ObsExpandDevice : Pass<"obs-expand-device", "::mlir::ModuleOp"> {
       the merge path, loads that window into shared memory and merges it.
       Every pass is one kernel, its run length data; a pass the length does
       not need gets a grid of 0, and the last one that runs writes `outs`.
+      `less` must be a strict weak order on the data (floats without NaNs
+      under `olt`); for one that is not, the order is unspecified, but no
+      read leaves the arrays.
 
     The tile `T` is chosen per element type: 32 KiB of elements, between
     256 and 8,192, on 256 threads (a radix sort's 4,096; a merge sort's 16

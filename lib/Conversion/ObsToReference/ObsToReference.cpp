@@ -126,9 +126,9 @@ private:
   /// arguments of the block function.
   llvm::DenseMap<Operation *, std::pair<Value, Value>> globalScatters;
   /// The `obs.global` arguments' buffers (by their first memref) whose
-  /// places at or past a length are absent: the length, and what an absent
-  /// place reads as.
-  llvm::DenseMap<Value, std::pair<Value, SmallVector<TypedAttr>>>
+  /// places at or past each memref's length are absent: the lengths, and
+  /// what an absent place of each reads as.
+  llvm::DenseMap<Value, std::pair<SmallVector<Value>, SmallVector<TypedAttr>>>
       presentLengths;
   llvm::DenseMap<Value, Buffer> buffers;
   SmallVector<SmallVector<Value>> scopes;
@@ -169,13 +169,10 @@ std::unique_ptr<ElementEmitter> ReferenceLowering::makeEmitter(Location loc) {
   for (const auto &[value, buffer] : buffers) {
     auto present = presentLengths.find(buffer.front());
     emitter->setSource(
-        value,
-        present == presentLengths.end()
-            ? makeStorageReader(buffer)
-            : makePresentStorageReader(
-                  buffer,
-                  SmallVector<Value>(buffer.size(), present->second.first),
-                  present->second.second));
+        value, present == presentLengths.end()
+                   ? makeStorageReader(buffer)
+                   : makePresentStorageReader(buffer, present->second.first,
+                                              present->second.second));
   }
   if (positioned)
     emitter->setBlockPosition(
@@ -852,15 +849,19 @@ LogicalResult ReferenceLowering::lowerKernel(KernelOp kernel) {
   };
   SmallVector<Buffer> inputs =
       llvm::map_to_vector(kernel.getArgumentTypes(), takeBuffer);
-  // An `obs.global` argument is the launch's memref whole: its places past
-  // the memref's end (its extent) read as its absent value, where it has
-  // one (a launch of run-time sizes; with static sizes the memref is the
-  // argument's length).
+  // An `obs.global` argument is the launch's memrefs whole: a place past a
+  // memref's end reads as its absent value, where it has one (a launch of
+  // run-time sizes; with static sizes the memref is the argument's length),
+  // each memref by its own length, as the GPU targets read it.
   for (auto [index, buffer] : llvm::enumerate(inputs)) {
     std::optional<SmallVector<TypedAttr>> absent =
         getAbsentValues(kernel, index);
-    if (positionedKernel && isGlobalArgument(kernel, index) && absent)
-      presentLengths[buffer.front()] = {extentArguments[index], *absent};
+    if (!positionedKernel || !isGlobalArgument(kernel, index) || !absent)
+      continue;
+    SmallVector<Value> lengths;
+    for (Value memref : buffer)
+      lengths.push_back(memref::DimOp::create(builder, loc, memref, 0));
+    presentLengths[buffer.front()] = {lengths, *absent};
   }
   SmallVector<Buffer> destinations =
       llvm::map_to_vector(kernel.getResultTypes(), takeBuffer);

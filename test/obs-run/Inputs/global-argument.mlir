@@ -69,3 +69,26 @@ func.func @gather_four(%at: memref<128xi32>, %table: memref<64xi32>, %out: memre
   obs.launch @gather_static grid(4) ins(%table, %at : memref<64xi32>, memref<128xi32>) outs(%out : memref<128xi32>)
   return
 }
+
+// A global argument of pairs whose two memrefs differ in length: each is
+// read up to its own end (a place past it reads that scalar's absent value,
+// -2), as every target reads it. out[g] = second[at[g]].
+obs.kernel @second_tile(%pairs: !obs.arr<2147483647 x tuple<i32, i32>> {obs.absent = [-1 : i32, -2 : i32], obs.global}, %at: !obs.arr<64 x i32> {obs.absent = 0 : i32}) -> !obs.arr<64 x i32> attributes {threads = 64} {
+  %out = obs.generate : !obs.arr<64 x i32> {
+  ^bb0(%i: index):
+    %p = obs.index %at[%i] : !obs.arr<64 x i32>
+    %q = arith.index_castui %p : i32 to index
+    %first, %second = obs.index %pairs[%q] : !obs.arr<2147483647 x tuple<i32, i32>>
+    obs.yield %second : i32
+  }
+  obs.return %out : !obs.arr<64 x i32>
+}
+
+func.func @second(%at: memref<?xi32>, %first: memref<?xi32>, %second: memref<?xi32>, %out: memref<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %n = memref.dim %at, %c0 : memref<?xi32>
+  %tiles = arith.ceildivui %n, %c64 : index
+  obs.launch @second_tile grid(%tiles) ins(%first, %second, %at : memref<?xi32>, memref<?xi32>, memref<?xi32>) outs(%out : memref<?xi32>)
+  return
+}
