@@ -41,6 +41,26 @@ bool mlir::obs::isConstantGlobal(Value root) {
   return global && global.getConstant();
 }
 
+/// The value that stands for the allocation `root`: itself, except that
+/// every memref.get_global of one global in a function is one memory, which
+/// the function's first of them stands for. Two of them are two names of
+/// the same places, as two views of one alloc are.
+static Value canonicalAllocation(Value root) {
+  auto get = root.getDefiningOp<memref::GetGlobalOp>();
+  auto function =
+      get ? get->getParentOfType<FunctionOpInterface>() : FunctionOpInterface();
+  if (!function)
+    return root;
+  Value first;
+  function->walk([&](memref::GetGlobalOp other) {
+    if (other.getNameAttr() != get.getNameAttr())
+      return WalkResult::advance();
+    first = other.getResult();
+    return WalkResult::interrupt();
+  });
+  return first;
+}
+
 FailureOr<AllocationView> mlir::obs::followToAllocation(Value memref,
                                                         Operation *user,
                                                         const Twine &describe) {
@@ -105,7 +125,7 @@ FailureOr<AllocationView> mlir::obs::followToAllocation(Value memref,
     diag.attachNote(current.getLoc()) << "it comes from here";
     return tagError(diag, ErrorKind::RejectedChoice);
   }
-  placement.root = current;
+  placement.root = canonicalAllocation(current);
   return placement;
 }
 

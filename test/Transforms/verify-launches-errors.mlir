@@ -392,3 +392,26 @@ func.func @into_constant(%in: memref<8xi32>) {
   obs.launch @copy grid(2) ins(%in : memref<8xi32>) outs(%out : memref<8xi32>)
   return
 }
+
+// -----
+
+obs.kernel @copy(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
+  obs.return %a : !obs.arr<4 x i32>
+}
+memref.global "private" @scratch : memref<48xi8> = uninitialized
+
+// Two memref.get_global of one global are one memory, as two views of one
+// alloc are: block 1 reads bytes 16..31 through the first while block 0
+// writes them through the second.
+func.func @two_names_of_one_global() {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  // expected-note @+1 {{the allocation}}
+  %a = memref.get_global @scratch : memref<48xi8>
+  %b = memref.get_global @scratch : memref<48xi8>
+  %in = memref.view %a[%c0][] : memref<48xi8> to memref<8xi32>
+  %out = memref.view %b[%c16][] : memref<48xi8> to memref<8xi32>
+  // expected-error @+1 {{block 0 writes element 0 through outs 0 where block 1 reads element 0 through ins 0}}
+  obs.launch @copy grid(2) ins(%in : memref<8xi32>) outs(%out : memref<8xi32>)
+  return
+}
