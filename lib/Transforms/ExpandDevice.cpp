@@ -231,7 +231,7 @@ public:
                                       : chooseMergeTiling(scalars, forcedTile)),
         element(elementOf(op->getContext(), scalars)), identity(identity),
         host(symbols.getOp()->getRegion(0).front().findAncestorOpInBlock(*op)),
-        keyOrder(keyOrder.value_or(KeyOrder())), radix(keyOrder.has_value()),
+        keyOrder(keyOrder),
         group(std::max<uint64_t>(2, tiling.tile / kDigits)) {
     auto function = op->getParentOfType<FunctionOpInterface>();
     prefix = (function ? function.getName().str() : std::string("device")) +
@@ -264,7 +264,8 @@ private:
   /// A sort by a `less` the radix sort cannot follow.
   void expandMergeSort(DeviceSortOp sort);
 
-  /// The op's combine on two flattened elements (a dsl::BinaryFn).
+  /// The op's region on two flattened elements: a combine (a
+  /// dsl::BinaryFn), or a sort's `less` (see less()).
   SmallVector<Value> combine(ImplicitLocOpBuilder &b, ValueRange earlier,
                              ValueRange later) {
     SmallVector<Value> arguments(earlier);
@@ -362,9 +363,7 @@ private:
 
   /// Whether the op's `less` puts `first` before `second` (flattened).
   Value less(ImplicitLocOpBuilder &b, ValueRange first, ValueRange second) {
-    SmallVector<Value> arguments(first);
-    llvm::append_range(arguments, second);
-    return dsl::inlineRegion(b, body, arguments).front();
+    return combine(b, first, second).front();
   }
   /// A tile sorted stably by `less`, its absent elements after the rest.
   KernelOp getSortTileKernel();
@@ -399,9 +398,8 @@ private:
   SmallVector<Value> temporaries;
   /// By kind and whether carried.
   KernelOp scanTiles[2][2];
-  KeyOrder keyOrder;
-  /// Whether a sort follows `keyOrder` by a radix sort (or merges).
-  bool radix;
+  /// The order a radix sort follows; none for a sort that merges.
+  std::optional<KeyOrder> keyOrder;
   KernelOp sortTile, mergeKernel, runLengthKernels[2];
   /// Rows of counts per block in the sort's offsets (`group * kDigits`
   /// counts, the tile's elements but never fewer than 2 rows).
@@ -705,11 +703,11 @@ static Value i32ToIndex(ImplicitLocOpBuilder &b, Value value) {
 }
 
 Value DeviceExpander::orderedBits(ImplicitLocOpBuilder &b, Value key) const {
-  unsigned width = keyOrder.bits;
+  unsigned width = keyOrder->bits;
   Type bitsType = b.getIntegerType(width);
   APInt signMask = APInt::getSignMask(width);
   Value bits = key;
-  switch (keyOrder.kind) {
+  switch (keyOrder->kind) {
   case KeyOrder::Kind::Signed:
     bits = arith::XOrIOp::create(b, bits, constantBits(b, bitsType, signMask));
     break;
@@ -733,7 +731,7 @@ Value DeviceExpander::orderedBits(ImplicitLocOpBuilder &b, Value key) const {
     break;
   }
   }
-  if (keyOrder.descending)
+  if (keyOrder->descending)
     bits = arith::XOrIOp::create(
         b, bits, constantBits(b, bitsType, APInt::getAllOnes(width)));
   return bits;
@@ -741,7 +739,7 @@ Value DeviceExpander::orderedBits(ImplicitLocOpBuilder &b, Value key) const {
 
 Value DeviceExpander::digitOf(ImplicitLocOpBuilder &b, Value bits,
                               Value shift) const {
-  unsigned width = keyOrder.bits;
+  unsigned width = keyOrder->bits;
   Type bitsType = bits.getType();
   if (width < 32)
     shift = arith::TruncIOp::create(b, bitsType, shift);
@@ -1081,7 +1079,7 @@ void DeviceExpander::expandSort(DeviceSortOp sort) {
   temporaries.push_back(counts);
   temporaries.push_back(offsets);
   temporaries.push_back(shifts);
-  unsigned passes = keyOrder.getPasses();
+  unsigned passes = keyOrder->getPasses();
   // An odd number of passes ends in the outputs only if it starts from the
   // inputs; when an output is an input it starts from a copy.
   bool inPlace = llvm::any_of(outputs, [&](Value output) {
@@ -1571,25 +1569,25 @@ void DeviceExpander::expandMergeSort(DeviceSortOp sort) {
       runLengths[k] = {allocateOf(b, b.getI64Type(), tiles)};
       llvm::append_range(temporaries, runLengths[k]);
     }
-    launchIfAny(getRunLengthKernel(/*first=*/true),
-                gate(longerThan(tile), tiles), {}, runLengths[0]);
   }
+  auto negate = [&](Value condition) -> Value {
+    return b.createOrFold<arith::XOrIOp>(
+        condition, arith::ConstantIntOp::create(b, 1, /*width=*/1));
+  };
+  // Whether pass k runs (n > tile * 2^(k-1)), from k = 1: more than one tile.
+  Value runs = longerThan(tile);
+  if (passes > 0)
+    launchIfAny(getRunLengthKernel(/*first=*/true), gate(runs, tiles), {},
+                runLengths[0]);
   // The tiles sorted: into the outputs when one tile holds everything.
-  Value oneTile = b.createOrFold<arith::XOrIOp>(
-      longerThan(tile), arith::ConstantIntOp::create(b, 1, /*width=*/1));
-  launchIfAny(getSortTileKernel(), passes ? gate(oneTile, tiles) : tiles,
+  launchIfAny(getSortTileKernel(), passes ? gate(negate(runs), tiles) : tiles,
               inputs, outputs);
   if (passes > 0)
-    launchIfAny(getSortTileKernel(), gate(longerThan(tile), tiles), inputs,
-                spares[0]);
+    launchIfAny(getSortTileKernel(), gate(runs, tiles), inputs, spares[0]);
   for (unsigned k = 1; k <= passes; ++k) {
-    uint64_t run = tile << (k - 1);
-    // Runs: run < n. Last: n <= 2 * run.
-    Value runs = longerThan(run);
-    Value more = longerThan(2 * run);
-    Value last = b.createOrFold<arith::AndIOp>(
-        runs, b.createOrFold<arith::XOrIOp>(
-                  more, arith::ConstantIntOp::create(b, 1, /*width=*/1)));
+    // Pass k runs; it is the last when pass k + 1 does not.
+    Value more = longerThan(tile << k);
+    Value last = b.createOrFold<arith::AndIOp>(runs, negate(more));
     SmallVector<Value> from(spares[(k - 1) % 2]);
     from.push_back(runLengths[(k - 1) % 2].front());
     launchIfAny(getMergeKernel(), gate(last, tiles), from, outputs);
@@ -1598,6 +1596,7 @@ void DeviceExpander::expandMergeSort(DeviceSortOp sort) {
     launchIfAny(getMergeKernel(), gate(more, tiles), from, spares[k % 2]);
     launchIfAny(getRunLengthKernel(/*first=*/false), gate(more, tiles),
                 runLengths[(k - 1) % 2], runLengths[k % 2]);
+    runs = more;
   }
   deallocate(b, temporaries);
 }
@@ -1608,7 +1607,7 @@ void DeviceExpander::expand() {
       .Case([&](DeviceReduceOp reduce) { expandReduce(reduce); })
       .Case([&](DeviceScanOp scan) { expandScan(scan); })
       .Case([&](DeviceSortOp sort) {
-        if (radix)
+        if (keyOrder)
           expandSort(sort);
         else
           expandMergeSort(sort);

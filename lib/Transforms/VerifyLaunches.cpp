@@ -224,33 +224,31 @@ followLaunchOperands(LaunchOp launch, KernelOp kernel) {
       if (other.operand == whole.operand ||
           other.placement.root != whole.placement.root)
         continue;
-      if (!whole.output) {
-        if (!other.output)
-          continue;
-        InFlightDiagnostic diag =
-            launch.emitOpError()
-            << "passes " << nameOperand(launch, whole.operand)
-            << ", an 'obs.global' argument that any block may read at any "
-               "place, and writes "
-            << nameOperand(launch, other.operand)
-            << " over the same allocation: blocks run in any order, so no "
-               "operand may write a global argument's memory";
-        diag.attachNote(whole.placement.root.getLoc()) << "the allocation";
-        return tagError(diag, ErrorKind::RejectedChoice);
-      }
-      InFlightDiagnostic diag =
-          launch.emitOpError()
-          << "passes " << nameOperand(launch, whole.operand)
-          << ", the memref of a global obs.scatter, which any block may "
-             "write at any place, and "
-          << nameOperand(launch, other.operand)
-          << " over the same allocation: no other operand may touch a "
-             "global scatter's memory";
+      bool globalArgument = !whole.output;
+      if (globalArgument && !other.output)
+        continue;
+      InFlightDiagnostic diag = launch.emitOpError()
+                                << "passes "
+                                << nameOperand(launch, whole.operand);
+      if (globalArgument)
+        diag << ", an 'obs.global' argument that any block may read at any "
+                "place, and writes "
+             << nameOperand(launch, other.operand)
+             << " over the same allocation: blocks run in any order, so no "
+                "operand may write a global argument's memory";
+      else
+        diag << ", the memref of a global obs.scatter, which any block may "
+                "write at any place, and "
+             << nameOperand(launch, other.operand)
+             << " over the same allocation: no other operand may touch a "
+                "global scatter's memory";
       diag.attachNote(whole.placement.root.getLoc()) << "the allocation";
-      diag.attachNote(
-          kernel.getGlobalScatter(whole.array.array - kernel.getNumArguments())
-              .getLoc())
-          << "the scatter";
+      if (!globalArgument)
+        diag.attachNote(
+            kernel
+                .getGlobalScatter(whole.array.array - kernel.getNumArguments())
+                .getLoc())
+            << "the scatter";
       return tagError(diag, ErrorKind::RejectedChoice);
     }
   }
