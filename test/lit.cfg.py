@@ -20,6 +20,14 @@ config.substitutions.append(("%obs_src_root", config.obs_src_root))
 config.substitutions.append(("%examples", os.path.join(config.obs_src_root, "examples")))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+
+# obs-run keeps what it compiles for ref and cpu in a cache keyed by the
+# program, its options and the build of obs (include/Obs/Runner/
+# CompileCache.h): tests that run one program on many inputs compile it
+# once, and a rebuilt obs never reads another build's entries. The tests'
+# cache is the build tree's, never the user's.
+config.environment["OBS_CACHE_DIR"] = os.path.join(
+    config.obs_obj_root, "test", "obs-cache")
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.obs_tools_dir, config.llvm_tools_dir]

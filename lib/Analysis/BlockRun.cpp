@@ -89,6 +89,12 @@ enum class Step : uint8_t {
   /// with obs.register_read, `owner == thread id`): `immediate` is the
   /// sync; a thread whose owner is another, or unknown, reads wrongly.
   RegisterRead,
+  /// The check `index < length` of a place an obs.index reads (an
+  /// arith.cmpi ult tagged obs.index_bounds), computed directly: a thread
+  /// that runs it and finds the place outside the array is an error, unless
+  /// a branch on data brought it there (that read is checked as the program
+  /// runs).
+  IndexBounds,
   /// A shuffle (nvvm.shfl.sync): its result is data; `immediate` is the
   /// sync whose array it reads (obs.shuffle_read), or -1. The lanes that
   /// run it must be exactly those its mask names, in each warp, and the
@@ -307,6 +313,14 @@ private:
   /// must be the ones their mask names, and the lanes the values come from
   /// among them; anything else is a violation of the shuffle's sync.
   LogicalResult runShuffle(const Instruction &instruction, Lanes lanes);
+  /// Fails, with the error at the obs.index, where a thread of `lanes`
+  /// found by the check `instruction` (Step::IndexBounds) that the place
+  /// it reads is outside the array, and no branch on data brought it there.
+  LogicalResult checkIndexBounds(const Instruction &instruction, Lanes lanes);
+  /// For each thread, how many branches it runs because their condition
+  /// depends on data (it takes both ways, so what it does there may not
+  /// happen).
+  std::vector<uint32_t> dataBranches;
   /// How many branches on a condition that is not a constant the run is
   /// inside (a branch on data among them, which some lanes may skip): a
   /// shuffle there is refused even where every lane of its warp takes the
@@ -741,10 +755,12 @@ void ThreadProgram::compile(Operation &op, uint32_t index) {
         static_cast<uint8_t>(atomic.getKind());
     return finish(Step::Atomic);
   }
-  // The cpu target's report of a place a scatter writes twice stops the
-  // run; it touches nothing the proof follows.
+  // The cpu target's reports of a place a scatter writes twice and of a
+  // read outside an array stop the run; they touch nothing the proof
+  // follows.
   if (auto call = dyn_cast<func::CallOp>(op);
-      call && call.getCallee() == kScatterCollisionFunction)
+      call && (call.getCallee() == kScatterCollisionFunction ||
+               call.getCallee() == kIndexOutsideFunction))
     return finish(Step::Nothing);
   if (isa<memref::ViewOp>(op))
     return finish(Step::View);
@@ -843,11 +859,14 @@ void ThreadProgram::compile(Operation &op, uint32_t index) {
   instruction.operandWidth = getIntegerWidth(
       op.getOperand(instruction.code == IntegerOpcode::Select ? 1 : 0)
           .getType());
+  if (ObsDialect::IndexBoundsAttrHelper(op.getContext()).isAttrPresent(&op))
+    return finish(Step::IndexBounds);
   return finish(Step::Direct);
 }
 
 ThreadRunner::ThreadRunner(BlockRun &run, const ThreadProgram &program)
-    : passed(run.threads), run(run), program(program), threads(run.threads),
+    : passed(run.threads), dataBranches(run.threads, 0), run(run),
+      program(program), threads(run.threads),
       values(size_t(program.getNumValueSlots()) * threads),
       known(size_t(program.getNumValueSlots()) * threads, 0),
       pointers(size_t(program.getNumPointerSlots()) * threads),
@@ -1037,6 +1056,9 @@ LogicalResult ThreadRunner::runInstruction(const Instruction &instruction,
   case Step::Direct:
     runDirect(instruction, lanes);
     return success();
+  case Step::IndexBounds:
+    runDirect(instruction, lanes);
+    return checkIndexBounds(instruction, lanes);
   case Step::Fold: {
     Slot target = result(instruction, 0);
     unsigned count = instruction.numOperands;
@@ -1324,7 +1346,17 @@ LogicalResult ThreadRunner::runIf(const Instruction &instruction, Lanes lanes) {
            << "holds a barrier under a condition that depends on data";
   bool branch = !ifInstruction.constantCondition;
   branches += branch;
-  llvm::scope_exit leave([&] { branches -= branch; });
+  SmallVector<uint32_t> onData;
+  for (uint32_t lane : lanes)
+    if (!isKnown(condition, lane))
+      onData.push_back(lane);
+  for (uint32_t lane : onData)
+    ++dataBranches[lane];
+  llvm::scope_exit leave([&] {
+    branches -= branch;
+    for (uint32_t lane : onData)
+      --dataBranches[lane];
+  });
   if (!thenLanes.empty() && failed(runRange(ifInstruction.thenBegin,
                                             ifInstruction.thenEnd, thenLanes)))
     return failure();
@@ -1350,6 +1382,25 @@ LogicalResult ThreadRunner::runIf(const Instruction &instruction, Lanes lanes) {
           isKnown(yields[i], lane))
         setInt(target, lane, valueOf(yields[i], lane));
     }
+  }
+  return success();
+}
+
+LogicalResult ThreadRunner::checkIndexBounds(const Instruction &instruction,
+                                             Lanes lanes) {
+  Slot inside = result(instruction, 0), index = operand(instruction, 0),
+       length = operand(instruction, 1);
+  for (uint32_t lane : lanes) {
+    if (!isKnown(inside, lane) || valueOf(inside, lane) ||
+        dataBranches[lane] != 0)
+      continue;
+    return tagError(mlir::emitError(instruction.op->getLoc())
+                        << "'obs.index' op reads index " << valueOf(index, lane)
+                        << " of an array of " << valueOf(length, lane)
+                        << " elements in thread " << lane << " (warp "
+                        << lane / kWarpLanes
+                        << "): the index is outside the array",
+                    ErrorKind::UnsafeProgram);
   }
   return success();
 }
@@ -1548,6 +1599,35 @@ LogicalResult ThreadRunner::runFor(const Instruction &instruction,
   return success();
 }
 
+/// A scatter without a combine writes each place at most once. Two of its
+/// stores of one known place in shared memory by one thread, between the
+/// same barriers, are two of its values sent there, whatever the plan: an
+/// error at the store (the scatter's). Two by different threads are a
+/// hazard of the stage, which findHazards reports with the stage.
+static LogicalResult checkScatterWritesOfEachThread(const BlockRun &run) {
+  llvm::DenseSet<std::tuple<unsigned, unsigned, uint64_t>> written;
+  unsigned thread = ~0u;
+  for (const Access &access : run.getAccesses()) {
+    if (!access.write || !access.checkedScatter || access.element < 0 ||
+        !run.getMemories()[access.memory].workgroup)
+      continue;
+    if (access.thread != thread) {
+      written.clear();
+      thread = access.thread;
+    }
+    if (written.insert({access.memory, access.phase, access.byteBegin}).second)
+      continue;
+    return tagError(mlir::emitError(access.op->getLoc())
+                        << "'obs.scatter' op writes place " << access.element
+                        << " twice in thread " << thread << " (warp "
+                        << thread / kWarpLanes
+                        << "): without a combine, each place is written at "
+                           "most once",
+                    ErrorKind::UnsafeProgram);
+  }
+  return success();
+}
+
 FailureOr<BlockRun> BlockRun::simulate(gpu::GPUFuncOp kernel) {
   BlockRun run;
   std::optional<ArrayRef<int32_t>> blockSize = kernel.getKnownBlockSize();
@@ -1602,6 +1682,8 @@ FailureOr<BlockRun> BlockRun::simulate(gpu::GPUFuncOp kernel) {
            << "is a barrier that threads 0 and " << thread
            << " do not pass alike: some threads could skip it";
   }
+  if (failed(checkScatterWritesOfEachThread(run)))
+    return failure();
   return run;
 }
 

@@ -198,6 +198,92 @@ LogicalResult mlir::obs::checkCombineLaws(Operation *op, ArrayAttr identity) {
   return success();
 }
 
+/// Sample elements of `scalars` to try an order on: every scalar varied on
+/// its own among four values (for at most three scalars; the others
+/// follow the last), so that orders by a second key meet ties in the first.
+static SmallVector<SmallVector<Attribute>>
+sampleOrderElements(TypeRange scalars) {
+  static constexpr int64_t kValues[] = {-3, 0, 1, 2};
+  static constexpr unsigned kVaried = 3;
+  auto attributeOf = [](Type scalar, int64_t value) -> Attribute {
+    if (auto floatType = dyn_cast<FloatType>(scalar))
+      return FloatAttr::get(floatType, value * 1.25);
+    if (scalar.isInteger(1))
+      return IntegerAttr::get(scalar, value & 1);
+    return IntegerAttr::get(scalar, value);
+  };
+  unsigned varied = std::min<unsigned>(scalars.size(), kVaried);
+  unsigned count = 1;
+  for (unsigned i = 0; i < varied; ++i)
+    count *= std::size(kValues);
+  SmallVector<SmallVector<Attribute>> samples;
+  for (unsigned code = 0; code < count; ++code) {
+    SmallVector<Attribute> sample;
+    unsigned rest = code;
+    for (auto [index, scalar] : llvm::enumerate(scalars)) {
+      int64_t value = kValues[rest % std::size(kValues)];
+      if (index + 1 < varied)
+        rest /= std::size(kValues);
+      sample.push_back(attributeOf(scalar, value));
+    }
+    samples.push_back(std::move(sample));
+  }
+  return samples;
+}
+
+LogicalResult mlir::obs::checkStrictWeakOrder(Operation *op) {
+  Block &block = op->getRegion(0).front();
+  SmallVector<Type> scalars(TypeRange(block.getArgumentTypes())
+                                .take_front(block.getNumArguments() / 2));
+  ConstantCombine less(op);
+  SmallVector<SmallVector<Attribute>> samples = sampleOrderElements(scalars);
+  size_t n = samples.size();
+  // Whether sample a comes before sample b: 1, 0, or -1 where it does not
+  // fold.
+  SmallVector<int8_t> before(n * n, -1);
+  for (size_t a = 0; a < n; ++a)
+    for (size_t b = 0; b < n; ++b)
+      if (std::optional<SmallVector<Attribute>> result =
+              less(samples[a], samples[b]))
+        if (auto value = dyn_cast<IntegerAttr>(result->front()))
+          before[a * n + b] = !value.getValue().isZero();
+  auto lt = [&](size_t a, size_t b) { return before[a * n + b] == 1; };
+  auto known = [&](size_t a, size_t b) { return before[a * n + b] >= 0; };
+  auto incomparable = [&](size_t a, size_t b) {
+    return before[a * n + b] == 0 && before[b * n + a] == 0;
+  };
+  auto element = [&](size_t a) { return formatParenthesized(samples[a]); };
+  auto reject = [&](const Twine &why) {
+    return op->emitOpError()
+           << "sorts by a `less` that is not a strict weak order, which a "
+              "sort needs (without one, each plan sorts its own way): "
+           << why;
+  };
+  for (size_t a = 0; a < n; ++a)
+    if (lt(a, a))
+      return reject(element(a) + " comes before itself");
+  for (size_t a = 0; a < n; ++a)
+    for (size_t b = a + 1; b < n; ++b)
+      if (lt(a, b) && lt(b, a))
+        return reject(element(a) + " and " + element(b) +
+                      " each come before the other");
+  for (size_t a = 0; a < n; ++a)
+    for (size_t b = 0; b < n; ++b)
+      for (size_t c = 0; c < n; ++c) {
+        if (!known(a, c) || !known(c, a))
+          continue;
+        if (lt(a, b) && lt(b, c) && !lt(a, c))
+          return reject(element(a) + " comes before " + element(b) +
+                        ", which comes before " + element(c) + ", but " +
+                        element(a) + " does not come before " + element(c));
+        if (incomparable(a, b) && incomparable(b, c) && !incomparable(a, c))
+          return reject(element(a) + " ties with " + element(b) + ", and " +
+                        element(b) + " with " + element(c) + ", but " +
+                        element(a) + " and " + element(c) + " do not tie");
+      }
+  return success();
+}
+
 bool mlir::obs::isAssociativeOnSamples(Operation *op) {
   TypeRange scalars =
       op->getRegion(0).front().getTerminator()->getOperandTypes();

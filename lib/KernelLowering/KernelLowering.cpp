@@ -45,8 +45,8 @@ static constexpr uint64_t kWarpSize = KernelOp::kWarpSize;
 /// The results whose global scatter counts its writes (see
 /// lowerKernelToGPUFunc).
 static SmallVector<unsigned> checkedGlobalResults(KernelOp kernel,
-                                                  bool checkScatters) {
-  return checkScatters ? getUncombinedGlobalResults(kernel)
+                                                  bool runTimeChecks) {
+  return runTimeChecks ? getUncombinedGlobalResults(kernel)
                        : SmallVector<unsigned>();
 }
 
@@ -100,10 +100,10 @@ public:
   KernelLowering(KernelOp kernel, gpu::GPUFuncOp func, int64_t grid,
                  ArrayRef<AffineMap> layouts,
                  const GPULoweringCounters &counters,
-                 ChangedElementsCache *cache, bool checkScatters)
+                 ChangedElementsCache *cache, bool runTimeChecks)
       : kernel(kernel), func(func), grid(grid), layouts(layouts),
         blockThreads(kernel.getBlockThreads()), counters(counters),
-        cache(cache), checkScatters(checkScatters), builder(func.getContext()) {
+        cache(cache), runTimeChecks(runTimeChecks), builder(func.getContext()) {
     kernel.walk([&](SyncOp sync) {
       syncIndex[sync] = static_cast<int64_t>(syncIndex.size());
     });
@@ -197,9 +197,13 @@ private:
   uint64_t blockThreads;
   const GPULoweringCounters &counters;
   ChangedElementsCache *cache;
-  /// Whether a scatter without a combine checks, as it runs, that no place
-  /// is written twice (the cpu target's code).
-  bool checkScatters;
+  /// Whether the code checks, as it runs, what the proof leaves to run time
+  /// (the cpu target's code): that a scatter without a combine writes no
+  /// place twice, and that obs.index reads inside its array.
+  bool runTimeChecks;
+  /// The runner's report of a place an obs.index reads outside its array,
+  /// with runTimeChecks.
+  func::FuncOp indexReport;
   OpBuilder builder;
   std::optional<Location> currentLoc;
   /// The element the stage being emitted computes, its work assignment
@@ -770,6 +774,13 @@ KernelLowering::emitStage(ArrayRef<Value> arrays,
         [this](OpBuilder &b, Location loc, unsigned index) {
           return emitExtent(b, loc, index);
         });
+    if (indexReport)
+      emitter.setIndexReport([this](OpBuilder &b, Location loc, Value inside,
+                                    Value index, uint64_t length) {
+        emitIndexOutsideReport(
+            b, loc, indexReport, inside,
+            gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), index, length);
+      });
     SmallVector<Value> path{element};
     path.append(inner.begin(), inner.end());
     SmallVector<Value> leaf;
@@ -994,6 +1005,45 @@ static bool onlyReadBy(Value array, SyncOp stage) {
   return true;
 }
 
+/// The array that `sync`, in place in `body` (a repeat's), overwrites as
+/// far as the code shows: the one array its stage reads, when nothing else
+/// reads it. Null otherwise.
+static Value overwrittenInBody(SyncOp sync, Block &body) {
+  if (sync.getPlacementOrDefault() != Placement::InPlace)
+    return {};
+  Value array = body.getArgument(0);
+  // Any array a sync or repeat stores is where the stage's reads stop.
+  llvm::SetVector<Value> read =
+      findStageSources(sync.getInput(), [&](Value value) {
+        return value == array ||
+               isa_and_present<SyncOp, RepeatOp>(value.getDefiningOp());
+      });
+  if (read.size() != 1 || read.front().getType() != sync.getType() ||
+      !onlyReadBy(read.front(), sync))
+    return {};
+  return read.front();
+}
+
+/// Where the array `sync`, yielded by `body` (a repeat's) and in place,
+/// ends up, followed through the in-place syncs before it: the repeat's
+/// own array (the iteration's buffer, which the next iteration then reads
+/// again: one buffer), or the array of a sync in `body` stored fresh
+/// (which is then stored in the buffer the next iteration reads instead).
+/// Null otherwise: the yielded array must go to that buffer, and its stage
+/// cannot both read and overwrite another.
+static Value yieldedInPlaceTarget(SyncOp sync, Block &body) {
+  Value overwritten = overwrittenInBody(sync, body);
+  while (overwritten && overwritten != body.getArgument(0)) {
+    auto stored = overwritten.getDefiningOp<SyncOp>();
+    if (!stored || stored->getBlock() != &body || stored.isKeptByThreads())
+      return {};
+    if (stored.getPlacementOrDefault() != Placement::InPlace)
+      return overwritten;
+    overwritten = overwrittenInBody(stored, body);
+  }
+  return overwritten;
+}
+
 Value KernelLowering::inPlaceTarget(SyncOp sync) {
   if (sync.getPlacementOrDefault() != Placement::InPlace)
     return {};
@@ -1095,7 +1145,9 @@ LogicalResult KernelLowering::lowerSyncKeptByThreads(SyncOp sync) {
           OpBuilder &b, Location loc, ValueRange path) -> SmallVector<Value> {
     Value element = path[0];
     bool sameElement =
-        inProgress && inProgress->element == element && inProgress->how == how;
+        inProgress &&
+        inProgress->element == ElementEmitter::getUncheckedIndex(element) &&
+        inProgress->how == how;
     bool own = !shuffles || sameElement;
     // The round is computed after the check, so that the simulation still
     // holds the element there (for its diagnostic).
@@ -1192,10 +1244,26 @@ LogicalResult KernelLowering::lowerRepeat(RepeatOp repeat) {
       return failure();
     emitBarrier(SyncScope::Block, {});
   }
-  FailureOr<Destination> allocatedSecond = allocateShared(type, repeat);
-  if (failed(allocatedSecond))
-    return failure();
-  Destination second = *allocatedSecond;
+  // The sync that makes the yielded array writes it into the next buffer.
+  // In place (syncIP ending repE's body), it overwrites what its stage
+  // reads: the repeat's own array, so that one buffer serves every
+  // iteration, or a sync's array in the body, which that sync then writes
+  // into the next buffer instead.
+  auto yieldingSync = yielded.getDefiningOp<SyncOp>();
+  if (yieldingSync && yieldingSync->getBlock() != &body)
+    yieldingSync = nullptr;
+  Value overwritten =
+      yieldingSync ? yieldedInPlaceTarget(yieldingSync, body) : Value();
+  bool oneBuffer = overwritten && overwritten == body.getArgument(0);
+  Operation *intoNext = oneBuffer || !overwritten ? yieldingSync.getOperation()
+                                                  : overwritten.getDefiningOp();
+  Destination second = first;
+  if (!oneBuffer) {
+    FailureOr<Destination> allocatedSecond = allocateShared(type, repeat);
+    if (failed(allocatedSecond))
+      return failure();
+    second = *allocatedSecond;
+  }
 
   auto loop = scf::ForOp::create(builder, loc(), constant(0),
                                  constant(repeat.getCount()), constant(1));
@@ -1203,27 +1271,28 @@ LogicalResult KernelLowering::lowerRepeat(RepeatOp repeat) {
   builder.setInsertionPoint(loop.getBody()->getTerminator());
   // Even iterations read the first buffer and write the second; odd ones
   // the other way round.
-  Value parity = arith::RemUIOp::create(builder, loc(), loop.getInductionVar(),
-                                        constant(2));
-  Value even = arith::CmpIOp::create(builder, loc(), arith::CmpIPredicate::eq,
-                                     parity, constant(0));
-  Destination current, next;
-  for (auto [a, b] : llvm::zip_equal(first.components, second.components)) {
-    current.components.push_back(
-        arith::SelectOp::create(builder, loc(), even, a, b));
-    next.components.push_back(
-        arith::SelectOp::create(builder, loc(), even, b, a));
+  Destination current = first, next = second;
+  if (!oneBuffer) {
+    Value parity = arith::RemUIOp::create(builder, loc(),
+                                          loop.getInductionVar(), constant(2));
+    Value even = arith::CmpIOp::create(builder, loc(), arith::CmpIPredicate::eq,
+                                       parity, constant(0));
+    current.components.clear();
+    next.components.clear();
+    for (auto [a, b] : llvm::zip_equal(first.components, second.components)) {
+      current.components.push_back(
+          arith::SelectOp::create(builder, loc(), even, a, b));
+      next.components.push_back(
+          arith::SelectOp::create(builder, loc(), even, b, a));
+    }
   }
   sources[body.getArgument(0)] = readerFor(current);
   stored[body.getArgument(0)] = current;
 
-  // The sync that makes the yielded array writes it into the next buffer.
-  auto yieldingSync = yielded.getDefiningOp<SyncOp>();
-  if (yieldingSync && yieldingSync->getBlock() != &body)
-    yieldingSync = nullptr;
   for (Operation &op : body.without_terminator()) {
     if (auto sync = dyn_cast<SyncOp>(op)) {
-      if (failed(lowerSync(sync, sync == yieldingSync ? &next : nullptr)))
+      bool toNext = sync == intoNext && !oneBuffer;
+      if (failed(lowerSync(sync, toNext ? &next : nullptr)))
         return failure();
       continue;
     }
@@ -1239,6 +1308,16 @@ LogicalResult KernelLowering::lowerRepeat(RepeatOp repeat) {
     if (failed(emitStage(yielded, {}, next)))
       return failure();
     emitBarrier(SyncScope::Block, {});
+  } else if (overwritten &&
+             stored.lookup(yielded).components != next.components) {
+    // An in-place sync on the way did not take (the proof's verifier says
+    // which): the array is not where the next iteration reads.
+    return tagError(yieldingSync.emitOpError()
+                        << "in place cannot apply: the syncs in place before "
+                           "it do not all overwrite what their stages read, "
+                           "so its array is not in the buffer the next "
+                           "iteration reads",
+                    ErrorKind::RejectedChoice);
   }
   const Destination &result = repeat.getCount() % 2 == 0 ? first : second;
   sources[repeat.getResult()] = readerFor(result);
@@ -1274,7 +1353,7 @@ LogicalResult KernelLowering::lowerScatter(ScatterOp scatter) {
   // shared-memory plan: the proofs never see it).
   Value writes;
   func::FuncOp report;
-  if (checkScatters && !scatter.getCombine()) {
+  if (runTimeChecks && !scatter.getCombine()) {
     FailureOr<func::FuncOp> declared = getScatterCollisionReport(func);
     if (failed(declared))
       return failure();
@@ -1408,6 +1487,15 @@ LogicalResult KernelLowering::lowerBlock(Block &block) {
 LogicalResult KernelLowering::lower() {
   Block &entry = func.getBody().front();
   builder.setInsertionPointToStart(&entry);
+  bool readsByIndex =
+      kernel.walk([](IndexOp) { return WalkResult::interrupt(); })
+          .wasInterrupted();
+  if (runTimeChecks && readsByIndex) {
+    FailureOr<func::FuncOp> report = getIndexOutsideReport(func);
+    if (failed(report))
+      return failure();
+    indexReport = *report;
+  }
 
   // Arguments, then outputs, each as its components; for sizes known at
   // run time, the components' lengths follow them all.
@@ -1460,7 +1548,7 @@ LogicalResult KernelLowering::lower() {
   }
   // The write counts of checked global scatters follow everything else.
   unsigned nextCount = numMemrefs * (dynamic ? 2 : 1);
-  for (unsigned index : checkedGlobalResults(kernel, checkScatters))
+  for (unsigned index : checkedGlobalResults(kernel, runTimeChecks))
     globalWriteCounts[index] = entry.getArgument(nextCount++);
 
   // Syncs whose result is only returned write global memory directly.
@@ -1487,7 +1575,7 @@ LogicalResult KernelLowering::lower() {
 FailureOr<gpu::GPUFuncOp> mlir::obs::lowerKernelToGPUFunc(
     KernelOp kernel, gpu::GPUModuleOp module, StringRef name, int64_t grid,
     const GPULoweringCounters &counters, ChangedElementsCache *cache,
-    const KernelLayouts *layouts, bool checkScatters) {
+    const KernelLayouts *layouts, bool runTimeChecks) {
   uint64_t threads = kernel.getBlockThreads();
   if (threads > KernelOp::kMaxThreads)
     return tagError(kernel.emitOpError()
@@ -1522,7 +1610,7 @@ FailureOr<gpu::GPUFuncOp> mlir::obs::lowerKernelToGPUFunc(
     if (ShapedType::isDynamic(grid))
       arguments.append(arguments.size(), builder.getIndexType());
   }
-  for (unsigned index : checkedGlobalResults(kernel, checkScatters)) {
+  for (unsigned index : checkedGlobalResults(kernel, runTimeChecks)) {
     auto type = cast<ArrType>(kernel.getResultTypes()[index]);
     llvm::append_range(
         arguments,
@@ -1547,7 +1635,7 @@ FailureOr<gpu::GPUFuncOp> mlir::obs::lowerKernelToGPUFunc(
   KernelLowering lowering(kernel, func, grid,
                           layouts ? ArrayRef<AffineMap>(layouts->arrays)
                                   : ArrayRef<AffineMap>(),
-                          counters, cache, checkScatters);
+                          counters, cache, runTimeChecks);
   if (failed(lowering.lower())) {
     func.erase();
     return failure();

@@ -135,7 +135,7 @@ void mlir::obs::buildOptimizePipeline(OpPassManager &pm,
 void mlir::obs::buildKernelsToGPUPipeline(OpPassManager &pm,
                                           bool recordLaunches,
                                           bool guardEmptyGrids,
-                                          bool checkScatters) {
+                                          bool runTimeChecks) {
   // Nothing left to do after obs-optimize, which expands them first.
   pm.addPass(createObsExpandDevice());
   OpPassManager &kernels = pm.nest<KernelOp>();
@@ -148,7 +148,7 @@ void mlir::obs::buildKernelsToGPUPipeline(OpPassManager &pm,
     pm.addPass(createObsRecordLaunches());
   ConvertObsToGPUOptions gpuOptions;
   gpuOptions.guardEmptyGrids = guardEmptyGrids;
-  gpuOptions.checkScatters = checkScatters;
+  gpuOptions.runTimeChecks = runTimeChecks;
   pm.addPass(createConvertObsToGPU(gpuOptions));
   // Specialise the element code per thread and round: fold what the thread
   // id's range decides (fan's `i < N/2` under strided<256>), then share the
@@ -169,7 +169,7 @@ void mlir::obs::buildKernelsToGPUPipeline(OpPassManager &pm,
 void mlir::obs::buildCPUPipeline(OpPassManager &pm,
                                  const CPUPipelineOptions &options) {
   buildKernelsToGPUPipeline(pm, options.recordLaunches,
-                            /*guardEmptyGrids=*/true, /*checkScatters=*/true);
+                            /*guardEmptyGrids=*/true, /*runTimeChecks=*/true);
   ObsGPUToCPUOptions cpuOptions;
   cpuOptions.order = options.order;
   cpuOptions.seed = options.seed;

@@ -2,6 +2,7 @@
 
 #include "Obs/Support/RuntimeFunctions.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/SymbolTable.h"
 
 using namespace mlir;
@@ -33,13 +34,42 @@ FailureOr<func::FuncOp> mlir::obs::getScatterCollisionReport(Operation *op) {
       FunctionType::get(op->getContext(), {i64, i64}, {}));
 }
 
+/// A call of `report` with `indices`, each an index, passed as i64s.
+static void emitReportCall(OpBuilder &builder, Location loc,
+                           func::FuncOp report, ValueRange indices) {
+  SmallVector<Value> arguments;
+  for (Value index : indices)
+    arguments.push_back(
+        arith::IndexCastOp::create(builder, loc, builder.getI64Type(), index));
+  func::CallOp::create(builder, loc, report, arguments);
+}
+
 void mlir::obs::emitScatterCollisionReport(OpBuilder &builder, Location loc,
                                            func::FuncOp report, Value block,
                                            Value place) {
-  auto toI64 = [&](Value index) -> Value {
-    return arith::IndexCastOp::create(builder, loc, builder.getI64Type(),
-                                      index);
-  };
-  func::CallOp::create(builder, loc, report,
-                       ValueRange{toI64(block), toI64(place)});
+  emitReportCall(builder, loc, report, {block, place});
+}
+
+FailureOr<func::FuncOp> mlir::obs::getIndexOutsideReport(Operation *op) {
+  Type i64 = IntegerType::get(op->getContext(), 64);
+  return getOrDeclareRuntimeFunction(
+      SymbolTable::getNearestSymbolTable(op), kIndexOutsideFunction,
+      FunctionType::get(op->getContext(), {i64, i64, i64}, {}));
+}
+
+void mlir::obs::emitIndexOutsideReport(OpBuilder &builder, Location loc,
+                                       func::FuncOp report, Value inside,
+                                       Value block, Value index,
+                                       uint64_t length) {
+  Value outside = arith::XOrIOp::create(
+      builder, loc, inside, arith::ConstantIntOp::create(builder, loc, 1, 1));
+  auto ifOutside = scf::IfOp::create(builder, loc, outside,
+                                     /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(ifOutside.thenBlock());
+  if (!block)
+    block = arith::ConstantIndexOp::create(builder, loc, -1);
+  emitReportCall(
+      builder, loc, report,
+      {block, index, arith::ConstantIndexOp::create(builder, loc, length)});
 }

@@ -188,32 +188,6 @@ static std::optional<KeyOrder> matchKeyOrder(Region &less,
   return std::nullopt;
 }
 
-/// Whether `less` yields one comparison that is never a strict order: one
-/// that holds between equal operands (`sle`, `eq`, `ole`, ...) or both ways
-/// between different ones (`ne`). A stable sort needs a strict weak order
-/// (no element comes before itself, nor before what comes before it), so
-/// such a `less` is rejected rather than sorted in an order that depends on
-/// the network. A float comparison is a strict weak order only without
-/// NaNs (`ult` holds both ways with one); the radix sort orders NaNs by
-/// their bits, the merge sort leaves their order unspecified.
-static bool isNonStrictComparison(Region &less) {
-  Operation *compare =
-      less.front().getTerminator()->getOperand(0).getDefiningOp();
-  if (auto cmpi = dyn_cast_if_present<arith::CmpIOp>(compare)) {
-    using P = arith::CmpIPredicate;
-    P predicate = cmpi.getPredicate();
-    return predicate != P::slt && predicate != P::sgt && predicate != P::ult &&
-           predicate != P::ugt;
-  }
-  if (auto cmpf = dyn_cast_if_present<arith::CmpFOp>(compare)) {
-    using P = arith::CmpFPredicate;
-    P predicate = cmpf.getPredicate();
-    return predicate != P::OLT && predicate != P::OGT && predicate != P::ULT &&
-           predicate != P::UGT && predicate != P::AlwaysFalse;
-  }
-  return false;
-}
-
 /// Builds the kernels of one device op and the launch plan that replaces
 /// it.
 class DeviceExpander {
@@ -1659,15 +1633,8 @@ void ObsExpandDevicePass::runOnOperation() {
     // other order merges.
     std::optional<KeyOrder> keyOrder;
     if (isa<DeviceSortOp>(op)) {
-      if (isNonStrictComparison(*described.body)) {
-        op->emitOpError()
-            << "sorts by a `less` that is one comparison but not a strict "
-               "order (`sle`, `eq`, `ne`, `ole`, ...: it holds between equal "
-               "elements, or both ways): a sort needs a strict weak order, "
-               "in which no element comes before itself; use `slt`, `ult`, "
-               "`olt` or their `gt` forms";
+      if (failed(checkStrictWeakOrder(op)))
         return signalPassFailure();
-      }
       keyOrder = matchKeyOrder(*described.body, described.scalars.size());
       addToStatistic(*this, keyOrder ? numRadixSorts : numMergeSorts,
                      keyOrder ? "radix-sorts" : "merge-sorts");

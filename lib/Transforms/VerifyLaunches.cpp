@@ -30,6 +30,7 @@
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -584,34 +585,80 @@ ObsVerifyLaunchesPass::proveOverlaps(LaunchOp launch, KernelOp kernel,
   return tagError(diag, ErrorKind::RejectedChoice);
 }
 
+/// The function `call` calls: its symbol's, or, for an indirect call, the
+/// one a func.constant names; null when the proof cannot tell.
+static FunctionOpInterface resolveCallee(CallOpInterface call,
+                                         SymbolTableCollection &symbols) {
+  // An indirect callee resolves to the op that defines it.
+  Operation *callee = call.resolveCallableInTable(&symbols);
+  if (auto constant = dyn_cast_if_present<func::ConstantOp>(callee))
+    callee = symbols.lookupNearestSymbolFrom(call, constant.getValueAttr());
+  return dyn_cast_if_present<FunctionOpInterface>(callee);
+}
+
+/// The name of the global `root` (an allocation) is, when it is one that is
+/// not constant: the memory a function may reach without an argument.
+static StringAttr writableGlobalOf(Value root) {
+  auto get = root.getDefiningOp<memref::GetGlobalOp>();
+  if (!get || isConstantGlobal(root))
+    return {};
+  return get.getNameAttr().getAttr();
+}
+
 LogicalResult
 ObsVerifyLaunchesPass::proveCalls(ModuleOp module,
                                   SymbolTableCollection &symbols) {
-  // Functions that launch kernels, directly or through calls.
+  // Functions that launch kernels, directly or through calls; and the
+  // globals each function reaches itself or through its calls.
   llvm::DenseSet<Operation *> launching;
+  llvm::DenseMap<Operation *, llvm::SetVector<StringAttr>> globals;
   module.walk([&](LaunchOp launch) {
     if (auto function = launch->getParentOfType<FunctionOpInterface>())
       launching.insert(function);
+  });
+  module.walk([&](memref::GetGlobalOp get) {
+    if (auto function = get->getParentOfType<FunctionOpInterface>())
+      if (StringAttr name = writableGlobalOf(get.getResult()))
+        globals[function].insert(name);
   });
   bool grew = true;
   while (grew) {
     grew = false;
     module.walk([&](CallOpInterface call) {
-      auto callee = dyn_cast_if_present<FunctionOpInterface>(
-          call.resolveCallableInTable(&symbols));
+      FunctionOpInterface callee = resolveCallee(call, symbols);
       auto caller = call->getParentOfType<FunctionOpInterface>();
-      if (callee && caller && launching.contains(callee) &&
-          launching.insert(caller).second)
+      if (!callee || !caller)
+        return;
+      if (launching.contains(callee) && launching.insert(caller).second)
         grew = true;
+      llvm::SetVector<StringAttr> reached = globals.lookup(callee);
+      for (StringAttr name : reached)
+        grew |= globals[caller].insert(name);
     });
   }
-  // A launching function's memref arguments are proved as distinct
-  // allocations; a call that passes one allocation twice breaks that.
+  // A launching function's memref arguments and the globals it reaches are
+  // proved as distinct allocations; a call that passes one allocation
+  // twice, or a global the callee reaches itself, breaks that. A call the
+  // proof cannot follow may reach a launching function with anything.
   WalkResult result = module.walk([&](CallOpInterface call) {
-    Operation *callee = call.resolveCallableInTable(&symbols);
+    FunctionOpInterface callee = resolveCallee(call, symbols);
+    bool passesMemory = llvm::any_of(call.getArgOperands(), [](Value operand) {
+      return isa<MemRefType>(operand.getType());
+    });
+    if (!callee && passesMemory && !launching.empty()) {
+      InFlightDiagnostic diag =
+          call->emitOpError()
+          << "passes memrefs to a function the launch proof cannot tell, in "
+             "a module whose functions launch kernels: the proof follows "
+             "only calls by symbol (or of a func.constant), so that it "
+             "sees every allocation a launch is given";
+      tagError(diag, ErrorKind::RejectedChoice);
+      return WalkResult::interrupt();
+    }
     if (!callee || !launching.contains(callee))
       return WalkResult::advance();
     llvm::DenseMap<Value, unsigned> roots;
+    const llvm::SetVector<StringAttr> &reached = globals[callee];
     for (auto [index, argument] : llvm::enumerate(call.getArgOperands())) {
       if (!isa<MemRefType>(argument.getType()))
         continue;
@@ -619,6 +666,19 @@ ObsVerifyLaunchesPass::proveCalls(ModuleOp module,
           followToAllocation(argument, call, "argument " + Twine(index));
       if (failed(placement))
         return WalkResult::interrupt();
+      if (StringAttr global = writableGlobalOf(placement->root);
+          global && reached.contains(global)) {
+        InFlightDiagnostic diag =
+            call->emitOpError()
+            << "passes @" << global.getValue() << " as argument " << index
+            << " to a function that launches kernels and reaches @"
+            << global.getValue()
+            << " itself: its memref arguments and the globals it uses are "
+               "proved as distinct allocations";
+        diag.attachNote(placement->root.getLoc()) << "the allocation";
+        tagError(diag, ErrorKind::RejectedChoice);
+        return WalkResult::interrupt();
+      }
       auto [it, inserted] = roots.try_emplace(placement->root, index);
       if (inserted)
         continue;

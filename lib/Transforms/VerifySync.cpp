@@ -19,17 +19,23 @@ namespace mlir::obs {
 using namespace mlir;
 using namespace mlir::obs;
 
-/// Whether some sync of `kernel` has a property written or planned.
-static bool hasRefinedSync(KernelOp kernel) {
-  return kernel
-      .walk([](SyncOp sync) {
-        return sync.getScopeAttr() || sync.getPlacementAttr() ||
-                       sync.getHowAttr() || sync.getStorageAttr() ||
-                       sync.getPlanAttr()
-                   ? WalkResult::interrupt()
-                   : WalkResult::advance();
-      })
-      .wasInterrupted();
+/// Whether `kernel` is safe by construction: every sync open (block
+/// barriers, fresh buffers, the default sweep), and no op whose places
+/// come from the code (obs.index, obs.scatter), which may leave an array or
+/// meet another thread's.
+static bool isSafeByConstruction(KernelOp kernel) {
+  return !kernel
+              .walk([](Operation *op) {
+                auto sync = dyn_cast<SyncOp>(op);
+                bool refined =
+                    sync && (sync.getScopeAttr() || sync.getPlacementAttr() ||
+                             sync.getHowAttr() || sync.getStorageAttr() ||
+                             sync.getPlanAttr());
+                return refined || isa<IndexOp, ScatterOp>(op)
+                           ? WalkResult::interrupt()
+                           : WalkResult::advance();
+              })
+              .wasInterrupted();
 }
 
 namespace {
@@ -39,7 +45,7 @@ struct ObsVerifySyncPass
 
   void runOnOperation() override {
     KernelOp kernel = getOperation();
-    if (refinedOnly && !hasRefinedSync(kernel))
+    if (skipSafeByConstruction && isSafeByConstruction(kernel))
       return;
     auto &simulations = getAnalysis<KernelSimulations>();
     SimulationCount count(*this, numSimulations, numSimulationsReused,
@@ -68,9 +74,10 @@ struct ObsVerifySyncPass
       }
       if (sync.isYieldedByRepeat()) {
         diag << "in place cannot apply: the repeat body yields its array, "
-                "which the repeat stores in the buffer its next iteration "
-                "reads; only a sync the body does not yield can overwrite "
-                "what its stage reads";
+                "which then overwrites the buffer the iteration read only "
+                "where its stage reads the repeat's own array and nothing "
+                "else does; this stage reads another array too, or "
+                "another stage reads the repeat's";
         continue;
       }
       diag << "in place has nothing to overwrite: its stage reads no array "

@@ -2,12 +2,12 @@
 // RUN: obs-opt %s --obs-expand-device=tile=4 -split-input-file | FileCheck %s --check-prefix=TILE4
 // RUN: obs-opt %s --obs-expand-device -split-input-file --obs-statistics 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
 
-// Four sorts follow one comparison of the first scalars (radix); two do
+// Four sorts follow one comparison of the first scalars (radix); three do
 // not (merge).
 // STATS: obs-expand-device
-// STATS-NEXT: 6 device-ops
+// STATS-NEXT: 7 device-ops
 // STATS: 4 radix-sorts
-// STATS-NEXT: 2 merge-sorts
+// STATS-NEXT: 3 merge-sorts
 
 // An i32 sort is four passes of a radix sort of 8-bit digits. The count
 // kernel reads the keys in the first pass; absent keys count nowhere.
@@ -212,6 +212,30 @@ func.func @two_keys_known(%k: memref<5000xi32>, %v: memref<5000xf32>, %ok: memre
     %tie = arith.andi %same, %larger : i1
     %first = arith.ori %before, %tie : i1
     obs.yield %first : i1
+  }
+  return
+}
+
+// -----
+
+// A strict weak order written as a three-way comparison that is -1: judged
+// by what it computes on samples, not by the predicate of its last compare
+// (an `eq`), it is `slt`, and merges (the radix sort follows only one
+// comparison of the keys).
+// CHECK-LABEL: func.func @three_way
+// CHECK: obs.launch @three_way_device_sort_merge
+func.func @three_way(%in: memref<?xi32>, %out: memref<?xi32>) {
+  obs.device_sort ins(%in : memref<?xi32>) outs(%out : memref<?xi32>) {
+  ^bb0(%x: i32, %y: i32):
+    %lt = arith.cmpi slt, %x, %y : i32
+    %gt = arith.cmpi sgt, %x, %y : i32
+    %minus = arith.constant -1 : i32
+    %zero = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %ordered = arith.select %gt, %one, %zero : i32
+    %cmp3 = arith.select %lt, %minus, %ordered : i32
+    %less = arith.cmpi eq, %cmp3, %minus : i32
+    obs.yield %less : i1
   }
   return
 }

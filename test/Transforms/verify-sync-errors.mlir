@@ -159,10 +159,13 @@ obs.kernel @read_later(%a: !obs.arr<2 x i8>) -> !obs.arr<2 x i8> attributes {thr
 
 // -----
 
-// In place on a sync that a repeat body yields: the repeat keeps its array
-// in the buffer the next iteration reads, so the placement cannot apply,
-// and the message says why.
+// In place on a sync that a repeat body yields (syncIP ending repE's body)
+// overwrites the array its stage reads, which the next iteration then
+// reads: the proof decides it like any in-place stage. Here one thread per
+// element reads both of its pair, and its partner overwrites one of them.
 obs.kernel @yielded_in_place(%a: !obs.arr<16 x i32>) -> !obs.arr<16 x i32> {
+  // The buffers the iterations take turns at are the repeat's.
+  // expected-note @+1 {{the buffer holds the array of this op}}
   %m = obs.repeat 4 %a : !obs.arr<16 x i32> {
   ^bb0(%x: !obs.arr<16 x i32>):
     %r = obs.riffle %x : !obs.arr<16 x i32>
@@ -173,8 +176,30 @@ obs.kernel @yielded_in_place(%a: !obs.arr<16 x i32>) -> !obs.arr<16 x i32> {
       %hi = arith.maxsi %p, %q : i32
       obs.yield %lo, %hi : i32, i32
     }
-    // expected-error @+1 {{'obs.sync' op in place cannot apply: the repeat body yields its array, which the repeat stores in the buffer its next iteration reads; only a sync the body does not yield can overwrite what its stage reads}}
+    // expected-error @+1 {{'obs.sync' op in place is unsafe: thread 0 (warp 0) writes element 0 of a shared buffer and thread 1 (warp 0) reads it in the same stage, with no barrier between them}}
     %t = obs.sync inplace %e : !obs.arr<16 x i32>
+    obs.yield %t : !obs.arr<16 x i32>
+  }
+  obs.return %m : !obs.arr<16 x i32>
+}
+
+// -----
+
+// In place on a yielded sync whose stage reads two arrays (the repeat's and
+// a sync's): the array it yields must go to the buffer the next iteration
+// reads, and it cannot both overwrite one of them and read the other.
+obs.kernel @yielded_reads_two(%a: !obs.arr<16 x i32>) -> !obs.arr<16 x i32> {
+  %m = obs.repeat 4 %a : !obs.arr<16 x i32> {
+  ^bb0(%x: !obs.arr<16 x i32>):
+    %r = obs.rev %x : !obs.arr<16 x i32>
+    %s = obs.sync %r : !obs.arr<16 x i32>
+    %sum = obs.map %s, %x : !obs.arr<16 x i32>, !obs.arr<16 x i32> -> !obs.arr<16 x i32> {
+    ^bb0(%p: i32, %q: i32):
+      %o = arith.addi %p, %q : i32
+      obs.yield %o : i32
+    }
+    // expected-error @+1 {{'obs.sync' op in place cannot apply: the repeat body yields its array, which then overwrites the buffer the iteration read only where its stage reads the repeat's own array and nothing else does; this stage reads another array too, or another stage reads the repeat's}}
+    %t = obs.sync inplace %sum : !obs.arr<16 x i32>
     obs.yield %t : !obs.arr<16 x i32>
   }
   obs.return %m : !obs.arr<16 x i32>

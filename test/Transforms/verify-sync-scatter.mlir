@@ -78,3 +78,38 @@ obs.kernel @overwritten(%a: !obs.arr<64 x i32>, %places: !obs.arr<64 x i32>) -> 
   }
   obs.return %u : !obs.arr<64 x i32>
 }
+
+// -----
+
+// Two values at each place, and one thread writes both: on 32 threads,
+// thread t writes values t and t + 32, both to place t. No pair of threads
+// meets there, but the scatter writes the place twice all the same.
+obs.kernel @collide_in_one_thread(%a: !obs.arr<64 x i32>) -> !obs.arr<32 x i32> attributes {threads = 32} {
+  %wrapped = obs.generate : !obs.arr<64 x i32> {
+  ^bb0(%i: index):
+    %c32 = arith.constant 32 : index
+    %h = arith.remui %i, %c32 : index
+    %p = arith.index_cast %h : index to i32
+    obs.yield %p : i32
+  }
+  // expected-error @+1 {{'obs.scatter' op writes place 0 twice in thread 0 (warp 0): without a combine, each place is written at most once}}
+  %s = obs.scatter %a at %wrapped initial(0 : i32) : !obs.arr<64 x i32>, !obs.arr<64 x i32> -> !obs.arr<32 x i32>
+  obs.return %s : !obs.arr<32 x i32>
+}
+
+// -----
+
+// The same values once each, on 32 threads: kept.
+obs.kernel @once_each_in_one_thread(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> attributes {threads = 32} {
+  %rotated = obs.generate : !obs.arr<64 x i32> {
+  ^bb0(%i: index):
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %n = arith.addi %i, %c1 : index
+    %h = arith.remui %n, %c64 : index
+    %p = arith.index_cast %h : index to i32
+    obs.yield %p : i32
+  }
+  %s = obs.scatter %a at %rotated initial(0 : i32) : !obs.arr<64 x i32>, !obs.arr<64 x i32> -> !obs.arr<64 x i32>
+  obs.return %s : !obs.arr<64 x i32>
+}

@@ -67,6 +67,7 @@ public:
     uint64_t first = copy();
     storageRng.seed(first ^ 0x9E3779B97F4A7C15ull);
     differenceRng.seed(first ^ 0xD1B54A32D192ED03ull);
+    boundsRng.seed(first ^ 0x2545F4914F6CDD1Dull);
   }
 
   std::vector<Step> steps(uint64_t length, unsigned depth) {
@@ -217,7 +218,54 @@ private:
     default:
       break;
     }
+    // One step in ten reads near or past the ends of an array, or is
+    // otherwise unsafe whatever its plan, instead: drawn from a stream of
+    // its own, after the step drew from the main one, so that the rest of
+    // a seed's program does not change.
+    if (std::bernoulli_distribution(0.1)(boundsRng))
+      return boundsStep(length, depth, s);
     return s;
+  }
+
+  /// A step that reads near or past the ends of its array, writes a
+  /// scatter's place twice, or holds a gpu op in its element code, in
+  /// place of `drawn`. The unsafe ones only at kernel level, where every
+  /// element is computed.
+  Step boundsStep(uint64_t length, unsigned depth, const Step &drawn) {
+    auto draw = [&](uint64_t lo, uint64_t hi) {
+      return std::uniform_int_distribution<uint64_t>(lo, hi)(boundsRng);
+    };
+    bool top = depth == 0;
+    bool integer = !type.isTuple() && allIntegers(type);
+    Step s;
+    switch (draw(0, 9)) {
+    case 0:
+      if (top && !type.isTuple() && length > 0) {
+        s.kind = Step::Scatter;
+        s.variant = 3;
+        return s;
+      }
+      return drawn;
+    case 1:
+      if (!top)
+        return drawn;
+      s.kind = Step::RawGpu;
+      s.variant = draw(0, 2);
+      return s;
+    case 2:
+    case 3:
+    case 4:
+      if (!integer)
+        return drawn;
+      s.kind = Step::Gather;
+      s.variant = draw(0, 1);
+      return s;
+    default:
+      s.kind = Step::Neighbour;
+      s.a = draw(0, 1) ? int64_t(draw(1, 2)) : -int64_t(draw(1, 2));
+      s.variant = draw(0, top ? 2 : 1);
+      return s;
+    }
   }
 
   std::mt19937_64 &rng;
@@ -225,6 +273,8 @@ private:
   std::mt19937_64 storageRng;
   /// Which scans without a network fold a difference.
   std::mt19937_64 differenceRng;
+  /// Which steps read near or past the ends of an array instead.
+  std::mt19937_64 boundsRng;
   const ElementType &type;
   unsigned budget = 14;
 };
@@ -282,6 +332,15 @@ private:
          << " {\n  obs.return %input : " << arr << "\n}\n";
     if (launch.spread != Launch::NoSpread)
       printSpread(launch, total);
+    if (launch.kind == Launch::Separate && launch.call != Launch::NoCall) {
+      // The helper launches from its argument into the global.
+      os << "memref.global \"private\" @scratch : " << memref
+         << " = uninitialized\n"
+         << "func.func private @run(%in: " << memref << ") {\n"
+         << "  %scratch = memref.get_global @scratch : " << memref << "\n";
+      run("fuzz", "%in", "%scratch", true);
+      os << "  return\n}\n";
+    }
     os << "func.func @launch(%in: " << memref << ", %out: " << memref
        << ") {\n";
     // With a spread, the blocks' results go to %mid first.
@@ -292,7 +351,24 @@ private:
     }
     switch (launch.kind) {
     case Launch::Separate:
-      run("fuzz", "%in", out, true);
+      if (launch.call == Launch::NoCall) {
+        run("fuzz", "%in", out, true);
+        break;
+      }
+      // Through @run, into @scratch, then copied out.
+      os << "  %scratch = memref.get_global @scratch : " << memref << "\n";
+      if (launch.call == Launch::Aliased)
+        os << "  memref.copy %in, %scratch : " << memref << " to " << memref
+           << "\n";
+      if (launch.call == Launch::Indirect)
+        os << "  %run = func.constant @run : (" << memref << ") -> ()\n"
+           << "  func.call_indirect %run(%in) : (" << memref << ") -> ()\n";
+      else
+        os << "  func.call @run("
+           << (launch.call == Launch::Aliased ? "%scratch" : "%in") << ") : ("
+           << memref << ") -> ()\n";
+      os << "  memref.copy %scratch, " << out << " : " << memref << " to "
+         << memref << "\n";
       break;
     case Launch::InPlace:
       run("fuzz_copy", "%in", out, false);
@@ -619,6 +695,126 @@ private:
     return j;
   }
 
+  /// Step::Neighbour: element i is x[i + a], clamped, wrapped or as it
+  /// is; the result synced, so that every element is computed.
+  std::string neighbour(const Step &s, const std::string &x, uint64_t length,
+                        unsigned indent) {
+    std::string arr = arrayType(length), y = fresh(), z = fresh();
+    std::string i = fresh("i"), c = fresh("c"), n = fresh("c"),
+                sum = fresh("i"), j = fresh("i");
+    uint64_t distance = static_cast<uint64_t>(s.a < 0 ? -s.a : s.a);
+    os << pad(indent) << y << " = obs.generate : " << arr << " {\n";
+    os << pad(indent) << "^bb0(" << i << ": index):\n";
+    unsigned in = indent + 1;
+    os << pad(in) << c << " = arith.constant " << distance << " : index\n";
+    os << pad(in) << n << " = arith.constant " << length << " : index\n";
+    if (s.variant == 1) {
+      // (i + a) mod N, as i + (N + a mod N) for a negative a.
+      uint64_t shift = s.a > 0 ? distance : length - distance % length;
+      std::string k = fresh("c"), t = fresh("i");
+      os << pad(in) << k << " = arith.constant " << shift << " : index\n";
+      os << pad(in) << t << " = arith.addi " << i << ", " << k << " : index\n";
+      os << pad(in) << j << " = arith.remui " << t << ", " << n << " : index\n";
+    } else if (s.a > 0) {
+      os << pad(in) << sum << " = arith.addi " << i << ", " << c
+         << " : index\n";
+      if (s.variant == 0) {
+        std::string last = fresh("c"), past = fresh("b");
+        os << pad(in) << last << " = arith.constant " << length - 1
+           << " : index\n";
+        os << pad(in) << past << " = arith.cmpi ugt, " << sum << ", " << last
+           << " : index\n";
+        os << pad(in) << j << " = arith.select " << past << ", " << last << ", "
+           << sum << " : index\n";
+      } else {
+        j = sum;
+      }
+    } else {
+      os << pad(in) << sum << " = arith.subi " << i << ", " << c
+         << " : index\n";
+      if (s.variant == 0) {
+        std::string zero = fresh("c"), before = fresh("b");
+        os << pad(in) << zero << " = arith.constant 0 : index\n";
+        os << pad(in) << before << " = arith.cmpi ult, " << i << ", " << c
+           << " : index\n";
+        os << pad(in) << j << " = arith.select " << before << ", " << zero
+           << ", " << sum << " : index\n";
+      } else {
+        j = sum;
+      }
+    }
+    yield(indexOf(x, arr, j, in), in, scalarList());
+    os << pad(indent) << "}\n";
+    os << pad(indent) << z << " = obs.sync " << y << " : " << arr << "\n";
+    return z;
+  }
+
+  /// Step::Gather: element i is x[x[i]], the place wrapped into the array
+  /// or not.
+  std::string gather(const Step &s, const std::string &x, uint64_t length,
+                     unsigned indent) {
+    std::string arr = arrayType(length), y = fresh();
+    std::string i = fresh("i"), q = fresh("i"), j = q;
+    Scalar scalar = scalars().front();
+    os << pad(indent) << y << " = obs.generate : " << arr << " {\n";
+    os << pad(indent) << "^bb0(" << i << ": index):\n";
+    unsigned in = indent + 1;
+    std::string v = indexOf(x, arr, i, in).front();
+    os << pad(in) << q << " = arith.index_cast " << v << " : " << name(scalar)
+       << " to index\n";
+    if (s.variant == 0) {
+      std::string n = fresh("c"), r = fresh("i"), t = fresh("i");
+      j = fresh("i");
+      os << pad(in) << n << " = arith.constant " << length << " : index\n";
+      os << pad(in) << r << " = arith.remsi " << q << ", " << n << " : index\n";
+      os << pad(in) << t << " = arith.addi " << r << ", " << n << " : index\n";
+      os << pad(in) << j << " = arith.remui " << t << ", " << n << " : index\n";
+    }
+    yield(indexOf(x, arr, j, in), in, scalarList());
+    os << pad(indent) << "}\n";
+    return y;
+  }
+
+  /// Step::RawGpu: a map that yields its element unchanged, beside a gpu
+  /// op that element code may not hold.
+  std::string rawGpu(const Step &s, const std::string &x, uint64_t length,
+                     unsigned indent) {
+    std::string arr = arrayType(length), y = fresh(), header;
+    os << pad(indent) << y << " = obs.map " << x << " : " << arr << " -> "
+       << arr << " {\n";
+    std::vector<std::string> in = arguments(1, header);
+    os << pad(indent) << header << "\n";
+    unsigned body = indent + 1;
+    std::string r = fresh("g");
+    if (s.variant == 0) {
+      os << pad(body) << r << " = gpu.thread_id x\n";
+    } else if (s.variant == 1) {
+      os << pad(body) << r << " = gpu.block_id x\n";
+    } else {
+      std::string one = fresh("c"), width = fresh("c"), ok = fresh("b");
+      os << pad(body) << one << " = arith.constant 1 : i32\n";
+      os << pad(body) << width << " = arith.constant 32 : i32\n";
+      os << pad(body) << r << ", " << ok << " = gpu.shuffle xor " << one << ", "
+         << one << ", " << width << " : i32\n";
+    }
+    yield(in, body, scalarList());
+    os << pad(indent) << "}\n";
+    return y;
+  }
+
+  /// `obs.index x[j]` of an array `arr`: the names of its scalars.
+  std::vector<std::string> indexOf(const std::string &x, const std::string &arr,
+                                   const std::string &j, unsigned indent) {
+    std::vector<std::string> values;
+    for (size_t k = 0; k < scalars().size(); ++k)
+      values.push_back(fresh());
+    os << pad(indent);
+    for (size_t k = 0; k < values.size(); ++k)
+      os << (k ? ", " : "") << values[k];
+    os << " = obs.index " << x << "[" << j << "] : " << arr << "\n";
+    return values;
+  }
+
   std::string steps(const std::vector<Step> &list, std::string value,
                     uint64_t length, unsigned indent) {
     for (const Step &s : list)
@@ -789,14 +985,7 @@ private:
     }
     case Step::Permute: {
       std::string j = affinePosition(y, arr, s, length, indent);
-      std::vector<std::string> values;
-      for (size_t k = 0; k < scalars().size(); ++k)
-        values.push_back(fresh());
-      os << pad(indent + 1);
-      for (size_t k = 0; k < values.size(); ++k)
-        os << (k ? ", " : "") << values[k];
-      os << " = obs.index " << x << "[" << j << "] : " << arr << "\n";
-      yield(values, indent + 1, scalarList());
+      yield(indexOf(x, arr, j, indent + 1), indent + 1, scalarList());
       os << pad(indent) << "}\n";
       return y;
     }
@@ -808,7 +997,16 @@ private:
         places = valuesAsPlaces(x, arr, scalar, length, indent);
       } else {
         places = fresh();
-        std::string j = affinePosition(places, placesType, s, length, indent);
+        // Variant 3: i mod ceil(N / 2), each place twice.
+        Step affine = s;
+        uint64_t modulus = length;
+        if (s.variant == 3) {
+          affine.a = 1;
+          affine.b = 0;
+          modulus = (length + 1) / 2;
+        }
+        std::string j =
+            affinePosition(places, placesType, affine, modulus, indent);
         std::string p = fresh("i");
         os << pad(indent + 1) << p << " = arith.index_cast " << j
            << " : index to i32\n";
@@ -818,7 +1016,7 @@ private:
       // Combines whose result does not depend on the order of the
       // collisions: integer add and max, float max and min.
       std::string combine;
-      if (s.variant != 0)
+      if (s.variant == 1 || s.variant == 2)
         combine = orderFreeCombine(scalar, s.b % 2);
       os << pad(indent) << y << " = obs.scatter " << x << " at " << places;
       if (!combine.empty())
@@ -828,6 +1026,12 @@ private:
          << "\n";
       return y;
     }
+    case Step::Neighbour:
+      return neighbour(s, x, length, indent);
+    case Step::Gather:
+      return gather(s, x, length, indent);
+    case Step::RawGpu:
+      return rawGpu(s, x, length, indent);
     case Step::Sync:
       os << pad(indent) << y << " = obs.sync ";
       if (!s.scope.empty())
@@ -932,6 +1136,7 @@ Program obs_fuzz::generateProgram(std::mt19937_64 &rng, uint64_t maxLength) {
   };
   // Seeded from a copy, so that the main stream is not drawn from.
   std::mt19937_64 longRng(std::mt19937_64(rng)() ^ 0x94D049BB133111EBull);
+  std::mt19937_64 callRng(std::mt19937_64(rng)() ^ 0xA0761D6478BD642Full);
   Program program;
   unsigned maxLog = 0;
   while ((uint64_t(2) << maxLog) <= maxLength)
@@ -989,6 +1194,11 @@ Program obs_fuzz::generateProgram(std::mt19937_64 &rng, uint64_t maxLength) {
       launch.spread = static_cast<Launch::Spread>(spread);
       launch.firstCombine = uniform(0, 1);
     }
+    // One separate launch in three goes through a helper function (from a
+    // stream of its own, like the long scans).
+    if (launch.kind == Launch::Separate && launch.spread == Launch::NoSpread)
+      launch.call = static_cast<Launch::Call>(
+          std::discrete_distribution<int>({3, 1, 1, 1})(callRng));
     program.launch = launch;
   }
   // One program in 25 is a long scan instead (the program drawn above is
@@ -1106,6 +1316,11 @@ std::vector<Program> obs_fuzz::simplerPrograms(const Program &program) {
     Program alone(program);
     alone.launch.reset();
     result.push_back(std::move(alone));
+    if (program.launch->call != Launch::NoCall) {
+      Program direct(program);
+      direct.launch->call = Launch::NoCall;
+      result.push_back(std::move(direct));
+    }
     if (program.launch->layouts) {
       Program chunks(program);
       chunks.launch->layouts = false;
@@ -1173,7 +1388,14 @@ private:
     case Step::Riffle:
     case Step::Unriffle:
     case Step::Permute:
+    case Step::RawGpu:
       return clamp(cost + 1);
+    case Step::Neighbour:
+      // Synced: every element computed once.
+      materialize(copies * n, cost + 1);
+      return 1;
+    case Step::Gather: // two reads: x[i], then the place it names
+      return clamp(2 * cost + 1);
     case Step::Evens:
     case Step::Odds:
     case Step::Fan:
@@ -1258,6 +1480,29 @@ static bool anyWritten(const std::vector<Step> &steps) {
            !step.how.empty() || !step.storage.empty() ||
            anyWritten(step.body) || anyWritten(step.secondBody);
   });
+}
+
+static bool anyStep(const std::vector<Step> &steps, Step::Kind kind) {
+  return std::any_of(steps.begin(), steps.end(), [&](const Step &s) {
+    return s.kind == kind || anyStep(s.body, kind) ||
+           anyStep(s.secondBody, kind);
+  });
+}
+
+bool obs_fuzz::hasStep(const Program &program, Step::Kind kind) {
+  return anyStep(program.steps, kind);
+}
+
+bool obs_fuzz::isUnsafe(const Program &program) {
+  if (program.launch && program.launch->call == Launch::Aliased)
+    return true;
+  return std::any_of(program.steps.begin(), program.steps.end(),
+                     [&](const Step &s) {
+                       return (s.kind == Step::Neighbour && s.variant == 2) ||
+                              (s.kind == Step::Scatter && s.variant == 3 &&
+                               program.length >= 2) ||
+                              s.kind == Step::RawGpu;
+                     });
 }
 
 bool obs_fuzz::hasWrittenProperty(const Program &program) {

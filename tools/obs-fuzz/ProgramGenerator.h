@@ -53,8 +53,21 @@ struct Step {
     // a permutation (a i + b) mod N without a combine (variant 0, a power
     // of two N); at (a i + b) mod N, colliding, with a combine (variant 1);
     // at the places x itself gives, out-of-range ones dropped, with a
-    // combine (variant 2, integers).
+    // combine (variant 2, integers); at i mod ceil(N / 2) without a combine
+    // (variant 3, a place written twice: unsafe for N >= 2).
     Scatter,
+    // out[i] = x[i + a] (a in -2..2, not 0): clamped to the array (variant
+    // 0), wrapped around it (variant 1), or neither (variant 2, a read
+    // outside the array, known from the thread ids: unsafe), then synced.
+    Neighbour,
+    // out[i] = x[x[i]] (integer scalar elements): the place wrapped into
+    // the array (variant 0), or as it is (variant 1: it may be outside,
+    // which the ref and cpu targets stop at as they run).
+    Gather,
+    // A map whose element code asks the gpu dialect for the thread
+    // (variant 0), the block (variant 1) or a lane's value (variant 2):
+    // element code holds none of them, and the verifier rejects it.
+    RawGpu,
   } kind;
   /// Which element function, constant or network.
   int variant = 0;
@@ -90,6 +103,13 @@ struct Launch {
   /// The combine of Fold and Data: add or max on integers, max or min on
   /// floats, which give one result in any order.
   bool firstCombine = true;
+  /// A separate launch made through a helper function `@run(%in, %scratch)`
+  /// that launches into the global `@scratch`, which `@launch` then copies
+  /// to its output: called directly, through func.constant and
+  /// call_indirect, or directly with `@scratch` itself as its input
+  /// (aliased: the helper writes what it reads, which the launch proof
+  /// rejects).
+  enum Call { NoCall, Direct, Indirect, Aliased } call = NoCall;
 };
 
 struct Program {
@@ -100,6 +120,14 @@ struct Program {
   /// Launched over blocks from `@launch`, or run alone as `@fuzz`.
   std::optional<Launch> launch;
 };
+
+/// Whether `program` is wrong whatever its plan: it reads outside an array
+/// (a Neighbour step of variant 2), writes a place of a scatter without a
+/// combine twice (a Scatter of variant 3 over two elements or more), holds
+/// a gpu op in element code (RawGpu), or passes a launching helper the
+/// global it writes (Launch::Call::Aliased). Every target must reject it;
+/// its steps are at kernel level, so nothing leaves them unevaluated.
+bool isUnsafe(const Program &program);
 
 /// Draws a random program of at most `maxLength` elements.
 Program generateProgram(std::mt19937_64 &rng, uint64_t maxLength);
@@ -127,6 +155,9 @@ double estimateWork(const Program &program);
 
 /// The number of steps, at every depth.
 unsigned countSteps(const Program &program);
+
+/// Whether the program has a step of `kind` (at any depth).
+bool hasStep(const Program &program, Step::Kind kind);
 
 /// Whether a sync of the program (at any depth) has a written scope,
 /// placement, work assignment or storage.

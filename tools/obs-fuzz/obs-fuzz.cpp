@@ -165,6 +165,7 @@ struct Configuration {
 enum class Outcome : int {
   Agreed = 0,
   Rejected,  // the verifier rejects the kernel as written
+  Unsafe,    // the kernel reads outside an array: rejected, or stopped
   OverLimit, // the kernel as written is over one of the compiler's limits
   Mismatch,  // cpu and ref differ
   Failed,    // a pipeline failed where it should not
@@ -173,7 +174,7 @@ enum class Outcome : int {
 /// What a child reports about one program, through a pipe: plain data.
 struct Report {
   Outcome outcome = Outcome::Agreed;
-  unsigned pipelines = 0, runs = 0, rejected = 0, resources = 0;
+  unsigned pipelines = 0, runs = 0, rejected = 0, unsafe = 0, resources = 0;
   int failingPipeline = -1; // index into the configurations tried
   char message[2048] = {};
 };
@@ -223,12 +224,15 @@ std::vector<Configuration> configurationsFor(uint64_t index) {
 }
 
 /// Why a step failed: its diagnostics as one line, and whether any of them
-/// is a compiler limit or a rejected choice (the kinds the errors carry,
-/// not their wording).
+/// is a compiler limit, a rejected choice or an unsafe program (the kinds
+/// the errors carry, not their wording), or the run stopped at a read
+/// outside an array.
 struct StepError {
   std::string text;
   bool overLimit = false;
   bool rejected = false;
+  bool unsafe = false;
+  bool readOutside = false;
 };
 
 /// Collects the diagnostics of a step.
@@ -242,6 +246,8 @@ struct Diagnostics {
               obs::hasErrorKind(diagnostic, obs::ErrorKind::CompilerLimit);
           error.rejected |=
               obs::hasErrorKind(diagnostic, obs::ErrorKind::RejectedChoice);
+          error.unsafe |=
+              obs::hasErrorKind(diagnostic, obs::ErrorKind::UnsafeProgram);
           return success();
         }) {}
   StepError error;
@@ -334,6 +340,15 @@ extern "C" void obsFuzzScatterCollision(int64_t block, int64_t place) {
     scatterCollision = {block, place};
 }
 
+/// The first read outside its array by an obs.index in the current run, as
+/// index and length (Obs/Support/RuntimeFunctions.h).
+std::optional<std::pair<int64_t, int64_t>> indexOutside;
+
+extern "C" void obsFuzzIndexOutside(int64_t, int64_t index, int64_t length) {
+  if (!indexOutside)
+    indexOutside = {index, length};
+}
+
 /// The check a public host function that launches kernels makes of its
 /// caller (Obs/Support/RuntimeFunctions.h). The fuzzer passes distinct,
 /// aligned buffers, so a report is a bug; the call must not return, so the
@@ -372,6 +387,9 @@ compile(ModuleOp module, StringRef pipeline, StepError &error) {
     symbols[mangle(obs::kScatterCollisionFunction)] = {
         llvm::orc::ExecutorAddr::fromPtr(&obsFuzzScatterCollision),
         llvm::JITSymbolFlags::Exported};
+    symbols[mangle(obs::kIndexOutsideFunction)] = {
+        llvm::orc::ExecutorAddr::fromPtr(&obsFuzzIndexOutside),
+        llvm::JITSymbolFlags::Exported};
     symbols[mangle(obs::kArgumentContractFunction)] = {
         llvm::orc::ExecutorAddr::fromPtr(&obsFuzzArgumentContract),
         llvm::JITSymbolFlags::Exported};
@@ -392,6 +410,7 @@ LogicalResult invoke(ExecutionEngine &engine, StringRef symbol,
     arguments.add(*array, buffers);
   }
   scatterCollision.reset();
+  indexOutside.reset();
   if (llvm::Error e = engine.invokePacked(symbol, arguments.get())) {
     error.text = "cannot run: " + llvm::toString(std::move(e));
     return failure();
@@ -400,6 +419,13 @@ LogicalResult invoke(ExecutionEngine &engine, StringRef symbol,
     error.text = "a scatter without a combine wrote place " +
                  std::to_string(scatterCollision->second) +
                  " twice, in block " + std::to_string(scatterCollision->first);
+    return failure();
+  }
+  if (indexOutside) {
+    error.readOutside = true;
+    error.text = "an obs.index read index " +
+                 std::to_string(indexOutside->first) + " of an array of " +
+                 std::to_string(indexOutside->second) + " elements";
     return failure();
   }
   return success();
@@ -469,6 +495,13 @@ Report checkProgram(const std::string &text, uint64_t inputSeed,
   {
     Diagnostics diagnostics(context);
     module = parseSourceString<ModuleOp>(text, &context);
+    if (!module && diagnostics.error.unsafe) {
+      // Element code the verifier rejects (a gpu op), on every target.
+      ++report.unsafe;
+      report.outcome = Outcome::Unsafe;
+      setMessage(report, diagnostics.error.text);
+      return report;
+    }
     if (!module &&
         (diagnostics.error.rejected || diagnostics.error.overLimit)) {
       // A work assignment the op verifier rejects.
@@ -506,16 +539,20 @@ Report checkProgram(const std::string &text, uint64_t inputSeed,
       setMessage(report, "ref: " + error.text);
       return report;
     }
-    if (!error.rejected) {
+    bool unsafe = error.unsafe || error.readOutside;
+    if (!error.rejected && !unsafe) {
       report.outcome = Outcome::Failed;
       setMessage(report, "ref: " + error.text);
       return report;
     }
-    // ref proves what the kernel's user wrote, as the GPU targets do: the
-    // kernel as written must then be rejected on cpu too.
+    // ref proves what the kernel's user wrote, as the GPU targets do, and
+    // checks as it runs what depends on data: the kernel as written must
+    // then be rejected on cpu too, or stop there at a read outside an
+    // array too (under every order).
     std::string refError = error.text;
-    ++report.rejected;
-    report.outcome = Outcome::Rejected;
+    bool stopped = error.readOutside;
+    ++(unsafe ? report.unsafe : report.rejected);
+    report.outcome = unsafe ? Outcome::Unsafe : Outcome::Rejected;
     setMessage(report, "ref: " + refError);
     for (auto [index, configuration] : llvm::enumerate(configurations)) {
       if (!configuration.passes.empty())
@@ -523,18 +560,31 @@ Report checkProgram(const std::string &text, uint64_t inputSeed,
       if (childProgress)
         *childProgress = static_cast<int>(index);
       ++report.pipelines;
+      error = StepError();
       FailureOr<OwningOpRef<ModuleOp>> made =
           transform(*module, configuration.refinement(), error);
-      if (succeeded(made) &&
-          succeeded(
-              run(**made, entry, configuration.lowering(), input, error))) {
+      bool ran =
+          succeeded(made) &&
+          succeeded(run(**made, entry, configuration.lowering(), input, error));
+      const char *why = nullptr;
+      if (ran)
+        why = stopped ? "ref stops at a read outside an array, but cpu runs "
+                        "the kernel: "
+                      : "ref rejects the kernel as written, but cpu runs it: ";
+      else if (stopped && !error.readOutside)
+        why = "ref stops at a read outside an array, but cpu fails "
+              "otherwise: ";
+      if (why) {
         report.outcome = Outcome::Failed;
         report.failingPipeline = index;
-        setMessage(report, "ref rejects the kernel as written, but cpu runs "
-                           "it: " +
-                               refError);
+        setMessage(report, why + refError +
+                               (ran ? std::string() : " | cpu: " + error.text));
+        return report;
       }
-      break;
+      // A static rejection is the same under every order; a stop is checked
+      // under each.
+      if (!stopped)
+        break;
     }
     return report;
   }
@@ -582,8 +632,9 @@ Report checkProgram(const std::string &text, uint64_t inputSeed,
         return report;
       }
       // ref accepted the kernel as written, so every target must: the
-      // verifiers disagree.
-      if (asWritten && error.rejected) {
+      // verifiers disagree. A read outside an array is an error on every
+      // target and for every plan.
+      if ((asWritten && error.rejected) || error.unsafe || error.readOutside) {
         report.outcome = Outcome::Failed;
         report.failingPipeline = index;
         setMessage(report, "ref runs the kernel as written, but cpu "
@@ -1146,13 +1197,15 @@ int main(int argc, char **argv) {
     return 0;
   }
 
-  uint64_t programs = 0, pipelines = 0, runs = 0, rejected = 0, resources = 0,
+  uint64_t programs = 0, pipelines = 0, runs = 0, rejected = 0,
+           unsafePrograms = 0, acceptedUnsafe = 0, resources = 0,
            tooMuchWork = 0, mismatches = 0, failures = 0;
   // What the programs exercised: launches of each kind, and written
   // properties, alone and under a `threads` attribute.
   uint64_t launched = 0, laidOut = 0, inPlace = 0, throughViews = 0,
            written = 0, writtenUnderThreads = 0, dataLoops = 0, scatters = 0,
-           combined = 0, globalScatters = 0, longScans = 0, longFolds = 0;
+           combined = 0, globalScatters = 0, longScans = 0, longFolds = 0,
+           neighbours = 0, gathers = 0, rawGpu = 0, helperCalls = 0, unsafe = 0;
   auto tally = [&](const Program &program) {
     if (program.launch) {
       ++launched;
@@ -1172,6 +1225,11 @@ int main(int argc, char **argv) {
       });
     }
     dataLoops += llvm::StringRef(text).contains("scf.while");
+    neighbours += hasStep(program, Step::Neighbour);
+    gathers += hasStep(program, Step::Gather);
+    rawGpu += hasStep(program, Step::RawGpu);
+    helperCalls += program.launch && program.launch->call != Launch::NoCall;
+    unsafe += isUnsafe(program);
     scatters += llvm::StringRef(text).contains("obs.scatter");
     combined += llvm::StringRef(text).contains(" combine(");
     globalScatters += llvm::StringRef(text).contains(" global : ");
@@ -1187,15 +1245,30 @@ int main(int argc, char **argv) {
                  << " with a combine, " << globalScatters
                  << " into a launch's output), " << longScans
                  << " scans of arrays no stage may hold (" << longFolds
-                 << " of a difference)\n";
+                 << " of a difference), " << neighbours
+                 << " reading neighbours near the ends, " << gathers
+                 << " gathering at places from data, " << rawGpu
+                 << " with gpu ops in element code, " << helperCalls
+                 << " launching through a helper, " << unsafe << " unsafe\n";
   };
   if (countOnly) {
     forEachIndex([&](uint64_t index) { tally(programFor(index)); });
     printTally();
     return 0;
   }
-  auto handle = [&](uint64_t index, const Report &report, bool crashed) {
+  auto handle = [&](uint64_t index, const Report &given, bool crashed) {
     Program program = programFor(index);
+    // A program the generator made unsafe must be rejected, or stopped, on
+    // every target.
+    Report report = given;
+    if (isUnsafe(program) && report.outcome == Outcome::Agreed) {
+      report.outcome = Outcome::Failed;
+      ++acceptedUnsafe;
+      setMessage(report, "an unsafe program (a read outside an array, a "
+                         "place a scatter writes twice, a gpu op in element "
+                         "code, or a helper passed the global it writes) "
+                         "runs on every target");
+    }
     uint64_t inputSeed = inputSeedOf(index);
     std::vector<Configuration> configurations = configurationsFor(index);
     ++programs;
@@ -1203,12 +1276,15 @@ int main(int argc, char **argv) {
     pipelines += report.pipelines;
     runs += report.runs;
     rejected += report.rejected;
+    unsafePrograms += report.unsafe;
     resources += report.resources;
     if (verbose)
       llvm::outs() << "program " << index << " (" << program.length
                    << " elements, " << countSteps(program) << " steps): "
-                   << (report.outcome == Outcome::Agreed      ? "agreed"
-                       : report.outcome == Outcome::Rejected  ? "rejected"
+                   << (report.outcome == Outcome::Agreed     ? "agreed"
+                       : report.outcome == Outcome::Rejected ? "rejected"
+                       : report.outcome == Outcome::Unsafe
+                           ? "unsafe, rejected or stopped on every target"
                        : report.outcome == Outcome::OverLimit ? "over a limit"
                        : report.outcome == Outcome::Mismatch  ? "MISMATCH"
                                                               : "FAILED")
@@ -1264,7 +1340,10 @@ int main(int argc, char **argv) {
   llvm::outs() << "obs-fuzz --seed=" << seed << ": " << programs
                << " programs, " << pipelines << " pass pipelines, " << runs
                << " runs, " << rejected << " rejected by the verifier, "
-               << resources << " over a compiler limit, " << tooMuchWork
+               << unsafePrograms
+               << " unsafe (rejected or stopped on every target), "
+               << acceptedUnsafe << " unsafe accepted, " << resources
+               << " over a compiler limit, " << tooMuchWork
                << " over the work limit, " << mismatches << " mismatches, "
                << failures << " failures\n";
   printTally();

@@ -93,13 +93,10 @@ static std::string formatNumber(const ScalarType &type, const Number &value) {
 /// Parses one token of a list for a scalar of `type`.
 static Expected<Number> parseNumber(StringRef token, const ScalarType &type) {
   Number number;
-  if (!token.getAsInteger(10, number.integer)) {
-    if (type.isFloat) {
-      number.isFloat = true;
-      number.real = static_cast<double>(number.integer);
-    }
+  // A float's integer-looking token is read as a float too, so that "-0"
+  // is -0.0.
+  if (!type.isFloat && !token.getAsInteger(10, number.integer))
     return number;
-  }
   bool integral = !token.empty() &&
                   token.drop_front(token.front() == '-' || token.front() == '+')
                           .find_first_not_of("0123456789") == StringRef::npos;

@@ -18,6 +18,7 @@
 #include "Obs/Dialect/Obs/Storage.h"
 #include "Obs/InitAll.h"
 #include "Obs/Pipelines/Pipelines.h"
+#include "Obs/Runner/CompileCache.h"
 #include "Obs/Runtime/CudaRuntime.h"
 #include "Obs/Support/MemoryBytes.h"
 #include "Obs/Support/RuntimeFunctions.h"
@@ -36,6 +37,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ExecutionEngine/Orc/Core.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -193,6 +195,23 @@ static cl::opt<unsigned> benchRuns(
              "launch is given, once), then each kernel's launches per run, "
              "their time and GB/s, from N more runs with every launch timed"),
     cl::value_desc("N"), cl::init(0), cl::cat(runCategory));
+
+static cl::opt<bool> noCache(
+    "no-cache",
+    cl::desc("Compile the program again even where the compile cache holds "
+             "it. On the ref and cpu targets, obs-run keeps the code it "
+             "compiles in OBS_CACHE_DIR (else $XDG_CACHE_HOME/obs, else "
+             "~/.cache/obs), keyed by the program, the options that change "
+             "its code and this build of obs, so that a second run skips "
+             "the proof, the lowering and LLVM's optimisation"),
+    cl::init(false), cl::cat(runCategory));
+
+// For testing the compile cache: say on stderr whether it held the program.
+static cl::opt<bool> reportCache(
+    "report-cache",
+    cl::desc("Testing obs: print to stderr whether the compile cache held "
+             "each program run (hit) or not (miss)"),
+    cl::init(false), cl::Hidden, cl::cat(runCategory));
 
 // For testing the checks a host function makes of its arguments: a caller
 // that breaks the contract of a function that launches kernels.
@@ -479,6 +498,17 @@ extern "C" void obsScatterCollision(int64_t block, int64_t place) {
        ": without a combine each place is written at most once");
 }
 
+/// What the ref and cpu targets' code calls when an obs.index reads outside
+/// its array (Obs/Support/RuntimeFunctions.h): it reads element 0 instead,
+/// so the run is wrong from there on, and stops.
+extern "C" void obsIndexOutside(int64_t block, int64_t index, int64_t length) {
+  std::string where =
+      block < 0 ? std::string() : (" in block " + llvm::Twine(block)).str();
+  fail("error: an obs.index reads index " + llvm::Twine(index) +
+       " of an array of " + llvm::Twine(length) + " elements" + where +
+       ": the index is outside the array");
+}
+
 /// What a public host function that launches kernels calls when its caller
 /// breaks the contract its kernels rely on (Obs/Support/RuntimeFunctions.h):
 /// they would read or write wrong memory, so the run stops.
@@ -519,23 +549,14 @@ runtimeFunctionSymbols(llvm::orc::MangleAndInterner mangle) {
   };
   add(obs::kRecordLaunchFunction, &obsRecordLaunch);
   add(obs::kScatterCollisionFunction, &obsScatterCollision);
+  add(obs::kIndexOutsideFunction, &obsIndexOutside);
   add(obs::kArgumentContractFunction, &obsArgumentContract);
   return symbols;
 }
 
-/// JIT-compiles the lowered `module` for `target` and calls `symbol` with
-/// `job`'s buffers, one bare pointer each.
-void runOnJit(ModuleOp module, llvm::StringRef target, Job &job) {
-  ExecutionEngineOptions options;
-  auto transformer = makeOptimizingTransformer(/*optLevel=*/2,
-                                               /*sizeLevel=*/0,
-                                               /*targetMachine=*/nullptr);
-  options.transformer = transformer;
-  llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
-      ExecutionEngine::create(module, options);
-  if (!engine)
-    failOn(engine.takeError(), "cannot JIT-compile @" + job.symbol + ": ");
-  (*engine)->registerSymbols(runtimeFunctionSymbols);
+/// Calls `function`, the packed interface of `job`'s symbol, with `job`'s
+/// buffers, one bare pointer each; then, with --bench, times it.
+void invokeJob(void (*function)(void **), llvm::StringRef target, Job &job) {
   SmallVector<void *> buffers = job.buffers();
   if (testBreakContract == BrokenContract::Overlap && buffers.size() > 1)
     buffers[1] = buffers[0];
@@ -544,20 +565,91 @@ void runOnJit(ModuleOp module, llvm::StringRef target, Job &job) {
   PackedMemRefs arguments;
   arguments.add(job.arrays, buffers);
   SmallVector<void *> &packed = arguments.get();
-  failOn((*engine)->invokePacked(job.symbol, packed),
-         "running @" + job.symbol + ": ");
+  function(packed.data());
   if (!benchRuns)
     return;
   std::vector<float> times;
   for (unsigned run = 0; run < benchRuns; ++run) {
     auto start = std::chrono::steady_clock::now();
-    failOn((*engine)->invokePacked(job.symbol, packed),
-           "running @" + job.symbol + ": ");
+    function(packed.data());
     std::chrono::duration<float, std::milli> elapsed =
         std::chrono::steady_clock::now() - start;
     times.push_back(elapsed.count());
   }
   reportBench(job, target, times, arrayBytes(job));
+}
+
+/// JIT-compiles the lowered `module` for `target` and runs `job` on it;
+/// then hands the engine, which kept its object code, to `compiled`.
+void runOnJit(ModuleOp module, llvm::StringRef target, Job &job,
+              llvm::function_ref<void(ExecutionEngine &)> compiled = {}) {
+  ExecutionEngineOptions options;
+  auto transformer = makeOptimizingTransformer(/*optLevel=*/2,
+                                               /*sizeLevel=*/0,
+                                               /*targetMachine=*/nullptr);
+  options.transformer = transformer;
+  options.enableObjectDump = static_cast<bool>(compiled);
+  llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
+      ExecutionEngine::create(module, options);
+  if (!engine)
+    failOn(engine.takeError(), "cannot JIT-compile @" + job.symbol + ": ");
+  (*engine)->registerSymbols(runtimeFunctionSymbols);
+  llvm::Expected<void (*)(void **)> function =
+      (*engine)->lookupPacked(job.symbol);
+  if (!function)
+    failOn(function.takeError(), "cannot JIT-compile @" + job.symbol + ": ");
+  invokeJob(*function, target, job);
+  if (compiled)
+    compiled(**engine);
+}
+
+/// What decides the code obs-run compiles for `target` from a program,
+/// besides the program: the options that choose the pipeline.
+std::string pipelineKey(llvm::StringRef target) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "target=" << target;
+  if (target == "ref")
+    return text;
+  os << " strategy=" << static_cast<int>(strategy.getValue())
+     << " no-optimize=" << noOptimize << " passes=";
+  for (obs::RefinementPass pass : passes)
+    os << static_cast<int>(pass) << ",";
+  os << " thread-order=" << threadOrder << " block-order=" << blockOrder;
+  return text;
+}
+
+/// Runs `job` from the compile cache's object code for `module` on `target`
+/// (ref or cpu), or compiles it and keeps the code there. An entry that
+/// cannot be loaded is compiled again.
+void runCached(ModuleOp module, llvm::StringRef target, Job &job) {
+  // Statistics are the compilation's: they need one.
+  obs::CompileCache cache(noCache || obs::statisticsRequested()
+                              ? std::string()
+                              : obs::CompileCache::getDefaultDirectory());
+  std::string key = cache.getKey(module, pipelineKey(target));
+  if (std::unique_ptr<llvm::MemoryBuffer> object = cache.load(key)) {
+    llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit =
+        obs::loadCompiledObject(std::move(object), runtimeFunctionSymbols);
+    llvm::Expected<llvm::orc::ExecutorAddr> function =
+        jit ? (*jit)->lookup("_mlir_" + job.symbol)
+            : llvm::Expected<llvm::orc::ExecutorAddr>(jit.takeError());
+    if (function) {
+      if (reportCache)
+        llvm::errs() << "obs-run: compile cache: hit on " << target << "\n";
+      return invokeJob(function->toPtr<void (*)(void **)>(), target, job);
+    }
+    llvm::consumeError(function.takeError());
+  }
+  if (reportCache)
+    llvm::errs() << "obs-run: compile cache: miss on " << target << "\n";
+  OwningOpRef<ModuleOp> lowered = lower(module, target, "");
+  if (!cache.isEnabled())
+    return runOnJit(*lowered, target, job);
+  runOnJit(*lowered, target, job, [&](ExecutionEngine &engine) {
+    cache.store(key,
+                [&](llvm::StringRef path) { engine.dumpToObjectFile(path); });
+  });
 }
 
 /// What obs-run gives the JIT for the host code's runtime calls: obs's CUDA
@@ -808,8 +900,7 @@ void printPlan(ModuleOp module, Job &job) {
 void run(ModuleOp module, llvm::StringRef target, Job &job) {
   if (target == "cuda")
     return runOnCuda(module, job);
-  OwningOpRef<ModuleOp> lowered = lower(module, target, "");
-  runOnJit(*lowered, target, job);
+  runCached(module, target, job);
 }
 
 /// Fails, naming the first difference, unless `job` and `reference` hold the

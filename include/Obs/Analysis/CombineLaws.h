@@ -24,6 +24,15 @@ namespace mlir::obs {
 /// three elements).
 LogicalResult checkCombineLaws(Operation *op, ArrayAttr identity = {});
 
+/// Fails, with an error on `op` naming the elements, where the order in
+/// `op`'s first region (two flattened elements to an i1: whether the first
+/// comes before the second) folds to constants on sample elements and is
+/// not a strict weak order on them: an element before itself, two elements
+/// each before the other, `a < b < c` without `a < c`, or incomparability
+/// that is not transitive. A sort by such an order has no one answer: each
+/// network and target would give its own.
+LogicalResult checkStrictWeakOrder(Operation *op);
+
 /// Whether the combine in `op`'s first region folds to constants on every
 /// triple of sample elements and is associative on each: what a network
 /// the program did not name needs before it may reassociate the combine.

@@ -101,11 +101,13 @@ def ConvertObsToGPU : Pass<"convert-obs-to-gpu", "::mlir::ModuleOp"> {
            "nothing for an empty grid (obs's does), and the host code stays "
            "one block (gpu-async-region then puts its launches on one stream "
            "with no synchronisation between them)">,
-    Option<"checkScatters", "check-scatters", "bool", /*default=*/"false",
-           "Make each obs.scatter without a combine count the writes of "
-           "each place as it runs and report a second one through "
-           "@obs_scatter_collision(block, place): the cpu target's check of "
-           "what the proof leaves to run time (places that depend on data)">
+    Option<"runTimeChecks", "run-time-checks", "bool", /*default=*/"false",
+           "Check as the kernels run what the proof leaves to run time "
+           "(what depends on data), the cpu target's code: each obs.scatter "
+           "without a combine counts the writes of each place and reports a "
+           "second one through @obs_scatter_collision(block, place), and "
+           "each place an obs.index reads outside its array is reported "
+           "through @obs_index_outside(block, index, length)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",

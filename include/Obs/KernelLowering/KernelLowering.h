@@ -65,9 +65,12 @@ struct KernelLayouts {
 /// whole memref in every block: `memref<L x T>` for a static grid, the
 /// nominal dynamic one otherwise.
 ///
-/// With `checkScatters`, a scatter without a combine counts the writes of
-/// each place and reports a second one as it runs (through
-/// Obs/Support/RuntimeFunctions.h): the cpu target's code, not the GPU's.
+/// With `runTimeChecks`, the kernel checks as it runs what the proof leaves
+/// to run time, and reports a violation through
+/// Obs/Support/RuntimeFunctions.h (the cpu target's code, not the GPU's):
+/// each place an obs.index reads outside its array, and a second write of
+/// a place by a scatter without a combine, which counts the writes of each
+/// place.
 /// A global one counts them in a memref the launch gives it, zeroed, shared
 /// by the blocks: one i32 per place, passed after all other arguments, one
 /// per result getUncombinedGlobalResults names.
@@ -76,7 +79,7 @@ lowerKernelToGPUFunc(KernelOp kernel, gpu::GPUModuleOp module, StringRef name,
                      int64_t grid, const GPULoweringCounters &counters = {},
                      ChangedElementsCache *cache = nullptr,
                      const KernelLayouts *layouts = nullptr,
-                     bool checkScatters = false);
+                     bool runTimeChecks = false);
 
 } // namespace mlir::obs
 

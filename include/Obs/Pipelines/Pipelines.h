@@ -91,11 +91,13 @@ void buildOptimizePipeline(OpPassManager &pm,
 /// (obs-record-launches). Without `guardEmptyGrids`, a launch of a grid
 /// known only at run time is made even for a grid of 0, which the runtime
 /// must skip (convert-obs-to-gpu's guard-empty-grids). With
-/// `checkScatters`, a scatter without a combine checks as it runs that no
-/// place is written twice (convert-obs-to-gpu's check-scatters).
+/// `runTimeChecks`, the kernels check as they run what the proof leaves to
+/// run time: that a scatter without a combine writes no place twice, and
+/// that obs.index reads inside its array (convert-obs-to-gpu's
+/// run-time-checks).
 void buildKernelsToGPUPipeline(OpPassManager &pm, bool recordLaunches = false,
                                bool guardEmptyGrids = true,
-                               bool checkScatters = false);
+                               bool runTimeChecks = false);
 
 struct CPUPipelineOptions : PassPipelineOptions<CPUPipelineOptions> {
   Option<ExecutionOrder> order{

@@ -24,6 +24,9 @@ enum class ErrorKind {
   /// A choice the user wrote (a sync's scope or placement, a work
   /// assignment, a block's threads) that is unsafe or impossible.
   RejectedChoice,
+  /// A program that is wrong whatever is chosen for it: a read outside an
+  /// array, a place a scatter without a combine writes twice.
+  UnsafeProgram,
 };
 
 namespace detail {
@@ -33,6 +36,8 @@ inline StringRef errorKindTag(ErrorKind kind) {
     return "obs.error-kind: compiler limit";
   case ErrorKind::RejectedChoice:
     return "obs.error-kind: rejected choice";
+  case ErrorKind::UnsafeProgram:
+    return "obs.error-kind: unsafe program";
   }
   llvm_unreachable("unknown error kind");
 }

@@ -32,6 +32,11 @@ constexpr llvm::StringLiteral kRecordLaunchFunction = "obs_record_launch";
 constexpr llvm::StringLiteral kScatterCollisionFunction =
     "obs_scatter_collision";
 
+/// `void obs_index_outside(i64 block, i64 index, i64 length)`: an obs.index
+/// read index `index` of an array of `length` elements, in block `block`
+/// (-1: the code does not know its block).
+constexpr llvm::StringLiteral kIndexOutsideFunction = "obs_index_outside";
+
 /// `void obs_argument_contract(i64 first, i64 second)`: called as a public
 /// host function that launches kernels starts, with (-1, -1) when its
 /// caller keeps the contract its kernels assume; otherwise memref argument
@@ -55,6 +60,17 @@ FailureOr<func::FuncOp> getScatterCollisionReport(Operation *op);
 /// `block`, both indices.
 void emitScatterCollisionReport(OpBuilder &builder, Location loc,
                                 func::FuncOp report, Value block, Value place);
+
+/// The declaration of obs_index_outside in the nearest symbol table around
+/// `op`.
+FailureOr<func::FuncOp> getIndexOutsideReport(Operation *op);
+
+/// Emits, where `inside` (an i1) is false, a call of `report`
+/// (getIndexOutsideReport) for `index` of an array of `length` elements in
+/// `block`, both indices (a null `block`: not known).
+void emitIndexOutsideReport(OpBuilder &builder, Location loc,
+                            func::FuncOp report, Value inside, Value block,
+                            Value index, uint64_t length);
 
 } // namespace mlir::obs
 

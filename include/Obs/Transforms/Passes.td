@@ -568,12 +568,15 @@ def ObsVerifySync : Pass<"obs-verify-sync", "::mlir::obs::KernelOp"> {
     flat is proved on a flattened copy, as the GPU targets will lower it.
   }];
   let options = [
-    Option<"refinedOnly", "refined-only", "bool", /*default=*/"false",
-           "Prove only kernels with a written or planned sync property. A "
-           "kernel whose syncs are all open runs with block barriers, fresh "
-           "buffers and the default sweep, which is safe by construction; "
-           "the reference pipeline uses this so that kernels no GPU block "
-           "could run (more than 1024 threads) still run there">
+    Option<"skipSafeByConstruction", "skip-safe-by-construction", "bool",
+           /*default=*/"false",
+           "Prove only kernels that are not safe by construction: those with "
+           "a written or planned sync property, a read by obs.index or an "
+           "obs.scatter. A kernel whose syncs are all open runs with block "
+           "barriers, fresh buffers and the default sweep, and without "
+           "either op reads and writes only inside its arrays; the reference "
+           "pipeline uses this so that such kernels, even ones no GPU block "
+           "could run (more than 1024 threads), still run there">
   ];
   let dependentDialects = kernelSimulationDialects;
   let statistics = [

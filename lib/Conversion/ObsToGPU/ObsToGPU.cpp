@@ -71,10 +71,10 @@ static uint64_t sharedBytesOf(gpu::GPUFuncOp func) {
 /// allocations, to free after the launch.
 static SmallVector<Value>
 allocateWriteCounts(OpBuilder &b, Location loc, KernelOp kernel,
-                    gpu::GPUFuncOp func, ValueRange memrefs, bool checkScatters,
+                    gpu::GPUFuncOp func, ValueRange memrefs, bool runTimeChecks,
                     SmallVectorImpl<Value> &operands) {
   SmallVector<Value> allocations;
-  if (!checkScatters)
+  if (!runTimeChecks)
     return allocations;
   SmallVector<unsigned> checked = getUncombinedGlobalResults(kernel);
   ArrayRef<Type> countTypes =
@@ -188,7 +188,7 @@ void ConvertObsToGPUPass::runOnOperation() {
       FailureOr<gpu::GPUFuncOp> func = lowerKernelToGPUFunc(
           kernel, gpuModule, instanceName(kernel.getSymName(), grid), grid,
           counters, &getChildAnalysis<ChangedElementsCache>(kernel),
-          /*layouts=*/nullptr, checkScatters);
+          /*layouts=*/nullptr, runTimeChecks);
       if (failed(func) || failed(checkSharedMemory(kernel, *func)))
         return signalPassFailure();
       instances[{kernel, grid}] = *func;
@@ -208,7 +208,7 @@ void ConvertObsToGPUPass::runOnOperation() {
     };
     SmallVector<Value> allOperands(operands);
     SmallVector<Value> counts = allocateWriteCounts(
-        b, loc, kernel, func, memrefs, checkScatters, allOperands);
+        b, loc, kernel, func, memrefs, runTimeChecks, allOperands);
     argumentFacts.recordLaunch(func, allOperands);
     Value one = constant(1);
     gpu::LaunchFuncOp::create(b, loc, func, gpu::KernelDim3{grid, one, one},
@@ -286,7 +286,7 @@ void ConvertObsToGPUPass::runOnOperation() {
         FailureOr<gpu::GPUFuncOp> laidOut = lowerKernelToGPUFunc(
             kernel, gpuModule, name, grid, counters,
             &getChildAnalysis<ChangedElementsCache>(kernel), &layouts,
-            checkScatters);
+            runTimeChecks);
         if (failed(laidOut) || failed(checkSharedMemory(kernel, *laidOut)))
           return signalPassFailure();
         instance = *laidOut;

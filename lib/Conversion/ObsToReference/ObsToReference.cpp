@@ -120,6 +120,8 @@ private:
   /// arguments of its function.
   KernelOp positioned;
   Value blockIdArgument;
+  /// The runner's report of a place an obs.index reads outside its array.
+  func::FuncOp indexReport;
   SmallVector<Value> extentArguments;
   /// A global scatter's memref (the launch's, whole) and, without a
   /// combine, its table of written places, shared by the launch's blocks:
@@ -180,6 +182,13 @@ std::unique_ptr<ElementEmitter> ReferenceLowering::makeEmitter(Location loc) {
         [this](OpBuilder &, Location, unsigned argument) {
           return extentArguments[argument];
         });
+  if (indexReport)
+    emitter->setIndexReport([this](OpBuilder &b, Location loc, Value inside,
+                                   Value index, uint64_t length) {
+      emitIndexOutsideReport(b, loc, indexReport, inside,
+                             positioned ? blockIdArgument : Value(), index,
+                             length);
+    });
   return emitter;
 }
 
@@ -740,9 +749,19 @@ static Value allocateWrittenTable(OpBuilder &builder, Location loc,
 
 LogicalResult ReferenceLowering::lowerKernel(KernelOp kernel) {
   Location loc = kernel.getLoc();
-  // Another kernel's scatters are not this one's (an erased op's address
-  // may come back).
+  // Another kernel's scatters and block are not this one's (an erased op's
+  // address may come back).
   globalScatters.clear();
+  positioned = {};
+  // Reads by obs.index report a place outside their array as they run.
+  indexReport = {};
+  if (kernel.walk([](IndexOp) { return WalkResult::interrupt(); })
+          .wasInterrupted()) {
+    FailureOr<func::FuncOp> report = getIndexOutsideReport(kernel);
+    if (failed(report))
+      return failure();
+    indexReport = *report;
+  }
   // Arguments, then one destination per result, each as its memrefs.
   SmallVector<Type> argumentTypes;
   auto appendStorage = [&](Type type) {

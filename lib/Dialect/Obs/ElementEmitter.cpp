@@ -336,6 +336,36 @@ ElementEmitter::emitChoice(Value cond, TypeRange types,
   return SmallVector<Value>(ifOp.getResults());
 }
 
+Value ElementEmitter::emitCheckedIndex(Value index, uint64_t length,
+                                       Location at) {
+  APInt constantIndex;
+  if (matchPattern(index, m_ConstantInt(&constantIndex)) &&
+      constantIndex.ult(length))
+    return index;
+  Value lengthValue = arith::ConstantIndexOp::create(builder, at, length);
+  auto inside = arith::CmpIOp::create(builder, at, arith::CmpIPredicate::ult,
+                                      index, lengthValue);
+  ObsDialect::IndexBoundsAttrHelper(builder.getContext())
+      .setAttr(inside, builder.getUnitAttr());
+  if (indexReport)
+    indexReport(builder, at, inside, index, length);
+  return arith::SelectOp::create(
+      builder, at, inside, index,
+      arith::ConstantIndexOp::create(builder, at, 0));
+}
+
+Value ElementEmitter::getUncheckedIndex(Value place) {
+  auto select = place.getDefiningOp<arith::SelectOp>();
+  auto check = select ? select.getCondition().getDefiningOp<arith::CmpIOp>()
+                      : arith::CmpIOp();
+  if (!check ||
+      !ObsDialect::IndexBoundsAttrHelper(check->getContext())
+           .isAttrPresent(check) ||
+      select.getTrueValue() != check.getLhs())
+    return place;
+  return select.getTrueValue();
+}
+
 //===----------------------------------------------------------------------===//
 // Index arithmetic
 //===----------------------------------------------------------------------===//

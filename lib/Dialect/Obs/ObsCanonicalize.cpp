@@ -11,6 +11,7 @@
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
@@ -152,14 +153,37 @@ struct UnpairMapPairToEvens : OpRewritePattern<UnpairOp> {
   }
 };
 
+/// Whether `index` is inside `[0, length)` whatever the data, as far as its
+/// definition shows: a constant, a generated array's own index into an
+/// array no shorter, or a remainder. The index laws below hold only for an
+/// index inside the array: applied to one outside, they would read another
+/// element (or compute one) where obs.index's check must fail.
+static bool isKnownInside(Value index, uint64_t length) {
+  APInt constant;
+  if (matchPattern(index, m_ConstantInt(&constant)))
+    return constant.ult(length);
+  if (auto argument = dyn_cast<BlockArgument>(index)) {
+    auto generate = dyn_cast<GenerateOp>(argument.getOwner()->getParentOp());
+    return generate && generate.getType().getLength() <= length;
+  }
+  if (auto remainder = index.getDefiningOp<arith::RemUIOp>())
+    return matchPattern(remainder.getRhs(), m_ConstantInt(&constant)) &&
+           !constant.isZero() && constant.ule(length);
+  if (auto select = index.getDefiningOp<arith::SelectOp>())
+    return isKnownInside(select.getTrueValue(), length) &&
+           isKnownInside(select.getFalseValue(), length);
+  return false;
+}
+
 /// `(mkArr f n) ! i = f i`: an element of a generated array is its index
-/// function applied to the index.
+/// function applied to the index, for i inside the array.
 struct IndexOfGenerate : OpRewritePattern<IndexOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(IndexOp index,
                                 PatternRewriter &rewriter) const override {
     auto generate = index.getArray().getDefiningOp<GenerateOp>();
-    if (!generate)
+    if (!generate ||
+        !isKnownInside(index.getIndex(), generate.getType().getLength()))
       return failure();
     rewriter.replaceOp(
         index, inlineRegion(rewriter, generate.getBody(), index.getIndex()));
@@ -186,13 +210,14 @@ struct IndexOfMap : OpRewritePattern<IndexOp> {
 };
 
 /// Permutations compose at the index: (perm a) ! i = a ! perm^-1(i) for rev,
-/// riffle, unriffle and the halves of halve.
+/// riffle, unriffle and the halves of halve, for i inside the array.
 struct IndexOfPermutation : OpRewritePattern<IndexOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(IndexOp index,
                                 PatternRewriter &rewriter) const override {
     Operation *producer = index.getArray().getDefiningOp();
-    if (!isa_and_present<RevOp, RiffleOp, UnriffleOp, HalveOp>(producer))
+    if (!isa_and_present<RevOp, RiffleOp, UnriffleOp, HalveOp>(producer) ||
+        !isKnownInside(index.getIndex(), index.getArrayType().getLength()))
       return failure();
     Location loc = index.getLoc();
     Value input = producer->getOperand(0);

@@ -249,6 +249,12 @@ static LogicalResult verifyPlanAttribute(Operation *op,
                        "reads (a non-negative i64)");
     return success();
   }
+  if (name == ObsDialect::IndexBoundsAttrHelper::getNameStr()) {
+    if (!isa<UnitAttr>(value) || !isa<arith::CmpIOp>(op))
+      return misplaced("is a unit attribute on the check of a place an "
+                       "obs.index reads (an arith.cmpi)");
+    return success();
+  }
   if (name == ObsDialect::KeepsFoldAttrHelper::getNameStr()) {
     auto scan = dyn_cast<ScanOp>(op);
     auto reduce = dyn_cast<ReduceOp>(op);

@@ -5,8 +5,10 @@
 #include "Obs/Support/Formatting.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -277,6 +279,52 @@ LogicalResult KernelOp::verify() {
   return success();
 }
 
+/// Element code holds only what every target computes alike and the proof
+/// models: arith, math and ub ops, and scf's structured control flow
+/// (`scf.if`, `scf.for`, `scf.while`). Anything else is an error at the op
+/// (fail closed): a gpu op would compute with the thread or block that runs
+/// it, which obs's code never sees, a call hides code from the proof, and
+/// an op of another dialect may mean something no target runs. Ops of
+/// unregistered dialects, which only tests allow, pass here and are
+/// rejected by the proof if they reach it.
+static LogicalResult verifyElementOp(Operation *op) {
+  // math by its name: the dialect does not depend on it (a kernel that
+  // uses it has it loaded).
+  if (!op->isRegistered() ||
+      isa_and_present<ObsDialect, arith::ArithDialect, ub::UBDialect>(
+          op->getDialect()) ||
+      op->getDialect()->getNamespace() == "math" ||
+      isa<scf::IfOp, scf::ForOp, scf::WhileOp, scf::ConditionOp, scf::YieldOp>(
+          op))
+    return success();
+  InFlightDiagnostic diag = op->emitOpError()
+                            << "cannot be in element code, which holds only "
+                               "arith, math, ub, scf.if, scf.for, scf.while "
+                               "and obs ops: ";
+  StringRef name = op->getName().getStringRef();
+  if (name == "gpu.block_id")
+    diag << "the block's index is obs.block_id, the same in every target";
+  else if (name == "gpu.thread_id" || name == "gpu.lane_id")
+    diag << "which thread computes an element is its sync's work "
+            "assignment, so compute from the element's index";
+  else if (name == "gpu.shuffle")
+    diag << "threads exchange values through an array kept in shuffles "
+            "(obs.sync shuffle), which the proof checks";
+  else if (isa<CallOpInterface>(op))
+    diag << "the proof does not follow calls; write the callee's code here";
+  else
+    diag << "the proof models nothing else";
+  return tagError(diag, ErrorKind::UnsafeProgram);
+}
+
+LogicalResult mlir::obs::verifyElementCode(Region &region) {
+  WalkResult result = region.walk([](Operation *nested) {
+    return failed(verifyElementOp(nested)) ? WalkResult::interrupt()
+                                           : WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 LogicalResult KernelOp::verifyRegions() {
   // Arrays live only in obs ops: everything that computes elements goes
   // through PullArrayOpInterface, so other dialects may neither make nor take
@@ -317,9 +365,11 @@ LogicalResult KernelOp::verifyRegions() {
                            "and scf.for may)";
       return WalkResult::interrupt();
     }
-    return WalkResult::skip();
+    return WalkResult::advance();
   });
-  return failure(result.wasInterrupted());
+  if (result.wasInterrupted())
+    return failure();
+  return verifyElementCode(getBody());
 }
 
 LogicalResult KernelOp::checkSharedMemory(uint64_t bytes, uint64_t limit) {
@@ -1511,6 +1561,8 @@ LogicalResult DeviceMapOp::verifyRegions() {
   SmallVector<Type> results;
   for (Value output : getOutputs())
     results.push_back(cast<MemRefType>(output.getType()).getElementType());
+  if (failed(verifyElementCode(getBody())))
+    return failure();
   return verifyRegionSignature(*this, getBody(), getElementTypes(), results,
                                "a scalar of each input, to one of each "
                                "output");
@@ -1526,6 +1578,8 @@ LogicalResult DeviceReduceOp::verify() {
 static LogicalResult verifyCombineRegion(Operation *op, Region &body,
                                          ArrayRef<Type> element,
                                          StringRef order) {
+  if (failed(verifyElementCode(body)))
+    return failure();
   SmallVector<Type> both(element);
   both.append(element.begin(), element.end());
   return verifyRegionSignature(op, body, both, element, order);
@@ -1547,6 +1601,8 @@ LogicalResult DeviceSortOp::verify() {
 }
 
 LogicalResult DeviceSortOp::verifyRegions() {
+  if (failed(verifyElementCode(getBody())))
+    return failure();
   SmallVector<Type> element = getElementTypes();
   SmallVector<Type> both(element);
   both.append(element.begin(), element.end());

@@ -99,17 +99,33 @@ SmallVector<Value> MapOp::emitElement(ElementEmitter &emitter, unsigned,
   return emitter.emitYielded(yieldOf(getBody()).getValues(), innerPath);
 }
 
+/// The place `index` reads, checked against its array (see
+/// ElementEmitter::emitCheckedIndex); null for an array of no elements,
+/// which has nothing to read.
+static Value checkedPlace(ElementEmitter &emitter, IndexOp index) {
+  uint64_t length = index.getArrayType().getLength();
+  Value place = emitter.emitCheckedIndex(emitter.emitScalar(index.getIndex()),
+                                         length, index.getLoc());
+  return length == 0 ? Value() : place;
+}
+
 SmallVector<Value> IndexOp::emitElement(ElementEmitter &emitter, unsigned,
                                         Value index, ValueRange innerPath) {
   // The result is a nested array: its leaf (index, inner...) is the leaf
   // (i, index, inner...) of the indexed array.
-  SmallVector<Value> path{emitter.emitScalar(getIndex()), index};
+  Value place = checkedPlace(emitter, *this);
+  if (!place)
+    return emitter.emitPoison(leafTypes(getArray()));
+  SmallVector<Value> path{place, index};
   path.append(innerPath.begin(), innerPath.end());
   return emitter.emitLeaf(getArray(), path);
 }
 
 SmallVector<Value> IndexOp::emitScalars(ElementEmitter &emitter) {
-  return emitter.emitLeaf(getArray(), emitter.emitScalar(getIndex()));
+  Value place = checkedPlace(emitter, *this);
+  if (!place)
+    return emitter.emitPoison(leafTypes(getArray()));
+  return emitter.emitLeaf(getArray(), place);
 }
 
 //===----------------------------------------------------------------------===//

@@ -1301,3 +1301,74 @@ obs.kernel @register_read_misplaced(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> 
   %0 = obs.sync %a {obs.register_read = 0 : i64} : !obs.arr<8 x i32>
   obs.return %0 : !obs.arr<8 x i32>
 }
+
+// -----
+
+// Element code holds only what every target computes alike and the proof
+// models (arith, math, ub, scf.if, scf.for, scf.while, obs). The gpu
+// dialect's thread and block would make an element depend on who computes
+// it; the message names obs's own way.
+obs.kernel @raw_thread_id(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> {
+  %m = obs.map %a : !obs.arr<64 x i32> -> !obs.arr<64 x i32> {
+  ^bb0(%x: i32):
+    // expected-error @+1 {{'gpu.thread_id' op cannot be in element code, which holds only arith, math, ub, scf.if, scf.for, scf.while and obs ops: which thread computes an element is its sync's work assignment, so compute from the element's index}}
+    %t = gpu.thread_id x
+    %u = arith.index_cast %t : index to i32
+    %y = arith.addi %x, %u : i32
+    obs.yield %y : i32
+  }
+  obs.return %m : !obs.arr<64 x i32>
+}
+
+// -----
+
+obs.kernel @raw_block_id(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> {
+  %m = obs.map %a : !obs.arr<64 x i32> -> !obs.arr<64 x i32> {
+  ^bb0(%x: i32):
+    // expected-error @+1 {{'gpu.block_id' op cannot be in element code, which holds only arith, math, ub, scf.if, scf.for, scf.while and obs ops: the block's index is obs.block_id, the same in every target}}
+    %b = gpu.block_id x
+    %u = arith.index_cast %b : index to i32
+    %y = arith.addi %x, %u : i32
+    obs.yield %y : i32
+  }
+  obs.return %m : !obs.arr<64 x i32>
+}
+
+// -----
+
+// Inside a loop whose trip count depends on data, too.
+obs.kernel @raw_shuffle(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> {
+  %m = obs.map %a : !obs.arr<64 x i32> -> !obs.arr<64 x i32> {
+  ^bb0(%x: i32):
+    %zero = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %width = arith.constant 32 : i32
+    %r = scf.while (%v = %x) : (i32) -> i32 {
+      %more = arith.cmpi sgt, %v, %zero : i32
+      scf.condition(%more) %v : i32
+    } do {
+    ^bb0(%v: i32):
+      // expected-error @+1 {{'gpu.shuffle' op cannot be in element code, which holds only arith, math, ub, scf.if, scf.for, scf.while and obs ops: threads exchange values through an array kept in shuffles (obs.sync shuffle), which the proof checks}}
+      %s, %ok = gpu.shuffle xor %v, %one, %width : i32
+      %w = arith.subi %s, %one : i32
+      scf.yield %w : i32
+    }
+    obs.yield %r : i32
+  }
+  obs.return %m : !obs.arr<64 x i32>
+}
+
+// -----
+
+// Device ops' regions are element code too.
+func.func @device_map_thread(%in: memref<?xi32>, %out: memref<?xi32>) {
+  obs.device_map ins(%in : memref<?xi32>) outs(%out : memref<?xi32>) {
+  ^bb0(%x: i32):
+    // expected-error @+1 {{'gpu.thread_id' op cannot be in element code}}
+    %t = gpu.thread_id x
+    %u = arith.index_cast %t : index to i32
+    %y = arith.addi %x, %u : i32
+    obs.yield %y : i32
+  }
+  return
+}

@@ -34,3 +34,17 @@ obs.kernel @bits(%v: !obs.arr<256 x i32>, %k: !obs.arr<256 x i32>) -> !obs.arr<8
   %bits = obs.scatter %v at %k combine(or) initial(0 : i32) : !obs.arr<256 x i32>, !obs.arr<256 x i32> -> !obs.arr<8 x i32>
   obs.return %bits : !obs.arr<8 x i32>
 }
+
+// Each value at its place mod 32, on 32 threads: thread t writes values t
+// and t + 32, both to place t. Rejected at compile time on every target.
+obs.kernel @twice_in_one_thread(%a: !obs.arr<64 x i32>) -> !obs.arr<32 x i32> attributes {threads = 32} {
+  %wrapped = obs.generate : !obs.arr<64 x i32> {
+  ^bb0(%i: index):
+    %c32 = arith.constant 32 : index
+    %h = arith.remui %i, %c32 : index
+    %p = arith.index_cast %h : index to i32
+    obs.yield %p : i32
+  }
+  %s = obs.scatter %a at %wrapped initial(0 : i32) : !obs.arr<64 x i32>, !obs.arr<64 x i32> -> !obs.arr<32 x i32>
+  obs.return %s : !obs.arr<32 x i32>
+}

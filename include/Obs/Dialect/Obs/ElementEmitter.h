@@ -34,6 +34,13 @@ using LeafReader =
 /// Emits one scalar the caller knows how to compute (the block's index).
 using ScalarReader = std::function<Value(OpBuilder &, Location)>;
 
+/// Emits what a target does, as the program runs, where a place an
+/// obs.index reads is outside its array: `inside` is the check (an i1),
+/// `index` the place and `length` the array's. The ref and cpu targets
+/// report it to the runner (Obs/Support/RuntimeFunctions.h).
+using IndexReport = std::function<void(OpBuilder &, Location, Value inside,
+                                       Value index, uint64_t length)>;
+
 /// An element of a pull array as a region receives it: the flattened scalars
 /// of a scalar or tuple element, or, for a nested array, the array and the
 /// outer indices that select it (evaluated lazily, leaf by leaf).
@@ -74,6 +81,25 @@ public:
   void setBlockPosition(
       Operation *root, ScalarReader blockId,
       std::function<Value(OpBuilder &, Location, unsigned)> extentOf);
+
+  /// Makes every place an obs.index reads that is not known to be inside
+  /// its array call `report` where it is outside (see emitCheckedIndex).
+  void setIndexReport(IndexReport report) { indexReport = std::move(report); }
+
+  /// The place `index` of an array of `length` elements, as an obs.index at
+  /// `at` reads it. A constant inside the array is itself. Any other is
+  /// checked, `index < length` (an arith.cmpi tagged obs.index_bounds,
+  /// located at `at`), which the proof evaluates in every thread, and the
+  /// place read is `inside ? index : 0`: no read leaves its array, on any
+  /// target, whatever the index (the report, if any, says so as it runs).
+  Value emitCheckedIndex(Value index, uint64_t length, Location at);
+  /// The index that `place`, a result of emitCheckedIndex, checks: what the
+  /// place is wherever the proof holds. Any other value is itself.
+  static Value getUncheckedIndex(Value place);
+
+  /// Poison of `types`: what a read of an array of no elements gives, where
+  /// its check fails (an obs.index of it is never right).
+  SmallVector<Value> emitPoison(TypeRange types) { return placeholders(types); }
 
   /// Whether some element could not be emitted; the error has been reported
   /// (except for the read limit's, which is the caller's to report) and
@@ -196,6 +222,7 @@ private:
   Location loc;
   SmallVector<Bindings> scopes;
   llvm::DenseMap<Value, ScalarReader> scalarSources;
+  IndexReport indexReport;
   /// Whether a value reads a source marked by setReadEverywhere (or is an
   /// array that does, through its definition), as far as asked.
   llvm::DenseMap<Value, bool> readEverywhere;

@@ -73,6 +73,11 @@ def Obs_Dialect : Dialect {
   //    sense: the owner must be a lane of the reader's warp) and on each
   //    nvvm.shfl.sync of the read, which every lane its mask names must
   //    run together: the index of the sync whose array it reads.
+  //  - index_bounds, on the lowered check `index < length` (an arith.cmpi
+  //    ult) of each place an obs.index reads, located at the obs.index:
+  //    the simulation evaluates it in every thread and rejects a place
+  //    outside the array; the read takes element 0 where it fails, and the
+  //    ref and cpu targets report a failure as they run.
   //  - keeps_fold, on an obs.scan or obs.reduce without a network that
   //    obs-expand-networks left as the fold it is written as (it was not
   //    in the kernel's body, or did not take the serial network by
@@ -108,6 +113,7 @@ def Obs_Dialect : Dialect {
     "::mlir::UnitAttr":$checked_scatter,
     "::mlir::IntegerAttr":$register_read,
     "::mlir::IntegerAttr":$shuffle_read,
+    "::mlir::UnitAttr":$index_bounds,
     "::mlir::UnitAttr":$own_lanes_kept,
     "::mlir::UnitAttr":$keeps_fold,
     "::mlir::ArrayAttr":$recorded_launches,

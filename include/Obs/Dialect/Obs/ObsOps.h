@@ -49,6 +49,11 @@ llvm::SetVector<Value> findStageSources(Value array,
 /// where its block is.
 bool usesBlockPosition(Operation *op);
 
+/// Checks that `region` holds only element code: arith, math, ub, obs ops
+/// and scf's structured control flow, which every target computes alike and
+/// the proof models; anything else (a gpu op, a call) is an error at it.
+LogicalResult verifyElementCode(Region &region);
+
 /// The threads among which the serial network shares the array of `op` (a
 /// scan or reduce): the kernel's `threads` where `op` stands directly in a
 /// kernel's body, else one per element as a kernel without `threads` runs

@@ -365,8 +365,15 @@ def Obs_IndexOp : Obs_Op<"index", [
   let summary = "element i of an array (Obsidian's `!`)";
   let description = [{
     Reads one element: its flattened scalars for a scalar or tuple element,
-    or an `!obs.arr` for a nested one. An index outside the array is
-    undefined behaviour.
+    or an `!obs.arr` for a nested one.
+
+    An index outside the array is an error, never a read of other memory.
+    One that the threads compute from their ids (or a constant) is rejected
+    by the proof (`--obs-verify-sync`, on every target), naming the thread,
+    the index and the length. One that depends on data stops the `ref` and
+    `cpu` targets as they run, naming the block, the index and the length;
+    on the `cuda` target it is not checked, and reads element 0. Like every
+    read of a pull array, it happens only where its value is used.
 
     ```mlir
     %x = obs.index %a[%i] : !obs.arr<8 x i32>

@@ -1,0 +1,126 @@
+//===- CompileCache.cpp - compiled programs kept on disk ------------------===//
+
+#include "Obs/Runner/CompileCache.h"
+#include "mlir/IR/OperationSupport.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/xxhash.h"
+
+using namespace mlir;
+using namespace mlir::obs;
+
+std::string CompileCache::getDefaultDirectory() {
+  if (std::optional<std::string> set =
+          llvm::sys::Process::GetEnv("OBS_CACHE_DIR"))
+    return *set;
+  SmallString<128> path;
+  if (std::optional<std::string> xdg =
+          llvm::sys::Process::GetEnv("XDG_CACHE_HOME");
+      xdg && !xdg->empty()) {
+    path = *xdg;
+  } else if (std::optional<std::string> home =
+                 llvm::sys::Process::GetEnv("HOME");
+             home && !home->empty()) {
+    path = *home;
+    llvm::sys::path::append(path, ".cache");
+  } else {
+    return "";
+  }
+  llvm::sys::path::append(path, "obs");
+  return std::string(path);
+}
+
+CompileCache::CompileCache(std::string directory)
+    : directory(std::move(directory)) {}
+
+/// This build of obs: its executable's size and modification time, which
+/// every link changes, so that a rebuilt compiler never reads what another
+/// build compiled.
+static std::string buildIdentity() {
+  static int anchor;
+  std::string executable = llvm::sys::fs::getMainExecutable(nullptr, &anchor);
+  llvm::sys::fs::file_status status;
+  if (executable.empty() || llvm::sys::fs::status(executable, status))
+    return "";
+  return executable + ":" + std::to_string(status.getSize()) + ":" +
+         std::to_string(
+             status.getLastModificationTime().time_since_epoch().count());
+}
+
+std::string CompileCache::getKey(ModuleOp module, StringRef pipeline) const {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << buildIdentity() << "\n" << pipeline << "\n";
+  // Locations too: they are in the code's messages.
+  module->print(os, OpPrintingFlags().enableDebugInfo().printGenericOpForm());
+  llvm::XXH128_hash_t hash = llvm::xxh3_128bits(
+      ArrayRef(reinterpret_cast<const uint8_t *>(text.data()), text.size()));
+  return llvm::utohexstr(hash.high64, /*LowerCase=*/true, /*Width=*/16) +
+         llvm::utohexstr(hash.low64, /*LowerCase=*/true, /*Width=*/16);
+}
+
+std::string CompileCache::pathOf(StringRef key) const {
+  SmallString<128> path(directory);
+  llvm::sys::path::append(path, key + ".o");
+  return std::string(path);
+}
+
+std::unique_ptr<llvm::MemoryBuffer> CompileCache::load(StringRef key) const {
+  if (!isEnabled())
+    return nullptr;
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(pathOf(key), /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (!buffer || (*buffer)->getBufferSize() == 0)
+    return nullptr;
+  return std::move(*buffer);
+}
+
+void CompileCache::store(StringRef key,
+                         llvm::function_ref<void(StringRef path)> write) const {
+  if (!isEnabled() || llvm::sys::fs::create_directories(directory))
+    return;
+  SmallString<128> temporary;
+  int descriptor;
+  SmallString<128> model(directory);
+  llvm::sys::path::append(model, key + "-%%%%%%%%.tmp");
+  if (llvm::sys::fs::createUniqueFile(model, descriptor, temporary))
+    return;
+  llvm::sys::Process::SafelyCloseFileDescriptor(descriptor);
+  write(temporary);
+  uint64_t size = 0;
+  if (llvm::sys::fs::file_size(temporary, size) || size == 0 ||
+      llvm::sys::fs::rename(temporary, pathOf(key)))
+    llvm::sys::fs::remove(temporary);
+}
+
+llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> mlir::obs::loadCompiledObject(
+    std::unique_ptr<llvm::MemoryBuffer> object,
+    llvm::function_ref<llvm::orc::SymbolMap(llvm::orc::MangleAndInterner)>
+        runtime) {
+  llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit =
+      llvm::orc::LLJITBuilder().create();
+  if (!jit)
+    return jit.takeError();
+  llvm::orc::JITDylib &main = (*jit)->getMainJITDylib();
+  llvm::Expected<std::unique_ptr<llvm::orc::DynamicLibrarySearchGenerator>>
+      process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+          (*jit)->getDataLayout().getGlobalPrefix());
+  if (!process)
+    return process.takeError();
+  main.addGenerator(std::move(*process));
+  llvm::orc::MangleAndInterner mangle(main.getExecutionSession(),
+                                      (*jit)->getDataLayout());
+  if (llvm::Error error =
+          main.define(llvm::orc::absoluteSymbols(runtime(mangle))))
+    return std::move(error);
+  if (llvm::Error error = (*jit)->addObjectFile(std::move(object)))
+    return std::move(error);
+  if (llvm::Error error = (*jit)->initialize(main))
+    return std::move(error);
+  return std::move(*jit);
+}
