@@ -60,8 +60,9 @@ configure() {
   local extra=()
   [ "$sanitize" = 1 ] && extra+=(-DLLVM_USE_SANITIZER="Address;Undefined")
   [ "$instrument" = 1 ] && extra+=(-DOBS_FUZZ_INSTRUMENT=ON)
+  # Warnings are errors: no warning lands (LLVM's own option).
   cmake -G Ninja -S . -B "$build_dir" \
-    -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_BUILD_TYPE=Release -DLLVM_ENABLE_WERROR=ON \
     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
     -DLLVM_USE_LINKER=lld \
     -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \

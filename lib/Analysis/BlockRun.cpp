@@ -2,10 +2,12 @@
 
 #include "Obs/Analysis/BlockRun.h"
 #include "Obs/Dialect/Obs/ObsDialect.h"
+#include "Obs/KernelLowering/KernelLowering.h"
 #include "Obs/Support/ErrorKinds.h"
 #include "Obs/Support/IntegerEvaluation.h"
 #include "Obs/Support/MemoryBytes.h"
 #include "Obs/Support/RuntimeFunctions.h"
+#include "Obs/Support/StableSort.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -27,8 +29,8 @@
 using namespace mlir;
 using namespace mlir::obs;
 
-/// The lanes of a warp, as shfl.sync sees them: its masks have 32 bits.
-static constexpr uint32_t kWarpLanes = 32;
+/// The lanes of a warp, as shfl.sync sees them (its masks have a bit each).
+static constexpr uint32_t kWarpLanes = KernelOp::kWarpSize;
 
 StringRef mlir::obs::stringifyHazardKind(Hazard::Kind kind) {
   switch (kind) {
@@ -401,9 +403,8 @@ private:
 static bool holdsBarrier(Region &region) {
   return region
       .walk([](Operation *op) {
-        return isa<gpu::BarrierOp, NVVM::SyncWarpOp>(op)
-                   ? WalkResult::interrupt()
-                   : WalkResult::advance();
+        return isLoweredBarrier(op) ? WalkResult::interrupt()
+                                    : WalkResult::advance();
       })
       .wasInterrupted();
 }
@@ -522,7 +523,7 @@ void ThreadProgram::allocateSlots(gpu::GPUFuncOp func) {
   });
   // Linear scan: a slot is taken again once its value is dead, strictly
   // before the next value begins (an op never writes a slot it reads).
-  llvm::stable_sort(intervals, [](const Interval &a, const Interval &b) {
+  stableSort(intervals, [](const Interval &a, const Interval &b) {
     return a.begin < b.begin;
   });
   using Ending = std::pair<uint32_t, Slot>;
@@ -713,7 +714,7 @@ void ThreadProgram::compile(Operation &op, uint32_t index) {
   if (auto dim = dyn_cast<gpu::BlockDimOp>(op))
     return finish(dim.getDimension() == gpu::Dimension::x ? Step::BlockDimX
                                                           : Step::One);
-  if (isa<gpu::BarrierOp, NVVM::SyncWarpOp>(op))
+  if (isLoweredBarrier(&op))
     return finish(Step::Barrier);
   if (isa<gpu::ReturnOp, scf::YieldOp>(op))
     return finish(Step::Nothing);
@@ -1628,6 +1629,13 @@ static LogicalResult checkScatterWritesOfEachThread(const BlockRun &run) {
   return success();
 }
 
+SmallVector<unsigned> BlockRun::countBlockBarriersBefore() const {
+  SmallVector<unsigned> before(barriers.size() + 1, 0);
+  for (auto [index, barrier] : llvm::enumerate(barriers))
+    before[index + 1] = before[index] + (barrier.block ? 1 : 0);
+  return before;
+}
+
 FailureOr<BlockRun> BlockRun::simulate(gpu::GPUFuncOp kernel) {
   BlockRun run;
   std::optional<ArrayRef<int32_t>> blockSize = kernel.getKnownBlockSize();
@@ -1689,13 +1697,9 @@ FailureOr<BlockRun> BlockRun::simulate(gpu::GPUFuncOp kernel) {
 
 SmallVector<Hazard> mlir::obs::findHazards(const BlockRun &run,
                                            unsigned warpSize, unsigned limit) {
-  // Prefix counts of block barriers: a block barrier between phases a < b
-  // orders everything; any barrier orders threads of one warp.
-  ArrayRef<Barrier> barriers = run.getBarriers();
-  SmallVector<unsigned> blockBarriersBefore(barriers.size() + 1, 0);
-  for (auto [index, barrier] : llvm::enumerate(barriers))
-    blockBarriersBefore[index + 1] =
-        blockBarriersBefore[index] + (barrier.block ? 1 : 0);
+  // A block barrier between phases a < b orders everything; any barrier
+  // orders threads of one warp.
+  SmallVector<unsigned> blockBarriersBefore = run.countBlockBarriersBefore();
   // A warp is a power of two threads (32): its index is a shift.
   unsigned warpShift = llvm::Log2_32(warpSize);
   bool powerOfTwo = llvm::isPowerOf2_32(warpSize);
@@ -1960,11 +1964,7 @@ mlir::obs::findGlobalHazards(const BlockRun &run,
       add(any->second);
     return found;
   };
-  ArrayRef<Barrier> barriers = run.getBarriers();
-  SmallVector<unsigned> blockBarriersBefore(barriers.size() + 1, 0);
-  for (auto [index, barrier] : llvm::enumerate(barriers))
-    blockBarriersBefore[index + 1] =
-        blockBarriersBefore[index] + (barrier.block ? 1 : 0);
+  SmallVector<unsigned> blockBarriersBefore = run.countBlockBarriersBefore();
   std::set<std::pair<Operation *, Operation *>> reported;
   for (const GlobalOverlap &overlap : overlaps)
     for (const Access *read :

@@ -4,6 +4,7 @@
 #include "Obs/KernelLowering/Flatten.h"
 #include "Obs/KernelLowering/KernelLowering.h"
 #include "Obs/Support/ErrorKinds.h"
+#include "Obs/Support/StableSort.h"
 #include "Obs/Support/Statistics.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "llvm/ADT/SetVector.h"
@@ -323,7 +324,7 @@ mlir::obs::refineSyncs(KernelOp kernel, ArrayRef<SyncOp> candidates,
       auto it = llvm::find(simulation->syncs, sync);
       return syncs[it - simulation->syncs.begin()];
     };
-    llvm::stable_sort(hazards, [](const Hazard &a, const Hazard &b) {
+    stableSort(hazards, [](const Hazard &a, const Hazard &b) {
       return a.second.phase < b.second.phase;
     });
     for (const Hazard &hazard : hazards) {

@@ -23,6 +23,7 @@
 #include "Obs/Support/IntegerEvaluation.h"
 #include "Obs/Support/MemoryBytes.h"
 #include "Obs/Support/RuntimeFunctions.h"
+#include "Obs/Support/StableSort.h"
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -227,6 +228,9 @@ private:
   llvm::DenseMap<Value, LeafReader> sources;
   /// The arrays in shuffles: every element reads them together.
   SmallVector<Value> shuffledArrays;
+  /// The kernel's arguments whose readers take any place: obs.global ones
+  /// at run-time sizes, whose places past the memref read as absent.
+  SmallVector<Value> readsAnyPlace;
   /// Where each array stored by a stage lives (for in-place syncs).
   llvm::DenseMap<Value, Destination> stored;
   /// Syncs whose result is only returned: they write global memory.
@@ -536,7 +540,8 @@ static ShufflePattern chooseShuffle(Value owner, uint64_t blockThreads) {
       if ((*source)[thread] == from)
         continue;
       if (!ownKept || (*source)[thread] != lane || from < 0 ||
-          from >= kWarpSize || thread - lane + uint64_t(from) >= blockThreads)
+          from >= int64_t(kWarpSize) ||
+          thread - lane + uint64_t(from) >= blockThreads)
         return false;
     }
     return true;
@@ -584,9 +589,9 @@ static ShufflePattern chooseShuffle(Value owner, uint64_t blockThreads) {
     // Where own lanes keep their values, bfly first: the reads of both
     // elements of a pair are then the same shuffle.
     if (ownKept)
-      std::stable_partition(
-          candidates.begin(), candidates.end(),
-          [](const Candidate &c) { return c.kind == NVVM::ShflKind::bfly; });
+      stableSort(candidates, [](const Candidate &a, const Candidate &b) {
+        return a.kind == NVVM::ShflKind::bfly && b.kind != NVVM::ShflKind::bfly;
+      });
     for (const Candidate &candidate : candidates)
       if (fits(candidate.sourceOf, ownKept))
         return {candidate.kind, candidate.offset, ownKept,
@@ -763,6 +768,8 @@ KernelLowering::emitStage(ArrayRef<Value> arrays,
       emitter.setSource(value, reader);
     for (Value shuffled : shuffledArrays)
       emitter.setReadEverywhere(shuffled);
+    for (Value guarded : readsAnyPlace)
+      emitter.setReadsAnyPlace(guarded);
     emitter.setBlockPosition(
         kernel,
         [](OpBuilder &b, Location loc) -> Value {
@@ -1484,6 +1491,10 @@ LogicalResult KernelLowering::lowerBlock(Block &block) {
   return success();
 }
 
+bool mlir::obs::isLoweredBarrier(Operation *op) {
+  return isa<gpu::BarrierOp, NVVM::SyncWarpOp>(op);
+}
+
 LogicalResult KernelLowering::lower() {
   Block &entry = func.getBody().front();
   builder.setInsertionPointToStart(&entry);
@@ -1526,6 +1537,8 @@ LogicalResult KernelLowering::lower() {
         entry.getArguments().slice(next, width), arrType(argument), layout,
         lengthsOf(next, width), absent);
     sources[argument] = readerFor(global);
+    if (dynamic && isGlobalArgument(kernel, argument.getArgNumber()))
+      readsAnyPlace.push_back(argument);
     arguments.push_back(global);
     next += width;
   }

@@ -1,6 +1,7 @@
 //===- Statistics.cpp - pass statistics that always report ----------------===//
 
 #include "Obs/Support/Statistics.h"
+#include "Obs/Support/StableSort.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Mutex.h"
@@ -89,7 +90,7 @@ void mlir::obs::printStatistics(llvm::raw_ostream &os) {
   for (auto &[pass, counts] : report.counts) {
     os << pass << "\n";
     OrderedMap<Count> ordered = counts;
-    llvm::stable_sort(ordered, [](const auto &a, const auto &b) {
+    stableSort(ordered, [](const auto &a, const auto &b) {
       return a.second.declared < b.second.declared;
     });
     for (auto &[name, count] : ordered)

@@ -2,6 +2,7 @@
 
 #include "Obs/Analysis/KernelSimulation.h"
 #include "Obs/Support/ErrorKinds.h"
+#include "Obs/Support/StableSort.h"
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -107,13 +108,9 @@ void ObsPlanSharedPass::runOnOperation() {
 
   // Two buffers may share memory when one's last use and the other's first
   // are separated by a barrier that orders all threads: a block barrier.
-  ArrayRef<Barrier> barriers = run.getBarriers();
-  SmallVector<unsigned> blockBarriersBefore(barriers.size() + 1, 0);
-  for (auto [index, barrier] : llvm::enumerate(barriers))
-    blockBarriersBefore[index + 1] =
-        blockBarriersBefore[index] + (barrier.block ? 1 : 0);
+  SmallVector<unsigned> blockBarriersBefore = run.countBlockBarriersBefore();
   // In a block of one warp, any barrier orders every pair of threads.
-  bool oneWarp = run.getThreads() <= 32;
+  bool oneWarp = run.getThreads() <= KernelOp::kWarpSize;
   auto separated = [&](const Buffer &early, const Buffer &late) {
     return early.lastPhase < late.firstPhase &&
            (oneWarp || blockBarriersBefore[late.firstPhase] -
@@ -128,7 +125,7 @@ void ObsPlanSharedPass::runOnOperation() {
   // First fit, buffers in the order they come into use.
   SmallVector<unsigned> order(buffers.size());
   std::iota(order.begin(), order.end(), 0);
-  llvm::stable_sort(order, [&](unsigned a, unsigned b) {
+  stableSort(order, [&](unsigned a, unsigned b) {
     return buffers[a].firstPhase < buffers[b].firstPhase;
   });
   SmallVector<unsigned> placed;

@@ -19,23 +19,27 @@ namespace mlir::obs {
 using namespace mlir;
 using namespace mlir::obs;
 
-/// Whether `kernel` is safe by construction: every sync open (block
-/// barriers, fresh buffers, the default sweep), and no op whose places
-/// come from the code (obs.index, obs.scatter), which may leave an array or
-/// meet another thread's.
+/// Whether `kernel` is safe by construction on the reference target: every
+/// sync open (block barriers, fresh buffers, the default sweep), and either
+/// no op whose places come from the code (obs.index, obs.scatter), which may
+/// leave an array or meet another thread's, or more threads than any GPU
+/// block has, which only ref runs, checking those places as it runs.
 static bool isSafeByConstruction(KernelOp kernel) {
-  return !kernel
-              .walk([](Operation *op) {
-                auto sync = dyn_cast<SyncOp>(op);
-                bool refined =
-                    sync && (sync.getScopeAttr() || sync.getPlacementAttr() ||
-                             sync.getHowAttr() || sync.getStorageAttr() ||
-                             sync.getPlanAttr());
-                return refined || isa<IndexOp, ScatterOp>(op)
-                           ? WalkResult::interrupt()
-                           : WalkResult::advance();
-              })
-              .wasInterrupted();
+  bool placesFromCode = false;
+  bool refined =
+      kernel
+          .walk([&](Operation *op) {
+            placesFromCode |= isa<IndexOp, ScatterOp>(op);
+            auto sync = dyn_cast<SyncOp>(op);
+            return sync && (sync.getScopeAttr() || sync.getPlacementAttr() ||
+                            sync.getHowAttr() || sync.getStorageAttr() ||
+                            sync.getPlanAttr())
+                       ? WalkResult::interrupt()
+                       : WalkResult::advance();
+          })
+          .wasInterrupted();
+  return !refined &&
+         (!placesFromCode || kernel.getBlockThreads() > KernelOp::kMaxThreads);
 }
 
 namespace {

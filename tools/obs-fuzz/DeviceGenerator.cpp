@@ -1,6 +1,7 @@
 //===- DeviceGenerator.cpp - random device-level obs programs -------------===//
 
 #include "DeviceGenerator.h"
+#include "Obs/Support/StableSort.h"
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -763,7 +764,7 @@ DeviceArray obs_fuzz::evaluateDeviceProgram(const DeviceProgram &program,
       // ArgSort's `less` compares the keys as written; Sort's swaps them
       // where the flag says.
       bool swapped = step.kind == DeviceStep::Sort && step.flag;
-      std::stable_sort(order.begin(), order.end(), [&](uint64_t i, uint64_t j) {
+      mlir::obs::stableSort(order, [&](uint64_t i, uint64_t j) {
         return compare(step.variant, swapped, step.merge, x, i, j);
       });
       if (step.kind == DeviceStep::ArgSort && !step.flag) {

@@ -23,10 +23,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../obs-run/HostData.h"
 #include "DeviceGenerator.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/InitAll.h"
+#include "Obs/Runner/HostData.h"
 #include "Obs/Support/ErrorKinds.h"
 #include "Obs/Support/RuntimeFunctions.h"
 #include "ProgramGenerator.h"

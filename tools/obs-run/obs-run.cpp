@@ -12,13 +12,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "HostData.h"
 #include "NetworkPicture.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/Dialect/Obs/Storage.h"
 #include "Obs/InitAll.h"
 #include "Obs/Pipelines/Pipelines.h"
 #include "Obs/Runner/CompileCache.h"
+#include "Obs/Runner/HostData.h"
 #include "Obs/Runtime/CudaRuntime.h"
 #include "Obs/Support/MemoryBytes.h"
 #include "Obs/Support/RuntimeFunctions.h"

@@ -29,6 +29,7 @@
 #ifndef OBS_ANALYSIS_BLOCKRUN_H
 #define OBS_ANALYSIS_BLOCKRUN_H
 
+#include "Obs/Dialect/Obs/ObsOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/DenseMap.h"
@@ -136,6 +137,10 @@ public:
   ArrayRef<Memory> getMemories() const { return memories; }
   ArrayRef<Access> getAccesses() const { return accesses; }
   ArrayRef<Barrier> getBarriers() const { return barriers; }
+  /// Element p is how many of the barriers before phase p are block
+  /// barriers (p from 0 to the number of barriers): a block barrier
+  /// between phases a < b orders everything there.
+  SmallVector<unsigned> countBlockBarriersBefore() const;
   /// Whether an address depended on data somewhere.
   bool dependsOnData() const { return dataDependent; }
   /// The first wrong read of each array kept by its threads, by sync.
@@ -187,7 +192,8 @@ StringRef stringifyHazardKind(Hazard::Kind kind);
 
 /// Every conflicting pair of accesses to shared memory that no barrier
 /// orders, at most `limit` of them, in a deterministic order.
-SmallVector<Hazard> findHazards(const BlockRun &run, unsigned warpSize = 32,
+SmallVector<Hazard> findHazards(const BlockRun &run,
+                                unsigned warpSize = KernelOp::kWarpSize,
                                 unsigned limit = 16);
 
 /// Two elements of a kernel's global arrays that a launch puts at one place
@@ -208,7 +214,7 @@ struct GlobalOverlap {
 /// even within one thread.
 SmallVector<Hazard> findGlobalHazards(const BlockRun &run,
                                       ArrayRef<GlobalOverlap> overlaps,
-                                      unsigned warpSize = 32,
+                                      unsigned warpSize = KernelOp::kWarpSize,
                                       unsigned limit = 16);
 
 /// What one block's run costs, from its accesses grouped by warp: the k-th
@@ -269,14 +275,15 @@ struct BlockCost {
 };
 
 /// The cost of `run`, with warps of `warpSize` threads.
-BlockCost computeBlockCost(const BlockRun &run, unsigned warpSize = 32);
+BlockCost computeBlockCost(const BlockRun &run,
+                           unsigned warpSize = KernelOp::kWarpSize);
 
 /// The cost of `run` phase by phase: element p is what is done after p
 /// barriers and before the next (the stage that ends at barrier p, or the
 /// last stage), and counts barrier p itself. A warp access belongs to the
 /// phase of its first thread's access; their sum is computeBlockCost's.
-SmallVector<BlockCost> computePhaseCosts(const BlockRun &run,
-                                         unsigned warpSize = 32);
+SmallVector<BlockCost>
+computePhaseCosts(const BlockRun &run, unsigned warpSize = KernelOp::kWarpSize);
 
 } // namespace mlir::obs
 

@@ -23,6 +23,10 @@ namespace mlir::obs {
 /// real lengths are arguments of their own.
 constexpr int64_t kDynamicGridLength = 2147483647;
 
+/// Whether `op` is a barrier as the lowering emits them: a block barrier
+/// (gpu.barrier) or a warp barrier (nvvm.bar.warp.sync with its mask).
+bool isLoweredBarrier(Operation *op);
+
 /// What the lowering counts, for pass statistics.
 struct GPULoweringCounters {
   std::function<void()> stage = [] {};

@@ -570,13 +570,14 @@ def ObsVerifySync : Pass<"obs-verify-sync", "::mlir::obs::KernelOp"> {
   let options = [
     Option<"skipSafeByConstruction", "skip-safe-by-construction", "bool",
            /*default=*/"false",
-           "Prove only kernels that are not safe by construction: those with "
-           "a written or planned sync property, a read by obs.index or an "
-           "obs.scatter. A kernel whose syncs are all open runs with block "
-           "barriers, fresh buffers and the default sweep, and without "
-           "either op reads and writes only inside its arrays; the reference "
-           "pipeline uses this so that such kernels, even ones no GPU block "
-           "could run (more than 1024 threads), still run there">
+           "Prove only kernels that are not safe by construction on the "
+           "reference target: those with a written or planned sync property, "
+           "or with a read by obs.index or an obs.scatter in a block a GPU "
+           "could run. A kernel whose syncs are all open runs with block "
+           "barriers, fresh buffers and the default sweep; without either op "
+           "it reads and writes only inside its arrays, and with more "
+           "threads than a GPU block (1024), which only ref runs, ref checks "
+           "their places as it runs">
   ];
   let dependentDialects = kernelSimulationDialects;
   let statistics = [

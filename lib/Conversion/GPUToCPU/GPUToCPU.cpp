@@ -12,7 +12,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "Obs/Conversion/Passes.h"
+#include "Obs/KernelLowering/KernelLowering.h"
 #include "Obs/Support/RuntimeFunctions.h"
+#include "Obs/Support/SplitMix.h"
 #include "Obs/Support/Statistics.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -36,16 +38,12 @@ using namespace mlir::obs;
 
 static constexpr int64_t kWarpSize = KernelOp::kWarpSize;
 
-static bool isBarrier(Operation *op) {
-  return isa<gpu::BarrierOp, NVVM::SyncWarpOp>(op);
-}
-
 /// Whether `op` holds a barrier or a shuffle: something every thread (of
 /// the block, or of a warp) must reach together.
 static bool holdsBarrier(Operation *op) {
   return op
       ->walk([](Operation *nested) {
-        return isBarrier(nested) || isa<NVVM::ShflOp>(nested)
+        return isLoweredBarrier(nested) || isa<NVVM::ShflOp>(nested)
                    ? WalkResult::interrupt()
                    : WalkResult::advance();
       })
@@ -69,14 +67,6 @@ public:
   Value apply(OpBuilder &builder, Location loc, Value k, Value count);
 
 private:
-  /// splitmix64, so that a seed gives the same order everywhere.
-  static uint64_t nextRandom(uint64_t &state) {
-    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-
   /// Above this many, a shuffle is an affine permutation instead of a
   /// table (a grid may have 2^31 - 1 blocks).
   static constexpr int64_t kMaxTable = 4096;
@@ -164,10 +154,10 @@ Value ThreadOrder::apply(OpBuilder &builder, Location loc, Value k,
     // (a k + c) mod count, with a coprime to count: a permutation that
     // separates neighbours, without a table of count entries.
     uint64_t state = seed * 0x100000001b3ull + count;
-    int64_t a = static_cast<int64_t>(nextRandom(state) % count) | 1;
+    int64_t a = static_cast<int64_t>(nextSplitMix64(state) % count) | 1;
     while (std::gcd(a, count) != 1)
       a += 2;
-    int64_t c = static_cast<int64_t>(nextRandom(state) % count);
+    int64_t c = static_cast<int64_t>(nextSplitMix64(state) % count);
     Value scaled = arith::MulIOp::create(builder, loc, k, constant(a % count));
     Value shifted = arith::AddIOp::create(builder, loc, scaled, constant(c));
     return arith::RemUIOp::create(builder, loc, shifted, constant(count));
@@ -179,7 +169,7 @@ Value ThreadOrder::apply(OpBuilder &builder, Location loc, Value k,
     std::iota(permutation.begin(), permutation.end(), 0);
     uint64_t state = seed * 0x100000001b3ull + count;
     for (int64_t i = count - 1; i > 0; --i)
-      std::swap(permutation[i], permutation[nextRandom(state) % (i + 1)]);
+      std::swap(permutation[i], permutation[nextSplitMix64(state) % (i + 1)]);
     OpBuilder globalBuilder =
         OpBuilder::atBlockBegin(&hostSymbols.getOp()->getRegion(0).front());
     auto type = MemRefType::get({count}, globalBuilder.getI32Type());
@@ -215,7 +205,7 @@ Value ThreadOrder::apply(OpBuilder &builder, Location loc, Value k,
   // seed.
   constexpr int64_t kPrime = 2147483659;
   uint64_t state = seed * 0x100000001b3ull;
-  int64_t shift = static_cast<int64_t>(nextRandom(state) >> 33);
+  int64_t shift = static_cast<int64_t>(nextSplitMix64(state) >> 33);
   Value a = arith::RemUIOp::create(builder, loc, constant(kPrime), count);
   Value c = arith::RemUIOp::create(builder, loc, constant(shift), count);
   Value scaled = arith::MulIOp::create(builder, loc, k, a);

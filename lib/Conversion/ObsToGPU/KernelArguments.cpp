@@ -32,7 +32,9 @@ void KernelArgumentFacts::recordLaunch(gpu::GPUFuncOp func,
     return !isa<MemRefType>(std::get<0>(pair).getType()) ||
            std::get<1>(pair).has_value();
   });
-  for (auto [index, operand] : llvm::enumerate(operands)) {
+  for (auto [position, operand] : llvm::enumerate(operands)) {
+    // A copy: a lambda below captures it (not a structured binding).
+    size_t index = position;
     auto type = dyn_cast<MemRefType>(operand.getType());
     if (!type)
       continue;

@@ -170,11 +170,14 @@ std::unique_ptr<ElementEmitter> ReferenceLowering::makeEmitter(Location loc) {
   auto emitter = std::make_unique<ElementEmitter>(builder, loc);
   for (const auto &[value, buffer] : buffers) {
     auto present = presentLengths.find(buffer.front());
-    emitter->setSource(
-        value, present == presentLengths.end()
-                   ? makeStorageReader(buffer)
-                   : makePresentStorageReader(buffer, present->second.first,
-                                              present->second.second));
+    if (present == presentLengths.end()) {
+      emitter->setSource(value, makeStorageReader(buffer));
+      continue;
+    }
+    emitter->setSource(value,
+                       makePresentStorageReader(buffer, present->second.first,
+                                                present->second.second));
+    emitter->setReadsAnyPlace(value);
   }
   if (positioned)
     emitter->setBlockPosition(

@@ -221,9 +221,18 @@ bool ElementEmitter::readsEverywhere(Value value) {
   // itself, but a region may be visited twice).
   readEverywhere[value] = false;
   Operation *op = value.getDefiningOp();
-  bool reads = op && llvm::any_of(op->getOperands(), [&](Value operand) {
-                 return readsEverywhere(operand);
-               });
+  auto anyReads = [&](auto values) {
+    return llvm::any_of(values,
+                        [&](Value used) { return readsEverywhere(used); });
+  };
+  bool reads = op && anyReads(op->getOperands());
+  // An array's index function may read one in its region (a generate that
+  // indexes an array in shuffles).
+  if (op && !reads && op->getNumRegions()) {
+    llvm::SetVector<Value> captured;
+    getUsedValuesDefinedAbove(op->getRegions(), captured);
+    reads = anyReads(captured);
+  }
   readEverywhere[value] = reads;
   return reads;
 }

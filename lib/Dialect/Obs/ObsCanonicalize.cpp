@@ -13,6 +13,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/InferIntRangeInterface.h"
 
 using namespace mlir;
 using namespace mlir::obs;
@@ -153,26 +154,55 @@ struct UnpairMapPairToEvens : OpRewritePattern<UnpairOp> {
   }
 };
 
+/// The values `value` (an integer or index) may take whatever the data, as
+/// far as its definition shows within `depth` ops: a constant, a generated
+/// array's own index (from 0 to its length less one), and what the ops'
+/// range inference (arith's InferIntRangeInterface) gives from those.
+static std::optional<ConstantIntRanges> knownRange(Value value,
+                                                   unsigned depth = 16) {
+  unsigned width = value.getType().isIndex()
+                       ? IndexType::kInternalStorageBitWidth
+                       : value.getType().getIntOrFloatBitWidth();
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return ConstantIntRanges::constant(constant.sextOrTrunc(width));
+  if (auto argument = dyn_cast<BlockArgument>(value)) {
+    auto generate = dyn_cast<GenerateOp>(argument.getOwner()->getParentOp());
+    if (!generate || generate.getType().getLength() == 0)
+      return std::nullopt;
+    return ConstantIntRanges::fromUnsigned(
+        APInt::getZero(width),
+        APInt(width, generate.getType().getLength() - 1));
+  }
+  auto inferring = value.getDefiningOp<InferIntRangeInterface>();
+  if (!inferring || depth == 0 || inferring->getNumRegions())
+    return std::nullopt;
+  SmallVector<ConstantIntRanges> operands;
+  for (Value operand : inferring->getOperands()) {
+    if (!operand.getType().isIntOrIndex())
+      return std::nullopt;
+    std::optional<ConstantIntRanges> range = knownRange(operand, depth - 1);
+    if (!range)
+      return std::nullopt;
+    operands.push_back(*range);
+  }
+  std::optional<ConstantIntRanges> result;
+  inferring.inferResultRanges(operands,
+                              [&](Value produced, const ConstantIntRanges &r) {
+                                if (produced == value)
+                                  result = r;
+                              });
+  return result;
+}
+
 /// Whether `index` is inside `[0, length)` whatever the data, as far as its
-/// definition shows: a constant, a generated array's own index into an
-/// array no shorter, or a remainder. The index laws below hold only for an
+/// definition shows (knownRange). The index laws below hold only for an
 /// index inside the array: applied to one outside, they would read another
 /// element (or compute one) where obs.index's check must fail.
 static bool isKnownInside(Value index, uint64_t length) {
-  APInt constant;
-  if (matchPattern(index, m_ConstantInt(&constant)))
-    return constant.ult(length);
-  if (auto argument = dyn_cast<BlockArgument>(index)) {
-    auto generate = dyn_cast<GenerateOp>(argument.getOwner()->getParentOp());
-    return generate && generate.getType().getLength() <= length;
-  }
-  if (auto remainder = index.getDefiningOp<arith::RemUIOp>())
-    return matchPattern(remainder.getRhs(), m_ConstantInt(&constant)) &&
-           !constant.isZero() && constant.ule(length);
-  if (auto select = index.getDefiningOp<arith::SelectOp>())
-    return isKnownInside(select.getTrueValue(), length) &&
-           isKnownInside(select.getFalseValue(), length);
-  return false;
+  std::optional<ConstantIntRanges> range = knownRange(index);
+  return range && range->umax().getActiveBits() <= 64 &&
+         range->umax().getZExtValue() < length;
 }
 
 /// `(mkArr f n) ! i = f i`: an element of a generated array is its index

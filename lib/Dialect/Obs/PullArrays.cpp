@@ -103,6 +103,11 @@ SmallVector<Value> MapOp::emitElement(ElementEmitter &emitter, unsigned,
 /// ElementEmitter::emitCheckedIndex); null for an array of no elements,
 /// which has nothing to read.
 static Value checkedPlace(ElementEmitter &emitter, IndexOp index) {
+  // An array whose reader takes any place (an obs.global argument at
+  // run-time sizes: past its memref's end, the unsigned view of a negative
+  // place too, it reads its absent value) has no outside.
+  if (emitter.readsAnyPlace(index.getArray()))
+    return emitter.emitScalar(index.getIndex());
   uint64_t length = index.getArrayType().getLength();
   Value place = emitter.emitCheckedIndex(emitter.emitScalar(index.getIndex()),
                                          length, index.getLoc());

@@ -317,6 +317,59 @@ obs.kernel @index_laws(%a: !obs.arr<8 x i32>) {
 
 // -----
 
+// The index laws hold only for an index inside the array: outside it, the
+// read must fail its check (test/Transforms/verify-sync-bounds.mlir), not
+// compute f i or read another element. An index whose definition shows it
+// inside (the generated array's own, a remainder, the ranges arith infers)
+// folds; one that may be outside stays.
+// CHECK-LABEL: obs.kernel @index_laws_inside_only
+// CHECK: obs.generate
+// CHECK: %[[NEXT:.*]] = arith.addi %{{.*}}, %{{.*}} : index
+// CHECK: obs.index %{{.*}}[%[[NEXT]]] : !obs.arr<8 x i32>
+// CHECK: obs.generate
+// CHECK: %[[WRAPPED:.*]] = arith.remui %{{.*}}, %{{.*}} : index
+// CHECK: %[[BACK:.*]] = arith.subi %{{.*}}, %[[WRAPPED]] : index
+// CHECK: obs.index %arg0[%[[BACK]]] : !obs.arr<8 x i32>
+// CHECK: obs.generate
+// CHECK: obs.index %{{.*}}[%{{.*}}] : !obs.arr<4 x i32>
+obs.kernel @index_laws_inside_only(%a: !obs.arr<8 x i32>) -> (!obs.arr<8 x i32>, !obs.arr<8 x i32>, !obs.arr<8 x i32>) {
+  %g = obs.generate : !obs.arr<8 x i32> {
+  ^bb0(%i: index):
+    %x = arith.index_cast %i : index to i32
+    obs.yield %x : i32
+  }
+  // g ! (i + 1): outside for i = 7, so g's index function is not applied.
+  %next = obs.generate : !obs.arr<8 x i32> {
+  ^bb0(%i: index):
+    %c1 = arith.constant 1 : index
+    %j = arith.addi %i, %c1 : index
+    %v = obs.index %g[%j] : !obs.arr<8 x i32>
+    obs.yield %v : i32
+  }
+  // rev a ! ((i + 3) mod 8): inside, so a ! (7 - that).
+  %rev = obs.rev %a : !obs.arr<8 x i32>
+  %wrapped = obs.generate : !obs.arr<8 x i32> {
+  ^bb0(%i: index):
+    %c3 = arith.constant 3 : index
+    %c8 = arith.constant 8 : index
+    %s = arith.addi %i, %c3 : index
+    %j = arith.remui %s, %c8 : index
+    %v = obs.index %rev[%j] : !obs.arr<8 x i32>
+    obs.yield %v : i32
+  }
+  // (halve a).low ! i for i up to 7: index 4 of the half would be a ! 4,
+  // inside a but outside the half.
+  %lo, %hi = obs.halve %a : !obs.arr<8 x i32>
+  %half = obs.generate : !obs.arr<8 x i32> {
+  ^bb0(%i: index):
+    %v = obs.index %lo[%i] : !obs.arr<4 x i32>
+    obs.yield %v : i32
+  }
+  obs.return %next, %wrapped, %half : !obs.arr<8 x i32>, !obs.arr<8 x i32>, !obs.arr<8 x i32>
+}
+
+// -----
+
 // An element of a synced array is read from the sync, not recomputed.
 // CHECK-LABEL: obs.kernel @index_of_sync
 // CHECK: %[[S:.*]] = obs.sync

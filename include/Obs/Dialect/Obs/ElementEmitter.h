@@ -21,6 +21,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include <functional>
 #include <limits>
 
@@ -81,6 +82,12 @@ public:
   void setBlockPosition(
       Operation *root, ScalarReader blockId,
       std::function<Value(OpBuilder &, Location, unsigned)> extentOf);
+
+  /// Says that `array`'s reader (see setSource) reads any place, one outside
+  /// the array as a value of the caller's choosing (an obs.global
+  /// argument's absent value): an obs.index of it needs no check.
+  void setReadsAnyPlace(Value array) { anyPlace.insert(array); }
+  bool readsAnyPlace(Value array) const { return anyPlace.contains(array); }
 
   /// Makes every place an obs.index reads that is not known to be inside
   /// its array call `report` where it is outside (see emitCheckedIndex).
@@ -223,6 +230,7 @@ private:
   SmallVector<Bindings> scopes;
   llvm::DenseMap<Value, ScalarReader> scalarSources;
   IndexReport indexReport;
+  llvm::DenseSet<Value> anyPlace;
   /// Whether a value reads a source marked by setReadEverywhere (or is an
   /// array that does, through its definition), as far as asked.
   llvm::DenseMap<Value, bool> readEverywhere;

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef OBS_TOOLS_OBSRUN_HOSTDATA_H
-#define OBS_TOOLS_OBSRUN_HOSTDATA_H
+#ifndef OBS_RUNNER_HOSTDATA_H
+#define OBS_RUNNER_HOSTDATA_H
 
 #include "Obs/Dialect/Obs/ObsTypes.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -123,4 +123,4 @@ private:
 
 } // namespace obs_run
 
-#endif // OBS_TOOLS_OBSRUN_HOSTDATA_H
+#endif // OBS_RUNNER_HOSTDATA_H

@@ -1,6 +1,7 @@
 //===- HostData.cpp - kernel arrays on the host ---------------------------===//
 
-#include "HostData.h"
+#include "Obs/Runner/HostData.h"
+#include "Obs/Support/SplitMix.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -251,14 +252,6 @@ Number HostArray::get(uint64_t k) const {
 // Input
 //===----------------------------------------------------------------------===//
 
-/// splitmix64: a small generator whose stream is the same on every machine.
-static uint64_t nextRandom(uint64_t &state) {
-  uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
 /// The numbers of a list or a text file.
 static size_t countTokens(StringRef text) {
   SmallVector<StringRef> tokens;
@@ -315,7 +308,7 @@ Error HostArray::fill(StringRef spec) {
     uint64_t state = seed;
     for (uint64_t k = 0; k < getNumScalars(); ++k) {
       const ScalarType &scalar = components[k % getWidth()];
-      uint64_t bits = nextRandom(state);
+      uint64_t bits = mlir::obs::nextSplitMix64(state);
       Number number;
       if (scalar.isFloat) {
         number.isFloat = true;
