@@ -175,6 +175,7 @@ void mlir::obs::buildCPUPipeline(OpPassManager &pm,
   cpuOptions.seed = options.seed;
   cpuOptions.blockOrder = options.blockOrder;
   cpuOptions.blockSeed = options.blockSeed;
+  cpuOptions.runTimeOrders = options.runTimeOrders;
   pm.addPass(createObsGPUToCPU(cpuOptions));
   buildHostToLLVMPipeline(pm);
 }

@@ -41,6 +41,7 @@
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
@@ -440,6 +441,9 @@ OwningOpRef<ModuleOp> lower(ModuleOp module, llvm::StringRef target,
     obs::CPUPipelineOptions options;
     parseOrders(options);
     options.recordLaunches = recordLaunches;
+    // One compiled program serves every order (the compile cache's key
+    // leaves them out): they are filled before each run.
+    options.runTimeOrders = true;
     obs::buildCPUPipeline(pm, options);
   } else {
     obs::PTXPipelineOptions options;
@@ -611,12 +615,59 @@ std::string pipelineKey(llvm::StringRef target) {
   os << "target=" << target;
   if (target == "ref")
     return text;
+  // Not the thread and block orders: the code reads them as data
+  // (Obs/Support/ExecutionOrder.h), filled before each run.
   os << " strategy=" << static_cast<int>(strategy.getValue())
      << " no-optimize=" << noOptimize << " passes=";
   for (obs::RefinementPass pass : passes)
     os << static_cast<int>(pass) << ",";
-  os << " thread-order=" << threadOrder << " block-order=" << blockOrder;
   return text;
+}
+
+/// The names of the order tables the cpu target's `object` holds.
+SmallVector<std::string> orderTablesOf(llvm::MemoryBufferRef object) {
+  SmallVector<std::string> names;
+  llvm::Expected<std::unique_ptr<llvm::object::ObjectFile>> file =
+      llvm::object::ObjectFile::createObjectFile(object);
+  if (!file) {
+    llvm::consumeError(file.takeError());
+    return names;
+  }
+  for (const llvm::object::SymbolRef &symbol : (*file)->symbols()) {
+    llvm::Expected<llvm::StringRef> name = symbol.getName();
+    if (!name) {
+      llvm::consumeError(name.takeError());
+      continue;
+    }
+    if (obs::parseExecutionOrderSymbol(*name))
+      names.push_back(name->str());
+  }
+  return names;
+}
+
+/// Fills the order tables `names` of `jit` with the orders obs-run was
+/// asked for: the code compiled for one order runs in any.
+llvm::Error fillOrderTables(llvm::orc::LLJIT &jit,
+                            llvm::ArrayRef<std::string> names) {
+  obs::CPUPipelineOptions orders;
+  parseOrders(orders);
+  for (const std::string &name : names) {
+    auto [block, count] = *obs::parseExecutionOrderSymbol(name);
+    llvm::Expected<llvm::orc::ExecutorAddr> address = jit.lookup(name);
+    if (!address)
+      return address.takeError();
+    obs::ExecutionOrder kind = block ? orders.blockOrder : orders.order;
+    uint64_t seed = block ? orders.blockSeed : orders.seed;
+    if (count) {
+      obs::fillExecutionOrder(
+          kind, seed,
+          llvm::MutableArrayRef(address->toPtr<int32_t *>(), *count));
+    } else {
+      std::array<int64_t, 2> affine = obs::getAffineExecutionOrder(kind, seed);
+      std::copy(affine.begin(), affine.end(), address->toPtr<int64_t *>());
+    }
+  }
+  return llvm::Error::success();
 }
 
 /// Runs `job` from the compile cache's object code for `module` on `target`
@@ -629,11 +680,15 @@ void runCached(ModuleOp module, llvm::StringRef target, Job &job) {
                               : obs::CompileCache::getDefaultDirectory());
   std::string key = cache.getKey(module, pipelineKey(target));
   if (std::unique_ptr<llvm::MemoryBuffer> object = cache.load(key)) {
+    SmallVector<std::string> orderTables =
+        orderTablesOf(object->getMemBufferRef());
     llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit =
         obs::loadCompiledObject(std::move(object), runtimeFunctionSymbols);
+    llvm::Error filled =
+        jit ? fillOrderTables(**jit, orderTables) : jit.takeError();
     llvm::Expected<llvm::orc::ExecutorAddr> function =
-        jit ? (*jit)->lookup("_mlir_" + job.symbol)
-            : llvm::Expected<llvm::orc::ExecutorAddr>(jit.takeError());
+        filled ? llvm::Expected<llvm::orc::ExecutorAddr>(std::move(filled))
+               : (*jit)->lookup("_mlir_" + job.symbol);
     if (function) {
       if (reportCache)
         llvm::errs() << "obs-run: compile cache: hit on " << target << "\n";

@@ -4,6 +4,7 @@
 #define OBS_CONVERSION_PASSES_H
 
 #include "Obs/Dialect/Obs/ObsOps.h"
+#include "Obs/Support/ExecutionOrder.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {
@@ -35,10 +36,6 @@ class UBDialect;
 } // namespace mlir
 
 namespace mlir::obs {
-
-/// The order in which the cpu target runs threads, warps or blocks: a race
-/// shows as a wrong result under some order.
-enum class ExecutionOrder { Forward, Reverse, Shuffle };
 
 /// The orders as command-line values, for pass and pipeline options.
 #define OBS_EXECUTION_ORDER_VALUES                                             \

@@ -167,7 +167,13 @@ def ObsGPUToCPU : Pass<"obs-gpu-to-cpu", "::mlir::ModuleOp"> {
            /*default=*/"::mlir::obs::ExecutionOrder::Forward",
            "Order of a launch's blocks", "OBS_EXECUTION_ORDER_VALUES">,
     Option<"blockSeed", "block-seed", "uint64_t", /*default=*/"1",
-           "Seed of the shuffled order of blocks">
+           "Seed of the shuffled order of blocks">,
+    Option<"runTimeOrders", "run-time-orders", "bool", /*default=*/"false",
+           "Make the orders data the code reads (public globals "
+           "obs_thread_order_<count>, obs_block_order_<count> and "
+           "obs_*_order_affine, Obs/Support/ExecutionOrder.h), filled with "
+           "the orders given here and which a runner may fill again before "
+           "a run, so that one compiled program runs in every order">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",

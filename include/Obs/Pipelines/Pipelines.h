@@ -119,6 +119,11 @@ struct CPUPipelineOptions : PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Report every launch to @obs_record_launch at run time "
                      "(obs-record-launches)"),
       llvm::cl::init(false)};
+  Option<bool> runTimeOrders{
+      *this, "run-time-orders",
+      llvm::cl::desc("Make the orders data that a runner may fill again "
+                     "before a run (obs-gpu-to-cpu's run-time-orders)"),
+      llvm::cl::init(false)};
 };
 
 /// `obs-to-cpu`: the cpu target. The gpu.func of buildKernelsToGPUPipeline

@@ -52,13 +52,18 @@ static bool holdsBarrier(Operation *op) {
 
 namespace {
 
-/// The order in which threads (and warps, and lanes), or blocks, run.
+/// The order in which threads (and warps, and lanes), or blocks, run. As
+/// code (forward, reverse, or a shuffle's constant table), or, with
+/// `runTime`, as data the code reads (Obs/Support/ExecutionOrder.h): tables
+/// filled with `kind` and `seed` here, and by a runner again before a run.
 class ThreadOrder {
 public:
-  /// Shuffle tables go into `hostSymbols`' module, renamed where a name is
-  /// taken.
-  ThreadOrder(ExecutionOrder kind, uint64_t seed, SymbolTable &hostSymbols)
-      : kind(kind), seed(seed), hostSymbols(hostSymbols) {}
+  /// Tables go into `hostSymbols`' module: at run time, as public globals a
+  /// runner finds by name.
+  ThreadOrder(bool block, ExecutionOrder kind, uint64_t seed, bool runTime,
+              SymbolTable &hostSymbols)
+      : block(block), kind(kind), seed(seed), runTime(runTime),
+        hostSymbols(hostSymbols) {}
 
   /// The position `k` of a loop over `count` threads, as a thread (or warp,
   /// or lane, or block) number.
@@ -67,14 +72,21 @@ public:
   Value apply(OpBuilder &builder, Location loc, Value k, Value count);
 
 private:
-  /// Above this many, a shuffle is an affine permutation instead of a
-  /// table (a grid may have 2^31 - 1 blocks).
-  static constexpr int64_t kMaxTable = 4096;
+  /// The global `name` holding `values`, made once: public and mutable at
+  /// run time, private and constant otherwise.
+  template <typename T>
+  memref::GlobalOp getTable(Location loc, const std::string &name,
+                            ArrayRef<T> values);
+  /// `(a k + c) mod count`.
+  static Value affine(OpBuilder &builder, Location loc, Value k, Value a,
+                      Value c, Value count);
 
+  bool block;
   ExecutionOrder kind;
   uint64_t seed;
+  bool runTime;
   SymbolTable &hostSymbols;
-  llvm::DenseMap<int64_t, memref::GlobalOp> tables;
+  llvm::StringMap<memref::GlobalOp> tables;
 };
 
 class BlockSplitter {
@@ -141,16 +153,45 @@ private:
 
 } // namespace
 
+template <typename T>
+memref::GlobalOp ThreadOrder::getTable(Location loc, const std::string &name,
+                                       ArrayRef<T> values) {
+  memref::GlobalOp &table = tables[name];
+  if (table)
+    return table;
+  OpBuilder builder =
+      OpBuilder::atBlockBegin(&hostSymbols.getOp()->getRegion(0).front());
+  Type element = builder.getIntegerType(8 * sizeof(T));
+  int64_t size = static_cast<int64_t>(values.size());
+  table = memref::GlobalOp::create(
+      builder, loc, name,
+      runTime ? StringAttr() : builder.getStringAttr("private"),
+      MemRefType::get({size}, element),
+      DenseElementsAttr::get(RankedTensorType::get({size}, element), values),
+      /*constant=*/!runTime, /*alignment=*/nullptr);
+  hostSymbols.insert(table);
+  return table;
+}
+
+Value ThreadOrder::affine(OpBuilder &builder, Location loc, Value k, Value a,
+                          Value c, Value count) {
+  Value scaled = arith::MulIOp::create(builder, loc, k, a);
+  Value shifted = arith::AddIOp::create(builder, loc, scaled, c);
+  return arith::RemUIOp::create(builder, loc, shifted, count);
+}
+
 Value ThreadOrder::apply(OpBuilder &builder, Location loc, Value k,
                          int64_t count) {
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(builder, loc, value);
   };
-  if (kind == ExecutionOrder::Forward || count <= 1)
+  if (count <= 1 || (!runTime && kind == ExecutionOrder::Forward))
     return k;
-  if (kind == ExecutionOrder::Reverse)
+  if (!runTime && kind == ExecutionOrder::Reverse)
     return arith::SubIOp::create(builder, loc, constant(count - 1), k);
-  if (count > kMaxTable) {
+  if (count > kMaxOrderTable) {
+    if (runTime)
+      return apply(builder, loc, k, constant(count));
     // (a k + c) mod count, with a coprime to count: a permutation that
     // separates neighbours, without a table of count entries.
     uint64_t state = seed * 0x100000001b3ull + count;
@@ -158,30 +199,15 @@ Value ThreadOrder::apply(OpBuilder &builder, Location loc, Value k,
     while (std::gcd(a, count) != 1)
       a += 2;
     int64_t c = static_cast<int64_t>(nextSplitMix64(state) % count);
-    Value scaled = arith::MulIOp::create(builder, loc, k, constant(a % count));
-    Value shifted = arith::AddIOp::create(builder, loc, scaled, constant(c));
-    return arith::RemUIOp::create(builder, loc, shifted, constant(count));
+    return affine(builder, loc, k, constant(a % count), constant(c),
+                  constant(count));
   }
-  // A shuffle: Fisher-Yates over [0, count), kept as a constant table.
-  memref::GlobalOp &table = tables[count];
-  if (!table) {
-    SmallVector<int32_t> permutation(count);
-    std::iota(permutation.begin(), permutation.end(), 0);
-    uint64_t state = seed * 0x100000001b3ull + count;
-    for (int64_t i = count - 1; i > 0; --i)
-      std::swap(permutation[i], permutation[nextSplitMix64(state) % (i + 1)]);
-    OpBuilder globalBuilder =
-        OpBuilder::atBlockBegin(&hostSymbols.getOp()->getRegion(0).front());
-    auto type = MemRefType::get({count}, globalBuilder.getI32Type());
-    table = memref::GlobalOp::create(
-        globalBuilder, loc, ("obs_thread_order_" + Twine(count)).str(),
-        globalBuilder.getStringAttr("private"), type,
-        DenseElementsAttr::get(
-            RankedTensorType::get({count}, globalBuilder.getI32Type()),
-            ArrayRef(permutation)),
-        /*constant=*/true, /*alignment=*/nullptr);
-    hostSymbols.insert(table);
-  }
+  // A table of the positions, Fisher-Yates' for a shuffle.
+  SmallVector<int32_t> permutation(count);
+  fillExecutionOrder(kind, seed, permutation);
+  std::string name = runTime ? getExecutionOrderSymbol(block, count)
+                             : ("obs_thread_order_" + Twine(count)).str();
+  memref::GlobalOp table = getTable<int32_t>(loc, name, permutation);
   Value memref = memref::GetGlobalOp::create(builder, loc, table.getType(),
                                              table.getSymName());
   Value entry = memref::LoadOp::create(builder, loc, memref, k);
@@ -194,23 +220,47 @@ Value ThreadOrder::apply(OpBuilder &builder, Location loc, Value k,
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(builder, loc, value);
   };
-  if (kind == ExecutionOrder::Forward)
-    return k;
+  // (a k + c) mod count, with a = p mod count for the prime p = 2^31 + 11,
+  // which is coprime to every count a grid may have (at most 2^31 - 1): a
+  // permutation, whatever the count turns out to be; c comes from the seed
+  // (getAffineExecutionOrder).
+  std::array<int64_t, 2> modeAndShift = getAffineExecutionOrder(kind, seed);
   Value last = arith::SubIOp::create(builder, loc, count, constant(1));
-  if (kind == ExecutionOrder::Reverse)
-    return arith::SubIOp::create(builder, loc, last, k);
-  // (a k + c) mod count with a = p mod count for the prime p = 2^31 + 11,
-  // which is coprime to every count a grid may have (at most 2^31 - 1):
-  // a permutation, whatever the count turns out to be. c comes from the
-  // seed.
-  constexpr int64_t kPrime = 2147483659;
-  uint64_t state = seed * 0x100000001b3ull;
-  int64_t shift = static_cast<int64_t>(nextSplitMix64(state) >> 33);
-  Value a = arith::RemUIOp::create(builder, loc, constant(kPrime), count);
-  Value c = arith::RemUIOp::create(builder, loc, constant(shift), count);
-  Value scaled = arith::MulIOp::create(builder, loc, k, a);
-  Value shifted = arith::AddIOp::create(builder, loc, scaled, c);
-  return arith::RemUIOp::create(builder, loc, shifted, count);
+  Value shuffledA =
+      arith::RemUIOp::create(builder, loc, constant(kOrderPrime), count);
+  if (!runTime) {
+    if (kind == ExecutionOrder::Forward)
+      return k;
+    if (kind == ExecutionOrder::Reverse)
+      return arith::SubIOp::create(builder, loc, last, k);
+    Value c =
+        arith::RemUIOp::create(builder, loc, constant(modeAndShift[1]), count);
+    return affine(builder, loc, k, shuffledA, c, count);
+  }
+  // At run time, (a, c) by the mode the table holds: (1, 0) forward,
+  // (count - 1, count - 1) reverse, the shuffle's otherwise.
+  memref::GlobalOp table = getTable<int64_t>(
+      loc, getExecutionOrderSymbol(block, std::nullopt), modeAndShift);
+  Value memref = memref::GetGlobalOp::create(builder, loc, table.getType(),
+                                             table.getSymName());
+  auto entry = [&](int64_t index) -> Value {
+    return arith::IndexCastOp::create(
+        builder, loc, builder.getIndexType(),
+        memref::LoadOp::create(builder, loc, memref, constant(index)));
+  };
+  Value mode = entry(0), shift = entry(1);
+  Value forward = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                        mode, constant(0));
+  Value reverse = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                        mode, constant(1));
+  Value shuffledC = arith::RemUIOp::create(builder, loc, shift, count);
+  Value a = arith::SelectOp::create(
+      builder, loc, forward, constant(1),
+      arith::SelectOp::create(builder, loc, reverse, last, shuffledA));
+  Value c = arith::SelectOp::create(
+      builder, loc, forward, constant(0),
+      arith::SelectOp::create(builder, loc, reverse, last, shuffledC));
+  return affine(builder, loc, k, a, c, count);
 }
 
 bool BlockSplitter::isUniform(Operation *op) {
@@ -648,8 +698,10 @@ void ObsGPUToCPUPass::runOnOperation() {
   // Everything this pass adds to the host module is renamed where its name
   // is taken: two gpu.modules may each hold a kernel @k.
   SymbolTable hostSymbols(module);
-  ThreadOrder threadOrder(order, seed, hostSymbols);
-  ThreadOrder blockOrderOf(blockOrder, blockSeed, hostSymbols);
+  ThreadOrder threadOrder(/*block=*/false, order, seed, runTimeOrders,
+                          hostSymbols);
+  ThreadOrder blockOrderOf(/*block=*/true, blockOrder, blockSeed, runTimeOrders,
+                           hostSymbols);
   SmallVector<gpu::GPUModuleOp> gpuModules(module.getOps<gpu::GPUModuleOp>());
   llvm::DenseMap<Operation *, func::FuncOp> blockFuncs;
   for (gpu::GPUModuleOp gpuModule : gpuModules) {

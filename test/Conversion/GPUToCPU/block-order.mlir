@@ -1,6 +1,7 @@
 // RUN: obs-opt %s --obs-gpu-to-cpu --canonicalize | FileCheck %s --check-prefix=FORWARD
 // RUN: obs-opt %s --obs-gpu-to-cpu=block-order=reverse --canonicalize | FileCheck %s --check-prefix=REVERSE
 // RUN: obs-opt %s --obs-gpu-to-cpu="block-order=shuffle block-seed=5" --canonicalize | FileCheck %s --check-prefix=SHUFFLE
+// RUN: obs-opt %s --obs-gpu-to-cpu="block-order=reverse run-time-orders=true" --canonicalize | FileCheck %s --check-prefix=RUN-TIME
 
 // Tests of lib/Conversion/GPUToCPU: the order in which a launch's blocks
 // run. A grid of a known size reverses or takes a shuffle table; a grid
@@ -37,6 +38,28 @@
 // SHUFFLE: %[[AKC:.*]] = arith.addi %[[AK]], %[[C]]
 // SHUFFLE: %[[B2:.*]] = arith.remui %[[AKC]], %[[GRID]]
 // SHUFFLE: call @any.block(%[[OUT]], %[[B2]])
+// With run-time-orders, the orders are data: public, mutable tables (and
+// the affine form's mode and shift for a grid known only at run time),
+// filled here with the order asked for, which a runner fills again before
+// a run (obs-run does); every loop reads them, the forward order too.
+// RUN-TIME-DAG: memref.global @obs_block_order_affine : memref<2xi64> = dense<[1, 0]>
+// RUN-TIME-DAG: memref.global @obs_block_order_2 : memref<2xi32> = dense<[1, 0]>
+// RUN-TIME-DAG: memref.global @obs_thread_order_4 : memref<4xi32> = dense<[0, 1, 2, 3]>
+// RUN-TIME-LABEL: func.func @host(
+// RUN-TIME-SAME: %[[OUT:.*]]: memref<16xindex>, %[[GRID:.*]]: index)
+// RUN-TIME: scf.for %[[K:.*]] = %{{.*}} to %c2
+// RUN-TIME-NEXT: %[[T:.*]] = memref.get_global @obs_block_order_2
+// RUN-TIME-NEXT: %[[E:.*]] = memref.load %[[T]][%[[K]]]
+// RUN-TIME-NEXT: %[[B:.*]] = arith.index_cast %[[E]]
+// RUN-TIME-NEXT: call @ids.block(%[[OUT]], %[[B]])
+// RUN-TIME: scf.for %[[K2:.*]] = %{{.*}} to %[[GRID]]
+// RUN-TIME: memref.get_global @obs_block_order_affine
+// RUN-TIME: arith.muli %[[K2]], %{{.*}}
+// RUN-TIME-NEXT: arith.addi
+// RUN-TIME-NEXT: %[[B2:.*]] = arith.remui %{{.*}}, %[[GRID]]
+// RUN-TIME-NEXT: call @any.block(%[[OUT]], %[[B2]])
+// RUN-TIME-LABEL: func.func private @ids.block(
+// RUN-TIME: memref.get_global @obs_thread_order_4
 module attributes {gpu.container_module} {
   func.func @host(%out: memref<16xindex>, %grid: index) {
     %c1 = arith.constant 1 : index
