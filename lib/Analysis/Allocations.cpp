@@ -3,6 +3,7 @@
 #include "Obs/Analysis/Allocations.h"
 #include "Obs/Support/ErrorKinds.h"
 #include "Obs/Support/MemoryBytes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
@@ -39,6 +40,16 @@ bool mlir::obs::isConstantGlobal(Value root) {
   auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
       get, get.getNameAttr());
   return global && global.getConstant();
+}
+
+FunctionOpInterface
+mlir::obs::resolveCalledFunction(CallOpInterface call,
+                                 SymbolTableCollection &symbols) {
+  // An indirect callee resolves to the op that defines it.
+  Operation *callee = call.resolveCallableInTable(&symbols);
+  if (auto constant = dyn_cast_if_present<func::ConstantOp>(callee))
+    callee = symbols.lookupNearestSymbolFrom(call, constant.getValueAttr());
+  return dyn_cast_if_present<FunctionOpInterface>(callee);
 }
 
 /// The value that stands for the allocation `root`: itself, except that

@@ -98,9 +98,8 @@ struct ObsAssignWorkPass
       widened = blockThreads != threadsBefore;
     }
     WorkStrategy chosen = strategy;
-    SmallVector<SyncPlanAttr> refinedPlans;
     if (chosen == WorkStrategy::Cost)
-      chosen = chooseByCost(kernel, blockThreads, refinedPlans);
+      chosen = chooseByCost(kernel, blockThreads);
     uint64_t mostPerThread = 0;
     bool assignedAny = false;
     kernel.walk([&](SyncOp sync) {
@@ -131,23 +130,6 @@ struct ObsAssignWorkPass
     if (mostPerThread)
       maxStatistic(*this, numElementsPerThread, "max-elements-per-thread",
                    mostPerThread);
-    // The chosen strategy's copy was refined (refine-with) and proved: its
-    // plan is what those passes, run next on the kernel dealt out the same
-    // way, would decide. The kernel takes it, so that they find the
-    // decisions made (and verified once, by one simulation) instead of
-    // simulating them all again.
-    if (!refinedPlans.empty()) {
-      unsigned index = 0;
-      kernel.walk([&](SyncOp sync) {
-        if (index < refinedPlans.size()) {
-          if (SyncPlanAttr plan = refinedPlans[index])
-            sync.setPlanAttr(plan);
-          else
-            sync.removePlanAttr();
-        }
-        ++index;
-      });
-    }
     // A pass's choices rest on the block they were made for: a shuffle's
     // mask names its lanes, and lanes the block gains run no shuffle (obs-fuzz
     // seed 6262 #2528: a shuffle chosen for 2 threads, the block then made
@@ -216,9 +198,7 @@ struct ObsAssignWorkPass
   /// threads and refined by the passes of `refineWith`, has the fewest
   /// estimated issue slots in the simulation; strided when no sync is left
   /// to deal out or no copy can be refined.
-  /// `refined` receives the winning copy's sync plans, in walk order.
-  WorkStrategy chooseByCost(KernelOp kernel, uint64_t blockThreads,
-                            SmallVectorImpl<SyncPlanAttr> &refined) {
+  WorkStrategy chooseByCost(KernelOp kernel, uint64_t blockThreads) {
     bool anyOpen = false, moreThanThreads = false;
     kernel.walk([&](SyncOp sync) {
       if (sync.getWorkAssignment())
@@ -235,17 +215,11 @@ struct ObsAssignWorkPass
     candidates.push_back(WorkStrategy::Compact);
     std::optional<std::pair<uint64_t, WorkStrategy>> best;
     for (WorkStrategy candidate : candidates) {
-      SmallVector<SyncPlanAttr> plans;
-      std::optional<uint64_t> cost =
-          costOf(kernel, blockThreads, candidate, plans);
+      std::optional<uint64_t> cost = costOf(kernel, blockThreads, candidate);
       addToStatistic(*this, numStrategiesCosted, "strategies-costed");
-      if (cost && (!best || *cost < best->first)) {
+      if (cost && (!best || *cost < best->first))
         best = {*cost, candidate};
-        refined.assign(plans.begin(), plans.end());
-      }
     }
-    if (!best)
-      refined.clear();
     return best ? best->second : WorkStrategy::Strided;
   }
 
@@ -254,8 +228,7 @@ struct ObsAssignWorkPass
   /// fails on it (their errors are not the user's: the kernel itself is
   /// refined later, and reports its own).
   std::optional<uint64_t> costOf(KernelOp kernel, uint64_t blockThreads,
-                                 WorkStrategy candidate,
-                                 SmallVectorImpl<SyncPlanAttr> &plans) {
+                                 WorkStrategy candidate) {
     MLIRContext *context = kernel.getContext();
     OwningOpRef<ModuleOp> scratch = ModuleOp::create(kernel.getLoc());
     scratch->getBody()->push_back(kernel.clone());
@@ -285,7 +258,6 @@ struct ObsAssignWorkPass
     if (failed(simulated) || !simulated->run.getRegisterViolations().empty() ||
         !simulated->hazards(/*limit=*/1).empty())
       return std::nullopt;
-    copy.walk([&](SyncOp sync) { plans.push_back(sync.getPlanAttr()); });
     BlockCost cost = computeBlockCost(simulated->run, KernelOp::kWarpSize);
     return cost.estimatedSlots(
         llvm::divideCeil(simulated->run.getThreads(), KernelOp::kWarpSize));

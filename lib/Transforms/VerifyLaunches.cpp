@@ -585,17 +585,6 @@ ObsVerifyLaunchesPass::proveOverlaps(LaunchOp launch, KernelOp kernel,
   return tagError(diag, ErrorKind::RejectedChoice);
 }
 
-/// The function `call` calls: its symbol's, or, for an indirect call, the
-/// one a func.constant names; null when the proof cannot tell.
-static FunctionOpInterface resolveCallee(CallOpInterface call,
-                                         SymbolTableCollection &symbols) {
-  // An indirect callee resolves to the op that defines it.
-  Operation *callee = call.resolveCallableInTable(&symbols);
-  if (auto constant = dyn_cast_if_present<func::ConstantOp>(callee))
-    callee = symbols.lookupNearestSymbolFrom(call, constant.getValueAttr());
-  return dyn_cast_if_present<FunctionOpInterface>(callee);
-}
-
 /// The name of the global `root` (an allocation) is, when it is one that is
 /// not constant: the memory a function may reach without an argument.
 static StringAttr writableGlobalOf(Value root) {
@@ -625,7 +614,7 @@ ObsVerifyLaunchesPass::proveCalls(ModuleOp module,
   while (grew) {
     grew = false;
     module.walk([&](CallOpInterface call) {
-      FunctionOpInterface callee = resolveCallee(call, symbols);
+      FunctionOpInterface callee = resolveCalledFunction(call, symbols);
       auto caller = call->getParentOfType<FunctionOpInterface>();
       if (!callee || !caller)
         return;
@@ -641,7 +630,7 @@ ObsVerifyLaunchesPass::proveCalls(ModuleOp module,
   // twice, or a global the callee reaches itself, breaks that. A call the
   // proof cannot follow may reach a launching function with anything.
   WalkResult result = module.walk([&](CallOpInterface call) {
-    FunctionOpInterface callee = resolveCallee(call, symbols);
+    FunctionOpInterface callee = resolveCalledFunction(call, symbols);
     bool passesMemory = llvm::any_of(call.getArgOperands(), [](Value operand) {
       return isa<MemRefType>(operand.getType());
     });

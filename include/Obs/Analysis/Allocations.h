@@ -14,6 +14,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
 
@@ -47,6 +49,11 @@ bool isAllocation(Value value);
 
 /// Whether `root` is a constant global's memory.
 bool isConstantGlobal(Value root);
+
+/// The function `call` calls: its symbol's, or, for an indirect call, the
+/// one a func.constant names; null when the code does not show it.
+FunctionOpInterface resolveCalledFunction(CallOpInterface call,
+                                          SymbolTableCollection &symbols);
 
 /// Follows `memref` through views to its allocation. `describe` names the
 /// memref in an error, which is reported at `user`; with no `user`, it

@@ -125,8 +125,9 @@ static ByteSpan emitByteSpan(ImplicitLocOpBuilder &b, Value memref) {
 }
 
 LogicalResult mlir::obs::addEntryChecks(ModuleOp module) {
-  // The functions that launch kernels, and those that call them.
-  SymbolTable symbols(module);
+  // The functions that launch kernels, and those that call them (directly
+  // or through a func.constant, as the launch proof follows them).
+  SymbolTableCollection symbols;
   llvm::SetVector<Operation *> launching;
   module.walk([&](gpu::LaunchFuncOp launch) {
     if (auto func = launch->getParentOfType<func::FuncOp>())
@@ -134,8 +135,8 @@ LogicalResult mlir::obs::addEntryChecks(ModuleOp module) {
   });
   for (bool grew = true; grew;) {
     grew = false;
-    module.walk([&](func::CallOp call) {
-      auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+    module.walk([&](CallOpInterface call) {
+      FunctionOpInterface callee = resolveCalledFunction(call, symbols);
       auto caller = call->getParentOfType<func::FuncOp>();
       if (callee && caller && launching.contains(callee))
         grew |= launching.insert(caller);
