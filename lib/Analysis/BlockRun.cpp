@@ -92,10 +92,10 @@ enum class Step : uint8_t {
   /// sync; a thread whose owner is another, or unknown, reads wrongly.
   RegisterRead,
   /// The check `index < length` of a place an obs.index reads (an
-  /// arith.cmpi ult tagged obs.index_bounds), computed directly: a thread
-  /// that runs it and finds the place outside the array is an error, unless
-  /// a branch on data brought it there (that read is checked as the program
-  /// runs).
+  /// arith.cmpi ult tagged obs.index_bounds), computed directly: the first
+  /// thread that runs it and finds the place outside the array, unless a
+  /// branch on data brought it there (that read is checked as the program
+  /// runs), is the run's IndexViolation.
   IndexBounds,
   /// A shuffle (nvvm.shfl.sync): its result is data; `immediate` is the
   /// sync whose array it reads (obs.shuffle_read), or -1. The lanes that
@@ -1389,19 +1389,17 @@ LogicalResult ThreadRunner::runIf(const Instruction &instruction, Lanes lanes) {
 
 LogicalResult ThreadRunner::checkIndexBounds(const Instruction &instruction,
                                              Lanes lanes) {
+  if (run.indexViolation)
+    return success();
   Slot inside = result(instruction, 0), index = operand(instruction, 0),
        length = operand(instruction, 1);
   for (uint32_t lane : lanes) {
     if (!isKnown(inside, lane) || valueOf(inside, lane) ||
         dataBranches[lane] != 0)
       continue;
-    return tagError(mlir::emitError(instruction.op->getLoc())
-                        << "'obs.index' op reads index " << valueOf(index, lane)
-                        << " of an array of " << valueOf(length, lane)
-                        << " elements in thread " << lane << " (warp "
-                        << lane / kWarpLanes
-                        << "): the index is outside the array",
-                    ErrorKind::UnsafeProgram);
+    run.indexViolation = {instruction.op, lane, valueOf(index, lane),
+                          valueOf(length, lane)};
+    return success();
   }
   return success();
 }
@@ -1456,6 +1454,10 @@ static int64_t shuffleSource(NVVM::ShflKind kind, int64_t lane, int64_t b,
 LogicalResult ThreadRunner::runShuffle(const Instruction &instruction,
                                        Lanes lanes) {
   auto shuffle = cast<NVVM::ShflOp>(instruction.op);
+  // What a lane receives is data, whether or not the shuffle is right: a
+  // slot must not keep what it held before (a wrong shuffle is reported
+  // after the run, and what follows it still runs).
+  forgetResults(instruction, lanes);
   Slot mask = operand(instruction, 0), offset = operand(instruction, 2),
        clamp = operand(instruction, 3);
   auto wrong = [&](RegisterReadViolation::Kind kind, uint32_t lane,
@@ -1518,7 +1520,6 @@ LogicalResult ThreadRunner::runShuffle(const Instruction &instruction,
     }
     first = last;
   }
-  forgetResults(instruction, lanes);
   return success();
 }
 
@@ -1689,6 +1690,20 @@ FailureOr<BlockRun> BlockRun::simulate(gpu::GPUFuncOp kernel) {
     return culprit->emitOpError()
            << "is a barrier that threads 0 and " << thread
            << " do not pass alike: some threads could skip it";
+  }
+  // A read outside its array is the program's error, whatever the plan,
+  // unless a read of an array in registers or shuffles went wrong first:
+  // then the values after it are not the program's (a refinement takes
+  // that choice back and runs again).
+  if (run.indexViolation && run.registerViolations.empty()) {
+    const IndexViolation &outside = *run.indexViolation;
+    return tagError(mlir::emitError(outside.check->getLoc())
+                        << "'obs.index' op reads index " << outside.index
+                        << " of an array of " << outside.length
+                        << " elements in thread " << outside.thread << " (warp "
+                        << outside.thread / kWarpLanes
+                        << "): the index is outside the array",
+                    ErrorKind::UnsafeProgram);
   }
   if (failed(checkScatterWritesOfEachThread(run)))
     return failure();

@@ -571,7 +571,7 @@ Report checkProgram(const std::string &text, uint64_t inputSeed,
         why = stopped ? "ref stops at a read outside an array, but cpu runs "
                         "the kernel: "
                       : "ref rejects the kernel as written, but cpu runs it: ";
-      else if (stopped && !error.readOutside)
+      else if (stopped && !error.readOutside && !error.overLimit)
         why = "ref stops at a read outside an array, but cpu fails "
               "otherwise: ";
       if (why) {

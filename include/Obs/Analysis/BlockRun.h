@@ -114,6 +114,15 @@ struct RegisterReadViolation {
   int64_t source = -1;
 };
 
+/// A read by obs.index outside its array, known from the thread ids: the
+/// check (an arith.cmpi tagged obs.index_bounds, at the obs.index), the
+/// thread, the index and the array's length.
+struct IndexViolation {
+  Operation *check;
+  unsigned thread;
+  int64_t index, length;
+};
+
 /// A barrier the block passes, in the order they are passed.
 struct Barrier {
   Operation *op;
@@ -174,6 +183,8 @@ private:
   SmallVector<Barrier> barriers;
   bool dataDependent = false;
   SmallVector<RegisterReadViolation> registerViolations;
+  /// The first read outside its array.
+  std::optional<IndexViolation> indexViolation;
   /// Warp ops issued, by the barriers passed before them.
   SmallVector<uint64_t> warpOpsByPhase;
   bool opsSkipped = false;
