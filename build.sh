@@ -38,7 +38,7 @@ else
   build_dir=${BUILD_DIR:-build}
 fi
 
-packages=(cmake ninja-build ccache python3
+packages=(cmake ninja-build ccache python3 python3-psutil
           libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
           clang-22 lld-22 libclang-rt-22-dev clang-format-22 valgrind)
 

@@ -21,6 +21,15 @@ config.substitutions.append(("%examples", os.path.join(config.obs_src_root, "exa
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 
+# Every test is bounded: a hang is a failure, not a stuck suite (lit kills
+# a test's processes through psutil, which ./build.sh installs). The
+# slowest test takes about three minutes on the 2-core machine.
+try:
+    import psutil  # noqa: F401
+    lit_config.maxIndividualTestTime = 900
+except ImportError:
+    lit_config.warning("python3-psutil is missing: tests run without a time bound")
+
 # obs-run keeps what it compiles for ref and cpu in a cache keyed by the
 # program, its options and the build of obs (include/Obs/Runner/
 # CompileCache.h): tests that run one program on many inputs compile it
