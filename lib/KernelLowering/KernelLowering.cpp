@@ -770,6 +770,17 @@ KernelLowering::emitStage(ArrayRef<Value> arrays,
       emitter.setReadEverywhere(shuffled);
     for (Value guarded : readsAnyPlace)
       emitter.setReadsAnyPlace(guarded);
+    // A thread id is below the block's threads: a place inside its array
+    // whatever the thread needs no check.
+    emitter.setValueRange(
+        [this](Value value) -> std::optional<ConstantIntRanges> {
+          auto id = value.getDefiningOp<gpu::ThreadIdOp>();
+          if (!id || id.getDimension() != gpu::Dimension::x)
+            return std::nullopt;
+          unsigned width = IndexType::kInternalStorageBitWidth;
+          return ConstantIntRanges::fromUnsigned(
+              APInt::getZero(width), APInt(width, blockThreads - 1));
+        });
     emitter.setBlockPosition(
         kernel,
         [](OpBuilder &b, Location loc) -> Value {

@@ -347,9 +347,14 @@ ElementEmitter::emitChoice(Value cond, TypeRange types,
 
 Value ElementEmitter::emitCheckedIndex(Value index, uint64_t length,
                                        Location at) {
-  APInt constantIndex;
-  if (matchPattern(index, m_ConstantInt(&constantIndex)) &&
-      constantIndex.ult(length))
+  auto noLeaf = [](Value) -> std::optional<ConstantIntRanges> {
+    return std::nullopt;
+  };
+  std::optional<ConstantIntRanges> range =
+      valueRange ? inferIntegerRange(index, valueRange)
+                 : inferIntegerRange(index, noLeaf);
+  if (range && range->umax().getActiveBits() <= 64 &&
+      range->umax().getZExtValue() < length)
     return index;
   Value lengthValue = arith::ConstantIndexOp::create(builder, at, length);
   auto inside = arith::CmpIOp::create(builder, at, arith::CmpIPredicate::ult,

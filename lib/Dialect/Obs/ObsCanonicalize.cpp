@@ -154,53 +154,27 @@ struct UnpairMapPairToEvens : OpRewritePattern<UnpairOp> {
   }
 };
 
-/// The values `value` (an integer or index) may take whatever the data, as
-/// far as its definition shows within `depth` ops: a constant, a generated
-/// array's own index (from 0 to its length less one), and what the ops'
-/// range inference (arith's InferIntRangeInterface) gives from those.
-static std::optional<ConstantIntRanges> knownRange(Value value,
-                                                   unsigned depth = 16) {
-  unsigned width = value.getType().isIndex()
-                       ? IndexType::kInternalStorageBitWidth
-                       : value.getType().getIntOrFloatBitWidth();
-  APInt constant;
-  if (matchPattern(value, m_ConstantInt(&constant)))
-    return ConstantIntRanges::constant(constant.sextOrTrunc(width));
-  if (auto argument = dyn_cast<BlockArgument>(value)) {
-    auto generate = dyn_cast<GenerateOp>(argument.getOwner()->getParentOp());
-    if (!generate || generate.getType().getLength() == 0)
-      return std::nullopt;
-    return ConstantIntRanges::fromUnsigned(
-        APInt::getZero(width),
-        APInt(width, generate.getType().getLength() - 1));
-  }
-  auto inferring = value.getDefiningOp<InferIntRangeInterface>();
-  if (!inferring || depth == 0 || inferring->getNumRegions())
+/// The range of a generated array's own index: 0 to its length less one.
+static std::optional<ConstantIntRanges> generateIndexRange(Value value) {
+  auto argument = dyn_cast<BlockArgument>(value);
+  auto generate = argument
+                      ? dyn_cast<GenerateOp>(argument.getOwner()->getParentOp())
+                      : GenerateOp();
+  if (!generate || generate.getType().getLength() == 0)
     return std::nullopt;
-  SmallVector<ConstantIntRanges> operands;
-  for (Value operand : inferring->getOperands()) {
-    if (!operand.getType().isIntOrIndex())
-      return std::nullopt;
-    std::optional<ConstantIntRanges> range = knownRange(operand, depth - 1);
-    if (!range)
-      return std::nullopt;
-    operands.push_back(*range);
-  }
-  std::optional<ConstantIntRanges> result;
-  inferring.inferResultRanges(operands,
-                              [&](Value produced, const ConstantIntRanges &r) {
-                                if (produced == value)
-                                  result = r;
-                              });
-  return result;
+  unsigned width = IndexType::kInternalStorageBitWidth;
+  return ConstantIntRanges::fromUnsigned(
+      APInt::getZero(width), APInt(width, generate.getType().getLength() - 1));
 }
 
 /// Whether `index` is inside `[0, length)` whatever the data, as far as its
-/// definition shows (knownRange). The index laws below hold only for an
-/// index inside the array: applied to one outside, they would read another
-/// element (or compute one) where obs.index's check must fail.
+/// definition shows (inferIntegerRange from generated arrays' own indices). The
+/// index laws below hold only for an index inside the array: applied to one
+/// outside, they would read another element (or compute one) where obs.index's
+/// check must fail.
 static bool isKnownInside(Value index, uint64_t length) {
-  std::optional<ConstantIntRanges> range = knownRange(index);
+  std::optional<ConstantIntRanges> range =
+      inferIntegerRange(index, generateIndexRange);
   return range && range->umax().getActiveBits() <= 64 &&
          range->umax().getZExtValue() < length;
 }

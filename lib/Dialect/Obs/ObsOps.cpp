@@ -7,6 +7,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
@@ -315,6 +316,40 @@ static LogicalResult verifyElementOp(Operation *op) {
   else
     diag << "the proof models nothing else";
   return tagError(diag, ErrorKind::UnsafeProgram);
+}
+
+std::optional<ConstantIntRanges> mlir::obs::inferIntegerRange(
+    Value value,
+    function_ref<std::optional<ConstantIntRanges>(Value)> leafRange,
+    unsigned depth) {
+  unsigned width = value.getType().isIndex()
+                       ? IndexType::kInternalStorageBitWidth
+                       : value.getType().getIntOrFloatBitWidth();
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return ConstantIntRanges::constant(constant.sextOrTrunc(width));
+  if (std::optional<ConstantIntRanges> leaf = leafRange(value))
+    return leaf;
+  auto inferring = value.getDefiningOp<InferIntRangeInterface>();
+  if (!inferring || depth == 0 || inferring->getNumRegions())
+    return std::nullopt;
+  SmallVector<ConstantIntRanges> operands;
+  for (Value operand : inferring->getOperands()) {
+    if (!operand.getType().isIntOrIndex())
+      return std::nullopt;
+    std::optional<ConstantIntRanges> range =
+        inferIntegerRange(operand, leafRange, depth - 1);
+    if (!range)
+      return std::nullopt;
+    operands.push_back(*range);
+  }
+  std::optional<ConstantIntRanges> result;
+  inferring.inferResultRanges(operands,
+                              [&](Value produced, const ConstantIntRanges &r) {
+                                if (produced == value)
+                                  result = r;
+                              });
+  return result;
 }
 
 LogicalResult mlir::obs::verifyElementCode(Region &region) {

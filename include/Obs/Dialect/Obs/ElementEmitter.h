@@ -20,6 +20,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/InferIntRangeInterface.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include <functional>
@@ -89,12 +90,21 @@ public:
   void setReadsAnyPlace(Value array) { anyPlace.insert(array); }
   bool readsAnyPlace(Value array) const { return anyPlace.contains(array); }
 
+  /// Says what ranges the values the caller computes with take (a thread id
+  /// from 0 to the block's threads less one), so that a place inside its
+  /// array by range (inferIntegerRange) needs no check.
+  void
+  setValueRange(std::function<std::optional<ConstantIntRanges>(Value)> range) {
+    valueRange = std::move(range);
+  }
+
   /// Makes every place an obs.index reads that is not known to be inside
   /// its array call `report` where it is outside (see emitCheckedIndex).
   void setIndexReport(IndexReport report) { indexReport = std::move(report); }
 
   /// The place `index` of an array of `length` elements, as an obs.index at
-  /// `at` reads it. A constant inside the array is itself. Any other is
+  /// `at` reads it. One inside the array by its range (a constant, or what
+  /// setValueRange and arith's range inference give) is itself. Any other is
   /// checked, `index < length` (an arith.cmpi tagged obs.index_bounds,
   /// located at `at`), which the proof evaluates in every thread, and the
   /// place read is `inside ? index : 0`: no read leaves its array, on any
@@ -230,6 +240,7 @@ private:
   SmallVector<Bindings> scopes;
   llvm::DenseMap<Value, ScalarReader> scalarSources;
   IndexReport indexReport;
+  std::function<std::optional<ConstantIntRanges>(Value)> valueRange;
   llvm::DenseSet<Value> anyPlace;
   /// Whether a value reads a source marked by setReadEverywhere (or is an
   /// array that does, through its definition), as far as asked.

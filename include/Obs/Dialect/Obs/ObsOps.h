@@ -13,6 +13,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/InferIntRangeInterface.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
@@ -48,6 +49,15 @@ llvm::SetVector<Value> findStageSources(Value array,
 /// Whether `op` holds obs.block_id or obs.extent: code that depends on
 /// where its block is.
 bool usesBlockPosition(Operation *op);
+
+/// The values `value` (an integer or index) may take whatever the data, as
+/// far as its definition shows within `depth` ops: constants, what
+/// `leafRange` says of a value it knows, and what the ops' range inference
+/// (arith's InferIntRangeInterface) gives from those; none otherwise.
+std::optional<ConstantIntRanges> inferIntegerRange(
+    Value value,
+    function_ref<std::optional<ConstantIntRanges>(Value)> leafRange,
+    unsigned depth = 16);
 
 /// Checks that `region` holds only element code: arith, math, ub, obs ops
 /// and scf's structured control flow, which every target computes alike and
