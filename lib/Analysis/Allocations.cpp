@@ -5,9 +5,11 @@
 #include "Obs/Support/MemoryBytes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include <numeric>
 
@@ -72,13 +74,36 @@ static Value canonicalAllocation(Value root) {
   return first;
 }
 
+/// The strides of `type`'s layout, static, with an offset known only at
+/// run time; none otherwise.
+static std::optional<SmallVector<int64_t>>
+stridesAtRunTimeOffset(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      !ShapedType::isDynamic(offset) ||
+      llvm::any_of(strides, ShapedType::isDynamic))
+    return std::nullopt;
+  return strides;
+}
+
 FailureOr<AllocationView> mlir::obs::followToAllocation(Value memref,
                                                         Operation *user,
-                                                        const Twine &describe) {
+                                                        const Twine &describe,
+                                                        bool runTimeOffsets) {
   auto type = cast<MemRefType>(memref.getType());
   AllocationView placement;
   placement.elementBytes = getElementBytes(type);
   auto strides = staticStrides(type);
+  // At a run-time place: its strides, and an offset that stays unknown.
+  auto atRunTimeOffset = [&](MemRefType type) {
+    return runTimeOffsets ? stridesAtRunTimeOffset(type) : std::nullopt;
+  };
+  if (!strides)
+    if (std::optional<SmallVector<int64_t>> runTime = atRunTimeOffset(type)) {
+      strides.emplace(ShapedType::kDynamic, std::move(*runTime));
+      placement.offsetAtRunTime = true;
+    }
   if (!strides) {
     if (!user)
       return failure();
@@ -94,7 +119,10 @@ FailureOr<AllocationView> mlir::obs::followToAllocation(Value memref,
   while (!isAllocation(current)) {
     // Every memref on the way has static places: a cast may claim an
     // offset (static) for one that was only known at run time.
-    if (!staticStrides(cast<MemRefType>(current.getType()))) {
+    auto currentType = cast<MemRefType>(current.getType());
+    if (!staticStrides(currentType) && atRunTimeOffset(currentType))
+      placement.offsetAtRunTime = true;
+    else if (!staticStrides(currentType)) {
       if (!user)
         return failure();
       InFlightDiagnostic diag =
@@ -113,6 +141,8 @@ FailureOr<AllocationView> mlir::obs::followToAllocation(Value memref,
       current = cast<ViewLikeOpInterface>(producer).getViewSource();
       continue;
     }
+    // A byte shift known only at run time is not followed: nothing would
+    // keep the elements aligned.
     if (auto view = dyn_cast_if_present<memref::ViewOp>(producer)) {
       APInt shift;
       if (matchPattern(view.getByteShift(), m_ConstantInt(&shift))) {
@@ -136,8 +166,101 @@ FailureOr<AllocationView> mlir::obs::followToAllocation(Value memref,
     diag.attachNote(current.getLoc()) << "it comes from here";
     return tagError(diag, ErrorKind::RejectedChoice);
   }
+  if (placement.offsetAtRunTime)
+    placement.offset = ShapedType::kDynamic;
   placement.root = canonicalAllocation(current);
   return placement;
+}
+
+namespace {
+using Variable = ValueBoundsConstraintSet::Variable;
+
+/// The elements of a row-major, contiguous memref within its allocation:
+/// [begin, end), each an affine sum of constants and values.
+struct ElementInterval {
+  Variable begin, end;
+};
+
+/// An affine sum over the symbols `terms` stand for, built as views are
+/// followed.
+class AffineSum {
+public:
+  explicit AffineSum(MLIRContext *context)
+      : sum(getAffineConstantExpr(0, context)) {}
+  /// Adds `scale` times `value` (a constant or an index value).
+  void add(OpFoldResult value, int64_t scale) {
+    if (std::optional<int64_t> constant = getConstantIntValue(value)) {
+      sum = sum + *constant * scale;
+      return;
+    }
+    add(Variable(value), scale);
+  }
+  /// Adds `scale` times `variable`.
+  void add(Variable variable, int64_t scale) {
+    sum = sum + getAffineSymbolExpr(terms.size(), sum.getContext()) * scale;
+    terms.push_back(std::move(variable));
+  }
+  Variable get() const {
+    return Variable(AffineMap::get(0, terms.size(), sum), terms);
+  }
+
+private:
+  AffineExpr sum;
+  SmallVector<Variable> terms;
+};
+} // namespace
+
+/// `memref`'s ElementInterval, where the views from its allocation are
+/// subviews (of memrefs with static strides) and casts; none otherwise.
+static std::optional<ElementInterval> getElementInterval(Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  if (type.getRank() == 0)
+    return std::nullopt;
+  int64_t inner = 1;
+  for (int64_t size : type.getShape().drop_front()) {
+    if (ShapedType::isDynamic(size))
+      return std::nullopt;
+    inner *= size;
+  }
+  AffineSum begin(memref.getContext());
+  for (Value current = memref; !isAllocation(current);) {
+    if (auto cast = current.getDefiningOp<memref::CastOp>()) {
+      current = cast.getSource();
+      continue;
+    }
+    auto subview = current.getDefiningOp<memref::SubViewOp>();
+    if (!subview)
+      return std::nullopt;
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(subview.getSourceType().getStridesAndOffset(strides, offset)) ||
+        llvm::any_of(strides, ShapedType::isDynamic))
+      return std::nullopt;
+    for (auto [place, stride] :
+         llvm::zip_equal(subview.getMixedOffsets(), strides))
+      begin.add(place, stride);
+    current = subview.getSource();
+    // The allocation's own offset is the same for every view of it: the
+    // walk ends there.
+  }
+  AffineSum end = begin;
+  if (type.isDynamicDim(0))
+    end.add(Variable(memref, 0), inner);
+  else
+    end.add(OpFoldResult(
+                Builder(memref.getContext()).getIndexAttr(type.getDimSize(0))),
+            inner);
+  return ElementInterval{begin.get(), end.get()};
+}
+
+bool mlir::obs::provedApart(Value first, Value second) {
+  std::optional<ElementInterval> a = getElementInterval(first),
+                                 b = getElementInterval(second);
+  if (!a || !b)
+    return false;
+  using Comparison = ValueBoundsConstraintSet::ComparisonOperator;
+  return ValueBoundsConstraintSet::compare(a->end, Comparison::LE, b->begin) ||
+         ValueBoundsConstraintSet::compare(b->end, Comparison::LE, a->begin);
 }
 
 uint64_t mlir::obs::getAllocationAlignment(Value root) {

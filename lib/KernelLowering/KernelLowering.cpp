@@ -67,6 +67,18 @@ static SmallVector<Type> gridStorageTypes(ArrType type, int64_t grid,
   return types;
 }
 
+/// `type`, row-major as its identity layout, from an offset known only at
+/// run time.
+static MemRefType atRunTimeOffset(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  (void)type.getStridesAndOffset(strides, offset);
+  return MemRefType::get(
+      type.getShape(), type.getElementType(),
+      StridedLayoutAttr::get(type.getContext(), ShapedType::kDynamic, strides),
+      type.getMemorySpace());
+}
+
 /// Rounds of a stage up to this many are unrolled; more are a loop.
 static constexpr uint64_t kUnrolledRounds = 8;
 
@@ -1599,7 +1611,7 @@ LogicalResult KernelLowering::lower() {
 FailureOr<gpu::GPUFuncOp> mlir::obs::lowerKernelToGPUFunc(
     KernelOp kernel, gpu::GPUModuleOp module, StringRef name, int64_t grid,
     const GPULoweringCounters &counters, ChangedElementsCache *cache,
-    const KernelLayouts *layouts, bool runTimeChecks) {
+    const KernelLayouts *layouts, bool runTimeChecks, bool runTimeOffsets) {
   uint64_t threads = kernel.getBlockThreads();
   if (threads > KernelOp::kMaxThreads)
     return tagError(kernel.emitOpError()
@@ -1641,6 +1653,12 @@ FailureOr<gpu::GPUFuncOp> mlir::obs::lowerKernelToGPUFunc(
         gridStorageTypes(ArrType::get(type.getLength(), builder.getI32Type()),
                          ShapedType::isDynamic(grid) ? grid : 1));
   }
+  // Each memref's offset, last: the kernel's pointers are bare (a GPU
+  // kernel's memrefs have static places), so the offsets travel apart.
+  unsigned numMemrefs = getLaunchOperandArrays(kernel).size();
+  unsigned firstOffset = arguments.size();
+  if (runTimeOffsets)
+    arguments.append(numMemrefs, builder.getIndexType());
   SymbolTable symbols(module);
   auto func = gpu::GPUFuncOp::create(builder, kernel.getLoc(), name,
                                      builder.getFunctionType(arguments, {}));
@@ -1663,6 +1681,25 @@ FailureOr<gpu::GPUFuncOp> mlir::obs::lowerKernelToGPUFunc(
   if (failed(lowering.lower())) {
     func.erase();
     return failure();
+  }
+  // The code reads and writes each memref at its offset: a view of the
+  // bare pointer's memref from there, row-major as before.
+  if (runTimeOffsets) {
+    Block &entry = func.front();
+    OpBuilder b = OpBuilder::atBlockBegin(&entry);
+    for (unsigned index = 0; index < numMemrefs; ++index) {
+      BlockArgument memref = entry.getArgument(index);
+      auto type = cast<MemRefType>(memref.getType());
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      (void)type.getStridesAndOffset(strides, offset);
+      auto view = memref::ReinterpretCastOp::create(
+          b, kernel.getLoc(), atRunTimeOffset(type), memref,
+          OpFoldResult(entry.getArgument(firstOffset + index)),
+          getAsIndexOpFoldResult(b.getContext(), type.getShape()),
+          getAsIndexOpFoldResult(b.getContext(), strides));
+      memref.replaceAllUsesExcept(view, view);
+    }
   }
   return func;
 }

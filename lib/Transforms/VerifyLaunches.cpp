@@ -181,6 +181,7 @@ struct ObsCollectLaunchOverlapsPass
 struct FollowedOperand {
   unsigned operand;
   bool output;
+  Value memref;
   AllocationView placement;
   LaunchOperandArray array;
 };
@@ -199,7 +200,8 @@ followLaunchOperands(LaunchOp launch, KernelOp kernel) {
        llvm::enumerate(getLaunchOperandArrays(kernel))) {
     std::string name = nameOperand(launch, operand);
     FailureOr<AllocationView> placement =
-        followToAllocation(memrefs[operand], launch, name);
+        followToAllocation(memrefs[operand], launch, name,
+                           /*runTimeOffsets=*/launch.hasDynamicSizes());
     if (failed(placement))
       return failure();
     bool output = operand >= launch.getInputs().size();
@@ -210,8 +212,8 @@ followLaunchOperands(LaunchOp launch, KernelOp kernel) {
       diag.attachNote(placement->root.getLoc()) << "the allocation";
       return tagError(diag, ErrorKind::RejectedChoice);
     }
-    followed.push_back(
-        {static_cast<unsigned>(operand), output, *placement, array});
+    followed.push_back({static_cast<unsigned>(operand), output,
+                        memrefs[operand], *placement, array});
   }
   // A global scatter's memref is the one operand over its allocation: its
   // blocks' writes commute only with each other (atomics of one combine)
@@ -262,9 +264,10 @@ followLaunchOperands(LaunchOp launch, KernelOp kernel) {
 /// left is how memrefs of one allocation meet. Two memrefs that are the
 /// same view, for arrays of the same shape, give each block the same
 /// places: element i of block b of one is element i of block b of the
-/// other, in every block alike. Any other pair of views of an allocation
-/// could meet anywhere, depending on the sizes, and is rejected unless
-/// both are only read.
+/// other, in every block alike. Two views whose elements are proved apart
+/// symbolically (provedApart: [0, k) and [k, n) of one buffer) never meet.
+/// Any other pair of views of an allocation could meet anywhere, depending
+/// on the sizes, and is rejected unless both are only read.
 static LogicalResult
 proveDynamicLaunchPlaces(LaunchOp launch, KernelOp kernel,
                          SmallVectorImpl<LaunchOverlap> &overlaps) {
@@ -274,6 +277,9 @@ proveDynamicLaunchPlaces(LaunchOp launch, KernelOp kernel,
     return failure();
   auto sameView = [](const FollowedOperand &a, const FollowedOperand &b) {
     const AllocationView &p = a.placement, &q = b.placement;
+    // At a run-time place, only one memref is the same view as itself.
+    if (p.offsetAtRunTime || q.offsetAtRunTime)
+      return a.memref == b.memref;
     return p.baseBytes == q.baseBytes && p.offset == q.offset &&
            p.strides == q.strides && p.elementBytes == q.elementBytes &&
            a.array.type.getShape() == b.array.type.getShape();
@@ -288,6 +294,8 @@ proveDynamicLaunchPlaces(LaunchOp launch, KernelOp kernel,
       std::string names = nameOperand(launch, first.operand) + " and " +
                           nameOperand(launch, second.operand);
       if (!sameView(first, second)) {
+        if (provedApart(first.memref, second.memref))
+          continue;
         InFlightDiagnostic diag =
             launch.emitOpError()
             << "passes " << names
@@ -295,7 +303,7 @@ proveDynamicLaunchPlaces(LaunchOp launch, KernelOp kernel,
                "written, to a launch whose sizes are known only at run time: "
                "where they meet depends on the sizes, and the launch proof "
                "accepts only the same view, which gives each block the same "
-               "places";
+               "places, or subviews whose elements it proves apart";
         diag.attachNote(root.getLoc()) << "the allocation";
         return tagError(diag, ErrorKind::RejectedChoice);
       }
@@ -646,13 +654,14 @@ ObsVerifyLaunchesPass::proveCalls(ModuleOp module,
     }
     if (!callee || !launching.contains(callee))
       return WalkResult::advance();
-    llvm::DenseMap<Value, unsigned> roots;
+    llvm::DenseMap<Value, SmallVector<std::pair<unsigned, Value>>> roots;
     const llvm::SetVector<StringAttr> &reached = globals[callee];
     for (auto [index, argument] : llvm::enumerate(call.getArgOperands())) {
       if (!isa<MemRefType>(argument.getType()))
         continue;
       FailureOr<AllocationView> placement =
-          followToAllocation(argument, call, "argument " + Twine(index));
+          followToAllocation(argument, call, "argument " + Twine(index),
+                             /*runTimeOffsets=*/true);
       if (failed(placement))
         return WalkResult::interrupt();
       if (StringAttr global = writableGlobalOf(placement->root);
@@ -668,12 +677,21 @@ ObsVerifyLaunchesPass::proveCalls(ModuleOp module,
         tagError(diag, ErrorKind::RejectedChoice);
         return WalkResult::interrupt();
       }
-      auto [it, inserted] = roots.try_emplace(placement->root, index);
-      if (inserted)
+      // Views of one allocation whose elements never meet are distinct
+      // memory, as the callee's proof takes them to be: each must be
+      // apart from every earlier argument over it.
+      SmallVector<std::pair<unsigned, Value>> &over = roots[placement->root];
+      Value memref = argument;
+      auto met = llvm::find_if(over, [&](std::pair<unsigned, Value> earlier) {
+        return !provedApart(earlier.second, memref);
+      });
+      if (met == over.end()) {
+        over.push_back({static_cast<unsigned>(index), memref});
         continue;
+      }
       InFlightDiagnostic diag =
           call->emitOpError()
-          << "passes one allocation as arguments " << it->second << " and "
+          << "passes one allocation as arguments " << met->first << " and "
           << index << " to a function that launches kernels, whose memref "
           << "arguments are proved as distinct allocations";
       diag.attachNote(placement->root.getLoc()) << "the allocation";

@@ -34,7 +34,7 @@ func.func @different_views(%bytes: memref<?xi8>, %n: index, %grid: index) {
   %c16 = arith.constant 16 : index
   %a = memref.view %bytes[%c0][%n] : memref<?xi8> to memref<?xi32>
   %b = memref.view %bytes[%c16][%n] : memref<?xi8> to memref<?xi32>
-  // expected-error @+1 {{passes ins 0 and outs 0, two different views of one allocation, at least one written, to a launch whose sizes are known only at run time: where they meet depends on the sizes, and the launch proof accepts only the same view, which gives each block the same places}}
+  // expected-error @+1 {{passes ins 0 and outs 0, two different views of one allocation, at least one written, to a launch whose sizes are known only at run time: where they meet depends on the sizes, and the launch proof accepts only the same view, which gives each block the same places, or subviews whose elements it proves apart}}
   obs.launch @copy grid(%grid) ins(%a : memref<?xi32>) outs(%b : memref<?xi32>)
   return
 }
@@ -85,5 +85,65 @@ obs.kernel @first_half(%a: !obs.arr<4 x i32> {obs.absent = 0 : i32}) -> !obs.arr
 func.func @other_lengths(%buf: memref<?xi32>, %grid: index) {
   // expected-error @+1 {{passes ins 0 and outs 0, two different views of one allocation}}
   obs.launch @first_half grid(%grid) ins(%buf : memref<?xi32>) outs(%buf : memref<?xi32>)
+  return
+}
+
+// -----
+
+obs.kernel @copy(%a: !obs.arr<4 x i32> {obs.absent = 0 : i32}) -> !obs.arr<4 x i32> {
+  obs.return %a : !obs.arr<4 x i32>
+}
+
+// Views at run-time places that may meet: [0, k) and [j, j + k) for
+// unrelated k and j, and [0, k + 1) with [k, 2k).
+// expected-note @+1 {{the allocation}}
+func.func @may_meet(%buf: memref<?xi32>, %k: index, %j: index, %grid: index) {
+  %lo = memref.subview %buf[0][%k][1] : memref<?xi32> to memref<?xi32, strided<[1]>>
+  %there = memref.subview %buf[%j][%k][1] : memref<?xi32> to memref<?xi32, strided<[1], offset: ?>>
+  // expected-error @+1 {{passes ins 0 and outs 0, two different views of one allocation}}
+  obs.launch @copy grid(%grid) ins(%lo : memref<?xi32, strided<[1]>>) outs(%there : memref<?xi32, strided<[1], offset: ?>>)
+  return
+}
+
+// -----
+
+obs.kernel @copy(%a: !obs.arr<4 x i32> {obs.absent = 0 : i32}) -> !obs.arr<4 x i32> {
+  obs.return %a : !obs.arr<4 x i32>
+}
+
+// expected-note @+1 {{the allocation}}
+func.func @one_in_common(%buf: memref<?xi32>, %k: index, %grid: index) {
+  %c1 = arith.constant 1 : index
+  %k1 = arith.addi %k, %c1 : index
+  %lo = memref.subview %buf[0][%k1][1] : memref<?xi32> to memref<?xi32, strided<[1]>>
+  %hi = memref.subview %buf[%k][%k][1] : memref<?xi32> to memref<?xi32, strided<[1], offset: ?>>
+  // expected-error @+1 {{passes ins 0 and outs 0, two different views of one allocation}}
+  obs.launch @copy grid(%grid) ins(%lo : memref<?xi32, strided<[1]>>) outs(%hi : memref<?xi32, strided<[1], offset: ?>>)
+  return
+}
+
+// -----
+
+obs.kernel @copy(%a: !obs.arr<4 x i32> {obs.absent = 0 : i32}) -> !obs.arr<4 x i32> {
+  obs.return %a : !obs.arr<4 x i32>
+}
+
+func.func private @apply(%in: memref<?xi32, strided<[1], offset: ?>>, %out: memref<?xi32, strided<[1], offset: ?>>, %grid: index) {
+  obs.launch @copy grid(%grid) ins(%in : memref<?xi32, strided<[1], offset: ?>>) outs(%out : memref<?xi32, strided<[1], offset: ?>>)
+  return
+}
+
+// A helper that launches is given two views with one element in common:
+// its arguments are proved as distinct allocations, so the call is
+// rejected.
+// expected-note @+1 {{the allocation}}
+func.func @call_one_in_common(%buf: memref<?xi32>, %k: index, %grid: index) {
+  %c1 = arith.constant 1 : index
+  %k1 = arith.addi %k, %c1 : index
+  %lo = memref.subview %buf[0][%k1][1] : memref<?xi32> to memref<?xi32, strided<[1]>>
+  %cast = memref.cast %lo : memref<?xi32, strided<[1]>> to memref<?xi32, strided<[1], offset: ?>>
+  %hi = memref.subview %buf[%k][%k][1] : memref<?xi32> to memref<?xi32, strided<[1], offset: ?>>
+  // expected-error @+1 {{'func.call' op passes one allocation as arguments 0 and 1 to a function that launches kernels, whose memref arguments are proved as distinct allocations}}
+  call @apply(%cast, %hi, %grid) : (memref<?xi32, strided<[1], offset: ?>>, memref<?xi32, strided<[1], offset: ?>>, index) -> ()
   return
 }

@@ -3,7 +3,8 @@
 // Tests of lib/Transforms/VerifyLaunches.cpp for launches whose sizes are
 // known only at run time: proved for every grid and length at once. Blocks
 // touch only their own chunks, and only before the end of each memref;
-// memrefs of one allocation must be the same view where one is written.
+// memrefs of one allocation must be the same view where one is written, or
+// subviews proved apart.
 // verify-launches-dynamic-errors.mlir has the rejected ones; each of these
 // runs on ref and cpu under every block order in
 // test/obs-run/launch-dynamic.test.
@@ -74,5 +75,32 @@ obs.kernel @add(%a: !obs.arr<4 x i32> {obs.absent = 0 : i32},
 // CHECK: obs.launch @add
 func.func @read_twice(%buf: memref<?xi32>, %out: memref<?xi32>, %grid: index) {
   obs.launch @add grid(%grid) ins(%buf, %buf : memref<?xi32>, memref<?xi32>) outs(%out : memref<?xi32>)
+  return
+}
+
+// -----
+
+obs.kernel @copy(%a: !obs.arr<4 x i32> {obs.absent = 0 : i32}) -> !obs.arr<4 x i32> {
+  obs.return %a : !obs.arr<4 x i32>
+}
+
+// Views of one buffer at run-time places, proved apart symbolically: the
+// halves [0, k) and [k, 2k); the second and third quarters of [0, n) read
+// through a subview of a subview, [j, j + m) and [j + m, j + 2m); and
+// [k, k + m) after [0, k) through a memref.cast.
+// CHECK-LABEL: func.func @apart
+// CHECK-COUNT-3: obs.launch @copy
+func.func @apart(%buf: memref<?xi32>, %k: index, %j: index, %m: index, %grid: index) {
+  %lo = memref.subview %buf[0][%k][1] : memref<?xi32> to memref<?xi32, strided<[1]>>
+  %hi = memref.subview %buf[%k][%k][1] : memref<?xi32> to memref<?xi32, strided<[1], offset: ?>>
+  obs.launch @copy grid(%grid) ins(%lo : memref<?xi32, strided<[1]>>) outs(%hi : memref<?xi32, strided<[1], offset: ?>>)
+  %two = arith.addi %m, %m : index
+  %rest = memref.subview %buf[%j][%two][1] : memref<?xi32> to memref<?xi32, strided<[1], offset: ?>>
+  %second = memref.subview %rest[0][%m][1] : memref<?xi32, strided<[1], offset: ?>> to memref<?xi32, strided<[1], offset: ?>>
+  %third = memref.subview %rest[%m][%m][1] : memref<?xi32, strided<[1], offset: ?>> to memref<?xi32, strided<[1], offset: ?>>
+  obs.launch @copy grid(%grid) ins(%third : memref<?xi32, strided<[1], offset: ?>>) outs(%second : memref<?xi32, strided<[1], offset: ?>>)
+  %after = memref.subview %buf[%k][%m][1] : memref<?xi32> to memref<?xi32, strided<[1], offset: ?>>
+  %cast = memref.cast %lo : memref<?xi32, strided<[1]>> to memref<?xi32, strided<[1], offset: ?>>
+  obs.launch @copy grid(%grid) ins(%cast : memref<?xi32, strided<[1], offset: ?>>) outs(%after : memref<?xi32, strided<[1], offset: ?>>)
   return
 }

@@ -25,12 +25,18 @@ namespace mlir::obs {
 /// `baseBytes + (offset + sum_d i_d * strides[d]) * elementBytes` of the
 /// allocation `root`. Every view's layout is relative to its allocation's
 /// base, which only memref.view moves (by `baseBytes`).
+///
+/// A view at a place known only at run time (a subview at `%k`) has
+/// `offsetAtRunTime`, and `offset` is then ShapedType::kDynamic: only its
+/// allocation is known, and where it lies is a symbolic question
+/// (provedApart).
 struct AllocationView {
   Value root;
   int64_t baseBytes = 0;
   int64_t offset = 0;
   SmallVector<int64_t> strides;
   int64_t elementBytes = 1;
+  bool offsetAtRunTime = false;
 };
 
 /// The alignment, in bytes, of the memref arguments of a function that
@@ -57,9 +63,23 @@ FunctionOpInterface resolveCalledFunction(CallOpInterface call,
 
 /// Follows `memref` through views to its allocation. `describe` names the
 /// memref in an error, which is reported at `user`; with no `user`, it
-/// fails without one.
+/// fails without one. Views whose offset is known only at run time (their
+/// strides static) are followed with `runTimeOffsets`, and refused
+/// without.
 FailureOr<AllocationView> followToAllocation(Value memref, Operation *user,
-                                             const Twine &describe);
+                                             const Twine &describe,
+                                             bool runTimeOffsets = false);
+
+/// Whether the memrefs `first` and `second`, each row-major and contiguous
+/// over one allocation (isRowMajorAtAnyOffset), are proved to hold no
+/// element in common, whatever the values their places are computed from:
+/// the elements of each are an interval of the allocation's, its start an
+/// affine sum over the offsets of the subviews on the way (values or
+/// constants) and its end the start plus its elements, and
+/// ValueBoundsConstraintSet proves one interval ends before the other
+/// starts. Views the sum cannot follow (a memref.view, a reshape) are not
+/// proved apart.
+bool provedApart(Value first, Value second);
 
 /// The bytes the pointer to the allocation `root` (which isAllocation
 /// accepts) is known to be aligned to: a function argument's

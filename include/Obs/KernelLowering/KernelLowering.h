@@ -65,6 +65,13 @@ struct KernelLayouts {
 /// stage have its sync's location. The analyses map what they find in the
 /// gpu.func back to the kernel through them.
 ///
+/// With `runTimeOffsets` (for a grid known only at run time), each memref
+/// the launch passes starts at an offset known only at run time, row-major
+/// as the identity: the instance for launches that pass views at run-time
+/// places (memref.subview %m[%k][%n][1]). It takes the memrefs at offset 0
+/// as before (a kernel's pointers are bare), and each one's offset, in
+/// elements, after all other arguments.
+///
 /// A kernel result that a `global` obs.scatter computes is the launch's
 /// whole memref in every block: `memref<L x T>` for a static grid, the
 /// nominal dynamic one otherwise.
@@ -83,7 +90,7 @@ lowerKernelToGPUFunc(KernelOp kernel, gpu::GPUModuleOp module, StringRef name,
                      int64_t grid, const GPULoweringCounters &counters = {},
                      ChangedElementsCache *cache = nullptr,
                      const KernelLayouts *layouts = nullptr,
-                     bool runTimeChecks = false);
+                     bool runTimeChecks = false, bool runTimeOffsets = false);
 
 } // namespace mlir::obs
 

@@ -78,7 +78,7 @@ allocateWriteCounts(OpBuilder &b, Location loc, KernelOp kernel,
     return allocations;
   SmallVector<unsigned> checked = getUncombinedGlobalResults(kernel);
   ArrayRef<Type> countTypes =
-      func.getFunctionType().getInputs().take_back(checked.size());
+      func.getFunctionType().getInputs().slice(operands.size(), checked.size());
   SmallVector<LaunchOperandArray> operandArrays =
       getLaunchOperandArrays(kernel);
   for (auto [index, countType] : llvm::zip_equal(checked, countTypes)) {
@@ -198,10 +198,11 @@ void ConvertObsToGPUPass::runOnOperation() {
   // Launches: of an obs.launch, and of each kernel's host function.
   // A launch of `operands`, which are the launch's memrefs `memrefs` and
   // what the instance takes with them (their lengths), with the write counts
-  // of its checked global scatters.
+  // of its checked global scatters, then `offsets` (see
+  // lowerKernelToGPUFunc).
   auto emitLaunch = [&](OpBuilder &b, Location loc, KernelOp kernel,
                         gpu::GPUFuncOp func, Value grid, ValueRange memrefs,
-                        ValueRange operands) {
+                        ValueRange operands, ValueRange offsets = {}) {
     uint64_t threads = kernel.getBlockThreads();
     auto constant = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(b, loc, v);
@@ -209,6 +210,7 @@ void ConvertObsToGPUPass::runOnOperation() {
     SmallVector<Value> allOperands(operands);
     SmallVector<Value> counts = allocateWriteCounts(
         b, loc, kernel, func, memrefs, runTimeChecks, allOperands);
+    allOperands.append(offsets.begin(), offsets.end());
     argumentFacts.recordLaunch(func, allOperands);
     Value one = constant(1);
     gpu::LaunchFuncOp::create(b, loc, func, gpu::KernelDim3{grid, one, one},
@@ -222,12 +224,15 @@ void ConvertObsToGPUPass::runOnOperation() {
   // for a grid of 0 or less (which CUDA would refuse): guarded here, or
   // by the runtime.
   auto emitDynamicLaunch = [&](LaunchOp launch, KernelOp kernel,
-                               gpu::GPUFuncOp func, ValueRange memrefs) {
+                               gpu::GPUFuncOp func, ValueRange memrefs,
+                               bool withOffsets) {
     OpBuilder b(launch);
     Location loc = launch.getLoc();
     SmallVector<Value> operands, lengths;
-    // The nominal type reinterprets the memref's identity layout (a cast
-    // between two static lengths is not a memref.cast).
+    // The nominal type reinterprets the memref's row-major layout from its
+    // base (a cast between two static lengths is not a memref.cast); an
+    // instance that takes offsets gets each one after all else.
+    SmallVector<Value> offsets;
     for (auto [memref, type] :
          llvm::zip_first(memrefs, func.getFunctionType().getInputs())) {
       auto nominal = cast<MemRefType>(type);
@@ -237,11 +242,15 @@ void ConvertObsToGPUPass::runOnOperation() {
       operands.push_back(memref::ReinterpretCastOp::create(
           b, loc, nominal, memref, /*offset=*/0, nominal.getShape(), strides));
       lengths.push_back(memref::DimOp::create(b, loc, memref, 0));
+      if (withOffsets)
+        offsets.push_back(
+            memref::ExtractStridedMetadataOp::create(b, loc, memref)
+                .getOffset());
     }
     operands.append(lengths);
     Value grid = launch.buildGridSize(b);
     if (!guardEmptyGrids) {
-      emitLaunch(b, loc, kernel, func, grid, memrefs, operands);
+      emitLaunch(b, loc, kernel, func, grid, memrefs, operands, offsets);
       return;
     }
     Value positive =
@@ -249,8 +258,12 @@ void ConvertObsToGPUPass::runOnOperation() {
                               arith::ConstantIndexOp::create(b, loc, 0));
     auto ifAny = scf::IfOp::create(b, loc, positive, /*withElseRegion=*/false);
     OpBuilder then = ifAny.getThenBodyBuilder();
-    emitLaunch(then, loc, kernel, func, grid, memrefs, operands);
+    emitLaunch(then, loc, kernel, func, grid, memrefs, operands, offsets);
   };
+  // Launches with sizes known only at run time that pass a view at a
+  // run-time place get an instance of their own per kernel, which takes
+  // every memref with its offset.
+  llvm::DenseMap<Operation *, gpu::GPUFuncOp> offsetFuncs;
   // Launches with layouts get instances of their own, one per distinct
   // kernel, grid, layouts and memref types.
   llvm::DenseMap<std::tuple<Operation *, int64_t, Attribute, Type>,
@@ -261,7 +274,29 @@ void ConvertObsToGPUPass::runOnOperation() {
     llvm::append_range(operands, launch.getOutputs());
     gpu::GPUFuncOp func = instances.lookup({kernel, gridOf(launch)});
     if (launch.hasDynamicSizes()) {
-      emitDynamicLaunch(launch, kernel, func, operands);
+      // Views at run-time places get the instance that takes offsets.
+      bool withOffsets =
+          llvm::any_of(ValueRange(operands).getTypes(), [](Type type) {
+            return !cast<MemRefType>(type).getLayout().isIdentity();
+          });
+      if (withOffsets) {
+        gpu::GPUFuncOp &instance = offsetFuncs[kernel];
+        if (!instance) {
+          FailureOr<gpu::GPUFuncOp> withOffsets = lowerKernelToGPUFunc(
+              kernel, gpuModule,
+              instanceName(kernel.getSymName(), ShapedType::kDynamic) +
+                  "_offsets",
+              ShapedType::kDynamic, counters,
+              &getChildAnalysis<ChangedElementsCache>(kernel),
+              /*layouts=*/nullptr, runTimeChecks, /*runTimeOffsets=*/true);
+          if (failed(withOffsets) ||
+              failed(checkSharedMemory(kernel, *withOffsets)))
+            return signalPassFailure();
+          instance = *withOffsets;
+        }
+        func = instance;
+      }
+      emitDynamicLaunch(launch, kernel, func, operands, withOffsets);
       launch.erase();
       continue;
     }

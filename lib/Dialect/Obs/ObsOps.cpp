@@ -1030,6 +1030,25 @@ LogicalResult LaunchOp::verify() {
   return success();
 }
 
+bool mlir::obs::isRowMajorAtAnyOffset(MemRefType type) {
+  if (type.getLayout().isIdentity())
+    return true;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return false;
+  int64_t expected = 1;
+  for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+    if (strides[d] != expected)
+      return false;
+    if (d > 0 && ShapedType::isDynamic(type.getDimSize(d)))
+      return false;
+    if (d > 0)
+      expected *= type.getDimSize(d);
+  }
+  return true;
+}
+
 LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   auto kernel =
       symbolTable.lookupNearestSymbolFrom<KernelOp>(*this, getKernelAttr());
@@ -1062,13 +1081,16 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
         flattenElementType(operand.type.getLeafType())[operand.component];
     slots.push_back({operand, MemRefType::get(shape, scalar)});
   }
-  // With layouts or dynamic sizes, the outermost dimension may differ.
+  // With layouts or dynamic sizes, the outermost dimension may differ; with
+  // dynamic sizes, a memref may also start at an offset known only at run
+  // time (a subview at a run-time place), row-major as the identity.
   auto matches = [&](MemRefType actual, MemRefType expected) {
     if (!laidOut && !dynamic)
       return actual == expected;
     return actual.getElementType() == expected.getElementType() &&
            actual.getRank() == expected.getRank() &&
-           actual.getLayout().isIdentity() &&
+           (dynamic ? isRowMajorAtAnyOffset(actual)
+                    : actual.getLayout().isIdentity()) &&
            actual.getShape().drop_front() == expected.getShape().drop_front();
   };
   auto check = [&](StringRef which, ValueRange memrefs,

@@ -97,3 +97,41 @@ func.func @run(%a: memref<?xi32>, %b: memref<?xf32>, %out: memref<?xi32>, %grid:
   obs.launch @where grid(%grid) ins(%a, %b : memref<?xi32>, memref<?xf32>) outs(%out : memref<?xi32>)
   return
 }
+
+// -----
+
+// A view at a run-time place: the instance that takes offsets
+// (@k_any_offsets) gets every memref from its base, at offset 0, as the
+// others do (a kernel's pointers are bare), then the lengths, then each
+// memref's offset; it views each memref from its offset before anything
+// else, and reads and writes through those views.
+// CHECK-LABEL: func.func @split(
+// CHECK-SAME: %[[BUF:.*]]: memref<?xi32>, %[[K:.*]]: index, %[[G:.*]]: index)
+// CHECK-DAG: %[[HI:.*]] = memref.subview %[[BUF]][%[[K]]] [%[[K]]] [1]
+// CHECK-DAG: %[[LON:.*]] = memref.reinterpret_cast %[[BUF]] to offset: [0], sizes: [2147483647], strides: [1] : memref<?xi32> to memref<2147483647xi32>
+// CHECK-DAG: %[[HIN:.*]] = memref.reinterpret_cast %[[HI]] to offset: [0], sizes: [2147483647], strides: [1] : memref<?xi32, strided<[1], offset: ?>> to memref<2147483647xi32>
+// CHECK-DAG: %{{.*}}, %[[HI_OFFSET:.*]], %{{.*}}, %{{.*}} = memref.extract_strided_metadata %[[HI]]
+// CHECK: gpu.launch_func @obs_kernels::@double_any_offsets {{.*}} args(%[[LON]] : memref<2147483647xi32>, %[[HIN]] : memref<2147483647xi32>, %[[K]] : index, %[[K]] : index, %c0 : index, %[[HI_OFFSET]] : index)
+// The second memref's offset is known only at run time: only its
+// elements' alignment is known. Neither is noalias (one allocation).
+// CHECK-LABEL: gpu.func @double_any_offsets(
+// CHECK-SAME: %[[A:[^:]*]]: memref<2147483647xi32> {llvm.align = 16 : i64}, %[[B:[^:]*]]: memref<2147483647xi32> {llvm.align = 4 : i64}, %{{.*}}: index, %{{.*}}: index, %[[OA:[^:]*]]: index, %[[OB:[^:]*]]: index) kernel
+// CHECK-DAG: %[[VA:.*]] = memref.reinterpret_cast %[[A]] to offset: [%[[OA]]], sizes: [2147483647], strides: [1] : memref<2147483647xi32> to memref<2147483647xi32, strided<[1], offset: ?>>
+// CHECK-DAG: %[[VB:.*]] = memref.reinterpret_cast %[[B]] to offset: [%[[OB]]], sizes: [2147483647], strides: [1] : memref<2147483647xi32> to memref<2147483647xi32, strided<[1], offset: ?>>
+// CHECK: memref.load %[[VA]]
+// CHECK: memref.store %{{.*}}, %[[VB]]
+obs.kernel @double(%a: !obs.arr<4 x i32> {obs.absent = 7 : i32}) -> !obs.arr<4 x i32> {
+  %c2 = arith.constant 2 : i32
+  %0 = obs.map %a : !obs.arr<4 x i32> -> !obs.arr<4 x i32> {
+  ^bb0(%x: i32):
+    %y = arith.muli %x, %c2 : i32
+    obs.yield %y : i32
+  }
+  obs.return %0 : !obs.arr<4 x i32>
+}
+func.func @split(%buf: memref<?xi32>, %k: index, %grid: index) {
+  %lo = memref.subview %buf[0][%k][1] : memref<?xi32> to memref<?xi32, strided<[1]>>
+  %hi = memref.subview %buf[%k][%k][1] : memref<?xi32> to memref<?xi32, strided<[1], offset: ?>>
+  obs.launch @double grid(%grid) ins(%lo : memref<?xi32, strided<[1]>>) outs(%hi : memref<?xi32, strided<[1], offset: ?>>)
+  return
+}

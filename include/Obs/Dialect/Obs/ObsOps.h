@@ -59,6 +59,11 @@ std::optional<ConstantIntRanges> inferIntegerRange(
     function_ref<std::optional<ConstantIntRanges>(Value)> leafRange,
     unsigned depth = 16);
 
+/// Whether `type` lays its elements out row-major and contiguous, as the
+/// identity layout does, from any offset (static or known only at run
+/// time): what a launch whose sizes are known only at run time takes.
+bool isRowMajorAtAnyOffset(MemRefType type);
+
 /// Checks that `region` holds only element code: arith, math, ub, obs ops
 /// and scf's structured control flow, which every target computes alike and
 /// the proof models; anything else (a gpu op, a call) is an error at it.

@@ -916,10 +916,15 @@ def Obs_LaunchOp : Obs_Op<"launch", [
     to their allocation, so two views of one allocation are compared place
     by place; a memref that cannot be followed is rejected. With sizes known
     only at run time, two memrefs of one allocation are compared as views:
-    the same view gives each block the same places, any other pair of views
-    of an allocation the launch writes is rejected. A host function's memref
-    arguments are taken to be distinct allocations (a call inside the
-    module that passes one allocation twice is rejected).
+    the same view gives each block the same places; subviews whose elements
+    are proved apart symbolically (`[0, k)` and `[k, 2k)` of one buffer, by
+    ValueBoundsConstraintSet over the subviews' offsets and sizes) never
+    meet; any other pair of views of an allocation the launch writes is
+    rejected. Such a launch may pass row-major memrefs at an offset known
+    only at run time (`memref<?xT, strided<[1], offset: ?>>`). A host
+    function's memref arguments are taken to be distinct allocations (a call
+    inside the module that passes one allocation twice, in views not proved
+    apart, is rejected).
   }];
   let arguments = (ins FlatSymbolRefAttr:$kernel,
                        Optional<Index>:$dynamic_grid,
