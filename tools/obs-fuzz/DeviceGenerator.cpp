@@ -256,8 +256,9 @@ DeviceProgram obs_fuzz::generateDeviceProgram(std::mt19937_64 &rng) {
   // from a copy, so that the rest of a seed's programs stays as it was.
   std::mt19937_64 copy = rng;
   std::mt19937_64 inPlaceRng(copy() ^ 0x9E3779B97F4A7C15ull);
-  // So are the sorts that merge.
+  // So are the sorts that merge, and the ops that helpers hold.
   std::mt19937_64 mergeRng(copy() ^ 0xD1B54A32D192ED03ull);
+  std::mt19937_64 placementRng(copy() ^ 0x94D049BB133111EBull);
   DeviceProgram program;
   program.input = static_cast<DeviceScalar>(uniform(0, 5));
   DeviceScalar current = program.input;
@@ -335,6 +336,13 @@ DeviceProgram obs_fuzz::generateDeviceProgram(std::mt19937_64 &rng) {
                      (step.kind != DeviceStep::ArgSort || step.flag);
     if (s > 0 && keepsType && std::bernoulli_distribution(0.4)(inPlaceRng))
       step.inPlace = true;
+    // One op in four that allocates nothing of its own stands in a helper.
+    bool self = step.kind == DeviceStep::Map || step.kind == DeviceStep::Scan ||
+                step.kind == DeviceStep::Sort ||
+                step.kind == DeviceStep::Reduce;
+    int64_t where = std::uniform_int_distribution<int64_t>(0, 7)(placementRng);
+    if (self && where < 2)
+      step.placement = where == 0 ? DeviceStep::Call : DeviceStep::IndirectCall;
     current = stepResult(step, current);
     program.steps.push_back(step);
   }
@@ -398,9 +406,17 @@ private:
   void printStep(const DeviceStep &step, DeviceScalar from,
                  const std::string &source, const std::string &destination,
                  const std::string &destinationType);
+  /// The step as a helper function of its own (`step.placement`), and its
+  /// call from @entry.
+  void printCalledStep(const DeviceStep &step, DeviceScalar from,
+                       const std::string &source,
+                       const std::string &destination,
+                       const std::string &destinationType);
 
   const DeviceProgram &program;
   std::ostringstream os;
+  /// The helper functions, printed after @entry.
+  std::string helpers;
   unsigned counter = 0;
   std::vector<std::pair<std::string, DeviceScalar>> allocations;
 };
@@ -610,8 +626,12 @@ std::string DevicePrinter::print() {
     std::string destination = step.inPlace ? source
                               : last       ? "%out"
                                            : alloc(next);
-    printStep(step, current, source, destination,
-              last && !step.inPlace ? outputType : memref(next));
+    std::string destinationType =
+        last && !step.inPlace ? outputType : memref(next);
+    if (step.placement == DeviceStep::Inline)
+      printStep(step, current, source, destination, destinationType);
+    else
+      printCalledStep(step, current, source, destination, destinationType);
     if (last && step.inPlace)
       os << "  memref.copy " << source << ", %out : " << memref(next) << " to "
          << outputType << "\n";
@@ -620,8 +640,40 @@ std::string DevicePrinter::print() {
   }
   for (auto &[name, scalar] : allocations)
     os << "  memref.dealloc " << name << " : " << memref(scalar) << "\n";
-  os << "  return\n}\n";
+  os << "  return\n}\n" << helpers;
   return os.str();
+}
+
+void DevicePrinter::printCalledStep(const DeviceStep &step, DeviceScalar from,
+                                    const std::string &source,
+                                    const std::string &destination,
+                                    const std::string &destinationType) {
+  // In place, the helper takes one memref (two arguments over one
+  // allocation are refused: a helper's arguments are distinct memory).
+  bool inPlace = source == destination;
+  std::string name = "@step" + std::to_string(counter++);
+  std::string signature =
+      "(" + memref(from) + (inPlace ? "" : ", " + destinationType) + ") -> ()";
+  std::string operands = source + (inPlace ? "" : ", " + destination);
+  std::ostringstream entry;
+  std::swap(os, entry);
+  os << "func.func private " << name << "(%src: " << memref(from);
+  if (!inPlace)
+    os << ", %dst: " << destinationType;
+  os << ") {\n";
+  printStep(step, from, "%src", inPlace ? "%src" : "%dst", destinationType);
+  os << "  return\n}\n";
+  helpers += os.str();
+  std::swap(os, entry);
+  if (step.placement == DeviceStep::Call) {
+    os << "  call " << name << "(" << operands << ") : " << signature << "\n";
+    return;
+  }
+  std::string callee = fresh("f");
+  os << "  " << callee << " = func.constant " << name << " : " << signature
+     << "\n";
+  os << "  func.call_indirect " << callee << "(" << operands
+     << ") : " << signature << "\n";
 }
 
 } // namespace

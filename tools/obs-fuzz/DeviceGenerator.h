@@ -51,6 +51,11 @@ struct DeviceStep {
   /// Written into the allocation it reads (never the entry's %in; the last
   /// step then copies it to %out).
   bool inPlace = false;
+  /// Where the op stands: in @entry, or in a private helper function of
+  /// its own that @entry calls by symbol or through a func.constant (the
+  /// launch proof follows both to the allocations it is given). Maps,
+  /// scans, sorts and reductions only: the others allocate temporaries.
+  enum Placement { Inline, Call, IndirectCall } placement = Inline;
 };
 
 struct DeviceProgram {

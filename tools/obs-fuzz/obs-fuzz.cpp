@@ -1064,13 +1064,15 @@ int fuzzDevices() {
            failures = 0, longest = 0;
   std::map<DeviceStep::Kind, uint64_t> steps;
   std::map<DeviceScalar, uint64_t> inputs;
-  uint64_t inPlace = 0, merged = 0;
+  uint64_t inPlace = 0, merged = 0, called = 0, calledIndirectly = 0;
   auto tally = [&](const DeviceProgram &program) {
     ++inputs[program.input];
     for (const DeviceStep &step : program.steps) {
       ++steps[step.kind];
       inPlace += step.inPlace;
       merged += step.merge;
+      called += step.placement != DeviceStep::Inline;
+      calledIndirectly += step.placement == DeviceStep::IndirectCall;
     }
     for (uint64_t length : program.lengths)
       longest = std::max(longest, length);
@@ -1082,8 +1084,9 @@ int fuzzDevices() {
                  << steps[DeviceStep::Sort] << " sorts, "
                  << steps[DeviceStep::ArgSort] << " key-value sorts (" << merged
                  << " merged), " << steps[DeviceStep::Reduce] << " reductions ("
-                 << inPlace << " ops in place); lengths up to " << longest
-                 << "; inputs of";
+                 << inPlace << " ops in place, " << called << " in helpers, "
+                 << calledIndirectly << " called indirectly); lengths up to "
+                 << longest << "; inputs of";
     for (auto [scalar, count] : inputs)
       llvm::outs() << " " << getName(scalar) << " " << count;
     llvm::outs() << "\n";
