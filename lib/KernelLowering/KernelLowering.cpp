@@ -37,11 +37,17 @@
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SetVector.h"
+#include <map>
 
 using namespace mlir;
 using namespace mlir::obs;
 
 static constexpr uint64_t kWarpSize = KernelOp::kWarpSize;
+
+/// Values in each thread of the block, by the structure of the index
+/// arithmetic that computes them (see evaluateInEachThread).
+using ThreadValuesCache =
+    std::map<std::vector<uintptr_t>, std::optional<SmallVector<int64_t>>>;
 
 /// The results whose global scatter counts its writes (see
 /// lowerKernelToGPUFunc).
@@ -208,6 +214,8 @@ private:
   /// One per kernel array (arguments, then results), or none for chunks.
   ArrayRef<AffineMap> layouts;
   uint64_t blockThreads;
+  /// chooseShuffle's evaluations of owners, thread by thread.
+  ThreadValuesCache ownersByStructure;
   const GPULoweringCounters &counters;
   ChangedElementsCache *cache;
   /// Whether the code checks, as it runs, what the proof leaves to run time
@@ -438,14 +446,25 @@ static Value emitWarpMask(OpBuilder &b, Location loc, uint64_t blockThreads) {
   return arith::SelectOp::create(b, loc, isLast, partialMask, mask);
 }
 
+static std::optional<SmallVector<int64_t>>
+evaluateSliceInEachThread(const llvm::SetVector<Operation *> &slice,
+                          const llvm::DenseMap<Value, unsigned> &position,
+                          uint64_t blockThreads);
+
 /// The value of `value` in each thread of the block, where it is index
 /// arithmetic on the thread's id (gpu.thread_id x) and constants: the ops
 /// it is computed by (its backward slice, operands first) are evaluated
 /// thread by thread as the block simulation evaluates them
 /// (evaluateIntegerOp). Nothing where anything else (a loop's variable, a
 /// load, an op with regions) enters, or where a thread's value is poison.
+///
+/// `cache` keeps the results by the structure of what they evaluate: each
+/// op of the slice (its name, properties, attributes and result type) and
+/// where its operands come from, which is all the evaluation reads. The reads
+/// of an array in shuffles build the same expressions over and over.
 static std::optional<SmallVector<int64_t>>
-evaluateInEachThread(Value value, uint64_t blockThreads) {
+evaluateInEachThread(Value value, uint64_t blockThreads,
+                     ThreadValuesCache &cache) {
   Operation *root = value.getDefiningOp();
   if (!root)
     return std::nullopt;
@@ -469,21 +488,98 @@ evaluateInEachThread(Value value, uint64_t blockThreads) {
       return std::nullopt;
     position[op->getResult(0)] = index;
   }
-  SmallVector<int64_t> results(blockThreads), values(slice.size());
+  std::vector<uintptr_t> structure;
+  for (Operation *op : slice) {
+    structure.push_back(
+        reinterpret_cast<uintptr_t>(op->getName().getAsOpaquePointer()));
+    // Its attributes, inherent (a constant's value is a property) and
+    // discardable, each uniqued.
+    structure.push_back(reinterpret_cast<uintptr_t>(
+        op->getPropertiesAsAttribute().getAsOpaquePointer()));
+    structure.push_back(reinterpret_cast<uintptr_t>(
+        op->getRawDictionaryAttrs().getAsOpaquePointer()));
+    structure.push_back(reinterpret_cast<uintptr_t>(
+        op->getResult(0).getType().getAsOpaquePointer()));
+    structure.push_back(op->getNumOperands());
+    for (Value operand : op->getOperands())
+      structure.push_back(position.lookup(operand));
+  }
+  auto [cached, inserted] = cache.try_emplace(std::move(structure));
+  if (!inserted)
+    return cached->second;
+  cached->second = evaluateSliceInEachThread(slice, position, blockThreads);
+  return cached->second;
+}
+
+/// evaluateInEachThread's evaluation of `slice` (operands first; `position`
+/// says where each value is computed), for each thread.
+static std::optional<SmallVector<int64_t>>
+evaluateSliceInEachThread(const llvm::SetVector<Operation *> &slice,
+                          const llvm::DenseMap<Value, unsigned> &position,
+                          uint64_t blockThreads) {
+  // Compiled once: each op's opcode, widths and operands' positions. What
+  // does not depend on the thread id is computed once, before the threads;
+  // the rest thread by thread, in that order (the slice's).
+  struct Step {
+    Operation *op;
+    unsigned index;
+    IntegerOpcode code;
+    unsigned operandWidth, resultWidth;
+    SmallVector<unsigned, 3> operands;
+  };
+  SmallVector<int64_t> values(slice.size());
+  SmallVector<bool> perThread(slice.size(), false);
+  SmallVector<Step> steps;
   SmallVector<int64_t> operands;
+  for (auto [index, op] : llvm::enumerate(slice)) {
+    Step step{op,
+              static_cast<unsigned>(index),
+              classifyIntegerOp(*op),
+              0,
+              getIntegerWidth(op->getResult(0).getType()),
+              {}};
+    bool varies = isa<gpu::ThreadIdOp>(op);
+    for (Value operand : op->getOperands()) {
+      step.operands.push_back(position.lookup(operand));
+      varies |= perThread[step.operands.back()];
+    }
+    if (step.code != IntegerOpcode::Fold) {
+      Type operandType =
+          op->getOperand(step.code == IntegerOpcode::Select ? 1 : 0).getType();
+      if (!operandType.isIntOrIndex())
+        return std::nullopt;
+      step.operandWidth = getIntegerWidth(operandType);
+    }
+    perThread[index] = varies;
+    if (varies) {
+      steps.push_back(std::move(step));
+      continue;
+    }
+    operands.clear();
+    for (unsigned operand : step.operands)
+      operands.push_back(values[operand]);
+    std::optional<int64_t> computed = evaluateIntegerOp(*op, operands);
+    if (!computed)
+      return std::nullopt;
+    values[index] = *computed;
+  }
+  SmallVector<int64_t> results(blockThreads);
   for (uint64_t thread = 0; thread < blockThreads; ++thread) {
-    for (auto [index, op] : llvm::enumerate(slice)) {
-      if (isa<gpu::ThreadIdOp>(op)) {
-        values[index] = thread;
+    for (const Step &step : steps) {
+      if (isa<gpu::ThreadIdOp>(step.op)) {
+        values[step.index] = thread;
         continue;
       }
       operands.clear();
-      for (Value operand : op->getOperands())
-        operands.push_back(values[position.lookup(operand)]);
-      std::optional<int64_t> computed = evaluateIntegerOp(*op, operands);
+      for (unsigned operand : step.operands)
+        operands.push_back(values[operand]);
+      std::optional<int64_t> computed =
+          step.code == IntegerOpcode::Fold
+              ? evaluateIntegerOp(*step.op, operands)
+              : computeIntegerOpcode(step.code, step.operandWidth, operands);
       if (!computed)
         return std::nullopt;
-      values[index] = *computed;
+      values[step.index] = wrapToWidth(step.resultWidth, *computed);
     }
     results[thread] = values.back();
   }
@@ -528,9 +624,10 @@ struct ShufflePattern {
 /// lanes keep their own value (the check, or a bit of the thread id that
 /// says the same) rests on this exact evaluation of every thread, with the
 /// block run's own evaluator.
-static ShufflePattern chooseShuffle(Value owner, uint64_t blockThreads) {
+static ShufflePattern chooseShuffle(Value owner, uint64_t blockThreads,
+                                    ThreadValuesCache &cache) {
   std::optional<SmallVector<int64_t>> source =
-      evaluateInEachThread(owner, blockThreads);
+      evaluateInEachThread(owner, blockThreads, cache);
   if (!source)
     return {};
   // The owner's lane, where it is in the reading thread's warp (the
@@ -1196,7 +1293,8 @@ LogicalResult KernelLowering::lowerSyncKeptByThreads(SyncOp sync) {
     bool keepOwn = false;
     Value keepsOwn = check;
     if (!own) {
-      ShufflePattern pattern = chooseShuffle(owner, blockThreads);
+      ShufflePattern pattern =
+          chooseShuffle(owner, blockThreads, ownersByStructure);
       keepOwn = pattern.ownLanesKept;
       if (pattern.ownLanes) {
         Value bit = arith::AndIOp::create(
