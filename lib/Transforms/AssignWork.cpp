@@ -12,6 +12,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Threading.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringSwitch.h"
 #include <thread>
@@ -213,13 +214,18 @@ struct ObsAssignWorkPass
     if (moreThanThreads)
       candidates.push_back(WorkStrategy::Blocked);
     candidates.push_back(WorkStrategy::Compact);
+    // Each candidate is refined and simulated on a copy of its own: on the
+    // context's threads at once, where it has them.
+    SmallVector<std::optional<uint64_t>, 3> costs(candidates.size());
+    parallelFor(kernel.getContext(), 0, candidates.size(), [&](size_t index) {
+      costs[index] = costOf(kernel, blockThreads, candidates[index]);
+    });
+    addToStatistic(*this, numStrategiesCosted, "strategies-costed",
+                   candidates.size());
     std::optional<std::pair<uint64_t, WorkStrategy>> best;
-    for (WorkStrategy candidate : candidates) {
-      std::optional<uint64_t> cost = costOf(kernel, blockThreads, candidate);
-      addToStatistic(*this, numStrategiesCosted, "strategies-costed");
+    for (auto [cost, candidate] : llvm::zip_equal(costs, candidates))
       if (cost && (!best || *cost < best->first))
         best = {*cost, candidate};
-    }
     return best ? best->second : WorkStrategy::Strided;
   }
 
