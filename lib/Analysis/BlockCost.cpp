@@ -1,0 +1,189 @@
+//===- BlockCost.cpp - what a block run costs
+//-------------------------------===//
+
+#include "Obs/Analysis/BlockRun.h"
+#include "Obs/Dialect/Obs/ObsDialect.h"
+#include "Obs/KernelLowering/KernelLowering.h"
+#include "Obs/Support/ErrorKinds.h"
+#include "Obs/Support/IntegerEvaluation.h"
+#include "Obs/Support/MemoryBytes.h"
+#include "Obs/Support/RuntimeFunctions.h"
+#include "Obs/Support/StableSort.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+#include <array>
+#include <map>
+#include <numeric>
+#include <queue>
+#include <set>
+
+using namespace mlir;
+using namespace mlir::obs;
+
+/// For each access, the access that stands for it in the warp accesses:
+/// itself, or the first of the accesses its thread makes between the same
+/// two barriers to the same aligned 8- or 16-byte chunk of one buffer,
+/// shared or global (all reads or all writes), which LLVM's load-store
+/// vectorizer makes one vector access; a word read again there is not read
+/// again. Shared buffers start at 16-byte boundaries, and so do the
+/// pointers a launch passes (convert-obs-to-gpu's llvm.align).
+static std::vector<uint32_t> findVectorAccesses(const BlockRun &run) {
+  ArrayRef<Access> accesses = run.getAccesses();
+  std::vector<uint32_t> standsFor(accesses.size());
+  std::iota(standsFor.begin(), standsFor.end(), 0);
+  // The first access of each word, by memory, direction and byte.
+  llvm::DenseMap<std::tuple<unsigned, unsigned, uint64_t>, uint32_t>
+      firstOfWord;
+  for (size_t begin = 0; begin < accesses.size();) {
+    // The accesses of one thread between two barriers.
+    size_t end = begin;
+    while (end < accesses.size() &&
+           accesses[end].thread == accesses[begin].thread &&
+           accesses[end].phase == accesses[begin].phase)
+      ++end;
+    firstOfWord.clear();
+    auto vectorizable = [&](const Access &access) {
+      uint64_t bytes = access.byteEnd - access.byteBegin;
+      return access.element >= 0 && !access.atomic &&
+             (bytes == 4 || bytes == 8) && access.byteBegin % bytes == 0;
+    };
+    for (size_t i = begin; i < end; ++i)
+      if (vectorizable(accesses[i]))
+        firstOfWord.try_emplace({accesses[i].memory,
+                                 unsigned(accesses[i].write),
+                                 accesses[i].byteBegin},
+                                i);
+    for (size_t i = begin; i < end; ++i) {
+      const Access &access = accesses[i];
+      if (!vectorizable(access))
+        continue;
+      uint64_t bytes = access.byteEnd - access.byteBegin;
+      // The earliest access of each word of the chunk of `chunkBytes`
+      // around this one, if the thread accesses all of them.
+      auto chunkLeader = [&](uint64_t chunkBytes) -> std::optional<uint32_t> {
+        uint64_t first = access.byteBegin / chunkBytes * chunkBytes;
+        uint32_t leader = ~uint32_t(0);
+        for (uint64_t byte = first; byte < first + chunkBytes; byte += bytes) {
+          auto it =
+              firstOfWord.find({access.memory, unsigned(access.write), byte});
+          if (it == firstOfWord.end() ||
+              accesses[it->second].byteEnd - byte != bytes)
+            return std::nullopt;
+          leader = std::min(leader, it->second);
+        }
+        return leader;
+      };
+      if (std::optional<uint32_t> leader = chunkLeader(16))
+        standsFor[i] = *leader;
+      else if (std::optional<uint32_t> leader =
+                   bytes == 4 ? chunkLeader(8) : std::nullopt)
+        standsFor[i] = *leader;
+      else
+        standsFor[i] = firstOfWord.lookup(
+            {access.memory, unsigned(access.write), access.byteBegin});
+    }
+    begin = end;
+  }
+  return standsFor;
+}
+
+SmallVector<BlockCost> mlir::obs::computePhaseCosts(const BlockRun &run,
+                                                    unsigned warpSize) {
+  ArrayRef<Barrier> barriers = run.getBarriers();
+  SmallVector<BlockCost> phases(barriers.size() + 1);
+  for (auto [phase, barrier] : llvm::enumerate(barriers))
+    ++(barrier.block ? phases[phase].blockBarriers
+                     : phases[phase].warpBarriers);
+  for (auto [phase, cost] : llvm::enumerate(phases)) {
+    cost.warpOps = run.getWarpOpsIssued(phase);
+    cost.opsSkipped = run.skippedOps();
+  }
+  ArrayRef<Access> accesses = run.getAccesses();
+  std::vector<uint32_t> standsFor = findVectorAccesses(run);
+  // The k-th execution of an op by a thread: its warp access is the k-th of
+  // the op by the thread's warp. An access another stands for joins that
+  // one's warp access; where it does so in every thread of the warp, the
+  // warp no longer issues its own.
+  llvm::DenseMap<std::pair<Operation *, unsigned>, uint64_t> executions;
+  std::vector<uint64_t> execution(accesses.size());
+  using WarpKey = std::tuple<Operation *, unsigned, uint64_t>;
+  // Per warp access: whether some thread issues it alone, and its phase.
+  std::map<WarpKey, std::pair<bool, unsigned>> issuedAlone;
+  for (auto [index, access] : llvm::enumerate(accesses)) {
+    execution[index] = executions[{access.op, access.thread}]++;
+    auto [it, inserted] = issuedAlone.try_emplace(
+        {access.op, access.thread / warpSize, execution[index]}, false,
+        access.phase);
+    it->second.first |= standsFor[index] == index;
+  }
+  struct WarpAccess {
+    bool workgroup = false;
+    bool counted = true;
+    unsigned phase = 0;
+    SmallVector<std::pair<uint64_t, uint64_t>> bytes;
+  };
+  std::map<WarpKey, WarpAccess> warps;
+  for (auto [index, access] : llvm::enumerate(accesses)) {
+    const Access &leader = accesses[standsFor[index]];
+    auto [it, inserted] = warps.try_emplace(
+        {leader.op, leader.thread / warpSize, execution[standsFor[index]]});
+    WarpAccess &warp = it->second;
+    if (inserted)
+      warp.phase = access.phase;
+    warp.workgroup = run.getMemories()[access.memory].workgroup;
+    if (access.element < 0)
+      warp.counted = false;
+    warp.bytes.push_back({access.byteBegin, access.byteEnd});
+  }
+  for (auto &[key, warp] : warps) {
+    BlockCost &cost = phases[warp.phase];
+    if (!warp.counted) {
+      ++cost.uncounted;
+      continue;
+    }
+    if (warp.workgroup) {
+      // Distinct words per bank; the most used bank serialises the access.
+      std::map<uint64_t, std::set<uint64_t>> banks;
+      for (auto [begin, end] : warp.bytes)
+        for (uint64_t word = begin / 4; word * 4 < end; ++word)
+          banks[word % 32].insert(word);
+      uint64_t wavefronts = 0;
+      for (auto &[bank, words] : banks)
+        wavefronts = std::max<uint64_t>(wavefronts, words.size());
+      ++cost.sharedAccesses;
+      cost.sharedWavefronts += wavefronts;
+      continue;
+    }
+    std::set<uint64_t> lines;
+    for (auto [begin, end] : warp.bytes)
+      for (uint64_t line = begin / 128; line * 128 < end; ++line)
+        lines.insert(line);
+    ++cost.globalAccesses;
+    cost.globalLines += lines.size();
+  }
+  // The warps no longer issue the accesses a vector access took in.
+  for (auto &[key, entry] : issuedAlone) {
+    BlockCost &cost = phases[entry.second];
+    if (!entry.first && cost.warpOps)
+      --cost.warpOps;
+  }
+  return phases;
+}
+
+BlockCost mlir::obs::computeBlockCost(const BlockRun &run, unsigned warpSize) {
+  BlockCost total;
+  total.opsSkipped = run.skippedOps();
+  for (const BlockCost &phase : computePhaseCosts(run, warpSize))
+    total += phase;
+  return total;
+}
