@@ -14,6 +14,7 @@
 #include "Obs/Dialect/Obs/Storage.h"
 #include "Obs/Support/RuntimeFunctions.h"
 #include "Obs/Support/Statistics.h"
+#include "ReferenceLaunch.h"
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -28,6 +29,7 @@ namespace mlir::obs {
 
 using namespace mlir;
 using namespace mlir::obs;
+using namespace mlir::obs::reference;
 
 namespace {
 
@@ -716,40 +718,6 @@ LogicalResult ReferenceLowering::lowerScatter(ScatterOp scatter) {
   return failure(emitter->failed());
 }
 
-/// The name of the function that runs one block of a kernel whose code asks
-/// where its block is, or that returns a global scatter.
-static std::string blockFunctionName(KernelOp kernel) {
-  return (kernel.getSymName() + ".block").str();
-}
-
-/// Whether a launch runs `kernel`'s blocks through a block function: one
-/// that takes where its block is, and the memrefs of its `obs.global`
-/// arguments and the memrefs and tables of its global scatters whole.
-static bool needsBlockFunction(KernelOp kernel) {
-  return usesBlockPosition(kernel) || hasGlobalResults(kernel) ||
-         hasGlobalArguments(kernel);
-}
-
-/// The type a block function takes a global scatter's memref as (any
-/// length), or a table of its places.
-static MemRefType wholeMemRefType(Type element) {
-  return MemRefType::get({ShapedType::kDynamic}, element);
-}
-
-/// Allocates a zeroed table of `length` written flags.
-static Value allocateWrittenTable(OpBuilder &builder, Location loc,
-                                  Value length) {
-  Value table = memref::AllocOp::create(
-      builder, loc, wholeMemRefType(builder.getI1Type()), ValueRange{length});
-  Value no = arith::ConstantIntOp::create(builder, loc, 0, 1);
-  auto clear = scf::ForOp::create(
-      builder, loc, arith::ConstantIndexOp::create(builder, loc, 0), length,
-      arith::ConstantIndexOp::create(builder, loc, 1));
-  OpBuilder body = OpBuilder::atBlockBegin(clear.getBody());
-  memref::StoreOp::create(body, loc, no, table, clear.getInductionVar());
-  return table;
-}
-
 LogicalResult ReferenceLowering::lowerKernel(KernelOp kernel) {
   Location loc = kernel.getLoc();
   // Another kernel's scatters and block are not this one's (an erased op's
@@ -901,157 +869,6 @@ LogicalResult ReferenceLowering::lowerKernel(KernelOp kernel) {
   popScope(loc);
   func::ReturnOp::create(builder, loc);
   return success();
-}
-
-/// A launch runs the kernel's function once per block, in order, on copies
-/// of the block's chunks: the kernel's function takes whole memrefs. With
-/// sizes known only at run time, a place past the end of its memref is
-/// absent: copied in as the argument's absent value, not copied out.
-static void lowerLaunch(LaunchOp launch, KernelOp kernel) {
-  OpBuilder builder(launch);
-  Location loc = launch.getLoc();
-  auto constant = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(builder, loc, v);
-  };
-  bool dynamic = launch.hasDynamicSizes();
-  SmallVector<Value> grids(launch.getInputs());
-  llvm::append_range(grids, launch.getOutputs());
-  // The outermost length of each memref, before the loop.
-  SmallVector<Value> lengths;
-  if (dynamic)
-    for (Value grid : grids)
-      lengths.push_back(memref::DimOp::create(builder, loc, grid, 0));
-  SmallVector<LaunchOperandArray> operandArrays =
-      getLaunchOperandArrays(kernel);
-  // The tables of the places global scatters without a combine write, for
-  // the whole launch.
-  SmallVector<Value> tables;
-  for (unsigned index : getUncombinedGlobalResults(kernel)) {
-    Value memref = grids[getFirstOperandOf(operandArrays,
-                                           kernel.getNumArguments() + index)];
-    tables.push_back(allocateWrittenTable(
-        builder, loc, memref::DimOp::create(builder, loc, memref, 0)));
-  }
-  auto blocks = scf::ForOp::create(builder, loc, constant(0),
-                                   launch.buildGridSize(builder), constant(1));
-  builder.setInsertionPoint(blocks.getBody()->getTerminator());
-  Value block = blocks.getInductionVar();
-
-  // The kernel's arrays, by memref: the array's length, and its absent
-  // values (an argument's, in a launch with dynamic sizes).
-  SmallVector<TypedAttr> absentValues;
-  for (const LaunchOperandArray &operand : operandArrays) {
-    std::optional<SmallVector<TypedAttr>> absent;
-    if (dynamic && operand.array < kernel.getNumArguments())
-      absent = getAbsentValues(kernel, operand.array);
-    absentValues.push_back(absent ? (*absent)[operand.component] : TypedAttr());
-  }
-
-  // Copies between a block's buffer and its places in a grid memref, which
-  // its layout gives.
-  SmallVector<AffineMap> layouts = launch.getLayoutsOrChunks(kernel);
-  auto copyChunk = [&](unsigned index, MemRefType type, Value local,
-                       bool toLocal) {
-    SmallVector<Value> lowerBounds, upperBounds, steps;
-    for (int64_t extent : type.getShape()) {
-      lowerBounds.push_back(constant(0));
-      upperBounds.push_back(constant(extent));
-      steps.push_back(constant(1));
-    }
-    Value grid = grids[index];
-    scf::buildLoopNest(
-        builder, loc, lowerBounds, upperBounds, steps,
-        [&](OpBuilder &b, Location, ValueRange path) {
-          SmallVector<Value> gridPath(path);
-          gridPath[0] = affine::expandAffineExpr(
-              b, loc, layouts[index].getResult(0), {block, path[0]}, {});
-          auto copy = [&](OpBuilder &b) {
-            if (toLocal)
-              memref::StoreOp::create(
-                  b, loc, memref::LoadOp::create(b, loc, grid, gridPath), local,
-                  path);
-            else
-              memref::StoreOp::create(
-                  b, loc, memref::LoadOp::create(b, loc, local, path), grid,
-                  gridPath);
-          };
-          if (!dynamic)
-            return copy(b);
-          Value present = arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::ult, gridPath[0], lengths[index]);
-          auto ifPresent = scf::IfOp::create(b, loc, present,
-                                             /*withElseRegion=*/toLocal);
-          OpBuilder then = ifPresent.getThenBodyBuilder();
-          copy(then);
-          if (toLocal) {
-            OpBuilder otherwise = ifPresent.getElseBodyBuilder();
-            Value absent =
-                arith::ConstantOp::create(otherwise, loc, absentValues[index]);
-            memref::StoreOp::create(otherwise, loc, absent, local, path);
-          }
-        });
-  };
-  SmallVector<MemRefType> localTypes;
-  for (Type type : kernel.getArgumentTypes())
-    llvm::append_range(localTypes, getStorageTypes(cast<ArrType>(type)));
-  for (Type type : kernel.getResultTypes())
-    llvm::append_range(localTypes, getStorageTypes(cast<ArrType>(type)));
-  SmallVector<Value> locals;
-  for (auto [index, type] : llvm::enumerate(localTypes)) {
-    // A global scatter's memref is the launch's own, whole.
-    if (operandArrays[index].whole) {
-      locals.push_back(memref::CastOp::create(
-          builder, loc, wholeMemRefType(type.getElementType()), grids[index]));
-      continue;
-    }
-    Value local = memref::AllocOp::create(builder, loc, type);
-    if (index < launch.getInputs().size())
-      copyChunk(index, type, local, /*toLocal=*/true);
-    locals.push_back(local);
-  }
-  if (needsBlockFunction(kernel)) {
-    // The block's index, and the present elements of each argument: of its
-    // chunk, the places before the end of all its memrefs.
-    SmallVector<Value> operands(locals);
-    llvm::append_range(operands, tables);
-    operands.push_back(block);
-    SmallVector<Value> extents(kernel.getNumArguments());
-    for (unsigned index = 0; index < launch.getInputs().size(); ++index) {
-      Value length = constant(operandArrays[index].type.getLength());
-      if (operandArrays[index].whole) {
-        // Every block sees an `obs.global` argument whole.
-        if (dynamic)
-          length = lengths[index];
-      } else if (dynamic) {
-        Value start = arith::MulIOp::create(builder, loc, block, length);
-        Value left = arith::SubIOp::create(builder, loc, lengths[index], start);
-        left = arith::MaxSIOp::create(builder, loc, left, constant(0));
-        length = arith::MinSIOp::create(builder, loc, left, length);
-      }
-      Value &extent = extents[operandArrays[index].array];
-      extent =
-          extent
-              ? arith::MinSIOp::create(builder, loc, extent, length).getResult()
-              : length;
-    }
-    operands.append(extents.begin(), extents.end());
-    func::CallOp::create(builder, loc, blockFunctionName(kernel), TypeRange(),
-                         operands);
-  } else {
-    func::CallOp::create(builder, loc, kernel.getSymName(), TypeRange(),
-                         locals);
-  }
-  for (auto [index, type] : llvm::enumerate(localTypes)) {
-    if (operandArrays[index].whole)
-      continue;
-    if (index >= launch.getInputs().size())
-      copyChunk(index, type, locals[index], /*toLocal=*/false);
-    memref::DeallocOp::create(builder, loc, locals[index]);
-  }
-  builder.setInsertionPointAfter(blocks);
-  for (Value table : tables)
-    memref::DeallocOp::create(builder, loc, table);
-  launch.erase();
 }
 
 namespace {

@@ -1,0 +1,39 @@
+//===- ReferenceLaunch.h - launches on the reference target -----*- C++ -*-===//
+//
+// Internal to lib/Conversion/ObsToReference: what the lowering of kernels
+// (ObsToReference.cpp) and of launches (ReferenceLaunch.cpp) share.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OBS_LIB_CONVERSION_OBSTOREFERENCE_REFERENCELAUNCH_H
+#define OBS_LIB_CONVERSION_OBSTOREFERENCE_REFERENCELAUNCH_H
+
+#include "Obs/Dialect/Obs/ObsOps.h"
+#include "mlir/IR/Builders.h"
+#include <string>
+
+namespace mlir::obs::reference {
+
+/// The name of the function that runs one block of a kernel whose code asks
+/// where its block is, or that returns a global scatter.
+std::string blockFunctionName(KernelOp kernel);
+
+/// Whether a launch runs `kernel`'s blocks through a block function: one
+/// that takes where its block is, and the memrefs of its `obs.global`
+/// arguments and the memrefs and tables of its global scatters whole.
+bool needsBlockFunction(KernelOp kernel);
+
+/// The type a block function takes a global scatter's memref as (any
+/// length), or a table of its places.
+MemRefType wholeMemRefType(Type element);
+
+/// Allocates a zeroed table of `length` written flags.
+Value allocateWrittenTable(OpBuilder &builder, Location loc, Value length);
+
+/// Lowers `launch` of `kernel`: the kernel's function (or its block
+/// function) once per block, in order, on copies of the block's chunks.
+void lowerLaunch(LaunchOp launch, KernelOp kernel);
+
+} // namespace mlir::obs::reference
+
+#endif // OBS_LIB_CONVERSION_OBSTOREFERENCE_REFERENCELAUNCH_H

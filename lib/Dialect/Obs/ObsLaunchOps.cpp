@@ -1,0 +1,542 @@
+//===- ObsLaunchOps.cpp - launches, scatters and device-level ops ---------===//
+//
+// The verifiers and builders of the ops that reach past a block: obs.launch,
+// obs.scatter, obs.block_id and obs.extent, and the device-level ops
+// (ObsOps.cpp has the rest, and the ops' generated definitions).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Obs/Dialect/Obs/ObsOps.h"
+#include "Obs/Support/ErrorKinds.h"
+#include "Obs/Support/Formatting.h"
+#include "OpVerifiers.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::obs;
+using namespace mlir::obs::detail;
+
+//===----------------------------------------------------------------------===//
+// LaunchOp
+//===----------------------------------------------------------------------===//
+
+SmallVector<AffineMap> LaunchOp::getLayoutsOrChunks(KernelOp kernel) {
+  if (ArrayAttr layouts = getLayoutsAttr())
+    return llvm::map_to_vector(layouts, [](Attribute attr) {
+      return cast<AffineMapAttr>(attr).getValue();
+    });
+  MLIRContext *context = getContext();
+  AffineExpr block = getAffineDimExpr(0, context);
+  AffineExpr element = getAffineDimExpr(1, context);
+  return llvm::map_to_vector(
+      getLaunchOperandArrays(kernel), [&](const LaunchOperandArray &operand) {
+        // Every block sees a whole operand alike.
+        if (operand.whole)
+          return AffineMap::get(2, 0, element);
+        return AffineMap::get(
+            2, 0,
+            block * static_cast<int64_t>(operand.type.getLength()) + element);
+      });
+}
+
+FailureOr<SmallVector<std::pair<LaunchOp, KernelOp>>>
+mlir::obs::collectLaunchesOfKernelsIn(Operation *module) {
+  SmallVector<std::pair<LaunchOp, KernelOp>> launches;
+  SymbolTableCollection symbolTables;
+  WalkResult result = module->walk([&](LaunchOp launch) {
+    auto kernel = symbolTables.lookupNearestSymbolFrom<KernelOp>(
+        launch, launch.getKernelAttr());
+    if (!kernel || kernel->getParentOp() != module) {
+      launch.emitOpError()
+          << "launches @" << launch.getKernel()
+          << ", which is not an obs.kernel of the module being converted (a "
+             "nested module's kernels and launches are converted on their "
+             "own)";
+      return WalkResult::interrupt();
+    }
+    launches.emplace_back(launch, kernel);
+    return WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    return failure();
+  return launches;
+}
+
+void LaunchOp::build(OpBuilder &builder, OperationState &state,
+                     StringRef kernel, int64_t grid, ValueRange inputs,
+                     ValueRange outputs) {
+  build(builder, state, kernel, /*dynamic_grid=*/Value(),
+        builder.getI64IntegerAttr(grid), inputs, outputs, ArrayAttr());
+}
+
+void LaunchOp::build(OpBuilder &builder, OperationState &state,
+                     StringRef kernel, Value grid, ValueRange inputs,
+                     ValueRange outputs) {
+  build(builder, state, kernel, grid, IntegerAttr(), inputs, outputs,
+        ArrayAttr());
+}
+
+bool LaunchOp::hasDynamicSizes() {
+  if (getDynamicGrid())
+    return true;
+  auto dynamic = [](Value memref) {
+    return !cast<MemRefType>(memref.getType()).hasStaticShape();
+  };
+  return llvm::any_of(getInputs(), dynamic) ||
+         llvm::any_of(getOutputs(), dynamic);
+}
+
+Value LaunchOp::buildGridSize(OpBuilder &builder) {
+  if (Value grid = getDynamicGrid())
+    return grid;
+  return arith::ConstantIndexOp::create(builder, getLoc(),
+                                        *getStaticGridSize());
+}
+
+LogicalResult LaunchOp::verify() {
+  if (static_cast<bool>(getDynamicGrid()) == static_cast<bool>(getGridAttr()))
+    return emitOpError() << "needs its grid as a constant or as an index "
+                            "value, not both";
+  auto checkMemRefs = [&](StringRef which,
+                          ValueRange memrefs) -> LogicalResult {
+    for (auto [index, memref] : llvm::enumerate(memrefs)) {
+      auto type = cast<MemRefType>(memref.getType());
+      if (llvm::any_of(type.getShape().drop_front(), ShapedType::isDynamic))
+        return emitOpError()
+               << which << " " << index << " has type " << type
+               << ": only the outermost dimension of a launch's memref may "
+                  "be dynamic (it holds the blocks' chunks)";
+    }
+    return success();
+  };
+  if (failed(checkMemRefs("ins", getInputs())) ||
+      failed(checkMemRefs("outs", getOutputs())))
+    return failure();
+  if (getLayoutsAttr() && hasDynamicSizes())
+    return emitOpError() << "has layouts and sizes known only at run time: "
+                            "layouts place blocks in memrefs of static sizes";
+  return success();
+}
+
+bool mlir::obs::isRowMajorAtAnyOffset(MemRefType type) {
+  if (type.getLayout().isIdentity())
+    return true;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return false;
+  int64_t expected = 1;
+  for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+    if (strides[d] != expected)
+      return false;
+    if (d > 0 && ShapedType::isDynamic(type.getDimSize(d)))
+      return false;
+    if (d > 0)
+      expected *= type.getDimSize(d);
+  }
+  return true;
+}
+
+LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto kernel =
+      symbolTable.lookupNearestSymbolFrom<KernelOp>(*this, getKernelAttr());
+  if (!kernel)
+    return emitOpError() << "launches @" << getKernel()
+                         << ", which is not an obs.kernel";
+  // Each array is passed as one memref per scalar of its element, holding
+  // the chunks of all blocks, or as laid out. With sizes known at run time,
+  // the outermost dimension may have any length.
+  bool laidOut = static_cast<bool>(getLayoutsAttr());
+  bool dynamic = hasDynamicSizes();
+  std::optional<int64_t> grid = getStaticGridSize();
+  // The memref each operand must be (getLaunchOperandArrays says which
+  // array and scalar it stores): a global scatter's result is one memref
+  // for every block.
+  struct Slot {
+    LaunchOperandArray operand;
+    MemRefType expected;
+  };
+  SmallVector<Slot> slots;
+  for (const LaunchOperandArray &operand : getLaunchOperandArrays(kernel)) {
+    SmallVector<int64_t> shape;
+    for (uint64_t length : operand.type.getShape())
+      shape.push_back(static_cast<int64_t>(length));
+    if (dynamic)
+      shape[0] = ShapedType::kDynamic;
+    else if (!operand.whole)
+      shape[0] *= *grid;
+    Type scalar =
+        flattenElementType(operand.type.getLeafType())[operand.component];
+    slots.push_back({operand, MemRefType::get(shape, scalar)});
+  }
+  // With layouts or dynamic sizes, the outermost dimension may differ; with
+  // dynamic sizes, a memref may also start at an offset known only at run
+  // time (a subview at a run-time place), row-major as the identity.
+  auto matches = [&](MemRefType actual, MemRefType expected) {
+    if (!laidOut && !dynamic)
+      return actual == expected;
+    return actual.getElementType() == expected.getElementType() &&
+           actual.getRank() == expected.getRank() &&
+           (dynamic ? isRowMajorAtAnyOffset(actual)
+                    : actual.getLayout().isIdentity()) &&
+           actual.getShape().drop_front() == expected.getShape().drop_front();
+  };
+  auto check = [&](StringRef which, ValueRange memrefs,
+                   ArrayRef<Slot> slots) -> LogicalResult {
+    bool ok = memrefs.size() == slots.size();
+    for (auto [memref, slot] : llvm::zip(memrefs, slots))
+      ok &= matches(cast<MemRefType>(memref.getType()), slot.expected);
+    if (ok)
+      return success();
+    SmallVector<Type> expected = llvm::map_to_vector(
+        slots, [](const Slot &slot) -> Type { return slot.expected; });
+    InFlightDiagnostic diag = emitOpError() << "passes " << which << " "
+                                            << formatTypes(memrefs.getTypes())
+                                            << ", but @" << getKernel();
+    if (grid && !dynamic)
+      diag << " over " << *grid << " blocks";
+    diag << " needs " << formatTypes(expected);
+    if (laidOut)
+      diag << " (with layouts, the outermost dimensions may differ)";
+    else if (dynamic)
+      diag << " (the outermost dimensions may have any length)";
+    return diag;
+  };
+  auto firstOutput = llvm::find_if(slots, [&](const Slot &slot) {
+    return slot.operand.array >= kernel.getNumArguments();
+  });
+  ArrayRef<Slot> inputs(slots.begin(), firstOutput),
+      outputs(firstOutput, slots.end());
+  if (failed(check("ins", getInputs(), inputs)) ||
+      failed(check("outs", getOutputs(), outputs)))
+    return failure();
+  if (laidOut)
+    for (auto [index, slot] : llvm::enumerate(inputs))
+      if (slot.operand.whole) {
+        InFlightDiagnostic diag =
+            emitOpError() << "has layouts, but ins " << index
+                          << " holds an 'obs.global' argument, which every "
+                             "block sees whole: launch it without layouts";
+        diag.attachNote(kernel.getLoc()) << "the kernel";
+        return diag;
+      }
+  if (laidOut)
+    for (auto [index, slot] : llvm::enumerate(outputs))
+      if (slot.operand.whole) {
+        InFlightDiagnostic diag =
+            emitOpError()
+            << "has layouts, but outs " << index << " holds a global "
+            << "obs.scatter's result, which every block sees whole: launch "
+               "it without layouts";
+        diag.attachNote(
+            kernel
+                .getGlobalScatter(slot.operand.array - kernel.getNumArguments())
+                .getLoc())
+            << "the scatter";
+        return diag;
+      }
+  if (dynamic) {
+    // A partial block reads its absent elements as the kernel says.
+    for (unsigned index = 0, e = kernel.getNumArguments(); index < e; ++index)
+      if (!kernel.getArgAttr(index,
+                             ObsDialect::AbsentAttrHelper::getNameStr())) {
+        InFlightDiagnostic diag =
+            emitOpError()
+            << "has sizes known only at run time, so its last blocks may be "
+               "partial, but argument "
+            << index << " of @" << getKernel() << " does not say what its "
+            << "absent elements read as: give it an 'obs.absent' value";
+        diag.attachNote(kernel.getLoc()) << "the kernel";
+        return diag;
+      }
+    return success();
+  }
+  if (!laidOut)
+    return success();
+
+  // Layouts: one map (b, i) -> (index) per memref, shared within an array.
+  SmallVector<Value> memrefs(getInputs());
+  llvm::append_range(memrefs, getOutputs());
+  SmallVector<AffineMap> layouts = getLayoutsOrChunks(kernel);
+  if (layouts.size() != memrefs.size())
+    return emitOpError() << "has " << layouts.size() << " layouts for "
+                         << memrefs.size() << " memrefs: give one per memref";
+  for (auto [index, layout] : llvm::enumerate(layouts)) {
+    if (layout.getNumDims() != 2 || layout.getNumSymbols() != 0 ||
+        layout.getNumResults() != 1)
+      return emitOpError() << "layout " << index << " must be a map "
+                           << "(block, element) -> (index), but is "
+                           << AffineMapAttr::get(layout);
+    if (index > 0 &&
+        slots[index].operand.array == slots[index - 1].operand.array &&
+        layout != layouts[index - 1])
+      return emitOpError() << "layouts " << index - 1 << " and " << index
+                           << " differ, but their memrefs store one array: "
+                              "give the memrefs of an array one layout";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ScatterOp
+//===----------------------------------------------------------------------===//
+
+void ScatterOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (getGlobal())
+    effects.emplace_back(MemoryEffects::Write::get());
+}
+
+Speculation::Speculatability ScatterOp::getSpeculatability() {
+  return getGlobal() ? Speculation::NotSpeculatable : Speculation::Speculatable;
+}
+
+LogicalResult ScatterOp::verify() {
+  ArrType values = arrType(getValues()), places = arrType(getPlaces());
+  ArrType result = getType();
+  if (values.getLength() != places.getLength())
+    return emitOpError() << "writes one value per place, but has "
+                         << values.getLength() << " values and "
+                         << places.getLength() << " places";
+  Type element = values.getElementType();
+  if (!element.isIntOrFloat())
+    return emitOpError() << "scatters scalars, not " << element;
+  if (!places.getElementType().isInteger())
+    return emitOpError() << "takes places that are integers, not "
+                         << places.getElementType();
+  if (result.getElementType() != element)
+    return emitOpError() << "has a result of " << result.getElementType()
+                         << " elements, but scatters " << element;
+  if (static_cast<bool>(getInitialAttr()) == getGlobal())
+    return emitOpError() << "needs either an `initial` value (a result in "
+                            "shared memory) or `global` (a result that is "
+                            "the launch's memref), and only one";
+  if (getInitialAttr() && getInitialAttr().getType() != element)
+    return emitOpError() << "has an initial value of type "
+                         << getInitialAttr().getType()
+                         << ", not the element type " << element;
+  if (getGlobal()) {
+    // Its result is the memref a launch passes for one of the kernel's
+    // results: nothing inside the kernel may read it.
+    Value result = getResult();
+    auto ret = dyn_cast<ReturnOp>(getOperation()->getBlock()->getTerminator());
+    if (!result.hasOneUse() || !ret || *result.user_begin() != ret)
+      return emitOpError() << "is `global`, so its result must be returned "
+                              "by its kernel, once, and have no other use";
+  }
+  if (std::optional<ScatterCombine> combine = getCombine();
+      combine && isa<FloatType>(element) &&
+      (*combine == ScatterCombine::Or || *combine == ScatterCombine::And))
+    return emitOpError() << "cannot combine floats with `"
+                         << stringifyScatterCombine(*combine)
+                         << "`: `add`, `min` and `max` apply to floats";
+  return success();
+}
+
+std::pair<Value, Value> ScatterOp::buildPlace(OpBuilder &builder, Location loc,
+                                              Value place) {
+  Value index =
+      arith::IndexCastOp::create(builder, loc, builder.getIndexType(), place);
+  // A negative place is past the end as an unsigned index.
+  Value length =
+      arith::ConstantIndexOp::create(builder, loc, getType().getLength());
+  Value inside = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                       index, length);
+  return {index, inside};
+}
+
+std::pair<Value, Value> ScatterOp::buildPlace(OpBuilder &builder, Location loc,
+                                              Value place, Value length) {
+  auto [index, inside] = buildPlace(builder, loc, place);
+  Value present = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                        index, length);
+  return {index, arith::AndIOp::create(builder, loc, inside, present)};
+}
+
+arith::AtomicRMWKind ScatterOp::getAtomicKind() {
+  bool isFloat = isa<FloatType>(getType().getElementType());
+  switch (*getCombine()) {
+  case ScatterCombine::Add:
+    return isFloat ? arith::AtomicRMWKind::addf : arith::AtomicRMWKind::addi;
+  case ScatterCombine::Min:
+    return isFloat ? arith::AtomicRMWKind::minimumf
+                   : arith::AtomicRMWKind::mins;
+  case ScatterCombine::Max:
+    return isFloat ? arith::AtomicRMWKind::maximumf
+                   : arith::AtomicRMWKind::maxs;
+  case ScatterCombine::Or:
+    return arith::AtomicRMWKind::ori;
+  case ScatterCombine::And:
+    return arith::AtomicRMWKind::andi;
+  }
+  llvm_unreachable("unknown scatter combine");
+}
+
+//===----------------------------------------------------------------------===//
+// BlockIdOp, ExtentOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult BlockIdOp::verify() {
+  if (!(*this)->getParentOfType<KernelOp>())
+    return emitOpError() << "belongs in an obs.kernel";
+  return success();
+}
+
+LogicalResult ExtentOp::verify() {
+  auto argument = dyn_cast<BlockArgument>(getArray());
+  if (!argument ||
+      !isa_and_present<KernelOp>(argument.getOwner()->getParentOp()))
+    return emitOpError() << "needs an argument of its kernel: only the "
+                            "arrays a launch passes in have a present part";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Device-level ops
+//===----------------------------------------------------------------------===//
+
+/// The scalars of memrefs `memrefs` (each of rank 1), or an error naming
+/// `which` when one holds no array element scalar.
+static FailureOr<SmallVector<Type>>
+deviceScalars(Operation *op, ValueRange memrefs, StringRef which) {
+  if (memrefs.empty())
+    return op->emitOpError()
+           << "needs at least one memref in `" << which << "`";
+  SmallVector<Type> types;
+  for (auto [index, memref] : llvm::enumerate(memrefs)) {
+    auto type = cast<MemRefType>(memref.getType());
+    if (!isScalarElementType(type.getElementType()) ||
+        !type.getLayout().isIdentity())
+      return op->emitOpError()
+             << which << " " << index << " has type " << type
+             << ": a device array is memrefs of i1, i8, i16, i32, i64, f16, "
+                "f32 or f64 with no layout, one per scalar of its element";
+    types.push_back(type.getElementType());
+  }
+  return types;
+}
+
+/// `identity` holds one typed constant of each of `types`.
+static LogicalResult verifyIdentity(Operation *op, ArrayAttr identity,
+                                    TypeRange types) {
+  SmallVector<Type> given;
+  for (Attribute value : identity)
+    given.push_back(isa<IntegerAttr, FloatAttr>(value)
+                        ? cast<TypedAttr>(value).getType()
+                        : NoneType::get(op->getContext()));
+  if (given != SmallVector<Type>(types))
+    return op->emitOpError()
+           << "identity must be one constant of each of " << formatTypes(types)
+           << ", not of " << formatTypes(given);
+  return success();
+}
+
+/// Inputs and outputs of one element type: its scalars.
+static FailureOr<SmallVector<Type>>
+verifySameElements(Operation *op, ValueRange inputs, ValueRange outputs) {
+  FailureOr<SmallVector<Type>> in = deviceScalars(op, inputs, "ins");
+  if (failed(in))
+    return failure();
+  FailureOr<SmallVector<Type>> out = deviceScalars(op, outputs, "outs");
+  if (failed(out))
+    return failure();
+  if (*in != *out)
+    return op->emitOpError()
+           << "outs must hold the element type of ins, " << formatTypes(*in)
+           << ", not " << formatTypes(*out);
+  return in;
+}
+
+/// Inputs and outputs of one element type, the outputs of length 1 when
+/// `single`.
+static LogicalResult verifyFoldOperands(Operation *op, ValueRange inputs,
+                                        ValueRange outputs, ArrayAttr identity,
+                                        bool single) {
+  FailureOr<SmallVector<Type>> in = verifySameElements(op, inputs, outputs);
+  if (failed(in))
+    return failure();
+  if (single)
+    for (auto [index, memref] : llvm::enumerate(outputs))
+      if (cast<MemRefType>(memref.getType()).getShape() != ArrayRef<int64_t>{1})
+        return op->emitOpError()
+               << "outs " << index << " has type " << memref.getType()
+               << ": the result is one element, a memref<1x...> per scalar";
+  return verifyIdentity(op, identity, *in);
+}
+
+LogicalResult DeviceMapOp::verify() {
+  if (failed(deviceScalars(*this, getInputs(), "ins")) ||
+      failed(deviceScalars(*this, getOutputs(), "outs")))
+    return failure();
+  return success();
+}
+
+LogicalResult DeviceMapOp::verifyRegions() {
+  SmallVector<Type> results;
+  for (Value output : getOutputs())
+    results.push_back(cast<MemRefType>(output.getType()).getElementType());
+  if (failed(verifyElementCode(getBody())))
+    return failure();
+  return verifyRegionSignature(*this, getBody(), getElementTypes(), results,
+                               "a scalar of each input, to one of each "
+                               "output");
+}
+
+LogicalResult DeviceReduceOp::verify() {
+  return verifyFoldOperands(*this, getInputs(), getOutputs(), getIdentity(),
+                            /*single=*/true);
+}
+
+/// A fold's or scan's combine: two elements (`element`'s scalars each) to
+/// one, the two in the order `order` says.
+static LogicalResult verifyCombineRegion(Operation *op, Region &body,
+                                         ArrayRef<Type> element,
+                                         StringRef order) {
+  if (failed(verifyElementCode(body)))
+    return failure();
+  SmallVector<Type> both(element);
+  both.append(element.begin(), element.end());
+  return verifyRegionSignature(op, body, both, element, order);
+}
+
+LogicalResult DeviceReduceOp::verifyRegions() {
+  return verifyCombineRegion(*this, getBody(), getElementTypes(),
+                             "the accumulated element and the next, to "
+                             "their combination");
+}
+
+LogicalResult DeviceScanOp::verify() {
+  return verifyFoldOperands(*this, getInputs(), getOutputs(), getIdentity(),
+                            /*single=*/false);
+}
+
+LogicalResult DeviceSortOp::verify() {
+  return verifySameElements(*this, getInputs(), getOutputs());
+}
+
+LogicalResult DeviceSortOp::verifyRegions() {
+  if (failed(verifyElementCode(getBody())))
+    return failure();
+  SmallVector<Type> element = getElementTypes();
+  SmallVector<Type> both(element);
+  both.append(element.begin(), element.end());
+  return verifyRegionSignature(*this, getBody(), both,
+                               IntegerType::get(getContext(), 1),
+                               "two elements, to whether the first must "
+                               "come before the second");
+}
+
+LogicalResult DeviceScanOp::verifyRegions() {
+  return verifyCombineRegion(*this, getBody(), getElementTypes(),
+                             "an earlier and a later element, to their "
+                             "combination");
+}
