@@ -1,0 +1,487 @@
+//===- MergeSort.cpp - obs.device_sort by any order
+//-------------------------===//
+//
+// A device sort by any strict weak order: sorted tiles, then merges of
+// runs, each block's share found by a merge-path search.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DeviceExpander.h"
+
+using namespace mlir;
+using namespace mlir::obs;
+using namespace mlir::obs::device_expansion;
+
+//===----------------------------------------------------------------------===//
+// The merge sort
+//===----------------------------------------------------------------------===//
+
+/// How many consecutive outputs of a merge continue from one crossing of
+/// the merge path: the elements a thread merges in turn (CUB's items per
+/// thread), 8 outputs of a 2,048-element tile per thread of 256.
+constexpr uint64_t kMergeStride = 8;
+
+/// `array` synced, its work assigned as written: strided over the block's
+/// `threads`. The merge's stages are what they are whatever the choice, so
+/// the choice is not searched for (AssignWork's costing would simulate the
+/// kernel once per candidate); the proofs check it like any written one.
+static Value syncStrided(ImplicitLocOpBuilder &b, Value array,
+                         uint64_t threads) {
+  Value synced = dsl::sync(b, array);
+  synced.getDefiningOp<SyncOp>().setHowAttr(
+      StridedAttr::get(b.getContext(), threads));
+  return synced;
+}
+
+static Value constantIndex(ImplicitLocOpBuilder &b, int64_t value) {
+  return arith::ConstantIndexOp::create(b, value);
+}
+
+/// How many of the first `diagonal` elements of the stable merge of run A
+/// (`aLength` elements, element i read by `readA`) and run B (`bLength`,
+/// `readB`) come from A, where A's element goes first when neither is
+/// less: the merge path's crossing of the diagonal. A binary search of
+/// `steps` fixed steps (enough for a range of 2^steps - 1 places), each of
+/// which reads nothing once the range is empty; `less` sees only elements
+/// of the runs.
+static Value mergePathSplit(
+    ImplicitLocOpBuilder &b, Value diagonal, Value aLength, Value bLength,
+    unsigned steps,
+    llvm::function_ref<SmallVector<Value>(ImplicitLocOpBuilder &, Value)> readA,
+    llvm::function_ref<SmallVector<Value>(ImplicitLocOpBuilder &, Value)> readB,
+    llvm::function_ref<Value(ImplicitLocOpBuilder &, ValueRange, ValueRange)>
+        less) {
+  Value zero = constantIndex(b, 0), one = constantIndex(b, 1);
+  // A gives at least diagonal - bLength and at most aLength of them.
+  Value pastB =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ugt, diagonal, bLength);
+  Value low = arith::SelectOp::create(
+      b, pastB, arith::SubIOp::create(b, diagonal, bLength), zero);
+  Value high = arith::MinUIOp::create(b, diagonal, aLength);
+  auto search = scf::ForOp::create(b, zero, constantIndex(b, steps), one,
+                                   ValueRange{low, high});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(search.getBody());
+    Value lo = search.getRegionIterArg(0), hi = search.getRegionIterArg(1);
+    Value open = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, lo, hi);
+    auto step =
+        scf::IfOp::create(b, TypeRange{b.getIndexType(), b.getIndexType()},
+                          open, /*withElseRegion=*/true);
+    b.setInsertionPointToStart(step.thenBlock());
+    // lo <= mid < hi: A's mid and B's diagonal - 1 - mid are both inside.
+    Value mid = arith::DivUIOp::create(b, arith::AddIOp::create(b, lo, hi),
+                                       constantIndex(b, 2));
+    Value opposite =
+        arith::SubIOp::create(b, arith::SubIOp::create(b, diagonal, one), mid);
+    // A's mid goes before B's opposite unless B's is less: then more than
+    // mid of the first `diagonal` come from A.
+    Value bFirst = less(b, readB(b, opposite), readA(b, mid));
+    Value next = arith::AddIOp::create(b, mid, one);
+    scf::YieldOp::create(
+        b, ValueRange{arith::SelectOp::create(b, bFirst, lo, next),
+                      arith::SelectOp::create(b, bFirst, mid, hi)});
+    b.setInsertionPointToStart(step.elseBlock());
+    scf::YieldOp::create(b, ValueRange{lo, hi});
+    b.setInsertionPointAfter(step);
+    scf::YieldOp::create(b, step.getResults());
+  }
+  return search.getResult(0);
+}
+
+KernelOp DeviceExpander::getSortTileKernel() {
+  if (sortTile)
+    return sortTile;
+  MLIRContext *context = op->getContext();
+  uint64_t tile = tiling.tile;
+  Type i32 = IntegerType::get(context, 32);
+  SmallVector<Type> taggedScalars(scalars);
+  taggedScalars.push_back(i32);
+  ArrType tagged = ArrType::get(tile, elementOf(context, taggedScalars));
+  sortTile = buildKernel(
+      "sort_tile", {{tileType(tile), zerosOf(scalars)}}, tileType(tile),
+      [&](ImplicitLocOpBuilder &b, ValueRange args) {
+        Value elements = args.front();
+        Value present = ExtentOp::create(b, elements);
+        // Each element beside its position, or, absent, the tile plus its
+        // position: a tag that orders equivalent elements as they came and
+        // the absent ones after every present one, without `less`.
+        Value withPositions =
+            dsl::generate(b, tagged, [&](ImplicitLocOpBuilder &b, Value i) {
+              SmallVector<Value> scalars = dsl::index(b, elements, i);
+              Value inside = arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
+                                                   i, present);
+              Value position = indexToI32(b, i);
+              scalars.push_back(arith::SelectOp::create(
+                  b, inside, position,
+                  arith::AddIOp::create(b, position, constantI32(b, tile))));
+              return scalars;
+            });
+        Value sorted = dsl::sync(
+            b, dsl::bitonicSort(
+                   b, withPositions,
+                   [&](ImplicitLocOpBuilder &b, ValueRange x, ValueRange y) {
+                     Value xTag = x.back(), yTag = y.back();
+                     Value bound = constantI32(b, tile);
+                     Value both = arith::AndIOp::create(
+                         b,
+                         arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
+                                               xTag, bound),
+                         arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
+                                               yTag, bound));
+                     Value earlier = arith::CmpIOp::create(
+                         b, arith::CmpIPredicate::ult, xTag, yTag);
+                     auto order = scf::IfOp::create(b, b.getI1Type(), both,
+                                                    /*withElseRegion=*/true);
+                     OpBuilder::InsertionGuard guard(b);
+                     b.setInsertionPointToStart(order.thenBlock());
+                     // Two present elements: `less`, then their positions.
+                     Value before = less(b, x.drop_back(), y.drop_back());
+                     Value after = less(b, y.drop_back(), x.drop_back());
+                     Value tie = arith::AndIOp::create(
+                         b,
+                         arith::XOrIOp::create(
+                             b, after,
+                             arith::ConstantIntOp::create(b, 1, /*width=*/1)),
+                         earlier);
+                     scf::YieldOp::create(
+                         b, ValueRange{arith::OrIOp::create(b, before, tie)});
+                     b.setInsertionPointToStart(order.elseBlock());
+                     scf::YieldOp::create(b, ValueRange{earlier});
+                     return SmallVector<Value>{order.getResult(0)};
+                   }));
+        return SmallVector<Value>{dsl::generate(
+            b, tileType(tile), [&](ImplicitLocOpBuilder &b, Value i) {
+              SmallVector<Value> scalars = dsl::index(b, sorted, i);
+              scalars.pop_back();
+              return scalars;
+            })};
+      });
+  // The network's stages, written out here rather than by
+  // obs-expand-networks, take the work assignment AssignWork's costing
+  // picks for them (each thread a compact run, which keeps most
+  // compare-swaps inside a warp), written, so that every compilation does
+  // not cost three candidates again; the proofs check it as any written
+  // one.
+  sortTile.walk([&](SyncOp sync) {
+    if (!sync.getHowAttr())
+      sync.setHowAttr(CompactAttr::get(context, tiling.threads));
+  });
+  return sortTile;
+}
+
+KernelOp DeviceExpander::getRunLengthKernel(bool first) {
+  KernelOp &kernel = runLengthKernels[first];
+  if (kernel)
+    return kernel;
+  Type i64 = IntegerType::get(op->getContext(), 64);
+  ArrType one = ArrType::get(1, i64);
+  SmallVector<std::pair<Type, Attribute>> arguments;
+  if (!first)
+    arguments.push_back({one, zerosOf(i64)});
+  kernel = buildKernel(
+      first ? "run_length_first" : "run_length_twice", arguments, one,
+      [&](ImplicitLocOpBuilder &b, ValueRange args) {
+        return SmallVector<Value>{
+            dsl::generate(b, one, [&](ImplicitLocOpBuilder &b, Value) {
+              if (first)
+                return SmallVector<Value>{arith::ConstantIntOp::create(
+                    b, static_cast<int64_t>(tiling.tile), /*width=*/64)};
+              Value length =
+                  dsl::index(b, args.front(), constantIndex(b, 0)).front();
+              return SmallVector<Value>{
+                  arith::AddIOp::create(b, length, length)};
+            })};
+      });
+  return kernel;
+}
+
+KernelOp DeviceExpander::getMergeKernel() {
+  if (mergeKernel)
+    return mergeKernel;
+  MLIRContext *context = op->getContext();
+  uint64_t tile = tiling.tile;
+  Type i64 = IntegerType::get(context, 64);
+  ArrType whole = ArrType::get(kDynamicGridLength, element);
+  mergeKernel = buildKernel(
+      "merge",
+      {{whole, zerosOf(scalars)}, {ArrType::get(1, i64), zerosOf(i64)}},
+      tileType(tile), [&](ImplicitLocOpBuilder &b, ValueRange args) {
+        Value source = args[0];
+        auto lessFn = [this](ImplicitLocOpBuilder &b, ValueRange x,
+                             ValueRange y) { return less(b, x, y); };
+        // Where the block's tile lies: in the pair of runs [pairStart,
+        // pairStart + 2 * run), A then B, both cut at the end.
+        Value length = ExtentOp::create(b, source);
+        Value run = arith::IndexCastUIOp::create(
+            b, b.getIndexType(),
+            dsl::index(b, args[1], constantIndex(b, 0)).front());
+        Value tileStart = arith::MulIOp::create(b, BlockIdOp::create(b),
+                                                constantIndex(b, tile));
+        Value pair = arith::AddIOp::create(b, run, run);
+        Value pairStart = arith::MulIOp::create(
+            b, arith::DivUIOp::create(b, tileStart, pair), pair);
+        Value aLength = arith::MinUIOp::create(
+            b, run, arith::SubIOp::create(b, length, pairStart));
+        Value bStart = arith::AddIOp::create(b, pairStart, aLength);
+        Value bLength = arith::MinUIOp::create(
+            b, run, arith::SubIOp::create(b, length, bStart));
+        Value first = arith::SubIOp::create(b, tileStart, pairStart);
+        Value last = arith::MinUIOp::create(
+            b, arith::AddIOp::create(b, first, constantIndex(b, tile)),
+            arith::AddIOp::create(b, aLength, bLength));
+        auto readSource = [&](Value start) {
+          return [&, start](ImplicitLocOpBuilder &b, Value i) {
+            return dsl::index(b, source, arith::AddIOp::create(b, start, i));
+          };
+        };
+        // The merge path's crossings of the tile's first and last
+        // diagonals: how much of A comes before the tile, and before its
+        // end. Runs are shorter than 2^31.
+        Value splits = syncStrided(
+            b,
+            dsl::generate(
+                b, ArrType::get(2, i64),
+                [&](ImplicitLocOpBuilder &b, Value k) {
+                  Value isFirst = arith::CmpIOp::create(
+                      b, arith::CmpIPredicate::eq, k, constantIndex(b, 0));
+                  Value diagonal =
+                      arith::SelectOp::create(b, isFirst, first, last);
+                  Value split = mergePathSplit(
+                      b, diagonal, aLength, bLength, /*steps=*/32,
+                      readSource(pairStart), readSource(bStart), lessFn);
+                  return SmallVector<Value>{
+                      arith::IndexCastUIOp::create(b, i64, split)};
+                }),
+            tiling.threads);
+        auto splitAt = [&](ImplicitLocOpBuilder &b, int64_t k) -> Value {
+          return arith::IndexCastUIOp::create(
+              b, b.getIndexType(),
+              dsl::index(b, splits, constantIndex(b, k)).front());
+        };
+        SmallVector<Value> zeros =
+            llvm::map_to_vector(scalars, [&](Type scalar) -> Value {
+              return arith::getZeroConstant(b, b.getLoc(), scalar);
+            });
+        // The tile's window: its share of A, then its share of B, in
+        // shared memory; past them, zeros that nothing compares.
+        // For a strict weak order the second crossing is at least the first
+        // and at most `count` past it. A `less` that is not one (NaN under
+        // `olt`) may cross anywhere: the clamps keep every read inside the
+        // runs and the window whatever `less` says, and the order is then
+        // unspecified.
+        Value aFrom = splitAt(b, 0);
+        Value count = arith::SubIOp::create(b, last, first);
+        Value aShare = arith::MinUIOp::create(
+            b,
+            arith::SubIOp::create(
+                b, arith::MaxUIOp::create(b, splitAt(b, 1), aFrom), aFrom),
+            count);
+        Value bFrom = arith::SubIOp::create(b, first, aFrom);
+        Value bShare = arith::SubIOp::create(b, count, aShare);
+        Value window = syncStrided(
+            b,
+            dsl::generate(
+                b, tileType(tile),
+                [&](ImplicitLocOpBuilder &b, Value i) -> SmallVector<Value> {
+                  Value inA = arith::CmpIOp::create(
+                      b, arith::CmpIPredicate::ult, i, aShare);
+                  Value inWindow = arith::CmpIOp::create(
+                      b, arith::CmpIPredicate::ult, i, count);
+                  auto fromA = scf::IfOp::create(b, scalars, inA,
+                                                 /*withElseRegion=*/true);
+                  OpBuilder::InsertionGuard guard(b);
+                  b.setInsertionPointToStart(fromA.thenBlock());
+                  scf::YieldOp::create(
+                      b, dsl::index(
+                             b, source,
+                             arith::AddIOp::create(
+                                 b, arith::AddIOp::create(b, pairStart, aFrom),
+                                 i)));
+                  b.setInsertionPointToStart(fromA.elseBlock());
+                  auto fromB = scf::IfOp::create(b, scalars, inWindow,
+                                                 /*withElseRegion=*/true);
+                  scf::YieldOp::create(b, fromB.getResults());
+                  b.setInsertionPointToStart(fromB.thenBlock());
+                  Value j = arith::SubIOp::create(b, i, aShare);
+                  scf::YieldOp::create(
+                      b,
+                      dsl::index(
+                          b, source,
+                          arith::AddIOp::create(
+                              b, arith::AddIOp::create(b, bStart, bFrom), j)));
+                  b.setInsertionPointToStart(fromB.elseBlock());
+                  scf::YieldOp::create(b, zeros);
+                  return SmallVector<Value>(fromA.getResults());
+                }),
+            tiling.threads);
+        auto readWindow = [&](Value start) {
+          return [&, start](ImplicitLocOpBuilder &b, Value i) {
+            return dsl::index(b, window, arith::AddIOp::create(b, start, i));
+          };
+        };
+        Value zero = constantIndex(b, 0), one = constantIndex(b, 1);
+        Value stride = constantIndex(b, kMergeStride);
+        // The window's merge path crossed at every kMergeStride-th
+        // diagonal (as CUB's threads find where their items start), by a
+        // binary search each.
+        Type i32 = b.getI32Type();
+        Value crossings = syncStrided(
+            b,
+            dsl::generate(
+                b,
+                ArrType::get(std::max<uint64_t>(1, tile / kMergeStride), i32),
+                [&](ImplicitLocOpBuilder &b, Value d) {
+                  Value diagonal = arith::MinUIOp::create(
+                      b, arith::MulIOp::create(b, d, stride), count);
+                  Value crossing = mergePathSplit(
+                      b, diagonal, aShare, bShare,
+                      /*steps=*/llvm::Log2_64(tile) + 1, readWindow(zero),
+                      readWindow(aShare), lessFn);
+                  return SmallVector<Value>{indexToI32(b, crossing)};
+                }),
+            tiling.threads);
+        // Whether the merge takes A's next element at (a, j): unless A is
+        // spent, or B's next is less (A's first on a tie: stable).
+        auto takesA = [&](ImplicitLocOpBuilder &b, Value a, Value j) -> Value {
+          Value aLeft =
+              arith::CmpIOp::create(b, arith::CmpIPredicate::ult, a, aShare);
+          Value bLeft =
+              arith::CmpIOp::create(b, arith::CmpIPredicate::ult, j, bShare);
+          auto takeA = scf::IfOp::create(b, b.getI1Type(),
+                                         arith::AndIOp::create(b, aLeft, bLeft),
+                                         /*withElseRegion=*/true);
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(takeA.thenBlock());
+          Value bLess =
+              less(b, readWindow(aShare)(b, j), readWindow(zero)(b, a));
+          scf::YieldOp::create(
+              b,
+              ValueRange{arith::XOrIOp::create(
+                  b, bLess, arith::ConstantIntOp::create(b, 1, /*width=*/1))});
+          b.setInsertionPointToStart(takeA.elseBlock());
+          scf::YieldOp::create(b, ValueRange{aLeft});
+          return takeA.getResult(0);
+        };
+        // Element q: from the crossing at the diagonal before it, the merge
+        // walked q mod kMergeStride steps.
+        return SmallVector<Value>{dsl::generate(
+            b, tileType(tile),
+            [&](ImplicitLocOpBuilder &b, Value q) -> SmallVector<Value> {
+              Value inWindow =
+                  arith::CmpIOp::create(b, arith::CmpIPredicate::ult, q, count);
+              auto merged = scf::IfOp::create(b, scalars, inWindow,
+                                              /*withElseRegion=*/true);
+              OpBuilder::InsertionGuard guard(b);
+              b.setInsertionPointToStart(merged.elseBlock());
+              scf::YieldOp::create(b, zeros);
+              b.setInsertionPointToStart(merged.thenBlock());
+              Value d = arith::DivUIOp::create(b, q, stride);
+              Value start = arith::MulIOp::create(b, d, stride);
+              Value a0 = i32ToIndex(b, dsl::index(b, crossings, d).front());
+              Value j0 = arith::SubIOp::create(b, start, a0);
+              auto walk = scf::ForOp::create(b, zero,
+                                             arith::SubIOp::create(b, q, start),
+                                             one, ValueRange{a0, j0});
+              {
+                OpBuilder::InsertionGuard guard(b);
+                b.setInsertionPointToStart(walk.getBody());
+                Value a = walk.getRegionIterArg(0),
+                      j = walk.getRegionIterArg(1);
+                Value takeA = takesA(b, a, j);
+                Value stepA = arith::SelectOp::create(b, takeA, one, zero);
+                scf::YieldOp::create(
+                    b, ValueRange{
+                           arith::AddIOp::create(b, a, stepA),
+                           arith::AddIOp::create(
+                               b, j, arith::SubIOp::create(b, one, stepA))});
+              }
+              Value a = walk.getResult(0), j = walk.getResult(1);
+              auto pick = scf::IfOp::create(b, scalars, takesA(b, a, j),
+                                            /*withElseRegion=*/true);
+              scf::YieldOp::create(b, pick.getResults());
+              b.setInsertionPointToStart(pick.thenBlock());
+              scf::YieldOp::create(b, readWindow(zero)(b, a));
+              b.setInsertionPointToStart(pick.elseBlock());
+              scf::YieldOp::create(b, readWindow(aShare)(b, j));
+              return SmallVector<Value>(merged.getResults());
+            })};
+      });
+  // The source is read where the searches find, in every block.
+  mergeKernel.setArgAttr(
+      0, ObsDialect::GlobalAttrHelper(op->getContext()).getName(),
+      UnitAttr::get(op->getContext()));
+  return mergeKernel;
+}
+
+void DeviceExpander::expandMergeSort(DeviceSortOp sort) {
+  ImplicitLocOpBuilder b(op->getLoc(), op);
+  ValueRange inputs = sort.getInputs(), outputs = sort.getOutputs();
+  Value length = lengthOf(b, inputs.front());
+  uint64_t most = mostLength(inputs.front());
+  uint64_t tile = tiling.tile;
+  Value tiles = ceilTiles(b, length);
+  Value zero = constantIndex(b, 0);
+  auto gate = [&](Value runs, Value grid) -> Value {
+    return b.createOrFold<arith::SelectOp>(runs, grid, zero);
+  };
+  // A launch whose grid is 0 for every length (the length is known and does
+  // not need it) is left out.
+  auto launchIfAny = [&](KernelOp kernel, Value grid, ValueRange ins,
+                         ValueRange outs) {
+    if (getConstantIntValue(grid) != 0)
+      launch(b, kernel, grid, ins, outs);
+  };
+  auto longerThan = [&](uint64_t bound) -> Value {
+    return b.createOrFold<arith::CmpIOp>(arith::CmpIPredicate::ugt, length,
+                                         constantIndex(b, bound));
+  };
+  // Merge passes double the sorted runs from one tile until one run holds
+  // every element: pass k (from 1) merges runs of tile * 2^(k-1), and runs
+  // only when there are two. The plan holds every pass the longest length
+  // may need; a pass the length does not is a grid of 0. The last pass
+  // that runs, and the tiles' sort where no pass runs, write the outputs;
+  // the others go between two spare arrays.
+  unsigned passes = 0;
+  while (passes < 63 && (tile << passes) < most)
+    ++passes;
+  SmallVector<Value> spares[2];
+  SmallVector<Value> runLengths[2];
+  if (passes > 0) {
+    for (unsigned k = 0; k < std::min(passes, 2u); ++k) {
+      spares[k] = allocate(b, length);
+      llvm::append_range(temporaries, spares[k]);
+      runLengths[k] = {allocateOf(b, b.getI64Type(), tiles)};
+      llvm::append_range(temporaries, runLengths[k]);
+    }
+  }
+  auto negate = [&](Value condition) -> Value {
+    return b.createOrFold<arith::XOrIOp>(
+        condition, arith::ConstantIntOp::create(b, 1, /*width=*/1));
+  };
+  // Whether pass k runs (n > tile * 2^(k-1)), from k = 1: more than one tile.
+  Value runs = longerThan(tile);
+  if (passes > 0)
+    launchIfAny(getRunLengthKernel(/*first=*/true), gate(runs, tiles), {},
+                runLengths[0]);
+  // The tiles sorted: into the outputs when one tile holds everything.
+  launchIfAny(getSortTileKernel(), passes ? gate(negate(runs), tiles) : tiles,
+              inputs, outputs);
+  if (passes > 0)
+    launchIfAny(getSortTileKernel(), gate(runs, tiles), inputs, spares[0]);
+  for (unsigned k = 1; k <= passes; ++k) {
+    // Pass k runs; it is the last when pass k + 1 does not.
+    Value more = longerThan(tile << k);
+    Value last = b.createOrFold<arith::AndIOp>(runs, negate(more));
+    SmallVector<Value> from(spares[(k - 1) % 2]);
+    from.push_back(runLengths[(k - 1) % 2].front());
+    launchIfAny(getMergeKernel(), gate(last, tiles), from, outputs);
+    if (k == passes)
+      break;
+    launchIfAny(getMergeKernel(), gate(more, tiles), from, spares[k % 2]);
+    launchIfAny(getRunLengthKernel(/*first=*/false), gate(more, tiles),
+                runLengths[(k - 1) % 2], runLengths[k % 2]);
+    runs = more;
+  }
+  deallocate(b, temporaries);
+}

@@ -1,0 +1,448 @@
+//===- RadixSort.cpp - obs.device_sort by digits
+//----------------------------===//
+//
+// A device sort whose order is one comparison of its keys: a radix sort,
+// eight bits a pass.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DeviceExpander.h"
+
+using namespace mlir;
+using namespace mlir::obs;
+using namespace mlir::obs::device_expansion;
+
+//===----------------------------------------------------------------------===//
+// The radix sort
+//===----------------------------------------------------------------------===//
+
+/// A constant of `type` (an integer type) with bits `value`.
+static Value constantBits(ImplicitLocOpBuilder &b, Type type,
+                          const APInt &value) {
+  return arith::ConstantOp::create(b, b.getIntegerAttr(type, value));
+}
+
+Value DeviceExpander::orderedBits(ImplicitLocOpBuilder &b, Value key) const {
+  unsigned width = keyOrder->bits;
+  Type bitsType = b.getIntegerType(width);
+  APInt signMask = APInt::getSignMask(width);
+  Value bits = key;
+  switch (keyOrder->kind) {
+  case KeyOrder::Kind::Signed:
+    bits = arith::XOrIOp::create(b, bits, constantBits(b, bitsType, signMask));
+    break;
+  case KeyOrder::Kind::Unsigned:
+    break;
+  case KeyOrder::Kind::Float: {
+    bits = arith::BitcastOp::create(b, bitsType, key);
+    // -0.0 is 0.0 to `less`, so it must keep its place among the zeros.
+    Value negativeZero = arith::CmpIOp::create(
+        b, arith::CmpIPredicate::eq, bits, constantBits(b, bitsType, signMask));
+    bits = arith::SelectOp::create(
+        b, negativeZero, constantBits(b, bitsType, APInt::getZero(width)),
+        bits);
+    // IEEE 754's total order as unsigned bits: a negative number's bits all
+    // flipped, a positive one's sign bit set.
+    Value spread = arith::ShRSIOp::create(
+        b, bits, constantBits(b, bitsType, APInt(width, width - 1)));
+    Value flips =
+        arith::OrIOp::create(b, spread, constantBits(b, bitsType, signMask));
+    bits = arith::XOrIOp::create(b, bits, flips);
+    break;
+  }
+  }
+  if (keyOrder->descending)
+    bits = arith::XOrIOp::create(
+        b, bits, constantBits(b, bitsType, APInt::getAllOnes(width)));
+  return bits;
+}
+
+Value DeviceExpander::digitOf(ImplicitLocOpBuilder &b, Value bits,
+                              Value shift) const {
+  unsigned width = keyOrder->bits;
+  Type bitsType = bits.getType();
+  if (width < 32)
+    shift = arith::TruncIOp::create(b, bitsType, shift);
+  else if (width > 32)
+    shift = arith::ExtUIOp::create(b, bitsType, shift);
+  // A shift of the whole width or more is poison; a key narrower than a
+  // digit has one pass, of shift 0.
+  if (width > 8)
+    bits = arith::ShRUIOp::create(b, bits, shift);
+  uint64_t mask = width < 8 ? (uint64_t(1) << width) - 1 : kDigits - 1;
+  bits = arith::AndIOp::create(b, bits,
+                               constantBits(b, bitsType, APInt(width, mask)));
+  if (width < 32)
+    return arith::ExtUIOp::create(b, b.getI32Type(), bits);
+  if (width > 32)
+    return arith::TruncIOp::create(b, b.getI32Type(), bits);
+  return bits;
+}
+
+KernelOp DeviceExpander::getCountKernel(bool fromDigits) {
+  KernelOp &kernel = countKernels[fromDigits];
+  if (kernel)
+    return kernel;
+  Type digitType = IntegerType::get(op->getContext(), 8);
+  Type read = fromDigits ? digitType : scalars.front();
+  ArrType counts =
+      ArrType::get(kDigits, IntegerType::get(op->getContext(), 32));
+  kernel = buildKernel(
+      fromDigits ? "count_digits" : "count_keys",
+      {{ArrType::get(tiling.tile, read), zerosOf(read)}}, counts,
+      [&](ImplicitLocOpBuilder &b, ValueRange args) {
+        Value present = ExtentOp::create(b, args.front());
+        ArrType tileI32 = ArrType::get(tiling.tile, b.getI32Type());
+        Value ones =
+            dsl::generate(b, tileI32, [&](ImplicitLocOpBuilder &b, Value) {
+              return SmallVector<Value>{constantI32(b, 1)};
+            });
+        // An absent element has no digit: place -1 counts nowhere.
+        Value digits =
+            dsl::generate(b, tileI32, [&](ImplicitLocOpBuilder &b, Value i) {
+              Value element = dsl::index(b, args.front(), i).front();
+              Value digit =
+                  fromDigits
+                      ? arith::ExtUIOp::create(b, b.getI32Type(), element)
+                      : digitOf(b, orderedBits(b, element),
+                                /*shift=*/constantI32(b, 0));
+              Value inside = arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
+                                                   i, present);
+              return SmallVector<Value>{arith::SelectOp::create(
+                  b, inside, digit, constantI32(b, -1))};
+            });
+        return SmallVector<Value>{dsl::scatter(b, ones, digits, kDigits,
+                                               ScatterCombine::Add,
+                                               b.getI32IntegerAttr(0))};
+      });
+  return kernel;
+}
+
+/// The sum of column `digit` of `rows` (rows of kDigits) over the rows
+/// before `end`, from `start`.
+static Value columnSum(ImplicitLocOpBuilder &b, Value rows, Value digit,
+                       Value end, Value start) {
+  Value zero = arith::ConstantIndexOp::create(b, 0);
+  Value one = arith::ConstantIndexOp::create(b, 1);
+  auto loop = scf::ForOp::create(b, zero, end, one, ValueRange{start});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value place = arith::AddIOp::create(
+      b,
+      arith::MulIOp::create(b, loop.getInductionVar(),
+                            arith::ConstantIndexOp::create(b, kDigits)),
+      digit);
+  Value count = dsl::index(b, rows, place).front();
+  scf::YieldOp::create(
+      b, ValueRange{arith::AddIOp::create(b, loop.getRegionIterArg(0), count)});
+  return loop.getResult(0);
+}
+
+/// Each column's total over the `group` rows of kDigits counts in `rows`:
+/// an array of kDigits.
+static Value columnTotals(ImplicitLocOpBuilder &b, Value rows, uint64_t group) {
+  ArrType row = ArrType::get(kDigits, b.getI32Type());
+  return dsl::generate(b, row, [&](ImplicitLocOpBuilder &b, Value digit) {
+    return SmallVector<Value>{
+        columnSum(b, rows, digit, arith::ConstantIndexOp::create(b, group),
+                  constantI32(b, 0))};
+  });
+}
+
+KernelOp DeviceExpander::getRowTotalsKernel() {
+  if (rowTotals)
+    return rowTotals;
+  Type i32 = IntegerType::get(op->getContext(), 32);
+  ArrType rows = ArrType::get(group * kDigits, i32);
+  ArrType row = ArrType::get(kDigits, i32);
+  rowTotals = buildKernel("row_totals", {{rows, zerosOf(i32)}}, row,
+                          [&](ImplicitLocOpBuilder &b, ValueRange args) {
+                            return SmallVector<Value>{
+                                columnTotals(b, args.front(), group)};
+                          });
+  return rowTotals;
+}
+
+KernelOp DeviceExpander::getRowOffsetsKernel(bool top) {
+  KernelOp &kernel = rowOffsets[top];
+  if (kernel)
+    return kernel;
+  Type i32 = IntegerType::get(op->getContext(), 32);
+  ArrType rows = ArrType::get(group * kDigits, i32);
+  ArrType row = ArrType::get(kDigits, i32);
+  SmallVector<std::pair<Type, Attribute>> arguments = {{rows, zerosOf(i32)}};
+  if (!top)
+    arguments.push_back({row, zerosOf(i32)});
+  kernel = buildKernel(
+      top ? "row_offsets_top" : "row_offsets", arguments, rows,
+      [&](ImplicitLocOpBuilder &b, ValueRange args) {
+        // Each count is read from global memory once, then summed down its
+        // column in shared memory.
+        Value counts = dsl::sync(b, args.front());
+        Value starts;
+        if (top) {
+          // Digit d starts after every element of a smaller digit: the
+          // exclusive scan of the column totals.
+          Value totals = dsl::sync(b, columnTotals(b, counts, group));
+          Value ends = dsl::sync(
+              b, dsl::scan(
+                     b, totals,
+                     [](ImplicitLocOpBuilder &b, ValueRange x, ValueRange y) {
+                       return SmallVector<Value>{
+                           arith::AddIOp::create(b, x.front(), y.front())};
+                     },
+                     ScanNetwork::Sklansky));
+          starts = dsl::sync(
+              b, dsl::generate(b, row, [&](ImplicitLocOpBuilder &b, Value d) {
+                return SmallVector<Value>{
+                    arith::SubIOp::create(b, dsl::index(b, ends, d).front(),
+                                          dsl::index(b, totals, d).front())};
+              }));
+        } else {
+          starts = args[1];
+        }
+        return SmallVector<Value>{
+            dsl::generate(b, rows, [&](ImplicitLocOpBuilder &b, Value place) {
+              Value width = arith::ConstantIndexOp::create(b, kDigits);
+              Value r = arith::DivUIOp::create(b, place, width);
+              Value d = arith::RemUIOp::create(b, place, width);
+              return SmallVector<Value>{
+                  columnSum(b, counts, d, r, dsl::index(b, starts, d).front())};
+            })};
+      });
+  return kernel;
+}
+
+KernelOp DeviceExpander::getShiftKernel(unsigned pass) {
+  ArrType one = ArrType::get(1, IntegerType::get(op->getContext(), 32));
+  return buildKernel(
+      "shift_pass" + std::to_string(pass), {}, one,
+      [&](ImplicitLocOpBuilder &b, ValueRange) {
+        return SmallVector<Value>{
+            dsl::generate(b, one, [&](ImplicitLocOpBuilder &b, Value) {
+              return SmallVector<Value>{constantI32(b, 8 * pass)};
+            })};
+      });
+}
+
+KernelOp DeviceExpander::getScatterKernel(bool last) {
+  KernelOp &kernel = scatterKernels[last];
+  if (kernel)
+    return kernel;
+  MLIRContext *context = op->getContext();
+  Type i32 = IntegerType::get(context, 32);
+  Type digitType = IntegerType::get(context, 8);
+  uint64_t tile = tiling.tile;
+  unsigned indexBits = llvm::Log2_64(tile);
+  SmallVector<Type> results;
+  for (Type scalar : scalars)
+    results.push_back(ArrType::get(kDynamicGridLength, scalar));
+  if (!last)
+    results.push_back(ArrType::get(kDynamicGridLength, digitType));
+  kernel = buildKernel(
+      last ? "scatter_last" : "scatter",
+      {{tileType(tiling.tile), zerosOf(scalars)},
+       {ArrType::get(kDigits, i32), zerosOf(i32)},
+       {ArrType::get(1, i32), zerosOf(i32)}},
+      results, [&](ImplicitLocOpBuilder &b, ValueRange args) {
+        Value elements = args[0], offsets = args[1];
+        Value present = ExtentOp::create(b, elements);
+        Value zero = arith::ConstantIndexOp::create(b, 0);
+        Value shift = dsl::index(b, args[2], zero).front();
+        ArrType tileI32 = ArrType::get(tile, i32);
+        auto keyBits = [&](ImplicitLocOpBuilder &b, Value i) {
+          return orderedBits(b, dsl::index(b, elements, i).front());
+        };
+        // The tile sorted stably by digit: each element's digit (kDigits
+        // for an absent one, after every digit) above its index, sorted.
+        Value sorted = dsl::sync(
+            b,
+            dsl::sort(
+                b,
+                dsl::generate(b, tileI32,
+                              [&](ImplicitLocOpBuilder &b, Value i) {
+                                Value inside = arith::CmpIOp::create(
+                                    b, arith::CmpIPredicate::ult, i, present);
+                                Value digit = arith::SelectOp::create(
+                                    b, inside, digitOf(b, keyBits(b, i), shift),
+                                    constantI32(b, kDigits));
+                                Value above = arith::ShLIOp::create(
+                                    b, digit, constantI32(b, indexBits));
+                                return SmallVector<Value>{arith::OrIOp::create(
+                                    b, above, indexToI32(b, i))};
+                              }),
+                [](ImplicitLocOpBuilder &b, ValueRange x, ValueRange y) {
+                  return SmallVector<Value>{arith::CmpIOp::create(
+                      b, arith::CmpIPredicate::slt, x.front(), y.front())};
+                },
+                SortNetwork::Bitonic));
+        auto digitAt = [&](ImplicitLocOpBuilder &b, Value s) -> Value {
+          return arith::ShRUIOp::create(b, dsl::index(b, sorted, s).front(),
+                                        constantI32(b, indexBits));
+        };
+        auto sourceAt = [&](ImplicitLocOpBuilder &b, Value s) -> Value {
+          return i32ToIndex(
+              b, arith::AndIOp::create(b, dsl::index(b, sorted, s).front(),
+                                       constantI32(b, tile - 1)));
+        };
+        // Where each digit's run starts in the sorted tile.
+        Value positions =
+            dsl::generate(b, tileI32, [&](ImplicitLocOpBuilder &b, Value s) {
+              return SmallVector<Value>{indexToI32(b, s)};
+            });
+        Value runDigits =
+            dsl::generate(b, tileI32, [&](ImplicitLocOpBuilder &b, Value s) {
+              return SmallVector<Value>{digitAt(b, s)};
+            });
+        Value runStarts =
+            dsl::scatter(b, positions, runDigits, kDigits, ScatterCombine::Min,
+                         b.getI32IntegerAttr(tile));
+        // An element's place: its digit's offset for the tile, plus its
+        // rank in its run. An absent element has none.
+        Value places = dsl::sync(
+            b, dsl::generate(b, tileI32, [&](ImplicitLocOpBuilder &b, Value s) {
+              Value digit = digitAt(b, s);
+              Value bounded =
+                  i32ToIndex(b, arith::MinUIOp::create(
+                                    b, digit, constantI32(b, kDigits - 1)));
+              Value rank = arith::SubIOp::create(
+                  b, indexToI32(b, s),
+                  dsl::index(b, runStarts, bounded).front());
+              Value place = arith::AddIOp::create(
+                  b, dsl::index(b, offsets, bounded).front(), rank);
+              Value absent = arith::CmpIOp::create(
+                  b, arith::CmpIPredicate::uge, digit, constantI32(b, kDigits));
+              return SmallVector<Value>{arith::SelectOp::create(
+                  b, absent, constantI32(b, -1), place)};
+            }));
+        SmallVector<Value> written;
+        for (auto [j, scalar] : llvm::enumerate(scalars)) {
+          Value values =
+              dsl::generate(b, ArrType::get(tile, scalar),
+                            [&, j = j](ImplicitLocOpBuilder &b, Value s) {
+                              return SmallVector<Value>{
+                                  dsl::index(b, elements, sourceAt(b, s))[j]};
+                            });
+          written.push_back(dsl::scatter(b, values, places, kDynamicGridLength,
+                                         std::nullopt, TypedAttr()));
+        }
+        if (!last) {
+          Value nextShift = arith::AddIOp::create(b, shift, constantI32(b, 8));
+          Value digits = dsl::generate(
+              b, ArrType::get(tile, digitType),
+              [&](ImplicitLocOpBuilder &b, Value s) {
+                Value next = digitOf(b, keyBits(b, sourceAt(b, s)), nextShift);
+                return SmallVector<Value>{
+                    arith::TruncIOp::create(b, b.getI8Type(), next)};
+              });
+          written.push_back(dsl::scatter(b, digits, places, kDynamicGridLength,
+                                         std::nullopt, TypedAttr()));
+        }
+        return written;
+      });
+  return kernel;
+}
+
+KernelOp DeviceExpander::getCopyKernel() {
+  if (copyKernel)
+    return copyKernel;
+  copyKernel = buildKernel(
+      "copy_tile", {{tileType(tiling.tile), zerosOf(scalars)}},
+      tileType(tiling.tile), [&](ImplicitLocOpBuilder &b, ValueRange args) {
+        return SmallVector<Value>{dsl::generate(
+            b, tileType(tiling.tile), [&](ImplicitLocOpBuilder &b, Value i) {
+              return dsl::index(b, args.front(), i);
+            })};
+      });
+  return copyKernel;
+}
+
+void DeviceExpander::emitRowOffsets(ImplicitLocOpBuilder &b, Value counts,
+                                    Value offsets, Value rows, uint64_t most,
+                                    Value active, unsigned depth) {
+  Level level = planLevel(b, rows, most, active, group);
+  if (level.oneTileGrid)
+    launch(b, getRowOffsetsKernel(/*top=*/true), level.oneTileGrid, counts,
+           offsets);
+  if (!level.tiles)
+    return;
+  // As a scan's reduce-then-scan, a row standing for an element: each
+  // group's column totals; their offsets, a level up; then each group's rows
+  // from its carry.
+  if (rowLevels.size() == depth) {
+    Value width = arith::ConstantIndexOp::create(b, kDigits);
+    Value length = arith::MulIOp::create(b, level.tiles, width);
+    rowLevels.push_back({allocateOf(b, b.getI32Type(), length),
+                         allocateOf(b, b.getI32Type(), length)});
+    temporaries.push_back(rowLevels.back().first);
+    temporaries.push_back(rowLevels.back().second);
+  }
+  auto [totals, carries] = rowLevels[depth];
+  launch(b, getRowTotalsKernel(), level.tiles, counts, totals);
+  emitRowOffsets(b, totals, carries, level.tiles, llvm::divideCeil(most, group),
+                 level.nextActive, depth + 1);
+  launch(b, getRowOffsetsKernel(/*top=*/false), level.tiles,
+         ValueRange{counts, carries}, offsets);
+}
+
+void DeviceExpander::expandSort(DeviceSortOp sort) {
+  ImplicitLocOpBuilder b(op->getLoc(), op);
+  ValueRange inputs = sort.getInputs(), outputs = sort.getOutputs();
+  Value length = lengthOf(b, inputs.front());
+  uint64_t most = mostLength(inputs.front());
+  Value tiles = ceilTiles(b, length);
+  Value rowsLength = arith::MulIOp::create(
+      b, tiles, arith::ConstantIndexOp::create(b, kDigits));
+  Value counts = allocateOf(b, b.getI32Type(), rowsLength);
+  Value offsets = allocateOf(b, b.getI32Type(), rowsLength);
+  Value shifts = allocateOf(b, b.getI32Type(), tiles);
+  temporaries.push_back(counts);
+  temporaries.push_back(offsets);
+  temporaries.push_back(shifts);
+  unsigned passes = keyOrder->getPasses();
+  // An odd number of passes ends in the outputs only if it starts from the
+  // inputs; when an output is an input it starts from a copy.
+  bool inPlace = llvm::any_of(outputs, [&](Value output) {
+    return llvm::is_contained(inputs, output);
+  });
+  bool copyFirst = inPlace && passes % 2 == 1;
+  SmallVector<Value> spare;
+  if (passes > 1 || copyFirst) {
+    spare = allocate(b, length);
+    llvm::append_range(temporaries, spare);
+  }
+  Value digits;
+  if (passes > 1) {
+    digits = allocateOf(b, b.getI8Type(), length);
+    temporaries.push_back(digits);
+  }
+  SmallVector<Value> source(inputs);
+  if (copyFirst) {
+    launch(b, getCopyKernel(), tiles, inputs, spare);
+    source = spare;
+  }
+  for (unsigned pass = 0; pass < passes; ++pass) {
+    bool last = pass + 1 == passes;
+    // Passes alternate between the outputs and the spare memrefs, so that
+    // the last writes the outputs.
+    SmallVector<Value> destination =
+        (passes - pass) % 2 == 1 ? SmallVector<Value>(outputs) : spare;
+    if (pass == 0)
+      launch(b, getCountKernel(/*fromDigits=*/false), tiles, source.front(),
+             counts);
+    else
+      launch(b, getCountKernel(/*fromDigits=*/true), tiles, digits, counts);
+    emitRowOffsets(b, counts, offsets, tiles,
+                   llvm::divideCeil(most, tiling.tile), /*active=*/Value());
+    launch(b, getShiftKernel(pass), tiles, {}, shifts);
+    SmallVector<Value> scatterInputs(source);
+    scatterInputs.push_back(offsets);
+    scatterInputs.push_back(shifts);
+    SmallVector<Value> scatterOutputs(destination);
+    if (!last)
+      scatterOutputs.push_back(digits);
+    launch(b, getScatterKernel(last), tiles, scatterInputs, scatterOutputs);
+    source = destination;
+  }
+  deallocate(b, temporaries);
+}
