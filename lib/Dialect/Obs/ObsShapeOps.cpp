@@ -57,12 +57,9 @@ static LogicalResult evenOrError(std::optional<Location> location,
 }
 
 LogicalResult IndexOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
-                                        ValueRange operands, DictionaryAttr,
-                                        OpaqueProperties, RegionRange,
+                                        IndexOp::Adaptor adaptor,
                                         SmallVectorImpl<Type> &inferred) {
-  if (operands.empty())
-    return failure();
-  auto type = dyn_cast<ArrType>(operands[0].getType());
+  auto type = dyn_cast<ArrType>(adaptor.getArray().getType());
   if (!type)
     return failure();
   flattenElementType(type.getElementType(), inferred);
@@ -71,10 +68,9 @@ LogicalResult IndexOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
 
 LogicalResult HalveOp::inferReturnTypes(MLIRContext *,
                                         std::optional<Location> location,
-                                        ValueRange operands, DictionaryAttr,
-                                        OpaqueProperties, RegionRange,
+                                        HalveOp::Adaptor adaptor,
                                         SmallVectorImpl<Type> &inferred) {
-  auto type = dyn_cast<ArrType>(operands[0].getType());
+  auto type = dyn_cast<ArrType>(adaptor.getInput().getType());
   if (!type ||
       failed(evenOrError(location, "obs.halve", type, "split it in halves")))
     return failure();
@@ -85,11 +81,10 @@ LogicalResult HalveOp::inferReturnTypes(MLIRContext *,
 
 LogicalResult ConcOp::inferReturnTypes(MLIRContext *context,
                                        std::optional<Location> location,
-                                       ValueRange operands, DictionaryAttr,
-                                       OpaqueProperties, RegionRange,
+                                       ConcOp::Adaptor adaptor,
                                        SmallVectorImpl<Type> &inferred) {
-  auto first = dyn_cast<ArrType>(operands[0].getType());
-  auto second = dyn_cast<ArrType>(operands[1].getType());
+  auto first = dyn_cast<ArrType>(adaptor.getFirst().getType());
+  auto second = dyn_cast<ArrType>(adaptor.getSecond().getType());
   if (!first || !second)
     return failure();
   if (first.getElementType() != second.getElementType())
@@ -107,10 +102,9 @@ LogicalResult ConcOp::inferReturnTypes(MLIRContext *context,
 
 LogicalResult PairOp::inferReturnTypes(MLIRContext *context,
                                        std::optional<Location> location,
-                                       ValueRange operands, DictionaryAttr,
-                                       OpaqueProperties, RegionRange,
+                                       PairOp::Adaptor adaptor,
                                        SmallVectorImpl<Type> &inferred) {
-  auto type = dyn_cast<ArrType>(operands[0].getType());
+  auto type = dyn_cast<ArrType>(adaptor.getInput().getType());
   if (!type ||
       failed(evenOrError(location, "obs.pair", type, "pair every element")))
     return failure();
@@ -128,10 +122,9 @@ LogicalResult PairOp::inferReturnTypes(MLIRContext *context,
 
 LogicalResult UnpairOp::inferReturnTypes(MLIRContext *context,
                                          std::optional<Location> location,
-                                         ValueRange operands, DictionaryAttr,
-                                         OpaqueProperties, RegionRange,
+                                         UnpairOp::Adaptor adaptor,
                                          SmallVectorImpl<Type> &inferred) {
-  auto type = dyn_cast<ArrType>(operands[0].getType());
+  auto type = dyn_cast<ArrType>(adaptor.getInput().getType());
   if (!type)
     return failure();
   auto tuple = dyn_cast<TupleType>(type.getElementType());
@@ -150,11 +143,10 @@ LogicalResult UnpairOp::inferReturnTypes(MLIRContext *context,
 
 LogicalResult ZipOp::inferReturnTypes(MLIRContext *context,
                                       std::optional<Location> location,
-                                      ValueRange operands, DictionaryAttr,
-                                      OpaqueProperties, RegionRange,
+                                      ZipOp::Adaptor adaptor,
                                       SmallVectorImpl<Type> &inferred) {
-  auto first = dyn_cast<ArrType>(operands[0].getType());
-  auto second = dyn_cast<ArrType>(operands[1].getType());
+  auto first = dyn_cast<ArrType>(adaptor.getFirst().getType());
+  auto second = dyn_cast<ArrType>(adaptor.getSecond().getType());
   if (!first || !second)
     return failure();
   if (first.getLength() != second.getLength())
@@ -175,10 +167,9 @@ LogicalResult ZipOp::inferReturnTypes(MLIRContext *context,
 
 LogicalResult UnzipOp::inferReturnTypes(MLIRContext *context,
                                         std::optional<Location> location,
-                                        ValueRange operands, DictionaryAttr,
-                                        OpaqueProperties, RegionRange,
+                                        UnzipOp::Adaptor adaptor,
                                         SmallVectorImpl<Type> &inferred) {
-  auto type = dyn_cast<ArrType>(operands[0].getType());
+  auto type = dyn_cast<ArrType>(adaptor.getInput().getType());
   if (!type)
     return failure();
   auto tuple = dyn_cast<TupleType>(type.getElementType());

@@ -359,7 +359,7 @@ def Obs_MapOp : Obs_RegionOp<"map"> {
 }
 
 def Obs_IndexOp : Obs_Op<"index", [
-    Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>,
+    Pure, InferTypeOpAdaptor,
     DeclareOpInterfaceMethods<Obs_PullArrayOpInterface>,
     DeclareOpInterfaceMethods<Obs_PullScalarOpInterface>]> {
   let summary = "element i of an array (Obsidian's `!`)";
@@ -444,7 +444,7 @@ def Obs_UnriffleOp : Obs_PermutationOp<"unriffle"> {
 }
 
 def Obs_HalveOp : Obs_ArrayOp<"halve",
-    [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+    [InferTypeOpAdaptor]> {
   let summary = "splits an array into its two halves";
   let description = [{
     `a1[i] = a[i]`, `a2[i] = a[N/2+i]`. The length must be even.
@@ -460,7 +460,7 @@ def Obs_HalveOp : Obs_ArrayOp<"halve",
 }
 
 def Obs_ConcOp : Obs_ArrayOp<"conc",
-    [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+    [InferTypeOpAdaptor]> {
   let summary = "concatenates two arrays";
   let description = [{
     `out[i] = i < len a ? a[i] : b[i - len a]`. Both have one element type.
@@ -478,7 +478,7 @@ def Obs_ConcOp : Obs_ArrayOp<"conc",
 }
 
 def Obs_PairOp : Obs_ArrayOp<"pair",
-    [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+    [InferTypeOpAdaptor]> {
   let summary = "pairs neighbours: (a[0], a[1]), (a[2], a[3]), ...";
   let description = [{
     `out[i] = (a[2i], a[2i+1])`, of length N/2. The length must be even and
@@ -495,7 +495,7 @@ def Obs_PairOp : Obs_ArrayOp<"pair",
 }
 
 def Obs_UnpairOp : Obs_ArrayOp<"unpair",
-    [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+    [InferTypeOpAdaptor]> {
   let summary = "flattens an array of pairs (the inverse of pair)";
   let description = [{
     `out[2i] = p[i].0`, `out[2i+1] = p[i].1`. The element must be a tuple of
@@ -513,7 +513,7 @@ def Obs_UnpairOp : Obs_ArrayOp<"unpair",
 }
 
 def Obs_ZipOp : Obs_ArrayOp<"zip",
-    [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+    [InferTypeOpAdaptor]> {
   let summary = "pairs two arrays elementwise (Obsidian's `zipp`)";
   let description = [{
     `out[i] = (a[i], b[i])`. The arrays have one length and hold no arrays.
@@ -531,7 +531,7 @@ def Obs_ZipOp : Obs_ArrayOp<"zip",
 }
 
 def Obs_UnzipOp : Obs_ArrayOp<"unzip",
-    [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+    [InferTypeOpAdaptor]> {
   let summary = "splits an array of pairs into two arrays";
   let description = [{
     `a[i] = p[i].0`, `b[i] = p[i].1`. The element must be a tuple of two.
