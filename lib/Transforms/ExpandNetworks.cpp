@@ -22,11 +22,21 @@ static bool atProgramLevel(Operation *op) {
   return isa<KernelOp, TwoOp, IlvOp, OneOp, RepeatOp>(op->getParentOp());
 }
 
+/// How a scan or reduce that keeps its fold is computed (below).
+enum class KeptFold;
+
 namespace {
 struct ObsExpandNetworksPass
     : mlir::obs::impl::ObsExpandNetworksBase<ObsExpandNetworksPass> {
   using ObsExpandNetworksBase::ObsExpandNetworksBase;
   void runOnOperation() override;
+
+private:
+  llvm::DenseSet<Operation *>
+  writeDefaults(ArrayRef<Operation *> candidates,
+                function_ref<uint64_t(Operation *)> serialThreads);
+  SmallVector<Value> expand(Operation *op, KeptFold kept,
+                            function_ref<uint64_t(Operation *)> serialThreads);
 };
 } // namespace
 
@@ -187,26 +197,13 @@ static bool namesSerial(Operation *op) {
   return false;
 }
 
-void ObsExpandNetworksPass::runOnOperation() {
-  KernelOp kernel = getOperation();
-  SmallVector<Operation *> candidates;
-  kernel.walk([&](Operation *op) {
-    if (isa<ScanOp, ReduceOp, SortOp>(op) && atProgramLevel(op))
-      candidates.push_back(op);
-  });
-  // The serial networks' threads, from the kernel as written (the other
-  // networks' syncs must not count): its block threads, walked once, and
-  // only where a serial network is named or may be the default.
-  bool anySerial = llvm::any_of(candidates, [](Operation *op) {
-    return !isa<SortOp>(op) && (!namesNetwork(op) || namesSerial(op));
-  });
-  uint64_t blockThreads = anySerial ? kernel.getBlockThreads() : 0;
-  auto serialThreads = [&](Operation *op) {
-    return getSerialNetworkThreads(op, blockThreads);
-  };
-  // The default is written where it applies, then expanded as if named;
-  // the reference target only needs it written. Its combine's laws are
-  // checked then, on samples.
+/// Writes the default network where `candidates` name none and one
+/// applies, to be expanded as if named (the reference target only needs it
+/// written; its combine's laws are checked then, on samples), or marks a
+/// fold that stays one; returns the ops given a network so.
+llvm::DenseSet<Operation *> ObsExpandNetworksPass::writeDefaults(
+    ArrayRef<Operation *> candidates,
+    function_ref<uint64_t(Operation *)> serialThreads) {
   llvm::DenseSet<Operation *> defaulted;
   for (Operation *op : candidates) {
     if (!hasOpenNetwork(op))
@@ -233,6 +230,109 @@ void ObsExpandNetworksPass::runOnOperation() {
     }
     defaulted.insert(op);
   }
+  return defaulted;
+}
+
+/// The values that replace `op`, a network (or a fold `kept` as it is),
+/// expanded into combinators.
+SmallVector<Value> ObsExpandNetworksPass::expand(
+    Operation *op, KeptFold kept,
+    function_ref<uint64_t(Operation *)> serialThreads) {
+  bool chain = kept == KeptFold::InOneThread;
+  ImplicitLocOpBuilder b(op->getLoc(), op);
+  Region &region = op->getRegion(0);
+  auto body = [&](ImplicitLocOpBuilder &b, ValueRange lhs, ValueRange rhs) {
+    SmallVector<Value> arguments(lhs);
+    arguments.append(rhs.begin(), rhs.end());
+    return dsl::inlineRegion(b, region, arguments);
+  };
+  // A chain is the serial network among one thread.
+  auto threadsOfSerial = [&] { return chain ? 1 : serialThreads(op); };
+  SmallVector<Value> replacement;
+  if (kept == KeptFold::InBlocks) {
+    replacement = {
+        dsl::foldScanInBlocks(b, op->getOperand(0), body, kFoldBlock)};
+  } else if (kept == KeptFold::FromBlockEnds) {
+    replacement = {
+        dsl::foldScanFromBlockEnds(b, op->getOperand(0), body, kFoldBlock)};
+  } else if (auto scan = dyn_cast<ScanOp>(op)) {
+    switch (chain ? ScanNetwork::Serial : *scan.getNetwork()) {
+    case ScanNetwork::Sklansky:
+      replacement = {dsl::sklansky(b, scan.getInput(), body)};
+      break;
+    case ScanNetwork::KoggeStone:
+      replacement = {dsl::koggeStone(b, scan.getInput(), body)};
+      break;
+    case ScanNetwork::BrentKung:
+      replacement = {dsl::brentKung(b, scan.getInput(), body)};
+      break;
+    case ScanNetwork::Serial:
+      // Run stages hold the array; one no stage may hold keeps its runs'
+      // folds at checkpoints instead, in the same order (the reference
+      // target's).
+      if (fitsStorage(op)) {
+        replacement = {
+            dsl::serialScan(b, scan.getInput(), body, threadsOfSerial())};
+      } else {
+        uint64_t threads = threadsOfSerial();
+        replacement = {dsl::serialScanFromCheckpoints(
+            b, scan.getInput(), body, threads,
+            chooseCheckpointSpacing(arrType(scan.getInput()), threads))};
+        addToStatistic(*this, numCheckpointedScans, "checkpointed-scans");
+      }
+      break;
+    }
+    if (!chain)
+      addToStatistic(*this, numScans, "scans");
+  } else if (auto sort = dyn_cast<SortOp>(op)) {
+    switch (*sort.getNetwork()) {
+    case SortNetwork::Periodic:
+      replacement = {dsl::periodicSort(b, sort.getInput(), body)};
+      break;
+    case SortNetwork::OddEvenMerge:
+      replacement = {dsl::oddEvenMergeSort(b, sort.getInput(), body)};
+      break;
+    case SortNetwork::Bitonic:
+      replacement = {dsl::bitonicSort(b, sort.getInput(), body)};
+      break;
+    }
+    addToStatistic(*this, numSorts, "sorts");
+  } else {
+    auto reduce = cast<ReduceOp>(op);
+    switch (chain ? ReduceNetwork::Serial : *reduce.getNetwork()) {
+    case ReduceNetwork::Tree:
+      replacement = dsl::treeReduce(b, reduce.getInput(), body);
+      break;
+    case ReduceNetwork::Serial:
+      replacement =
+          dsl::serialReduce(b, reduce.getInput(), body, threadsOfSerial());
+      break;
+    }
+    if (!chain)
+      addToStatistic(*this, numReductions, "reductions");
+  }
+  return replacement;
+}
+
+void ObsExpandNetworksPass::runOnOperation() {
+  KernelOp kernel = getOperation();
+  SmallVector<Operation *> candidates;
+  kernel.walk([&](Operation *op) {
+    if (isa<ScanOp, ReduceOp, SortOp>(op) && atProgramLevel(op))
+      candidates.push_back(op);
+  });
+  // The serial networks' threads, from the kernel as written (the other
+  // networks' syncs must not count): its block threads, walked once, and
+  // only where a serial network is named or may be the default.
+  bool anySerial = llvm::any_of(candidates, [](Operation *op) {
+    return !isa<SortOp>(op) && (!namesNetwork(op) || namesSerial(op));
+  });
+  uint64_t blockThreads = anySerial ? kernel.getBlockThreads() : 0;
+  auto serialThreads = [&](Operation *op) {
+    return getSerialNetworkThreads(op, blockThreads);
+  };
+  llvm::DenseSet<Operation *> defaulted =
+      writeDefaults(candidates, serialThreads);
   if (markDefaults)
     return;
   // Kept folds, decided once: expanded with the networks, except those
@@ -258,85 +358,13 @@ void ObsExpandNetworksPass::runOnOperation() {
   uint64_t syncsBefore = countSyncs();
   for (Operation *op : networks) {
     KeptFold kept = keptFolds.lookup(op);
-    bool chain = kept == KeptFold::InOneThread;
     // A network reassociates the combine: one that is not associative
     // would make the network disagree with the op's meaning. (A kept fold
     // keeps its order.)
     if (isa<ScanOp, ReduceOp>(op) && kept == KeptFold::PerElement &&
         !defaulted.contains(op) && failed(checkCombineLaws(op)))
       return signalPassFailure();
-    ImplicitLocOpBuilder b(op->getLoc(), op);
-    Region &region = op->getRegion(0);
-    auto body = [&](ImplicitLocOpBuilder &b, ValueRange lhs, ValueRange rhs) {
-      SmallVector<Value> arguments(lhs);
-      arguments.append(rhs.begin(), rhs.end());
-      return dsl::inlineRegion(b, region, arguments);
-    };
-    // A chain is the serial network among one thread.
-    auto threadsOfSerial = [&] { return chain ? 1 : serialThreads(op); };
-    SmallVector<Value> replacement;
-    if (kept == KeptFold::InBlocks) {
-      replacement = {
-          dsl::foldScanInBlocks(b, op->getOperand(0), body, kFoldBlock)};
-    } else if (kept == KeptFold::FromBlockEnds) {
-      replacement = {
-          dsl::foldScanFromBlockEnds(b, op->getOperand(0), body, kFoldBlock)};
-    } else if (auto scan = dyn_cast<ScanOp>(op)) {
-      switch (chain ? ScanNetwork::Serial : *scan.getNetwork()) {
-      case ScanNetwork::Sklansky:
-        replacement = {dsl::sklansky(b, scan.getInput(), body)};
-        break;
-      case ScanNetwork::KoggeStone:
-        replacement = {dsl::koggeStone(b, scan.getInput(), body)};
-        break;
-      case ScanNetwork::BrentKung:
-        replacement = {dsl::brentKung(b, scan.getInput(), body)};
-        break;
-      case ScanNetwork::Serial:
-        // Run stages hold the array; one no stage may hold keeps its runs'
-        // folds at checkpoints instead, in the same order (the reference
-        // target's).
-        if (fitsStorage(op)) {
-          replacement = {
-              dsl::serialScan(b, scan.getInput(), body, threadsOfSerial())};
-        } else {
-          uint64_t threads = threadsOfSerial();
-          replacement = {dsl::serialScanFromCheckpoints(
-              b, scan.getInput(), body, threads,
-              chooseCheckpointSpacing(arrType(scan.getInput()), threads))};
-          addToStatistic(*this, numCheckpointedScans, "checkpointed-scans");
-        }
-        break;
-      }
-      if (!chain)
-        addToStatistic(*this, numScans, "scans");
-    } else if (auto sort = dyn_cast<SortOp>(op)) {
-      switch (*sort.getNetwork()) {
-      case SortNetwork::Periodic:
-        replacement = {dsl::periodicSort(b, sort.getInput(), body)};
-        break;
-      case SortNetwork::OddEvenMerge:
-        replacement = {dsl::oddEvenMergeSort(b, sort.getInput(), body)};
-        break;
-      case SortNetwork::Bitonic:
-        replacement = {dsl::bitonicSort(b, sort.getInput(), body)};
-        break;
-      }
-      addToStatistic(*this, numSorts, "sorts");
-    } else {
-      auto reduce = cast<ReduceOp>(op);
-      switch (chain ? ReduceNetwork::Serial : *reduce.getNetwork()) {
-      case ReduceNetwork::Tree:
-        replacement = dsl::treeReduce(b, reduce.getInput(), body);
-        break;
-      case ReduceNetwork::Serial:
-        replacement =
-            dsl::serialReduce(b, reduce.getInput(), body, threadsOfSerial());
-        break;
-      }
-      if (!chain)
-        addToStatistic(*this, numReductions, "reductions");
-    }
+    SmallVector<Value> replacement = expand(op, kept, serialThreads);
     op->replaceAllUsesWith(replacement);
     op->erase();
   }

@@ -118,14 +118,261 @@ struct ConvertObsToGPUPass
     : mlir::obs::impl::ConvertObsToGPUBase<ConvertObsToGPUPass> {
   using ConvertObsToGPUBase::ConvertObsToGPUBase;
   void runOnOperation() override;
+};
 
-  /// Reports `kernel` when `func`, one of its instances, needs more shared
-  /// memory than a block may use.
-  LogicalResult checkSharedMemory(KernelOp kernel, gpu::GPUFuncOp func) {
-    return kernel.checkSharedMemory(sharedBytesOf(func), maxSharedBytes);
-  }
+/// The instances of a module's kernels in its gpu.module, and the launches
+/// of them that replace its obs.launch ops and kernels.
+class InstanceLowering {
+public:
+  InstanceLowering(gpu::GPUModuleOp gpuModule,
+                   const GPULoweringCounters &counters,
+                   std::function<ChangedElementsCache *(KernelOp)> cacheOf,
+                   uint64_t maxSharedBytes, bool runTimeChecks,
+                   bool guardEmptyGrids)
+      : gpuModule(gpuModule), counters(counters), cacheOf(std::move(cacheOf)),
+        maxSharedBytes(maxSharedBytes), runTimeChecks(runTimeChecks),
+        guardEmptyGrids(guardEmptyGrids) {}
+
+  /// The instance of `kernel` for each of its `grids`.
+  LogicalResult lowerInstances(KernelOp kernel, ArrayRef<int64_t> grids);
+  /// Replaces `launch` of `kernel` by a gpu.launch_func of its instance
+  /// (one of its own where it has layouts or views at run-time places).
+  LogicalResult lowerLaunch(LaunchOp launch, KernelOp kernel);
+  /// Replaces the public `kernel` by a host function of its name that
+  /// launches its one-block instance.
+  void lowerToHostFunction(KernelOp kernel);
+  /// Gives each instance's memref arguments the noalias and alignment every
+  /// launch of it allows.
+  void annotateArguments() { argumentFacts.annotate(); }
+
+private:
+  /// `kernel` lowered to a new gpu.func (see lowerKernelToGPUFunc), or an
+  /// error where it fails or needs more shared memory than a block has.
+  FailureOr<gpu::GPUFuncOp> lower(KernelOp kernel, StringRef name, int64_t grid,
+                                  const KernelLayouts *layouts = nullptr,
+                                  bool runTimeOffsets = false);
+  /// The instance a launch with layouts gets: one per distinct kernel,
+  /// grid, layouts and memref types.
+  FailureOr<gpu::GPUFuncOp> laidOutInstance(LaunchOp launch, KernelOp kernel,
+                                            ValueRange operands);
+  /// A launch of `operands`, which are the launch's memrefs `memrefs` and
+  /// what the instance takes with them (their lengths), with the write
+  /// counts of its checked global scatters, then `offsets` (see
+  /// lowerKernelToGPUFunc).
+  void emitLaunch(OpBuilder &b, Location loc, KernelOp kernel,
+                  gpu::GPUFuncOp func, Value grid, ValueRange memrefs,
+                  ValueRange operands, ValueRange offsets = {});
+  /// A launch whose sizes are known only at run time passes its memrefs as
+  /// the instance's nominal types, then their lengths, and runs no block
+  /// for a grid of 0 or less (which CUDA would refuse): guarded here, or
+  /// by the runtime.
+  void emitDynamicLaunch(LaunchOp launch, KernelOp kernel, gpu::GPUFuncOp func,
+                         ValueRange memrefs, bool withOffsets);
+
+  gpu::GPUModuleOp gpuModule;
+  const GPULoweringCounters &counters;
+  std::function<ChangedElementsCache *(KernelOp)> cacheOf;
+  uint64_t maxSharedBytes;
+  bool runTimeChecks, guardEmptyGrids;
+  /// What every launch of an instance passes it, for its arguments'
+  /// noalias and alignment.
+  KernelArgumentFacts argumentFacts;
+  /// Instances are found by kernel and grid, not by name: the names are
+  /// only hints, renamed where taken (a kernel may be called k_grid4).
+  llvm::DenseMap<std::pair<Operation *, int64_t>, gpu::GPUFuncOp> instances;
+  /// Launches with sizes known only at run time that pass a view at a
+  /// run-time place get an instance of their own per kernel, which takes
+  /// every memref with its offset.
+  llvm::DenseMap<Operation *, gpu::GPUFuncOp> offsetFuncs;
+  /// Launches with layouts get instances of their own, one per distinct
+  /// kernel, grid, layouts and memref types.
+  llvm::DenseMap<std::tuple<Operation *, int64_t, Attribute, Type>,
+                 gpu::GPUFuncOp>
+      laidOutFuncs;
 };
 } // namespace
+
+/// The grid a launch's instance is for: kDynamic for every launch whose
+/// sizes are known only at run time (one instance serves them all).
+static int64_t gridOf(LaunchOp launch) {
+  return launch.hasDynamicSizes() ? ShapedType::kDynamic
+                                  : *launch.getStaticGridSize();
+}
+
+FailureOr<gpu::GPUFuncOp> InstanceLowering::lower(KernelOp kernel,
+                                                  StringRef name, int64_t grid,
+                                                  const KernelLayouts *layouts,
+                                                  bool runTimeOffsets) {
+  FailureOr<gpu::GPUFuncOp> func = lowerKernelToGPUFunc(
+      kernel, gpuModule, name, grid, counters, cacheOf(kernel), layouts,
+      runTimeChecks, runTimeOffsets);
+  if (failed(func) ||
+      failed(kernel.checkSharedMemory(sharedBytesOf(*func), maxSharedBytes)))
+    return failure();
+  return func;
+}
+
+LogicalResult InstanceLowering::lowerInstances(KernelOp kernel,
+                                               ArrayRef<int64_t> grids) {
+  for (int64_t grid : grids) {
+    FailureOr<gpu::GPUFuncOp> func =
+        lower(kernel, instanceName(kernel.getSymName(), grid), grid);
+    if (failed(func))
+      return failure();
+    instances[{kernel, grid}] = *func;
+  }
+  return success();
+}
+
+void InstanceLowering::emitLaunch(OpBuilder &b, Location loc, KernelOp kernel,
+                                  gpu::GPUFuncOp func, Value grid,
+                                  ValueRange memrefs, ValueRange operands,
+                                  ValueRange offsets) {
+  uint64_t threads = kernel.getBlockThreads();
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  SmallVector<Value> allOperands(operands);
+  SmallVector<Value> counts = allocateWriteCounts(b, loc, kernel, func, memrefs,
+                                                  runTimeChecks, allOperands);
+  allOperands.append(offsets.begin(), offsets.end());
+  argumentFacts.recordLaunch(func, allOperands);
+  Value one = constant(1);
+  gpu::LaunchFuncOp::create(b, loc, func, gpu::KernelDim3{grid, one, one},
+                            gpu::KernelDim3{constant(threads), one, one},
+                            /*dynamicSharedMemorySize=*/Value(), allOperands);
+  for (Value allocation : counts)
+    memref::DeallocOp::create(b, loc, allocation);
+}
+
+void InstanceLowering::emitDynamicLaunch(LaunchOp launch, KernelOp kernel,
+                                         gpu::GPUFuncOp func,
+                                         ValueRange memrefs, bool withOffsets) {
+  OpBuilder b(launch);
+  Location loc = launch.getLoc();
+  SmallVector<Value> operands, lengths;
+  // The nominal type reinterprets the memref's row-major layout from its
+  // base (a cast between two static lengths is not a memref.cast); an
+  // instance that takes offsets gets each one after all else.
+  SmallVector<Value> offsets;
+  for (auto [memref, type] :
+       llvm::zip_first(memrefs, func.getFunctionType().getInputs())) {
+    auto nominal = cast<MemRefType>(type);
+    SmallVector<int64_t> strides(nominal.getRank(), 1);
+    for (int64_t d = nominal.getRank() - 1; d > 0; --d)
+      strides[d - 1] = strides[d] * nominal.getDimSize(d);
+    operands.push_back(memref::ReinterpretCastOp::create(
+        b, loc, nominal, memref, /*offset=*/0, nominal.getShape(), strides));
+    lengths.push_back(memref::DimOp::create(b, loc, memref, 0));
+    if (withOffsets)
+      offsets.push_back(
+          memref::ExtractStridedMetadataOp::create(b, loc, memref).getOffset());
+  }
+  operands.append(lengths);
+  Value grid = launch.buildGridSize(b);
+  if (!guardEmptyGrids) {
+    emitLaunch(b, loc, kernel, func, grid, memrefs, operands, offsets);
+    return;
+  }
+  Value positive =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, grid,
+                            arith::ConstantIndexOp::create(b, loc, 0));
+  auto ifAny = scf::IfOp::create(b, loc, positive, /*withElseRegion=*/false);
+  OpBuilder then = ifAny.getThenBodyBuilder();
+  emitLaunch(then, loc, kernel, func, grid, memrefs, operands, offsets);
+}
+
+FailureOr<gpu::GPUFuncOp>
+InstanceLowering::laidOutInstance(LaunchOp launch, KernelOp kernel,
+                                  ValueRange operands) {
+  int64_t grid = *launch.getStaticGridSize();
+  SmallVector<Type> memrefTypes(operands.getTypes());
+  auto key = std::make_tuple(
+      kernel.getOperation(), grid, Attribute(launch.getLayoutsAttr()),
+      Type(FunctionType::get(launch.getContext(), memrefTypes, {})));
+  gpu::GPUFuncOp &instance = laidOutFuncs[key];
+  if (instance)
+    return instance;
+  std::string name = instanceName(kernel.getSymName(), grid) + "_layout" +
+                     std::to_string(laidOutFuncs.size() - 1);
+  // The layouts of an array's memrefs agree; take the first of each.
+  KernelLayouts layouts;
+  layouts.memrefTypes = memrefTypes;
+  SmallVector<AffineMap> perMemref = launch.getLayoutsOrChunks(kernel);
+  for (auto [memref, operand] : llvm::enumerate(getLaunchOperandArrays(kernel)))
+    if (operand.component == 0)
+      layouts.arrays.push_back(perMemref[memref]);
+  FailureOr<gpu::GPUFuncOp> laidOut = lower(kernel, name, grid, &layouts);
+  if (failed(laidOut))
+    return failure();
+  instance = *laidOut;
+  return instance;
+}
+
+LogicalResult InstanceLowering::lowerLaunch(LaunchOp launch, KernelOp kernel) {
+  SmallVector<Value> operands(launch.getInputs());
+  llvm::append_range(operands, launch.getOutputs());
+  gpu::GPUFuncOp func = instances.lookup({kernel, gridOf(launch)});
+  if (launch.hasDynamicSizes()) {
+    // Views at run-time places get the instance that takes offsets.
+    bool withOffsets =
+        llvm::any_of(ValueRange(operands).getTypes(), [](Type type) {
+          return !cast<MemRefType>(type).getLayout().isIdentity();
+        });
+    if (withOffsets) {
+      gpu::GPUFuncOp &instance = offsetFuncs[kernel];
+      if (!instance) {
+        FailureOr<gpu::GPUFuncOp> lowered =
+            lower(kernel,
+                  instanceName(kernel.getSymName(), ShapedType::kDynamic) +
+                      "_offsets",
+                  ShapedType::kDynamic, /*layouts=*/nullptr,
+                  /*runTimeOffsets=*/true);
+        if (failed(lowered))
+          return failure();
+        instance = *lowered;
+      }
+      func = instance;
+    }
+    emitDynamicLaunch(launch, kernel, func, operands, withOffsets);
+    launch.erase();
+    return success();
+  }
+  int64_t grid = *launch.getStaticGridSize();
+  if (launch.getLayoutsAttr()) {
+    FailureOr<gpu::GPUFuncOp> laidOut =
+        laidOutInstance(launch, kernel, operands);
+    if (failed(laidOut))
+      return failure();
+    func = *laidOut;
+  }
+  OpBuilder b(launch);
+  emitLaunch(b, launch.getLoc(), kernel, func,
+             arith::ConstantIndexOp::create(b, launch.getLoc(), grid), operands,
+             operands);
+  launch.erase();
+  return success();
+}
+
+void InstanceLowering::lowerToHostFunction(KernelOp kernel) {
+  gpu::GPUFuncOp func = instances.lookup({kernel, 1});
+  OpBuilder builder(kernel);
+  // It takes the kernel's memrefs; the launch adds the write counts.
+  auto host = func::FuncOp::create(
+      builder, kernel.getLoc(), kernel.getSymName().str() + ".host",
+      builder.getFunctionType(func.getFunctionType().getInputs().take_front(
+                                  getLaunchOperandArrays(kernel).size()),
+                              {}));
+  Block *entry = host.addEntryBlock();
+  OpBuilder b = OpBuilder::atBlockEnd(entry);
+  emitLaunch(b, kernel.getLoc(), kernel, func,
+             arith::ConstantIndexOp::create(b, kernel.getLoc(), 1),
+             entry->getArguments(), entry->getArguments());
+  func::ReturnOp::create(b, kernel.getLoc());
+  StringAttr name = kernel.getSymNameAttr();
+  kernel.erase();
+  host.setSymNameAttr(name);
+}
 
 void ConvertObsToGPUPass::runOnOperation() {
   ModuleOp module = getOperation();
@@ -137,14 +384,8 @@ void ConvertObsToGPUPass::runOnOperation() {
   if (kernels.empty())
     return;
 
-  // The grid sizes each kernel is launched with (kDynamic for every launch
-  // whose sizes are known only at run time: one instance serves them all);
-  // every kernel also gets a one-block instance, which its host function
-  // launches.
-  auto gridOf = [](LaunchOp launch) -> int64_t {
-    return launch.hasDynamicSizes() ? ShapedType::kDynamic
-                                    : *launch.getStaticGridSize();
-  };
+  // The grid sizes each kernel is launched with; every public kernel also
+  // gets a one-block instance, which its host function launches.
   llvm::MapVector<Operation *, llvm::SetVector<int64_t>> grids;
   for (KernelOp kernel : kernels)
     if (!kernel.isPrivate())
@@ -176,189 +417,29 @@ void ConvertObsToGPUPass::runOnOperation() {
     addToStatistic(*this, numShuffleStages, "shuffle-stages");
   };
 
-  // What every launch of an instance passes it, for its arguments'
-  // noalias and alignment.
-  KernelArgumentFacts argumentFacts;
-  // Instances are found by kernel and grid, not by name: the names are
-  // only hints, renamed where taken (a kernel may be called k_grid4).
-  llvm::DenseMap<std::pair<Operation *, int64_t>, gpu::GPUFuncOp> instances;
+  InstanceLowering lowering(
+      gpuModule, counters,
+      [&](KernelOp kernel) {
+        return &getChildAnalysis<ChangedElementsCache>(kernel);
+      },
+      maxSharedBytes, runTimeChecks, guardEmptyGrids);
   for (auto &[op, gridSizes] : grids) {
-    auto kernel = cast<KernelOp>(op);
-    for (int64_t grid : gridSizes) {
-      FailureOr<gpu::GPUFuncOp> func = lowerKernelToGPUFunc(
-          kernel, gpuModule, instanceName(kernel.getSymName(), grid), grid,
-          counters, &getChildAnalysis<ChangedElementsCache>(kernel),
-          /*layouts=*/nullptr, runTimeChecks);
-      if (failed(func) || failed(checkSharedMemory(kernel, *func)))
-        return signalPassFailure();
-      instances[{kernel, grid}] = *func;
-    }
+    if (failed(lowering.lowerInstances(cast<KernelOp>(op),
+                                       gridSizes.getArrayRef())))
+      return signalPassFailure();
     addToStatistic(*this, numKernels, "kernels");
   }
-  // Launches: of an obs.launch, and of each kernel's host function.
-  // A launch of `operands`, which are the launch's memrefs `memrefs` and
-  // what the instance takes with them (their lengths), with the write counts
-  // of its checked global scatters, then `offsets` (see
-  // lowerKernelToGPUFunc).
-  auto emitLaunch = [&](OpBuilder &b, Location loc, KernelOp kernel,
-                        gpu::GPUFuncOp func, Value grid, ValueRange memrefs,
-                        ValueRange operands, ValueRange offsets = {}) {
-    uint64_t threads = kernel.getBlockThreads();
-    auto constant = [&](int64_t v) -> Value {
-      return arith::ConstantIndexOp::create(b, loc, v);
-    };
-    SmallVector<Value> allOperands(operands);
-    SmallVector<Value> counts = allocateWriteCounts(
-        b, loc, kernel, func, memrefs, runTimeChecks, allOperands);
-    allOperands.append(offsets.begin(), offsets.end());
-    argumentFacts.recordLaunch(func, allOperands);
-    Value one = constant(1);
-    gpu::LaunchFuncOp::create(b, loc, func, gpu::KernelDim3{grid, one, one},
-                              gpu::KernelDim3{constant(threads), one, one},
-                              /*dynamicSharedMemorySize=*/Value(), allOperands);
-    for (Value allocation : counts)
-      memref::DeallocOp::create(b, loc, allocation);
-  };
-  // A launch whose sizes are known only at run time passes its memrefs as
-  // the instance's nominal types, then their lengths, and runs no block
-  // for a grid of 0 or less (which CUDA would refuse): guarded here, or
-  // by the runtime.
-  auto emitDynamicLaunch = [&](LaunchOp launch, KernelOp kernel,
-                               gpu::GPUFuncOp func, ValueRange memrefs,
-                               bool withOffsets) {
-    OpBuilder b(launch);
-    Location loc = launch.getLoc();
-    SmallVector<Value> operands, lengths;
-    // The nominal type reinterprets the memref's row-major layout from its
-    // base (a cast between two static lengths is not a memref.cast); an
-    // instance that takes offsets gets each one after all else.
-    SmallVector<Value> offsets;
-    for (auto [memref, type] :
-         llvm::zip_first(memrefs, func.getFunctionType().getInputs())) {
-      auto nominal = cast<MemRefType>(type);
-      SmallVector<int64_t> strides(nominal.getRank(), 1);
-      for (int64_t d = nominal.getRank() - 1; d > 0; --d)
-        strides[d - 1] = strides[d] * nominal.getDimSize(d);
-      operands.push_back(memref::ReinterpretCastOp::create(
-          b, loc, nominal, memref, /*offset=*/0, nominal.getShape(), strides));
-      lengths.push_back(memref::DimOp::create(b, loc, memref, 0));
-      if (withOffsets)
-        offsets.push_back(
-            memref::ExtractStridedMetadataOp::create(b, loc, memref)
-                .getOffset());
-    }
-    operands.append(lengths);
-    Value grid = launch.buildGridSize(b);
-    if (!guardEmptyGrids) {
-      emitLaunch(b, loc, kernel, func, grid, memrefs, operands, offsets);
-      return;
-    }
-    Value positive =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, grid,
-                              arith::ConstantIndexOp::create(b, loc, 0));
-    auto ifAny = scf::IfOp::create(b, loc, positive, /*withElseRegion=*/false);
-    OpBuilder then = ifAny.getThenBodyBuilder();
-    emitLaunch(then, loc, kernel, func, grid, memrefs, operands, offsets);
-  };
-  // Launches with sizes known only at run time that pass a view at a
-  // run-time place get an instance of their own per kernel, which takes
-  // every memref with its offset.
-  llvm::DenseMap<Operation *, gpu::GPUFuncOp> offsetFuncs;
-  // Launches with layouts get instances of their own, one per distinct
-  // kernel, grid, layouts and memref types.
-  llvm::DenseMap<std::tuple<Operation *, int64_t, Attribute, Type>,
-                 gpu::GPUFuncOp>
-      laidOutFuncs;
-  for (auto [launch, kernel] : *launches) {
-    SmallVector<Value> operands(launch.getInputs());
-    llvm::append_range(operands, launch.getOutputs());
-    gpu::GPUFuncOp func = instances.lookup({kernel, gridOf(launch)});
-    if (launch.hasDynamicSizes()) {
-      // Views at run-time places get the instance that takes offsets.
-      bool withOffsets =
-          llvm::any_of(ValueRange(operands).getTypes(), [](Type type) {
-            return !cast<MemRefType>(type).getLayout().isIdentity();
-          });
-      if (withOffsets) {
-        gpu::GPUFuncOp &instance = offsetFuncs[kernel];
-        if (!instance) {
-          FailureOr<gpu::GPUFuncOp> withOffsets = lowerKernelToGPUFunc(
-              kernel, gpuModule,
-              instanceName(kernel.getSymName(), ShapedType::kDynamic) +
-                  "_offsets",
-              ShapedType::kDynamic, counters,
-              &getChildAnalysis<ChangedElementsCache>(kernel),
-              /*layouts=*/nullptr, runTimeChecks, /*runTimeOffsets=*/true);
-          if (failed(withOffsets) ||
-              failed(checkSharedMemory(kernel, *withOffsets)))
-            return signalPassFailure();
-          instance = *withOffsets;
-        }
-        func = instance;
-      }
-      emitDynamicLaunch(launch, kernel, func, operands, withOffsets);
-      launch.erase();
-      continue;
-    }
-    int64_t grid = *launch.getStaticGridSize();
-    if (launch.getLayoutsAttr()) {
-      SmallVector<Type> memrefTypes(ValueRange(operands).getTypes());
-      auto key = std::make_tuple(
-          kernel.getOperation(), grid, Attribute(launch.getLayoutsAttr()),
-          Type(builder.getFunctionType(memrefTypes, {})));
-      gpu::GPUFuncOp &instance = laidOutFuncs[key];
-      if (!instance) {
-        std::string name = instanceName(kernel.getSymName(), grid) + "_layout" +
-                           std::to_string(laidOutFuncs.size() - 1);
-        // The layouts of an array's memrefs agree; take the first of each.
-        KernelLayouts layouts;
-        layouts.memrefTypes = memrefTypes;
-        SmallVector<AffineMap> perMemref = launch.getLayoutsOrChunks(kernel);
-        for (auto [memref, operand] :
-             llvm::enumerate(getLaunchOperandArrays(kernel)))
-          if (operand.component == 0)
-            layouts.arrays.push_back(perMemref[memref]);
-        FailureOr<gpu::GPUFuncOp> laidOut = lowerKernelToGPUFunc(
-            kernel, gpuModule, name, grid, counters,
-            &getChildAnalysis<ChangedElementsCache>(kernel), &layouts,
-            runTimeChecks);
-        if (failed(laidOut) || failed(checkSharedMemory(kernel, *laidOut)))
-          return signalPassFailure();
-        instance = *laidOut;
-      }
-      func = instance;
-    }
-    OpBuilder b(launch);
-    emitLaunch(b, launch.getLoc(), kernel, func,
-               arith::ConstantIndexOp::create(b, launch.getLoc(), grid),
-               operands, operands);
-    launch.erase();
-  }
+  for (auto [launch, kernel] : *launches)
+    if (failed(lowering.lowerLaunch(launch, kernel)))
+      return signalPassFailure();
   for (KernelOp kernel : kernels) {
     // A private kernel runs only where it is launched.
-    if (kernel.isPrivate()) {
+    if (kernel.isPrivate())
       kernel.erase();
-      continue;
-    }
-    gpu::GPUFuncOp func = instances.lookup({kernel, 1});
-    builder.setInsertionPoint(kernel);
-    // It takes the kernel's memrefs; the launch adds the write counts.
-    auto host = func::FuncOp::create(
-        builder, kernel.getLoc(), kernel.getSymName().str() + ".host",
-        builder.getFunctionType(func.getFunctionType().getInputs().take_front(
-                                    getLaunchOperandArrays(kernel).size()),
-                                {}));
-    Block *entry = host.addEntryBlock();
-    OpBuilder b = OpBuilder::atBlockEnd(entry);
-    emitLaunch(b, kernel.getLoc(), kernel, func,
-               arith::ConstantIndexOp::create(b, kernel.getLoc(), 1),
-               entry->getArguments(), entry->getArguments());
-    func::ReturnOp::create(b, kernel.getLoc());
-    StringAttr name = kernel.getSymNameAttr();
-    kernel.erase();
-    host.setSymNameAttr(name);
+    else
+      lowering.lowerToHostFunction(kernel);
   }
-  argumentFacts.annotate();
+  lowering.annotateArguments();
   if (failed(addEntryChecks(module)))
     return signalPassFailure();
 }
