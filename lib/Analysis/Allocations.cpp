@@ -120,9 +120,10 @@ FailureOr<AllocationView> mlir::obs::followToAllocation(Value memref,
     // Every memref on the way has static places: a cast may claim an
     // offset (static) for one that was only known at run time.
     auto currentType = cast<MemRefType>(current.getType());
-    if (!staticStrides(currentType) && atRunTimeOffset(currentType))
+    bool staticPlaces = staticStrides(currentType).has_value();
+    if (!staticPlaces && atRunTimeOffset(currentType))
       placement.offsetAtRunTime = true;
-    else if (!staticStrides(currentType)) {
+    else if (!staticPlaces) {
       if (!user)
         return failure();
       InFlightDiagnostic diag =

@@ -199,6 +199,15 @@ static int64_t gridOf(LaunchOp launch) {
                                   : *launch.getStaticGridSize();
 }
 
+/// Whether `launch` passes a memref at a place known only at run time, for
+/// which its kernel has an instance that takes offsets.
+static bool passesRunTimeOffsets(LaunchOp launch) {
+  return llvm::any_of(launch->getOperandTypes(), [](Type type) {
+    auto memref = dyn_cast<MemRefType>(type);
+    return memref && !memref.getLayout().isIdentity();
+  });
+}
+
 FailureOr<gpu::GPUFuncOp> InstanceLowering::lower(KernelOp kernel,
                                                   StringRef name, int64_t grid,
                                                   const KernelLayouts *layouts,
@@ -315,10 +324,7 @@ LogicalResult InstanceLowering::lowerLaunch(LaunchOp launch, KernelOp kernel) {
   gpu::GPUFuncOp func = instances.lookup({kernel, gridOf(launch)});
   if (launch.hasDynamicSizes()) {
     // Views at run-time places get the instance that takes offsets.
-    bool withOffsets =
-        llvm::any_of(ValueRange(operands).getTypes(), [](Type type) {
-          return !cast<MemRefType>(type).getLayout().isIdentity();
-        });
+    bool withOffsets = passesRunTimeOffsets(launch);
     if (withOffsets) {
       gpu::GPUFuncOp &instance = offsetFuncs[kernel];
       if (!instance) {
@@ -390,8 +396,13 @@ void ConvertObsToGPUPass::runOnOperation() {
   for (KernelOp kernel : kernels)
     if (!kernel.isPrivate())
       grids[kernel].insert(1);
-  for (auto [launch, kernel] : *launches)
-    grids[kernel].insert(gridOf(launch));
+  // A launch that passes run-time offsets gets the instance that takes
+  // them, made as it is lowered: no plain instance is made for it.
+  for (auto [launch, kernel] : *launches) {
+    llvm::SetVector<int64_t> &kernelGrids = grids[kernel];
+    if (!passesRunTimeOffsets(launch))
+      kernelGrids.insert(gridOf(launch));
+  }
 
   OpBuilder builder(context);
   builder.setInsertionPointToEnd(module.getBody());

@@ -1,6 +1,7 @@
 // RUN: obs-opt %s --obs-lower-reference | FileCheck %s
 
-// Tests of lib/Conversion/ObsToReference for launches whose sizes are known
+// Tests of lib/Conversion/ObsToReference (ReferenceLaunch.cpp, the launches;
+// ObsToReference.cpp, the block functions) for launches whose sizes are known
 // only at run time, and kernels that ask where their block is: the launch
 // loops over its grid value; a block's chunk is copied in place by place,
 // an absent place (at or past its memref's length) as the argument's
