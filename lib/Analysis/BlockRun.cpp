@@ -207,13 +207,170 @@ static LogicalResult emitDataLoopError(Operation *loop, StringRef what) {
             "thread can see";
 }
 
+/// The error for an op the run reports as having memory effects it does not
+/// see (Step::UnseenEffects).
+static LogicalResult emitUnseenEffectsError(Operation *op) {
+  if (!isa<MemoryEffectOpInterface>(op))
+    return op->emitOpError()
+           << "has memory effects the analysis cannot see, so it cannot "
+              "prove the kernel safe";
+  return op->emitOpError()
+         << "reads or writes memory that the analysis follows only "
+            "through memref.load and memref.store, so it cannot prove the "
+            "kernel safe";
+}
+
+// The steps below run in the interpreter's inner loop, once per instruction
+// for all the threads that run it: they are inlined into runInstruction, so
+// that splitting the dispatch costs no call.
+
+template <typename ValueOfLane>
+LLVM_ATTRIBUTE_ALWAYS_INLINE void
+ThreadRunner::setEach(const Instruction &instruction, Lanes lanes,
+                      ValueOfLane valueOfLane) {
+  Slot slot = result(instruction, 0);
+  for (uint32_t lane : lanes)
+    setInt(slot, lane, valueOfLane(lane));
+}
+
+LLVM_ATTRIBUTE_ALWAYS_INLINE void
+ThreadRunner::runFold(const Instruction &instruction, Lanes lanes) {
+  Slot target = result(instruction, 0);
+  unsigned count = instruction.numOperands;
+  SmallVector<int64_t, 3> operandValues(count);
+  for (uint32_t lane : lanes) {
+    bool allKnown = true;
+    for (unsigned i = 0; i < count && allKnown; ++i) {
+      allKnown = isKnown(operand(instruction, i), lane);
+      operandValues[i] = valueOf(operand(instruction, i), lane);
+    }
+    std::optional<int64_t> computed;
+    if (allKnown)
+      computed = foldIntegerOp(
+          *instruction.op, operandValues,
+          [&](Type type, int64_t value) { return integerAttr(type, value); });
+    if (computed)
+      setInt(target, lane, wrapToWidth(instruction.resultWidth, *computed));
+    else
+      known[at(target, lane)] = 0;
+  }
+}
+
+LLVM_ATTRIBUTE_ALWAYS_INLINE LogicalResult
+ThreadRunner::runLoad(const Instruction &instruction, Lanes lanes) {
+  const MemoryInstruction &load =
+      program.memoryInstructions[instruction.immediate];
+  Slot target = result(instruction, 0);
+  // A load's indices follow its memref.
+  const Slot *indices = &program.slotLists[instruction.firstOperand + 1];
+  for (uint32_t lane : lanes) {
+    known[at(target, lane)] = 0;
+    if (load.table) {
+      // An entry of a constant table at known indices is known.
+      int64_t linear = 0;
+      bool inside = true;
+      for (unsigned i = 0; inside && i < load.shape.size(); ++i) {
+        inside = isKnown(indices[i], lane) && valueOf(indices[i], lane) >= 0 &&
+                 valueOf(indices[i], lane) < load.shape[i];
+        if (inside)
+          linear = linear * load.shape[i] + valueOf(indices[i], lane);
+      }
+      if (inside)
+        setInt(target, lane,
+               wrapToWidth(instruction.resultWidth, (*load.table)[linear]));
+    }
+    if (failed(recordAccess(instruction.op, load, indices, lane,
+                            /*write=*/false)))
+      return failure();
+  }
+  return success();
+}
+
+LLVM_ATTRIBUTE_ALWAYS_INLINE LogicalResult
+ThreadRunner::runStore(const Instruction &instruction, Lanes lanes) {
+  // A store's (and an atomic's) indices follow its value and memref.
+  const Slot *indices = &program.slotLists[instruction.firstOperand + 2];
+  for (uint32_t lane : lanes)
+    if (failed(recordAccess(instruction.op,
+                            program.memoryInstructions[instruction.immediate],
+                            indices, lane, /*write=*/true)))
+      return failure();
+  return success();
+}
+
+LLVM_ATTRIBUTE_ALWAYS_INLINE LogicalResult
+ThreadRunner::runView(const Instruction &instruction, Lanes lanes) {
+  Slot source = operand(instruction, 0), shift = operand(instruction, 1);
+  Slot target = result(instruction, 0);
+  Attribute owner = ObsDialect::OwnerAttrHelper(instruction.op->getContext())
+                        .getAttr(instruction.op);
+  for (uint32_t lane : lanes) {
+    if (!isPointerKnown(source, lane) || !isKnown(shift, lane))
+      return instruction.op->emitOpError()
+             << "views memory the analysis cannot follow";
+    const Pointer &viewed = pointers[at(source, lane)];
+    pointers[at(target, lane)] = {
+        viewed.memory,
+        viewed.byteOffset + static_cast<uint64_t>(valueOf(shift, lane)),
+        owner ? owner : viewed.owner};
+    pointerKnown[at(target, lane)] = 1;
+  }
+  return success();
+}
+
+LLVM_ATTRIBUTE_ALWAYS_INLINE LogicalResult
+ThreadRunner::runSelectMemref(const Instruction &instruction, Lanes lanes) {
+  Slot condition = operand(instruction, 0);
+  Slot target = result(instruction, 0);
+  for (uint32_t lane : lanes) {
+    if (!isKnown(condition, lane))
+      return instruction.op->emitOpError()
+             << "chooses a buffer by a condition the analysis cannot "
+                "follow";
+    Slot chosen = operand(instruction, valueOf(condition, lane) ? 1 : 2);
+    pointerKnown[at(target, lane)] = isPointerKnown(chosen, lane);
+    if (isPointerKnown(chosen, lane))
+      pointers[at(target, lane)] = pointers[at(chosen, lane)];
+  }
+  return success();
+}
+
+LLVM_ATTRIBUTE_ALWAYS_INLINE void
+ThreadRunner::runRegisterRead(const Instruction &instruction, Lanes lanes) {
+  Slot owner = operand(instruction, 0);
+  const ThreadProgram::RegisterRead &read =
+      program.registerReads[instruction.immediate];
+  Slot element = read.element;
+  // The owner is compared with the thread's own number: the check's
+  // other operand is gpu.thread_id x, which is that number here. Within
+  // a warp, the owner's warp with the thread's.
+  std::vector<ShuffleRead> *checked = nullptr;
+  if (read.withinWarp) {
+    checked = &shuffleReads[read.sync];
+    checked->resize(threads);
+  }
+  for (uint32_t lane : lanes) {
+    int64_t computedBy = isKnown(owner, lane) ? valueOf(owner, lane) : -1;
+    int64_t index = element != ThreadProgram::kNoSlot && isKnown(element, lane)
+                        ? valueOf(element, lane)
+                        : -1;
+    if (checked)
+      (*checked)[lane] = {computedBy, index, true};
+    if (computedBy == int64_t(lane) ||
+        (read.withinWarp && computedBy >= 0 &&
+         computedBy / kWarpLanes == lane / kWarpLanes))
+      continue;
+    recordRegisterViolation(read.withinWarp
+                                ? RegisterReadViolation::OtherWarp
+                                : RegisterReadViolation::OtherThread,
+                            read.sync, instruction.op, lane, computedBy, index);
+    break; // Only the first wrong read of an array is kept.
+  }
+  forgetResults(instruction, lanes);
+}
+
 LogicalResult ThreadRunner::runInstruction(const Instruction &instruction,
                                            Lanes lanes) {
-  auto setAll = [&](function_ref<int64_t(uint32_t)> valueOfLane) {
-    Slot slot = result(instruction, 0);
-    for (uint32_t lane : lanes)
-      setInt(slot, lane, valueOfLane(lane));
-  };
   switch (instruction.step) {
   case Step::Nothing:
     return success();
@@ -221,7 +378,8 @@ LogicalResult ThreadRunner::runInstruction(const Instruction &instruction,
     forgetResults(instruction, lanes);
     return success();
   case Step::Constant:
-    setAll([&](uint32_t) { return instruction.immediate; });
+    setEach(instruction, lanes,
+            [&](uint32_t) { return instruction.immediate; });
     return success();
   case Step::Direct:
     runDirect(instruction, lanes);
@@ -229,153 +387,39 @@ LogicalResult ThreadRunner::runInstruction(const Instruction &instruction,
   case Step::IndexBounds:
     runDirect(instruction, lanes);
     return checkIndexBounds(instruction, lanes);
-  case Step::Fold: {
-    Slot target = result(instruction, 0);
-    unsigned count = instruction.numOperands;
-    SmallVector<int64_t, 3> operandValues(count);
-    for (uint32_t lane : lanes) {
-      bool allKnown = true;
-      for (unsigned i = 0; i < count && allKnown; ++i) {
-        allKnown = isKnown(operand(instruction, i), lane);
-        operandValues[i] = valueOf(operand(instruction, i), lane);
-      }
-      std::optional<int64_t> computed;
-      if (allKnown)
-        computed = foldIntegerOp(
-            *instruction.op, operandValues,
-            [&](Type type, int64_t value) { return integerAttr(type, value); });
-      if (computed)
-        setInt(target, lane, wrapToWidth(instruction.resultWidth, *computed));
-      else
-        known[at(target, lane)] = 0;
-    }
+  case Step::Fold:
+    runFold(instruction, lanes);
     return success();
-  }
   case Step::ThreadIdX:
-    setAll([](uint32_t lane) { return int64_t(lane); });
+    setEach(instruction, lanes, [](uint32_t lane) { return int64_t(lane); });
     return success();
   case Step::Zero:
-    setAll([](uint32_t) { return int64_t(0); });
+    setEach(instruction, lanes, [](uint32_t) { return int64_t(0); });
     return success();
   case Step::BlockDimX:
-    setAll([&](uint32_t) { return int64_t(threads); });
+    setEach(instruction, lanes, [&](uint32_t) { return int64_t(threads); });
     return success();
   case Step::One:
-    setAll([](uint32_t) { return int64_t(1); });
+    setEach(instruction, lanes, [](uint32_t) { return int64_t(1); });
     return success();
   case Step::Barrier:
     for (uint32_t lane : lanes)
       passed[lane].push_back(instruction.op);
     return success();
-  case Step::Load: {
-    const MemoryInstruction &load =
-        program.memoryInstructions[instruction.immediate];
-    Slot target = result(instruction, 0);
-    // A load's indices follow its memref.
-    const Slot *indices = &program.slotLists[instruction.firstOperand + 1];
-    for (uint32_t lane : lanes) {
-      known[at(target, lane)] = 0;
-      if (load.table) {
-        // An entry of a constant table at known indices is known.
-        int64_t linear = 0;
-        bool inside = true;
-        for (unsigned i = 0; inside && i < load.shape.size(); ++i) {
-          inside = isKnown(indices[i], lane) &&
-                   valueOf(indices[i], lane) >= 0 &&
-                   valueOf(indices[i], lane) < load.shape[i];
-          if (inside)
-            linear = linear * load.shape[i] + valueOf(indices[i], lane);
-        }
-        if (inside)
-          setInt(target, lane,
-                 wrapToWidth(instruction.resultWidth, (*load.table)[linear]));
-      }
-      if (failed(recordAccess(instruction.op, load, indices, lane,
-                              /*write=*/false)))
-        return failure();
-    }
-    return success();
-  }
+  case Step::Load:
+    return runLoad(instruction, lanes);
   case Step::Atomic:
     forgetResults(instruction, lanes);
     [[fallthrough]];
-  case Step::Store: {
-    // A store's (and an atomic's) indices follow its value and memref.
-    const Slot *indices = &program.slotLists[instruction.firstOperand + 2];
-    for (uint32_t lane : lanes)
-      if (failed(recordAccess(instruction.op,
-                              program.memoryInstructions[instruction.immediate],
-                              indices, lane, /*write=*/true)))
-        return failure();
+  case Step::Store:
+    return runStore(instruction, lanes);
+  case Step::View:
+    return runView(instruction, lanes);
+  case Step::SelectMemref:
+    return runSelectMemref(instruction, lanes);
+  case Step::RegisterRead:
+    runRegisterRead(instruction, lanes);
     return success();
-  }
-  case Step::View: {
-    Slot source = operand(instruction, 0), shift = operand(instruction, 1);
-    Slot target = result(instruction, 0);
-    Attribute owner = ObsDialect::OwnerAttrHelper(instruction.op->getContext())
-                          .getAttr(instruction.op);
-    for (uint32_t lane : lanes) {
-      if (!isPointerKnown(source, lane) || !isKnown(shift, lane))
-        return instruction.op->emitOpError()
-               << "views memory the analysis cannot follow";
-      const Pointer &viewed = pointers[at(source, lane)];
-      pointers[at(target, lane)] = {
-          viewed.memory,
-          viewed.byteOffset + static_cast<uint64_t>(valueOf(shift, lane)),
-          owner ? owner : viewed.owner};
-      pointerKnown[at(target, lane)] = 1;
-    }
-    return success();
-  }
-  case Step::SelectMemref: {
-    Slot condition = operand(instruction, 0);
-    Slot target = result(instruction, 0);
-    for (uint32_t lane : lanes) {
-      if (!isKnown(condition, lane))
-        return instruction.op->emitOpError()
-               << "chooses a buffer by a condition the analysis cannot "
-                  "follow";
-      Slot chosen = operand(instruction, valueOf(condition, lane) ? 1 : 2);
-      pointerKnown[at(target, lane)] = isPointerKnown(chosen, lane);
-      if (isPointerKnown(chosen, lane))
-        pointers[at(target, lane)] = pointers[at(chosen, lane)];
-    }
-    return success();
-  }
-  case Step::RegisterRead: {
-    Slot owner = operand(instruction, 0);
-    const ThreadProgram::RegisterRead &read =
-        program.registerReads[instruction.immediate];
-    Slot element = read.element;
-    // The owner is compared with the thread's own number: the check's
-    // other operand is gpu.thread_id x, which is that number here. Within
-    // a warp, the owner's warp with the thread's.
-    std::vector<ShuffleRead> *checked = nullptr;
-    if (read.withinWarp) {
-      checked = &shuffleReads[read.sync];
-      checked->resize(threads);
-    }
-    for (uint32_t lane : lanes) {
-      int64_t computedBy = isKnown(owner, lane) ? valueOf(owner, lane) : -1;
-      int64_t index =
-          element != ThreadProgram::kNoSlot && isKnown(element, lane)
-              ? valueOf(element, lane)
-              : -1;
-      if (checked)
-        (*checked)[lane] = {computedBy, index, true};
-      if (computedBy == int64_t(lane) ||
-          (read.withinWarp && computedBy >= 0 &&
-           computedBy / kWarpLanes == lane / kWarpLanes))
-        continue;
-      recordRegisterViolation(
-          read.withinWarp ? RegisterReadViolation::OtherWarp
-                          : RegisterReadViolation::OtherThread,
-          read.sync, instruction.op, lane, computedBy, index);
-      break; // Only the first wrong read of an array is kept.
-    }
-    forgetResults(instruction, lanes);
-    return success();
-  }
   case Step::Shuffle:
     return runShuffle(instruction, lanes);
   case Step::If:
@@ -391,14 +435,7 @@ LogicalResult ThreadRunner::runInstruction(const Instruction &instruction,
     return instruction.op->emitOpError()
            << "has regions the analysis cannot follow";
   case Step::UnseenEffects:
-    if (!isa<MemoryEffectOpInterface>(instruction.op))
-      return instruction.op->emitOpError()
-             << "has memory effects the analysis cannot see, so it cannot "
-                "prove the kernel safe";
-    return instruction.op->emitOpError()
-           << "reads or writes memory that the analysis follows only "
-              "through memref.load and memref.store, so it cannot prove the "
-              "kernel safe";
+    return emitUnseenEffectsError(instruction.op);
   }
   llvm_unreachable("unknown step");
 }

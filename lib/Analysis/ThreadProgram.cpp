@@ -328,64 +328,42 @@ void ThreadProgram::compile(Operation &op, uint32_t index) {
   instruction.numOperands = op.getNumOperands();
   for (Value operand : op.getOperands())
     slotLists.push_back(slots.lookup(operand));
-  auto finish = [&](Step step) {
-    instruction.step = step;
-    instructions[index] = instruction;
-  };
+  instruction.step = compileStep(op, instruction);
+  instructions[index] = instruction;
+}
 
+Step ThreadProgram::compileStep(Operation &op, Instruction &instruction) {
   if (auto id = dyn_cast<gpu::ThreadIdOp>(op))
-    return finish(id.getDimension() == gpu::Dimension::x ? Step::ThreadIdX
-                                                         : Step::Zero);
+    return id.getDimension() == gpu::Dimension::x ? Step::ThreadIdX
+                                                  : Step::Zero;
   // The block the lowering addresses global memory for is block 0; the
   // block index the kernel's own code computes with (obs.data) is any.
   if (isa<gpu::BlockIdOp>(op))
-    return finish(ObsDialect::DataAttrHelper(op.getContext()).isAttrPresent(&op)
-                      ? Step::Unknown
-                      : Step::Zero);
+    return ObsDialect::DataAttrHelper(op.getContext()).isAttrPresent(&op)
+               ? Step::Unknown
+               : Step::Zero;
   if (auto dim = dyn_cast<gpu::BlockDimOp>(op))
-    return finish(dim.getDimension() == gpu::Dimension::x ? Step::BlockDimX
-                                                          : Step::One);
+    return dim.getDimension() == gpu::Dimension::x ? Step::BlockDimX
+                                                   : Step::One;
   if (isLoweredBarrier(&op))
-    return finish(Step::Barrier);
+    return Step::Barrier;
   if (isa<gpu::ReturnOp, scf::YieldOp>(op))
-    return finish(Step::Nothing);
-  if (auto load = dyn_cast<memref::LoadOp>(op)) {
-    instruction.immediate = compileMemoryInstruction(load.getMemRef());
-    MemoryInstruction &access = memoryInstructions.back();
-    // A constant table (compact's positions, a shuffle) is known data.
-    if (auto get = load.getMemRef().getDefiningOp<memref::GetGlobalOp>()) {
-      auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
-          get, get.getNameAttr());
-      auto entries = global && global.getConstant()
-                         ? dyn_cast_if_present<DenseIntElementsAttr>(
-                               global.getInitialValueAttr())
-                         : DenseIntElementsAttr();
-      if (entries) {
-        access.table.emplace();
-        if (entries.isSplat())
-          access.table->assign(access.numElements,
-                               entries.getSplatValue<APInt>().getSExtValue());
-        else
-          for (const APInt &entry : entries.getValues<APInt>())
-            access.table->push_back(entry.getSExtValue());
-        instruction.resultWidth = getIntegerWidth(load.getType());
-      }
-    }
-    return finish(Step::Load);
-  }
+    return Step::Nothing;
+  if (auto load = dyn_cast<memref::LoadOp>(op))
+    return compileLoad(load, instruction);
   if (auto store = dyn_cast<memref::StoreOp>(op)) {
     instruction.immediate = compileMemoryInstruction(store.getMemRef());
     memoryInstructions.back().checkedScatter =
         ObsDialect::CheckedScatterAttrHelper(op.getContext())
             .isAttrPresent(store);
-    return finish(Step::Store);
+    return Step::Store;
   }
   if (auto atomic = dyn_cast<memref::AtomicRMWOp>(op)) {
     instruction.immediate = compileMemoryInstruction(atomic.getMemref());
     memoryInstructions.back().atomic = true;
     memoryInstructions.back().atomicKind =
         static_cast<uint8_t>(atomic.getKind());
-    return finish(Step::Atomic);
+    return Step::Atomic;
   }
   // The cpu target's reports of a place a scatter writes twice and of a
   // read outside an array stop the run; they touch nothing the proof
@@ -393,50 +371,19 @@ void ThreadProgram::compile(Operation &op, uint32_t index) {
   if (auto call = dyn_cast<func::CallOp>(op);
       call && (call.getCallee() == kScatterCollisionFunction ||
                call.getCallee() == kIndexOutsideFunction))
-    return finish(Step::Nothing);
+    return Step::Nothing;
   if (isa<memref::ViewOp>(op))
-    return finish(Step::View);
+    return Step::View;
   if (auto select = dyn_cast<arith::SelectOp>(op);
       select && isa<MemRefType>(select.getType()))
-    return finish(Step::SelectMemref);
+    return Step::SelectMemref;
   if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-    IfInstruction compiled;
-    compiled.holdsBarrier = holdsBarrier(ifOp.getThenRegion()) ||
-                            holdsBarrier(ifOp.getElseRegion());
-    compiled.constantCondition =
-        matchPattern(ifOp.getCondition(), m_Constant());
-    std::tie(compiled.thenBegin, compiled.thenEnd) =
-        compileRegion(ifOp.getThenRegion());
-    std::tie(compiled.elseBegin, compiled.elseEnd) =
-        compileRegion(ifOp.getElseRegion());
-    auto yields = [&](Region &region, SmallVector<Slot> &into) {
-      if (!region.empty())
-        for (Value yielded : region.front().getTerminator()->getOperands())
-          into.push_back(slots.lookup(yielded));
-    };
-    yields(ifOp.getThenRegion(), compiled.thenYields);
-    yields(ifOp.getElseRegion(), compiled.elseYields);
-    instruction.immediate = ifs.size();
-    ifs.push_back(std::move(compiled));
-    return finish(Step::If);
+    instruction.immediate = compileIf(ifOp);
+    return Step::If;
   }
   if (auto loop = dyn_cast<scf::ForOp>(op)) {
-    ForInstruction compiled;
-    compiled.lower = slots.lookup(loop.getLowerBound());
-    compiled.upper = slots.lookup(loop.getUpperBound());
-    compiled.step = slots.lookup(loop.getStep());
-    compiled.inductionVar = slots.lookup(loop.getInductionVar());
-    for (Value carried : loop.getRegionIterArgs())
-      compiled.iterArgs.push_back(slots.lookup(carried));
-    compiled.skippable = isSkippable(loop);
-    compiled.skipped = compiled.skippable && !loop.getInitArgs().empty();
-    if (compiled.skippable)
-      compiled.whenSkipped = compileSkipped(loop);
-    std::tie(compiled.bodyBegin, compiled.bodyEnd) =
-        compileRegion(loop.getRegion());
-    instruction.immediate = fors.size();
-    fors.push_back(std::move(compiled));
-    return finish(Step::For);
+    instruction.immediate = compileFor(loop);
+    return Step::For;
   }
   // A loop whose trip count depends on data (Mandelbrot's escape loop) is
   // followed where it touches nothing another thread can see: any number
@@ -444,54 +391,120 @@ void ThreadProgram::compile(Operation &op, uint32_t index) {
   // which count as reads of anywhere in their buffers.
   if (auto loop = dyn_cast<scf::WhileOp>(op)) {
     if (!isSkippable(loop))
-      return finish(Step::DataLoop);
+      return Step::DataLoop;
     instruction.immediate = skippedLoops.size();
     skippedLoops.push_back(compileSkipped(loop));
-    return finish(Step::SkippedLoop);
+    return Step::SkippedLoop;
   }
   if (op.getNumRegions())
-    return finish(Step::CannotFollow);
+    return Step::CannotFollow;
   if (IntegerAttr sync = readCheckSync(&op)) {
     instruction.immediate = compileRegisterRead(&op, sync);
-    return finish(Step::RegisterRead);
+    return Step::RegisterRead;
   }
   if (isa<NVVM::ShflOp>(op)) {
     IntegerAttr sync =
         ObsDialect::ShuffleReadAttrHelper(op.getContext()).getAttr(&op);
     instruction.immediate = sync ? sync.getInt() : -1;
-    return finish(Step::Shuffle);
+    return Step::Shuffle;
   }
   if (hasUnseenEffects(
           op, [&](Value memref) { return classifyUntracked(memref); },
           [&](Value memref) { return tracked.contains(memref); }))
-    return finish(Step::UnseenEffects);
+    return Step::UnseenEffects;
+  return compileInteger(op, instruction);
+}
 
+Step ThreadProgram::compileLoad(memref::LoadOp load, Instruction &instruction) {
+  instruction.immediate = compileMemoryInstruction(load.getMemRef());
+  MemoryInstruction &access = memoryInstructions.back();
+  // A constant table (compact's positions, a shuffle) is known data.
+  if (auto get = load.getMemRef().getDefiningOp<memref::GetGlobalOp>()) {
+    auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+        get, get.getNameAttr());
+    auto entries = global && global.getConstant()
+                       ? dyn_cast_if_present<DenseIntElementsAttr>(
+                             global.getInitialValueAttr())
+                       : DenseIntElementsAttr();
+    if (entries) {
+      access.table.emplace();
+      if (entries.isSplat())
+        access.table->assign(access.numElements,
+                             entries.getSplatValue<APInt>().getSExtValue());
+      else
+        for (const APInt &entry : entries.getValues<APInt>())
+          access.table->push_back(entry.getSExtValue());
+      instruction.resultWidth = getIntegerWidth(load.getType());
+    }
+  }
+  return Step::Load;
+}
+
+uint32_t ThreadProgram::compileIf(scf::IfOp ifOp) {
+  IfInstruction compiled;
+  compiled.holdsBarrier =
+      holdsBarrier(ifOp.getThenRegion()) || holdsBarrier(ifOp.getElseRegion());
+  compiled.constantCondition = matchPattern(ifOp.getCondition(), m_Constant());
+  std::tie(compiled.thenBegin, compiled.thenEnd) =
+      compileRegion(ifOp.getThenRegion());
+  std::tie(compiled.elseBegin, compiled.elseEnd) =
+      compileRegion(ifOp.getElseRegion());
+  auto yields = [&](Region &region, SmallVector<Slot> &into) {
+    if (!region.empty())
+      for (Value yielded : region.front().getTerminator()->getOperands())
+        into.push_back(slots.lookup(yielded));
+  };
+  yields(ifOp.getThenRegion(), compiled.thenYields);
+  yields(ifOp.getElseRegion(), compiled.elseYields);
+  ifs.push_back(std::move(compiled));
+  return ifs.size() - 1;
+}
+
+uint32_t ThreadProgram::compileFor(scf::ForOp loop) {
+  ForInstruction compiled;
+  compiled.lower = slots.lookup(loop.getLowerBound());
+  compiled.upper = slots.lookup(loop.getUpperBound());
+  compiled.step = slots.lookup(loop.getStep());
+  compiled.inductionVar = slots.lookup(loop.getInductionVar());
+  for (Value carried : loop.getRegionIterArgs())
+    compiled.iterArgs.push_back(slots.lookup(carried));
+  compiled.skippable = isSkippable(loop);
+  compiled.skipped = compiled.skippable && !loop.getInitArgs().empty();
+  if (compiled.skippable)
+    compiled.whenSkipped = compileSkipped(loop);
+  std::tie(compiled.bodyBegin, compiled.bodyEnd) =
+      compileRegion(loop.getRegion());
+  fors.push_back(std::move(compiled));
+  return fors.size() - 1;
+}
+
+Step ThreadProgram::compileInteger(Operation &op, Instruction &instruction) {
   // Integer arithmetic, of addresses and conditions.
   if (op.getNumResults() != 1 || !op.getResult(0).getType().isIntOrIndex())
-    return finish(Step::Unknown);
+    return Step::Unknown;
   instruction.resultWidth = getIntegerWidth(op.getResult(0).getType());
   if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
     auto integer = dyn_cast<IntegerAttr>(constant.getValue());
     if (!integer)
-      return finish(Step::Unknown);
+      return Step::Unknown;
     instruction.immediate =
         integer.getType().isInteger(1)
             ? static_cast<int64_t>(integer.getValue().getZExtValue())
             : integer.getValue().getSExtValue();
     instruction.immediate =
         wrapToWidth(instruction.resultWidth, instruction.immediate);
-    return finish(Step::Constant);
+    return Step::Constant;
   }
   if (llvm::any_of(op.getOperandTypes(),
                    [](Type type) { return !type.isIntOrIndex(); }))
-    return finish(Step::Unknown);
+    return Step::Unknown;
   instruction.code = classifyIntegerOp(op);
   if (instruction.code == IntegerOpcode::Fold)
-    return finish(Step::Fold);
+    return Step::Fold;
   instruction.operandWidth = getIntegerWidth(
       op.getOperand(instruction.code == IntegerOpcode::Select ? 1 : 0)
           .getType());
   if (ObsDialect::IndexBoundsAttrHelper(op.getContext()).isAttrPresent(&op))
-    return finish(Step::IndexBounds);
-  return finish(Step::Direct);
+    return Step::IndexBounds;
+  return Step::Direct;
 }

@@ -17,6 +17,14 @@
 #include "llvm/ADT/DenseSet.h"
 #include <vector>
 
+namespace mlir::memref {
+class LoadOp;
+} // namespace mlir::memref
+namespace mlir::scf {
+class ForOp;
+class IfOp;
+} // namespace mlir::scf
+
 namespace mlir::obs::block_run {
 
 enum class UntrackedMemory { Private, Constant, Unknown };
@@ -187,6 +195,19 @@ private:
   std::pair<uint32_t, uint32_t> compileBlock(Block *block);
   std::pair<uint32_t, uint32_t> compileRegion(Region &region);
   void compile(Operation &op, uint32_t index);
+  /// What `op` does to the threads' state; fills in what its step needs
+  /// in `instruction` (an immediate, widths, an integer opcode).
+  Step compileStep(Operation &op, Instruction &instruction);
+  /// Compiles a load, with the entries of the constant table it reads from
+  /// if any.
+  Step compileLoad(memref::LoadOp load, Instruction &instruction);
+  /// Compiles an scf.if and its branches; returns its index in ifs.
+  uint32_t compileIf(scf::IfOp ifOp);
+  /// Compiles an scf.for and its body; returns its index in fors.
+  uint32_t compileFor(scf::ForOp loop);
+  /// What an op without regions or memory effects does: integer arithmetic
+  /// the run evaluates, or a result it does not know.
+  Step compileInteger(Operation &op, Instruction &instruction);
   UntrackedMemory classifyUntracked(Value memref) const;
   /// Compiles what a load or store of `memref` needs; returns its index.
   uint32_t compileMemoryInstruction(Value memref);

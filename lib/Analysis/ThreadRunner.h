@@ -61,6 +61,26 @@ private:
     run.warpOpsByPhase[phase] += ops;
   }
   LogicalResult runInstruction(const Instruction &instruction, Lanes lanes);
+  // The steps runInstruction dispatches to, by kind of instruction, each in
+  // every thread of `lanes` (inlined there: they are the run's inner loop).
+  /// Sets the result of `instruction` to `valueOfLane(lane)` in each thread.
+  template <typename ValueOfLane>
+  void setEach(const Instruction &instruction, Lanes lanes,
+               ValueOfLane valueOfLane);
+  /// An integer op asked through its folder, where its operands are known.
+  void runFold(const Instruction &instruction, Lanes lanes);
+  /// A load: records the read, and knows the entry of a constant table.
+  LogicalResult runLoad(const Instruction &instruction, Lanes lanes);
+  /// A store or an atomic: records the write.
+  LogicalResult runStore(const Instruction &instruction, Lanes lanes);
+  /// A view: points its result into the memory its source points at.
+  LogicalResult runView(const Instruction &instruction, Lanes lanes);
+  /// A choice of memref: points its result where the chosen one points.
+  LogicalResult runSelectMemref(const Instruction &instruction, Lanes lanes);
+  /// A register read check: records a thread that reads an element another
+  /// computed (the first for each array), and the owners the shuffles that
+  /// follow must take their values from.
+  void runRegisterRead(const Instruction &instruction, Lanes lanes);
   /// An integer op computed directly, in every thread of `lanes`.
   void runDirect(const Instruction &instruction, Lanes lanes);
   template <IntegerOpcode Code>

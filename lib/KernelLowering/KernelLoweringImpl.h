@@ -128,6 +128,9 @@ private:
                           const ElementSet *written = nullptr,
                           bool inPlace = false,
                           SmallVectorImpl<SmallVector<Value>> *kept = nullptr);
+  /// The emission of one stage's rounds, and what it knows of the stage
+  /// (StageLowering.cpp).
+  class StageEmitter;
   /// A scatter's stages: the initial value over its buffer, then the
   /// values written (or merged) at their places, each ending in a block
   /// barrier; a global scatter's one stage writes (or merges) them into

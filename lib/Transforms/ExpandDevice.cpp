@@ -10,24 +10,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DeviceExpansion/DeviceExpander.h"
-#include "Obs/Analysis/CombineLaws.h"
-#include "Obs/Builder/Combinators.h"
-#include "Obs/Builder/Networks.h"
-#include "Obs/Dialect/Obs/ObsDialect.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
-#include "Obs/KernelLowering/KernelLowering.h"
-#include "Obs/Support/MemoryBytes.h"
 #include "Obs/Support/Statistics.h"
+#include "Obs/Transforms/DeviceExpansion.h"
 #include "Obs/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
-#include "mlir/IR/SymbolTable.h"
-#include "llvm/ADT/TypeSwitch.h"
-#include "llvm/ADT/bit.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Rewrite/FrozenRewritePatternSet.h"
+#include "mlir/Rewrite/PatternApplicator.h"
 
 namespace mlir::obs {
 #define GEN_PASS_DEF_OBSEXPANDDEVICE
@@ -36,68 +28,45 @@ namespace mlir::obs {
 
 using namespace mlir;
 using namespace mlir::obs;
-using namespace mlir::obs::device_expansion;
-
-/// The order `less` gives, where it is one comparison of the two elements'
-/// first scalars: `cmpi slt`/`ult` or `cmpf olt`/`ult` ascending, their
-/// `gt` forms (or the operands swapped) descending.
-static std::optional<KeyOrder> matchKeyOrder(Region &less,
-                                             unsigned scalarsPerElement) {
-  Block &block = less.front();
-  Value yielded = block.getTerminator()->getOperand(0);
-  Operation *compare = yielded.getDefiningOp();
-  if (!compare || compare->getNumOperands() != 2)
-    return std::nullopt;
-  Value first = block.getArgument(0);
-  Value second = block.getArgument(scalarsPerElement);
-  bool swapped;
-  if (compare->getOperand(0) == first && compare->getOperand(1) == second)
-    swapped = false;
-  else if (compare->getOperand(0) == second && compare->getOperand(1) == first)
-    swapped = true;
-  else
-    return std::nullopt;
-  KeyOrder order;
-  order.bits = first.getType().getIntOrFloatBitWidth();
-  if (auto cmpi = dyn_cast<arith::CmpIOp>(compare)) {
-    switch (cmpi.getPredicate()) {
-    case arith::CmpIPredicate::slt:
-    case arith::CmpIPredicate::sgt:
-      order.kind = KeyOrder::Kind::Signed;
-      break;
-    case arith::CmpIPredicate::ult:
-    case arith::CmpIPredicate::ugt:
-      order.kind = KeyOrder::Kind::Unsigned;
-      break;
-    default:
-      return std::nullopt;
-    }
-    bool greater = cmpi.getPredicate() == arith::CmpIPredicate::sgt ||
-                   cmpi.getPredicate() == arith::CmpIPredicate::ugt;
-    order.descending = greater != swapped;
-    return order;
-  }
-  if (auto cmpf = dyn_cast<arith::CmpFOp>(compare)) {
-    using P = arith::CmpFPredicate;
-    P predicate = cmpf.getPredicate();
-    if (predicate != P::OLT && predicate != P::ULT && predicate != P::OGT &&
-        predicate != P::UGT)
-      return std::nullopt;
-    order.kind = KeyOrder::Kind::Float;
-    bool greater = predicate == P::OGT || predicate == P::UGT;
-    order.descending = greater != swapped;
-    return order;
-  }
-  return std::nullopt;
-}
-
 namespace {
 struct ObsExpandDevicePass
     : mlir::obs::impl::ObsExpandDeviceBase<ObsExpandDevicePass> {
   using ObsExpandDeviceBase::ObsExpandDeviceBase;
   void runOnOperation() override;
+
+private:
+  /// The patterns of the algorithms the pass was asked for.
+  LogicalResult populatePatterns(RewritePatternSet &patterns,
+                                 const DeviceExpansionOptions &options);
 };
 } // namespace
+
+LogicalResult
+ObsExpandDevicePass::populatePatterns(RewritePatternSet &patterns,
+                                      const DeviceExpansionOptions &options) {
+  if (algorithms.empty()) {
+    populateObsDeviceExpansionPatterns(patterns, options);
+    return success();
+  }
+  using Populate =
+      void (*)(RewritePatternSet &, const DeviceExpansionOptions &);
+  const std::pair<StringRef, Populate> known[] = {
+      {"map", populateDeviceMapExpansionPatterns},
+      {"reduce", populateDeviceReduceExpansionPatterns},
+      {"scan", populateDeviceScanExpansionPatterns},
+      {"radix-sort", populateRadixSortExpansionPatterns},
+      {"merge-sort", populateMergeSortExpansionPatterns}};
+  for (const std::string &name : algorithms) {
+    const auto *found = llvm::find_if(
+        known, [&](const auto &entry) { return entry.first == name; });
+    if (found == std::end(known))
+      return mlir::emitError(getOperation().getLoc())
+             << "obs-expand-device: unknown algorithm '" << name
+             << "': expected map, reduce, scan, radix-sort or merge-sort";
+    found->second(patterns, options);
+  }
+  return success();
+}
 
 void ObsExpandDevicePass::runOnOperation() {
   ModuleOp module = getOperation();
@@ -114,40 +83,45 @@ void ObsExpandDevicePass::runOnOperation() {
   });
   if (deviceOps.empty())
     return;
-  SymbolTable symbols(module);
+  DeviceExpansionStatistics statistics;
+  DeviceExpansionOptions options;
+  options.tile = tile;
+  options.statistics = &statistics;
+  RewritePatternSet patterns(&getContext());
+  if (failed(populatePatterns(patterns, options)))
+    return signalPassFailure();
+  FrozenRewritePatternSet frozen(std::move(patterns));
+  PatternApplicator applicator(frozen);
+  applicator.applyDefaultCostModel();
+  // Each op is rewritten once, by the pattern of highest benefit that
+  // matches. The plans' host code is left as written: a greedy driver would
+  // fold it.
+  PatternRewriter rewriter(&getContext());
+  bool failedAny = false;
   for (Operation *op : deviceOps) {
-    struct Described {
-      SmallVector<Type> scalars;
-      Region *body;
-      ArrayAttr identity;
-    };
-    Described described =
-        TypeSwitch<Operation *, Described>(op)
-            .Case<DeviceMapOp, DeviceSortOp>([](auto mapOrSort) -> Described {
-              return {mapOrSort.getElementTypes(), &mapOrSort.getBody(), {}};
-            })
-            .Case<DeviceReduceOp, DeviceScanOp>([](auto fold) -> Described {
-              return {fold.getElementTypes(), &fold.getBody(),
-                      fold.getIdentity()};
-            });
-    if (described.identity && failed(checkCombineLaws(op, described.identity)))
-      return signalPassFailure();
-    // A sort by one comparison of the first scalars is a radix sort; any
-    // other order merges.
-    std::optional<KeyOrder> keyOrder;
-    if (isa<DeviceSortOp>(op)) {
-      if (failed(checkStrictWeakOrder(op)))
-        return signalPassFailure();
-      keyOrder = matchKeyOrder(*described.body, described.scalars.size());
-      addToStatistic(*this, keyOrder ? numRadixSorts : numMergeSorts,
-                     keyOrder ? "radix-sorts" : "merge-sorts");
-    }
-    DeviceExpander expander(op, symbols, described.scalars, *described.body,
-                            described.identity, keyOrder, tile);
-    expander.expand();
-    op->erase();
-    addToStatistic(*this, numOps, "device-ops");
-    addToStatistic(*this, numKernels, "kernels", expander.getKernelCount());
-    addToStatistic(*this, numLaunches, "launches", expander.getLaunchCount());
+    // A pattern that does not match because the op breaks its laws has
+    // said so at the op; otherwise no pattern expands it.
+    bool reported = false;
+    ScopedDiagnosticHandler watch(&getContext(), [&](Diagnostic &diagnostic) {
+      reported |= diagnostic.getSeverity() == DiagnosticSeverity::Error;
+      return failure();
+    });
+    rewriter.setInsertionPoint(op);
+    if (succeeded(applicator.matchAndRewrite(op, rewriter)))
+      continue;
+    if (!reported)
+      op->emitOpError("has no device algorithm to expand it");
+    failedAny = true;
   }
+  auto add = [&](Pass::Statistic &statistic, StringRef name, unsigned count) {
+    if (count)
+      addToStatistic(*this, statistic, name, count);
+  };
+  add(numOps, "device-ops", statistics.ops);
+  add(numKernels, "kernels", statistics.kernels);
+  add(numLaunches, "launches", statistics.launches);
+  add(numRadixSorts, "radix-sorts", statistics.radixSorts);
+  add(numMergeSorts, "merge-sorts", statistics.mergeSorts);
+  if (failedAny)
+    signalPassFailure();
 }

@@ -328,22 +328,82 @@ proveDynamicLaunchPlaces(LaunchOp launch, KernelOp kernel,
   return success();
 }
 
-LogicalResult
-mlir::obs::proveLaunchPlaces(LaunchOp launch, KernelOp kernel,
-                             SmallVectorImpl<LaunchOverlap> &overlaps) {
-  if (launch.hasDynamicSizes())
-    return proveDynamicLaunchPlaces(launch, kernel, overlaps);
-  SmallVector<Value> memrefs(launch.getInputs());
-  llvm::append_range(memrefs, launch.getOutputs());
-  SmallVector<AffineMap> layouts = launch.getLayoutsOrChunks(kernel);
-  int64_t grid = *launch.getStaticGridSize();
+namespace {
 
-  // Each operand's array, and how its places are computed.
+/// An allocation's places, in units of its element size, [begin, end), and
+/// who last wrote each.
+struct AllocationUnits {
+  Value root;
+  int64_t begin, end;
+  PlaceTable writers;
+};
+
+/// The proof for a launch whose sizes are static: every block and element
+/// of every operand is visited, its place computed through its layout, and
+/// the places of each allocation compared.
+class StaticLaunchProof {
+public:
+  StaticLaunchProof(LaunchOp launch, SmallVectorImpl<LaunchOverlap> &overlaps)
+      : launch(launch), overlaps(overlaps) {}
+
+  /// Proves `launch` of `kernel`, appending the overlaps a block reads and
+  /// writes; reports the first counterexample.
+  LogicalResult prove(KernelOp kernel);
+
+private:
+  /// Each operand's array, and how its places are computed; or an error.
+  LogicalResult compileOperands(KernelOp kernel);
+  /// The element `element` of block `block` of an operand, in elements of
+  /// its view from its allocation's base byte, or an error.
+  std::optional<int64_t> linearOf(const OperandPlaces &places, int64_t block,
+                                  uint64_t element);
+  /// The same place in units of its allocation's element size.
+  std::optional<int64_t> placeOf(const OperandPlaces &places, int64_t block,
+                                 uint64_t element);
+  /// Checks that the places of every whole operand lie inside its
+  /// allocation.
+  LogicalResult proveWholeOperands();
+  /// Checks that the operands `members` over `root` have one element size
+  /// and lie on its grid, so that their places compare element by element.
+  LogicalResult checkOneElementSize(Value root, ArrayRef<unsigned> members);
+  /// Proves the places the operands `members` take in the allocation
+  /// `root`: inside it, none written twice, none written by one block and
+  /// read by another.
+  LogicalResult proveAllocation(Value root, ArrayRef<unsigned> members);
+  /// Whether `unit`, element `element` of block `block` of `places`, is
+  /// inside its allocation; reports it where it is not.
+  bool inside(const AllocationUnits &units, int64_t unit,
+              const OperandPlaces &places, int64_t block, uint64_t element);
+  /// Records the write of `unit` by element `element` of block `block` of
+  /// `places`, or reports that it is written twice.
+  LogicalResult recordWrite(AllocationUnits &units, int64_t unit,
+                            const OperandPlaces &places, int64_t block,
+                            uint64_t element);
+  /// Checks the read of `unit` by element `element` of block `block` of
+  /// `places` against its writer: none, or the same block, whose pair of
+  /// elements is appended to the overlaps once.
+  LogicalResult checkRead(const AllocationUnits &units, int64_t unit,
+                          const OperandPlaces &places, int64_t block,
+                          uint64_t element);
+
+  LaunchOp launch;
+  SmallVectorImpl<LaunchOverlap> &overlaps;
+  SmallVector<Value> memrefs;
+  int64_t grid = 0;
+  SmallVector<OperandPlaces, 4> operands;
+  /// The pairs of elements already appended to the overlaps.
+  llvm::DenseSet<std::tuple<unsigned, uint64_t, unsigned, uint64_t>> seen;
+};
+
+} // namespace
+
+LogicalResult StaticLaunchProof::compileOperands(KernelOp kernel) {
+  SmallVector<AffineMap> layouts = launch.getLayoutsOrChunks(kernel);
+  grid = *launch.getStaticGridSize();
   FailureOr<SmallVector<FollowedOperand>> followed =
       followLaunchOperands(launch, kernel);
   if (failed(followed))
     return failure();
-  SmallVector<OperandPlaces, 4> operands;
   for (FollowedOperand &each : *followed) {
     CompiledLayout layout(layouts[each.operand].getResult(0));
     if (layout.tooDeep())
@@ -355,48 +415,49 @@ mlir::obs::proveLaunchPlaces(LaunchOp launch, KernelOp kernel,
          cast<MemRefType>(memrefs[each.operand].getType()).getShape().front(),
          std::move(layout), each.array.whole});
   }
+  return success();
+}
 
-  // The place of element `element` of block `block` of an operand, in units
-  // of its allocation's element size, or an error.
-  // The element `element` of block `block` of an operand, in elements of
-  // its view from its allocation's base byte, or an error.
-  auto linearOf = [&](const OperandPlaces &places, int64_t block,
-                      uint64_t element) -> std::optional<int64_t> {
-    // Row-major: the innermost indices first.
-    SmallVector<int64_t, 4> path(places.arrayShape.size());
-    uint64_t rest = element;
-    for (unsigned d = places.arrayShape.size(); d-- > 0;) {
-      path[d] = static_cast<int64_t>(rest % places.arrayShape[d]);
-      rest /= places.arrayShape[d];
-    }
-    std::optional<int64_t> outer = places.layout(block, path[0]);
-    if (!outer || *outer < 0 || *outer >= places.outerExtent) {
-      InFlightDiagnostic diag =
-          launch.emitOpError()
-          << "layout " << places.operand << " places element " << path[0]
-          << " of block " << block << " at "
-          << (outer ? std::to_string(*outer) : std::string("no index"))
-          << ", outside " << memrefs[places.operand].getType();
-      tagError(diag, ErrorKind::RejectedChoice);
-      return std::nullopt;
-    }
-    path[0] = *outer;
-    const AllocationView &p = places.placement;
-    int64_t linear = p.offset;
-    for (auto [index, stride] : llvm::zip_equal(path, p.strides))
-      linear += index * stride;
-    return linear;
-  };
-  // The same place in units of its allocation's element size.
-  auto placeOf = [&](const OperandPlaces &places, int64_t block,
-                     uint64_t element) -> std::optional<int64_t> {
-    std::optional<int64_t> linear = linearOf(places, block, element);
-    if (!linear)
-      return std::nullopt;
-    const AllocationView &p = places.placement;
-    return p.baseBytes / p.elementBytes + *linear;
-  };
+std::optional<int64_t> StaticLaunchProof::linearOf(const OperandPlaces &places,
+                                                   int64_t block,
+                                                   uint64_t element) {
+  // Row-major: the innermost indices first.
+  SmallVector<int64_t, 4> path(places.arrayShape.size());
+  uint64_t rest = element;
+  for (unsigned d = places.arrayShape.size(); d-- > 0;) {
+    path[d] = static_cast<int64_t>(rest % places.arrayShape[d]);
+    rest /= places.arrayShape[d];
+  }
+  std::optional<int64_t> outer = places.layout(block, path[0]);
+  if (!outer || *outer < 0 || *outer >= places.outerExtent) {
+    InFlightDiagnostic diag =
+        launch.emitOpError()
+        << "layout " << places.operand << " places element " << path[0]
+        << " of block " << block << " at "
+        << (outer ? std::to_string(*outer) : std::string("no index"))
+        << ", outside " << memrefs[places.operand].getType();
+    tagError(diag, ErrorKind::RejectedChoice);
+    return std::nullopt;
+  }
+  path[0] = *outer;
+  const AllocationView &p = places.placement;
+  int64_t linear = p.offset;
+  for (auto [index, stride] : llvm::zip_equal(path, p.strides))
+    linear += index * stride;
+  return linear;
+}
 
+std::optional<int64_t> StaticLaunchProof::placeOf(const OperandPlaces &places,
+                                                  int64_t block,
+                                                  uint64_t element) {
+  std::optional<int64_t> linear = linearOf(places, block, element);
+  if (!linear)
+    return std::nullopt;
+  const AllocationView &p = places.placement;
+  return p.baseBytes / p.elementBytes + *linear;
+}
+
+LogicalResult StaticLaunchProof::proveWholeOperands() {
   // A whole operand (a global scatter's or an `obs.global` argument's
   // memref) is the same places in every block, so block 0's are all of
   // them: each must lie inside its allocation, which a view such as a
@@ -426,6 +487,133 @@ mlir::obs::proveLaunchPlaces(LaunchOp launch, KernelOp kernel,
       return tagError(diag, ErrorKind::RejectedChoice);
     }
   }
+  return success();
+}
+
+LogicalResult
+StaticLaunchProof::checkOneElementSize(Value root, ArrayRef<unsigned> members) {
+  // Places are compared element by element: every view of one allocation
+  // in a launch has one element size and lies on its grid.
+  const AllocationView &first = operands[members.front()].placement;
+  for (unsigned member : members) {
+    const AllocationView &p = operands[member].placement;
+    if (p.elementBytes != first.elementBytes ||
+        p.baseBytes % p.elementBytes != 0) {
+      InFlightDiagnostic diag =
+          launch.emitOpError()
+          << "passes " << nameOperand(launch, members.front()) << " and "
+          << nameOperand(launch, member)
+          << ", views of one allocation with different element sizes or "
+             "misaligned elements, which the launch proof does not compare";
+      diag.attachNote(root.getLoc()) << "the allocation";
+      return tagError(diag, ErrorKind::RejectedChoice);
+    }
+  }
+  return success();
+}
+
+bool StaticLaunchProof::inside(const AllocationUnits &units, int64_t unit,
+                               const OperandPlaces &places, int64_t block,
+                               uint64_t element) {
+  if (unit >= units.begin && unit < units.end)
+    return true;
+  InFlightDiagnostic diag = launch.emitOpError()
+                            << nameOperand(launch, places.operand)
+                            << " places element " << element << " of block "
+                            << block << " at element " << unit - units.begin
+                            << " of its allocation, which holds "
+                            << units.end - units.begin;
+  diag.attachNote(units.root.getLoc()) << "the allocation";
+  tagError(diag, ErrorKind::RejectedChoice);
+  return false;
+}
+
+LogicalResult StaticLaunchProof::recordWrite(AllocationUnits &units,
+                                             int64_t unit,
+                                             const OperandPlaces &places,
+                                             int64_t block, uint64_t element) {
+  Writer &writer = units.writers[unit];
+  if (writer.block >= 0) {
+    InFlightDiagnostic diag =
+        launch.emitOpError()
+        << "writes one place twice: element " << writer.element << " of block "
+        << writer.block << " through " << nameOperand(launch, writer.operand)
+        << ", and element " << element << " of block " << block << " through "
+        << nameOperand(launch, places.operand);
+    diag.attachNote(units.root.getLoc()) << "the allocation";
+    return tagError(diag, ErrorKind::RejectedChoice);
+  }
+  writer = {block, places.operand, element};
+  return success();
+}
+
+LogicalResult StaticLaunchProof::checkRead(const AllocationUnits &units,
+                                           int64_t unit,
+                                           const OperandPlaces &places,
+                                           int64_t block, uint64_t element) {
+  Writer writer = units.writers.lookup(unit);
+  if (writer.block < 0)
+    return success();
+  if (writer.block != block) {
+    InFlightDiagnostic diag =
+        launch.emitOpError()
+        << "block " << writer.block << " writes element " << writer.element
+        << " through " << nameOperand(launch, writer.operand) << " where block "
+        << block << " reads element " << element << " through "
+        << nameOperand(launch, places.operand)
+        << ": blocks run in any order, so a launch's blocks may "
+           "not write what another block reads";
+    diag.attachNote(units.root.getLoc()) << "the allocation";
+    return tagError(diag, ErrorKind::RejectedChoice);
+  }
+  auto key =
+      std::make_tuple(places.operand, element, writer.operand, writer.element);
+  if (seen.insert(key).second)
+    overlaps.push_back(
+        {{places.operand, element, writer.operand, writer.element},
+         block,
+         units.root});
+  return success();
+}
+
+LogicalResult StaticLaunchProof::proveAllocation(Value root,
+                                                 ArrayRef<unsigned> members) {
+  if (failed(checkOneElementSize(root, members)))
+    return failure();
+  FailureOr<Extent> extent = extentOf(root, launch);
+  if (failed(extent))
+    return failure();
+  int64_t elementBytes = operands[members.front()].placement.elementBytes;
+  int64_t unitBegin = llvm::divideFloorSigned(extent->begin, elementBytes);
+  int64_t unitEnd = llvm::divideCeilSigned(extent->end, elementBytes);
+  AllocationUnits units{root, unitBegin, unitEnd,
+                        PlaceTable(unitBegin, unitEnd - unitBegin)};
+  // Writes first, then reads, so that a read meets every write.
+  for (bool reads : {false, true}) {
+    for (unsigned member : members) {
+      const OperandPlaces &places = operands[member];
+      if (places.output == reads)
+        continue;
+      for (int64_t block = 0; block < grid; ++block) {
+        for (uint64_t element = 0; element < places.leaves; ++element) {
+          std::optional<int64_t> unit = placeOf(places, block, element);
+          if (!unit || !inside(units, *unit, places, block, element))
+            return failure();
+          if (failed(reads ? checkRead(units, *unit, places, block, element)
+                           : recordWrite(units, *unit, places, block, element)))
+            return failure();
+        }
+      }
+    }
+  }
+  return success();
+}
+
+LogicalResult StaticLaunchProof::prove(KernelOp kernel) {
+  llvm::append_range(memrefs, launch.getInputs());
+  llvm::append_range(memrefs, launch.getOutputs());
+  if (failed(compileOperands(kernel)) || failed(proveWholeOperands()))
+    return failure();
 
   // The operands of each allocation. A whole operand is checked above: a
   // global scatter's memref is alone over its allocation, and nothing
@@ -435,104 +623,18 @@ mlir::obs::proveLaunchPlaces(LaunchOp launch, KernelOp kernel,
   for (const OperandPlaces &places : operands)
     if (!places.whole)
       byRoot[places.placement.root].push_back(places.operand);
-
-  llvm::DenseSet<std::tuple<unsigned, uint64_t, unsigned, uint64_t>> seen;
-  for (auto &[allocation, members] : byRoot) {
-    Value root = allocation;
-    // Places are compared element by element: every view of one allocation
-    // in a launch has one element size and lies on its grid.
-    const AllocationView &first = operands[members.front()].placement;
-    for (unsigned member : members) {
-      const AllocationView &p = operands[member].placement;
-      if (p.elementBytes != first.elementBytes ||
-          p.baseBytes % p.elementBytes != 0) {
-        InFlightDiagnostic diag =
-            launch.emitOpError()
-            << "passes " << nameOperand(launch, members.front()) << " and "
-            << nameOperand(launch, member)
-            << ", views of one allocation with different element sizes or "
-               "misaligned elements, which the launch proof does not compare";
-        diag.attachNote(root.getLoc()) << "the allocation";
-        return tagError(diag, ErrorKind::RejectedChoice);
-      }
-    }
-    FailureOr<Extent> extent = extentOf(root, launch);
-    if (failed(extent))
+  for (auto &[root, members] : byRoot)
+    if (failed(proveAllocation(root, members)))
       return failure();
-    int64_t unitBegin =
-        llvm::divideFloorSigned(extent->begin, first.elementBytes);
-    int64_t unitEnd = llvm::divideCeilSigned(extent->end, first.elementBytes);
-    PlaceTable writers(unitBegin, unitEnd - unitBegin);
-    auto inside = [&](int64_t unit, const OperandPlaces &places, int64_t block,
-                      uint64_t element) {
-      if (unit >= unitBegin && unit < unitEnd)
-        return true;
-      InFlightDiagnostic diag = launch.emitOpError()
-                                << nameOperand(launch, places.operand)
-                                << " places element " << element << " of block "
-                                << block << " at element " << unit - unitBegin
-                                << " of its allocation, which holds "
-                                << unitEnd - unitBegin;
-      diag.attachNote(root.getLoc()) << "the allocation";
-      tagError(diag, ErrorKind::RejectedChoice);
-      return false;
-    };
-    // Writes first, then reads, so that a read meets every write.
-    for (bool reads : {false, true}) {
-      for (unsigned member : members) {
-        const OperandPlaces &places = operands[member];
-        if (places.output == reads)
-          continue;
-        for (int64_t block = 0; block < grid; ++block) {
-          for (uint64_t element = 0; element < places.leaves; ++element) {
-            std::optional<int64_t> unit = placeOf(places, block, element);
-            if (!unit || !inside(*unit, places, block, element))
-              return failure();
-            if (!reads) {
-              Writer &writer = writers[*unit];
-              if (writer.block >= 0) {
-                InFlightDiagnostic diag =
-                    launch.emitOpError()
-                    << "writes one place twice: element " << writer.element
-                    << " of block " << writer.block << " through "
-                    << nameOperand(launch, writer.operand) << ", and element "
-                    << element << " of block " << block << " through "
-                    << nameOperand(launch, places.operand);
-                diag.attachNote(root.getLoc()) << "the allocation";
-                return tagError(diag, ErrorKind::RejectedChoice);
-              }
-              writer = {block, places.operand, element};
-              continue;
-            }
-            Writer writer = writers.lookup(*unit);
-            if (writer.block < 0)
-              continue;
-            if (writer.block != block) {
-              InFlightDiagnostic diag =
-                  launch.emitOpError()
-                  << "block " << writer.block << " writes element "
-                  << writer.element << " through "
-                  << nameOperand(launch, writer.operand) << " where block "
-                  << block << " reads element " << element << " through "
-                  << nameOperand(launch, places.operand)
-                  << ": blocks run in any order, so a launch's blocks may "
-                     "not write what another block reads";
-              diag.attachNote(root.getLoc()) << "the allocation";
-              return tagError(diag, ErrorKind::RejectedChoice);
-            }
-            auto key = std::make_tuple(places.operand, element, writer.operand,
-                                       writer.element);
-            if (seen.insert(key).second)
-              overlaps.push_back(
-                  {{places.operand, element, writer.operand, writer.element},
-                   block,
-                   root});
-          }
-        }
-      }
-    }
-  }
   return success();
+}
+
+LogicalResult
+mlir::obs::proveLaunchPlaces(LaunchOp launch, KernelOp kernel,
+                             SmallVectorImpl<LaunchOverlap> &overlaps) {
+  if (launch.hasDynamicSizes())
+    return proveDynamicLaunchPlaces(launch, kernel, overlaps);
+  return StaticLaunchProof(launch, overlaps).prove(kernel);
 }
 
 LogicalResult

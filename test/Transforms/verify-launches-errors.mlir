@@ -54,9 +54,22 @@ obs.kernel @copy(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
 }
 
 func.func @divides_by_zero(%in: memref<8xi32>, %out: memref<8xi32>) {
-  // expected-error @+1 {{layout 0 places element 0 of block 0 at no index, outside 'memref<8xi32>'}}
+  // expected-error @+1 {{layout 0 divides by 0: a layout divides only by positive constants}}
   obs.launch @copy grid(2) ins(%in : memref<8xi32>) outs(%out : memref<8xi32>)
       layouts [affine_map<(b, i) -> (i floordiv 0)>, affine_map<(b, i) -> (b * 4 + i)>]
+  return
+}
+
+// -----
+
+obs.kernel @copy(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
+  obs.return %a : !obs.arr<4 x i32>
+}
+
+func.func @divides_by_negative(%in: memref<8xi32>, %out: memref<8xi32>) {
+  // expected-error @+1 {{layout 0 divides by -2: a layout divides only by positive constants}}
+  obs.launch @copy grid(2) ins(%in : memref<8xi32>) outs(%out : memref<8xi32>)
+      layouts [affine_map<(b, i) -> (b * 4 + i ceildiv -2)>, affine_map<(b, i) -> (b * 4 + i)>]
   return
 }
 

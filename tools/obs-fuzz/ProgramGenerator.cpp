@@ -826,28 +826,9 @@ private:
                    unsigned indent) {
     std::string arr = arrayType(length), half = arrayType(length / 2);
     std::string y = fresh();
-    std::string header;
     switch (s.kind) {
-    case Step::Map: {
-      os << pad(indent) << y << " = obs.map " << x << " : " << arr << " -> "
-         << arr << " {\n";
-      std::vector<std::string> in = arguments(1, header);
-      os << pad(indent) << header << "\n";
-      std::vector<std::string> out;
-      bool swap =
-          scalars().size() == 2 && scalars()[0] == scalars()[1] && s.b % 3 == 0;
-      // One map in five loops a number of times that depends on the data.
-      bool loops = s.b % 5 == 4;
-      for (size_t i = 0; i < in.size(); ++i) {
-        std::string operand = swap ? in[1 - i] : in[i];
-        out.push_back(
-            loops ? dataLoop(scalars()[i], operand, s.a, indent + 1)
-                  : unary(scalars()[i], operand, s.variant, s.a, indent + 1));
-      }
-      yield(out, indent + 1, scalarList());
-      os << pad(indent) << "}\n";
-      return y;
-    }
+    case Step::Map:
+      return mapStep(s, x, y, arr, indent);
     case Step::Rev:
     case Step::Riffle:
     case Step::Unriffle:
@@ -858,174 +839,28 @@ private:
          << " " << x << " : " << arr << "\n";
       return y;
     case Step::Evens:
-    case Step::Odds: {
-      os << pad(indent) << y << " = obs."
-         << (s.kind == Step::Evens ? "evens" : "odds") << " " << x << " : "
-         << arr << " {\n";
-      std::vector<std::string> in = arguments(2, header);
-      os << pad(indent) << header << "\n";
-      size_t w = scalars().size();
-      std::vector<std::string> first(in.begin(), in.begin() + w);
-      std::vector<std::string> second(in.begin() + w, in.end());
-      std::vector<std::string> out;
-      if (s.variant % 2 == 0) {
-        // cmpSwap: the pair in order.
-        std::string swap = less(second, first, indent + 1);
-        for (size_t i = 0; i < w; ++i) {
-          std::string lo = fresh();
-          os << pad(indent + 1) << lo << " = arith.select " << swap << ", "
-             << second[i] << ", " << first[i] << " : " << name(scalars()[i])
-             << "\n";
-          out.push_back(lo);
-        }
-        for (size_t i = 0; i < w; ++i) {
-          std::string hi = fresh();
-          os << pad(indent + 1) << hi << " = arith.select " << swap << ", "
-             << first[i] << ", " << second[i] << " : " << name(scalars()[i])
-             << "\n";
-          out.push_back(hi);
-        }
-      } else {
-        // (x op y, f(x)).
-        for (size_t i = 0; i < w; ++i)
-          out.push_back(
-              combine(scalars()[i], first[i], second[i], s.a & 3, indent + 1));
-        for (size_t i = 0; i < w; ++i)
-          out.push_back(
-              unary(scalars()[i], first[i], s.variant, s.a, indent + 1));
-      }
-      yield(out, indent + 1, scalarList() + ", " + scalarList());
-      os << pad(indent) << "}\n";
-      return y;
-    }
-    case Step::Fan: {
-      os << pad(indent) << y << " = obs.fan " << x << " : " << arr << " {\n";
-      std::vector<std::string> in = arguments(2, header);
-      os << pad(indent) << header << "\n";
-      size_t w = scalars().size();
-      std::vector<std::string> out;
-      for (size_t i = 0; i < w; ++i)
-        out.push_back(
-            combine(scalars()[i], in[i], in[w + i], s.variant, indent + 1));
-      yield(out, indent + 1, scalarList());
-      os << pad(indent) << "}\n";
-      return y;
-    }
-    case Step::PairSwap: {
-      std::string t = name(scalars()[0]);
-      std::string pairs = arrayType(length / 2, "tuple<" + t + ", " + t + ">");
-      std::string p = fresh(), m = fresh();
-      os << pad(indent) << p << " = obs.pair " << x << " : " << arr << "\n";
-      os << pad(indent) << m << " = obs.map " << p << " : " << pairs << " -> "
-         << pairs << " {\n";
-      std::vector<std::string> in = arguments(1, header);
-      // A pair of scalars: the block takes two.
-      std::string second = fresh("x");
-      header.insert(header.size() - 2, ", " + second + ": " + t);
-      os << pad(indent) << header << "\n";
-      std::string z =
-          combine(scalars()[0], in[0], second, s.variant, indent + 1);
-      yield({second, z}, indent + 1, t + ", " + t);
-      os << pad(indent) << "}\n";
-      os << pad(indent) << y << " = obs.unpair " << m << " : " << pairs << "\n";
-      return y;
-    }
-    case Step::ZipRev: {
-      std::string t = name(scalars()[0]);
-      std::string pairs = arrayType(length, "tuple<" + t + ", " + t + ">");
-      std::string r = fresh(), z = fresh();
-      os << pad(indent) << r << " = obs.rev " << x << " : " << arr << "\n";
-      os << pad(indent) << z << " = obs.zip " << x << ", " << r << " : " << arr
-         << ", " << arr << "\n";
-      os << pad(indent) << y << " = obs.map " << z << " : " << pairs << " -> "
-         << arr << " {\n";
-      std::vector<std::string> in = arguments(1, header);
-      std::string second = fresh("x");
-      header.insert(header.size() - 2, ", " + second + ": " + t);
-      os << pad(indent) << header << "\n";
-      yield({combine(scalars()[0], in[0], second, s.variant, indent + 1)},
-            indent + 1, t);
-      os << pad(indent) << "}\n";
-      return y;
-    }
-    case Step::HalveConc: {
-      std::string lo = fresh(), hi = fresh();
-      os << pad(indent) << lo << ", " << hi << " = obs.halve " << x << " : "
-         << arr << "\n";
-      std::string lo2 = steps(s.body, lo, length / 2, indent);
-      std::string hi2 = steps(s.secondBody, hi, length / 2, indent);
-      os << pad(indent) << y << " = obs.conc " << lo2 << ", " << hi2 << " : "
-         << half << ", " << half << "\n";
-      return y;
-    }
+    case Step::Odds:
+      return evensOddsStep(s, x, y, arr, indent);
+    case Step::Fan:
+      return fanStep(s, x, y, arr, indent);
+    case Step::PairSwap:
+      return pairSwapStep(s, x, y, arr, length, indent);
+    case Step::ZipRev:
+      return zipRevStep(s, x, y, arr, length, indent);
+    case Step::HalveConc:
     case Step::Two:
     case Step::Ilv:
-    case Step::One: {
-      std::string part = fresh("p");
-      os << pad(indent) << y << " = obs."
-         << (s.kind == Step::Two   ? "two"
-             : s.kind == Step::Ilv ? "ilv"
-                                   : "one")
-         << " " << x << " : " << arr << " -> " << arr << " {\n";
-      os << pad(indent) << "^bb0(" << part << ": " << half << "):\n";
-      std::string r = steps(s.body, part, length / 2, indent + 1);
-      os << pad(indent + 1) << "obs.yield " << r << " : " << half << "\n";
-      os << pad(indent) << "}\n";
-      return y;
-    }
-    case Step::Repeat: {
-      std::string iteration = fresh("p");
-      os << pad(indent) << y << " = obs.repeat " << s.a << " " << x << " : "
-         << arr << " {\n";
-      os << pad(indent) << "^bb0(" << iteration << ": " << arr << "):\n";
-      std::string r = steps(s.body, iteration, length, indent + 1);
-      os << pad(indent + 1) << "obs.yield " << r << " : " << arr << "\n";
-      os << pad(indent) << "}\n";
-      return y;
-    }
+    case Step::One:
+    case Step::Repeat:
+      return nestedStep(s, x, y, arr, half, length, indent);
     case Step::Permute: {
       std::string j = affinePosition(y, arr, s, length, indent);
       yield(indexOf(x, arr, j, indent + 1), indent + 1, scalarList());
       os << pad(indent) << "}\n";
       return y;
     }
-    case Step::Scatter: {
-      Scalar scalar = scalars().front();
-      std::string places, placesType = arrayType(length, "i32");
-      if (s.variant == 2) {
-        // The places are the values themselves.
-        places = valuesAsPlaces(x, arr, scalar, length, indent);
-      } else {
-        places = fresh();
-        // Variant 3: i mod ceil(N / 2), each place twice.
-        Step affine = s;
-        uint64_t modulus = length;
-        if (s.variant == 3) {
-          affine.a = 1;
-          affine.b = 0;
-          modulus = (length + 1) / 2;
-        }
-        std::string j =
-            affinePosition(places, placesType, affine, modulus, indent);
-        std::string p = fresh("i");
-        os << pad(indent + 1) << p << " = arith.index_cast " << j
-           << " : index to i32\n";
-        yield({p}, indent + 1, "i32");
-        os << pad(indent) << "}\n";
-      }
-      // Combines whose result does not depend on the order of the
-      // collisions: integer add and max, float max and min.
-      std::string combine;
-      if (s.variant == 1 || s.variant == 2)
-        combine = orderFreeCombine(scalar, s.b % 2);
-      os << pad(indent) << y << " = obs.scatter " << x << " at " << places;
-      if (!combine.empty())
-        os << " combine(" << combine << ")";
-      os << " initial(" << (isFloat(scalar) ? "0.0" : "0") << " : "
-         << name(scalar) << ") : " << arr << ", " << placesType << " -> " << arr
-         << "\n";
-      return y;
-    }
+    case Step::Scatter:
+      return scatterStep(s, x, y, arr, length, indent);
     case Step::Neighbour:
       return neighbour(s, x, length, indent);
     case Step::Gather:
@@ -1045,82 +880,313 @@ private:
       os << x << " : " << arr << "\n";
       return y;
     case Step::Scan:
-    case Step::Sort: {
-      bool scan = s.kind == Step::Scan;
-      static const char *scans[] = {"", "sklansky", "kogge_stone",
-                                    "brent_kung"};
-      static const char *sorts[] = {"", "periodic", "odd_even_merge",
-                                    "bitonic"};
-      const char *network = (scan ? scans : sorts)[s.variant];
-      os << pad(indent) << y << " = obs." << (scan ? "scan " : "sort ") << x;
-      if (*network)
-        os << " network(" << network << ")";
-      os << " : " << arr << " {\n";
-      std::vector<std::string> in = arguments(2, header);
-      os << pad(indent) << header << "\n";
-      size_t w = scalars().size();
-      std::vector<std::string> first(in.begin(), in.begin() + w);
-      std::vector<std::string> second(in.begin() + w, in.end());
-      if (scan) {
-        std::vector<std::string> out;
-        for (size_t i = 0; i < w; ++i) {
-          if (s.difference) {
-            std::string z = fresh();
-            os << pad(indent + 1) << z << " = arith."
-               << (isFloat(scalars()[i]) ? "subf " : "subi ") << first[i]
-               << ", " << second[i] << " : " << name(scalars()[i]) << "\n";
-            out.push_back(z);
-            continue;
-          }
-          out.push_back(combine(scalars()[i], first[i], second[i], s.a,
-                                indent + 1, /*floatSums=*/true));
-        }
-        yield(out, indent + 1, scalarList());
-      } else {
-        yield({less(first, second, indent + 1)}, indent + 1, "i1");
-      }
-      os << pad(indent) << "}\n";
-      return y;
-    }
-    case Step::AddReduce: {
-      std::vector<std::string> sums;
-      for (size_t k = 0; k < scalars().size(); ++k)
-        sums.push_back(fresh("r"));
-      os << pad(indent);
-      for (size_t k = 0; k < sums.size(); ++k)
-        os << (k ? ", " : "") << sums[k];
-      os << " = obs.reduce " << x << (s.variant ? " network(tree)" : "")
-         << " : " << arr << " -> " << scalarList() << " {\n";
-      std::vector<std::string> in = arguments(2, header);
-      os << pad(indent) << header << "\n";
-      size_t w = scalars().size();
-      std::vector<std::string> out;
-      for (size_t i = 0; i < w; ++i) {
-        std::string z = fresh();
-        os << pad(indent + 1) << z << " = arith."
-           << (isFloat(scalars()[i]) ? "addf " : "addi ") << in[i] << ", "
-           << in[w + i] << " : " << name(scalars()[i]) << "\n";
-        out.push_back(z);
-      }
-      yield(out, indent + 1, scalarList());
-      os << pad(indent) << "}\n";
-      os << pad(indent) << y << " = obs.map " << x << " : " << arr << " -> "
-         << arr << " {\n";
-      std::vector<std::string> element = arguments(1, header);
-      os << pad(indent) << header << "\n";
-      for (size_t i = 0; i < w; ++i) {
-        std::string z = fresh();
-        os << pad(indent + 1) << z << " = arith."
-           << (isFloat(scalars()[i]) ? "addf " : "addi ") << element[i] << ", "
-           << sums[i] << " : " << name(scalars()[i]) << "\n";
-        out[i] = z;
-      }
-      yield(out, indent + 1, scalarList());
-      os << pad(indent) << "}\n";
-      return y;
-    }
+    case Step::Sort:
+      return scanSortStep(s, x, y, arr, indent);
+    case Step::AddReduce:
+      return addReduceStep(s, x, y, arr, indent);
     }
     return x;
+  }
+
+  /// Prints a Map step: `y = obs.map x`, whose block applies a unary
+  /// function (or a loop of data-dependent trip count) to each scalar.
+  std::string mapStep(const Step &s, const std::string &x, const std::string &y,
+                      const std::string &arr, unsigned indent) {
+    std::string header;
+    os << pad(indent) << y << " = obs.map " << x << " : " << arr << " -> "
+       << arr << " {\n";
+    std::vector<std::string> in = arguments(1, header);
+    os << pad(indent) << header << "\n";
+    std::vector<std::string> out;
+    bool swap =
+        scalars().size() == 2 && scalars()[0] == scalars()[1] && s.b % 3 == 0;
+    // One map in five loops a number of times that depends on the data.
+    bool loops = s.b % 5 == 4;
+    for (size_t i = 0; i < in.size(); ++i) {
+      std::string operand = swap ? in[1 - i] : in[i];
+      out.push_back(
+          loops ? dataLoop(scalars()[i], operand, s.a, indent + 1)
+                : unary(scalars()[i], operand, s.variant, s.a, indent + 1));
+    }
+    yield(out, indent + 1, scalarList());
+    os << pad(indent) << "}\n";
+    return y;
+  }
+
+  /// Prints an Evens or Odds step, whose block maps a pair of elements to
+  /// a pair: a compare-and-swap, or (x op y, f(x)).
+  std::string evensOddsStep(const Step &s, const std::string &x,
+                            const std::string &y, const std::string &arr,
+                            unsigned indent) {
+    std::string header;
+    os << pad(indent) << y << " = obs."
+       << (s.kind == Step::Evens ? "evens" : "odds") << " " << x << " : " << arr
+       << " {\n";
+    std::vector<std::string> in = arguments(2, header);
+    os << pad(indent) << header << "\n";
+    size_t w = scalars().size();
+    std::vector<std::string> first(in.begin(), in.begin() + w);
+    std::vector<std::string> second(in.begin() + w, in.end());
+    std::vector<std::string> out;
+    if (s.variant % 2 == 0) {
+      // cmpSwap: the pair in order.
+      std::string swap = less(second, first, indent + 1);
+      for (size_t i = 0; i < w; ++i) {
+        std::string lo = fresh();
+        os << pad(indent + 1) << lo << " = arith.select " << swap << ", "
+           << second[i] << ", " << first[i] << " : " << name(scalars()[i])
+           << "\n";
+        out.push_back(lo);
+      }
+      for (size_t i = 0; i < w; ++i) {
+        std::string hi = fresh();
+        os << pad(indent + 1) << hi << " = arith.select " << swap << ", "
+           << first[i] << ", " << second[i] << " : " << name(scalars()[i])
+           << "\n";
+        out.push_back(hi);
+      }
+    } else {
+      // (x op y, f(x)).
+      for (size_t i = 0; i < w; ++i)
+        out.push_back(
+            combine(scalars()[i], first[i], second[i], s.a & 3, indent + 1));
+      for (size_t i = 0; i < w; ++i)
+        out.push_back(
+            unary(scalars()[i], first[i], s.variant, s.a, indent + 1));
+    }
+    yield(out, indent + 1, scalarList() + ", " + scalarList());
+    os << pad(indent) << "}\n";
+    return y;
+  }
+
+  /// Prints a Fan step, whose block combines each element with the first
+  /// half's matching one.
+  std::string fanStep(const Step &s, const std::string &x, const std::string &y,
+                      const std::string &arr, unsigned indent) {
+    std::string header;
+    os << pad(indent) << y << " = obs.fan " << x << " : " << arr << " {\n";
+    std::vector<std::string> in = arguments(2, header);
+    os << pad(indent) << header << "\n";
+    size_t w = scalars().size();
+    std::vector<std::string> out;
+    for (size_t i = 0; i < w; ++i)
+      out.push_back(
+          combine(scalars()[i], in[i], in[w + i], s.variant, indent + 1));
+    yield(out, indent + 1, scalarList());
+    os << pad(indent) << "}\n";
+    return y;
+  }
+
+  /// Prints a PairSwap step: `obs.pair`, a map over the pairs that swaps
+  /// and combines them, and `obs.unpair`.
+  std::string pairSwapStep(const Step &s, const std::string &x,
+                           const std::string &y, const std::string &arr,
+                           uint64_t length, unsigned indent) {
+    std::string header;
+    std::string t = name(scalars()[0]);
+    std::string pairs = arrayType(length / 2, "tuple<" + t + ", " + t + ">");
+    std::string p = fresh(), m = fresh();
+    os << pad(indent) << p << " = obs.pair " << x << " : " << arr << "\n";
+    os << pad(indent) << m << " = obs.map " << p << " : " << pairs << " -> "
+       << pairs << " {\n";
+    std::vector<std::string> in = arguments(1, header);
+    // A pair of scalars: the block takes two.
+    std::string second = fresh("x");
+    header.insert(header.size() - 2, ", " + second + ": " + t);
+    os << pad(indent) << header << "\n";
+    std::string z = combine(scalars()[0], in[0], second, s.variant, indent + 1);
+    yield({second, z}, indent + 1, t + ", " + t);
+    os << pad(indent) << "}\n";
+    os << pad(indent) << y << " = obs.unpair " << m << " : " << pairs << "\n";
+    return y;
+  }
+
+  /// Prints a ZipRev step: the array zipped with its reverse, and a map
+  /// that combines each pair.
+  std::string zipRevStep(const Step &s, const std::string &x,
+                         const std::string &y, const std::string &arr,
+                         uint64_t length, unsigned indent) {
+    std::string header;
+    std::string t = name(scalars()[0]);
+    std::string pairs = arrayType(length, "tuple<" + t + ", " + t + ">");
+    std::string r = fresh(), z = fresh();
+    os << pad(indent) << r << " = obs.rev " << x << " : " << arr << "\n";
+    os << pad(indent) << z << " = obs.zip " << x << ", " << r << " : " << arr
+       << ", " << arr << "\n";
+    os << pad(indent) << y << " = obs.map " << z << " : " << pairs << " -> "
+       << arr << " {\n";
+    std::vector<std::string> in = arguments(1, header);
+    std::string second = fresh("x");
+    header.insert(header.size() - 2, ", " + second + ": " + t);
+    os << pad(indent) << header << "\n";
+    yield({combine(scalars()[0], in[0], second, s.variant, indent + 1)},
+          indent + 1, t);
+    os << pad(indent) << "}\n";
+    return y;
+  }
+
+  /// Prints a step with nested steps: HalveConc, Two, Ilv, One or Repeat.
+  std::string nestedStep(const Step &s, const std::string &x,
+                         const std::string &y, const std::string &arr,
+                         const std::string &half, uint64_t length,
+                         unsigned indent) {
+    if (s.kind == Step::HalveConc) {
+      std::string lo = fresh(), hi = fresh();
+      os << pad(indent) << lo << ", " << hi << " = obs.halve " << x << " : "
+         << arr << "\n";
+      std::string lo2 = steps(s.body, lo, length / 2, indent);
+      std::string hi2 = steps(s.secondBody, hi, length / 2, indent);
+      os << pad(indent) << y << " = obs.conc " << lo2 << ", " << hi2 << " : "
+         << half << ", " << half << "\n";
+      return y;
+    }
+    if (s.kind == Step::Repeat) {
+      std::string iteration = fresh("p");
+      os << pad(indent) << y << " = obs.repeat " << s.a << " " << x << " : "
+         << arr << " {\n";
+      os << pad(indent) << "^bb0(" << iteration << ": " << arr << "):\n";
+      std::string r = steps(s.body, iteration, length, indent + 1);
+      os << pad(indent + 1) << "obs.yield " << r << " : " << arr << "\n";
+      os << pad(indent) << "}\n";
+      return y;
+    }
+    std::string part = fresh("p");
+    os << pad(indent) << y << " = obs."
+       << (s.kind == Step::Two   ? "two"
+           : s.kind == Step::Ilv ? "ilv"
+                                 : "one")
+       << " " << x << " : " << arr << " -> " << arr << " {\n";
+    os << pad(indent) << "^bb0(" << part << ": " << half << "):\n";
+    std::string r = steps(s.body, part, length / 2, indent + 1);
+    os << pad(indent + 1) << "obs.yield " << r << " : " << half << "\n";
+    os << pad(indent) << "}\n";
+    return y;
+  }
+
+  /// Prints a Scatter step: the places (affine, or the values themselves)
+  /// and `obs.scatter`, with an order-free combine for some variants.
+  std::string scatterStep(const Step &s, const std::string &x,
+                          const std::string &y, const std::string &arr,
+                          uint64_t length, unsigned indent) {
+    Scalar scalar = scalars().front();
+    std::string places, placesType = arrayType(length, "i32");
+    if (s.variant == 2) {
+      // The places are the values themselves.
+      places = valuesAsPlaces(x, arr, scalar, length, indent);
+    } else {
+      places = fresh();
+      // Variant 3: i mod ceil(N / 2), each place twice.
+      Step affine = s;
+      uint64_t modulus = length;
+      if (s.variant == 3) {
+        affine.a = 1;
+        affine.b = 0;
+        modulus = (length + 1) / 2;
+      }
+      std::string j =
+          affinePosition(places, placesType, affine, modulus, indent);
+      std::string p = fresh("i");
+      os << pad(indent + 1) << p << " = arith.index_cast " << j
+         << " : index to i32\n";
+      yield({p}, indent + 1, "i32");
+      os << pad(indent) << "}\n";
+    }
+    // Combines whose result does not depend on the order of the
+    // collisions: integer add and max, float max and min.
+    std::string combine;
+    if (s.variant == 1 || s.variant == 2)
+      combine = orderFreeCombine(scalar, s.b % 2);
+    os << pad(indent) << y << " = obs.scatter " << x << " at " << places;
+    if (!combine.empty())
+      os << " combine(" << combine << ")";
+    os << " initial(" << (isFloat(scalar) ? "0.0" : "0") << " : "
+       << name(scalar) << ") : " << arr << ", " << placesType << " -> " << arr
+       << "\n";
+    return y;
+  }
+
+  /// Prints a Scan or Sort step, with its network if it names one: a scan's
+  /// block combines (or subtracts) two elements, a sort's compares them.
+  std::string scanSortStep(const Step &s, const std::string &x,
+                           const std::string &y, const std::string &arr,
+                           unsigned indent) {
+    std::string header;
+    bool scan = s.kind == Step::Scan;
+    static const char *scans[] = {"", "sklansky", "kogge_stone", "brent_kung"};
+    static const char *sorts[] = {"", "periodic", "odd_even_merge", "bitonic"};
+    const char *network = (scan ? scans : sorts)[s.variant];
+    os << pad(indent) << y << " = obs." << (scan ? "scan " : "sort ") << x;
+    if (*network)
+      os << " network(" << network << ")";
+    os << " : " << arr << " {\n";
+    std::vector<std::string> in = arguments(2, header);
+    os << pad(indent) << header << "\n";
+    size_t w = scalars().size();
+    std::vector<std::string> first(in.begin(), in.begin() + w);
+    std::vector<std::string> second(in.begin() + w, in.end());
+    if (scan) {
+      std::vector<std::string> out;
+      for (size_t i = 0; i < w; ++i) {
+        if (s.difference) {
+          std::string z = fresh();
+          os << pad(indent + 1) << z << " = arith."
+             << (isFloat(scalars()[i]) ? "subf " : "subi ") << first[i] << ", "
+             << second[i] << " : " << name(scalars()[i]) << "\n";
+          out.push_back(z);
+          continue;
+        }
+        out.push_back(combine(scalars()[i], first[i], second[i], s.a,
+                              indent + 1, /*floatSums=*/true));
+      }
+      yield(out, indent + 1, scalarList());
+    } else {
+      yield({less(first, second, indent + 1)}, indent + 1, "i1");
+    }
+    os << pad(indent) << "}\n";
+    return y;
+  }
+
+  /// Prints an AddReduce step: `obs.reduce` summing the array, and a map
+  /// that adds the sums to each element.
+  std::string addReduceStep(const Step &s, const std::string &x,
+                            const std::string &y, const std::string &arr,
+                            unsigned indent) {
+    std::string header;
+    std::vector<std::string> sums;
+    for (size_t k = 0; k < scalars().size(); ++k)
+      sums.push_back(fresh("r"));
+    os << pad(indent);
+    for (size_t k = 0; k < sums.size(); ++k)
+      os << (k ? ", " : "") << sums[k];
+    os << " = obs.reduce " << x << (s.variant ? " network(tree)" : "") << " : "
+       << arr << " -> " << scalarList() << " {\n";
+    std::vector<std::string> in = arguments(2, header);
+    os << pad(indent) << header << "\n";
+    size_t w = scalars().size();
+    std::vector<std::string> out;
+    for (size_t i = 0; i < w; ++i) {
+      std::string z = fresh();
+      os << pad(indent + 1) << z << " = arith."
+         << (isFloat(scalars()[i]) ? "addf " : "addi ") << in[i] << ", "
+         << in[w + i] << " : " << name(scalars()[i]) << "\n";
+      out.push_back(z);
+    }
+    yield(out, indent + 1, scalarList());
+    os << pad(indent) << "}\n";
+    os << pad(indent) << y << " = obs.map " << x << " : " << arr << " -> "
+       << arr << " {\n";
+    std::vector<std::string> element = arguments(1, header);
+    os << pad(indent) << header << "\n";
+    for (size_t i = 0; i < w; ++i) {
+      std::string z = fresh();
+      os << pad(indent + 1) << z << " = arith."
+         << (isFloat(scalars()[i]) ? "addf " : "addi ") << element[i] << ", "
+         << sums[i] << " : " << name(scalars()[i]) << "\n";
+      out[i] = z;
+    }
+    yield(out, indent + 1, scalarList());
+    os << pad(indent) << "}\n";
+    return y;
   }
 
   const Program &program;

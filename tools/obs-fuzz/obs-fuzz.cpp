@@ -27,12 +27,11 @@
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/InitAll.h"
 #include "Obs/Runner/HostData.h"
+#include "Obs/Runner/Target.h"
 #include "Obs/Support/ErrorKinds.h"
 #include "Obs/Support/RuntimeFunctions.h"
 #include "ProgramGenerator.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -335,7 +334,7 @@ std::map<std::string, std::string> writtenProperties(ModuleOp module) {
 /// generated scatters write permutations, so any is a failure.
 std::optional<std::pair<int64_t, int64_t>> scatterCollision;
 
-extern "C" void obsFuzzScatterCollision(int64_t block, int64_t place) {
+void obsFuzzScatterCollision(int64_t block, int64_t place) {
   if (!scatterCollision)
     scatterCollision = {block, place};
 }
@@ -344,7 +343,7 @@ extern "C" void obsFuzzScatterCollision(int64_t block, int64_t place) {
 /// index and length (Obs/Support/RuntimeFunctions.h).
 std::optional<std::pair<int64_t, int64_t>> indexOutside;
 
-extern "C" void obsFuzzIndexOutside(int64_t, int64_t index, int64_t length) {
+void obsFuzzIndexOutside(int64_t, int64_t index, int64_t length) {
   if (!indexOutside)
     indexOutside = {index, length};
 }
@@ -353,7 +352,7 @@ extern "C" void obsFuzzIndexOutside(int64_t, int64_t index, int64_t length) {
 /// caller (Obs/Support/RuntimeFunctions.h). The fuzzer passes distinct,
 /// aligned buffers, so a report is a bug; the call must not return, so the
 /// child stops, and its crash is the finding.
-extern "C" void obsFuzzArgumentContract(int64_t first, int64_t second) {
+void obsFuzzArgumentContract(int64_t first, int64_t second) {
   if (first < 0)
     return;
   llvm::errs() << "obs-fuzz: the argument contract is broken at memref "
@@ -363,58 +362,47 @@ extern "C" void obsFuzzArgumentContract(int64_t first, int64_t second) {
 
 /// Lowers a copy of `module` by `pipeline` and JIT-compiles it, or returns
 /// the diagnostics on failure.
-FailureOr<std::unique_ptr<ExecutionEngine>>
+FailureOr<std::unique_ptr<obs::Executable>>
 compile(ModuleOp module, StringRef pipeline, StepError &error) {
   MLIRContext *context = module.getContext();
   Diagnostics diagnostics(*context);
   FailureOr<OwningOpRef<ModuleOp>> lowered = transform(module, pipeline, error);
   if (failed(lowered))
     return failure();
-  OwningOpRef<ModuleOp> copy = std::move(*lowered);
-  ExecutionEngineOptions options;
-  auto transformer = makeOptimizingTransformer(0, 0, nullptr);
-  options.transformer = transformer;
-  options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::None;
-  auto engine = ExecutionEngine::create(*copy, options);
-  if (!engine) {
+  // The programs are small and run once: LLVM's optimisation would cost
+  // more than it saves.
+  obs::CompileOptions options;
+  options.jitOptLevel = 0;
+  obs::RuntimeReports reports;
+  reports.scatterCollision = obsFuzzScatterCollision;
+  reports.indexOutside = obsFuzzIndexOutside;
+  reports.argumentContract = obsFuzzArgumentContract;
+  llvm::Expected<std::unique_ptr<obs::Executable>> executable =
+      obs::compileForHost(**lowered, options, reports);
+  if (!executable) {
     error = diagnostics.error;
-    error.text = "cannot JIT-compile: " + llvm::toString(engine.takeError()) +
+    error.text = llvm::toString(executable.takeError()) +
                  (error.text.empty() ? "" : ": " + error.text);
     return failure();
   }
-  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner mangle) {
-    llvm::orc::SymbolMap symbols;
-    symbols[mangle(obs::kScatterCollisionFunction)] = {
-        llvm::orc::ExecutorAddr::fromPtr(&obsFuzzScatterCollision),
-        llvm::JITSymbolFlags::Exported};
-    symbols[mangle(obs::kIndexOutsideFunction)] = {
-        llvm::orc::ExecutorAddr::fromPtr(&obsFuzzIndexOutside),
-        llvm::JITSymbolFlags::Exported};
-    symbols[mangle(obs::kArgumentContractFunction)] = {
-        llvm::orc::ExecutorAddr::fromPtr(&obsFuzzArgumentContract),
-        llvm::JITSymbolFlags::Exported};
-    return symbols;
-  });
-  return std::move(*engine);
+  return std::move(*executable);
 }
 
-/// Runs `symbol` of `engine` on `input`, writing `output`.
-LogicalResult invoke(ExecutionEngine &engine, StringRef symbol,
-                     obs_run::HostArray &input, obs_run::HostArray &output,
-                     StepError &error) {
-  obs_run::PackedMemRefs arguments;
-  for (obs_run::HostArray *array : {&input, &output}) {
-    SmallVector<void *> buffers;
-    for (unsigned c = 0; c < array->getWidth(); ++c)
-      buffers.push_back(array->getBuffer(c));
-    arguments.add(*array, buffers);
-  }
+/// Runs `symbol` of `executable` on `input`, writing `output`.
+LogicalResult invoke(obs::Executable &executable, StringRef symbol,
+                     const obs_run::HostArray &input,
+                     obs_run::HostArray &output, StepError &error) {
+  obs::Job job;
+  job.symbol = symbol.str();
+  job.arrays = {input, output};
+  job.numInputs = 1;
   scatterCollision.reset();
   indexOutside.reset();
-  if (llvm::Error e = engine.invokePacked(symbol, arguments.get())) {
+  if (llvm::Error e = executable.run(job)) {
     error.text = "cannot run: " + llvm::toString(std::move(e));
     return failure();
   }
+  output = std::move(job.arrays[1]);
   if (scatterCollision) {
     error.text = "a scatter without a combine wrote place " +
                  std::to_string(scatterCollision->second) +
@@ -436,7 +424,7 @@ LogicalResult invoke(ExecutionEngine &engine, StringRef symbol,
 FailureOr<obs_run::HostArray> run(ModuleOp module, const Entry &entry,
                                   StringRef pipeline, obs_run::HostArray input,
                                   StepError &error) {
-  FailureOr<std::unique_ptr<ExecutionEngine>> engine =
+  FailureOr<std::unique_ptr<obs::Executable>> engine =
       compile(module, pipeline, error);
   if (failed(engine))
     return failure();
@@ -477,8 +465,6 @@ void setMessage(Report &report, const std::string &text) {
   std::strncpy(report.message, text.c_str(), sizeof(report.message) - 1);
 }
 
-/// Checks one program under `configurations` (all of them, or the one a
-/// reduction replays); runs in a child process.
 /// The context every child parses into: made once, before the first fork,
 /// with every dialect registered and none loaded.
 MLIRContext *sharedContext = nullptr;
@@ -486,37 +472,187 @@ MLIRContext *sharedContext = nullptr;
 /// In a child: where it says which configuration it is running.
 int *childProgress = nullptr;
 
+/// `text` parsed and verified, or null, with `report` saying why: a
+/// program the verifier rejects (unsafe element code, a work assignment)
+/// is counted, and one that does not parse otherwise is a failure.
+OwningOpRef<ModuleOp> parseProgram(const std::string &text, Report &report) {
+  MLIRContext &context = *sharedContext;
+  Diagnostics diagnostics(context);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
+  if (module)
+    return module;
+  if (diagnostics.error.unsafe) {
+    // Element code the verifier rejects (a gpu op), on every target.
+    ++report.unsafe;
+    report.outcome = Outcome::Unsafe;
+    setMessage(report, diagnostics.error.text);
+  } else if (diagnostics.error.rejected || diagnostics.error.overLimit) {
+    // A work assignment the op verifier rejects.
+    ++report.rejected;
+    report.outcome = Outcome::Rejected;
+    setMessage(report, diagnostics.error.text);
+  } else {
+    report.outcome = Outcome::Failed;
+    setMessage(report, "the generated program does not parse or verify: " +
+                           diagnostics.error.text);
+  }
+  return nullptr;
+}
+
+/// Tells in `report` what ref's failure, `error`, on `input` means: a
+/// limit or a failure of its own, or a rejection (or a stop at a read
+/// outside an array) that the cpu target, under `configurations`' kernel
+/// as written, must agree with.
+void checkRefFailure(ModuleOp module, const Entry &entry,
+                     const obs_run::HostArray &input,
+                     const std::vector<Configuration> &configurations,
+                     StepError &error, Report &report) {
+  if (error.overLimit) {
+    ++report.resources;
+    report.outcome = Outcome::OverLimit;
+    setMessage(report, "ref: " + error.text);
+    return;
+  }
+  bool unsafe = error.unsafe || error.readOutside;
+  if (!error.rejected && !unsafe) {
+    report.outcome = Outcome::Failed;
+    setMessage(report, "ref: " + error.text);
+    return;
+  }
+  // ref proves what the kernel's user wrote, as the GPU targets do, and
+  // checks as it runs what depends on data: the kernel as written must
+  // then be rejected on cpu too, or stop there at a read outside an
+  // array too (under every order).
+  std::string refError = error.text;
+  bool stopped = error.readOutside;
+  ++(unsafe ? report.unsafe : report.rejected);
+  report.outcome = unsafe ? Outcome::Unsafe : Outcome::Rejected;
+  setMessage(report, "ref: " + refError);
+  for (auto [index, configuration] : llvm::enumerate(configurations)) {
+    if (!configuration.passes.empty())
+      continue;
+    if (childProgress)
+      *childProgress = static_cast<int>(index);
+    ++report.pipelines;
+    error = StepError();
+    FailureOr<OwningOpRef<ModuleOp>> made =
+        transform(module, configuration.refinement(), error);
+    bool ran =
+        succeeded(made) &&
+        succeeded(run(**made, entry, configuration.lowering(), input, error));
+    const char *why = nullptr;
+    if (ran)
+      why = stopped ? "ref stops at a read outside an array, but cpu runs "
+                      "the kernel: "
+                    : "ref rejects the kernel as written, but cpu runs it: ";
+    else if (stopped && !error.readOutside && !error.overLimit)
+      why = "ref stops at a read outside an array, but cpu fails "
+            "otherwise: ";
+    if (why) {
+      report.outcome = Outcome::Failed;
+      report.failingPipeline = index;
+      setMessage(report, why + refError +
+                             (ran ? std::string() : " | cpu: " + error.text));
+      return;
+    }
+    // A static rejection is the same under every order; a stop is checked
+    // under each.
+    if (!stopped)
+      break;
+  }
+}
+
+/// Refines `module` by `configuration`'s refinement (the `index`th
+/// configuration) into `refinedModule`, which stays null where the
+/// refinement fails, with `error` saying why. Fails, with `report` told,
+/// where the refinement replaced a property the user wrote (`written`).
+LogicalResult refine(ModuleOp module, const Configuration &configuration,
+                     size_t index,
+                     const std::map<std::string, std::string> &written,
+                     OwningOpRef<ModuleOp> &refinedModule, StepError &error,
+                     Report &report) {
+  ++report.pipelines;
+  FailureOr<OwningOpRef<ModuleOp>> made =
+      transform(module, configuration.refinement(), error);
+  if (failed(made))
+    return success();
+  refinedModule = std::move(*made);
+  for (auto &[where, what] : writtenProperties(*refinedModule)) {
+    auto it = written.find(where);
+    if (it == written.end() || it->second == what)
+      continue;
+    report.outcome = Outcome::Failed;
+    report.failingPipeline = index;
+    setMessage(report, "a refinement replaced the written properties "
+                       "of the sync at " +
+                           where + ": " + it->second + " became " + what);
+    return failure();
+  }
+  return success();
+}
+
+/// Whether checking goes on after `module` failed, with `error`, under
+/// `configuration` (the `index`th) though ref ran it; where it does not,
+/// `report` says why.
+bool goesOnAfterFailure(ModuleOp module, const Configuration &configuration,
+                        size_t index, const StepError &error, Report &report) {
+  bool asWritten = configuration.passes.empty();
+  // A refinement that runs out of shared memory was too ambitious, not
+  // wrong; a kernel as written over a limit is not checked further.
+  if (error.overLimit) {
+    ++report.resources;
+    if (!asWritten)
+      return true;
+    report.outcome = Outcome::OverLimit;
+    setMessage(report, error.text);
+    return false;
+  }
+  // ref accepted the kernel as written, so every target must: the
+  // verifiers disagree. A read outside an array is an error on every
+  // target and for every plan.
+  if ((asWritten && error.rejected) || error.unsafe || error.readOutside) {
+    report.outcome = Outcome::Failed;
+    report.failingPipeline = index;
+    setMessage(report, "ref runs the kernel as written, but cpu "
+                       "rejects it: " +
+                           error.text);
+    return false;
+  }
+  // A work assignment the pipeline chose may make what the user wrote
+  // (a warp scope, an in place) false, and the kernel is then rejected,
+  // as it must be. That is told apart from a refinement that made a
+  // race of its own by assigning the work alone: if that is rejected
+  // too, the written properties are what fails.
+  if (error.rejected && rejectedForWrittenProperties(module, configuration)) {
+    ++report.rejected;
+    return true;
+  }
+  report.outcome = Outcome::Failed;
+  report.failingPipeline = index;
+  setMessage(report, error.text);
+  return false;
+}
+
+/// Whether `module` uses the op --test-miscompile-op names.
+bool usesTestMiscompileOp(ModuleOp module) {
+  return module
+      ->walk([](Operation *op) {
+        return op->getName().getStringRef() == testMiscompileOp
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// Checks one program under `configurations` (all of them, or the one a
+/// reduction replays); runs in a child process.
 Report checkProgram(const std::string &text, uint64_t inputSeed,
                     const std::vector<Configuration> &configurations) {
   Report report;
-  MLIRContext &context = *sharedContext;
   StepError error;
-  OwningOpRef<ModuleOp> module;
-  {
-    Diagnostics diagnostics(context);
-    module = parseSourceString<ModuleOp>(text, &context);
-    if (!module && diagnostics.error.unsafe) {
-      // Element code the verifier rejects (a gpu op), on every target.
-      ++report.unsafe;
-      report.outcome = Outcome::Unsafe;
-      setMessage(report, diagnostics.error.text);
-      return report;
-    }
-    if (!module &&
-        (diagnostics.error.rejected || diagnostics.error.overLimit)) {
-      // A work assignment the op verifier rejects.
-      ++report.rejected;
-      report.outcome = Outcome::Rejected;
-      setMessage(report, diagnostics.error.text);
-      return report;
-    }
-    if (!module) {
-      report.outcome = Outcome::Failed;
-      setMessage(report, "the generated program does not parse or verify: " +
-                             diagnostics.error.text);
-      return report;
-    }
-  }
+  OwningOpRef<ModuleOp> module = parseProgram(text, report);
+  if (!module)
+    return report;
   Entry entry = entryOf(*module);
   obs_run::HostArray input(entry.input);
   if (llvm::Error e =
@@ -533,59 +669,7 @@ Report checkProgram(const std::string &text, uint64_t inputSeed,
       run(*module, entry, "obs-reference", input, error);
   ++report.runs;
   if (failed(reference)) {
-    if (error.overLimit) {
-      ++report.resources;
-      report.outcome = Outcome::OverLimit;
-      setMessage(report, "ref: " + error.text);
-      return report;
-    }
-    bool unsafe = error.unsafe || error.readOutside;
-    if (!error.rejected && !unsafe) {
-      report.outcome = Outcome::Failed;
-      setMessage(report, "ref: " + error.text);
-      return report;
-    }
-    // ref proves what the kernel's user wrote, as the GPU targets do, and
-    // checks as it runs what depends on data: the kernel as written must
-    // then be rejected on cpu too, or stop there at a read outside an
-    // array too (under every order).
-    std::string refError = error.text;
-    bool stopped = error.readOutside;
-    ++(unsafe ? report.unsafe : report.rejected);
-    report.outcome = unsafe ? Outcome::Unsafe : Outcome::Rejected;
-    setMessage(report, "ref: " + refError);
-    for (auto [index, configuration] : llvm::enumerate(configurations)) {
-      if (!configuration.passes.empty())
-        continue;
-      if (childProgress)
-        *childProgress = static_cast<int>(index);
-      ++report.pipelines;
-      error = StepError();
-      FailureOr<OwningOpRef<ModuleOp>> made =
-          transform(*module, configuration.refinement(), error);
-      bool ran =
-          succeeded(made) &&
-          succeeded(run(**made, entry, configuration.lowering(), input, error));
-      const char *why = nullptr;
-      if (ran)
-        why = stopped ? "ref stops at a read outside an array, but cpu runs "
-                        "the kernel: "
-                      : "ref rejects the kernel as written, but cpu runs it: ";
-      else if (stopped && !error.readOutside && !error.overLimit)
-        why = "ref stops at a read outside an array, but cpu fails "
-              "otherwise: ";
-      if (why) {
-        report.outcome = Outcome::Failed;
-        report.failingPipeline = index;
-        setMessage(report, why + refError +
-                               (ran ? std::string() : " | cpu: " + error.text));
-        return report;
-      }
-      // A static rejection is the same under every order; a stop is checked
-      // under each.
-      if (!stopped)
-        break;
-    }
+    checkRefFailure(*module, entry, input, configurations, error, report);
     return report;
   }
   // The refined kernels, by refinement, shared by the thread orders.
@@ -595,77 +679,22 @@ Report checkProgram(const std::string &text, uint64_t inputSeed,
   for (auto [index, configuration] : llvm::enumerate(configurations)) {
     if (childProgress)
       *childProgress = static_cast<int>(index);
-    bool asWritten = configuration.passes.empty();
     OwningOpRef<ModuleOp> &refinedModule = refined[configuration.refinement()];
     FailureOr<obs_run::HostArray> result = failure();
-    if (!refinedModule) {
-      ++report.pipelines;
-      FailureOr<OwningOpRef<ModuleOp>> made =
-          transform(*module, configuration.refinement(), error);
-      if (succeeded(made)) {
-        refinedModule = std::move(*made);
-        for (auto &[where, what] : writtenProperties(*refinedModule)) {
-          auto it = written.find(where);
-          if (it == written.end() || it->second == what)
-            continue;
-          report.outcome = Outcome::Failed;
-          report.failingPipeline = index;
-          setMessage(report, "a refinement replaced the written properties "
-                             "of the sync at " +
-                                 where + ": " + it->second + " became " + what);
-          return report;
-        }
-      }
-    }
+    if (!refinedModule && failed(refine(*module, configuration, index, written,
+                                        refinedModule, error, report)))
+      return report;
     if (refinedModule)
       result =
           run(*refinedModule, entry, configuration.lowering(), input, error);
     if (failed(result)) {
-      // A refinement that runs out of shared memory was too ambitious, not
-      // wrong; a kernel as written over a limit is not checked further.
-      if (error.overLimit) {
-        ++report.resources;
-        if (!asWritten)
-          continue;
-        report.outcome = Outcome::OverLimit;
-        setMessage(report, error.text);
-        return report;
-      }
-      // ref accepted the kernel as written, so every target must: the
-      // verifiers disagree. A read outside an array is an error on every
-      // target and for every plan.
-      if ((asWritten && error.rejected) || error.unsafe || error.readOutside) {
-        report.outcome = Outcome::Failed;
-        report.failingPipeline = index;
-        setMessage(report, "ref runs the kernel as written, but cpu "
-                           "rejects it: " +
-                               error.text);
-        return report;
-      }
-      // A work assignment the pipeline chose may make what the user wrote
-      // (a warp scope, an in place) false, and the kernel is then rejected,
-      // as it must be. That is told apart from a refinement that made a
-      // race of its own by assigning the work alone: if that is rejected
-      // too, the written properties are what fails.
-      if (error.rejected &&
-          rejectedForWrittenProperties(*module, configuration)) {
-        ++report.rejected;
+      if (goesOnAfterFailure(*module, configuration, index, error, report))
         continue;
-      }
-      report.outcome = Outcome::Failed;
-      report.failingPipeline = index;
-      setMessage(report, error.text);
       return report;
     }
     ++report.runs;
     if (!testMiscompileOp.empty() && result->getNumLeaves() > 0 &&
-        module
-            ->walk([](Operation *op) {
-              return op->getName().getStringRef() == testMiscompileOp
-                         ? WalkResult::interrupt()
-                         : WalkResult::advance();
-            })
-            .wasInterrupted())
+        usesTestMiscompileOp(*module))
       *static_cast<uint8_t *>(result->getBuffer(0)) ^= 1;
     int64_t k = firstDifference(*result, *reference);
     if (k >= 0) {
@@ -797,7 +826,7 @@ Report checkDeviceProgram(const DeviceProgram &program, uint64_t inputSeed,
       *childProgress = static_cast<int>(index);
     ++report.pipelines;
     StepError error;
-    FailureOr<std::unique_ptr<ExecutionEngine>> engine =
+    FailureOr<std::unique_ptr<obs::Executable>> engine =
         compile(*module, pipeline.text, error);
     // Device ops' kernels write no properties but work assignments (the
     // merge sort's), and obs-optimize plans them within every limit, so
@@ -1165,51 +1194,25 @@ int fuzzDevices() {
   return mismatches + failures ? 1 : 0;
 }
 
-int main(int argc, char **argv) {
-  llvm::InitLLVM init(argc, argv);
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-  obs::registerAllPasses();
-  cl::HideUnrelatedOptions(fuzzCategory);
-  cl::ParseCommandLineOptions(
-      argc, argv,
-      "obs-fuzz: random obs kernels on ref and on cpu, through random "
-      "refinement pipelines and thread orders\n");
-  if (maxLength < 1 || maxLength > 1024) {
-    llvm::errs() << "obs-fuzz: --max-length must be 1 to 1024\n";
-    return 2;
-  }
+namespace {
 
-  DialectRegistry registry;
-  obs::registerAllDialects(registry);
-  // Dialects load on demand, in each child, as in obs-opt: the parser loads
-  // what the program uses and each pass what it declares. Loading them all
-  // up front hid a pass that built gpu ops without declaring the gpu
-  // dialect (obs-assign-work, until 6b6970a).
-  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
-  sharedContext = &context;
-  if (deviceMode)
-    return fuzzDevices();
+/// The kernel program at `index` of this run: generated from the seed and
+/// the index alone.
+Program kernelProgramFor(uint64_t index) {
+  std::mt19937_64 rng(seed * 1000003 + index);
+  return generateProgram(rng, maxLength);
+}
 
-  auto programFor = [&](uint64_t index) {
-    std::mt19937_64 rng(seed * 1000003 + index);
-    return generateProgram(rng, maxLength);
-  };
-  if (printOnly >= 0) {
-    llvm::outs() << printProgram(programFor(printOnly));
-    return 0;
-  }
-
-  uint64_t programs = 0, pipelines = 0, runs = 0, rejected = 0,
-           unsafePrograms = 0, acceptedUnsafe = 0, resources = 0,
-           tooMuchWork = 0, mismatches = 0, failures = 0;
-  // What the programs exercised: launches of each kind, and written
-  // properties, alone and under a `threads` attribute.
+/// What the programs exercised: launches of each kind, and written
+/// properties, alone and under a `threads` attribute.
+struct KernelTally {
   uint64_t launched = 0, laidOut = 0, inPlace = 0, throughViews = 0,
            written = 0, writtenUnderThreads = 0, dataLoops = 0, scatters = 0,
            combined = 0, globalScatters = 0, longScans = 0, longFolds = 0,
            neighbours = 0, gathers = 0, rawGpu = 0, helperCalls = 0, unsafe = 0;
-  auto tally = [&](const Program &program) {
+
+  /// Counts what `program` exercises.
+  void add(const Program &program) {
     if (program.launch) {
       ++launched;
       laidOut += program.launch->layouts;
@@ -1236,8 +1239,10 @@ int main(int argc, char **argv) {
     scatters += llvm::StringRef(text).contains("obs.scatter");
     combined += llvm::StringRef(text).contains(" combine(");
     globalScatters += llvm::StringRef(text).contains(" global : ");
-  };
-  auto printTally = [&] {
+  }
+
+  /// Prints the counts on one line of standard output.
+  void print() const {
     llvm::outs() << "  " << launched << " launched over blocks (" << laidOut
                  << " with layouts, " << inPlace << " in place, "
                  << throughViews << " through views of one allocation), "
@@ -1253,82 +1258,124 @@ int main(int argc, char **argv) {
                  << " gathering at places from data, " << rawGpu
                  << " with gpu ops in element code, " << helperCalls
                  << " launching through a helper, " << unsafe << " unsafe\n";
-  };
-  if (countOnly) {
-    forEachIndex([&](uint64_t index) { tally(programFor(index)); });
-    printTally();
+  }
+};
+
+/// The counts of a kernel run: its programs, pipelines and runs, and how
+/// they ended.
+struct KernelTotals {
+  uint64_t programs = 0, pipelines = 0, runs = 0, rejected = 0,
+           unsafePrograms = 0, acceptedUnsafe = 0, resources = 0,
+           tooMuchWork = 0, mismatches = 0, failures = 0;
+  KernelTally tally;
+};
+
+/// Adds the report of kernel program `index` to `totals`, prints it under
+/// --verbose, and saves a mismatch or failure with its reduction.
+void handleKernelReport(KernelTotals &totals, uint64_t index,
+                        const Report &given, bool crashed) {
+  Program program = kernelProgramFor(index);
+  // A program the generator made unsafe must be rejected, or stopped, on
+  // every target.
+  Report report = given;
+  if (isUnsafe(program) && report.outcome == Outcome::Agreed) {
+    report.outcome = Outcome::Failed;
+    ++totals.acceptedUnsafe;
+    setMessage(report, "an unsafe program (a read outside an array, a "
+                       "place a scatter writes twice, a gpu op in element "
+                       "code, or a helper passed the global it writes) "
+                       "runs on every target");
+  }
+  uint64_t inputSeed = inputSeedOf(index);
+  std::vector<Configuration> configurations = configurationsFor(index);
+  ++totals.programs;
+  totals.tally.add(program);
+  totals.pipelines += report.pipelines;
+  totals.runs += report.runs;
+  totals.rejected += report.rejected;
+  totals.unsafePrograms += report.unsafe;
+  totals.resources += report.resources;
+  if (verbose)
+    llvm::outs() << "program " << index << " (" << program.length
+                 << " elements, " << countSteps(program) << " steps): "
+                 << (report.outcome == Outcome::Agreed     ? "agreed"
+                     : report.outcome == Outcome::Rejected ? "rejected"
+                     : report.outcome == Outcome::Unsafe
+                         ? "unsafe, rejected or stopped on every target"
+                     : report.outcome == Outcome::OverLimit ? "over a limit"
+                     : report.outcome == Outcome::Mismatch  ? "MISMATCH"
+                                                            : "FAILED")
+                 << (report.message[0] ? std::string(": ") + report.message
+                                       : std::string())
+                 << "\n";
+  if (report.outcome != Outcome::Mismatch && report.outcome != Outcome::Failed)
+    return;
+  if (report.outcome == Outcome::Mismatch)
+    ++totals.mismatches;
+  else
+    ++totals.failures;
+  const Configuration *failing = report.failingPipeline >= 0
+                                     ? &configurations[report.failingPipeline]
+                                     : nullptr;
+  std::string what = describeFailure(report);
+  llvm::outs() << "program " << index << ": " << what << "\n";
+  llvm::sys::fs::create_directories(saveDir);
+  std::string name =
+      "fuzz-" + std::to_string(seed) + "-" + std::to_string(index);
+  save(name, program, inputSeed, failing, what);
+  // A timeout is not reduced: each candidate could take the whole timeout.
+  Program reduced = program;
+  if (failing && StringRef(report.message) != "timed out")
+    reduced = reduce(program, inputSeed, *failing, report.outcome, crashed);
+  save(name + "-reduced", reduced, inputSeed, failing, what);
+  llvm::outs() << "  saved " << saveDir << "/" << name << ".mlir ("
+               << countSteps(program) << " steps) and " << name
+               << "-reduced.mlir (" << countSteps(reduced) << " steps)\n";
+  llvm::outs().flush();
+}
+
+/// Prints the summary line of a kernel run and what its programs
+/// exercised.
+void printKernelSummary(const KernelTotals &totals) {
+  llvm::outs() << "obs-fuzz --seed=" << seed << ": " << totals.programs
+               << " programs, " << totals.pipelines << " pass pipelines, "
+               << totals.runs << " runs, " << totals.rejected
+               << " rejected by the verifier, " << totals.unsafePrograms
+               << " unsafe (rejected or stopped on every target), "
+               << totals.acceptedUnsafe << " unsafe accepted, "
+               << totals.resources << " over a compiler limit, "
+               << totals.tooMuchWork << " over the work limit, "
+               << totals.mismatches << " mismatches, " << totals.failures
+               << " failures\n";
+  totals.tally.print();
+}
+
+/// obs-fuzz without --device: kernel programs on ref and on cpu, through
+/// random pipelines; prints one program under --print, counts what the
+/// programs exercise under --count, and otherwise checks them all. Returns
+/// the exit status.
+int fuzzKernels() {
+  if (printOnly >= 0) {
+    llvm::outs() << printProgram(kernelProgramFor(printOnly));
     return 0;
   }
-  auto handle = [&](uint64_t index, const Report &given, bool crashed) {
-    Program program = programFor(index);
-    // A program the generator made unsafe must be rejected, or stopped, on
-    // every target.
-    Report report = given;
-    if (isUnsafe(program) && report.outcome == Outcome::Agreed) {
-      report.outcome = Outcome::Failed;
-      ++acceptedUnsafe;
-      setMessage(report, "an unsafe program (a read outside an array, a "
-                         "place a scatter writes twice, a gpu op in element "
-                         "code, or a helper passed the global it writes) "
-                         "runs on every target");
-    }
-    uint64_t inputSeed = inputSeedOf(index);
-    std::vector<Configuration> configurations = configurationsFor(index);
-    ++programs;
-    tally(program);
-    pipelines += report.pipelines;
-    runs += report.runs;
-    rejected += report.rejected;
-    unsafePrograms += report.unsafe;
-    resources += report.resources;
-    if (verbose)
-      llvm::outs() << "program " << index << " (" << program.length
-                   << " elements, " << countSteps(program) << " steps): "
-                   << (report.outcome == Outcome::Agreed     ? "agreed"
-                       : report.outcome == Outcome::Rejected ? "rejected"
-                       : report.outcome == Outcome::Unsafe
-                           ? "unsafe, rejected or stopped on every target"
-                       : report.outcome == Outcome::OverLimit ? "over a limit"
-                       : report.outcome == Outcome::Mismatch  ? "MISMATCH"
-                                                              : "FAILED")
-                   << (report.message[0] ? std::string(": ") + report.message
-                                         : std::string())
-                   << "\n";
-    if (report.outcome != Outcome::Mismatch &&
-        report.outcome != Outcome::Failed)
-      return;
-    if (report.outcome == Outcome::Mismatch)
-      ++mismatches;
-    else
-      ++failures;
-    const Configuration *failing = report.failingPipeline >= 0
-                                       ? &configurations[report.failingPipeline]
-                                       : nullptr;
-    std::string what = describeFailure(report);
-    llvm::outs() << "program " << index << ": " << what << "\n";
-    llvm::sys::fs::create_directories(saveDir);
-    std::string name =
-        "fuzz-" + std::to_string(seed) + "-" + std::to_string(index);
-    save(name, program, inputSeed, failing, what);
-    // A timeout is not reduced: each candidate could take the whole timeout.
-    Program reduced = program;
-    if (failing && StringRef(report.message) != "timed out")
-      reduced = reduce(program, inputSeed, *failing, report.outcome, crashed);
-    save(name + "-reduced", reduced, inputSeed, failing, what);
-    llvm::outs() << "  saved " << saveDir << "/" << name << ".mlir ("
-                 << countSteps(program) << " steps) and " << name
-                 << "-reduced.mlir (" << countSteps(reduced) << " steps)\n";
-    llvm::outs().flush();
-  };
+
+  KernelTotals totals;
+  if (countOnly) {
+    forEachIndex(
+        [&](uint64_t index) { totals.tally.add(kernelProgramFor(index)); });
+    totals.tally.print();
+    return 0;
+  }
 
   checkPrograms(
       [&](uint64_t index) -> std::function<Report()> {
         // Exponential recomputation is the program's, not a bug: skip it
         // rather than wait for the timeout.
-        Program program = programFor(index);
+        Program program = kernelProgramFor(index);
         if (double work = estimateWork(program); work > maxWork) {
-          ++programs;
-          ++tooMuchWork;
+          ++totals.programs;
+          ++totals.tooMuchWork;
           if (verbose)
             llvm::outs() << "program " << index << ": over the work limit ("
                          << llvm::format("%.3g", work) << " evaluations)\n";
@@ -1339,16 +1386,47 @@ int main(int argc, char **argv) {
           return checkProgram(text, inputSeedOf(index), configurations);
         };
       },
-      handle);
-  llvm::outs() << "obs-fuzz --seed=" << seed << ": " << programs
-               << " programs, " << pipelines << " pass pipelines, " << runs
-               << " runs, " << rejected << " rejected by the verifier, "
-               << unsafePrograms
-               << " unsafe (rejected or stopped on every target), "
-               << acceptedUnsafe << " unsafe accepted, " << resources
-               << " over a compiler limit, " << tooMuchWork
-               << " over the work limit, " << mismatches << " mismatches, "
-               << failures << " failures\n";
-  printTally();
-  return mismatches + failures ? 1 : 0;
+      [&](uint64_t index, const Report &report, bool crashed) {
+        handleKernelReport(totals, index, report, crashed);
+      });
+  printKernelSummary(totals);
+  return totals.mismatches + totals.failures ? 1 : 0;
+}
+
+/// Checks the options that the command line parser cannot; prints an error
+/// and returns false if one is out of range.
+bool checkOptions() {
+  if (maxLength < 1 || maxLength > 1024) {
+    llvm::errs() << "obs-fuzz: --max-length must be 1 to 1024\n";
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  obs::registerAllPasses();
+  cl::HideUnrelatedOptions(fuzzCategory);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "obs-fuzz: random obs kernels on ref and on cpu, through random "
+      "refinement pipelines and thread orders\n");
+  if (!checkOptions())
+    return 2;
+
+  DialectRegistry registry;
+  obs::registerAllDialects(registry);
+  // Dialects load on demand, in each child, as in obs-opt: the parser loads
+  // what the program uses and each pass what it declares. Loading them all
+  // up front hid a pass that built gpu ops without declaring the gpu
+  // dialect (obs-assign-work, until 6b6970a).
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  sharedContext = &context;
+  if (deviceMode)
+    return fuzzDevices();
+  return fuzzKernels();
 }

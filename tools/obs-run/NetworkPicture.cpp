@@ -21,14 +21,37 @@ struct Stage {
 
 /// Geometry of the picture.
 constexpr double kMargin = 40, kColumn = 40, kLane = 12, kRow = 18, kTop = 30;
+
+/// The elements each stage reads and writes, and how many wires the
+/// picture draws (one past the highest element touched).
+struct Network {
+  std::vector<Stage> stages;
+  int64_t wires = 0;
+};
+
+/// Where each stage and each link of it goes in the picture.
+struct Layout {
+  /// Per stage, the lane of each of its links (in the order of
+  /// Stage::writesByReads).
+  std::vector<std::vector<unsigned>> lanes;
+  /// Where each stage's column starts; the last entry is where the last
+  /// one ends.
+  std::vector<double> columnStart;
+  double width = 0, height = 0;
+
+  double x(unsigned column) const { return columnStart[column]; }
+  double y(int64_t wire) const { return kTop + kMargin / 2 + wire * kRow; }
+};
 } // namespace
 
-LogicalResult mlir::obs::drawNetwork(KernelOp kernel, llvm::raw_ostream &os) {
-  // The data flow, from a copy with one thread per element and nothing
-  // refined: fresh buffers, so every stage's reads are of its inputs.
+/// A coordinate as the picture writes it.
+static auto num(double v) { return llvm::format("%.1f", v); }
+
+/// Builds into `scratch` a copy of `kernel` with its threads, its shared
+/// plan and its syncs' refinements taken off.
+static KernelOp copyPlain(KernelOp kernel, ModuleOp scratch) {
   OpBuilder builder(kernel.getContext());
-  OwningOpRef<ModuleOp> scratch = ModuleOp::create(kernel.getLoc());
-  builder.setInsertionPointToEnd(scratch->getBody());
+  builder.setInsertionPointToEnd(scratch.getBody());
   auto plain = cast<KernelOp>(builder.clone(*kernel));
   plain.removeThreadsAttr();
   (void)takeSharedPlan(plain);
@@ -38,26 +61,16 @@ LogicalResult mlir::obs::drawNetwork(KernelOp kernel, llvm::raw_ostream &os) {
     sync.removeHowAttr();
     sync.removePlanAttr();
   });
-  if (plain.getBlockThreads() > KernelOp::kMaxThreads)
-    return kernel.emitOpError()
-           << "has " << plain.getBlockThreads()
-           << " elements in a stage; --emit=svg draws at most "
-           << KernelOp::kMaxThreads;
-  FailureOr<KernelSimulation> simulation = simulateKernel(plain);
-  if (failed(simulation))
-    return failure();
-  const BlockRun &run = simulation->run;
-  if (run.dependsOnData())
-    return kernel.emitOpError()
-           << "reads elements at indices that depend on data; its network "
-              "has no fixed picture";
+  return plain;
+}
 
+/// The stages of the network `run` ran, in its `phases` phases.
+static Network collectStages(const BlockRun &run, unsigned phases) {
   // Stages: per phase and thread, what was written and what was read.
-  unsigned phases = run.getBarriers().size() + 1;
+  Network network;
   std::vector<
       std::map<unsigned, std::pair<std::set<int64_t>, std::set<int64_t>>>>
       perThread(phases);
-  int64_t wires = 0;
   for (const Access &access : run.getAccesses()) {
     // A thread's fold over a whole input (an element-level reduce or scan)
     // reads it all; the picture draws the network's links, not folds.
@@ -65,35 +78,40 @@ LogicalResult mlir::obs::drawNetwork(KernelOp kernel, llvm::raw_ostream &os) {
       continue;
     auto &[written, read] = perThread[access.phase][access.thread];
     (access.write ? written : read).insert(access.element);
-    wires = std::max(wires, access.element + 1);
+    network.wires = std::max(network.wires, access.element + 1);
   }
-  std::vector<Stage> stages(phases);
+  network.stages.resize(phases);
   for (unsigned phase = 0; phase < phases; ++phase)
     for (auto &[thread, sets] : perThread[phase])
       if (!sets.first.empty())
-        stages[phase].writesByReads[sets.second].insert(sets.first.begin(),
-                                                        sets.first.end());
+        network.stages[phase].writesByReads[sets.second].insert(
+            sets.first.begin(), sets.first.end());
+  return network;
+}
 
-  // The syncs as the kernel has them, in the order the barriers are passed.
-  SmallVector<SyncOp> syncs;
-  kernel.walk([&](SyncOp sync) { syncs.push_back(sync); });
-  auto syncOf = [&](unsigned barrier) -> SyncOp {
-    Operation *op = run.getBarriers()[barrier].op;
-    IntegerAttr index =
-        ObsDialect::SyncIndexAttrHelper(op->getContext()).getAttr(op);
-    if (!index || index.getInt() < 0 ||
-        index.getInt() >= static_cast<int64_t>(syncs.size()))
-      return {};
-    return syncs[index.getInt()];
-  };
+/// The sync of `syncs` (the kernel's, in program order) that barrier
+/// `barrier` of `run` is, or null for a barrier of the lowering's own.
+static SyncOp syncOf(const BlockRun &run, ArrayRef<SyncOp> syncs,
+                     unsigned barrier) {
+  Operation *op = run.getBarriers()[barrier].op;
+  IntegerAttr index =
+      ObsDialect::SyncIndexAttrHelper(op->getContext()).getAttr(op);
+  if (!index || index.getInt() < 0 ||
+      index.getInt() >= static_cast<int64_t>(syncs.size()))
+    return {};
+  return syncs[index.getInt()];
+}
 
-  // Links whose spans overlap are drawn side by side, in lanes, as the
-  // papers draw comparators: first fit by span.
-  std::vector<std::vector<unsigned>> lanes(phases);
-  std::vector<double> columnStart(phases + 1, kMargin);
+/// Lays out `network`: links whose spans overlap are drawn side by side, in
+/// lanes, as the papers draw comparators: first fit by span.
+static Layout layOut(const Network &network) {
+  unsigned phases = network.stages.size();
+  Layout layout;
+  layout.lanes.resize(phases);
+  layout.columnStart.assign(phases + 1, kMargin);
   for (unsigned phase = 0; phase < phases; ++phase) {
     std::vector<std::vector<std::pair<int64_t, int64_t>>> used;
-    for (auto &[read, written] : stages[phase].writesByReads) {
+    for (auto &[read, written] : network.stages[phase].writesByReads) {
       unsigned lane = 0;
       if (read.size() >= 2) {
         int64_t low = std::min(*read.begin(), *written.begin());
@@ -109,23 +127,27 @@ LogicalResult mlir::obs::drawNetwork(KernelOp kernel, llvm::raw_ostream &os) {
           used.emplace_back();
         used[lane].push_back({low, high});
       }
-      lanes[phase].push_back(lane);
+      layout.lanes[phase].push_back(lane);
     }
     double columnWidth =
         std::max<double>(kColumn, kColumn / 2 + used.size() * kLane);
-    columnStart[phase + 1] = columnStart[phase] + columnWidth;
+    layout.columnStart[phase + 1] = layout.columnStart[phase] + columnWidth;
   }
-  double width = kMargin + columnStart[phases];
-  double height = kTop + kMargin + std::max<int64_t>(wires - 1, 0) * kRow;
-  auto x = [&](unsigned column) { return columnStart[column]; };
-  auto y = [&](int64_t wire) { return kTop + kMargin / 2 + wire * kRow; };
-  auto num = [](double v) { return llvm::format("%.1f", v); };
+  layout.width = kMargin + layout.columnStart[phases];
+  layout.height =
+      kTop + kMargin + std::max<int64_t>(network.wires - 1, 0) * kRow;
+  return layout;
+}
 
-  os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(width)
-     << "\" height=\"" << num(height) << "\" viewBox=\"0 0 " << num(width)
-     << " " << num(height) << "\">\n";
-  os << "<title>@" << kernel.getSymName() << ": " << wires << " wires, "
-     << phases << " stages</title>\n";
+/// Writes the picture's header, its style and its wires.
+static void writePrologue(llvm::raw_ostream &os, const Layout &layout,
+                          StringRef name, int64_t wires, unsigned phases) {
+  os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\""
+     << num(layout.width) << "\" height=\"" << num(layout.height)
+     << "\" viewBox=\"0 0 " << num(layout.width) << " " << num(layout.height)
+     << "\">\n";
+  os << "<title>@" << name << ": " << wires << " wires, " << phases
+     << " stages</title>\n";
   os << "<style>\n"
         "  .wire { stroke: #888; stroke-width: 1 }\n"
         "  .link { stroke: #000; stroke-width: 2 }\n"
@@ -141,71 +163,110 @@ LogicalResult mlir::obs::drawNetwork(KernelOp kernel, llvm::raw_ostream &os) {
         "</style>\n";
   os << "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n";
   for (int64_t wire = 0; wire < wires; ++wire)
-    os << "<line class=\"wire\" x1=\"" << num(x(0)) << "\" y1=\""
-       << num(y(wire)) << "\" x2=\"" << num(x(phases)) << "\" y2=\""
-       << num(y(wire)) << "\"/>\n";
+    os << "<line class=\"wire\" x1=\"" << num(layout.x(0)) << "\" y1=\""
+       << num(layout.y(wire)) << "\" x2=\"" << num(layout.x(phases))
+       << "\" y2=\"" << num(layout.y(wire)) << "\"/>\n";
+}
 
+/// Writes the links of stage `stage`, in column `phase`.
+static void writeStage(llvm::raw_ostream &os, const Layout &layout,
+                       const Stage &stage, unsigned phase) {
+  unsigned index = 0;
+  // A thread that reads one element only moves it (or leaves it);
+  // elements read together are combined: one link per set of them, over
+  // the wires read and written. In a flattened ilv the results may be
+  // stored away from their inputs; the link spans both.
+  for (auto &[read, written] : stage.writesByReads) {
+    double centre = layout.x(phase) + kColumn / 4 +
+                    kLane * (layout.lanes[phase][index++] + 0.5);
+    if (read.size() == 1) {
+      for (int64_t element : written)
+        if (element != *read.begin())
+          os << "<line class=\"move\" x1=\"" << num(layout.x(phase))
+             << "\" y1=\"" << num(layout.y(*read.begin())) << "\" x2=\""
+             << num(layout.x(phase + 1)) << "\" y2=\"" << num(layout.y(element))
+             << "\"/>\n";
+      continue;
+    }
+    if (read.empty())
+      continue;
+    std::set<int64_t> span(read);
+    span.insert(written.begin(), written.end());
+    os << "<line class=\"link\" x1=\"" << num(centre) << "\" y1=\""
+       << num(layout.y(*span.begin())) << "\" x2=\"" << num(centre)
+       << "\" y2=\"" << num(layout.y(*span.rbegin())) << "\"/>\n";
+    for (int64_t wire : read)
+      os << "<circle class=\"tap\" cx=\"" << num(centre) << "\" cy=\""
+         << num(layout.y(wire)) << "\" r=\"3\"/>\n";
+    for (int64_t wire : written)
+      if (!read.count(wire))
+        os << "<circle class=\"node\" cx=\"" << num(centre) << "\" cy=\""
+           << num(layout.y(wire)) << "\" r=\"3\"/>\n";
+  }
+}
+
+/// Writes the line that ends stage `phase`: the sync `sync`, marked by
+/// kind, or where it is null a barrier of the lowering's own (a repeat's
+/// copy of its input into shared memory).
+static void writeStageEnd(llvm::raw_ostream &os, const Layout &layout,
+                          unsigned phase, SyncOp sync) {
+  double at = layout.x(phase + 1);
+  if (!sync) {
+    os << "<line class=\"barrier\" x1=\"" << num(at) << "\" y1=\"" << num(kTop)
+       << "\" x2=\"" << num(at) << "\" y2=\""
+       << num(layout.height - kMargin / 4) << "\"/>\n";
+    return;
+  }
+  // An array kept by its threads (registers, shuffles) has no barrier:
+  // its line is the storage's.
+  bool warp = sync.getScopeOrDefault() == SyncScope::Warp;
+  bool inPlace = sync.getPlacementOrDefault() == Placement::InPlace;
+  std::string kind = warp ? "warp" : "block";
+  if (sync.isKeptByThreads())
+    kind = stringifyStorage(sync.getStorageOrDefault()).str();
+  std::string label = kind;
+  if (inPlace) {
+    kind += " inplace";
+    label += " IP";
+  }
+  os << "<line class=\"sync " << kind << "\" x1=\"" << num(at) << "\" y1=\""
+     << num(kTop) << "\" x2=\"" << num(at) << "\" y2=\""
+     << num(layout.height - kMargin / 4) << "\"/>\n";
+  os << "<text class=\"label\" x=\"" << num(at) << "\" y=\"" << num(kTop - 8)
+     << "\">" << label << "</text>\n";
+}
+
+LogicalResult mlir::obs::drawNetwork(KernelOp kernel, llvm::raw_ostream &os) {
+  // The data flow, from a copy with one thread per element and nothing
+  // refined: fresh buffers, so every stage's reads are of its inputs.
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(kernel.getLoc());
+  KernelOp plain = copyPlain(kernel, *scratch);
+  if (plain.getBlockThreads() > KernelOp::kMaxThreads)
+    return kernel.emitOpError()
+           << "has " << plain.getBlockThreads()
+           << " elements in a stage; --emit=svg draws at most "
+           << KernelOp::kMaxThreads;
+  FailureOr<KernelSimulation> simulation = simulateKernel(plain);
+  if (failed(simulation))
+    return failure();
+  const BlockRun &run = simulation->run;
+  if (run.dependsOnData())
+    return kernel.emitOpError()
+           << "reads elements at indices that depend on data; its network "
+              "has no fixed picture";
+
+  unsigned phases = run.getBarriers().size() + 1;
+  Network network = collectStages(run, phases);
+  // The syncs as the kernel has them, in the order the barriers are passed.
+  SmallVector<SyncOp> syncs;
+  kernel.walk([&](SyncOp sync) { syncs.push_back(sync); });
+  Layout layout = layOut(network);
+
+  writePrologue(os, layout, kernel.getSymName(), network.wires, phases);
   for (unsigned phase = 0; phase < phases; ++phase) {
-    unsigned index = 0;
-    // A thread that reads one element only moves it (or leaves it);
-    // elements read together are combined: one link per set of them, over
-    // the wires read and written. In a flattened ilv the results may be
-    // stored away from their inputs; the link spans both.
-    for (auto &[read, written] : stages[phase].writesByReads) {
-      double centre =
-          x(phase) + kColumn / 4 + kLane * (lanes[phase][index++] + 0.5);
-      if (read.size() == 1) {
-        for (int64_t element : written)
-          if (element != *read.begin())
-            os << "<line class=\"move\" x1=\"" << num(x(phase)) << "\" y1=\""
-               << num(y(*read.begin())) << "\" x2=\"" << num(x(phase + 1))
-               << "\" y2=\"" << num(y(element)) << "\"/>\n";
-        continue;
-      }
-      if (read.empty())
-        continue;
-      std::set<int64_t> span(read);
-      span.insert(written.begin(), written.end());
-      os << "<line class=\"link\" x1=\"" << num(centre) << "\" y1=\""
-         << num(y(*span.begin())) << "\" x2=\"" << num(centre) << "\" y2=\""
-         << num(y(*span.rbegin())) << "\"/>\n";
-      for (int64_t wire : read)
-        os << "<circle class=\"tap\" cx=\"" << num(centre) << "\" cy=\""
-           << num(y(wire)) << "\" r=\"3\"/>\n";
-      for (int64_t wire : written)
-        if (!read.count(wire))
-          os << "<circle class=\"node\" cx=\"" << num(centre) << "\" cy=\""
-             << num(y(wire)) << "\" r=\"3\"/>\n";
-    }
-    if (phase + 1 == phases)
-      continue;
-    // The sync that ends the stage, or a barrier of the lowering's own (a
-    // repeat's copy of its input into shared memory).
-    double at = x(phase + 1);
-    SyncOp sync = syncOf(phase);
-    if (!sync) {
-      os << "<line class=\"barrier\" x1=\"" << num(at) << "\" y1=\""
-         << num(kTop) << "\" x2=\"" << num(at) << "\" y2=\""
-         << num(height - kMargin / 4) << "\"/>\n";
-      continue;
-    }
-    // An array kept by its threads (registers, shuffles) has no barrier:
-    // its line is the storage's.
-    bool warp = sync.getScopeOrDefault() == SyncScope::Warp;
-    bool inPlace = sync.getPlacementOrDefault() == Placement::InPlace;
-    std::string kind = warp ? "warp" : "block";
-    if (sync.isKeptByThreads())
-      kind = stringifyStorage(sync.getStorageOrDefault()).str();
-    std::string label = kind;
-    if (inPlace) {
-      kind += " inplace";
-      label += " IP";
-    }
-    os << "<line class=\"sync " << kind << "\" x1=\"" << num(at) << "\" y1=\""
-       << num(kTop) << "\" x2=\"" << num(at) << "\" y2=\""
-       << num(height - kMargin / 4) << "\"/>\n";
-    os << "<text class=\"label\" x=\"" << num(at) << "\" y=\"" << num(kTop - 8)
-       << "\">" << label << "</text>\n";
+    writeStage(os, layout, network.stages[phase], phase);
+    if (phase + 1 < phases)
+      writeStageEnd(os, layout, phase, syncOf(run, syncs, phase));
   }
   os << "</svg>\n";
   return success();

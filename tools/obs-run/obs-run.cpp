@@ -19,37 +19,24 @@
 #include "Obs/Pipelines/Pipelines.h"
 #include "Obs/Runner/CompileCache.h"
 #include "Obs/Runner/HostData.h"
-#include "Obs/Runtime/CudaRuntime.h"
+#include "Obs/Runner/Target.h"
 #include "Obs/Support/MemoryBytes.h"
-#include "Obs/Support/RuntimeFunctions.h"
 #include "Obs/Support/SourceNesting.h"
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
-#include "llvm/ADT/StringMap.h"
-#include "llvm/ExecutionEngine/Orc/Core.h"
-#include "llvm/ExecutionEngine/Orc/LLJIT.h"
-#include "llvm/ExecutionEngine/Orc/Mangling.h"
-#include "llvm/MC/MCSubtargetInfo.h"
-#include "llvm/MC/TargetRegistry.h"
-#include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/TargetSelect.h"
-#include "llvm/TargetParser/Triple.h"
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
 using namespace mlir;
@@ -216,7 +203,7 @@ static cl::opt<bool> reportCache(
 
 // For testing the checks a host function makes of its arguments: a caller
 // that breaks the contract of a function that launches kernels.
-enum class BrokenContract { None, Overlap, Misalign };
+using obs::BrokenContract;
 static cl::opt<BrokenContract> testBreakContract(
     "test-break-contract",
     cl::desc("Testing obs: call the function with its memrefs breaking the "
@@ -273,24 +260,6 @@ std::string outputPath(unsigned index, unsigned count) {
       .str();
 }
 
-/// What runs: the kernel's or the host function's arrays, in order (the
-/// arguments, then the results of a kernel; the memref arguments of a host
-/// function), and how many of them are inputs.
-struct Job {
-  std::string symbol;
-  std::vector<HostArray> arrays;
-  unsigned numInputs = 0;
-  unsigned grid = 1, threads = 1;
-
-  SmallVector<void *> buffers() {
-    SmallVector<void *> pointers;
-    for (HostArray &array : arrays)
-      for (unsigned c = 0; c < array.getWidth(); ++c)
-        pointers.push_back(array.getBuffer(c));
-    return pointers;
-  }
-};
-
 /// A host function's memref as an array of obs-run's model, with `length`
 /// for a dynamic outermost dimension.
 obs::ArrType arrayOfMemRef(MemRefType memref, uint64_t length = 0) {
@@ -308,7 +277,7 @@ obs::ArrType arrayOfMemRef(MemRefType memref, uint64_t length = 0) {
 /// numbers fill whole rows), else --length for an input of no length
 /// (iota, random), else, for an argument with no input, the first
 /// argument's length.
-uint64_t dynamicLength(MemRefType memref, unsigned index, const Job &job) {
+uint64_t dynamicLength(MemRefType memref, unsigned index, const obs::Job &job) {
   uint64_t rowScalars = 1;
   for (int64_t extent : memref.getShape().drop_front())
     rowScalars *= static_cast<uint64_t>(extent);
@@ -379,83 +348,49 @@ void parseOrder(llvm::StringRef name, llvm::StringRef text,
        "': expected forward, reverse or shuffle[:SEED]");
 }
 
-/// The cpu target's orders of threads and blocks, from the command line.
-void parseOrders(obs::CPUPipelineOptions &options) {
-  obs::ExecutionOrder order;
-  uint64_t seed = 1;
-  parseOrder("thread order", threadOrder, order, seed);
-  options.order = order;
-  options.seed = seed;
-  parseOrder("block order", blockOrder, order, seed);
-  options.blockOrder = order;
-  options.blockSeed = seed;
+/// How the command line asks `target` to compile a program.
+obs::CompileOptions getCompileOptions(const obs::Target &target) {
+  obs::CompileOptions options;
+  options.optimize = !noOptimize;
+  options.strategy = strategy;
+  options.passes.assign(passes.begin(), passes.end());
+  parseOrder("thread order", threadOrder, options.threadOrder,
+             options.threadSeed);
+  parseOrder("block order", blockOrder, options.blockOrder, options.blockSeed);
+  // Run on cuda, PTX is for the device's architecture unless told.
+  if (target.getName() != "cuda" || chip.getNumOccurrences())
+    options.chip = chip;
+  // --bench learns what each launch moves from the host code itself.
+  options.recordLaunches = target.getName() == "cuda" && benchRuns > 0;
+  // Statistics are the compilation's: they need one.
+  if (!noCache && !obs::statisticsRequested())
+    options.cacheDirectory = obs::CompileCache::getDefaultDirectory();
+  if (reportCache)
+    options.reportCache = [](const llvm::Twine &what) {
+      llvm::errs() << "obs-run: compile cache: " << what << "\n";
+    };
+  return options;
 }
 
-/// Fails unless `name` is an architecture NVPTX knows (it would warn and
-/// carry on for another).
-void checkChip(llvm::StringRef name) {
-  llvm::InitializeAllTargetInfos();
-  llvm::InitializeAllTargetMCs();
-  llvm::Triple triple("nvptx64-nvidia-cuda");
-  std::string error;
-  const llvm::Target *target =
-      llvm::TargetRegistry::lookupTarget(triple, error);
+/// The target named `name`; --target was checked.
+std::unique_ptr<obs::Target> getTarget(llvm::StringRef name) {
+  std::unique_ptr<obs::Target> target = obs::Target::get(name);
   if (!target)
-    fail("no NVPTX target in this LLVM: " + error);
-  // Made for no CPU in particular: made for an unknown one, it would warn.
-  std::unique_ptr<llvm::MCSubtargetInfo> info(
-      target->createMCSubtargetInfo(triple, "", ""));
-  if (!info || !info->isCPUStringValid(name))
-    fail("unknown chip '" + name +
-         "': expected an NVPTX architecture such "
-         "as sm_80, sm_90 or sm_100");
+    fail("unknown target '" + name + "': expected " + obs::Target::kNames);
+  return target;
 }
 
-/// Lowers a copy of `module` for `target` (up to `stage`, all the way when
-/// empty) and returns it; the cuda target's PTX is for `gpuChip`.
-OwningOpRef<ModuleOp> lower(ModuleOp module, llvm::StringRef target,
-                            llvm::StringRef stage,
-                            llvm::StringRef gpuChip = chip,
-                            bool recordLaunches = false) {
-  OwningOpRef<ModuleOp> copy(module.clone());
-  PassManager pm(module.getContext());
-  // The cpu and cuda targets run kernels refined and proved by obs-optimize;
-  // the ref target runs them as written.
-  if (target != "ref") {
-    obs::OptimizePipelineOptions options;
-    options.strategy = strategy;
-    if (noOptimize)
-      options.passes = {obs::RefinementPass::None};
-    else if (!passes.empty())
-      options.passes =
-          SmallVector<obs::RefinementPass>(passes.begin(), passes.end());
-    obs::buildOptimizePipeline(pm, options);
-  }
-  if (stage == "obs") {
-    // Done: the program the target lowers.
-  } else if (stage == "gpu") {
-    obs::buildKernelsToGPUPipeline(pm);
-  } else if (target == "ref") {
-    obs::buildReferencePipeline(pm);
-  } else if (target == "cpu") {
-    obs::CPUPipelineOptions options;
-    parseOrders(options);
-    options.recordLaunches = recordLaunches;
-    // One compiled program serves every order (the compile cache's key
-    // leaves them out): they are filled before each run.
-    options.runTimeOrders = true;
-    obs::buildCPUPipeline(pm, options);
-  } else {
-    obs::PTXPipelineOptions options;
-    options.chip = gpuChip.str();
-    options.recordLaunches = recordLaunches;
-    // At the llvm stage, the gpu.module in NVVM, before it becomes PTX.
-    options.serialize = stage != "llvm";
-    obs::buildPTXPipeline(pm, options);
-  }
-  if (failed(pm.run(*copy)))
-    fail("cannot lower '" + inputFile + "' for the " + target + " target");
-  return copy;
+/// Lowers a copy of `module` for `target` up to `stage` (all the way when
+/// empty).
+OwningOpRef<ModuleOp> lower(ModuleOp module, const obs::Target &target,
+                            const obs::CompileOptions &options,
+                            llvm::StringRef stage) {
+  FailureOr<OwningOpRef<ModuleOp>> lowered =
+      target.lower(module, options, stage);
+  if (failed(lowered))
+    fail("cannot lower '" + inputFile + "' for the " + target.getName() +
+         " target");
+  return std::move(*lowered);
 }
 
 /// The PTX of the gpu.binary in `module`.
@@ -468,44 +403,16 @@ std::string ptxOf(ModuleOp module) {
   return ptx;
 }
 
-/// The bytes of all of `job`'s arrays: what it moves when it reads or writes
-/// each once.
-uint64_t arrayBytes(const Job &job) {
-  uint64_t bytes = 0;
-  for (const HostArray &array : job.arrays)
-    for (unsigned c = 0; c < array.getWidth(); ++c)
-      bytes += array.getBufferBytes(c);
-  return bytes;
-}
-
-/// Prints `bench: @symbol on TARGET: fastest F ms, median M ms over N runs,
-/// G GB/s` to stderr, for `bytes` moved per run.
-void reportBench(const Job &job, llvm::StringRef target,
-                 std::vector<float> times, uint64_t bytes) {
-  llvm::sort(times);
-  float median = times[times.size() / 2];
-  double gbPerSecond = median > 0 ? bytes / (median * 1e6) : 0;
-  llvm::errs() << "bench: @" << job.symbol << " on " << target << ": fastest "
-               << llvm::format("%.3f", times.front()) << " ms, median "
-               << llvm::format("%.3f", median) << " ms over " << times.size()
-               << " runs, " << llvm::format("%.2f", gbPerSecond) << " GB/s of "
-               << bytes << " bytes\n";
-}
-
-/// What the ref and cpu targets' code calls when a scatter without a
-/// combine writes a place twice (Obs/Support/RuntimeFunctions.h): the run is
-/// wrong from there on, so it stops.
-extern "C" void obsScatterCollision(int64_t block, int64_t place) {
+/// What lowered code reports as it runs (Obs/Support/RuntimeFunctions.h):
+/// the run is wrong from there on, so it stops.
+void reportScatterCollision(int64_t block, int64_t place) {
   fail("error: an obs.scatter without a combine writes place " +
        llvm::Twine(place) + " of its result twice, in block " +
        llvm::Twine(block) +
        ": without a combine each place is written at most once");
 }
 
-/// What the ref and cpu targets' code calls when an obs.index reads outside
-/// its array (Obs/Support/RuntimeFunctions.h): it reads element 0 instead,
-/// so the run is wrong from there on, and stops.
-extern "C" void obsIndexOutside(int64_t block, int64_t index, int64_t length) {
+void reportIndexOutside(int64_t block, int64_t index, int64_t length) {
   std::string where =
       block < 0 ? std::string() : (" in block " + llvm::Twine(block)).str();
   fail("error: an obs.index reads index " + llvm::Twine(index) +
@@ -513,10 +420,7 @@ extern "C" void obsIndexOutside(int64_t block, int64_t index, int64_t length) {
        ": the index is outside the array");
 }
 
-/// What a public host function that launches kernels calls when its caller
-/// breaks the contract its kernels rely on (Obs/Support/RuntimeFunctions.h):
-/// they would read or write wrong memory, so the run stops.
-extern "C" void obsArgumentContract(int64_t first, int64_t second) {
+void reportArgumentContract(int64_t first, int64_t second) {
   if (first < 0)
     return;
   if (second < 0)
@@ -529,405 +433,75 @@ extern "C" void obsArgumentContract(int64_t first, int64_t second) {
        "assume distinct allocations");
 }
 
-/// One launch as obs-record-launches reports it.
-struct RecordedLaunch {
-  int64_t kernel, grid, threads, read, written;
-};
-std::vector<RecordedLaunch> recordedLaunches;
+constexpr obs::RuntimeReports kReports = {
+    reportScatterCollision, reportIndexOutside, reportArgumentContract};
 
-extern "C" void obsRecordLaunch(int64_t kernel, int64_t grid, int64_t threads,
-                                int64_t read, int64_t written) {
-  // A launch of no blocks runs nothing (a plan's level not taken).
-  if (grid > 0)
-    recordedLaunches.push_back({kernel, grid, threads, read, written});
-}
-
-/// The functions lowered code calls in the runner
-/// (Obs/Support/RuntimeFunctions.h), for the JIT.
-llvm::orc::SymbolMap
-runtimeFunctionSymbols(llvm::orc::MangleAndInterner mangle) {
-  llvm::orc::SymbolMap symbols;
-  auto add = [&](llvm::StringRef name, auto *function) {
-    symbols[mangle(name)] = {llvm::orc::ExecutorAddr::fromPtr(function),
-                             llvm::JITSymbolFlags::Exported};
+/// Prints `bench: @symbol on TARGET: fastest F ms, median M ms over N runs,
+/// G GB/s` to stderr, then, on cuda, a line per kernel.
+void printBench(const obs::Job &job, llvm::StringRef target,
+                obs::BenchResult result) {
+  std::vector<float> &times = result.milliseconds;
+  llvm::sort(times);
+  float median = times[times.size() / 2];
+  auto gbPerSecond = [](uint64_t bytes, float milliseconds) {
+    return milliseconds > 0 ? bytes / (milliseconds * 1e6) : 0.0;
   };
-  add(obs::kRecordLaunchFunction, &obsRecordLaunch);
-  add(obs::kScatterCollisionFunction, &obsScatterCollision);
-  add(obs::kIndexOutsideFunction, &obsIndexOutside);
-  add(obs::kArgumentContractFunction, &obsArgumentContract);
-  return symbols;
+  llvm::errs() << "bench: @" << job.symbol << " on " << target << ": fastest "
+               << llvm::format("%.3f", times.front()) << " ms, median "
+               << llvm::format("%.3f", median) << " ms over " << times.size()
+               << " runs, "
+               << llvm::format("%.2f", gbPerSecond(result.bytes, median))
+               << " GB/s of " << result.bytes << " bytes\n";
+  for (const obs::BenchResult::Kernel &kernel : result.kernels)
+    llvm::errs() << "bench:   launch " << kernel.name << ": "
+                 << kernel.launchesPerRun << " per run, "
+                 << llvm::format("%.3f", kernel.millisecondsPerRun) << " ms, "
+                 << llvm::format("%.2f", gbPerSecond(kernel.bytesPerRun,
+                                                     kernel.millisecondsPerRun))
+                 << " GB/s of " << kernel.bytesPerRun << " bytes\n";
 }
 
-/// Calls `function`, the packed interface of `job`'s symbol, with `job`'s
-/// buffers, one bare pointer each; then, with --bench, times it.
-void invokeJob(void (*function)(void **), llvm::StringRef target, Job &job) {
-  SmallVector<void *> buffers = job.buffers();
-  if (testBreakContract == BrokenContract::Overlap && buffers.size() > 1)
-    buffers[1] = buffers[0];
-  if (testBreakContract == BrokenContract::Misalign && !buffers.empty())
-    buffers[0] = static_cast<char *>(buffers[0]) + 4;
-  PackedMemRefs arguments;
-  arguments.add(job.arrays, buffers);
-  SmallVector<void *> &packed = arguments.get();
-  function(packed.data());
-  if (!benchRuns)
-    return;
-  std::vector<float> times;
-  for (unsigned run = 0; run < benchRuns; ++run) {
-    auto start = std::chrono::steady_clock::now();
-    function(packed.data());
-    std::chrono::duration<float, std::milli> elapsed =
-        std::chrono::steady_clock::now() - start;
-    times.push_back(elapsed.count());
-  }
-  reportBench(job, target, times, arrayBytes(job));
-}
-
-/// JIT-compiles the lowered `module` for `target` and runs `job` on it;
-/// then hands the engine, which kept its object code, to `compiled`.
-void runOnJit(ModuleOp module, llvm::StringRef target, Job &job,
-              llvm::function_ref<void(ExecutionEngine &)> compiled = {}) {
-  ExecutionEngineOptions options;
-  auto transformer = makeOptimizingTransformer(/*optLevel=*/2,
-                                               /*sizeLevel=*/0,
-                                               /*targetMachine=*/nullptr);
-  options.transformer = transformer;
-  options.enableObjectDump = static_cast<bool>(compiled);
-  llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
-      ExecutionEngine::create(module, options);
-  if (!engine)
-    failOn(engine.takeError(), "cannot JIT-compile @" + job.symbol + ": ");
-  (*engine)->registerSymbols(runtimeFunctionSymbols);
-  llvm::Expected<void (*)(void **)> function =
-      (*engine)->lookupPacked(job.symbol);
-  if (!function)
-    failOn(function.takeError(), "cannot JIT-compile @" + job.symbol + ": ");
-  invokeJob(*function, target, job);
-  if (compiled)
-    compiled(**engine);
-}
-
-/// What decides the code obs-run compiles for `target` from a program,
-/// besides the program: the options that choose the pipeline.
-std::string pipelineKey(llvm::StringRef target) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << "target=" << target;
-  if (target == "ref")
-    return text;
-  // Not the thread and block orders: the code reads them as data
-  // (Obs/Support/ExecutionOrder.h), filled before each run.
-  os << " strategy=" << static_cast<int>(strategy.getValue())
-     << " no-optimize=" << noOptimize << " passes=";
-  for (obs::RefinementPass pass : passes)
-    os << static_cast<int>(pass) << ",";
-  return text;
-}
-
-/// The names of the order tables the cpu target's `object` holds.
-SmallVector<std::string> orderTablesOf(llvm::MemoryBufferRef object) {
-  SmallVector<std::string> names;
-  llvm::Expected<std::unique_ptr<llvm::object::ObjectFile>> file =
-      llvm::object::ObjectFile::createObjectFile(object);
-  if (!file) {
-    llvm::consumeError(file.takeError());
-    return names;
-  }
-  for (const llvm::object::SymbolRef &symbol : (*file)->symbols()) {
-    llvm::Expected<llvm::StringRef> name = symbol.getName();
-    if (!name) {
-      llvm::consumeError(name.takeError());
-      continue;
-    }
-    if (obs::parseExecutionOrderSymbol(*name))
-      names.push_back(name->str());
-  }
-  return names;
-}
-
-/// Fills the order tables `names` of `jit` with the orders obs-run was
-/// asked for: the code compiled for one order runs in any.
-llvm::Error fillOrderTables(llvm::orc::LLJIT &jit,
-                            llvm::ArrayRef<std::string> names) {
-  obs::CPUPipelineOptions orders;
-  parseOrders(orders);
-  for (const std::string &name : names) {
-    auto [block, count] = *obs::parseExecutionOrderSymbol(name);
-    llvm::Expected<llvm::orc::ExecutorAddr> address = jit.lookup(name);
-    if (!address)
-      return address.takeError();
-    obs::ExecutionOrder kind = block ? orders.blockOrder : orders.order;
-    uint64_t seed = block ? orders.blockSeed : orders.seed;
-    if (count) {
-      obs::fillExecutionOrder(
-          kind, seed,
-          llvm::MutableArrayRef(address->toPtr<int32_t *>(), *count));
-    } else {
-      std::array<int64_t, 2> affine = obs::getAffineExecutionOrder(kind, seed);
-      std::copy(affine.begin(), affine.end(), address->toPtr<int64_t *>());
-    }
-  }
-  return llvm::Error::success();
-}
-
-/// Runs `job` from the compile cache's object code for `module` on `target`
-/// (ref or cpu), or compiles it and keeps the code there. An entry that
-/// cannot be loaded is compiled again.
-void runCached(ModuleOp module, llvm::StringRef target, Job &job) {
-  // Statistics are the compilation's: they need one.
-  obs::CompileCache cache(noCache || obs::statisticsRequested()
-                              ? std::string()
-                              : obs::CompileCache::getDefaultDirectory());
-  std::string key = cache.getKey(module, pipelineKey(target));
-  if (std::unique_ptr<llvm::MemoryBuffer> object = cache.load(key)) {
-    SmallVector<std::string> orderTables =
-        orderTablesOf(object->getMemBufferRef());
-    llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit =
-        obs::loadCompiledObject(std::move(object), runtimeFunctionSymbols);
-    llvm::Error filled =
-        jit ? fillOrderTables(**jit, orderTables) : jit.takeError();
-    llvm::Expected<llvm::orc::ExecutorAddr> function =
-        filled ? llvm::Expected<llvm::orc::ExecutorAddr>(std::move(filled))
-               : (*jit)->lookup("_mlir_" + job.symbol);
-    if (function) {
-      if (reportCache)
-        llvm::errs() << "obs-run: compile cache: hit on " << target << "\n";
-      return invokeJob(function->toPtr<void (*)(void **)>(), target, job);
-    }
-    llvm::consumeError(function.takeError());
-  }
-  if (reportCache)
-    llvm::errs() << "obs-run: compile cache: miss on " << target << "\n";
-  OwningOpRef<ModuleOp> lowered = lower(module, target, "");
-  if (!cache.isEnabled())
-    return runOnJit(*lowered, target, job);
-  runOnJit(*lowered, target, job, [&](ExecutionEngine &engine) {
-    cache.store(key,
-                [&](llvm::StringRef path) { engine.dumpToObjectFile(path); });
-  });
-}
-
-/// What obs-run gives the JIT for the host code's runtime calls: obs's CUDA
-/// runtime, linked into obs-run.
-llvm::orc::SymbolMap cudaRuntimeSymbols(llvm::orc::MangleAndInterner mangle) {
-  llvm::orc::SymbolMap symbols;
-  auto add = [&](llvm::StringRef name, auto *function) {
-    symbols[mangle(name)] = {llvm::orc::ExecutorAddr::fromPtr(function),
-                             llvm::JITSymbolFlags::Exported};
-  };
-  add("mgpuModuleLoad", &mgpuModuleLoad);
-  add("mgpuModuleLoadJIT", &mgpuModuleLoadJIT);
-  add("mgpuModuleUnload", &mgpuModuleUnload);
-  add("mgpuModuleGetFunction", &mgpuModuleGetFunction);
-  add("mgpuLaunchKernel", &mgpuLaunchKernel);
-  add("mgpuStreamCreate", &mgpuStreamCreate);
-  add("mgpuStreamDestroy", &mgpuStreamDestroy);
-  add("mgpuStreamSynchronize", &mgpuStreamSynchronize);
-  add("mgpuStreamWaitEvent", &mgpuStreamWaitEvent);
-  add("mgpuEventCreate", &mgpuEventCreate);
-  add("mgpuEventDestroy", &mgpuEventDestroy);
-  add("mgpuEventSynchronize", &mgpuEventSynchronize);
-  add("mgpuEventRecord", &mgpuEventRecord);
-  add("mgpuMemAlloc", &mgpuMemAlloc);
-  add("mgpuMemFree", &mgpuMemFree);
-  add("mgpuMemcpy", &mgpuMemcpy);
-  add("mgpuMemset32", &mgpuMemset32);
-  add("mgpuMemset16", &mgpuMemset16);
-  add("mgpuSetDefaultDevice", &mgpuSetDefaultDevice);
-  return symbols;
-}
-
-/// The runtime's failure, after everything it made is released.
-[[noreturn]] void failOnRuntime(std::unique_ptr<ExecutionEngine> &engine) {
-  std::string message =
-      obsCudaError() ? obsCudaError() : "the CUDA runtime failed";
-  // Its destructors unload the kernels' module (nothing, after a failure:
-  // the release does it).
-  engine.reset();
-  obsCudaRelease();
-  fail(message);
-}
-
-/// Whatever fails once the runtime is open goes through exit(1): release
-/// what it made on the way out.
-void releaseCudaAtExit() { obsCudaRelease(); }
-
-/// Runs `job` on the GPU: the module's host code (a kernel's is a function
-/// of its name that launches it on one block) through MLIR's host lowering
-/// and obs's CUDA runtime, as a compiler that embeds obs would, with the
-/// job's arrays copied to the device and back.
-void runOnCuda(ModuleOp module, Job &job) {
-  if (obsCudaInit() != 0) {
-    std::string message = obsCudaError();
-    obsCudaRelease();
-    fail(message);
-  }
-  std::atexit(releaseCudaAtExit);
-  std::unique_ptr<ExecutionEngine> engine;
-  auto check = [&] {
-    if (obsCudaError())
-      failOnRuntime(engine);
-  };
-  std::string gpuChip = chip;
-  if (!chip.getNumOccurrences()) {
-    int major = 0, minor = 0;
-    if (obsCudaComputeCapability(&major, &minor) != 0)
-      failOnRuntime(engine);
-    gpuChip = "sm_" + std::to_string(major) + std::to_string(minor);
-  }
-  checkChip(gpuChip);
-  // --bench learns what each launch moves from the host code itself.
-  OwningOpRef<ModuleOp> lowered =
-      lower(module, "cuda", "", gpuChip, /*recordLaunches=*/benchRuns > 0);
-  // Host code that reads or writes memory itself runs on memory the host
-  // and the device share, the entry's arguments' included.
-  bool shared = obs::ObsDialect::HostMemorySharedAttrHelper(module.getContext())
-                    .isAttrPresent(*lowered);
-
-  ExecutionEngineOptions options;
-  auto transformer = makeOptimizingTransformer(/*optLevel=*/2,
-                                               /*sizeLevel=*/0,
-                                               /*targetMachine=*/nullptr);
-  options.transformer = transformer;
-  llvm::Expected<std::unique_ptr<ExecutionEngine>> made =
-      ExecutionEngine::create(*lowered, options);
-  if (!made)
-    failOn(made.takeError(), "cannot JIT-compile @" + job.symbol + ": ");
-  engine = std::move(*made);
-  engine->registerSymbols(cudaRuntimeSymbols);
-  engine->registerSymbols(runtimeFunctionSymbols);
-
-  SmallVector<void *> host = job.buffers();
-  SmallVector<size_t> bytes;
-  for (HostArray &array : job.arrays)
-    for (unsigned c = 0; c < array.getWidth(); ++c)
-      bytes.push_back(array.getBufferBytes(c));
-  SmallVector<void *> device;
-  for (auto [pointer, size] : llvm::zip_equal(host, bytes)) {
-    device.push_back(mgpuMemAlloc(size, nullptr, shared));
-    mgpuMemcpy(device.back(), pointer, size, nullptr);
-  }
-  obsCudaSynchronize();
-  check();
-  PackedMemRefs arguments;
-  arguments.add(job.arrays, device);
-  SmallVector<void *> &packed = arguments.get();
-  auto invoke = [&] {
-    if (llvm::Error error = engine->invokePacked(job.symbol, packed)) {
-      if (obsCudaError())
-        llvm::consumeError(std::move(error)), failOnRuntime(engine);
-      failOn(std::move(error), "running @" + job.symbol + ": ");
-    }
-    obsCudaSynchronize();
-    check();
-  };
-  invoke();
-  // The results come back; the inputs are the host's already.
-  unsigned firstResult = 0;
-  for (unsigned a = 0; a < job.numInputs; ++a)
-    firstResult += job.arrays[a].getWidth();
-  for (unsigned i = firstResult; i < host.size(); ++i)
-    mgpuMemcpy(host[i], device[i], bytes[i], nullptr);
-  obsCudaSynchronize();
-  check();
-
+/// Compiles `module` for `target` and runs `job` on it (timed, with
+/// --bench).
+void run(ModuleOp module, const obs::Target &target, obs::Job &job) {
+  obs::CompileOptions options = getCompileOptions(target);
+  llvm::Expected<std::unique_ptr<obs::Executable>> executable =
+      target.compile(module, options, kReports);
+  if (!executable)
+    failOn(executable.takeError());
   if (benchRuns) {
-    // The run above was the warm-up. The whole entry is timed by events
-    // around it, then each launch, in as many more runs.
-    void *start = obsCudaTimerCreate(), *stop = obsCudaTimerCreate();
-    check();
-    std::vector<float> times;
-    for (unsigned run = 0; run < benchRuns; ++run) {
-      mgpuEventRecord(start, nullptr);
-      invoke();
-      mgpuEventRecord(stop, nullptr);
-      float milliseconds = 0;
-      if (obsCudaTimerElapsed(start, stop, &milliseconds) != 0)
-        failOnRuntime(engine);
-      times.push_back(milliseconds);
-    }
-    mgpuEventDestroy(start);
-    mgpuEventDestroy(stop);
-    // A kernel run on its own has no host code to report its one launch:
-    // it moves its arrays, once each.
-    uint64_t aloneBytes = arrayBytes(job);
-    recordedLaunches.clear();
-    obsCudaProfileLaunches(1);
-    for (unsigned run = 0; run < benchRuns; ++run)
-      invoke();
-    // Each kernel's launches per run, their time and bytes per run. The
-    // host code reported every launch it made, in order.
-    ArrayRef<RecordedLaunch> made = recordedLaunches;
-    size_t count = obsCudaProfiledLaunchCount();
-    // Host code reports each launch it makes (a kernel run on its own
-    // reports none); the driver must have profiled the same ones.
-    if (!made.empty() && made.size() != count)
-      fail("the host code reported " + std::to_string(made.size()) +
-           " launches, but " + std::to_string(count) +
-           " were profiled: cannot tell what each moved");
-    struct Profiled {
-      unsigned count = 0;
-      float milliseconds = 0;
-      uint64_t bytes = 0;
-    };
-    llvm::StringMap<Profiled> byName;
-    SmallVector<std::string> order;
-    for (size_t i = 0; i < count; ++i) {
-      float milliseconds = 0;
-      const char *name = obsCudaProfiledLaunch(i, &milliseconds);
-      if (!name)
-        failOnRuntime(engine);
-      auto [entry, added] = byName.try_emplace(name);
-      if (added)
-        order.push_back(name);
-      Profiled &profiled = entry->second;
-      ++profiled.count;
-      profiled.milliseconds += milliseconds;
-      profiled.bytes +=
-          made.empty() ? aloneBytes : made[i].read + made[i].written;
-    }
-    obsCudaProfileLaunches(0);
-    uint64_t planBytes = 0;
-    for (const auto &entry : byName)
-      planBytes += entry.second.bytes / benchRuns;
-    reportBench(job, "cuda", times, planBytes);
-    for (const std::string &name : order) {
-      const Profiled &profiled = byName[name];
-      float perRun = profiled.milliseconds / benchRuns;
-      uint64_t kernelBytes = profiled.bytes / benchRuns;
-      llvm::errs() << "bench:   launch " << name << ": "
-                   << profiled.count / benchRuns << " per run, "
-                   << llvm::format("%.3f", perRun) << " ms, "
-                   << llvm::format("%.2f", perRun > 0
-                                               ? kernelBytes / (perRun * 1e6)
-                                               : 0.0)
-                   << " GB/s of " << kernelBytes << " bytes\n";
-    }
+    llvm::Expected<obs::BenchResult> result =
+        (*executable)->bench(job, benchRuns);
+    if (!result)
+      failOn(result.takeError());
+    printBench(job, target.getName(), std::move(*result));
+  } else {
+    failOn((*executable)->run(job));
   }
-
-  for (void *pointer : device)
-    mgpuMemFree(pointer, nullptr);
-  check();
-  // The JIT's destructors unload the kernels' module.
-  engine.reset();
-  check();
-  if (obsCudaRelease() != 0)
-    fail(obsCudaError());
+  failOn((*executable)->release());
 }
 
 /// Runs `job` on the cpu target with its launches recorded, and prints the
 /// plan: a line per launch, then the total and the bytes per element of
 /// the entry's first argument.
-void printPlan(ModuleOp module, Job &job) {
-  OwningOpRef<ModuleOp> lowered =
-      lower(module, "cpu", "", chip, /*recordLaunches=*/true);
+void printPlan(ModuleOp module, obs::Job &job) {
+  std::unique_ptr<obs::Target> cpu = getTarget("cpu");
+  obs::CompileOptions options = getCompileOptions(*cpu);
+  options.recordLaunches = true;
+  // The plan names each kernel by the number the host code reports.
+  OwningOpRef<ModuleOp> lowered = lower(module, *cpu, options, "");
   ArrayAttr names =
       obs::ObsDialect::RecordedLaunchesAttrHelper(module.getContext())
           .getAttr(*lowered);
-  recordedLaunches.clear();
-  runOnJit(*lowered, "cpu", job);
+  llvm::Expected<std::unique_ptr<obs::Executable>> executable =
+      obs::compileForHost(*lowered, options, kReports);
+  if (!executable)
+    failOn(executable.takeError());
+  obs::clearRecordedLaunches();
+  failOn((*executable)->run(job));
   uint64_t read = 0, written = 0;
-  for (auto [index, launch] : llvm::enumerate(recordedLaunches)) {
+  ArrayRef<obs::RecordedLaunch> launches = obs::getRecordedLaunches();
+  for (auto [index, launch] : llvm::enumerate(launches)) {
     llvm::StringRef name =
         names && launch.kernel < static_cast<int64_t>(names.size())
             ? cast<FlatSymbolRefAttr>(names[launch.kernel]).getValue()
@@ -940,7 +514,7 @@ void printPlan(ModuleOp module, Job &job) {
     written += launch.written;
   }
   uint64_t elements = job.arrays.front().getType().getLength();
-  size_t count = recordedLaunches.size();
+  size_t count = launches.size();
   llvm::outs() << "@" << job.symbol << " on " << elements
                << " elements: " << count << " launch"
                << (count == 1 ? "" : "es") << ", " << read << " bytes read, "
@@ -952,15 +526,9 @@ void printPlan(ModuleOp module, Job &job) {
   llvm::outs() << "\n";
 }
 
-void run(ModuleOp module, llvm::StringRef target, Job &job) {
-  if (target == "cuda")
-    return runOnCuda(module, job);
-  runCached(module, target, job);
-}
-
 /// Fails, naming the first difference, unless `job` and `reference` hold the
 /// same results.
-void compareWithReference(Job &job, Job &reference) {
+void compareWithReference(obs::Job &job, obs::Job &reference) {
   for (unsigned a = job.numInputs; a < job.arrays.size(); ++a) {
     HostArray &mine = job.arrays[a], &theirs = reference.arrays[a];
     for (uint64_t k = 0; k < mine.getNumScalars(); ++k) {
@@ -1019,21 +587,13 @@ std::optional<std::string> takeThreadsArgument(int &argc, char **argv) {
   return value;
 }
 
-int main(int argc, char **argv) {
-  llvm::InitLLVM initLLVM(argc, argv);
-  std::optional<std::string> threadsText = takeThreadsArgument(argc, argv);
-  cl::HideUnrelatedOptions(runCategory);
-  cl::ParseCommandLineOptions(
-      argc, argv,
-      "obs-run: runs an obs kernel on the given inputs and prints its "
-      "results\n\n"
-      "  obs-run examples/paper/sklansky.mlir --kernel=sklansky3 "
-      "--target=cpu --input=iota\n");
+namespace {
 
+/// Fails unless the options that need no program agree with each other:
+/// one of --kernel and --entry, a known stage, and what each stage needs.
+void checkOptions() {
   if (kernelName.empty() == entryName.empty())
     fail("give either --kernel=NAME or --entry=FUNC");
-  if (targetName != "ref" && targetName != "cpu" && targetName != "cuda")
-    fail("unknown target '" + targetName + "': expected ref, cpu or cuda");
   if (!emitStage.empty() && emitStage != "obs" && emitStage != "gpu" &&
       emitStage != "llvm" && emitStage != "ptx" && emitStage != "svg" &&
       emitStage != "plan")
@@ -1041,169 +601,155 @@ int main(int argc, char **argv) {
          "': expected obs, gpu, llvm, ptx, svg or plan");
   if (emitStage == "svg" && kernelName.empty())
     fail("--emit=svg draws a kernel: give --kernel=NAME");
+  if (emitStage != "plan")
+    return;
   // The plan is what the entry runs on its inputs: it needs them.
-  bool plan = emitStage == "plan";
-  bool emitsIR = !emitStage.empty() && !plan;
-  if (plan && entryName.empty())
+  if (entryName.empty())
     fail("--emit=plan prints the launches of a host function: give "
          "--entry=FUNC");
-  if (plan && targetName.getNumOccurrences() && targetName != "cpu")
+  if (targetName.getNumOccurrences() && targetName != "cpu")
     fail("--emit=plan runs the entry on the cpu target, not " + targetName);
   // Each timed run would record its launches into the plan again.
-  if (plan && benchRuns)
+  if (benchRuns)
     fail("--emit=plan runs the entry once: drop --bench");
-  if (targetName == "cpu") {
-    obs::CPUPipelineOptions options;
-    parseOrders(options);
-  }
-  uint64_t threadsOption = 0;
-  if (threadsText &&
-      (llvm::StringRef(*threadsText).getAsInteger(10, threadsOption) ||
-       threadsOption == 0 || threadsOption > obs::KernelOp::kMaxThreads))
-    fail("--threads=" + *threadsText + ": a block has 1 to " +
+}
+
+/// The block size `--threads` gives, 0 when absent.
+uint64_t parseThreads(const std::optional<std::string> &text) {
+  uint64_t threads = 0;
+  if (text && (llvm::StringRef(*text).getAsInteger(10, threads) ||
+               threads == 0 || threads > obs::KernelOp::kMaxThreads))
+    fail("--threads=" + *text + ": a block has 1 to " +
          llvm::Twine(obs::KernelOp::kMaxThreads) + " threads");
+  return threads;
+}
 
-  DialectRegistry registry;
-  obs::registerAllDialects(registry);
-  MLIRContext context(registry);
-  // obs-run describes every array with obs types, even for a file that has
-  // no obs ops.
-  context.loadDialect<obs::ObsDialect>();
-  OneLineDiagnostics diagnostics(context);
-
+/// The program in the input file, parsed and verified; null after its
+/// diagnostics.
+OwningOpRef<ModuleOp> parseProgram(MLIRContext &context) {
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputFile);
   if (!buffer)
     fail("cannot open '" + inputFile + "': " + buffer.getError().message());
   auto sourceMgr = std::make_shared<llvm::SourceMgr>();
   sourceMgr->AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
   if (failed(obs::checkSourceNesting(*sourceMgr)))
-    return 1;
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
-  if (!module)
-    return 1;
+    return nullptr;
+  return parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+}
 
-  // What runs, and the data it runs on.
-  Job job;
-  auto listSymbols = [&](auto ops) {
-    std::string names;
-    for (auto op : ops)
-      names += (names.empty() ? "" : ", ") + op.getSymName().str();
-    return names;
-  };
-  if (!kernelName.empty()) {
-    auto kernel = module->lookupSymbol<obs::KernelOp>(kernelName);
-    if (!kernel) {
-      std::string available = listSymbols(module->getOps<obs::KernelOp>());
-      fail("no kernel @" + kernelName + " in '" + inputFile + "'" +
-           (available.empty()
-                ? llvm::Twine(" (it has no kernels)")
-                : llvm::Twine(" (its kernels: ") + available + ")"));
-    }
-    if (threadsText) {
-      kernel.setThreadsAttr(
-          IntegerAttr::get(IntegerType::get(&context, 64), threadsOption));
-      if (failed(mlir::verify(kernel)))
-        return 1;
-    }
-    // Run alone, on one block, whether or not its module launches it.
-    kernel.setPublic();
-    // Only the kernel goes through the pipelines.
-    for (Operation &op : llvm::make_early_inc_range(module->getOps()))
-      if (&op != kernel.getOperation())
-        op.erase();
-    job.symbol = kernelName;
-    job.threads = kernel.getBlockThreads();
-    for (Type type : kernel.getArgumentTypes())
-      job.arrays.emplace_back(cast<obs::ArrType>(type));
-    job.numInputs = job.arrays.size();
-    for (Type type : kernel.getResultTypes())
-      job.arrays.emplace_back(cast<obs::ArrType>(type));
-  } else {
-    auto entry = module->lookupSymbol<func::FuncOp>(entryName);
-    if (!entry)
-      fail("no function @" + entryName + " in '" + inputFile + "'");
-    if (inputs.size() > entry.getNumArguments())
-      fail("@" + entryName + " takes " + llvm::Twine(entry.getNumArguments()) +
-           " memrefs, but " + llvm::Twine(inputs.size()) +
-           " --input were given");
-    for (auto [index, type] : llvm::enumerate(entry.getArgumentTypes())) {
-      auto memref = dyn_cast<MemRefType>(type);
-      if (!memref || memref.getRank() == 0 ||
-          llvm::any_of(memref.getShape().drop_front(), ShapedType::isDynamic) ||
-          !memref.getLayout().isIdentity() ||
-          !obs::isScalarElementType(memref.getElementType()))
-        fail("@" + entryName +
-             " must take memrefs of scalar elements, static sizes but for "
-             "the outermost, and no layout");
-      uint64_t length = 0;
-      if (!memref.hasStaticShape() && !emitsIR)
-        length = dynamicLength(memref, index, job);
-      job.arrays.emplace_back(arrayOfMemRef(memref, length));
-    }
-    if (entry.getNumResults())
-      fail("@" + entryName +
-           " must return nothing: its results are the "
-           "memrefs it writes");
-    job.symbol = entryName;
-    keepOnlyReachable(*module, entry);
+/// The job of --kernel: its arguments, then its results, run alone on one
+/// block with `threads` threads (its own when 0). The module keeps only the
+/// kernel. Failure after the verifier's diagnostics.
+FailureOr<obs::Job> describeKernelJob(ModuleOp module, uint64_t threads) {
+  auto kernel = module.lookupSymbol<obs::KernelOp>(kernelName);
+  if (!kernel) {
+    std::string available;
+    for (obs::KernelOp other : module.getOps<obs::KernelOp>())
+      available += (available.empty() ? "" : ", ") + other.getSymName().str();
+    fail("no kernel @" + kernelName + " in '" + inputFile + "'" +
+         (available.empty()
+              ? llvm::Twine(" (it has no kernels)")
+              : llvm::Twine(" (its kernels: ") + available + ")"));
   }
-  // Emitting IR needs no data.
-  if (emitsIR)
-    inputs.clear();
-  if (!kernelName.empty() && !emitsIR && inputs.size() != job.numInputs)
+  if (threads) {
+    kernel.setThreadsAttr(
+        IntegerAttr::get(IntegerType::get(module.getContext(), 64), threads));
+    if (failed(mlir::verify(kernel)))
+      return failure();
+  }
+  // Run alone, on one block, whether or not its module launches it.
+  kernel.setPublic();
+  // Only the kernel goes through the pipelines.
+  for (Operation &op : llvm::make_early_inc_range(module.getOps()))
+    if (&op != kernel.getOperation())
+      op.erase();
+  obs::Job job;
+  job.symbol = kernelName;
+  for (Type type : kernel.getArgumentTypes())
+    job.arrays.emplace_back(cast<obs::ArrType>(type));
+  job.numInputs = job.arrays.size();
+  for (Type type : kernel.getResultTypes())
+    job.arrays.emplace_back(cast<obs::ArrType>(type));
+  return job;
+}
+
+/// The job of --entry: its memref arguments, sized from their inputs unless
+/// `needsData` is false. The module keeps only what the entry uses.
+obs::Job describeEntryJob(ModuleOp module, bool needsData) {
+  auto entry = module.lookupSymbol<func::FuncOp>(entryName);
+  if (!entry)
+    fail("no function @" + entryName + " in '" + inputFile + "'");
+  if (inputs.size() > entry.getNumArguments())
+    fail("@" + entryName + " takes " + llvm::Twine(entry.getNumArguments()) +
+         " memrefs, but " + llvm::Twine(inputs.size()) + " --input were given");
+  obs::Job job;
+  for (auto [index, type] : llvm::enumerate(entry.getArgumentTypes())) {
+    auto memref = dyn_cast<MemRefType>(type);
+    if (!memref || memref.getRank() == 0 ||
+        llvm::any_of(memref.getShape().drop_front(), ShapedType::isDynamic) ||
+        !memref.getLayout().isIdentity() ||
+        !obs::isScalarElementType(memref.getElementType()))
+      fail("@" + entryName +
+           " must take memrefs of scalar elements, static sizes but for "
+           "the outermost, and no layout");
+    uint64_t length = 0;
+    if (!memref.hasStaticShape() && needsData)
+      length = dynamicLength(memref, index, job);
+    job.arrays.emplace_back(arrayOfMemRef(memref, length));
+  }
+  if (entry.getNumResults())
+    fail("@" + entryName +
+         " must return nothing: its results are the "
+         "memrefs it writes");
+  job.symbol = entryName;
+  keepOnlyReachable(module, entry);
+  job.numInputs = inputs.size();
+  return job;
+}
+
+/// Fills `job`'s inputs from --input, one per input array.
+void fillInputs(obs::Job &job) {
+  if (!kernelName.empty() && inputs.size() != job.numInputs)
     fail("@" + kernelName + " takes " + llvm::Twine(job.numInputs) + " array" +
          (job.numInputs == 1 ? "" : "s") + ", but " +
          llvm::Twine(inputs.size()) + " --input " +
          (inputs.size() == 1 ? "was" : "were") + " given");
-  if (!entryName.empty())
-    job.numInputs = inputs.size();
   for (unsigned index = 0; index < inputs.size(); ++index)
     failOn(job.arrays[index].fill(inputs[index]),
            "input " + llvm::Twine(index) + " (" +
                llvm::Twine(job.arrays[index].getNumScalars()) + " numbers of " +
                job.arrays[index].getComponentType(0).name() + "): ");
+}
 
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-
-  if (plan) {
-    printPlan(*module, job);
-    if (obs::statisticsRequested())
-      obs::printStatistics(llvm::errs());
-    return 0;
+/// Prints the program after --emit's stage (but plan) for `target`.
+void emit(ModuleOp module, const obs::Target &target) {
+  obs::CompileOptions options = getCompileOptions(target);
+  // The stages of a program for a GPU are for --chip's.
+  options.chip = chip;
+  if (emitStage == "ptx") {
+    failOn(obs::checkChip(chip));
+    OwningOpRef<ModuleOp> lowered =
+        lower(module, *getTarget("cuda"), options, "");
+    llvm::outs() << ptxOf(*lowered);
+    return;
   }
-  if (emitsIR) {
-    if (emitStage == "ptx") {
-      checkChip(chip);
-      OwningOpRef<ModuleOp> lowered = lower(*module, "cuda", "");
-      llvm::outs() << ptxOf(*lowered);
-    } else if (emitStage == "svg") {
-      // The kernel as the cpu and cuda targets run it: networks expanded,
-      // flattened, and refined unless --no-optimize.
-      OwningOpRef<ModuleOp> lowered = lower(*module, "cpu", "obs");
-      auto kernel = lowered->lookupSymbol<obs::KernelOp>(kernelName);
-      if (!kernel || failed(obs::drawNetwork(kernel, llvm::outs())))
-        fail("cannot draw @" + kernelName);
-    } else {
-      OwningOpRef<ModuleOp> lowered = lower(*module, targetName, emitStage);
-      lowered->print(llvm::outs());
-      llvm::outs() << "\n";
-    }
-    if (obs::statisticsRequested())
-      obs::printStatistics(llvm::errs());
-    return 0;
+  if (emitStage == "svg") {
+    // The kernel as the cpu and cuda targets run it: networks expanded,
+    // flattened, and refined unless --no-optimize.
+    OwningOpRef<ModuleOp> lowered =
+        lower(module, *getTarget("cpu"), options, "obs");
+    auto kernel = lowered->lookupSymbol<obs::KernelOp>(kernelName);
+    if (!kernel || failed(obs::drawNetwork(kernel, llvm::outs())))
+      fail("cannot draw @" + kernelName);
+    return;
   }
+  OwningOpRef<ModuleOp> lowered = lower(module, target, options, emitStage);
+  lowered->print(llvm::outs());
+  llvm::outs() << "\n";
+}
 
-  Job reference = job;
-  run(*module, targetName, job);
-  if (check) {
-    run(*module, "ref", reference);
-    compareWithReference(job, reference);
-  }
-  if (obs::statisticsRequested())
-    obs::printStatistics(llvm::errs());
-
+/// Prints `job`'s results, or writes them to --output.
+void writeResults(obs::Job &job) {
   unsigned numResults = job.arrays.size() - job.numInputs;
   for (unsigned index = 0; index < numResults; ++index) {
     HostArray &result = job.arrays[job.numInputs + index];
@@ -1214,5 +760,68 @@ int main(int argc, char **argv) {
     }
     failOn(result.write(outputPath(index, numResults)));
   }
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  std::optional<std::string> threadsText = takeThreadsArgument(argc, argv);
+  cl::HideUnrelatedOptions(runCategory);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "obs-run: runs an obs kernel on the given inputs and prints its "
+      "results\n\n"
+      "  obs-run examples/paper/sklansky.mlir --kernel=sklansky3 "
+      "--target=cpu --input=iota\n");
+  checkOptions();
+  std::unique_ptr<obs::Target> target = getTarget(targetName);
+  // Bad orders are refused before any work.
+  (void)getCompileOptions(*target);
+  uint64_t threads = parseThreads(threadsText);
+
+  DialectRegistry registry;
+  obs::registerAllDialects(registry);
+  MLIRContext context(registry);
+  // obs-run describes every array with obs types, even for a file that has
+  // no obs ops.
+  context.loadDialect<obs::ObsDialect>();
+  OneLineDiagnostics diagnostics(context);
+  OwningOpRef<ModuleOp> module = parseProgram(context);
+  if (!module)
+    return 1;
+
+  // What runs, and the data it runs on; emitting IR needs no data.
+  bool emitsIR = !emitStage.empty() && emitStage != "plan";
+  if (emitsIR)
+    inputs.clear();
+  FailureOr<obs::Job> job = kernelName.empty()
+                                ? describeEntryJob(*module, !emitsIR)
+                                : describeKernelJob(*module, threads);
+  if (failed(job))
+    return 1;
+  job->brokenContract = testBreakContract;
+  if (!emitsIR)
+    fillInputs(*job);
+
+  if (emitStage == "plan")
+    printPlan(*module, *job);
+  else if (emitsIR)
+    emit(*module, *target);
+  if (!emitStage.empty()) {
+    if (obs::statisticsRequested())
+      obs::printStatistics(llvm::errs());
+    return 0;
+  }
+
+  obs::Job reference = *job;
+  run(*module, *target, *job);
+  if (check) {
+    run(*module, *getTarget("ref"), reference);
+    compareWithReference(*job, reference);
+  }
+  if (obs::statisticsRequested())
+    obs::printStatistics(llvm::errs());
+  writeResults(*job);
   return 0;
 }

@@ -115,7 +115,12 @@ def ObsExpandDevice : Pass<"obs-expand-device", "::mlir::ModuleOp"> {
   let options = [
     Option<"tile", "tile", "uint64_t", /*default=*/"0",
            "Elements per tile, a power of two (0: chosen per element type). "
-           "Small tiles make plans of many levels on short arrays">
+           "Small tiles make plans of many levels on short arrays">,
+    ListOption<"algorithms", "algorithms", "std::string",
+               "The device algorithms to expand with, of map, reduce, scan, "
+               "radix-sort and merge-sort (all when empty): each is a "
+               "pattern (Obs/Transforms/DeviceExpansion.h), and a device op "
+               "none of them expands is an error">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",

@@ -686,12 +686,253 @@ static LogicalResult checkLaunchRunsOnCPU(gpu::LaunchFuncOp launch,
                     kernel.getKnownGridSize(), "known_grid_size");
 }
 
+/// Moves the constant tables of `gpuModule`'s kernels (compact work lists)
+/// to the host `module`, renamed where a name is taken; returns their new
+/// names by old.
+static llvm::StringMap<StringAttr> moveGlobalsToHost(gpu::GPUModuleOp gpuModule,
+                                                     ModuleOp module,
+                                                     SymbolTable &hostSymbols) {
+  llvm::StringMap<StringAttr> globalNames;
+  for (auto global :
+       llvm::make_early_inc_range(gpuModule.getOps<memref::GlobalOp>())) {
+    StringAttr oldName = global.getSymNameAttr();
+    global->moveBefore(module.getBody(), module.getBody()->begin());
+    globalNames[oldName.getValue()] = hostSymbols.insert(global);
+  }
+  return globalNames;
+}
+
+/// Moves the declarations of the runtime functions `gpuModule`'s kernels
+/// call (a scatter's check) to the host `module`, one for the module. Fails,
+/// reported, at a function with a body.
+static LogicalResult moveDeclarationsToHost(gpu::GPUModuleOp gpuModule,
+                                            ModuleOp module) {
+  for (auto declaration :
+       llvm::make_early_inc_range(gpuModule.getOps<func::FuncOp>())) {
+    if (!declaration.isDeclaration())
+      return declaration.emitOpError()
+             << "is a function with a body in a kernel module: the cpu "
+                "target moves only declarations of runtime functions to the "
+                "host";
+    if (failed(getOrDeclareRuntimeFunction(module, declaration.getSymName(),
+                                           declaration.getFunctionType())))
+      return failure();
+    declaration.erase();
+  }
+  return success();
+}
+
+/// Points the uses in `func` of the globals moved to the host at their new
+/// names.
+static void renameGlobals(func::FuncOp func,
+                          const llvm::StringMap<StringAttr> &globalNames) {
+  func.walk([&](memref::GetGlobalOp get) {
+    if (StringAttr renamed = globalNames.lookup(get.getName()))
+      get.setNameAttr(FlatSymbolRefAttr::get(renamed));
+  });
+}
+
+/// A private function in the host `module` that runs one block of `kernel`:
+/// the kernel's arguments and the block id, and a copy of its body, with an
+/// allocation standing for each workgroup buffer.
+static func::FuncOp cloneAsBlockFunction(gpu::GPUFuncOp kernel, ModuleOp module,
+                                         SymbolTable &hostSymbols) {
+  OpBuilder builder(module.getBody(), module.getBody()->end());
+  SmallVector<Type> inputs(kernel.getArgumentTypes());
+  inputs.push_back(builder.getIndexType());
+  auto func = func::FuncOp::create(builder, kernel.getLoc(),
+                                   (kernel.getName() + ".block").str(),
+                                   builder.getFunctionType(inputs, {}));
+  func.setPrivate();
+  hostSymbols.insert(func);
+  Block *entry = func.addEntryBlock();
+  IRMapping mapping;
+  builder.setInsertionPointToStart(entry);
+  for (unsigned i = 0, e = kernel.getArgumentTypes().size(); i < e; ++i)
+    mapping.map(kernel.getArgument(i), entry->getArgument(i));
+  // One allocation per block stands for each workgroup buffer.
+  for (BlockArgument buffer : kernel.getWorkgroupAttributions()) {
+    auto type = cast<MemRefType>(buffer.getType());
+    auto local = MemRefType::get(type.getShape(), type.getElementType());
+    mapping.map(buffer,
+                memref::AllocaOp::create(builder, kernel.getLoc(), local));
+  }
+  for (Operation &op : kernel.getBody().front())
+    builder.clone(op, mapping);
+  return func;
+}
+
+/// Replaces in `func`, the block function of `kernel` with `threads`
+/// threads, the ids and sizes along y and z, the block id, the block and
+/// grid sizes, and the kernel's return.
+static void replaceIdsAndSizes(func::FuncOp func, gpu::GPUFuncOp kernel,
+                               int64_t threads) {
+  Value blockId = func.getArguments().back();
+  // Launches and blocks are x only (checked by checkRunsOnCPU and at the
+  // launch):
+  // along y and z every id is 0 and every size 1.
+  func.walk([&](Operation *op) {
+    OpBuilder b(op);
+    auto replaceWith = [&](Value value) {
+      op->getResult(0).replaceAllUsesWith(value);
+      op->erase();
+    };
+    auto constant = [&](int64_t value) -> Value {
+      return arith::ConstantIndexOp::create(b, op->getLoc(), value);
+    };
+    if (auto id = dyn_cast<gpu::ThreadIdOp>(op)) {
+      if (id.getDimension() != gpu::Dimension::x)
+        replaceWith(constant(0));
+    } else if (auto id = dyn_cast<gpu::BlockIdOp>(op)) {
+      replaceWith(id.getDimension() == gpu::Dimension::x ? blockId
+                                                         : constant(0));
+    } else if (auto dim = dyn_cast<gpu::BlockDimOp>(op)) {
+      replaceWith(
+          constant(dim.getDimension() == gpu::Dimension::x ? threads : 1));
+    } else if (auto dim = dyn_cast<gpu::GridDimOp>(op)) {
+      replaceWith(constant(dim.getDimension() == gpu::Dimension::x
+                               ? (*kernel.getKnownGridSize())[0]
+                               : 1));
+    } else if (isa<gpu::ReturnOp>(op)) {
+      func::ReturnOp::create(b, op->getLoc());
+      op->erase();
+    }
+  });
+}
+
+/// Takes the memory spaces off the memref results in `func`.
+static void dropMemorySpaces(func::FuncOp func) {
+  // Workgroup memory spaces are gone from the allocations; the casts
+  // the body made to them go too.
+  func.walk([&](Operation *op) {
+    for (Value result : op->getResults())
+      if (auto type = dyn_cast<MemRefType>(result.getType());
+          type && type.getMemorySpace())
+        result.setType(MemRefType::get(type.getShape(), type.getElementType()));
+  });
+}
+
+/// Replaces `launch` of `kernel` by a loop over the grid's blocks, in
+/// `blockOrderOf`, each a call of `callee`, the kernel's block function.
+static void lowerLaunch(gpu::LaunchFuncOp launch, gpu::GPUFuncOp kernel,
+                        func::FuncOp callee, ThreadOrder &blockOrderOf) {
+  OpBuilder builder(launch);
+  Location loc = launch.getLoc();
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  auto blocks =
+      scf::ForOp::create(builder, loc, zero, launch.getGridSizeX(), one);
+  builder.setInsertionPoint(blocks.getBody()->getTerminator());
+  SmallVector<Value> operands(launch.getKernelOperands());
+  // The grid is the kernel's known_grid_size (checked by
+  // checkLaunchRunsOnCPU), or a size known only at run time.
+  Value block = blocks.getInductionVar();
+  if (std::optional<ArrayRef<int32_t>> grid = kernel.getKnownGridSize())
+    block = blockOrderOf.apply(builder, loc, block, (*grid)[0]);
+  else
+    block = blockOrderOf.apply(builder, loc, block, launch.getGridSizeX());
+  operands.push_back(block);
+  func::CallOp::create(builder, loc, callee, operands);
+  launch.erase();
+}
+
 namespace {
 struct ObsGPUToCPUPass : mlir::obs::impl::ObsGPUToCPUBase<ObsGPUToCPUPass> {
   using ObsGPUToCPUBase::ObsGPUToCPUBase;
   void runOnOperation() override;
+
+private:
+  /// Converts the kernels of `gpuModule` into block functions of the host
+  /// module, recorded in `blockFuncs` by kernel, and moves what they use
+  /// to the host.
+  LogicalResult
+  convertKernelModule(gpu::GPUModuleOp gpuModule, SymbolTable &hostSymbols,
+                      ThreadOrder &threadOrder,
+                      llvm::DenseMap<Operation *, func::FuncOp> &blockFuncs);
+  /// The block function of `kernel`: its body, split at its barriers into
+  /// loops over threads in `threadOrder`; or an error.
+  FailureOr<func::FuncOp> convertKernel(gpu::GPUFuncOp kernel,
+                                        SymbolTable &hostSymbols,
+                                        ThreadOrder &threadOrder);
+  /// Replaces every launch by a loop over the grid's blocks, each a call of
+  /// its kernel's block function, the blocks in `blockOrderOf`.
+  LogicalResult
+  convertLaunches(ThreadOrder &blockOrderOf,
+                  const llvm::DenseMap<Operation *, func::FuncOp> &blockFuncs);
 };
 } // namespace
+
+FailureOr<func::FuncOp>
+ObsGPUToCPUPass::convertKernel(gpu::GPUFuncOp kernel, SymbolTable &hostSymbols,
+                               ThreadOrder &threadOrder) {
+  if (failed(checkRunsOnCPU(kernel)))
+    return failure();
+  int64_t threads = (*kernel.getKnownBlockSize())[0];
+  func::FuncOp func = cloneAsBlockFunction(kernel, getOperation(), hostSymbols);
+  replaceIdsAndSizes(func, kernel, threads);
+  dropMemorySpaces(func);
+  BlockSplitter splitter(
+      threads, threadOrder,
+      [&] { addToStatistic(*this, numThreadLoops, "thread-loops"); },
+      [&] { addToStatistic(*this, numWarpLoops, "warp-loops"); });
+  if (failed(splitter.split(func.getBody().front())))
+    return failure();
+  // Every step now computes what it needs of these itself.
+  for (Operation *op : llvm::reverse(splitter.rematerializable))
+    if (op->use_empty())
+      op->erase();
+  func.walk([](gpu::ThreadIdOp id) {
+    if (id->use_empty())
+      id.erase();
+  });
+  if (failed(checkNoValueCrossesABarrier(func)))
+    return failure();
+  return func;
+}
+
+LogicalResult ObsGPUToCPUPass::convertKernelModule(
+    gpu::GPUModuleOp gpuModule, SymbolTable &hostSymbols,
+    ThreadOrder &threadOrder,
+    llvm::DenseMap<Operation *, func::FuncOp> &blockFuncs) {
+  ModuleOp module = getOperation();
+  llvm::StringMap<StringAttr> globalNames =
+      moveGlobalsToHost(gpuModule, module, hostSymbols);
+  if (failed(moveDeclarationsToHost(gpuModule, module)))
+    return failure();
+  for (auto kernel : gpuModule.getOps<gpu::GPUFuncOp>()) {
+    FailureOr<func::FuncOp> func =
+        convertKernel(kernel, hostSymbols, threadOrder);
+    if (failed(func))
+      return failure();
+    renameGlobals(*func, globalNames);
+    blockFuncs[kernel] = *func;
+  }
+  return success();
+}
+
+LogicalResult ObsGPUToCPUPass::convertLaunches(
+    ThreadOrder &blockOrderOf,
+    const llvm::DenseMap<Operation *, func::FuncOp> &blockFuncs) {
+  // Launches become loops over the grid's blocks. A launch names its kernel
+  // from the nearest symbol table, so one in a nested module finds that
+  // module's kernels, which this pass does not convert.
+  SmallVector<gpu::LaunchFuncOp> launches;
+  getOperation().walk(
+      [&](gpu::LaunchFuncOp launch) { launches.push_back(launch); });
+  SymbolTableCollection symbolTables;
+  for (gpu::LaunchFuncOp launch : launches) {
+    auto kernel = symbolTables.lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+        launch, launch.getKernel());
+    func::FuncOp callee = kernel ? blockFuncs.lookup(kernel) : nullptr;
+    if (!callee)
+      return launch.emitOpError()
+             << "launches a kernel this pass did not convert";
+    if (failed(checkLaunchRunsOnCPU(launch, kernel)))
+      return failure();
+    lowerLaunch(launch, kernel, callee, blockOrderOf);
+  }
+  return success();
+}
 
 void ObsGPUToCPUPass::runOnOperation() {
   ModuleOp module = getOperation();
@@ -704,159 +945,12 @@ void ObsGPUToCPUPass::runOnOperation() {
                            hostSymbols);
   SmallVector<gpu::GPUModuleOp> gpuModules(module.getOps<gpu::GPUModuleOp>());
   llvm::DenseMap<Operation *, func::FuncOp> blockFuncs;
-  for (gpu::GPUModuleOp gpuModule : gpuModules) {
-    // The kernels' constant tables (compact work lists) move to the host
-    // module, renamed where a name is taken.
-    llvm::StringMap<StringAttr> globalNames;
-    for (auto global :
-         llvm::make_early_inc_range(gpuModule.getOps<memref::GlobalOp>())) {
-      StringAttr oldName = global.getSymNameAttr();
-      global->moveBefore(module.getBody(), module.getBody()->begin());
-      globalNames[oldName.getValue()] = hostSymbols.insert(global);
-    }
-    // So do the declarations of the runtime functions the kernels call (a
-    // scatter's check), one for the module.
-    for (auto declaration :
-         llvm::make_early_inc_range(gpuModule.getOps<func::FuncOp>())) {
-      if (!declaration.isDeclaration()) {
-        declaration.emitOpError()
-            << "is a function with a body in a kernel module: the cpu "
-               "target moves only declarations of runtime functions to the "
-               "host";
-        return signalPassFailure();
-      }
-      if (failed(getOrDeclareRuntimeFunction(module, declaration.getSymName(),
-                                             declaration.getFunctionType())))
-        return signalPassFailure();
-      declaration.erase();
-    }
-    auto renameGlobals = [&](func::FuncOp func) {
-      func.walk([&](memref::GetGlobalOp get) {
-        if (StringAttr renamed = globalNames.lookup(get.getName()))
-          get.setNameAttr(FlatSymbolRefAttr::get(renamed));
-      });
-    };
-    for (auto kernel : gpuModule.getOps<gpu::GPUFuncOp>()) {
-      if (failed(checkRunsOnCPU(kernel)))
-        return signalPassFailure();
-      int64_t threads = (*kernel.getKnownBlockSize())[0];
-      OpBuilder builder(module.getBody(), module.getBody()->end());
-      SmallVector<Type> inputs(kernel.getArgumentTypes());
-      inputs.push_back(builder.getIndexType());
-      auto func = func::FuncOp::create(builder, kernel.getLoc(),
-                                       (kernel.getName() + ".block").str(),
-                                       builder.getFunctionType(inputs, {}));
-      func.setPrivate();
-      hostSymbols.insert(func);
-      Block *entry = func.addEntryBlock();
-      IRMapping mapping;
-      builder.setInsertionPointToStart(entry);
-      for (unsigned i = 0, e = kernel.getArgumentTypes().size(); i < e; ++i)
-        mapping.map(kernel.getArgument(i), entry->getArgument(i));
-      // One allocation per block stands for each workgroup buffer.
-      for (BlockArgument buffer : kernel.getWorkgroupAttributions()) {
-        auto type = cast<MemRefType>(buffer.getType());
-        auto local = MemRefType::get(type.getShape(), type.getElementType());
-        mapping.map(buffer,
-                    memref::AllocaOp::create(builder, kernel.getLoc(), local));
-      }
-      Value blockId = entry->getArguments().back();
-      for (Operation &op : kernel.getBody().front())
-        builder.clone(op, mapping);
-      // Launches and blocks are x only (checked above and at the launch):
-      // along y and z every id is 0 and every size 1.
-      func.walk([&](Operation *op) {
-        OpBuilder b(op);
-        auto replaceWith = [&](Value value) {
-          op->getResult(0).replaceAllUsesWith(value);
-          op->erase();
-        };
-        auto constant = [&](int64_t value) -> Value {
-          return arith::ConstantIndexOp::create(b, op->getLoc(), value);
-        };
-        if (auto id = dyn_cast<gpu::ThreadIdOp>(op)) {
-          if (id.getDimension() != gpu::Dimension::x)
-            replaceWith(constant(0));
-        } else if (auto id = dyn_cast<gpu::BlockIdOp>(op)) {
-          replaceWith(id.getDimension() == gpu::Dimension::x ? blockId
-                                                             : constant(0));
-        } else if (auto dim = dyn_cast<gpu::BlockDimOp>(op)) {
-          replaceWith(
-              constant(dim.getDimension() == gpu::Dimension::x ? threads : 1));
-        } else if (auto dim = dyn_cast<gpu::GridDimOp>(op)) {
-          replaceWith(constant(dim.getDimension() == gpu::Dimension::x
-                                   ? (*kernel.getKnownGridSize())[0]
-                                   : 1));
-        } else if (isa<gpu::ReturnOp>(op)) {
-          func::ReturnOp::create(b, op->getLoc());
-          op->erase();
-        }
-      });
-      // Workgroup memory spaces are gone from the allocations; the casts
-      // the body made to them go too.
-      func.walk([&](Operation *op) {
-        for (Value result : op->getResults())
-          if (auto type = dyn_cast<MemRefType>(result.getType());
-              type && type.getMemorySpace())
-            result.setType(
-                MemRefType::get(type.getShape(), type.getElementType()));
-      });
-      BlockSplitter splitter(
-          threads, threadOrder,
-          [&] { addToStatistic(*this, numThreadLoops, "thread-loops"); },
-          [&] { addToStatistic(*this, numWarpLoops, "warp-loops"); });
-      if (failed(splitter.split(func.getBody().front())))
-        return signalPassFailure();
-      // Every step now computes what it needs of these itself.
-      for (Operation *op : llvm::reverse(splitter.rematerializable))
-        if (op->use_empty())
-          op->erase();
-      func.walk([](gpu::ThreadIdOp id) {
-        if (id->use_empty())
-          id.erase();
-      });
-      if (failed(checkNoValueCrossesABarrier(func)))
-        return signalPassFailure();
-      renameGlobals(func);
-      blockFuncs[kernel] = func;
-    }
-  }
-
-  // Launches become loops over the grid's blocks. A launch names its kernel
-  // from the nearest symbol table, so one in a nested module finds that
-  // module's kernels, which this pass does not convert.
-  SmallVector<gpu::LaunchFuncOp> launches;
-  module.walk([&](gpu::LaunchFuncOp launch) { launches.push_back(launch); });
-  SymbolTableCollection symbolTables;
-  for (gpu::LaunchFuncOp launch : launches) {
-    auto kernel = symbolTables.lookupNearestSymbolFrom<gpu::GPUFuncOp>(
-        launch, launch.getKernel());
-    func::FuncOp callee = kernel ? blockFuncs.lookup(kernel) : nullptr;
-    if (!callee) {
-      launch.emitOpError() << "launches a kernel this pass did not convert";
+  for (gpu::GPUModuleOp gpuModule : gpuModules)
+    if (failed(convertKernelModule(gpuModule, hostSymbols, threadOrder,
+                                   blockFuncs)))
       return signalPassFailure();
-    }
-    if (failed(checkLaunchRunsOnCPU(launch, kernel)))
-      return signalPassFailure();
-    OpBuilder builder(launch);
-    Location loc = launch.getLoc();
-    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-    Value one = arith::ConstantIndexOp::create(builder, loc, 1);
-    auto blocks =
-        scf::ForOp::create(builder, loc, zero, launch.getGridSizeX(), one);
-    builder.setInsertionPoint(blocks.getBody()->getTerminator());
-    SmallVector<Value> operands(launch.getKernelOperands());
-    // The grid is the kernel's known_grid_size (checked above), or a size
-    // known only at run time.
-    Value block = blocks.getInductionVar();
-    if (std::optional<ArrayRef<int32_t>> grid = kernel.getKnownGridSize())
-      block = blockOrderOf.apply(builder, loc, block, (*grid)[0]);
-    else
-      block = blockOrderOf.apply(builder, loc, block, launch.getGridSizeX());
-    operands.push_back(block);
-    func::CallOp::create(builder, loc, callee, operands);
-    launch.erase();
-  }
+  if (failed(convertLaunches(blockOrderOf, blockFuncs)))
+    return signalPassFailure();
   for (gpu::GPUModuleOp gpuModule : gpuModules)
     gpuModule.erase();
   module->removeAttr(gpu::GPUDialect::getContainerModuleAttrName());

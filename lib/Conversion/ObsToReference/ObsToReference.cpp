@@ -15,6 +15,7 @@
 #include "Obs/Support/RuntimeFunctions.h"
 #include "Obs/Support/Statistics.h"
 #include "ReferenceLaunch.h"
+#include "ReferenceLowering.h"
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -30,115 +31,6 @@ namespace mlir::obs {
 using namespace mlir;
 using namespace mlir::obs;
 using namespace mlir::obs::reference;
-
-namespace {
-
-/// The memrefs that store one materialised array (see Storage.h).
-using Buffer = SmallVector<Value>;
-
-/// Maps the outermost index of an array's leaf to the index it has in a
-/// buffer (the part of a `two` lives at an offset of its parent, ...).
-using OuterIndexMap = std::function<Value(Value)>;
-
-Value identityIndex(Value index) { return index; }
-
-class ReferenceLowering {
-public:
-  /// `countBuffer` is called for every buffer allocated.
-  ReferenceLowering(OpBuilder &builder, std::function<void()> countBuffer)
-      : builder(builder), countBuffer(std::move(countBuffer)) {}
-
-  LogicalResult lowerKernel(KernelOp kernel);
-
-private:
-  /// Runs the program in `body` with its arguments stored in `arguments` and
-  /// returns the buffers holding what it yields.
-  FailureOr<SmallVector<Buffer>> lowerProgram(Region &body,
-                                              ArrayRef<Buffer> arguments);
-  LogicalResult lowerOp(Operation *op);
-  LogicalResult lowerParts(Operation *op, Region &body, Value input,
-                           Value result);
-  LogicalResult lowerRepeat(RepeatOp repeat);
-  /// A scan as a running fold, and a sort as an insertion sort: the
-  /// obviously correct sequential algorithms, in O(N) and O(N^2) rather
-  /// than the O(N^2) and O(N^3) of materialising their index functions.
-  LogicalResult lowerScan(ScanOp scan);
-  /// Turns the `length` elements in `data`, of `scan`'s element type, into
-  /// their inclusive scan in the association order of `network` (the
-  /// reference's own loops; lib/Builder/Networks.cpp builds the stages for
-  /// the GPU targets), which a float scan checks bit for bit. sklansky,
-  /// kogge_stone and brent_kung are levels in which some elements take in
-  /// another: at distance d = 1, 2, 4, ... Sklansky's element i with bit d
-  /// set the last of the left half of its block of 2d, Kogge-Stone's i >= d
-  /// element i - d, Brent-Kung's up-sweep i + 1 = 0 mod 2d and down-sweep
-  /// (d from a quarter of the length rounded up to a power of two, down)
-  /// i + 1 = d mod 2d past 3d element i - d. serial among `threads`: each
-  /// run of ceil(length / threads) consecutive elements folded left to
-  /// right; the runs' totals scanned by Kogge-Stone within each warp of 32
-  /// runs; the warps' totals folded left to right, or, past 32 warps,
-  /// scanned the same way one level up; each run then takes in the fold
-  /// before it (the warps' before the warp's).
-  void scanInNetworkOrder(ScanOp scan, const Buffer &data, uint64_t length,
-                          ScanNetwork network, uint64_t threads, bool &failed);
-  LogicalResult lowerSort(SortOp sort);
-  /// A scatter as a loop over its values, each written (or merged) at its
-  /// place; without a combine, a table of written places catches a place
-  /// written twice as it happens.
-  LogicalResult lowerScatter(ScatterOp scatter);
-  /// An emitter that reads every materialised array from its buffer.
-  std::unique_ptr<ElementEmitter> makeEmitter(Location loc);
-
-  Buffer allocate(ArrType type, Location loc);
-  /// Computes every leaf of `array` with its index function and stores it.
-  LogicalResult materialize(Value array, const Buffer &dest);
-  /// Copies the leaves of an array of `type` between buffers, element i
-  /// of the array living at `fromIndex(i)` and `toIndex(i)` respectively.
-  void copy(ArrType type, Location loc, const Buffer &from,
-            const OuterIndexMap &fromIndex, const Buffer &to,
-            const OuterIndexMap &toIndex);
-  void forEachLeaf(ArrType type, Location loc,
-                   function_ref<void(ValueRange)> body);
-
-  Value constant(Location loc, int64_t value) {
-    return arith::ConstantIndexOp::create(builder, loc, value);
-  }
-  Value affine(Location loc, Value index, int64_t scale, Value offset) {
-    Value scaled =
-        builder.createOrFold<arith::MulIOp>(loc, index, constant(loc, scale));
-    return builder.createOrFold<arith::AddIOp>(loc, scaled, offset);
-  }
-
-  /// Buffers are freed at the end of the program region that made them.
-  void pushScope() { scopes.emplace_back(); }
-  void popScope(Location loc) {
-    for (Value allocation : scopes.back())
-      memref::DeallocOp::create(builder, loc, allocation);
-    scopes.pop_back();
-  }
-
-  OpBuilder &builder;
-  std::function<void()> countBuffer;
-  /// Where the block is, for a kernel that asks (obs.block_id, obs.extent):
-  /// arguments of its function.
-  KernelOp positioned;
-  Value blockIdArgument;
-  /// The runner's report of a place an obs.index reads outside its array.
-  func::FuncOp indexReport;
-  SmallVector<Value> extentArguments;
-  /// A global scatter's memref (the launch's, whole) and, without a
-  /// combine, its table of written places, shared by the launch's blocks:
-  /// arguments of the block function.
-  llvm::DenseMap<Operation *, std::pair<Value, Value>> globalScatters;
-  /// The `obs.global` arguments' buffers (by their first memref) whose
-  /// places at or past each memref's length are absent: the lengths, and
-  /// what an absent place of each reads as.
-  llvm::DenseMap<Value, std::pair<SmallVector<Value>, SmallVector<TypedAttr>>>
-      presentLengths;
-  llvm::DenseMap<Value, Buffer> buffers;
-  SmallVector<SmallVector<Value>> scopes;
-};
-
-} // namespace
 
 Buffer ReferenceLowering::allocate(ArrType type, Location loc) {
   countBuffer();
@@ -385,228 +277,6 @@ LogicalResult ReferenceLowering::lowerScan(ScanOp scan) {
   return failure(emitter->failed() || body->failed());
 }
 
-void ReferenceLowering::scanInNetworkOrder(ScanOp scan, const Buffer &data,
-                                           uint64_t length, ScanNetwork network,
-                                           uint64_t threads, bool &failed) {
-  Location loc = scan.getLoc();
-  constexpr uint64_t warp = KernelOp::kWarpSize;
-  auto type = cast<ArrType>(scan.getType());
-  SmallVector<Type> scalarTypes = flattenElementType(type.getElementType());
-  auto read = [&](const Buffer &buffer, Value index) {
-    return makeStorageReader(buffer)(builder, loc, index);
-  };
-  auto write = [&](const Buffer &buffer, ValueRange element, Value index) {
-    storeLeaf(builder, loc, buffer, element, index);
-  };
-  auto combine = [&](ValueRange lhs, ValueRange rhs) {
-    std::unique_ptr<ElementEmitter> emitter = makeEmitter(loc);
-    SmallVector<Value> combined =
-        emitter->emitRegionOn(scan.getBody(), lhs, rhs);
-    failed |= emitter->failed();
-    return combined;
-  };
-  // body(i) for i = first .. end-1, in increasing order.
-  auto forEach = [&](uint64_t first, uint64_t end,
-                     function_ref<void(Value)> body) {
-    if (first >= end)
-      return;
-    auto loop = scf::ForOp::create(builder, loc, constant(loc, first),
-                                   constant(loc, end), constant(loc, 1));
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPoint(loop.getBody()->getTerminator());
-    body(loop.getInductionVar());
-  };
-  // One level: for i = 0 .. size-1 (in decreasing order: a level that
-  // reads an element it also updates, Kogge-Stone's, reads it unchanged),
-  // element i takes in element source(i) where takes(i):
-  // buffer[i] = buffer[source(i)] (+) buffer[i].
-  auto level = [&](const Buffer &buffer, uint64_t size,
-                   function_ref<Value(Value)> takes,
-                   function_ref<Value(Value)> source) {
-    forEach(0, size, [&](Value k) {
-      Value i = arith::SubIOp::create(builder, loc, constant(loc, size - 1), k);
-      auto taking = scf::IfOp::create(builder, loc, takes(i),
-                                      /*withElseRegion=*/false);
-      OpBuilder::InsertionGuard guard(builder);
-      builder.setInsertionPoint(taking.thenBlock()->getTerminator());
-      write(buffer, combine(read(buffer, source(i)), read(buffer, i)), i);
-    });
-  };
-  auto minus = [&](Value value, uint64_t amount) {
-    return arith::SubIOp::create(builder, loc, value, constant(loc, amount));
-  };
-  // A level in which element i takes in element i - distance.
-  auto levelBack = [&](const Buffer &buffer, uint64_t size, uint64_t distance,
-                       function_ref<Value(Value)> takes) {
-    level(buffer, size, takes, [&](Value i) { return minus(i, distance); });
-  };
-  // `condition ? taken() : otherwise()`, only the chosen side computed.
-  auto choose = [&](Value condition, function_ref<SmallVector<Value>()> taken,
-                    function_ref<SmallVector<Value>()> otherwise) {
-    auto choice = scf::IfOp::create(builder, loc, scalarTypes, condition,
-                                    /*withElseRegion=*/true);
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToStart(choice.thenBlock());
-    scf::YieldOp::create(builder, loc, taken());
-    builder.setInsertionPointToStart(choice.elseBlock());
-    scf::YieldOp::create(builder, loc, otherwise());
-    return SmallVector<Value>(choice.getResults());
-  };
-  auto compare = [&](arith::CmpIPredicate predicate, Value lhs, Value rhs) {
-    return arith::CmpIOp::create(builder, loc, predicate, lhs, rhs);
-  };
-  auto remainder = [&](Value value, uint64_t divisor) {
-    return arith::RemUIOp::create(builder, loc, value, constant(loc, divisor));
-  };
-  auto quotient = [&](Value value, uint64_t divisor) {
-    return arith::DivUIOp::create(builder, loc, value, constant(loc, divisor));
-  };
-  auto masked = [&](Value value, uint64_t mask) {
-    return arith::AndIOp::create(builder, loc, value, constant(loc, mask));
-  };
-  Value zero = constant(loc, 0);
-
-  switch (network) {
-  case ScanNetwork::Sklansky:
-    for (uint64_t distance = 1; distance < length; distance *= 2)
-      level(
-          data, length,
-          [&](Value i) {
-            return compare(arith::CmpIPredicate::ne, masked(i, distance), zero);
-          },
-          [&](Value i) {
-            return arith::AddIOp::create(builder, loc,
-                                         masked(i, ~(2 * distance - 1)),
-                                         constant(loc, distance - 1));
-          });
-    return;
-  case ScanNetwork::KoggeStone:
-    for (uint64_t distance = 1; distance < length; distance *= 2)
-      levelBack(data, length, distance, [&](Value i) {
-        return compare(arith::CmpIPredicate::uge, i, constant(loc, distance));
-      });
-    return;
-  case ScanNetwork::BrentKung:
-    for (uint64_t distance = 1; distance < length; distance *= 2)
-      levelBack(data, length, distance, [&](Value i) {
-        return compare(arith::CmpIPredicate::eq, masked(i, 2 * distance - 1),
-                       constant(loc, 2 * distance - 1));
-      });
-    for (uint64_t distance = llvm::bit_ceil(length) / 4; distance >= 1;
-         distance /= 2)
-      levelBack(data, length, distance, [&](Value i) {
-        return arith::AndIOp::create(builder, loc,
-                                     compare(arith::CmpIPredicate::eq,
-                                             masked(i, 2 * distance - 1),
-                                             constant(loc, distance - 1)),
-                                     compare(arith::CmpIPredicate::uge, i,
-                                             constant(loc, 3 * distance - 1)));
-      });
-    return;
-  case ScanNetwork::Serial:
-    break;
-  }
-
-  uint64_t run = getSerialRunLength(length, threads);
-  uint64_t count = llvm::divideCeil(length, run);
-  // Each run left to right: an element that does not start its run takes
-  // in the one before.
-  if (run > 1)
-    forEach(1, length, [&](Value i) {
-      auto inRun = scf::IfOp::create(
-          builder, loc,
-          compare(arith::CmpIPredicate::ne, remainder(i, run), zero),
-          /*withElseRegion=*/false);
-      OpBuilder::InsertionGuard guard(builder);
-      builder.setInsertionPoint(inRun.thenBlock()->getTerminator());
-      write(data, combine(read(data, minus(i, 1)), read(data, i)), i);
-    });
-  if (count == 1)
-    return;
-
-  // The runs' totals (the last run's: the array's last element), scanned
-  // within each warp: at distance d, run c with c mod 32 >= d takes in run
-  // c - d of the level below.
-  // The last of group g's `group` elements, or the last of `size`.
-  auto lastOfGroup = [&](Value g, uint64_t group, uint64_t size) -> Value {
-    Value first = arith::MulIOp::create(builder, loc, g, constant(loc, group));
-    return arith::MinUIOp::create(
-        builder, loc,
-        arith::AddIOp::create(builder, loc, first, constant(loc, group - 1)),
-        constant(loc, size - 1));
-  };
-  Buffer totals = allocate(type.withLength(count), loc);
-  forEach(0, count, [&](Value r) {
-    write(totals, read(data, lastOfGroup(r, run, length)), r);
-  });
-  for (uint64_t distance = 1; distance < std::min(warp, count); distance *= 2)
-    levelBack(totals, count, distance, [&](Value c) {
-      return compare(arith::CmpIPredicate::uge, remainder(c, warp),
-                     constant(loc, distance));
-    });
-  uint64_t warps = llvm::divideCeil(count, warp);
-
-  // before[w], w >= 1: the fold of the totals of the warps before w.
-  Buffer before;
-  if (warps > 1) {
-    before = allocate(type.withLength(warps), loc);
-    auto warpTotal = [&](Value u) {
-      return read(totals, lastOfGroup(u, warp, count));
-    };
-    if (warps > warp) {
-      // Scanned one level up, each warp's total its own run.
-      Buffer warpTotals = allocate(type.withLength(warps), loc);
-      forEach(0, warps, [&](Value u) { write(warpTotals, warpTotal(u), u); });
-      scanInNetworkOrder(scan, warpTotals, warps, ScanNetwork::Serial,
-                         /*threads=*/warps, failed);
-      forEach(1, warps, [&](Value w) {
-        write(before, read(warpTotals, minus(w, 1)), w);
-      });
-    } else {
-      write(before, warpTotal(zero), constant(loc, 1));
-      forEach(2, warps, [&](Value w) {
-        write(before,
-              combine(read(before, minus(w, 1)), warpTotal(minus(w, 1))), w);
-      });
-    }
-  }
-  // The fold of the warps before w combined with `element`, or `element`
-  // in warp 0.
-  auto withEarlierWarps = [&](Value w,
-                              function_ref<SmallVector<Value>()> element) {
-    if (warps == 1)
-      return element();
-    return choose(
-        compare(arith::CmpIPredicate::ne, w, zero),
-        [&] { return combine(read(before, w), element()); }, element);
-  };
-
-  if (run == 1) {
-    forEach(0, count, [&](Value r) {
-      write(
-          data,
-          withEarlierWarps(quotient(r, warp), [&] { return read(totals, r); }),
-          r);
-    });
-    return;
-  }
-  // Every run but the first takes in the fold of the runs before it.
-  forEach(run, length, [&](Value i) {
-    Value r = quotient(i, run);
-    Value w = quotient(r, warp);
-    auto runBefore = [&] { return read(totals, minus(r, 1)); };
-    // A warp's first run takes in only the warps before it.
-    SmallVector<Value> prefix =
-        warps == 1
-            ? runBefore()
-            : choose(
-                  compare(arith::CmpIPredicate::ne, remainder(r, warp), zero),
-                  [&] { return withEarlierWarps(w, runBefore); },
-                  [&] { return read(before, w); });
-    write(data, combine(prefix, read(data, i)), i);
-  });
-}
-
 LogicalResult ReferenceLowering::lowerSort(SortOp sort) {
   Location loc = sort.getLoc();
   auto type = cast<ArrType>(sort.getType());
@@ -718,6 +388,110 @@ LogicalResult ReferenceLowering::lowerScatter(ScatterOp scatter) {
   return failure(emitter->failed());
 }
 
+/// Where the first memref of `kernel`'s result `index` is among the buffers
+/// (after every scalar of the arrays before it).
+static unsigned bufferOfResult(KernelOp kernel,
+                               ArrayRef<LaunchOperandArray> operandArrays,
+                               unsigned index) {
+  return getFirstOperandOf(operandArrays, kernel.getNumArguments() + index);
+}
+
+SmallVector<Type> ReferenceLowering::blockFunctionTypes(
+    KernelOp kernel, ArrayRef<Type> argumentTypes,
+    ArrayRef<LaunchOperandArray> operandArrays,
+    ArrayRef<unsigned> checkedResults) {
+  SmallVector<Type> blockTypes(argumentTypes);
+  for (unsigned index = 0, e = kernel.getResultTypes().size(); index < e;
+       ++index)
+    if (ScatterOp scatter = kernel.getGlobalScatter(index))
+      blockTypes[bufferOfResult(kernel, operandArrays, index)] =
+          wholeMemRefType(scatter.getType().getElementType());
+  for (auto [buffer, operand] : llvm::enumerate(operandArrays))
+    if (operand.whole && operand.array < kernel.getNumArguments())
+      blockTypes[buffer] = wholeMemRefType(
+          cast<MemRefType>(blockTypes[buffer]).getElementType());
+  blockTypes.append(checkedResults.size(),
+                    wholeMemRefType(builder.getI1Type()));
+  return blockTypes;
+}
+
+void ReferenceLowering::emitBlockZeroCaller(KernelOp kernel,
+                                            ArrayRef<Type> argumentTypes,
+                                            ArrayRef<Type> blockTypes,
+                                            unsigned numBuffers,
+                                            ArrayRef<unsigned> checkedResults) {
+  Location loc = kernel.getLoc();
+  auto wrapper =
+      func::FuncOp::create(builder, loc, kernel.getSymName(),
+                           builder.getFunctionType(argumentTypes, {}));
+  Block *entry = wrapper.addEntryBlock();
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(entry);
+  SmallVector<Value> operands;
+  for (auto [argument, type] : llvm::zip_equal(
+           entry->getArguments(), blockTypes.take_front(numBuffers)))
+    operands.push_back(
+        argument.getType() == type
+            ? Value(argument)
+            : memref::CastOp::create(builder, loc, type, argument).getResult());
+  SmallVector<Value> tables;
+  for (unsigned index : checkedResults)
+    tables.push_back(allocateWrittenTable(
+        builder, loc,
+        constant(loc,
+                 cast<ArrType>(kernel.getResultTypes()[index]).getLength())));
+  llvm::append_range(operands, tables);
+  operands.push_back(constant(loc, 0));
+  for (Type type : kernel.getArgumentTypes())
+    operands.push_back(constant(loc, cast<ArrType>(type).getLength()));
+  func::CallOp::create(builder, loc, blockFunctionName(kernel), TypeRange(),
+                       operands);
+  for (Value table : tables)
+    memref::DeallocOp::create(builder, loc, table);
+  func::ReturnOp::create(builder, loc);
+}
+
+void ReferenceLowering::bindBlockArguments(
+    KernelOp kernel, Block *entry, unsigned numBuffers,
+    ArrayRef<unsigned> checkedResults,
+    ArrayRef<LaunchOperandArray> operandArrays) {
+  unsigned numTables = checkedResults.size();
+  positioned = kernel;
+  blockIdArgument = entry->getArgument(numBuffers + numTables);
+  extentArguments.assign(
+      entry->getArguments().drop_front(numBuffers + numTables + 1).begin(),
+      entry->getArguments().end());
+  for (unsigned index = 0, e = kernel.getResultTypes().size(); index < e;
+       ++index)
+    if (ScatterOp scatter = kernel.getGlobalScatter(index))
+      globalScatters[scatter] = {
+          entry->getArgument(bufferOfResult(kernel, operandArrays, index)),
+          Value()};
+  for (auto [table, index] : llvm::enumerate(checkedResults))
+    globalScatters[kernel.getGlobalScatter(index)].second =
+        entry->getArgument(numBuffers + table);
+}
+
+void ReferenceLowering::findPresentLengths(KernelOp kernel,
+                                           ArrayRef<Buffer> inputs,
+                                           bool positionedKernel) {
+  // An `obs.global` argument is the launch's memrefs whole: a place past a
+  // memref's end reads as its absent value, where it has one (a launch of
+  // run-time sizes; with static sizes the memref is the argument's length),
+  // each memref by its own length, as the GPU targets read it.
+  for (auto [index, buffer] : llvm::enumerate(inputs)) {
+    std::optional<SmallVector<TypedAttr>> absent =
+        getAbsentValues(kernel, index);
+    if (!positionedKernel || !isGlobalArgument(kernel, index) || !absent)
+      continue;
+    SmallVector<Value> lengths;
+    for (Value memref : buffer)
+      lengths.push_back(
+          memref::DimOp::create(builder, kernel.getLoc(), memref, 0));
+    presentLengths[buffer.front()] = {lengths, *absent};
+  }
+}
+
 LogicalResult ReferenceLowering::lowerKernel(KernelOp kernel) {
   Location loc = kernel.getLoc();
   // Another kernel's scatters and block are not this one's (an erased op's
@@ -749,56 +523,13 @@ LogicalResult ReferenceLowering::lowerKernel(KernelOp kernel) {
   // 0, whole.
   bool positionedKernel = needsBlockFunction(kernel);
   SmallVector<unsigned> checkedResults = getUncombinedGlobalResults(kernel);
-  SmallVector<Type> blockTypes(argumentTypes);
-  // Where each global scatter's memref is among the buffers (after every
-  // scalar of the arrays before it).
   SmallVector<LaunchOperandArray> operandArrays =
       getLaunchOperandArrays(kernel);
-  auto bufferOfResult = [&](unsigned index) {
-    return getFirstOperandOf(operandArrays, kernel.getNumArguments() + index);
-  };
-  for (unsigned index = 0, e = kernel.getResultTypes().size(); index < e;
-       ++index)
-    if (ScatterOp scatter = kernel.getGlobalScatter(index))
-      blockTypes[bufferOfResult(index)] =
-          wholeMemRefType(scatter.getType().getElementType());
-  for (auto [buffer, operand] : llvm::enumerate(operandArrays))
-    if (operand.whole && operand.array < kernel.getNumArguments())
-      blockTypes[buffer] = wholeMemRefType(
-          cast<MemRefType>(blockTypes[buffer]).getElementType());
-  blockTypes.append(checkedResults.size(),
-                    wholeMemRefType(builder.getI1Type()));
+  SmallVector<Type> blockTypes =
+      blockFunctionTypes(kernel, argumentTypes, operandArrays, checkedResults);
   if (positionedKernel) {
-    auto wrapper =
-        func::FuncOp::create(builder, loc, kernel.getSymName(),
-                             builder.getFunctionType(argumentTypes, {}));
-    Block *entry = wrapper.addEntryBlock();
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToStart(entry);
-    SmallVector<Value> operands;
-    for (auto [argument, type] :
-         llvm::zip_equal(entry->getArguments(),
-                         ArrayRef(blockTypes).take_front(numBuffers)))
-      operands.push_back(
-          argument.getType() == type
-              ? Value(argument)
-              : memref::CastOp::create(builder, loc, type, argument)
-                    .getResult());
-    SmallVector<Value> tables;
-    for (unsigned index : checkedResults)
-      tables.push_back(allocateWrittenTable(
-          builder, loc,
-          constant(loc,
-                   cast<ArrType>(kernel.getResultTypes()[index]).getLength())));
-    llvm::append_range(operands, tables);
-    operands.push_back(constant(loc, 0));
-    for (Type type : kernel.getArgumentTypes())
-      operands.push_back(constant(loc, cast<ArrType>(type).getLength()));
-    func::CallOp::create(builder, loc, blockFunctionName(kernel), TypeRange(),
-                         operands);
-    for (Value table : tables)
-      memref::DeallocOp::create(builder, loc, table);
-    func::ReturnOp::create(builder, loc);
+    emitBlockZeroCaller(kernel, argumentTypes, blockTypes, numBuffers,
+                        checkedResults);
     argumentTypes = blockTypes;
     argumentTypes.append(1 + kernel.getNumArguments(), builder.getIndexType());
   }
@@ -811,22 +542,9 @@ LogicalResult ReferenceLowering::lowerKernel(KernelOp kernel) {
   Block *entry = func.addEntryBlock();
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(entry);
-  if (positionedKernel) {
-    unsigned numTables = checkedResults.size();
-    positioned = kernel;
-    blockIdArgument = entry->getArgument(numBuffers + numTables);
-    extentArguments.assign(
-        entry->getArguments().drop_front(numBuffers + numTables + 1).begin(),
-        entry->getArguments().end());
-    for (unsigned index = 0, e = kernel.getResultTypes().size(); index < e;
-         ++index)
-      if (ScatterOp scatter = kernel.getGlobalScatter(index))
-        globalScatters[scatter] = {entry->getArgument(bufferOfResult(index)),
-                                   Value()};
-    for (auto [table, index] : llvm::enumerate(checkedResults))
-      globalScatters[kernel.getGlobalScatter(index)].second =
-          entry->getArgument(numBuffers + table);
-  }
+  if (positionedKernel)
+    bindBlockArguments(kernel, entry, numBuffers, checkedResults,
+                       operandArrays);
   presentLengths.clear();
 
   // Slices the entry block's arguments into the buffers of the arrays.
@@ -839,20 +557,7 @@ LogicalResult ReferenceLowering::lowerKernel(KernelOp kernel) {
   };
   SmallVector<Buffer> inputs =
       llvm::map_to_vector(kernel.getArgumentTypes(), takeBuffer);
-  // An `obs.global` argument is the launch's memrefs whole: a place past a
-  // memref's end reads as its absent value, where it has one (a launch of
-  // run-time sizes; with static sizes the memref is the argument's length),
-  // each memref by its own length, as the GPU targets read it.
-  for (auto [index, buffer] : llvm::enumerate(inputs)) {
-    std::optional<SmallVector<TypedAttr>> absent =
-        getAbsentValues(kernel, index);
-    if (!positionedKernel || !isGlobalArgument(kernel, index) || !absent)
-      continue;
-    SmallVector<Value> lengths;
-    for (Value memref : buffer)
-      lengths.push_back(memref::DimOp::create(builder, loc, memref, 0));
-    presentLengths[buffer.front()] = {lengths, *absent};
-  }
+  findPresentLengths(kernel, inputs, positionedKernel);
   SmallVector<Buffer> destinations =
       llvm::map_to_vector(kernel.getResultTypes(), takeBuffer);
 

@@ -145,6 +145,24 @@ bool mlir::obs::isRowMajorAtAnyOffset(MemRefType type) {
   return true;
 }
 
+/// The first divisor of a floordiv, ceildiv or mod in `expr` that is not
+/// positive. Every target expands a layout into index arithmetic, where a
+/// division by zero or a negative number has no meaning (and no
+/// expansion); a layout has no symbols, so every divisor is a constant.
+static std::optional<int64_t> findNonPositiveDivisor(AffineExpr expr) {
+  std::optional<int64_t> found;
+  expr.walk([&](AffineExpr sub) {
+    auto binary = dyn_cast<AffineBinaryOpExpr>(sub);
+    if (!binary || binary.getKind() == AffineExprKind::Add ||
+        binary.getKind() == AffineExprKind::Mul || found)
+      return;
+    auto divisor = dyn_cast<AffineConstantExpr>(binary.getRHS());
+    if (divisor && divisor.getValue() <= 0)
+      found = divisor.getValue();
+  });
+  return found;
+}
+
 LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   auto kernel =
       symbolTable.lookupNearestSymbolFrom<KernelOp>(*this, getKernelAttr());
@@ -275,6 +293,11 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
       return emitOpError() << "layout " << index << " must be a map "
                            << "(block, element) -> (index), but is "
                            << AffineMapAttr::get(layout);
+    if (std::optional<int64_t> badDivisor =
+            findNonPositiveDivisor(layout.getResult(0)))
+      return emitOpError() << "layout " << index << " divides by "
+                           << *badDivisor
+                           << ": a layout divides only by positive constants";
     if (index > 0 &&
         slots[index].operand.array == slots[index - 1].operand.array &&
         layout != layouts[index - 1])

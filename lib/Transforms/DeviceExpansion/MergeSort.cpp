@@ -1,16 +1,101 @@
-//===- MergeSort.cpp - obs.device_sort by any order
-//-------------------------===//
+//===- MergeSort.cpp - obs.device_sort by any order ----------------------===//
 //
 // A device sort by any strict weak order: sorted tiles, then merges of
 // runs, each block's share found by a merge-path search.
 //
 //===----------------------------------------------------------------------===//
 
-#include "DeviceExpander.h"
+#include "LaunchPlan.h"
 
 using namespace mlir;
 using namespace mlir::obs;
 using namespace mlir::obs::device_expansion;
+
+namespace {
+
+/// A merge sort's kernels and plan (docs/Rationale.md, "The device level").
+class MergeSortPlan : public LaunchPlan {
+public:
+  MergeSortPlan(DeviceSortOp sort, const DeviceExpansionOptions &options)
+      : LaunchPlan(sort, sort.getElementTypes(), sort.getBody(),
+                   chooseMergeTiling(sort.getElementTypes(), options.tile),
+                   /*identity=*/{}, options.statistics) {}
+
+  /// Writes the plan before `sort`.
+  void expand(DeviceSortOp sort);
+
+private:
+  /// A tile sorted stably by `less`, its absent elements after the rest.
+  KernelOp getSortTileKernel();
+  /// A tile of the merge of two sorted runs of the whole `obs.global`
+  /// source, the runs as long as a one-element second argument says: tile
+  /// b's elements are the merge's elements b * tile onwards.
+  KernelOp getMergeKernel();
+  /// The runs' length for every tile: the tile (`first`), or twice what a
+  /// one-element argument holds.
+  KernelOp getRunLengthKernel(bool first);
+
+  /// Where a merge block's tile lies: its pair of runs, A from `pairStart`
+  /// (`aLength` elements) then B from `bStart` (`bLength`), and the tile's
+  /// diagonals [`first`, `last`) of their merge.
+  struct MergeRuns {
+    Value pairStart, aLength, bStart, bLength, first, last;
+  };
+  /// A merge block's tile in shared memory: `window` holds its `aShare`
+  /// elements of A, then its `bShare` of B (`count` in all), then zeros.
+  struct MergeWindow {
+    Value window, aShare, bShare, count;
+  };
+
+  /// The merge kernel's body: its tile of the merge of two runs.
+  SmallVector<Value> buildMergeBody(ImplicitLocOpBuilder &b, ValueRange args);
+  /// Where the block's tile lies in the runs of `source`.
+  MergeRuns locateMergeRuns(ImplicitLocOpBuilder &b, Value source,
+                            Value runArg);
+  /// The merge path's crossings of the tile's first and last diagonals.
+  Value findTileSplits(ImplicitLocOpBuilder &b, Value source,
+                       const MergeRuns &runs);
+  /// The tile's shares of A and B loaded into shared memory.
+  MergeWindow loadMergeWindow(ImplicitLocOpBuilder &b, Value source,
+                              const MergeRuns &runs, Value splits,
+                              ValueRange zeros);
+  /// The window's merge path crossed at every kMergeStride-th diagonal.
+  Value crossMergeWindow(ImplicitLocOpBuilder &b, const MergeWindow &w,
+                         Value zero, Value stride);
+  /// Whether the window's merge takes A's element `a` before B's `j`.
+  Value takesFromA(ImplicitLocOpBuilder &b, const MergeWindow &w, Value zero,
+                   Value a, Value j);
+  /// The tile's element `q` of the merge, walked from its crossing.
+  SmallVector<Value> mergeTileElement(ImplicitLocOpBuilder &b, Value q,
+                                      const MergeWindow &w, Value crossings,
+                                      ValueRange zeros, Value zero, Value one,
+                                      Value stride);
+
+  KernelOp sortTile, mergeKernel, runLengthKernels[2];
+};
+
+/// obs.device_sort by any strict weak order `less`: tiles sorted, then
+/// merged.
+struct ExpandMergeSort : OpRewritePattern<DeviceSortOp> {
+  ExpandMergeSort(MLIRContext *context, const DeviceExpansionOptions &options)
+      : OpRewritePattern(context, /*benefit=*/1), options(options) {}
+
+  LogicalResult matchAndRewrite(DeviceSortOp sort,
+                                PatternRewriter &rewriter) const override {
+    if (failed(checkDeviceOpLaws(sort)))
+      return failure();
+    MergeSortPlan plan(sort, options);
+    plan.expand(sort);
+    if (options.statistics)
+      ++options.statistics->mergeSorts;
+    rewriter.eraseOp(sort);
+    return success();
+  }
+
+  DeviceExpansionOptions options;
+};
+
+} // namespace
 
 //===----------------------------------------------------------------------===//
 // The merge sort
@@ -89,7 +174,7 @@ static Value mergePathSplit(
   return search.getResult(0);
 }
 
-KernelOp DeviceExpander::getSortTileKernel() {
+KernelOp MergeSortPlan::getSortTileKernel() {
   if (sortTile)
     return sortTile;
   MLIRContext *context = op->getContext();
@@ -170,7 +255,7 @@ KernelOp DeviceExpander::getSortTileKernel() {
   return sortTile;
 }
 
-KernelOp DeviceExpander::getRunLengthKernel(bool first) {
+KernelOp MergeSortPlan::getRunLengthKernel(bool first) {
   KernelOp &kernel = runLengthKernels[first];
   if (kernel)
     return kernel;
@@ -196,7 +281,263 @@ KernelOp DeviceExpander::getRunLengthKernel(bool first) {
   return kernel;
 }
 
-KernelOp DeviceExpander::getMergeKernel() {
+/// A reader of `array`'s elements from `start` on, element i at start + i:
+/// one run of a merge, as mergePathSplit reads it.
+static auto readFrom(Value array, Value start) {
+  return [array, start](ImplicitLocOpBuilder &b, Value i) {
+    return dsl::index(b, array, arith::AddIOp::create(b, start, i));
+  };
+}
+
+/// Where this block's tile lies in the merge of the `source` of
+/// `length` elements whose runs are as long as the one-element `runArg`
+/// says, so that the block merges only its pair of runs.
+MergeSortPlan::MergeRuns MergeSortPlan::locateMergeRuns(ImplicitLocOpBuilder &b,
+                                                        Value source,
+                                                        Value runArg) {
+  uint64_t tile = tiling.tile;
+  // Where the block's tile lies: in the pair of runs [pairStart,
+  // pairStart + 2 * run), A then B, both cut at the end.
+  Value length = ExtentOp::create(b, source);
+  Value run = arith::IndexCastUIOp::create(
+      b, b.getIndexType(), dsl::index(b, runArg, constantIndex(b, 0)).front());
+  Value tileStart =
+      arith::MulIOp::create(b, BlockIdOp::create(b), constantIndex(b, tile));
+  Value pair = arith::AddIOp::create(b, run, run);
+  Value pairStart = arith::MulIOp::create(
+      b, arith::DivUIOp::create(b, tileStart, pair), pair);
+  Value aLength = arith::MinUIOp::create(
+      b, run, arith::SubIOp::create(b, length, pairStart));
+  Value bStart = arith::AddIOp::create(b, pairStart, aLength);
+  Value bLength =
+      arith::MinUIOp::create(b, run, arith::SubIOp::create(b, length, bStart));
+  Value first = arith::SubIOp::create(b, tileStart, pairStart);
+  Value last = arith::MinUIOp::create(
+      b, arith::AddIOp::create(b, first, constantIndex(b, tile)),
+      arith::AddIOp::create(b, aLength, bLength));
+  return {pairStart, aLength, bStart, bLength, first, last};
+}
+
+/// The merge path's crossings of the tile's first and last diagonals, as
+/// two i64s synced for the block: they bound the tile's shares of A and B,
+/// so that the block loads only what it merges.
+Value MergeSortPlan::findTileSplits(ImplicitLocOpBuilder &b, Value source,
+                                    const MergeRuns &runs) {
+  Type i64 = b.getI64Type();
+  auto lessFn = [this](ImplicitLocOpBuilder &b, ValueRange x, ValueRange y) {
+    return less(b, x, y);
+  };
+  // The merge path's crossings of the tile's first and last
+  // diagonals: how much of A comes before the tile, and before its
+  // end. Runs are shorter than 2^31.
+  return syncStrided(
+      b,
+      dsl::generate(b, ArrType::get(2, i64),
+                    [&](ImplicitLocOpBuilder &b, Value k) {
+                      Value isFirst = arith::CmpIOp::create(
+                          b, arith::CmpIPredicate::eq, k, constantIndex(b, 0));
+                      Value diagonal = arith::SelectOp::create(
+                          b, isFirst, runs.first, runs.last);
+                      Value split = mergePathSplit(
+                          b, diagonal, runs.aLength, runs.bLength, /*steps=*/32,
+                          readFrom(source, runs.pairStart),
+                          readFrom(source, runs.bStart), lessFn);
+                      return SmallVector<Value>{
+                          arith::IndexCastUIOp::create(b, i64, split)};
+                    }),
+      tiling.threads);
+}
+
+/// The tile's window loaded into shared memory from the crossings in
+/// `splits`: its share of A, then its share of B, then `zeros`, so that
+/// the merge's searches and walks read only fast memory.
+MergeSortPlan::MergeWindow
+MergeSortPlan::loadMergeWindow(ImplicitLocOpBuilder &b, Value source,
+                               const MergeRuns &runs, Value splits,
+                               ValueRange zeros) {
+  auto splitAt = [&](ImplicitLocOpBuilder &b, int64_t k) -> Value {
+    return arith::IndexCastUIOp::create(
+        b, b.getIndexType(),
+        dsl::index(b, splits, constantIndex(b, k)).front());
+  };
+  // The tile's window: its share of A, then its share of B, in
+  // shared memory; past them, zeros that nothing compares.
+  // For a strict weak order the second crossing is at least the first
+  // and at most `count` past it. A `less` that is not one (NaN under
+  // `olt`) may cross anywhere: the clamps keep every read inside the
+  // runs and the window whatever `less` says, and the order is then
+  // unspecified.
+  Value aFrom = splitAt(b, 0);
+  Value count = arith::SubIOp::create(b, runs.last, runs.first);
+  Value aShare = arith::MinUIOp::create(
+      b,
+      arith::SubIOp::create(b, arith::MaxUIOp::create(b, splitAt(b, 1), aFrom),
+                            aFrom),
+      count);
+  Value bFrom = arith::SubIOp::create(b, runs.first, aFrom);
+  Value bShare = arith::SubIOp::create(b, count, aShare);
+  Value window = syncStrided(
+      b,
+      dsl::generate(
+          b, tileType(tiling.tile),
+          [&](ImplicitLocOpBuilder &b, Value i) -> SmallVector<Value> {
+            Value inA =
+                arith::CmpIOp::create(b, arith::CmpIPredicate::ult, i, aShare);
+            Value inWindow =
+                arith::CmpIOp::create(b, arith::CmpIPredicate::ult, i, count);
+            auto fromA =
+                scf::IfOp::create(b, scalars, inA, /*withElseRegion=*/true);
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPointToStart(fromA.thenBlock());
+            scf::YieldOp::create(
+                b, dsl::index(
+                       b, source,
+                       arith::AddIOp::create(
+                           b, arith::AddIOp::create(b, runs.pairStart, aFrom),
+                           i)));
+            b.setInsertionPointToStart(fromA.elseBlock());
+            auto fromB = scf::IfOp::create(b, scalars, inWindow,
+                                           /*withElseRegion=*/true);
+            scf::YieldOp::create(b, fromB.getResults());
+            b.setInsertionPointToStart(fromB.thenBlock());
+            Value j = arith::SubIOp::create(b, i, aShare);
+            scf::YieldOp::create(
+                b,
+                dsl::index(
+                    b, source,
+                    arith::AddIOp::create(
+                        b, arith::AddIOp::create(b, runs.bStart, bFrom), j)));
+            b.setInsertionPointToStart(fromB.elseBlock());
+            scf::YieldOp::create(b, zeros);
+            return SmallVector<Value>(fromA.getResults());
+          }),
+      tiling.threads);
+  return {window, aShare, bShare, count};
+}
+
+/// The window's merge path crossed at every kMergeStride-th diagonal, as
+/// i32s synced for the block: where each element's walk starts, so that
+/// no walk is longer than kMergeStride steps.
+Value MergeSortPlan::crossMergeWindow(ImplicitLocOpBuilder &b,
+                                      const MergeWindow &w, Value zero,
+                                      Value stride) {
+  uint64_t tile = tiling.tile;
+  auto lessFn = [this](ImplicitLocOpBuilder &b, ValueRange x, ValueRange y) {
+    return less(b, x, y);
+  };
+  // The window's merge path crossed at every kMergeStride-th
+  // diagonal (as CUB's threads find where their items start), by a
+  // binary search each.
+  Type i32 = b.getI32Type();
+  return syncStrided(
+      b,
+      dsl::generate(
+          b, ArrType::get(std::max<uint64_t>(1, tile / kMergeStride), i32),
+          [&](ImplicitLocOpBuilder &b, Value d) {
+            Value diagonal = arith::MinUIOp::create(
+                b, arith::MulIOp::create(b, d, stride), w.count);
+            Value crossing = mergePathSplit(
+                b, diagonal, w.aShare, w.bShare,
+                /*steps=*/llvm::Log2_64(tile) + 1, readFrom(w.window, zero),
+                readFrom(w.window, w.aShare), lessFn);
+            return SmallVector<Value>{indexToI32(b, crossing)};
+          }),
+      tiling.threads);
+}
+
+/// Whether the merge of the window's shares takes A's element `a` next
+/// rather than B's element `j`: the one step of the merge's walk.
+Value MergeSortPlan::takesFromA(ImplicitLocOpBuilder &b, const MergeWindow &w,
+                                Value zero, Value a, Value j) {
+  // Whether the merge takes A's next element at (a, j): unless A is
+  // spent, or B's next is less (A's first on a tie: stable).
+  Value aLeft =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ult, a, w.aShare);
+  Value bLeft =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ult, j, w.bShare);
+  auto takeA = scf::IfOp::create(b, b.getI1Type(),
+                                 arith::AndIOp::create(b, aLeft, bLeft),
+                                 /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(takeA.thenBlock());
+  Value bLess = less(b, readFrom(w.window, w.aShare)(b, j),
+                     readFrom(w.window, zero)(b, a));
+  scf::YieldOp::create(
+      b, ValueRange{arith::XOrIOp::create(
+             b, bLess, arith::ConstantIntOp::create(b, 1, /*width=*/1))});
+  b.setInsertionPointToStart(takeA.elseBlock());
+  scf::YieldOp::create(b, ValueRange{aLeft});
+  return takeA.getResult(0);
+}
+
+/// The tile's element `q` of the merge: walked from the crossing before it
+/// in `crossings`, `zeros` past the window's `count`, so that each thread
+/// merges only a few steps.
+SmallVector<Value> MergeSortPlan::mergeTileElement(
+    ImplicitLocOpBuilder &b, Value q, const MergeWindow &w, Value crossings,
+    ValueRange zeros, Value zero, Value one, Value stride) {
+  Value inWindow =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ult, q, w.count);
+  auto merged =
+      scf::IfOp::create(b, scalars, inWindow, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(merged.elseBlock());
+  scf::YieldOp::create(b, zeros);
+  b.setInsertionPointToStart(merged.thenBlock());
+  Value d = arith::DivUIOp::create(b, q, stride);
+  Value start = arith::MulIOp::create(b, d, stride);
+  Value a0 = i32ToIndex(b, dsl::index(b, crossings, d).front());
+  Value j0 = arith::SubIOp::create(b, start, a0);
+  auto walk = scf::ForOp::create(b, zero, arith::SubIOp::create(b, q, start),
+                                 one, ValueRange{a0, j0});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(walk.getBody());
+    Value a = walk.getRegionIterArg(0), j = walk.getRegionIterArg(1);
+    Value takeA = takesFromA(b, w, zero, a, j);
+    Value stepA = arith::SelectOp::create(b, takeA, one, zero);
+    scf::YieldOp::create(
+        b, ValueRange{arith::AddIOp::create(b, a, stepA),
+                      arith::AddIOp::create(
+                          b, j, arith::SubIOp::create(b, one, stepA))});
+  }
+  Value a = walk.getResult(0), j = walk.getResult(1);
+  auto pick = scf::IfOp::create(b, scalars, takesFromA(b, w, zero, a, j),
+                                /*withElseRegion=*/true);
+  scf::YieldOp::create(b, pick.getResults());
+  b.setInsertionPointToStart(pick.thenBlock());
+  scf::YieldOp::create(b, readFrom(w.window, zero)(b, a));
+  b.setInsertionPointToStart(pick.elseBlock());
+  scf::YieldOp::create(b, readFrom(w.window, w.aShare)(b, j));
+  return SmallVector<Value>(merged.getResults());
+}
+
+/// The merge kernel's body, from its arguments (the whole source and the
+/// one-element run length) to its tile of the merge: the runs located,
+/// the tile's window loaded, crossed, and walked.
+SmallVector<Value> MergeSortPlan::buildMergeBody(ImplicitLocOpBuilder &b,
+                                                 ValueRange args) {
+  Value source = args[0];
+  MergeRuns runs = locateMergeRuns(b, source, args[1]);
+  Value splits = findTileSplits(b, source, runs);
+  SmallVector<Value> zeros =
+      llvm::map_to_vector(scalars, [&](Type scalar) -> Value {
+        return arith::getZeroConstant(b, b.getLoc(), scalar);
+      });
+  MergeWindow w = loadMergeWindow(b, source, runs, splits, zeros);
+  Value zero = constantIndex(b, 0), one = constantIndex(b, 1);
+  Value stride = constantIndex(b, kMergeStride);
+  Value crossings = crossMergeWindow(b, w, zero, stride);
+  // Element q: from the crossing at the diagonal before it, the merge
+  // walked q mod kMergeStride steps.
+  return SmallVector<Value>{dsl::generate(
+      b, tileType(tiling.tile),
+      [&](ImplicitLocOpBuilder &b, Value q) -> SmallVector<Value> {
+        return mergeTileElement(b, q, w, crossings, zeros, zero, one, stride);
+      })};
+}
+
+KernelOp MergeSortPlan::getMergeKernel() {
   if (mergeKernel)
     return mergeKernel;
   MLIRContext *context = op->getContext();
@@ -207,205 +548,7 @@ KernelOp DeviceExpander::getMergeKernel() {
       "merge",
       {{whole, zerosOf(scalars)}, {ArrType::get(1, i64), zerosOf(i64)}},
       tileType(tile), [&](ImplicitLocOpBuilder &b, ValueRange args) {
-        Value source = args[0];
-        auto lessFn = [this](ImplicitLocOpBuilder &b, ValueRange x,
-                             ValueRange y) { return less(b, x, y); };
-        // Where the block's tile lies: in the pair of runs [pairStart,
-        // pairStart + 2 * run), A then B, both cut at the end.
-        Value length = ExtentOp::create(b, source);
-        Value run = arith::IndexCastUIOp::create(
-            b, b.getIndexType(),
-            dsl::index(b, args[1], constantIndex(b, 0)).front());
-        Value tileStart = arith::MulIOp::create(b, BlockIdOp::create(b),
-                                                constantIndex(b, tile));
-        Value pair = arith::AddIOp::create(b, run, run);
-        Value pairStart = arith::MulIOp::create(
-            b, arith::DivUIOp::create(b, tileStart, pair), pair);
-        Value aLength = arith::MinUIOp::create(
-            b, run, arith::SubIOp::create(b, length, pairStart));
-        Value bStart = arith::AddIOp::create(b, pairStart, aLength);
-        Value bLength = arith::MinUIOp::create(
-            b, run, arith::SubIOp::create(b, length, bStart));
-        Value first = arith::SubIOp::create(b, tileStart, pairStart);
-        Value last = arith::MinUIOp::create(
-            b, arith::AddIOp::create(b, first, constantIndex(b, tile)),
-            arith::AddIOp::create(b, aLength, bLength));
-        auto readSource = [&](Value start) {
-          return [&, start](ImplicitLocOpBuilder &b, Value i) {
-            return dsl::index(b, source, arith::AddIOp::create(b, start, i));
-          };
-        };
-        // The merge path's crossings of the tile's first and last
-        // diagonals: how much of A comes before the tile, and before its
-        // end. Runs are shorter than 2^31.
-        Value splits = syncStrided(
-            b,
-            dsl::generate(
-                b, ArrType::get(2, i64),
-                [&](ImplicitLocOpBuilder &b, Value k) {
-                  Value isFirst = arith::CmpIOp::create(
-                      b, arith::CmpIPredicate::eq, k, constantIndex(b, 0));
-                  Value diagonal =
-                      arith::SelectOp::create(b, isFirst, first, last);
-                  Value split = mergePathSplit(
-                      b, diagonal, aLength, bLength, /*steps=*/32,
-                      readSource(pairStart), readSource(bStart), lessFn);
-                  return SmallVector<Value>{
-                      arith::IndexCastUIOp::create(b, i64, split)};
-                }),
-            tiling.threads);
-        auto splitAt = [&](ImplicitLocOpBuilder &b, int64_t k) -> Value {
-          return arith::IndexCastUIOp::create(
-              b, b.getIndexType(),
-              dsl::index(b, splits, constantIndex(b, k)).front());
-        };
-        SmallVector<Value> zeros =
-            llvm::map_to_vector(scalars, [&](Type scalar) -> Value {
-              return arith::getZeroConstant(b, b.getLoc(), scalar);
-            });
-        // The tile's window: its share of A, then its share of B, in
-        // shared memory; past them, zeros that nothing compares.
-        // For a strict weak order the second crossing is at least the first
-        // and at most `count` past it. A `less` that is not one (NaN under
-        // `olt`) may cross anywhere: the clamps keep every read inside the
-        // runs and the window whatever `less` says, and the order is then
-        // unspecified.
-        Value aFrom = splitAt(b, 0);
-        Value count = arith::SubIOp::create(b, last, first);
-        Value aShare = arith::MinUIOp::create(
-            b,
-            arith::SubIOp::create(
-                b, arith::MaxUIOp::create(b, splitAt(b, 1), aFrom), aFrom),
-            count);
-        Value bFrom = arith::SubIOp::create(b, first, aFrom);
-        Value bShare = arith::SubIOp::create(b, count, aShare);
-        Value window = syncStrided(
-            b,
-            dsl::generate(
-                b, tileType(tile),
-                [&](ImplicitLocOpBuilder &b, Value i) -> SmallVector<Value> {
-                  Value inA = arith::CmpIOp::create(
-                      b, arith::CmpIPredicate::ult, i, aShare);
-                  Value inWindow = arith::CmpIOp::create(
-                      b, arith::CmpIPredicate::ult, i, count);
-                  auto fromA = scf::IfOp::create(b, scalars, inA,
-                                                 /*withElseRegion=*/true);
-                  OpBuilder::InsertionGuard guard(b);
-                  b.setInsertionPointToStart(fromA.thenBlock());
-                  scf::YieldOp::create(
-                      b, dsl::index(
-                             b, source,
-                             arith::AddIOp::create(
-                                 b, arith::AddIOp::create(b, pairStart, aFrom),
-                                 i)));
-                  b.setInsertionPointToStart(fromA.elseBlock());
-                  auto fromB = scf::IfOp::create(b, scalars, inWindow,
-                                                 /*withElseRegion=*/true);
-                  scf::YieldOp::create(b, fromB.getResults());
-                  b.setInsertionPointToStart(fromB.thenBlock());
-                  Value j = arith::SubIOp::create(b, i, aShare);
-                  scf::YieldOp::create(
-                      b,
-                      dsl::index(
-                          b, source,
-                          arith::AddIOp::create(
-                              b, arith::AddIOp::create(b, bStart, bFrom), j)));
-                  b.setInsertionPointToStart(fromB.elseBlock());
-                  scf::YieldOp::create(b, zeros);
-                  return SmallVector<Value>(fromA.getResults());
-                }),
-            tiling.threads);
-        auto readWindow = [&](Value start) {
-          return [&, start](ImplicitLocOpBuilder &b, Value i) {
-            return dsl::index(b, window, arith::AddIOp::create(b, start, i));
-          };
-        };
-        Value zero = constantIndex(b, 0), one = constantIndex(b, 1);
-        Value stride = constantIndex(b, kMergeStride);
-        // The window's merge path crossed at every kMergeStride-th
-        // diagonal (as CUB's threads find where their items start), by a
-        // binary search each.
-        Type i32 = b.getI32Type();
-        Value crossings = syncStrided(
-            b,
-            dsl::generate(
-                b,
-                ArrType::get(std::max<uint64_t>(1, tile / kMergeStride), i32),
-                [&](ImplicitLocOpBuilder &b, Value d) {
-                  Value diagonal = arith::MinUIOp::create(
-                      b, arith::MulIOp::create(b, d, stride), count);
-                  Value crossing = mergePathSplit(
-                      b, diagonal, aShare, bShare,
-                      /*steps=*/llvm::Log2_64(tile) + 1, readWindow(zero),
-                      readWindow(aShare), lessFn);
-                  return SmallVector<Value>{indexToI32(b, crossing)};
-                }),
-            tiling.threads);
-        // Whether the merge takes A's next element at (a, j): unless A is
-        // spent, or B's next is less (A's first on a tie: stable).
-        auto takesA = [&](ImplicitLocOpBuilder &b, Value a, Value j) -> Value {
-          Value aLeft =
-              arith::CmpIOp::create(b, arith::CmpIPredicate::ult, a, aShare);
-          Value bLeft =
-              arith::CmpIOp::create(b, arith::CmpIPredicate::ult, j, bShare);
-          auto takeA = scf::IfOp::create(b, b.getI1Type(),
-                                         arith::AndIOp::create(b, aLeft, bLeft),
-                                         /*withElseRegion=*/true);
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPointToStart(takeA.thenBlock());
-          Value bLess =
-              less(b, readWindow(aShare)(b, j), readWindow(zero)(b, a));
-          scf::YieldOp::create(
-              b,
-              ValueRange{arith::XOrIOp::create(
-                  b, bLess, arith::ConstantIntOp::create(b, 1, /*width=*/1))});
-          b.setInsertionPointToStart(takeA.elseBlock());
-          scf::YieldOp::create(b, ValueRange{aLeft});
-          return takeA.getResult(0);
-        };
-        // Element q: from the crossing at the diagonal before it, the merge
-        // walked q mod kMergeStride steps.
-        return SmallVector<Value>{dsl::generate(
-            b, tileType(tile),
-            [&](ImplicitLocOpBuilder &b, Value q) -> SmallVector<Value> {
-              Value inWindow =
-                  arith::CmpIOp::create(b, arith::CmpIPredicate::ult, q, count);
-              auto merged = scf::IfOp::create(b, scalars, inWindow,
-                                              /*withElseRegion=*/true);
-              OpBuilder::InsertionGuard guard(b);
-              b.setInsertionPointToStart(merged.elseBlock());
-              scf::YieldOp::create(b, zeros);
-              b.setInsertionPointToStart(merged.thenBlock());
-              Value d = arith::DivUIOp::create(b, q, stride);
-              Value start = arith::MulIOp::create(b, d, stride);
-              Value a0 = i32ToIndex(b, dsl::index(b, crossings, d).front());
-              Value j0 = arith::SubIOp::create(b, start, a0);
-              auto walk = scf::ForOp::create(b, zero,
-                                             arith::SubIOp::create(b, q, start),
-                                             one, ValueRange{a0, j0});
-              {
-                OpBuilder::InsertionGuard guard(b);
-                b.setInsertionPointToStart(walk.getBody());
-                Value a = walk.getRegionIterArg(0),
-                      j = walk.getRegionIterArg(1);
-                Value takeA = takesA(b, a, j);
-                Value stepA = arith::SelectOp::create(b, takeA, one, zero);
-                scf::YieldOp::create(
-                    b, ValueRange{
-                           arith::AddIOp::create(b, a, stepA),
-                           arith::AddIOp::create(
-                               b, j, arith::SubIOp::create(b, one, stepA))});
-              }
-              Value a = walk.getResult(0), j = walk.getResult(1);
-              auto pick = scf::IfOp::create(b, scalars, takesA(b, a, j),
-                                            /*withElseRegion=*/true);
-              scf::YieldOp::create(b, pick.getResults());
-              b.setInsertionPointToStart(pick.thenBlock());
-              scf::YieldOp::create(b, readWindow(zero)(b, a));
-              b.setInsertionPointToStart(pick.elseBlock());
-              scf::YieldOp::create(b, readWindow(aShare)(b, j));
-              return SmallVector<Value>(merged.getResults());
-            })};
+        return buildMergeBody(b, args);
       });
   // The source is read where the searches find, in every block.
   mergeKernel.setArgAttr(
@@ -414,7 +557,7 @@ KernelOp DeviceExpander::getMergeKernel() {
   return mergeKernel;
 }
 
-void DeviceExpander::expandMergeSort(DeviceSortOp sort) {
+void MergeSortPlan::expand(DeviceSortOp sort) {
   ImplicitLocOpBuilder b(op->getLoc(), op);
   ValueRange inputs = sort.getInputs(), outputs = sort.getOutputs();
   Value length = lengthOf(b, inputs.front());
@@ -484,4 +627,9 @@ void DeviceExpander::expandMergeSort(DeviceSortOp sort) {
     runs = more;
   }
   deallocate(b, temporaries);
+}
+
+void mlir::obs::populateMergeSortExpansionPatterns(
+    RewritePatternSet &patterns, const DeviceExpansionOptions &options) {
+  patterns.add<ExpandMergeSort>(patterns.getContext(), options);
 }

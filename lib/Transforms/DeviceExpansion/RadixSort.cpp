@@ -1,16 +1,173 @@
-//===- RadixSort.cpp - obs.device_sort by digits
-//----------------------------===//
+//===- RadixSort.cpp - obs.device_sort by digits -------------------------===//
 //
 // A device sort whose order is one comparison of its keys: a radix sort,
 // eight bits a pass.
 //
 //===----------------------------------------------------------------------===//
 
-#include "DeviceExpander.h"
+#include "LaunchPlan.h"
 
 using namespace mlir;
 using namespace mlir::obs;
 using namespace mlir::obs::device_expansion;
+
+namespace {
+
+/// How many counts a row of the radix sort holds: one per digit of 8 bits.
+constexpr uint64_t kDigits = 256;
+
+/// How a sort's `less` orders its elements, where a radix sort can follow
+/// it: by the first scalar, as numbers.
+struct KeyOrder {
+  enum class Kind { Signed, Unsigned, Float };
+  Kind kind = Kind::Signed;
+  bool descending = false;
+  /// The key's width.
+  unsigned bits = 0;
+  /// Passes of 8 bits.
+  unsigned getPasses() const { return llvm::divideCeil(bits, 8); }
+};
+
+/// A radix sort's kernels and plan (docs/Rationale.md, "The device level").
+class RadixSortPlan : public LaunchPlan {
+public:
+  RadixSortPlan(DeviceSortOp sort, KeyOrder keyOrder,
+                const DeviceExpansionOptions &options)
+      : LaunchPlan(sort, sort.getElementTypes(), sort.getBody(),
+                   chooseSortTiling(options.tile), /*identity=*/{},
+                   options.statistics),
+        keyOrder(keyOrder),
+        group(std::max<uint64_t>(2, tiling.tile / kDigits)) {}
+
+  /// Writes the plan before `sort`.
+  void expand(DeviceSortOp sort);
+
+private:
+  /// The key `key` as unsigned bits whose order is the sort's.
+  Value orderedBits(ImplicitLocOpBuilder &b, Value key) const;
+  /// The digit of `bits` `shift` bits up (an i32, 8 per pass), an i32.
+  Value digitOf(ImplicitLocOpBuilder &b, Value bits, Value shift) const;
+  /// Counts a tile's digits into kDigits counts: the first pass's from the
+  /// keys, a later pass's from the digit bytes the pass before wrote
+  /// (`fromDigits`).
+  KernelOp getCountKernel(bool fromDigits);
+  /// Rows of 256 counts, `group` rows per block: their column totals.
+  KernelOp getRowTotalsKernel();
+  /// Each row's offsets: for every digit, where the row's first element of
+  /// that digit goes. `top`: all rows in the block, whose column totals
+  /// place the digits one after the other; otherwise from a carry row.
+  KernelOp getRowOffsetsKernel(bool top);
+  /// A tile's elements written stably to their places for the digit its
+  /// block's shift gives, with the next pass's digits beside them unless it
+  /// is the `last` pass. Every pass runs the same kernel (one compilation,
+  /// one proof): the pass is data.
+  KernelOp getScatterKernel(bool last);
+  /// Pass `pass`'s shift, one per tile, for the scatter kernel.
+  KernelOp getShiftKernel(unsigned pass);
+  /// The identity on tiles, for an in-place sort of an odd number of passes.
+  KernelOp getCopyKernel();
+  /// Turns `rows` rows of counts in `counts` into `offsets` (rows of
+  /// digit-major exclusive sums).
+  void emitRowOffsets(ImplicitLocOpBuilder &b, Value counts, Value offsets,
+                      Value rows, uint64_t most, Value active,
+                      unsigned depth = 0);
+
+  KeyOrder keyOrder;
+  /// Rows of counts per block in the sort's offsets (`group * kDigits`
+  /// counts, the tile's elements but never fewer than 2 rows).
+  uint64_t group;
+  KernelOp countKernels[2], rowTotals, rowOffsets[2], copyKernel,
+      scatterKernels[2];
+  /// The totals and carries of each level of the rows' offsets, allocated
+  /// by the first pass and used by every pass.
+  SmallVector<std::pair<Value, Value>> rowLevels;
+};
+
+/// The order `less` gives, where it is one comparison of the two elements'
+/// first scalars: `cmpi slt`/`ult` or `cmpf olt`/`ult` ascending, their
+/// `gt` forms (or the operands swapped) descending.
+std::optional<KeyOrder> matchKeyOrder(Region &less,
+                                      unsigned scalarsPerElement) {
+  Block &block = less.front();
+  Value yielded = block.getTerminator()->getOperand(0);
+  Operation *compare = yielded.getDefiningOp();
+  if (!compare || compare->getNumOperands() != 2)
+    return std::nullopt;
+  Value first = block.getArgument(0);
+  Value second = block.getArgument(scalarsPerElement);
+  bool swapped;
+  if (compare->getOperand(0) == first && compare->getOperand(1) == second)
+    swapped = false;
+  else if (compare->getOperand(0) == second && compare->getOperand(1) == first)
+    swapped = true;
+  else
+    return std::nullopt;
+  KeyOrder order;
+  order.bits = first.getType().getIntOrFloatBitWidth();
+  if (auto cmpi = dyn_cast<arith::CmpIOp>(compare)) {
+    switch (cmpi.getPredicate()) {
+    case arith::CmpIPredicate::slt:
+    case arith::CmpIPredicate::sgt:
+      order.kind = KeyOrder::Kind::Signed;
+      break;
+    case arith::CmpIPredicate::ult:
+    case arith::CmpIPredicate::ugt:
+      order.kind = KeyOrder::Kind::Unsigned;
+      break;
+    default:
+      return std::nullopt;
+    }
+    bool greater = cmpi.getPredicate() == arith::CmpIPredicate::sgt ||
+                   cmpi.getPredicate() == arith::CmpIPredicate::ugt;
+    order.descending = greater != swapped;
+    return order;
+  }
+  if (auto cmpf = dyn_cast<arith::CmpFOp>(compare)) {
+    using P = arith::CmpFPredicate;
+    P predicate = cmpf.getPredicate();
+    if (predicate != P::OLT && predicate != P::ULT && predicate != P::OGT &&
+        predicate != P::UGT)
+      return std::nullopt;
+    order.kind = KeyOrder::Kind::Float;
+    bool greater = predicate == P::OGT || predicate == P::UGT;
+    order.descending = greater != swapped;
+    return order;
+  }
+  return std::nullopt;
+}
+
+/// obs.device_sort by one comparison of the first scalars: a radix sort.
+/// Of higher benefit than the merge sort, which sorts by any order.
+struct ExpandRadixSort : OpRewritePattern<DeviceSortOp> {
+  ExpandRadixSort(MLIRContext *context, const DeviceExpansionOptions &options)
+      : OpRewritePattern(context, /*benefit=*/2), options(options) {}
+
+  LogicalResult matchAndRewrite(DeviceSortOp sort,
+                                PatternRewriter &rewriter) const override {
+    std::optional<KeyOrder> keyOrder =
+        matchKeyOrder(sort.getBody(), sort.getElementTypes().size());
+    if (!keyOrder)
+      return failure();
+    // An order that is not strict is left to the merge sort's pattern,
+    // which reports it once.
+    {
+      ScopedDiagnosticHandler quiet(sort.getContext(),
+                                    [](Diagnostic &) { return success(); });
+      if (failed(checkDeviceOpLaws(sort)))
+        return failure();
+    }
+    RadixSortPlan plan(sort, *keyOrder, options);
+    plan.expand(sort);
+    if (options.statistics)
+      ++options.statistics->radixSorts;
+    rewriter.eraseOp(sort);
+    return success();
+  }
+
+  DeviceExpansionOptions options;
+};
+
+} // namespace
 
 //===----------------------------------------------------------------------===//
 // The radix sort
@@ -22,12 +179,12 @@ static Value constantBits(ImplicitLocOpBuilder &b, Type type,
   return arith::ConstantOp::create(b, b.getIntegerAttr(type, value));
 }
 
-Value DeviceExpander::orderedBits(ImplicitLocOpBuilder &b, Value key) const {
-  unsigned width = keyOrder->bits;
+Value RadixSortPlan::orderedBits(ImplicitLocOpBuilder &b, Value key) const {
+  unsigned width = keyOrder.bits;
   Type bitsType = b.getIntegerType(width);
   APInt signMask = APInt::getSignMask(width);
   Value bits = key;
-  switch (keyOrder->kind) {
+  switch (keyOrder.kind) {
   case KeyOrder::Kind::Signed:
     bits = arith::XOrIOp::create(b, bits, constantBits(b, bitsType, signMask));
     break;
@@ -51,15 +208,15 @@ Value DeviceExpander::orderedBits(ImplicitLocOpBuilder &b, Value key) const {
     break;
   }
   }
-  if (keyOrder->descending)
+  if (keyOrder.descending)
     bits = arith::XOrIOp::create(
         b, bits, constantBits(b, bitsType, APInt::getAllOnes(width)));
   return bits;
 }
 
-Value DeviceExpander::digitOf(ImplicitLocOpBuilder &b, Value bits,
-                              Value shift) const {
-  unsigned width = keyOrder->bits;
+Value RadixSortPlan::digitOf(ImplicitLocOpBuilder &b, Value bits,
+                             Value shift) const {
+  unsigned width = keyOrder.bits;
   Type bitsType = bits.getType();
   if (width < 32)
     shift = arith::TruncIOp::create(b, bitsType, shift);
@@ -79,7 +236,7 @@ Value DeviceExpander::digitOf(ImplicitLocOpBuilder &b, Value bits,
   return bits;
 }
 
-KernelOp DeviceExpander::getCountKernel(bool fromDigits) {
+KernelOp RadixSortPlan::getCountKernel(bool fromDigits) {
   KernelOp &kernel = countKernels[fromDigits];
   if (kernel)
     return kernel;
@@ -149,7 +306,7 @@ static Value columnTotals(ImplicitLocOpBuilder &b, Value rows, uint64_t group) {
   });
 }
 
-KernelOp DeviceExpander::getRowTotalsKernel() {
+KernelOp RadixSortPlan::getRowTotalsKernel() {
   if (rowTotals)
     return rowTotals;
   Type i32 = IntegerType::get(op->getContext(), 32);
@@ -163,7 +320,7 @@ KernelOp DeviceExpander::getRowTotalsKernel() {
   return rowTotals;
 }
 
-KernelOp DeviceExpander::getRowOffsetsKernel(bool top) {
+KernelOp RadixSortPlan::getRowOffsetsKernel(bool top) {
   KernelOp &kernel = rowOffsets[top];
   if (kernel)
     return kernel;
@@ -213,7 +370,7 @@ KernelOp DeviceExpander::getRowOffsetsKernel(bool top) {
   return kernel;
 }
 
-KernelOp DeviceExpander::getShiftKernel(unsigned pass) {
+KernelOp RadixSortPlan::getShiftKernel(unsigned pass) {
   ArrType one = ArrType::get(1, IntegerType::get(op->getContext(), 32));
   return buildKernel(
       "shift_pass" + std::to_string(pass), {}, one,
@@ -225,7 +382,7 @@ KernelOp DeviceExpander::getShiftKernel(unsigned pass) {
       });
 }
 
-KernelOp DeviceExpander::getScatterKernel(bool last) {
+KernelOp RadixSortPlan::getScatterKernel(bool last) {
   KernelOp &kernel = scatterKernels[last];
   if (kernel)
     return kernel;
@@ -343,7 +500,7 @@ KernelOp DeviceExpander::getScatterKernel(bool last) {
   return kernel;
 }
 
-KernelOp DeviceExpander::getCopyKernel() {
+KernelOp RadixSortPlan::getCopyKernel() {
   if (copyKernel)
     return copyKernel;
   copyKernel = buildKernel(
@@ -357,9 +514,9 @@ KernelOp DeviceExpander::getCopyKernel() {
   return copyKernel;
 }
 
-void DeviceExpander::emitRowOffsets(ImplicitLocOpBuilder &b, Value counts,
-                                    Value offsets, Value rows, uint64_t most,
-                                    Value active, unsigned depth) {
+void RadixSortPlan::emitRowOffsets(ImplicitLocOpBuilder &b, Value counts,
+                                   Value offsets, Value rows, uint64_t most,
+                                   Value active, unsigned depth) {
   Level level = planLevel(b, rows, most, active, group);
   if (level.oneTileGrid)
     launch(b, getRowOffsetsKernel(/*top=*/true), level.oneTileGrid, counts,
@@ -385,7 +542,7 @@ void DeviceExpander::emitRowOffsets(ImplicitLocOpBuilder &b, Value counts,
          ValueRange{counts, carries}, offsets);
 }
 
-void DeviceExpander::expandSort(DeviceSortOp sort) {
+void RadixSortPlan::expand(DeviceSortOp sort) {
   ImplicitLocOpBuilder b(op->getLoc(), op);
   ValueRange inputs = sort.getInputs(), outputs = sort.getOutputs();
   Value length = lengthOf(b, inputs.front());
@@ -399,7 +556,7 @@ void DeviceExpander::expandSort(DeviceSortOp sort) {
   temporaries.push_back(counts);
   temporaries.push_back(offsets);
   temporaries.push_back(shifts);
-  unsigned passes = keyOrder->getPasses();
+  unsigned passes = keyOrder.getPasses();
   // An odd number of passes ends in the outputs only if it starts from the
   // inputs; when an output is an input it starts from a copy.
   bool inPlace = llvm::any_of(outputs, [&](Value output) {
@@ -445,4 +602,9 @@ void DeviceExpander::expandSort(DeviceSortOp sort) {
     source = destination;
   }
   deallocate(b, temporaries);
+}
+
+void mlir::obs::populateRadixSortExpansionPatterns(
+    RewritePatternSet &patterns, const DeviceExpansionOptions &options) {
+  patterns.add<ExpandRadixSort>(patterns.getContext(), options);
 }

@@ -1,14 +1,16 @@
-//===- DeviceExpander.h - device-level ops to launch plans ------*- C++ -*-===//
+//===- LaunchPlan.h - what device algorithms' plans share --------*- C++
+//-*-===//
 //
-// Internal to lib/Transforms: the builder of one device op's kernels and
-// launch plan (obs-expand-device, ExpandDevice.cpp, makes one per op).
-// DeviceExpander.cpp has what every plan shares and the map, reduce and scan;
-// RadixSort.cpp and MergeSort.cpp the two sorts.
+// Internal to lib/Transforms: the builder every device algorithm's pattern
+// (Obs/Transforms/DeviceExpansion.h) writes its kernels and launch plan
+// with, and the tilings. LaunchPlan.cpp has what every plan shares and the
+// levels of folds; Map.cpp, Reduce.cpp, Scan.cpp, RadixSort.cpp and
+// MergeSort.cpp one algorithm each.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef OBS_LIB_TRANSFORMS_DEVICEEXPANSION_DEVICEEXPANDER_H
-#define OBS_LIB_TRANSFORMS_DEVICEEXPANSION_DEVICEEXPANDER_H
+#ifndef OBS_LIB_TRANSFORMS_DEVICEEXPANSION_LAUNCHPLAN_H
+#define OBS_LIB_TRANSFORMS_DEVICEEXPANSION_LAUNCHPLAN_H
 
 #include "Obs/Analysis/CombineLaws.h"
 #include "Obs/Builder/Combinators.h"
@@ -18,6 +20,7 @@
 #include "Obs/KernelLowering/KernelLowering.h"
 #include "Obs/Support/MemoryBytes.h"
 #include "Obs/Support/Statistics.h"
+#include "Obs/Transforms/DeviceExpansion.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -30,8 +33,21 @@
 
 namespace mlir::obs::device_expansion {
 
-/// How many counts a row of the radix sort holds: one per digit of 8 bits.
-inline constexpr uint64_t kDigits = 256;
+/// The fewest elements a tile holds, and the most threads a block of a
+/// device plan has: a tile of at least 256 elements keeps its block's
+/// launch worth its cost, and 256 threads is CUB's device tile's block too.
+inline constexpr uint64_t kLeastTile = 256;
+inline constexpr uint64_t kMostTileThreads = 256;
+/// A map's, reduction's or scan's tile: 32 KiB of elements, at most 8,192
+/// (see chooseTiling).
+inline constexpr uint64_t kFoldTileBytes = 32 * 1024;
+inline constexpr uint64_t kMostFoldTile = 8192;
+/// A radix sort's tile (see chooseSortTiling).
+inline constexpr uint64_t kRadixSortTile = 4096;
+/// A merge sort's tile: 16 KiB of elements with their positions, at most
+/// 4,096 (see chooseMergeTiling).
+inline constexpr uint64_t kMergeTileBytes = 16 * 1024;
+inline constexpr uint64_t kMostMergeTile = 4096;
 
 /// How a device op's arrays are cut into tiles, one per block.
 struct Tiling {
@@ -83,49 +99,21 @@ Attribute absentOf(ArrayRef<Attribute> values);
 /// Zeros of `types`, an `obs.absent` attribute.
 Attribute zerosOf(TypeRange types);
 
-/// How a sort's `less` orders its elements, where a radix sort can follow
-/// it: by the first scalar, as numbers.
-struct KeyOrder {
-  enum class Kind { Signed, Unsigned, Float };
-  Kind kind = Kind::Signed;
-  bool descending = false;
-  /// The key's width.
-  unsigned bits = 0;
-  /// Passes of 8 bits.
-  unsigned getPasses() const { return llvm::divideCeil(bits, 8); }
-};
-
-/// Builds the kernels of one device op and the launch plan that replaces
-/// it.
-class DeviceExpander {
+/// What every device algorithm's plan shares: the op, its kernels (built
+/// before its host function, named after it), launches, temporaries and
+/// the levels of a plan. Each algorithm (Map.cpp, Reduce.cpp, Scan.cpp,
+/// RadixSort.cpp, MergeSort.cpp) is a pattern that builds one plan,
+/// subclassing this for the kernels it keeps.
+class LaunchPlan {
 public:
-  /// `op`'s element `scalars`, its region `body`, for a reduce or a scan
-  /// the combine's `identity`, and for a sort the order `keyOrder` of its
-  /// `less`.
-  DeviceExpander(Operation *op, SymbolTable &symbols, TypeRange scalars,
-                 Region &body, ArrayAttr identity,
-                 std::optional<KeyOrder> keyOrder, uint64_t forcedTile)
-      : op(op), symbols(symbols), scalars(scalars.begin(), scalars.end()),
-        body(body),
-        tiling(!isa<DeviceSortOp>(op) ? chooseTiling(scalars, forcedTile)
-               : keyOrder             ? chooseSortTiling(forcedTile)
-                                      : chooseMergeTiling(scalars, forcedTile)),
-        element(elementOf(op->getContext(), scalars)), identity(identity),
-        host(symbols.getOp()->getRegion(0).front().findAncestorOpInBlock(*op)),
-        keyOrder(keyOrder),
-        group(std::max<uint64_t>(2, tiling.tile / kDigits)) {
-    auto function = op->getParentOfType<FunctionOpInterface>();
-    prefix = (function ? function.getName().str() : std::string("device")) +
-             "_" + op->getName().stripDialect().str();
-  }
+  /// `op`'s element `scalars`, its region `body` (a function, a combine or
+  /// a sort's `less`), cut into tiles by `tiling`; for a reduce or a scan
+  /// the combine's `identity`. What is written is counted in `statistics`
+  /// (may be null).
+  LaunchPlan(Operation *op, TypeRange scalars, Region &body, Tiling tiling,
+             ArrayAttr identity, DeviceExpansionStatistics *statistics);
 
-  unsigned getKernelCount() const { return kernelCount; }
-  unsigned getLaunchCount() const { return launchCount; }
-
-  /// Writes the launch plan before the op.
-  void expand();
-
-private:
+protected:
   ArrType tileType(uint64_t length) const {
     return ArrType::get(length, element);
   }
@@ -137,13 +125,6 @@ private:
       TypeRange results,
       llvm::function_ref<SmallVector<Value>(ImplicitLocOpBuilder &, ValueRange)>
           build);
-
-  void expandMap(DeviceMapOp map);
-  void expandReduce(DeviceReduceOp reduce);
-  void expandScan(DeviceScanOp scan);
-  void expandSort(DeviceSortOp sort);
-  /// A sort by a `less` the radix sort cannot follow.
-  void expandMergeSort(DeviceSortOp sort);
 
   /// The op's region on two flattened elements: a combine (a
   /// dsl::BinaryFn), or a sort's `less` (see less()).
@@ -157,6 +138,10 @@ private:
     return [this](ImplicitLocOpBuilder &b, ValueRange earlier,
                   ValueRange later) { return combine(b, earlier, later); };
   }
+  /// Whether the op's `less` puts `first` before `second` (flattened).
+  Value less(ImplicitLocOpBuilder &b, ValueRange first, ValueRange second) {
+    return combine(b, first, second).front();
+  }
 
   SmallVector<Value> identityValues(ImplicitLocOpBuilder &b) {
     SmallVector<Value> values;
@@ -165,13 +150,6 @@ private:
           arith::ConstantOp::create(b, cast<TypedAttr>(value)).getResult());
     return values;
   }
-
-  /// `tile`: one tile folded by a tree to its one element, the tile's
-  /// total; absent elements are the identity.
-  KernelOp getReduceTileKernel();
-  /// `tile` scanned (`kind`), from the carry in a second argument's one
-  /// element when `carried`, from the identity otherwise.
-  KernelOp getScanTileKernel(ScanKind kind, bool carried);
 
   void launch(ImplicitLocOpBuilder &b, KernelOp kernel, Value grid,
               ValueRange inputs, ValueRange outputs);
@@ -207,63 +185,8 @@ private:
   Level planLevel(ImplicitLocOpBuilder &b, Value length, uint64_t most,
                   Value active, uint64_t tile = 0);
 
-  /// Folds `inputs` (`length` elements, at most `most`) into `outputs`.
-  void emitReduce(ImplicitLocOpBuilder &b, ValueRange inputs,
-                  ValueRange outputs, Value length, uint64_t most,
-                  Value active);
-  /// Scans `inputs` (`length` elements, at most `most`) into `outputs`.
-  void emitScan(ImplicitLocOpBuilder &b, ScanKind kind, ValueRange inputs,
-                ValueRange outputs, Value length, uint64_t most, Value active);
-
-  // The radix sort (docs/Rationale.md, "The device level").
-
-  /// The key `key` as unsigned bits whose order is the sort's.
-  Value orderedBits(ImplicitLocOpBuilder &b, Value key) const;
-  /// The digit of `bits` `shift` bits up (an i32, 8 per pass), an i32.
-  Value digitOf(ImplicitLocOpBuilder &b, Value bits, Value shift) const;
-  /// Counts a tile's digits into kDigits counts: the first pass's from the
-  /// keys, a later pass's from the digit bytes the pass before wrote
-  /// (`fromDigits`).
-  KernelOp getCountKernel(bool fromDigits);
-  /// Rows of 256 counts, `group` rows per block: their column totals.
-  KernelOp getRowTotalsKernel();
-  /// Each row's offsets: for every digit, where the row's first element of
-  /// that digit goes. `top`: all rows in the block, whose column totals
-  /// place the digits one after the other; otherwise from a carry row.
-  KernelOp getRowOffsetsKernel(bool top);
-  /// A tile's elements written stably to their places for the digit its
-  /// block's shift gives, with the next pass's digits beside them unless it
-  /// is the `last` pass. Every pass runs the same kernel (one compilation,
-  /// one proof): the pass is data.
-  KernelOp getScatterKernel(bool last);
-  /// Pass `pass`'s shift, one per tile, for the scatter kernel.
-  KernelOp getShiftKernel(unsigned pass);
-  /// The identity on tiles, for an in-place sort of an odd number of passes.
-  KernelOp getCopyKernel();
-  // The merge sort (docs/Rationale.md, "The device level").
-
-  /// Whether the op's `less` puts `first` before `second` (flattened).
-  Value less(ImplicitLocOpBuilder &b, ValueRange first, ValueRange second) {
-    return combine(b, first, second).front();
-  }
-  /// A tile sorted stably by `less`, its absent elements after the rest.
-  KernelOp getSortTileKernel();
-  /// A tile of the merge of two sorted runs of the whole `obs.global`
-  /// source, the runs as long as a one-element second argument says: tile
-  /// b's elements are the merge's elements b * tile onwards.
-  KernelOp getMergeKernel();
-  /// The runs' length for every tile: the tile (`first`), or twice what a
-  /// one-element argument holds.
-  KernelOp getRunLengthKernel(bool first);
-
-  /// Turns `rows` rows of counts in `counts` into `offsets` (rows of
-  /// digit-major exclusive sums).
-  void emitRowOffsets(ImplicitLocOpBuilder &b, Value counts, Value offsets,
-                      Value rows, uint64_t most, Value active,
-                      unsigned depth = 0);
-
   Operation *op;
-  SymbolTable &symbols;
+  SymbolTable symbols;
   SmallVector<Type> scalars;
   Region &body;
   Tiling tiling;
@@ -272,27 +195,46 @@ private:
   /// The op of the module's body that holds `op`: kernels go before it.
   Operation *host;
   std::string prefix;
-  KernelOp reduceTile;
   /// The plan's temporaries, freed after its last launch: a free waits for
   /// the work before it (on the cuda target, the stream), which must not
   /// come between two launches.
   SmallVector<Value> temporaries;
+  DeviceExpansionStatistics *statistics;
+};
+
+/// The plans of folds, by tiles and levels: a reduction's (Reduce.cpp) and
+/// a scan's (Scan.cpp), which reduces its tiles first.
+class FoldPlan : public LaunchPlan {
+public:
+  using LaunchPlan::LaunchPlan;
+
+  /// Folds `inputs` (`length` elements, at most `most`) into `outputs`.
+  void emitReduce(ImplicitLocOpBuilder &b, ValueRange inputs,
+                  ValueRange outputs, Value length, uint64_t most,
+                  Value active);
+  /// Scans `inputs` (`length` elements, at most `most`) into `outputs`.
+  void emitScan(ImplicitLocOpBuilder &b, ScanKind kind, ValueRange inputs,
+                ValueRange outputs, Value length, uint64_t most, Value active);
+  /// Frees the plan's temporaries, after its last launch.
+  void finish(ImplicitLocOpBuilder &b) { deallocate(b, temporaries); }
+
+private:
+  /// `tile`: one tile folded by a tree to its one element, the tile's
+  /// total; absent elements are the identity.
+  KernelOp getReduceTileKernel();
+  /// `tile` scanned (`kind`), from the carry in a second argument's one
+  /// element when `carried`, from the identity otherwise.
+  KernelOp getScanTileKernel(ScanKind kind, bool carried);
+
+  KernelOp reduceTile;
   /// By kind and whether carried.
   KernelOp scanTiles[2][2];
-  /// The order a radix sort follows; none for a sort that merges.
-  std::optional<KeyOrder> keyOrder;
-  KernelOp sortTile, mergeKernel, runLengthKernels[2];
-  /// Rows of counts per block in the sort's offsets (`group * kDigits`
-  /// counts, the tile's elements but never fewer than 2 rows).
-  uint64_t group;
-  KernelOp countKernels[2], rowTotals, rowOffsets[2], copyKernel,
-      scatterKernels[2];
-  /// The totals and carries of each level of the rows' offsets, allocated
-  /// by the first pass and used by every pass.
-  SmallVector<std::pair<Value, Value>> rowLevels;
-  unsigned kernelCount = 0;
-  unsigned launchCount = 0;
 };
+
+/// The laws a device op's region must keep for its plan (a combine's
+/// associativity with its identity, a `less`'s strict weak order), each
+/// violation reported at the op.
+LogicalResult checkDeviceOpLaws(Operation *op);
 
 /// The longest array `memref` may be.
 uint64_t mostLength(Value memref);
@@ -305,6 +247,37 @@ Value indexToI32(ImplicitLocOpBuilder &b, Value index);
 
 Value i32ToIndex(ImplicitLocOpBuilder &b, Value value);
 
+/// The pattern of a fold `FoldOp` (obs.device_reduce or obs.device_scan):
+/// checks the op's laws, then writes its plan by `emit` (given the plan, a
+/// builder before the op, the op, its length and the longest it may be),
+/// frees the plan's temporaries and erases the op.
+template <typename FoldOp> struct ExpandFold : OpRewritePattern<FoldOp> {
+  using Emit = void (*)(FoldPlan &, ImplicitLocOpBuilder &, FoldOp,
+                        Value length, uint64_t most);
+
+  ExpandFold(MLIRContext *context, const DeviceExpansionOptions &options,
+             Emit emit)
+      : OpRewritePattern<FoldOp>(context), options(options), emit(emit) {}
+
+  LogicalResult matchAndRewrite(FoldOp fold,
+                                PatternRewriter &rewriter) const override {
+    if (failed(checkDeviceOpLaws(fold)))
+      return failure();
+    FoldPlan plan(fold, fold.getElementTypes(), fold.getBody(),
+                  chooseTiling(fold.getElementTypes(), options.tile),
+                  fold.getIdentity(), options.statistics);
+    ImplicitLocOpBuilder b(fold.getLoc(), fold);
+    Value input = fold.getInputs().front();
+    emit(plan, b, fold, lengthOf(b, input), mostLength(input));
+    plan.finish(b);
+    rewriter.eraseOp(fold);
+    return success();
+  }
+
+  DeviceExpansionOptions options;
+  Emit emit;
+};
+
 } // namespace mlir::obs::device_expansion
 
-#endif // OBS_LIB_TRANSFORMS_DEVICEEXPANSION_DEVICEEXPANDER_H
+#endif // OBS_LIB_TRANSFORMS_DEVICEEXPANSION_LAUNCHPLAN_H

@@ -1,0 +1,68 @@
+//===- DeviceExpansion.h - device ops to launch plans, as patterns -*- C++
+//-*-===//
+//
+// obs-expand-device's algorithms as rewrite patterns, one per device
+// algorithm, so that a compiler that embeds obs can reuse them, replace one
+// (a pattern of higher benefit on the same op wins) or add its own. Each
+// pattern replaces one device op by a launch plan of obs kernels written
+// before the op's host function; every pipeline then refines and proves
+// them like kernels a user wrote. A pattern whose op breaks the laws its
+// plan relies on (a combine that is not associative with its identity, a
+// `less` that is not a strict weak order) reports it at the op and does not
+// match. docs/Rationale.md, "The device level", gives the plans.
+//
+// Run them with a PatternApplicator on each device op (as obs-expand-device
+// does), or any driver that does not fold the plans' host code.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OBS_TRANSFORMS_DEVICEEXPANSION_H
+#define OBS_TRANSFORMS_DEVICEEXPANSION_H
+
+#include "mlir/IR/PatternMatch.h"
+#include <cstdint>
+
+namespace mlir::obs {
+
+/// What the expansions wrote, for a pass's statistics.
+struct DeviceExpansionStatistics {
+  unsigned ops = 0;
+  unsigned kernels = 0;
+  unsigned launches = 0;
+  unsigned radixSorts = 0;
+  unsigned mergeSorts = 0;
+};
+
+struct DeviceExpansionOptions {
+  /// Elements per tile, a power of two; 0: each algorithm's own choice.
+  uint64_t tile = 0;
+  /// Where to count what was written (may be null); must outlive the
+  /// patterns.
+  DeviceExpansionStatistics *statistics = nullptr;
+};
+
+/// obs.device_map: one launch of a tile kernel that applies the function.
+void populateDeviceMapExpansionPatterns(RewritePatternSet &patterns,
+                                        const DeviceExpansionOptions &options);
+/// obs.device_reduce: tiles folded by trees, level by level.
+void populateDeviceReduceExpansionPatterns(
+    RewritePatternSet &patterns, const DeviceExpansionOptions &options);
+/// obs.device_scan: reduce, then scan, then each tile scanned from its carry.
+void populateDeviceScanExpansionPatterns(RewritePatternSet &patterns,
+                                         const DeviceExpansionOptions &options);
+/// obs.device_sort whose `less` is one comparison of the first scalars: a
+/// radix sort of 8-bit digits.
+void populateRadixSortExpansionPatterns(RewritePatternSet &patterns,
+                                        const DeviceExpansionOptions &options);
+/// obs.device_sort by any strict weak order: tiles sorted by a network,
+/// then merged along merge paths. Of lower benefit than the radix sort.
+void populateMergeSortExpansionPatterns(RewritePatternSet &patterns,
+                                        const DeviceExpansionOptions &options);
+
+/// All of the above: obs-expand-device's patterns.
+void populateObsDeviceExpansionPatterns(RewritePatternSet &patterns,
+                                        const DeviceExpansionOptions &options);
+
+} // namespace mlir::obs
+
+#endif // OBS_TRANSFORMS_DEVICEEXPANSION_H

@@ -1,0 +1,443 @@
+//===- Target.cpp - the ref and cpu targets, and what targets share -------===//
+//
+// The pipelines of the three targets, and the executables of the two whose
+// arrays stay in host memory: JIT-compiled through MLIR's ExecutionEngine, or
+// loaded from the compile cache. The cuda target's executable is in
+// CudaTarget.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Obs/Runner/Target.h"
+#include "Obs/Runner/CompileCache.h"
+#include "Obs/Support/RuntimeFunctions.h"
+#include "TargetImpl.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Triple.h"
+#include <chrono>
+
+using namespace mlir;
+using namespace mlir::obs;
+
+SmallVector<void *> Job::getBuffers() {
+  SmallVector<void *> pointers;
+  for (obs_run::HostArray &array : arrays)
+    for (unsigned c = 0; c < array.getWidth(); ++c)
+      pointers.push_back(array.getBuffer(c));
+  return pointers;
+}
+
+uint64_t Job::getArrayBytes() const {
+  uint64_t bytes = 0;
+  for (const obs_run::HostArray &array : arrays)
+    for (unsigned c = 0; c < array.getWidth(); ++c)
+      bytes += array.getBufferBytes(c);
+  return bytes;
+}
+
+//===----------------------------------------------------------------------===//
+// What lowered code calls
+//===----------------------------------------------------------------------===//
+
+static std::vector<RecordedLaunch> &recordedLaunches() {
+  static std::vector<RecordedLaunch> launches;
+  return launches;
+}
+
+ArrayRef<RecordedLaunch> mlir::obs::getRecordedLaunches() {
+  return recordedLaunches();
+}
+
+void mlir::obs::clearRecordedLaunches() { recordedLaunches().clear(); }
+
+static void recordLaunch(int64_t kernel, int64_t grid, int64_t threads,
+                         int64_t read, int64_t written) {
+  // A launch of no blocks runs nothing (a plan's level not taken).
+  if (grid > 0)
+    recordedLaunches().push_back({kernel, grid, threads, read, written});
+}
+
+llvm::orc::SymbolMap
+mlir::obs::runner::getRuntimeSymbols(const RuntimeReports &reports,
+                                     llvm::orc::MangleAndInterner mangle) {
+  llvm::orc::SymbolMap symbols;
+  auto add = [&](StringRef name, auto *function) {
+    if (function)
+      symbols[mangle(name)] = {llvm::orc::ExecutorAddr::fromPtr(function),
+                               llvm::JITSymbolFlags::Exported};
+  };
+  add(kRecordLaunchFunction, &recordLaunch);
+  add(kScatterCollisionFunction, reports.scatterCollision);
+  add(kIndexOutsideFunction, reports.indexOutside);
+  add(kArgumentContractFunction, reports.argumentContract);
+  return symbols;
+}
+
+//===----------------------------------------------------------------------===//
+// Executables in host memory
+//===----------------------------------------------------------------------===//
+
+Executable::~Executable() = default;
+
+namespace {
+
+/// A program JIT-compiled, or loaded, into this process: its functions take
+/// the arrays' host buffers.
+class HostExecutable : public Executable {
+public:
+  using Function = void (*)(void **);
+
+  /// Code the ExecutionEngine compiles; `compiled`, when given, is called
+  /// once the code exists (after the first lookup), to keep it.
+  HostExecutable(std::unique_ptr<ExecutionEngine> engine,
+                 std::function<void(ExecutionEngine &)> compiled)
+      : engine(std::move(engine)), compiled(std::move(compiled)) {}
+  /// Object code loaded by an LLJIT (the compile cache's).
+  explicit HostExecutable(std::unique_ptr<llvm::orc::LLJIT> jit)
+      : jit(std::move(jit)) {}
+
+  llvm::Error run(Job &job) override {
+    llvm::Expected<Function> function = lookup(job.symbol);
+    if (!function)
+      return function.takeError();
+    obs_run::PackedMemRefs arguments;
+    arguments.add(job.arrays, getArgumentBuffers(job));
+    (*function)(arguments.get().data());
+    return llvm::Error::success();
+  }
+
+  llvm::Expected<BenchResult> bench(Job &job, unsigned runs) override {
+    llvm::Expected<Function> function = lookup(job.symbol);
+    if (!function)
+      return function.takeError();
+    obs_run::PackedMemRefs arguments;
+    arguments.add(job.arrays, getArgumentBuffers(job));
+    SmallVector<void *> &packed = arguments.get();
+    (*function)(packed.data());
+    BenchResult result;
+    result.bytes = job.getArrayBytes();
+    for (unsigned run = 0; run < runs; ++run) {
+      auto start = std::chrono::steady_clock::now();
+      (*function)(packed.data());
+      std::chrono::duration<float, std::milli> elapsed =
+          std::chrono::steady_clock::now() - start;
+      result.milliseconds.push_back(elapsed.count());
+    }
+    return result;
+  }
+
+private:
+  /// `job`'s buffers, broken as the test asks.
+  static SmallVector<void *> getArgumentBuffers(Job &job) {
+    SmallVector<void *> buffers = job.getBuffers();
+    if (job.brokenContract == BrokenContract::Overlap && buffers.size() > 1)
+      buffers[1] = buffers[0];
+    if (job.brokenContract == BrokenContract::Misalign && !buffers.empty())
+      buffers[0] = static_cast<char *>(buffers[0]) + 4;
+    return buffers;
+  }
+
+  llvm::Expected<Function> lookup(StringRef symbol) {
+    llvm::Expected<Function> function = lookupPacked(symbol);
+    if (!function)
+      return llvm::createStringError("cannot JIT-compile @" + symbol + ": " +
+                                     llvm::toString(function.takeError()));
+    if (compiled) {
+      compiled(*engine);
+      compiled = nullptr;
+    }
+    return function;
+  }
+
+  llvm::Expected<Function> lookupPacked(StringRef symbol) {
+    if (!jit)
+      return engine->lookupPacked(symbol);
+    llvm::Expected<llvm::orc::ExecutorAddr> address =
+        jit->lookup(("_mlir_" + symbol).str());
+    if (!address)
+      return address.takeError();
+    return address->toPtr<Function>();
+  }
+
+  std::unique_ptr<ExecutionEngine> engine;
+  std::function<void(ExecutionEngine &)> compiled;
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+};
+
+} // namespace
+
+/// The host's target, for the JITs.
+static void initializeNativeTarget() {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+}
+
+llvm::Expected<std::unique_ptr<ExecutionEngine>>
+mlir::obs::runner::createEngine(ModuleOp lowered, unsigned optLevel,
+                                bool keepObject) {
+  initializeNativeTarget();
+  ExecutionEngineOptions options;
+  auto transformer = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
+                                               /*targetMachine=*/nullptr);
+  options.transformer = transformer;
+  if (optLevel == 0)
+    options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::None;
+  options.enableObjectDump = keepObject;
+  llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
+      ExecutionEngine::create(lowered, options);
+  if (!engine)
+    return llvm::createStringError("cannot JIT-compile: " +
+                                   llvm::toString(engine.takeError()));
+  return engine;
+}
+
+llvm::Expected<std::unique_ptr<Executable>>
+mlir::obs::compileForHost(ModuleOp lowered, const CompileOptions &options,
+                          const RuntimeReports &reports) {
+  llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
+      runner::createEngine(lowered, options.jitOptLevel, /*keepObject=*/false);
+  if (!engine)
+    return engine.takeError();
+  (*engine)->registerSymbols([&](llvm::orc::MangleAndInterner mangle) {
+    return runner::getRuntimeSymbols(reports, mangle);
+  });
+  return std::make_unique<HostExecutable>(std::move(*engine), nullptr);
+}
+
+//===----------------------------------------------------------------------===//
+// The compile cache's code
+//===----------------------------------------------------------------------===//
+
+/// The names of the order tables the cpu target's `object` holds.
+static SmallVector<std::string> getOrderTables(llvm::MemoryBufferRef object) {
+  SmallVector<std::string> names;
+  llvm::Expected<std::unique_ptr<llvm::object::ObjectFile>> file =
+      llvm::object::ObjectFile::createObjectFile(object);
+  if (!file) {
+    llvm::consumeError(file.takeError());
+    return names;
+  }
+  for (const llvm::object::SymbolRef &symbol : (*file)->symbols()) {
+    llvm::Expected<StringRef> name = symbol.getName();
+    if (!name) {
+      llvm::consumeError(name.takeError());
+      continue;
+    }
+    if (parseExecutionOrderSymbol(*name))
+      names.push_back(name->str());
+  }
+  return names;
+}
+
+/// Fills the order tables `names` of `jit` with the orders of `options`:
+/// the code compiled for one order runs in any.
+static llvm::Error fillOrderTables(llvm::orc::LLJIT &jit,
+                                   ArrayRef<std::string> names,
+                                   const CompileOptions &options) {
+  for (const std::string &name : names) {
+    auto [block, count] = *parseExecutionOrderSymbol(name);
+    llvm::Expected<llvm::orc::ExecutorAddr> address = jit.lookup(name);
+    if (!address)
+      return address.takeError();
+    ExecutionOrder kind = block ? options.blockOrder : options.threadOrder;
+    uint64_t seed = block ? options.blockSeed : options.threadSeed;
+    if (count) {
+      fillExecutionOrder(
+          kind, seed,
+          llvm::MutableArrayRef(address->toPtr<int32_t *>(), *count));
+    } else {
+      std::array<int64_t, 2> affine = getAffineExecutionOrder(kind, seed);
+      std::copy(affine.begin(), affine.end(), address->toPtr<int64_t *>());
+    }
+  }
+  return llvm::Error::success();
+}
+
+/// The cache's code for `key`, ready to run, or null on a miss (an entry
+/// that cannot be loaded is one).
+static std::unique_ptr<Executable> loadCached(const CompileCache &cache,
+                                              StringRef key,
+                                              const CompileOptions &options,
+                                              const RuntimeReports &reports) {
+  std::unique_ptr<llvm::MemoryBuffer> object = cache.load(key);
+  if (!object)
+    return nullptr;
+  SmallVector<std::string> orderTables =
+      getOrderTables(object->getMemBufferRef());
+  initializeNativeTarget();
+  llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit = loadCompiledObject(
+      std::move(object), [&](llvm::orc::MangleAndInterner mangle) {
+        return runner::getRuntimeSymbols(reports, mangle);
+      });
+  if (!jit) {
+    llvm::consumeError(jit.takeError());
+    return nullptr;
+  }
+  if (llvm::Error error = fillOrderTables(**jit, orderTables, options)) {
+    llvm::consumeError(std::move(error));
+    return nullptr;
+  }
+  return std::make_unique<HostExecutable>(std::move(*jit));
+}
+
+//===----------------------------------------------------------------------===//
+// Targets
+//===----------------------------------------------------------------------===//
+
+Target::~Target() = default;
+
+void Target::buildPipeline(OpPassManager &pm, const CompileOptions &options,
+                           StringRef stage) const {
+  if (refinesKernels()) {
+    OptimizePipelineOptions optimize;
+    optimize.strategy = options.strategy;
+    if (!options.optimize)
+      optimize.passes = {RefinementPass::None};
+    else if (!options.passes.empty())
+      optimize.passes = options.passes;
+    buildOptimizePipeline(pm, optimize);
+  }
+  if (stage == "obs")
+    return;
+  if (stage == "gpu")
+    return buildKernelsToGPUPipeline(pm);
+  assert((stage.empty() || stage == "llvm") &&
+         "a stage is obs, gpu, llvm or empty");
+  buildLowering(pm, options, /*stopAtLLVM=*/stage == "llvm");
+}
+
+FailureOr<OwningOpRef<ModuleOp>> Target::lower(ModuleOp module,
+                                               const CompileOptions &options,
+                                               StringRef stage) const {
+  OwningOpRef<ModuleOp> copy(module.clone());
+  PassManager pm(module.getContext());
+  buildPipeline(pm, options, stage);
+  if (failed(pm.run(*copy)))
+    return failure();
+  return copy;
+}
+
+std::string Target::getPipelineKey(const CompileOptions &options) const {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "target=" << getName();
+  if (!refinesKernels())
+    return text;
+  // Not the thread and block orders: the code reads them as data
+  // (Obs/Support/ExecutionOrder.h), filled before each run.
+  os << " strategy=" << static_cast<int>(options.strategy)
+     << " no-optimize=" << !options.optimize
+     << " record-launches=" << options.recordLaunches
+     << " opt-level=" << options.jitOptLevel << " passes=";
+  for (RefinementPass pass : options.passes)
+    os << static_cast<int>(pass) << ",";
+  return text;
+}
+
+llvm::Expected<std::unique_ptr<Executable>>
+Target::compile(ModuleOp module, const CompileOptions &options,
+                const RuntimeReports &reports) const {
+  CompileCache cache(options.cacheDirectory);
+  std::string key = cache.getKey(module, getPipelineKey(options));
+  if (std::unique_ptr<Executable> cached =
+          loadCached(cache, key, options, reports)) {
+    if (options.reportCache)
+      options.reportCache("hit on " + getName());
+    return std::move(cached);
+  }
+  if (options.reportCache)
+    options.reportCache("miss on " + getName());
+  FailureOr<OwningOpRef<ModuleOp>> lowered = lower(module, options);
+  if (failed(lowered))
+    return runner::makeLoweringError(*this);
+  llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
+      runner::createEngine(**lowered, options.jitOptLevel, cache.isEnabled());
+  if (!engine)
+    return engine.takeError();
+  (*engine)->registerSymbols([&](llvm::orc::MangleAndInterner mangle) {
+    return runner::getRuntimeSymbols(reports, mangle);
+  });
+  std::function<void(ExecutionEngine &)> keep;
+  if (cache.isEnabled())
+    keep = [cache, key](ExecutionEngine &engine) {
+      cache.store(key, [&](StringRef path) { engine.dumpToObjectFile(path); });
+    };
+  return std::make_unique<HostExecutable>(std::move(*engine), std::move(keep));
+}
+
+llvm::Error mlir::obs::runner::makeLoweringError(const Target &target) {
+  return llvm::createStringError("cannot lower the program for the " +
+                                 target.getName() + " target");
+}
+
+namespace {
+
+/// `ref`: kernels as sequential loops, as written.
+class ReferenceTarget : public Target {
+public:
+  ReferenceTarget() : Target("ref") {}
+
+protected:
+  bool refinesKernels() const override { return false; }
+  void buildLowering(OpPassManager &pm, const CompileOptions &,
+                     bool) const override {
+    buildReferencePipeline(pm);
+  }
+};
+
+/// `cpu`: each kernel's gpu.func as loops over threads split at barriers.
+class CPUTarget : public Target {
+public:
+  CPUTarget() : Target("cpu") {}
+
+protected:
+  void buildLowering(OpPassManager &pm, const CompileOptions &options,
+                     bool) const override {
+    CPUPipelineOptions cpu;
+    cpu.order = options.threadOrder;
+    cpu.seed = options.threadSeed;
+    cpu.blockOrder = options.blockOrder;
+    cpu.blockSeed = options.blockSeed;
+    cpu.recordLaunches = options.recordLaunches;
+    // One compiled program serves every order (the compile cache's key
+    // leaves them out): they are filled before each run.
+    cpu.runTimeOrders = true;
+    buildCPUPipeline(pm, cpu);
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Target> Target::get(StringRef name) {
+  if (name == "ref")
+    return std::make_unique<ReferenceTarget>();
+  if (name == "cpu")
+    return std::make_unique<CPUTarget>();
+  if (name == "cuda")
+    return runner::createCUDATarget();
+  return nullptr;
+}
+
+llvm::Error mlir::obs::checkChip(StringRef chip) {
+  llvm::InitializeAllTargetInfos();
+  llvm::InitializeAllTargetMCs();
+  llvm::Triple triple("nvptx64-nvidia-cuda");
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return llvm::createStringError("no NVPTX target in this LLVM: " + error);
+  // Made for no CPU in particular: made for an unknown one, it would warn.
+  std::unique_ptr<llvm::MCSubtargetInfo> info(
+      target->createMCSubtargetInfo(triple, "", ""));
+  if (!info || !info->isCPUStringValid(chip))
+    return llvm::createStringError("unknown chip '" + chip +
+                                   "': expected an NVPTX architecture such "
+                                   "as sm_80, sm_90 or sm_100");
+  return llvm::Error::success();
+}

@@ -1,0 +1,38 @@
+//===- TargetImpl.h - what the targets' files share ---------------*- C++
+//-*-===//
+//
+// Internal to lib/Runner: the pieces of Target.cpp that the cuda target's
+// executable (CudaTarget.cpp) uses too.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OBS_LIB_RUNNER_TARGETIMPL_H
+#define OBS_LIB_RUNNER_TARGETIMPL_H
+
+#include "Obs/Runner/Target.h"
+
+namespace mlir {
+class ExecutionEngine;
+} // namespace mlir
+
+namespace mlir::obs::runner {
+
+/// The runner's functions that lowered code calls: obs-record-launches'
+/// recorder and the tool's `reports`.
+llvm::orc::SymbolMap getRuntimeSymbols(const RuntimeReports &reports,
+                                       llvm::orc::MangleAndInterner mangle);
+
+/// An ExecutionEngine for `lowered`, optimised at `optLevel`; with
+/// `keepObject`, its object code can be dumped (the compile cache's).
+llvm::Expected<std::unique_ptr<ExecutionEngine>>
+createEngine(ModuleOp lowered, unsigned optLevel, bool keepObject);
+
+/// "cannot lower the program for the NAME target", after the pipeline's
+/// own diagnostics.
+llvm::Error makeLoweringError(const Target &target);
+
+std::unique_ptr<Target> createCUDATarget();
+
+} // namespace mlir::obs::runner
+
+#endif // OBS_LIB_RUNNER_TARGETIMPL_H

@@ -1,0 +1,205 @@
+//===- LaunchPlan.cpp - what every device algorithm's plan shares ---------===//
+//
+// Tilings, kernels, launches, temporaries and the levels of a plan, and the
+// patterns of all of obs-expand-device's algorithms together.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LaunchPlan.h"
+
+using namespace mlir;
+using namespace mlir::obs;
+using namespace mlir::obs::device_expansion;
+
+uint64_t mlir::obs::device_expansion::getScalarsBytes(TypeRange scalars) {
+  uint64_t bytes = 0;
+  for (Type scalar : scalars)
+    bytes += getTypeBytes(scalar);
+  return bytes;
+}
+
+Tiling mlir::obs::device_expansion::chooseTilingOfBytes(uint64_t bytes,
+                                                        uint64_t budget,
+                                                        uint64_t most,
+                                                        uint64_t forced) {
+  uint64_t tile = forced ? forced
+                         : std::clamp<uint64_t>(llvm::bit_floor(budget / bytes),
+                                                kLeastTile, most);
+  return {tile, std::min<uint64_t>(kMostTileThreads, tile)};
+}
+
+Tiling mlir::obs::device_expansion::chooseTiling(TypeRange scalars,
+                                                 uint64_t forced) {
+  return chooseTilingOfBytes(getScalarsBytes(scalars), kFoldTileBytes,
+                             kMostFoldTile, forced);
+}
+
+Tiling mlir::obs::device_expansion::chooseSortTiling(uint64_t forced) {
+  uint64_t tile = forced ? forced : kRadixSortTile;
+  return {tile, std::min<uint64_t>(kMostTileThreads, tile)};
+}
+
+Tiling mlir::obs::device_expansion::chooseMergeTiling(TypeRange scalars,
+                                                      uint64_t forced) {
+  // Each element carries its i32 position in the tile.
+  return chooseTilingOfBytes(4 + getScalarsBytes(scalars), kMergeTileBytes,
+                             kMostMergeTile, forced);
+}
+
+Type mlir::obs::device_expansion::elementOf(MLIRContext *context,
+                                            TypeRange scalars) {
+  if (scalars.size() == 1)
+    return scalars.front();
+  return TupleType::get(context, scalars);
+}
+
+Attribute mlir::obs::device_expansion::absentOf(ArrayRef<Attribute> values) {
+  if (values.size() == 1)
+    return values.front();
+  return ArrayAttr::get(values.front().getContext(), values);
+}
+
+Attribute mlir::obs::device_expansion::zerosOf(TypeRange types) {
+  SmallVector<Attribute> zeros;
+  for (Type type : types)
+    zeros.push_back(Builder(type.getContext()).getZeroAttr(type));
+  return absentOf(zeros);
+}
+
+uint64_t mlir::obs::device_expansion::mostLength(Value memref) {
+  int64_t size = cast<MemRefType>(memref.getType()).getDimSize(0);
+  return ShapedType::isDynamic(size) ? kDynamicGridLength : size;
+}
+
+Value mlir::obs::device_expansion::lengthOf(ImplicitLocOpBuilder &b,
+                                            Value memref) {
+  return b.createOrFold<memref::DimOp>(memref, 0);
+}
+
+Value mlir::obs::device_expansion::constantI32(ImplicitLocOpBuilder &b,
+                                               int32_t value) {
+  return arith::ConstantIntOp::create(b, value, /*width=*/32);
+}
+
+Value mlir::obs::device_expansion::indexToI32(ImplicitLocOpBuilder &b,
+                                              Value index) {
+  return arith::IndexCastOp::create(b, b.getI32Type(), index);
+}
+
+Value mlir::obs::device_expansion::i32ToIndex(ImplicitLocOpBuilder &b,
+                                              Value value) {
+  return arith::IndexCastUIOp::create(b, b.getIndexType(), value);
+}
+
+LaunchPlan::LaunchPlan(Operation *op, TypeRange scalars, Region &body,
+                       Tiling tiling, ArrayAttr identity,
+                       DeviceExpansionStatistics *statistics)
+    : op(op), symbols(op->getParentOfType<ModuleOp>()),
+      scalars(scalars.begin(), scalars.end()), body(body), tiling(tiling),
+      element(elementOf(op->getContext(), scalars)), identity(identity),
+      host(symbols.getOp()->getRegion(0).front().findAncestorOpInBlock(*op)),
+      statistics(statistics) {
+  auto function = op->getParentOfType<FunctionOpInterface>();
+  prefix = (function ? function.getName().str() : std::string("device")) + "_" +
+           op->getName().stripDialect().str();
+  if (statistics)
+    ++statistics->ops;
+}
+
+LogicalResult mlir::obs::device_expansion::checkDeviceOpLaws(Operation *op) {
+  if (isa<DeviceSortOp>(op))
+    return checkStrictWeakOrder(op);
+  ArrayAttr identity = TypeSwitch<Operation *, ArrayAttr>(op)
+                           .Case<DeviceReduceOp, DeviceScanOp>(
+                               [](auto fold) { return fold.getIdentity(); })
+                           .Default([](Operation *) { return ArrayAttr(); });
+  return identity ? checkCombineLaws(op, identity) : success();
+}
+
+KernelOp LaunchPlan::buildKernel(
+    StringRef role, ArrayRef<std::pair<Type, Attribute>> arguments,
+    TypeRange results,
+    llvm::function_ref<SmallVector<Value>(ImplicitLocOpBuilder &, ValueRange)>
+        build) {
+  ImplicitLocOpBuilder b(op->getLoc(), op->getContext());
+  // Before the host function, named after it and the op (made unique by
+  // the symbol table).
+  b.setInsertionPoint(host);
+  SmallVector<Type> argumentTypes;
+  for (auto [type, absent] : arguments)
+    argumentTypes.push_back(type);
+  auto kernel = KernelOp::create(b, prefix + "_" + role.str(),
+                                 b.getFunctionType(argumentTypes, results));
+  symbols.insert(kernel);
+  // Compiled only for the plan's launches.
+  kernel.setPrivate();
+  kernel.setThreads(tiling.threads);
+  ObsDialect::AbsentAttrHelper absent(op->getContext());
+  for (auto [index, argument] : llvm::enumerate(arguments))
+    kernel.setArgAttr(index, absent.getName(), argument.second);
+  b.setInsertionPointToStart(&kernel.getBody().front());
+  ReturnOp::create(b, build(b, kernel.getBody().getArguments()));
+  if (statistics)
+    ++statistics->kernels;
+  return kernel;
+}
+
+void LaunchPlan::launch(ImplicitLocOpBuilder &b, KernelOp kernel, Value grid,
+                        ValueRange inputs, ValueRange outputs) {
+  LaunchOp::create(b, kernel.getName(), grid, inputs, outputs);
+  if (statistics)
+    ++statistics->launches;
+}
+
+SmallVector<Value> LaunchPlan::allocate(ImplicitLocOpBuilder &b, Value length) {
+  SmallVector<Value> memrefs;
+  for (Type scalar : scalars)
+    memrefs.push_back(allocateOf(b, scalar, length));
+  return memrefs;
+}
+
+void LaunchPlan::deallocate(ImplicitLocOpBuilder &b, ValueRange memrefs) {
+  for (Value memref : memrefs)
+    memref::DeallocOp::create(b, memref);
+}
+
+LaunchPlan::Level LaunchPlan::planLevel(ImplicitLocOpBuilder &b, Value length,
+                                        uint64_t most, Value active,
+                                        uint64_t tile) {
+  if (!tile)
+    tile = tiling.tile;
+  Value zero = arith::ConstantIndexOp::create(b, 0);
+  Value one = arith::ConstantIndexOp::create(b, 1);
+  auto gate = [&](Value condition, Value count) -> Value {
+    if (!condition)
+      return count;
+    return b.createOrFold<arith::SelectOp>(condition, count, zero);
+  };
+  auto both = [&](Value condition) -> Value {
+    return active ? b.createOrFold<arith::AndIOp>(active, condition)
+                  : condition;
+  };
+  // A length known here decides here.
+  std::optional<int64_t> known = getConstantIntValue(length);
+  if (known)
+    most = *known;
+  if (most <= tile)
+    return {gate(active, one), Value(), Value()};
+  if (known)
+    return {Value(), gate(active, ceilTiles(b, length, tile)), active};
+  Value fits = arith::CmpIOp::create(b, arith::CmpIPredicate::ule, length,
+                                     arith::ConstantIndexOp::create(b, tile));
+  Value longer = arith::XOrIOp::create(
+      b, fits, arith::ConstantIntOp::create(b, 1, /*width=*/1));
+  Value next = both(longer);
+  return {gate(both(fits), one), gate(next, ceilTiles(b, length, tile)), next};
+}
+
+void mlir::obs::populateObsDeviceExpansionPatterns(
+    RewritePatternSet &patterns, const DeviceExpansionOptions &options) {
+  populateDeviceMapExpansionPatterns(patterns, options);
+  populateDeviceReduceExpansionPatterns(patterns, options);
+  populateDeviceScanExpansionPatterns(patterns, options);
+  populateRadixSortExpansionPatterns(patterns, options);
+  populateMergeSortExpansionPatterns(patterns, options);
+}

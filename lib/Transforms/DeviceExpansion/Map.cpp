@@ -1,0 +1,91 @@
+//===- Map.cpp - obs.device_map as a launch plan --------------------------===//
+//
+// obs.device_map: one kernel applies the function to a tile of every input,
+// launched once over all the tiles.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LaunchPlan.h"
+
+using namespace mlir;
+using namespace mlir::obs;
+using namespace mlir::obs::device_expansion;
+
+namespace {
+
+class MapPlan : public LaunchPlan {
+public:
+  MapPlan(DeviceMapOp map, const DeviceExpansionOptions &options)
+      : LaunchPlan(map, map.getElementTypes(), map.getBody(),
+                   chooseTiling(map.getElementTypes(), options.tile),
+                   /*identity=*/{}, options.statistics) {}
+
+  /// Writes the launch before `map`.
+  void expand(DeviceMapOp map);
+};
+
+/// obs.device_map: every tile of the inputs mapped by one kernel, in one
+/// launch.
+struct ExpandDeviceMap : OpRewritePattern<DeviceMapOp> {
+  ExpandDeviceMap(MLIRContext *context, const DeviceExpansionOptions &options)
+      : OpRewritePattern(context), options(options) {}
+
+  LogicalResult matchAndRewrite(DeviceMapOp map,
+                                PatternRewriter &rewriter) const override {
+    MapPlan plan(map, options);
+    plan.expand(map);
+    rewriter.eraseOp(map);
+    return success();
+  }
+
+  DeviceExpansionOptions options;
+};
+
+} // namespace
+
+void MapPlan::expand(DeviceMapOp map) {
+  SmallVector<std::pair<Type, Attribute>> arguments;
+  for (Type scalar : scalars)
+    arguments.push_back({ArrType::get(tiling.tile, scalar), zerosOf(scalar)});
+  SmallVector<Type> resultScalars;
+  for (Value output : map.getOutputs())
+    resultScalars.push_back(
+        cast<MemRefType>(output.getType()).getElementType());
+  ArrType resultType =
+      ArrType::get(tiling.tile, elementOf(op->getContext(), resultScalars));
+  // The function is applied to present elements only: an absent one
+  // (past the end, in the last tile) is a zero the function never sees.
+  KernelOp kernel = buildKernel(
+      "map_tile", arguments, resultType,
+      [&](ImplicitLocOpBuilder &b, ValueRange args) {
+        Value present = ExtentOp::create(b, args.front());
+        return SmallVector<Value>{dsl::generate(
+            b, resultType,
+            [&](ImplicitLocOpBuilder &b, Value i) -> SmallVector<Value> {
+              Value inside = arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
+                                                   i, present);
+              auto choice = scf::IfOp::create(b, resultScalars, inside,
+                                              /*withElseRegion=*/true);
+              OpBuilder::InsertionGuard guard(b);
+              b.setInsertionPointToStart(choice.thenBlock());
+              SmallVector<Value> elements;
+              for (Value arg : args)
+                llvm::append_range(elements, dsl::index(b, arg, i));
+              scf::YieldOp::create(b, dsl::inlineRegion(b, body, elements));
+              b.setInsertionPointToStart(choice.elseBlock());
+              SmallVector<Value> zeros;
+              for (Type scalar : resultScalars)
+                zeros.push_back(arith::getZeroConstant(b, b.getLoc(), scalar));
+              scf::YieldOp::create(b, zeros);
+              return SmallVector<Value>(choice.getResults());
+            })};
+      });
+  ImplicitLocOpBuilder b(op->getLoc(), op);
+  Value tiles = ceilTiles(b, lengthOf(b, map.getInputs().front()));
+  launch(b, kernel, tiles, map.getInputs(), map.getOutputs());
+}
+
+void mlir::obs::populateDeviceMapExpansionPatterns(
+    RewritePatternSet &patterns, const DeviceExpansionOptions &options) {
+  patterns.add<ExpandDeviceMap>(patterns.getContext(), options);
+}
