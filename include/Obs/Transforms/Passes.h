@@ -60,23 +60,6 @@ std::unique_ptr<Pass> createObsVerifyReference();
 #define GEN_PASS_REGISTRATION
 #include "Obs/Transforms/Passes.h.inc"
 
-/// Two elements of a kernel's arrays (as launch operands: the components of
-/// its arguments, then of its results) that a launch puts at one place in
-/// block `block`, in the allocation `root`.
-struct LaunchOverlap {
-  GlobalOverlap elements;
-  int64_t block;
-  Value root;
-};
-
-/// Proves, by visiting every block and element, that `launch` of `kernel`
-/// keeps every place inside its memref and its allocation, writes no place
-/// twice and writes no place another block reads, following memrefs
-/// through views; reports the first counterexample. Appends each pair of
-/// elements that one block reads and writes at one place, once.
-LogicalResult proveLaunchPlaces(LaunchOp launch, KernelOp kernel,
-                                SmallVectorImpl<LaunchOverlap> &overlaps);
-
 /// A kernel's shared-memory plan, as obs-plan-shared leaves it: the arena's
 /// size and each buffer owner's offsets.
 struct SharedPlan {

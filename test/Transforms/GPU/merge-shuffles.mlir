@@ -1,7 +1,7 @@
 // RUN: obs-opt %s --pass-pipeline='builtin.module(gpu.module(obs-merge-shuffles))' --allow-unregistered-dialect --obs-statistics 2>%t.stats | FileCheck %s
 // RUN: FileCheck %s --check-prefix=STATS < %t.stats
 
-// Tests of lib/Conversion/MergeShuffles: a shfl.sync equal to one before it
+// Tests of lib/Transforms/GPU/MergeShuffles.cpp: a shfl.sync equal to one before it
 // in its block (operands, kind and attributes) is replaced by it; one whose
 // value nothing uses is erased. Shuffles of other blocks, other operands,
 // another kind or other tags stay.

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Obs/Conversion/Passes.h"
 #include "Obs/Support/Statistics.h"
+#include "Obs/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "llvm/ADT/DenseMap.h"
@@ -16,7 +16,7 @@
 
 namespace mlir::obs {
 #define GEN_PASS_DEF_OBSMERGESHUFFLES
-#include "Obs/Conversion/Passes.h.inc"
+#include "Obs/Transforms/Passes.h.inc"
 } // namespace mlir::obs
 
 using namespace mlir;

@@ -7,16 +7,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Obs/Conversion/Passes.h"
 #include "Obs/Support/Chips.h"
 #include "Obs/Support/Statistics.h"
+#include "Obs/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 namespace mlir::obs {
 #define GEN_PASS_DEF_OBSNVVMREDUCTIONS
-#include "Obs/Conversion/Passes.h.inc"
+#include "Obs/Transforms/Passes.h.inc"
 } // namespace mlir::obs
 
 using namespace mlir;

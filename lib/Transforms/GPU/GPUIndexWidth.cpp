@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Obs/Conversion/Passes.h"
 #include "Obs/Support/Statistics.h"
+#include "Obs/Transforms/Passes.h"
 #include "mlir/Analysis/DataFlow/ConstantPropagationAnalysis.h"
 #include "mlir/Analysis/DataFlow/DeadCodeAnalysis.h"
 #include "mlir/Analysis/DataFlow/IntegerRangeAnalysis.h"
@@ -24,7 +24,7 @@
 
 namespace mlir::obs {
 #define GEN_PASS_DEF_OBSGPUINDEXWIDTH
-#include "Obs/Conversion/Passes.h.inc"
+#include "Obs/Transforms/Passes.h.inc"
 } // namespace mlir::obs
 
 using namespace mlir;

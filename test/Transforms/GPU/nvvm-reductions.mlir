@@ -2,7 +2,7 @@
 // RUN: obs-opt %s --pass-pipeline='builtin.module(gpu.module(obs-nvvm-reductions{relax-orderings}))' | FileCheck %s --check-prefixes=RELAXED,KEPT
 // RUN: obs-opt %s --pass-pipeline='builtin.module(gpu.module(obs-nvvm-reductions{relax-orderings chip=sm_52}))' | FileCheck %s --check-prefix=SM52
 
-// Tests of lib/Conversion/NVVMReductions: an atomic whose old value is
+// Tests of lib/Transforms/GPU/NVVMReductions.cpp: an atomic whose old value is
 // unused, in global or shared memory, of an operation `red` has, becomes
 // `red` (relaxed, at the GPU's scope: no qualifiers, which every chip
 // takes) where the atomic is relaxed or `relax-orderings` says to take it

@@ -1,7 +1,7 @@
 // RUN: obs-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(obs-gpu-index-width))' | FileCheck %s
 // RUN: obs-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(obs-gpu-index-width))' --obs-statistics 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
 
-// Tests of lib/Conversion/GPUIndexWidth: a module whose every index the
+// Tests of lib/Transforms/GPU/GPUIndexWidth.cpp: a module whose every index the
 // range analysis bounds within 32 bits gets 32-bit indices; one value it
 // cannot bound keeps the module at 64.
 

@@ -1,0 +1,581 @@
+//===- LaunchProof.cpp - every place of a launch, proved ------------------===//
+//
+// The places half of the launch proof (Obs/Analysis/LaunchProof.h): every
+// memref followed through its views to its allocation, and every block and
+// element visited (layouts are affine maps with floordiv and mod, with no
+// cheap general proof) or, at sizes known only at run time, the chunks
+// proved apart by Presburger arithmetic. obs-verify-launches
+// (lib/Transforms/VerifyLaunches.cpp) then judges the places a block both
+// reads and writes on its kernel's simulation.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Obs/Analysis/LaunchProof.h"
+#include "Obs/Analysis/Allocations.h"
+#include "Obs/Dialect/Obs/CompiledLayout.h"
+#include "Obs/Support/ErrorKinds.h"
+#include "Obs/Support/MemoryBytes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/MapVector.h"
+#include <array>
+#include <set>
+
+using namespace mlir;
+using namespace mlir::obs;
+
+namespace {
+
+/// The bytes an allocation holds, [begin, end), from its own type.
+struct Extent {
+  int64_t begin = 0, end = 0;
+};
+
+/// The bytes the allocation `root` holds, or an error at `user`.
+FailureOr<Extent> extentOf(Value root, Operation *user) {
+  auto type = cast<MemRefType>(root.getType());
+  auto strides = staticStrides(type);
+  if (!type.hasStaticShape() || !strides) {
+    InFlightDiagnostic diag =
+        user->emitOpError()
+        << "cannot prove its places inside their allocation of type " << type
+        << ", whose size or layout is not static";
+    diag.attachNote(root.getLoc()) << "the allocation";
+    return tagError(diag, ErrorKind::RejectedChoice);
+  }
+  int64_t bytes = getElementBytes(type);
+  Extent extent;
+  if (type.getNumElements() == 0)
+    return extent;
+  int64_t first = strides->first, last = strides->first;
+  for (auto [size, stride] :
+       llvm::zip_equal(type.getShape(), strides->second)) {
+    if (stride >= 0)
+      last += (size - 1) * stride;
+    else
+      first += (size - 1) * stride;
+  }
+  extent.begin = first * bytes;
+  extent.end = (last + 1) * bytes;
+  return extent;
+}
+
+} // namespace
+
+std::string mlir::obs::nameLaunchOperand(LaunchOp launch, unsigned operand) {
+  unsigned inputs = launch.getInputs().size();
+  return operand < inputs ? ("ins " + Twine(operand)).str()
+                          : ("outs " + Twine(operand - inputs)).str();
+}
+
+namespace {
+
+/// Who last wrote a place: a block, an operand and an element of it.
+struct Writer {
+  int64_t block = -1;
+  unsigned operand = 0;
+  uint64_t element = 0;
+};
+
+/// The writers of an allocation's places, by unit (its element size): a
+/// table for allocations of up to 2^24 units, a map above.
+class PlaceTable {
+public:
+  PlaceTable(int64_t first, int64_t count) : first(first) {
+    if (count <= kDenseLimit)
+      dense.resize(std::max<int64_t>(count, 0));
+  }
+  Writer &operator[](int64_t unit) {
+    return dense.empty() ? sparse[unit] : dense[unit - first];
+  }
+  Writer lookup(int64_t unit) const {
+    return dense.empty() ? sparse.lookup(unit) : dense[unit - first];
+  }
+
+private:
+  static constexpr int64_t kDenseLimit = int64_t(1) << 24;
+  int64_t first;
+  std::vector<Writer> dense;
+  llvm::DenseMap<int64_t, Writer> sparse;
+};
+
+/// One memref operand of a launch, with how its places are computed.
+struct OperandPlaces {
+  unsigned operand;
+  bool output;
+  AllocationView placement;
+  /// The kernel array's shape: the outermost index goes through the layout.
+  SmallVector<uint64_t> arrayShape;
+  uint64_t leaves;
+  /// The memref operand's extents, to check the layout's outermost index.
+  int64_t outerExtent;
+  CompiledLayout layout;
+  /// A global scatter's or `obs.global` argument's memref, the same places
+  /// in every block.
+  bool whole;
+};
+
+/// One memref operand of a launch, followed to its allocation, with the
+/// kernel array it stores a scalar of (a `whole` one, a global scatter's
+/// memref, any block may write at any place; an `obs.global` argument's,
+/// any block may read at any place).
+struct FollowedOperand {
+  unsigned operand;
+  bool output;
+  Value memref;
+  AllocationView placement;
+  LaunchOperandArray array;
+};
+
+} // namespace
+
+/// Every memref operand of `launch` (ins, then outs; one per scalar of each
+/// of `kernel`'s arrays) followed to its allocation. Fails, reported, where
+/// one cannot be followed or an output is a constant global.
+static FailureOr<SmallVector<FollowedOperand>>
+followLaunchOperands(LaunchOp launch, KernelOp kernel) {
+  SmallVector<Value> memrefs(launch.getInputs());
+  llvm::append_range(memrefs, launch.getOutputs());
+  SmallVector<FollowedOperand> followed;
+  for (auto [operand, array] :
+       llvm::enumerate(getLaunchOperandArrays(kernel))) {
+    std::string name = nameLaunchOperand(launch, operand);
+    FailureOr<AllocationView> placement =
+        followToAllocation(memrefs[operand], launch, name,
+                           /*runTimeOffsets=*/launch.hasDynamicSizes());
+    if (failed(placement))
+      return failure();
+    bool output = operand >= launch.getInputs().size();
+    if (output && isConstantGlobal(placement->root)) {
+      InFlightDiagnostic diag =
+          launch.emitOpError() << "writes through " << name
+                               << " into a constant global, which is read-only";
+      diag.attachNote(placement->root.getLoc()) << "the allocation";
+      return tagError(diag, ErrorKind::RejectedChoice);
+    }
+    followed.push_back({static_cast<unsigned>(operand), output,
+                        memrefs[operand], *placement, array});
+  }
+  // A global scatter's memref is the one operand over its allocation: its
+  // blocks' writes commute only with each other (atomics of one combine)
+  // or are checked against each other as they run (without one).
+  // An `obs.global` argument is read by every block at any place: no
+  // operand may write its allocation (other reads are harmless).
+  for (const FollowedOperand &whole : followed) {
+    if (!whole.array.whole)
+      continue;
+    for (const FollowedOperand &other : followed) {
+      if (other.operand == whole.operand ||
+          other.placement.root != whole.placement.root)
+        continue;
+      bool globalArgument = !whole.output;
+      if (globalArgument && !other.output)
+        continue;
+      InFlightDiagnostic diag = launch.emitOpError()
+                                << "passes "
+                                << nameLaunchOperand(launch, whole.operand);
+      if (globalArgument)
+        diag << ", an 'obs.global' argument that any block may read at any "
+                "place, and writes "
+             << nameLaunchOperand(launch, other.operand)
+             << " over the same allocation: blocks run in any order, so no "
+                "operand may write a global argument's memory";
+      else
+        diag << ", the memref of a global obs.scatter, which any block may "
+                "write at any place, and "
+             << nameLaunchOperand(launch, other.operand)
+             << " over the same allocation: no other operand may touch a "
+                "global scatter's memory";
+      diag.attachNote(whole.placement.root.getLoc()) << "the allocation";
+      if (!globalArgument)
+        diag.attachNote(
+            kernel
+                .getGlobalScatter(whole.array.array - kernel.getNumArguments())
+                .getLoc())
+            << "the scatter";
+      return tagError(diag, ErrorKind::RejectedChoice);
+    }
+  }
+  return followed;
+}
+
+/// The proof for a launch whose sizes are known only at run time, for every
+/// grid and length at once. Its blocks see contiguous chunks and touch only
+/// places before the end of each memref, so every place is inside; what is
+/// left is how memrefs of one allocation meet. Two memrefs that are the
+/// same view, for arrays of the same shape, give each block the same
+/// places: element i of block b of one is element i of block b of the
+/// other, in every block alike. Two views whose elements are proved apart
+/// symbolically (provedApart: [0, k) and [k, n) of one buffer) never meet.
+/// Any other pair of views of an allocation could meet anywhere, depending
+/// on the sizes, and is rejected unless both are only read.
+static LogicalResult
+proveDynamicLaunchPlaces(LaunchOp launch, KernelOp kernel,
+                         SmallVectorImpl<LaunchOverlap> &overlaps) {
+  FailureOr<SmallVector<FollowedOperand>> operands =
+      followLaunchOperands(launch, kernel);
+  if (failed(operands))
+    return failure();
+  auto sameView = [](const FollowedOperand &a, const FollowedOperand &b) {
+    const AllocationView &p = a.placement, &q = b.placement;
+    // At a run-time place, only one memref is the same view as itself.
+    if (p.offsetAtRunTime || q.offsetAtRunTime)
+      return a.memref == b.memref;
+    return p.baseBytes == q.baseBytes && p.offset == q.offset &&
+           p.strides == q.strides && p.elementBytes == q.elementBytes &&
+           a.array.type.getShape() == b.array.type.getShape();
+  };
+  for (auto [i, first] : llvm::enumerate(*operands)) {
+    for (const FollowedOperand &second :
+         ArrayRef(*operands).drop_front(i + 1)) {
+      if (first.placement.root != second.placement.root ||
+          (!first.output && !second.output))
+        continue;
+      Value root = first.placement.root;
+      std::string names = nameLaunchOperand(launch, first.operand) + " and " +
+                          nameLaunchOperand(launch, second.operand);
+      if (!sameView(first, second)) {
+        if (provedApart(first.memref, second.memref))
+          continue;
+        InFlightDiagnostic diag =
+            launch.emitOpError()
+            << "passes " << names
+            << ", two different views of one allocation, at least one "
+               "written, to a launch whose sizes are known only at run time: "
+               "where they meet depends on the sizes, and the launch proof "
+               "accepts only the same view, which gives each block the same "
+               "places, or subviews whose elements it proves apart";
+        diag.attachNote(root.getLoc()) << "the allocation";
+        return tagError(diag, ErrorKind::RejectedChoice);
+      }
+      if (first.output && second.output) {
+        InFlightDiagnostic diag =
+            launch.emitOpError()
+            << "writes one place twice: element 0 of every block through "
+            << names << ", the same view of one allocation";
+        diag.attachNote(root.getLoc()) << "the allocation";
+        return tagError(diag, ErrorKind::RejectedChoice);
+      }
+      // A block reads what it writes, element by element: the simulation
+      // of its block orders each read before the write.
+      const FollowedOperand &read = first.output ? second : first;
+      const FollowedOperand &written = first.output ? first : second;
+      for (uint64_t element = 0, leaves = read.array.type.getNumLeaves();
+           element < leaves; ++element)
+        overlaps.push_back(
+            {{read.operand, element, written.operand, element}, 0, root});
+    }
+  }
+  return success();
+}
+
+namespace {
+
+/// An allocation's places, in units of its element size, [begin, end), and
+/// who last wrote each.
+struct AllocationUnits {
+  Value root;
+  int64_t begin, end;
+  PlaceTable writers;
+};
+
+/// The proof for a launch whose sizes are static: every block and element
+/// of every operand is visited, its place computed through its layout, and
+/// the places of each allocation compared.
+class StaticLaunchProof {
+public:
+  StaticLaunchProof(LaunchOp launch, SmallVectorImpl<LaunchOverlap> &overlaps)
+      : launch(launch), overlaps(overlaps) {}
+
+  /// Proves `launch` of `kernel`, appending the overlaps a block reads and
+  /// writes; reports the first counterexample.
+  LogicalResult prove(KernelOp kernel);
+
+private:
+  /// Each operand's array, and how its places are computed; or an error.
+  LogicalResult compileOperands(KernelOp kernel);
+  /// The element `element` of block `block` of an operand, in elements of
+  /// its view from its allocation's base byte, or an error.
+  std::optional<int64_t> linearOf(const OperandPlaces &places, int64_t block,
+                                  uint64_t element);
+  /// The same place in units of its allocation's element size.
+  std::optional<int64_t> placeOf(const OperandPlaces &places, int64_t block,
+                                 uint64_t element);
+  /// Checks that the places of every whole operand lie inside its
+  /// allocation.
+  LogicalResult proveWholeOperands();
+  /// Checks that the operands `members` over `root` have one element size
+  /// and lie on its grid, so that their places compare element by element.
+  LogicalResult checkOneElementSize(Value root, ArrayRef<unsigned> members);
+  /// Proves the places the operands `members` take in the allocation
+  /// `root`: inside it, none written twice, none written by one block and
+  /// read by another.
+  LogicalResult proveAllocation(Value root, ArrayRef<unsigned> members);
+  /// Whether `unit`, element `element` of block `block` of `places`, is
+  /// inside its allocation; reports it where it is not.
+  bool inside(const AllocationUnits &units, int64_t unit,
+              const OperandPlaces &places, int64_t block, uint64_t element);
+  /// Records the write of `unit` by element `element` of block `block` of
+  /// `places`, or reports that it is written twice.
+  LogicalResult recordWrite(AllocationUnits &units, int64_t unit,
+                            const OperandPlaces &places, int64_t block,
+                            uint64_t element);
+  /// Checks the read of `unit` by element `element` of block `block` of
+  /// `places` against its writer: none, or the same block, whose pair of
+  /// elements is appended to the overlaps once.
+  LogicalResult checkRead(const AllocationUnits &units, int64_t unit,
+                          const OperandPlaces &places, int64_t block,
+                          uint64_t element);
+
+  LaunchOp launch;
+  SmallVectorImpl<LaunchOverlap> &overlaps;
+  SmallVector<Value> memrefs;
+  int64_t grid = 0;
+  SmallVector<OperandPlaces, 4> operands;
+  /// The pairs of elements already appended to the overlaps.
+  llvm::DenseSet<std::tuple<unsigned, uint64_t, unsigned, uint64_t>> seen;
+};
+
+} // namespace
+
+LogicalResult StaticLaunchProof::compileOperands(KernelOp kernel) {
+  SmallVector<AffineMap> layouts = launch.getLayoutsOrChunks(kernel);
+  grid = *launch.getStaticGridSize();
+  FailureOr<SmallVector<FollowedOperand>> followed =
+      followLaunchOperands(launch, kernel);
+  if (failed(followed))
+    return failure();
+  for (FollowedOperand &each : *followed) {
+    CompiledLayout layout(layouts[each.operand].getResult(0));
+    if (layout.tooDeep())
+      return launch.emitOpError()
+             << "layout " << each.operand << " is too deeply nested to check";
+    operands.push_back(
+        {each.operand, each.output, each.placement, each.array.type.getShape(),
+         each.array.type.getNumLeaves(),
+         cast<MemRefType>(memrefs[each.operand].getType()).getShape().front(),
+         std::move(layout), each.array.whole});
+  }
+  return success();
+}
+
+std::optional<int64_t> StaticLaunchProof::linearOf(const OperandPlaces &places,
+                                                   int64_t block,
+                                                   uint64_t element) {
+  // Row-major: the innermost indices first.
+  SmallVector<int64_t, 4> path(places.arrayShape.size());
+  uint64_t rest = element;
+  for (unsigned d = places.arrayShape.size(); d-- > 0;) {
+    path[d] = static_cast<int64_t>(rest % places.arrayShape[d]);
+    rest /= places.arrayShape[d];
+  }
+  std::optional<int64_t> outer = places.layout(block, path[0]);
+  if (!outer || *outer < 0 || *outer >= places.outerExtent) {
+    InFlightDiagnostic diag =
+        launch.emitOpError()
+        << "layout " << places.operand << " places element " << path[0]
+        << " of block " << block << " at "
+        << (outer ? std::to_string(*outer) : std::string("no index"))
+        << ", outside " << memrefs[places.operand].getType();
+    tagError(diag, ErrorKind::RejectedChoice);
+    return std::nullopt;
+  }
+  path[0] = *outer;
+  const AllocationView &p = places.placement;
+  int64_t linear = p.offset;
+  for (auto [index, stride] : llvm::zip_equal(path, p.strides))
+    linear += index * stride;
+  return linear;
+}
+
+std::optional<int64_t> StaticLaunchProof::placeOf(const OperandPlaces &places,
+                                                  int64_t block,
+                                                  uint64_t element) {
+  std::optional<int64_t> linear = linearOf(places, block, element);
+  if (!linear)
+    return std::nullopt;
+  const AllocationView &p = places.placement;
+  return p.baseBytes / p.elementBytes + *linear;
+}
+
+LogicalResult StaticLaunchProof::proveWholeOperands() {
+  // A whole operand (a global scatter's or an `obs.global` argument's
+  // memref) is the same places in every block, so block 0's are all of
+  // them: each must lie inside its allocation, which a view such as a
+  // reinterpret_cast need not.
+  for (const OperandPlaces &places : operands) {
+    if (!places.whole)
+      continue;
+    const AllocationView &p = places.placement;
+    FailureOr<Extent> extent = extentOf(p.root, launch);
+    if (failed(extent))
+      return failure();
+    for (uint64_t element = 0; element < places.leaves; ++element) {
+      std::optional<int64_t> linear = linearOf(places, 0, element);
+      if (!linear)
+        return failure();
+      int64_t byte = p.baseBytes + *linear * p.elementBytes;
+      if (byte >= extent->begin && byte + p.elementBytes <= extent->end)
+        continue;
+      InFlightDiagnostic diag =
+          launch.emitOpError()
+          << nameLaunchOperand(launch, places.operand)
+          << ", which every block sees whole, places element " << element
+          << " at byte " << byte - extent->begin
+          << " of its allocation, which holds " << extent->end - extent->begin
+          << " bytes";
+      diag.attachNote(p.root.getLoc()) << "the allocation";
+      return tagError(diag, ErrorKind::RejectedChoice);
+    }
+  }
+  return success();
+}
+
+LogicalResult
+StaticLaunchProof::checkOneElementSize(Value root, ArrayRef<unsigned> members) {
+  // Places are compared element by element: every view of one allocation
+  // in a launch has one element size and lies on its grid.
+  const AllocationView &first = operands[members.front()].placement;
+  for (unsigned member : members) {
+    const AllocationView &p = operands[member].placement;
+    if (p.elementBytes != first.elementBytes ||
+        p.baseBytes % p.elementBytes != 0) {
+      InFlightDiagnostic diag =
+          launch.emitOpError()
+          << "passes " << nameLaunchOperand(launch, members.front()) << " and "
+          << nameLaunchOperand(launch, member)
+          << ", views of one allocation with different element sizes or "
+             "misaligned elements, which the launch proof does not compare";
+      diag.attachNote(root.getLoc()) << "the allocation";
+      return tagError(diag, ErrorKind::RejectedChoice);
+    }
+  }
+  return success();
+}
+
+bool StaticLaunchProof::inside(const AllocationUnits &units, int64_t unit,
+                               const OperandPlaces &places, int64_t block,
+                               uint64_t element) {
+  if (unit >= units.begin && unit < units.end)
+    return true;
+  InFlightDiagnostic diag = launch.emitOpError()
+                            << nameLaunchOperand(launch, places.operand)
+                            << " places element " << element << " of block "
+                            << block << " at element " << unit - units.begin
+                            << " of its allocation, which holds "
+                            << units.end - units.begin;
+  diag.attachNote(units.root.getLoc()) << "the allocation";
+  tagError(diag, ErrorKind::RejectedChoice);
+  return false;
+}
+
+LogicalResult StaticLaunchProof::recordWrite(AllocationUnits &units,
+                                             int64_t unit,
+                                             const OperandPlaces &places,
+                                             int64_t block, uint64_t element) {
+  Writer &writer = units.writers[unit];
+  if (writer.block >= 0) {
+    InFlightDiagnostic diag =
+        launch.emitOpError()
+        << "writes one place twice: element " << writer.element << " of block "
+        << writer.block << " through "
+        << nameLaunchOperand(launch, writer.operand) << ", and element "
+        << element << " of block " << block << " through "
+        << nameLaunchOperand(launch, places.operand);
+    diag.attachNote(units.root.getLoc()) << "the allocation";
+    return tagError(diag, ErrorKind::RejectedChoice);
+  }
+  writer = {block, places.operand, element};
+  return success();
+}
+
+LogicalResult StaticLaunchProof::checkRead(const AllocationUnits &units,
+                                           int64_t unit,
+                                           const OperandPlaces &places,
+                                           int64_t block, uint64_t element) {
+  Writer writer = units.writers.lookup(unit);
+  if (writer.block < 0)
+    return success();
+  if (writer.block != block) {
+    InFlightDiagnostic diag =
+        launch.emitOpError()
+        << "block " << writer.block << " writes element " << writer.element
+        << " through " << nameLaunchOperand(launch, writer.operand)
+        << " where block " << block << " reads element " << element
+        << " through " << nameLaunchOperand(launch, places.operand)
+        << ": blocks run in any order, so a launch's blocks may "
+           "not write what another block reads";
+    diag.attachNote(units.root.getLoc()) << "the allocation";
+    return tagError(diag, ErrorKind::RejectedChoice);
+  }
+  auto key =
+      std::make_tuple(places.operand, element, writer.operand, writer.element);
+  if (seen.insert(key).second)
+    overlaps.push_back(
+        {{places.operand, element, writer.operand, writer.element},
+         block,
+         units.root});
+  return success();
+}
+
+LogicalResult StaticLaunchProof::proveAllocation(Value root,
+                                                 ArrayRef<unsigned> members) {
+  if (failed(checkOneElementSize(root, members)))
+    return failure();
+  FailureOr<Extent> extent = extentOf(root, launch);
+  if (failed(extent))
+    return failure();
+  int64_t elementBytes = operands[members.front()].placement.elementBytes;
+  int64_t unitBegin = llvm::divideFloorSigned(extent->begin, elementBytes);
+  int64_t unitEnd = llvm::divideCeilSigned(extent->end, elementBytes);
+  AllocationUnits units{root, unitBegin, unitEnd,
+                        PlaceTable(unitBegin, unitEnd - unitBegin)};
+  // Writes first, then reads, so that a read meets every write.
+  for (bool reads : {false, true}) {
+    for (unsigned member : members) {
+      const OperandPlaces &places = operands[member];
+      if (places.output == reads)
+        continue;
+      for (int64_t block = 0; block < grid; ++block) {
+        for (uint64_t element = 0; element < places.leaves; ++element) {
+          std::optional<int64_t> unit = placeOf(places, block, element);
+          if (!unit || !inside(units, *unit, places, block, element))
+            return failure();
+          if (failed(reads ? checkRead(units, *unit, places, block, element)
+                           : recordWrite(units, *unit, places, block, element)))
+            return failure();
+        }
+      }
+    }
+  }
+  return success();
+}
+
+LogicalResult StaticLaunchProof::prove(KernelOp kernel) {
+  llvm::append_range(memrefs, launch.getInputs());
+  llvm::append_range(memrefs, launch.getOutputs());
+  if (failed(compileOperands(kernel)) || failed(proveWholeOperands()))
+    return failure();
+
+  // The operands of each allocation. A whole operand is checked above: a
+  // global scatter's memref is alone over its allocation, and nothing
+  // writes an `obs.global` argument's (see followLaunchOperands), so
+  // neither needs a table.
+  llvm::MapVector<Value, SmallVector<unsigned>> byRoot;
+  for (const OperandPlaces &places : operands)
+    if (!places.whole)
+      byRoot[places.placement.root].push_back(places.operand);
+  for (auto &[root, members] : byRoot)
+    if (failed(proveAllocation(root, members)))
+      return failure();
+  return success();
+}
+
+LogicalResult
+mlir::obs::proveLaunchPlaces(LaunchOp launch, KernelOp kernel,
+                             SmallVectorImpl<LaunchOverlap> &overlaps) {
+  if (launch.hasDynamicSizes())
+    return proveDynamicLaunchPlaces(launch, kernel, overlaps);
+  return StaticLaunchProof(launch, overlaps).prove(kernel);
+}
