@@ -10,6 +10,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstring>
+#include <unistd.h>
 
 using namespace llvm;
 using namespace mlir;
@@ -120,6 +121,20 @@ static Expected<Number> parseNumber(StringRef token, const ScalarType &type) {
 //===----------------------------------------------------------------------===//
 // HostArray
 //===----------------------------------------------------------------------===//
+
+uint64_t obs_run::getHostArrayBytes(obs::ArrType type) {
+  uint64_t bytes = 0;
+  for (Type scalar : obs::flattenElementType(type.getLeafType()))
+    bytes += ScalarType::get(scalar).bytes;
+  return bytes * type.getNumLeaves();
+}
+
+uint64_t obs_run::getPhysicalMemoryBytes() {
+  long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || size <= 0)
+    return 0;
+  return static_cast<uint64_t>(pages) * static_cast<uint64_t>(size);
+}
 
 HostArray::HostArray(obs::ArrType type)
     : type(type), leaves(type.getNumLeaves()) {
@@ -259,20 +274,94 @@ static size_t countTokens(StringRef text) {
   return tokens.size();
 }
 
-Error HostArray::fillFromList(StringRef text, const Twine &origin) {
-  SmallVector<StringRef> tokens;
-  SplitString(text, tokens, " \t\r\n,");
-  if (tokens.size() != getNumScalars())
-    return makeError(origin + " has " + Twine(tokens.size()) +
+/// `(16, 64)`, numpy's spelling of a shape (`(4,)` for one extent).
+static std::string formatShape(ArrayRef<uint64_t> shape) {
+  std::string text = "(";
+  for (auto [index, extent] : llvm::enumerate(shape))
+    text += (index ? ", " : "") + std::to_string(extent);
+  return text + (shape.size() == 1 ? ",)" : ")");
+}
+
+/// An array's type as the user wrote it: `!obs.arr<32 x !obs.arr<32 x i32>>`.
+static std::string formatArrayType(obs::ArrType type) {
+  std::string text;
+  llvm::raw_string_ostream(text) << type;
+  return text;
+}
+
+/// The numbers of `text` (spaces, tabs, commas and newlines between them),
+/// each with its 1-based line.
+static SmallVector<std::pair<StringRef, unsigned>>
+splitNumbers(StringRef text) {
+  SmallVector<std::pair<StringRef, unsigned>> numbers;
+  unsigned line = 1;
+  while (!text.empty()) {
+    size_t start = text.find_first_not_of(" \t\r,\n");
+    line += text.take_front(start == StringRef::npos ? text.size() : start)
+                .count('\n');
+    if (start == StringRef::npos)
+      break;
+    text = text.drop_front(start);
+    size_t end = text.find_first_of(" \t\r,\n");
+    numbers.push_back({text.take_front(end), line});
+    text = text.drop_front(end == StringRef::npos ? text.size() : end);
+  }
+  return numbers;
+}
+
+uint64_t HostArray::getRowScalars() const {
+  return type.getShape().back() * getWidth();
+}
+
+Error HostArray::checkRows(ArrayRef<std::pair<StringRef, unsigned>> numbers,
+                           const Twine &origin) const {
+  // One line may hold everything, and a line may hold one number (as
+  // --output writes them); otherwise each line of a file of several holds
+  // one row of an array of rows.
+  if (type.getShape().size() < 2 || numbers.empty() ||
+      numbers.front().second == numbers.back().second)
+    return Error::success();
+  auto lineEnd = [&](size_t k) {
+    size_t end = k;
+    while (end < numbers.size() && numbers[end].second == numbers[k].second)
+      ++end;
+    return end;
+  };
+  uint64_t perLine = lineEnd(0) == 1 ? 1 : getRowScalars();
+  for (size_t k = 0; k < numbers.size();) {
+    size_t end = lineEnd(k);
+    if (end - k != perLine)
+      return makeError(origin + ", line " + Twine(numbers[k].second) + ": " +
+                       Twine(end - k) + " numbers, but " +
+                       (perLine == 1
+                            ? "the lines before hold one number each"
+                            : "a row of " + formatArrayType(type) + " holds " +
+                                  Twine(perLine) + ": give a row a line"));
+    k = end;
+  }
+  return Error::success();
+}
+
+Error HostArray::fillFromList(StringRef text, const Twine &origin,
+                              bool fromFile) {
+  SmallVector<std::pair<StringRef, unsigned>> numbers = splitNumbers(text);
+  if (numbers.size() != getNumScalars())
+    return makeError(origin + " has " + Twine(numbers.size()) +
                      " numbers, but " + Twine(getNumScalars()) + " are needed");
-  for (auto [k, token] : llvm::enumerate(tokens)) {
+  if (fromFile)
+    if (Error error = checkRows(numbers, origin))
+      return error;
+  for (auto [k, entry] : llvm::enumerate(numbers)) {
+    auto [token, line] = entry;
+    // Counted from 1, as people count; a file's by its line.
+    std::string where = (origin + (fromFile ? ", line " + Twine(line)
+                                            : ", number " + Twine(k + 1)))
+                            .str();
     Expected<Number> number = parseNumber(token, components[k % getWidth()]);
     if (!number)
-      return makeError(origin + ", number " + Twine(k) + ": " +
-                       toString(number.takeError()));
+      return makeError(where + ": " + toString(number.takeError()));
     if (Error error = set(k, *number, token))
-      return makeError(origin + ", number " + Twine(k) + ": " +
-                       toString(std::move(error)));
+      return makeError(where + ": " + toString(std::move(error)));
   }
   return Error::success();
 }
@@ -286,7 +375,7 @@ Error HostArray::fill(StringRef spec) {
       Number number;
       number.integer = start + static_cast<int64_t>(k);
       if (Error error = set(k, number))
-        return makeError("iota, number " + Twine(k) + ": " +
+        return makeError("iota, number " + Twine(k + 1) + ": " +
                          toString(std::move(error)));
     }
     return Error::success();
@@ -325,7 +414,7 @@ Error HostArray::fill(StringRef spec) {
                          static_cast<int64_t>(span ? bits % span : bits);
       }
       if (Error error = set(k, number))
-        return makeError("random, number " + Twine(k) + ": " +
+        return makeError("random, number " + Twine(k + 1) + ": " +
                          toString(std::move(error)));
     }
     return Error::success();
@@ -338,7 +427,8 @@ Error HostArray::fill(StringRef spec) {
     if (!file)
       return makeError("cannot read '" + spec +
                        "': " + file.getError().message());
-    return fillFromList((*file)->getBuffer(), "'" + spec + "'");
+    return fillFromList((*file)->getBuffer(), "'" + spec + "'",
+                        /*fromFile=*/true);
   }
   if (spec.ends_with(".npy") || spec.ends_with(".txt") || spec.contains('/'))
     return makeError("cannot open '" + spec + "': no such file");
@@ -352,7 +442,7 @@ Error HostArray::fill(StringRef spec) {
     return makeError("'" + spec +
                      "' is not an input: expected iota, iota:START, "
                      "random:SEED[:LO:HI], a list like 1,2,3, or a file");
-  return fillFromList(spec, "the list");
+  return fillFromList(spec, "the list", /*fromFile=*/false);
 }
 
 /// The header of a .npy file: its dtype, order and shape.
@@ -463,6 +553,15 @@ Error HostArray::fillFromNpy(StringRef path) {
   if (count != getNumScalars())
     return makeError("'" + path + "' has " + Twine(count) + " numbers, but " +
                      Twine(getNumScalars()) + " are needed");
+  // The shape write() gives the array: its extents, then a tuple's width.
+  SmallVector<uint64_t> extents = type.getShape();
+  std::vector<uint64_t> shape(extents.begin(), extents.end());
+  if (getWidth() > 1)
+    shape.push_back(getWidth());
+  if (header->shape != shape)
+    return makeError("'" + path + "' has shape " + formatShape(header->shape) +
+                     ", but " + formatArrayType(type) + " needs " +
+                     formatShape(shape));
   StringRef data = bytes.drop_front(header->dataOffset);
   if (data.size() < count * scalar.bytes)
     return makeError("'" + path + "' is truncated: its data has " +
@@ -528,14 +627,12 @@ Error HostArray::write(StringRef path) const {
   raw_fd_ostream os(path, error);
   if (error)
     return makeError("cannot write '" + path + "': " + error.message());
-  if (path.ends_with(".txt")) {
+  // Text, one number a line, unless it is to be a .npy.
+  if (!path.ends_with(".npy")) {
     for (uint64_t k = 0; k < getNumScalars(); ++k)
       os << formatNumber(components[k % getWidth()], get(k)) << "\n";
     return Error::success();
   }
-  if (!path.ends_with(".npy"))
-    return makeError("cannot write '" + path +
-                     "': an output file ends in .txt or .npy");
   for (const ScalarType &scalar : components)
     if (scalar.kind != components.front().kind)
       return makeError("cannot write '" + path +

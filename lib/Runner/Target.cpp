@@ -316,6 +316,8 @@ FailureOr<OwningOpRef<ModuleOp>> Target::lower(ModuleOp module,
                                                StringRef stage) const {
   OwningOpRef<ModuleOp> copy(module.clone());
   PassManager pm(module.getContext());
+  if (options.timePasses)
+    pm.enableTiming();
   buildPipeline(pm, options, stage);
   if (failed(pm.run(*copy)))
     return failure();

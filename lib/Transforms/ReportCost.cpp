@@ -109,7 +109,9 @@ void ObsReportCostPass::runOnOperation() {
   }
 
   BlockCost cost = computeBlockCost(simulation.run, KernelOp::kWarpSize);
-  InFlightDiagnostic remark = kernel.emitRemark();
+  // At the kernel's location, not through the op: a remark through an op
+  // carries the whole op printed after it, and a report is one line.
+  InFlightDiagnostic remark = mlir::emitRemark(kernel.getLoc());
   remark << "one block: ";
   describeCost(remark, cost, elements);
   remark << "; about " << cost.estimatedSlots(warps) << " issue slots";

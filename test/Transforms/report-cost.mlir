@@ -1,4 +1,9 @@
 // RUN: obs-opt %s --split-input-file --pass-pipeline='builtin.module(obs.kernel(obs-flatten, obs-report-cost))' --verify-diagnostics -o /dev/null
+// A report is its remarks, one line each, without the kernel printed after
+// them.
+// RUN: obs-opt %s --split-input-file --pass-pipeline='builtin.module(obs.kernel(obs-flatten, obs-report-cost))' -o /dev/null 2>&1 | FileCheck %s --check-prefix=PLAIN
+// PLAIN: remark: one block:
+// PLAIN-NOT: see current operation
 
 // Tests of lib/Transforms/ReportCost.cpp and computePhaseCosts
 // (lib/Analysis/BlockRun.cpp): the numbers follow from the access pattern

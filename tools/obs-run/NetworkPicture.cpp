@@ -3,6 +3,7 @@
 #include "NetworkPicture.h"
 #include "Obs/Analysis/KernelSimulation.h"
 #include "Obs/Transforms/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Format.h"
 #include <map>
@@ -48,7 +49,10 @@ struct Layout {
 static auto num(double v) { return llvm::format("%.1f", v); }
 
 /// Builds into `scratch` a copy of `kernel` with its threads, its shared
-/// plan and its syncs' refinements taken off.
+/// plan and its syncs' refinements taken off. A kernel that asks where its
+/// block is, or how much of its chunk is present, is drawn as block 0 of a
+/// launch with every element present: the proofs take both to be any value,
+/// which has no one picture, but every block's network is one block's.
 static KernelOp copyPlain(KernelOp kernel, ModuleOp scratch) {
   OpBuilder builder(kernel.getContext());
   builder.setInsertionPointToEnd(scratch.getBody());
@@ -60,6 +64,19 @@ static KernelOp copyPlain(KernelOp kernel, ModuleOp scratch) {
     sync.removePlacementAttr();
     sync.removeHowAttr();
     sync.removePlanAttr();
+  });
+  plain.walk([&](Operation *op) {
+    std::optional<int64_t> value;
+    if (isa<BlockIdOp>(op))
+      value = 0;
+    else if (auto extent = dyn_cast<ExtentOp>(op))
+      value = cast<ArrType>(extent.getArray().getType()).getLength();
+    if (!value)
+      return;
+    builder.setInsertionPoint(op);
+    op->replaceAllUsesWith(
+        arith::ConstantIndexOp::create(builder, op->getLoc(), *value));
+    op->erase();
   });
   return plain;
 }
@@ -257,6 +274,14 @@ LogicalResult mlir::obs::drawNetwork(KernelOp kernel, llvm::raw_ostream &os) {
 
   unsigned phases = run.getBarriers().size() + 1;
   Network network = collectStages(run, phases);
+  // A wire per element of the longest array read or written: an
+  // obs.global argument's places reach across a whole launch.
+  constexpr int64_t kMostWires = 4 * KernelOp::kMaxThreads;
+  if (network.wires > kMostWires)
+    return kernel.emitOpError()
+           << "reads or writes element " << network.wires - 1
+           << " of an array; --emit=svg draws at most " << kMostWires
+           << " wires";
   // The syncs as the kernel has them, in the order the barriers are passed.
   SmallVector<SyncOp> syncs;
   kernel.walk([&](SyncOp sync) { syncs.push_back(sync); });

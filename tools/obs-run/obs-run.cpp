@@ -99,9 +99,10 @@ static cl::opt<uint64_t> lengthOption(
 
 static cl::opt<std::string> outputFile(
     "output",
-    cl::desc("Write the results to FILE.txt (one number per line) or "
-             "FILE.npy instead of printing them as [a, b, c]; with several "
-             "results, the i-th goes to FILE with '.i' before the extension"),
+    cl::desc("Write the results to FILE instead of printing them as "
+             "[a, b, c]: a numpy array where FILE ends in .npy, otherwise "
+             "text, one number per line; with several results, the i-th goes "
+             "to FILE with '.i' before the extension"),
     cl::value_desc("file"), cl::cat(runCategory));
 
 // libLLVM owns a global `-threads` option (ThinLTO's), so obs-run's
@@ -194,6 +195,14 @@ static cl::opt<bool> noCache(
              "the proof, the lowering and LLVM's optimisation"),
     cl::init(false), cl::cat(runCategory));
 
+static cl::opt<bool> timePasses(
+    "time",
+    cl::desc("Print to stderr the time each pass of the compilation takes "
+             "(MLIR's pass timing, one report per target compiled); nothing "
+             "is compiled, and so timed, where the compile cache holds the "
+             "program"),
+    cl::init(false), cl::cat(runCategory));
+
 // For testing the compile cache: say on stderr whether it held the program.
 static cl::opt<bool> reportCache(
     "report-cache",
@@ -260,6 +269,23 @@ std::string outputPath(unsigned index, unsigned count) {
       .str();
 }
 
+/// Adds an array of `type` to `job`, unless the job's arrays would need
+/// more memory than this machine has: refused before anything is allocated.
+void addArray(obs::Job &job, obs::ArrType type) {
+  uint64_t bytes = obs_run::getHostArrayBytes(type);
+  for (const HostArray &array : job.arrays)
+    bytes += obs_run::getHostArrayBytes(array.getType());
+  uint64_t memory = obs_run::getPhysicalMemoryBytes();
+  if (memory && bytes > memory) {
+    std::string spelled;
+    llvm::raw_string_ostream(spelled) << type;
+    fail("the arrays need " + llvm::Twine(bytes) + " bytes, more than the " +
+         llvm::Twine(memory) + " bytes of this machine's memory (the last, " +
+         spelled + ")");
+  }
+  job.arrays.emplace_back(type);
+}
+
 /// A host function's memref as an array of obs-run's model, with `length`
 /// for a dynamic outermost dimension.
 obs::ArrType arrayOfMemRef(MemRefType memref, uint64_t length = 0) {
@@ -287,7 +313,7 @@ uint64_t dynamicLength(MemRefType memref, unsigned index, const obs::Job &job) {
   if (index < inputs.size()) {
     llvm::Expected<std::optional<uint64_t>> count =
         countInputScalars(inputs[index]);
-    failOn(count.takeError(), "input " + llvm::Twine(index) + ": ");
+    failOn(count.takeError(), "input " + llvm::Twine(index + 1) + ": ");
     if (*count) {
       if (rowScalars == 0 || **count % rowScalars != 0)
         fail(what + ": its input has " + llvm::Twine(**count) +
@@ -365,6 +391,7 @@ obs::CompileOptions getCompileOptions(const obs::Target &target) {
   // Statistics are the compilation's: they need one.
   if (!noCache && !obs::statisticsRequested())
     options.cacheDirectory = obs::CompileCache::getDefaultDirectory();
+  options.timePasses = timePasses;
   if (reportCache)
     options.reportCache = [](const llvm::Twine &what) {
       llvm::errs() << "obs-run: compile cache: " << what << "\n";
@@ -666,10 +693,10 @@ FailureOr<obs::Job> describeKernelJob(ModuleOp module, uint64_t threads) {
   obs::Job job;
   job.symbol = kernelName;
   for (Type type : kernel.getArgumentTypes())
-    job.arrays.emplace_back(cast<obs::ArrType>(type));
+    addArray(job, cast<obs::ArrType>(type));
   job.numInputs = job.arrays.size();
   for (Type type : kernel.getResultTypes())
-    job.arrays.emplace_back(cast<obs::ArrType>(type));
+    addArray(job, cast<obs::ArrType>(type));
   return job;
 }
 
@@ -695,7 +722,7 @@ obs::Job describeEntryJob(ModuleOp module, bool needsData) {
     uint64_t length = 0;
     if (!memref.hasStaticShape() && needsData)
       length = dynamicLength(memref, index, job);
-    job.arrays.emplace_back(arrayOfMemRef(memref, length));
+    addArray(job, arrayOfMemRef(memref, length));
   }
   if (entry.getNumResults())
     fail("@" + entryName +
@@ -716,7 +743,7 @@ void fillInputs(obs::Job &job) {
          (inputs.size() == 1 ? "was" : "were") + " given");
   for (unsigned index = 0; index < inputs.size(); ++index)
     failOn(job.arrays[index].fill(inputs[index]),
-           "input " + llvm::Twine(index) + " (" +
+           "input " + llvm::Twine(index + 1) + " (" +
                llvm::Twine(job.arrays[index].getNumScalars()) + " numbers of " +
                job.arrays[index].getComponentType(0).name() + "): ");
 }
@@ -767,6 +794,10 @@ void writeResults(obs::Job &job) {
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   std::optional<std::string> threadsText = takeThreadsArgument(argc, argv);
+  // obs's own options that obs-run honours are shown with its own.
+  if (cl::Option *statistics =
+          cl::getRegisteredOptions().lookup("obs-statistics"))
+    statistics->addCategory(runCategory);
   cl::HideUnrelatedOptions(runCategory);
   cl::ParseCommandLineOptions(
       argc, argv,

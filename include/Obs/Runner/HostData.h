@@ -83,7 +83,17 @@ public:
   llvm::Error write(llvm::StringRef path) const;
 
 private:
-  llvm::Error fillFromList(llvm::StringRef text, const llvm::Twine &origin);
+  /// Fills the array from the numbers of `text`, a list or (`fromFile`) a
+  /// text file's, which `origin` names in errors.
+  llvm::Error fillFromList(llvm::StringRef text, const llvm::Twine &origin,
+                           bool fromFile);
+  /// The scalars of a row: the innermost extent's elements.
+  uint64_t getRowScalars() const;
+  /// Fails, naming the 1-based line, where a file of several lines holds
+  /// neither one number a line nor one row of an array of rows a line.
+  llvm::Error
+  checkRows(llvm::ArrayRef<std::pair<llvm::StringRef, unsigned>> numbers,
+            const llvm::Twine &origin) const;
   llvm::Error fillFromNpy(llvm::StringRef path);
   void printElement(llvm::raw_ostream &os, mlir::Type type, uint64_t &leaf,
                     unsigned &component, unsigned depth) const;
@@ -95,6 +105,12 @@ private:
   uint64_t leaves;
   std::vector<std::vector<uint64_t>> storage;
 };
+
+/// The bytes a HostArray of `type` holds.
+uint64_t getHostArrayBytes(mlir::obs::ArrType type);
+
+/// This machine's physical memory in bytes, or 0 where it cannot be told.
+uint64_t getPhysicalMemoryBytes();
 
 /// Formats an error for obs-run's one-line reports.
 llvm::Error makeError(const llvm::Twine &message);

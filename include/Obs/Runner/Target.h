@@ -95,6 +95,9 @@ struct CompileOptions {
   /// Where the ref and cpu targets keep compiled code (CompileCache);
   /// empty: nowhere.
   std::string cacheDirectory;
+  /// Whether each lowering prints the time of each of its passes to stderr
+  /// (MLIR's pass timing, as `--mlir-timing` does).
+  bool timePasses = false;
   /// Testing obs: told "hit on TARGET" or "miss on TARGET" as the cache
   /// is asked for a program.
   std::function<void(const Twine &)> reportCache;
