@@ -1,4 +1,4 @@
-//===- RuntimeFunctions.cpp - what lowered code calls in obs-run ----------===//
+//===- RuntimeFunctions.cpp - what lowered code calls in its runner ------===//
 
 #include "Obs/Support/RuntimeFunctions.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -1,7 +1,8 @@
-//===- RuntimeFunctions.h - what lowered code calls in obs-run --*- C++ -*-===//
+//===- RuntimeFunctions.h - what lowered code calls in a runner -*- C++ -*-===//
 //
 // Functions that lowered host and kernel code calls and that the runner
-// provides (tools/obs-run registers them with the JIT):
+// provides (lib/Runner's targets register them with the JIT: the launch
+// recorder their own, the reports each tool's RuntimeReports):
 //  - obs-record-launches reports each launch, for `--emit=plan` and the
 //    bytes of `--bench`;
 //  - the `ref` and `cpu` targets check as they run what cannot be proved
