@@ -6,7 +6,8 @@ output, so that the document cannot go stale.
 
 In every block that opens with ```console (or ```console TAG when TAG is
 given), a line starting with "$ " is a command, run by sh in WORKDIR (where
-REPO's examples/, test/ and docs/ are linked, and $OBS_BUILD_DIR as build/); the lines after it, up to the next command or
+REPO's examples/, test/ and docs/ are linked, $OBS_BUILD_DIR as build/, and
+the entries of REPO's $OBS_DOC_FOLDER when it is set); the lines after it, up to the next command or
 the end of the block, are its expected output (stdout and stderr). A line
 "..." in it stands for any number of lines. Each command must exit with 0.
 Prints one line per command and a summary; exits with 1 when one failed.
@@ -84,6 +85,13 @@ def main():
     links = {name: os.path.join(repo, name) for name in ("examples", "test", "docs")}
     if os.environ.get("OBS_BUILD_DIR"):
         links["build"] = os.environ["OBS_BUILD_DIR"]
+    # A document whose commands name files relative to a folder of the
+    # repository (examples/README.md's `paper/incr.mlir`): that folder's
+    # entries are linked too (OBS_DOC_FOLDER=examples).
+    folder = os.environ.get("OBS_DOC_FOLDER")
+    if folder:
+        for name in os.listdir(os.path.join(repo, folder)):
+            links.setdefault(name, os.path.join(repo, folder, name))
     for name, target in links.items():
         link = os.path.join(workdir, name)
         if not os.path.lexists(link):
