@@ -18,18 +18,21 @@ import sys
 
 
 def blocks(path, tag):
+    """The lines of each wanted block, less the indentation of its fence (a
+    block inside a list item is indented with it)."""
     wanted = "```console" + (" " + tag if tag else "")
     inside = False
-    block = []
+    block, indent = [], ""
     for line in open(path, encoding="utf-8"):
         line = line.rstrip("\n")
         if not inside and line.strip() == wanted:
             inside, block = True, []
+            indent = line[:len(line) - len(line.lstrip())]
         elif inside and line.strip() == "```":
             inside = False
             yield block
         elif inside:
-            block.append(line)
+            block.append(line[len(indent):] if line.startswith(indent) else line)
 
 
 def commands(block):
