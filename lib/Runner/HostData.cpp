@@ -267,13 +267,6 @@ Number HostArray::get(uint64_t k) const {
 // Input
 //===----------------------------------------------------------------------===//
 
-/// The numbers of a list or a text file.
-static size_t countTokens(StringRef text) {
-  SmallVector<StringRef> tokens;
-  SplitString(text, tokens, " \t\r\n,");
-  return tokens.size();
-}
-
 /// `(16, 64)`, numpy's spelling of a shape (`(4,)` for one extent).
 static std::string formatShape(ArrayRef<uint64_t> shape) {
   std::string text = "(";
@@ -511,7 +504,7 @@ Expected<std::optional<uint64_t>> obs_run::countInputScalars(StringRef spec) {
       return makeError("cannot read '" + spec +
                        "': " + file.getError().message());
     if (!spec.ends_with(".npy"))
-      return countTokens((*file)->getBuffer());
+      return splitNumbers((*file)->getBuffer()).size();
     Expected<NpyHeader> header = parseNpyHeader((*file)->getBuffer(), spec);
     if (!header)
       return header.takeError();
@@ -521,7 +514,7 @@ Expected<std::optional<uint64_t>> obs_run::countInputScalars(StringRef spec) {
     return count;
   }
   // A list, or what fill reports as no input at all.
-  return countTokens(spec);
+  return splitNumbers(spec).size();
 }
 
 Error HostArray::fillFromNpy(StringRef path) {

@@ -105,8 +105,7 @@ public:
     llvm::Expected<Function> function = lookup(job.symbol);
     if (!function)
       return function.takeError();
-    obs_run::PackedMemRefs arguments;
-    arguments.add(job.arrays, getArgumentBuffers(job));
+    obs_run::PackedMemRefs arguments = packArguments(job);
     (*function)(arguments.get().data());
     return llvm::Error::success();
   }
@@ -115,8 +114,7 @@ public:
     llvm::Expected<Function> function = lookup(job.symbol);
     if (!function)
       return function.takeError();
-    obs_run::PackedMemRefs arguments;
-    arguments.add(job.arrays, getArgumentBuffers(job));
+    obs_run::PackedMemRefs arguments = packArguments(job);
     SmallVector<void *> &packed = arguments.get();
     (*function)(packed.data());
     BenchResult result;
@@ -132,14 +130,17 @@ public:
   }
 
 private:
-  /// `job`'s buffers, broken as the test asks.
-  static SmallVector<void *> getArgumentBuffers(Job &job) {
+  /// `job`'s buffers as the packed interface takes them, broken as the test
+  /// asks.
+  static obs_run::PackedMemRefs packArguments(Job &job) {
     SmallVector<void *> buffers = job.getBuffers();
     if (job.brokenContract == BrokenContract::Overlap && buffers.size() > 1)
       buffers[1] = buffers[0];
     if (job.brokenContract == BrokenContract::Misalign && !buffers.empty())
       buffers[0] = static_cast<char *>(buffers[0]) + 4;
-    return buffers;
+    obs_run::PackedMemRefs arguments;
+    arguments.add(job.arrays, buffers);
+    return arguments;
   }
 
   llvm::Expected<Function> lookup(StringRef symbol) {
@@ -345,9 +346,12 @@ llvm::Expected<std::unique_ptr<Executable>>
 Target::compile(ModuleOp module, const CompileOptions &options,
                 const RuntimeReports &reports) const {
   CompileCache cache(options.cacheDirectory);
-  std::string key = cache.getKey(module, getPipelineKey(options));
+  // The key prints the whole program: only a cache that is on needs it.
+  std::string key =
+      cache.isEnabled() ? cache.getKey(module, getPipelineKey(options)) : "";
   if (std::unique_ptr<Executable> cached =
-          loadCached(cache, key, options, reports)) {
+          cache.isEnabled() ? loadCached(cache, key, options, reports)
+                            : nullptr) {
     if (options.reportCache)
       options.reportCache("hit on " + getName());
     return std::move(cached);

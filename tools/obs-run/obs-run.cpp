@@ -488,10 +488,10 @@ void printBench(const obs::Job &job, llvm::StringRef target,
                  << " GB/s of " << kernel.bytesPerRun << " bytes\n";
 }
 
-/// Compiles `module` for `target` and runs `job` on it (timed, with
-/// --bench).
-void run(ModuleOp module, const obs::Target &target, obs::Job &job) {
-  obs::CompileOptions options = getCompileOptions(target);
+/// Compiles `module` for `target` with `options` and runs `job` on it
+/// (timed, with --bench).
+void run(ModuleOp module, const obs::Target &target,
+         const obs::CompileOptions &options, obs::Job &job) {
   llvm::Expected<std::unique_ptr<obs::Executable>> executable =
       target.compile(module, options, kReports);
   if (!executable)
@@ -511,9 +511,8 @@ void run(ModuleOp module, const obs::Target &target, obs::Job &job) {
 /// Runs `job` on the cpu target with its launches recorded, and prints the
 /// plan: a line per launch, then the total and the bytes per element of
 /// the entry's first argument.
-void printPlan(ModuleOp module, obs::Job &job) {
+void printPlan(ModuleOp module, obs::CompileOptions options, obs::Job &job) {
   std::unique_ptr<obs::Target> cpu = getTarget("cpu");
-  obs::CompileOptions options = getCompileOptions(*cpu);
   options.recordLaunches = true;
   // The plan names each kernel by the number the host code reports.
   OwningOpRef<ModuleOp> lowered = lower(module, *cpu, options, "");
@@ -749,8 +748,8 @@ void fillInputs(obs::Job &job) {
 }
 
 /// Prints the program after --emit's stage (but plan) for `target`.
-void emit(ModuleOp module, const obs::Target &target) {
-  obs::CompileOptions options = getCompileOptions(target);
+void emit(ModuleOp module, const obs::Target &target,
+          obs::CompileOptions options) {
   // The stages of a program for a GPU are for --chip's.
   options.chip = chip;
   if (emitStage == "ptx") {
@@ -808,7 +807,7 @@ int main(int argc, char **argv) {
   checkOptions();
   std::unique_ptr<obs::Target> target = getTarget(targetName);
   // Bad orders are refused before any work.
-  (void)getCompileOptions(*target);
+  obs::CompileOptions options = getCompileOptions(*target);
   uint64_t threads = parseThreads(threadsText);
 
   DialectRegistry registry;
@@ -836,9 +835,9 @@ int main(int argc, char **argv) {
     fillInputs(*job);
 
   if (emitStage == "plan")
-    printPlan(*module, *job);
+    printPlan(*module, options, *job);
   else if (emitsIR)
-    emit(*module, *target);
+    emit(*module, *target, options);
   if (!emitStage.empty()) {
     if (obs::statisticsRequested())
       obs::printStatistics(llvm::errs());
@@ -846,9 +845,9 @@ int main(int argc, char **argv) {
   }
 
   obs::Job reference = *job;
-  run(*module, *target, *job);
+  run(*module, *target, options, *job);
   if (check) {
-    run(*module, *getTarget("ref"), reference);
+    run(*module, *getTarget("ref"), options, reference);
     compareWithReference(*job, reference);
   }
   if (obs::statisticsRequested())

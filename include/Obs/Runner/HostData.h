@@ -121,6 +121,13 @@ llvm::Error makeError(const llvm::Twine &message);
 /// of each array.
 class PackedMemRefs {
 public:
+  PackedMemRefs() = default;
+  // The packed list points into the fields, which a move keeps in place (a
+  // deque's elements stay where they are) and a copy would not.
+  PackedMemRefs(PackedMemRefs &&) = default;
+  PackedMemRefs(const PackedMemRefs &) = delete;
+  PackedMemRefs &operator=(const PackedMemRefs &) = delete;
+
   /// Adds the memrefs of `array`, one per component at `pointers` (on the
   /// host, or on a device).
   void add(const HostArray &array, llvm::ArrayRef<void *> pointers);

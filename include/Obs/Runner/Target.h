@@ -183,8 +183,9 @@ private:
 
 /// JIT-compiles `lowered`, a module in the LLVM dialect whose arrays are in
 /// host memory (the ref and cpu targets' code, or any pipeline's that ends
-/// there), its runtime calls linked to `reports`. The orders of
-/// `options` are filled into the cpu target's order tables.
+/// there), its runtime calls linked to `reports`, optimised at `options`'
+/// jitOptLevel. The code runs in the orders its pipeline compiled in: the
+/// order tables are filled only for code loaded from the compile cache.
 llvm::Expected<std::unique_ptr<Executable>>
 compileForHost(ModuleOp lowered, const CompileOptions &options,
                const RuntimeReports &reports);
