@@ -106,16 +106,6 @@ LaunchPlan::LaunchPlan(Operation *op, TypeRange scalars, Region &body,
     ++statistics->ops;
 }
 
-LogicalResult mlir::obs::device_expansion::checkDeviceOpLaws(Operation *op) {
-  if (isa<DeviceSortOp>(op))
-    return checkStrictWeakOrder(op);
-  ArrayAttr identity = TypeSwitch<Operation *, ArrayAttr>(op)
-                           .Case<DeviceReduceOp, DeviceScanOp>(
-                               [](auto fold) { return fold.getIdentity(); })
-                           .Default([](Operation *) { return ArrayAttr(); });
-  return identity ? checkCombineLaws(op, identity) : success();
-}
-
 KernelOp LaunchPlan::buildKernel(
     StringRef role, ArrayRef<std::pair<Type, Attribute>> arguments,
     TypeRange results,

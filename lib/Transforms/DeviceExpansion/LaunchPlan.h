@@ -231,11 +231,6 @@ private:
   KernelOp scanTiles[2][2];
 };
 
-/// The laws a device op's region must keep for its plan (a combine's
-/// associativity with its identity, a `less`'s strict weak order), each
-/// violation reported at the op.
-LogicalResult checkDeviceOpLaws(Operation *op);
-
 /// The longest array `memref` may be.
 uint64_t mostLength(Value memref);
 
@@ -261,7 +256,7 @@ template <typename FoldOp> struct ExpandFold : OpRewritePattern<FoldOp> {
 
   LogicalResult matchAndRewrite(FoldOp fold,
                                 PatternRewriter &rewriter) const override {
-    if (failed(checkDeviceOpLaws(fold)))
+    if (failed(checkCombineLaws(fold, fold.getIdentity())))
       return failure();
     FoldPlan plan(fold, fold.getElementTypes(), fold.getBody(),
                   chooseTiling(fold.getElementTypes(), options.tile),

@@ -82,7 +82,7 @@ struct ExpandMergeSort : OpRewritePattern<DeviceSortOp> {
 
   LogicalResult matchAndRewrite(DeviceSortOp sort,
                                 PatternRewriter &rewriter) const override {
-    if (failed(checkDeviceOpLaws(sort)))
+    if (failed(checkStrictWeakOrder(sort)))
       return failure();
     MergeSortPlan plan(sort, options);
     plan.expand(sort);

@@ -153,7 +153,7 @@ struct ExpandRadixSort : OpRewritePattern<DeviceSortOp> {
     {
       ScopedDiagnosticHandler quiet(sort.getContext(),
                                     [](Diagnostic &) { return success(); });
-      if (failed(checkDeviceOpLaws(sort)))
+      if (failed(checkStrictWeakOrder(sort)))
         return failure();
     }
     RadixSortPlan plan(sort, *keyOrder, options);
