@@ -63,17 +63,19 @@ std::string CompileCache::getKey(ModuleOp module, StringRef pipeline) const {
          llvm::utohexstr(hash.low64, /*LowerCase=*/true, /*Width=*/16);
 }
 
-std::string CompileCache::pathOf(StringRef key) const {
+std::string CompileCache::pathOf(StringRef key, Entry entry) const {
   SmallString<128> path(directory);
-  llvm::sys::path::append(path, key + ".o");
+  llvm::sys::path::append(path,
+                          key + (entry == Entry::Object ? ".o" : ".mlirbc"));
   return std::string(path);
 }
 
-std::unique_ptr<llvm::MemoryBuffer> CompileCache::load(StringRef key) const {
+std::unique_ptr<llvm::MemoryBuffer> CompileCache::load(StringRef key,
+                                                       Entry entry) const {
   if (!isEnabled())
     return nullptr;
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      llvm::MemoryBuffer::getFile(pathOf(key), /*IsText=*/false,
+      llvm::MemoryBuffer::getFile(pathOf(key, entry), /*IsText=*/false,
                                   /*RequiresNullTerminator=*/false);
   if (!buffer || (*buffer)->getBufferSize() == 0)
     return nullptr;
@@ -81,7 +83,8 @@ std::unique_ptr<llvm::MemoryBuffer> CompileCache::load(StringRef key) const {
 }
 
 void CompileCache::store(StringRef key,
-                         llvm::function_ref<void(StringRef path)> write) const {
+                         llvm::function_ref<void(StringRef path)> write,
+                         Entry entry) const {
   if (!isEnabled() || llvm::sys::fs::create_directories(directory))
     return;
   SmallString<128> temporary;
@@ -94,7 +97,7 @@ void CompileCache::store(StringRef key,
   write(temporary);
   uint64_t size = 0;
   if (llvm::sys::fs::file_size(temporary, size) || size == 0 ||
-      llvm::sys::fs::rename(temporary, pathOf(key)))
+      llvm::sys::fs::rename(temporary, pathOf(key, entry)))
     llvm::sys::fs::remove(temporary);
 }
 

@@ -11,8 +11,10 @@
 #include "Obs/Runner/CompileCache.h"
 #include "Obs/Support/RuntimeFunctions.h"
 #include "TargetImpl.h"
+#include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Parser/Parser.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -292,19 +294,44 @@ static std::unique_ptr<Executable> loadCached(const CompileCache &cache,
 
 Target::~Target() = default;
 
+/// Adds obs-optimize as `options` ask for it: the refinement every target
+/// but ref starts from.
+static void buildRefinementPipeline(OpPassManager &pm,
+                                    const CompileOptions &options) {
+  OptimizePipelineOptions optimize;
+  optimize.strategy = options.strategy;
+  if (!options.optimize)
+    optimize.passes = {RefinementPass::None};
+  else if (!options.passes.empty())
+    optimize.passes = options.passes;
+  buildOptimizePipeline(pm, optimize);
+}
+
+/// Text naming every option that decides the program obs-optimize makes
+/// (the compile cache's key of a refined program): not the target, whose
+/// lowering comes after.
+static std::string getRefinementKey(const CompileOptions &options) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "obs-optimize strategy=" << static_cast<int>(options.strategy)
+     << " no-optimize=" << !options.optimize << " passes=";
+  for (RefinementPass pass : options.passes)
+    os << static_cast<int>(pass) << ",";
+  return text;
+}
+
 void Target::buildPipeline(OpPassManager &pm, const CompileOptions &options,
                            StringRef stage) const {
-  if (refinesKernels()) {
-    OptimizePipelineOptions optimize;
-    optimize.strategy = options.strategy;
-    if (!options.optimize)
-      optimize.passes = {RefinementPass::None};
-    else if (!options.passes.empty())
-      optimize.passes = options.passes;
-    buildOptimizePipeline(pm, optimize);
-  }
+  if (refinesKernels())
+    buildRefinementPipeline(pm, options);
   if (stage == "obs")
     return;
+  buildAfterRefinement(pm, options, stage);
+}
+
+void Target::buildAfterRefinement(OpPassManager &pm,
+                                  const CompileOptions &options,
+                                  StringRef stage) const {
   if (stage == "gpu")
     return buildKernelsToGPUPipeline(pm);
   assert((stage.empty() || stage == "llvm") &&
@@ -312,14 +339,80 @@ void Target::buildPipeline(OpPassManager &pm, const CompileOptions &options,
   buildLowering(pm, options, /*stopAtLLVM=*/stage == "llvm");
 }
 
+/// The refined program kept under `key`, parsed into `context`; null where
+/// there is none or it cannot be read (then it is written again).
+static OwningOpRef<ModuleOp> loadRefined(const CompileCache &cache,
+                                         StringRef key, MLIRContext *context) {
+  std::unique_ptr<llvm::MemoryBuffer> kept =
+      cache.load(key, CompileCache::Entry::RefinedProgram);
+  if (!kept)
+    return nullptr;
+  // An entry that does not parse is a miss, not the user's error.
+  ScopedDiagnosticHandler quiet(context,
+                                [](Diagnostic &) { return success(); });
+  return parseSourceString<ModuleOp>(kept->getBuffer(), ParserConfig(context));
+}
+
+FailureOr<OwningOpRef<ModuleOp>>
+Target::refine(ModuleOp module, const CompileOptions &options) const {
+  MLIRContext *context = module.getContext();
+  PassManager pm(context);
+  if (options.timePasses)
+    pm.enableTiming();
+  buildRefinementPipeline(pm, options);
+  CompileCache cache(options.cacheDirectory);
+  std::string key =
+      cache.isEnabled() ? cache.getKey(module, getRefinementKey(options)) : "";
+  if (OwningOpRef<ModuleOp> kept =
+          cache.isEnabled() ? loadRefined(cache, key, context) : nullptr) {
+    if (options.reportCache)
+      options.reportCache("hit on obs-optimize");
+    // The context as the refinement leaves it: what comes next (a drawing
+    // of a kernel, which simulates it outside any pass) may create ops of
+    // the dialects its passes load.
+    DialectRegistry dialects;
+    pm.getDependentDialects(dialects);
+    context->appendDialectRegistry(dialects);
+    for (StringRef name : dialects.getDialectNames())
+      context->getOrLoadDialect(name);
+    return kept;
+  }
+  if (options.reportCache)
+    options.reportCache("miss on obs-optimize");
+  OwningOpRef<ModuleOp> copy(module.clone());
+  if (failed(pm.run(*copy)))
+    return failure();
+  if (cache.isEnabled())
+    cache.store(
+        key,
+        [&](StringRef path) {
+          std::error_code error;
+          llvm::raw_fd_ostream os(path, error);
+          if (!error)
+            (void)writeBytecodeToFile(*copy, os);
+        },
+        CompileCache::Entry::RefinedProgram);
+  return copy;
+}
+
 FailureOr<OwningOpRef<ModuleOp>> Target::lower(ModuleOp module,
                                                const CompileOptions &options,
                                                StringRef stage) const {
-  OwningOpRef<ModuleOp> copy(module.clone());
+  OwningOpRef<ModuleOp> copy;
+  if (refinesKernels()) {
+    FailureOr<OwningOpRef<ModuleOp>> refined = refine(module, options);
+    if (failed(refined))
+      return failure();
+    copy = std::move(*refined);
+  } else {
+    copy = module.clone();
+  }
+  if (stage == "obs")
+    return copy;
   PassManager pm(module.getContext());
   if (options.timePasses)
     pm.enableTiming();
-  buildPipeline(pm, options, stage);
+  buildAfterRefinement(pm, options, stage);
   if (failed(pm.run(*copy)))
     return failure();
   return copy;

@@ -192,7 +192,10 @@ static cl::opt<bool> noCache(
              "compiles in OBS_CACHE_DIR (else $XDG_CACHE_HOME/obs, else "
              "~/.cache/obs), keyed by the program, the options that change "
              "its code and this build of obs, so that a second run skips "
-             "the proof, the lowering and LLVM's optimisation"),
+             "the proof, the lowering and LLVM's optimisation. For the cpu "
+             "and cuda targets and --emit, it also keeps the program "
+             "obs-optimize refined, which other targets, chips and stages "
+             "start from (the lowering proves it again)"),
     cl::init(false), cl::cat(runCategory));
 
 static cl::opt<bool> timePasses(

@@ -34,6 +34,14 @@ namespace mlir::obs {
 
 class CompileCache {
 public:
+  /// What an entry holds, which names its file's extension.
+  enum class Entry {
+    /// Object code for the host (`.o`).
+    Object,
+    /// A refined obs program, as MLIR bytecode (`.mlirbc`).
+    RefinedProgram,
+  };
+
   /// Where the cache is unless a tool is told otherwise: `OBS_CACHE_DIR`,
   /// else `$XDG_CACHE_HOME/obs`, else `~/.cache/obs`; empty when none of
   /// them is set.
@@ -51,17 +59,18 @@ public:
   /// size and time).
   std::string getKey(ModuleOp module, StringRef pipeline) const;
 
-  /// The object code kept under `key`, or null on a miss.
-  std::unique_ptr<llvm::MemoryBuffer> load(StringRef key) const;
+  /// The `entry` kept under `key`, or null on a miss.
+  std::unique_ptr<llvm::MemoryBuffer> load(StringRef key,
+                                           Entry entry = Entry::Object) const;
 
-  /// Keeps under `key` the object code that `write` writes to the path it
-  /// is given. Nothing is kept where it fails, or the cache cannot be
-  /// written (a cache is an optimisation, never an error).
-  void store(StringRef key,
-             llvm::function_ref<void(StringRef path)> write) const;
+  /// Keeps under `key` the `entry` that `write` writes to the path it is
+  /// given. Nothing is kept where it fails, or the cache cannot be written
+  /// (a cache is an optimisation, never an error).
+  void store(StringRef key, llvm::function_ref<void(StringRef path)> write,
+             Entry entry = Entry::Object) const;
 
 private:
-  std::string pathOf(StringRef key) const;
+  std::string pathOf(StringRef key, Entry entry) const;
   std::string directory;
 };
 

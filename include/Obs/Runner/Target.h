@@ -99,7 +99,8 @@ struct CompileOptions {
   /// (MLIR's pass timing, as `--mlir-timing` does).
   bool timePasses = false;
   /// Testing obs: told "hit on TARGET" or "miss on TARGET" as the cache
-  /// is asked for a program.
+  /// is asked for a program's code, and "hit on obs-optimize" or "miss on
+  /// obs-optimize" as it is asked for the program refined.
   std::function<void(const Twine &)> reportCache;
 };
 
@@ -152,7 +153,9 @@ public:
                      StringRef stage = {}) const;
 
   /// A copy of `module` lowered by buildPipeline; failure after the
-  /// pipeline's diagnostics.
+  /// pipeline's diagnostics. Where `options` name a compile cache, the
+  /// refined program is taken from it when kept there, and kept there when
+  /// made (CompileCache::Entry::RefinedProgram).
   FailureOr<OwningOpRef<ModuleOp>> lower(ModuleOp module,
                                          const CompileOptions &options,
                                          StringRef stage = {}) const;
@@ -178,6 +181,13 @@ protected:
   virtual std::string getPipelineKey(const CompileOptions &options) const;
 
 private:
+  /// The passes of buildPipeline after obs-optimize, up to `stage`.
+  void buildAfterRefinement(OpPassManager &pm, const CompileOptions &options,
+                            StringRef stage) const;
+  /// A copy of `module` refined by obs-optimize, or the compile cache's.
+  FailureOr<OwningOpRef<ModuleOp>> refine(ModuleOp module,
+                                          const CompileOptions &options) const;
+
   std::string name;
 };
 
