@@ -82,6 +82,14 @@ KernelSimulations::simulate(KernelOp kernel) {
   return recent.front().second;
 }
 
+void KernelSimulations::keep(
+    KernelOp kernel, std::shared_ptr<const KernelSimulation> simulation) {
+  if (recent.size() == kKept)
+    recent.pop_back();
+  recent.insert(recent.begin(),
+                {OperationFingerPrint(kernel), std::move(simulation)});
+}
+
 SimulationCount::~SimulationCount() {
   addToStatistic(pass, made, "simulations",
                  simulations.getSimulated() - madeBefore);

@@ -96,6 +96,18 @@ void mlir::obs::buildOptimizePipeline(OpPassManager &pm,
   auto wanted = [&](RefinementPass pass) {
     return options.passes.empty() || llvm::is_contained(options.passes, pass);
   };
+  // Registers once the work is dealt out (they depend on who computes
+  // what), before anything about buffers and barriers is decided: an array
+  // in registers has neither. In place and the shared-memory plan before
+  // warp scopes: they decide which thread writes what where, and the
+  // scopes are then chosen for the layout that runs. The plan reuses
+  // memory across block barriers, so it must see them before any is
+  // downgraded; the elision then keeps those that a reuse needs.
+  SmallVector<RefinementPass, 2> afterAssignment;
+  for (RefinementPass later :
+       {RefinementPass::PromoteRegisters, RefinementPass::InPlace})
+    if (wanted(later))
+      afterAssignment.push_back(later);
   if (wanted(RefinementPass::AssignWork)) {
     ObsAssignWorkOptions assignOptions;
     assignOptions.threads = options.threads;
@@ -105,26 +117,20 @@ void mlir::obs::buildOptimizePipeline(OpPassManager &pm,
     // compact deals out for). Warp scopes and the shared-memory plan are
     // left out: they cost the most compile time (obs-elide-warp-syncs
     // tries each sync), and they rank the strategies of the seed and
-    // example kernels as the two do (bench/run's cost rows).
-    for (RefinementPass later :
-         {RefinementPass::PromoteRegisters, RefinementPass::InPlace})
-      if (wanted(later))
-        assignOptions.refineWith.push_back(
-            describeRefinementPass(later).first.str());
+    // example kernels as the two do (bench/run's cost rows). The chosen
+    // copy is kept as refined, so those two are not run again.
+    for (RefinementPass later : afterAssignment)
+      assignOptions.refineWith.push_back(
+          describeRefinementPass(later).first.str());
+    assignOptions.keepRefined = options.strategy == WorkStrategy::Cost;
     kernels.addPass(createObsAssignWork(assignOptions));
+    if (assignOptions.keepRefined)
+      afterAssignment.clear();
   }
-  // Registers once the work is dealt out (they depend on who computes
-  // what), before anything about buffers and barriers is decided: an array
-  // in registers has neither.
-  if (wanted(RefinementPass::PromoteRegisters))
-    kernels.addPass(createObsPromoteRegisters());
-  // In place and the shared-memory plan before warp scopes: they decide
-  // which thread writes what where, and the scopes are then chosen for the
-  // layout that runs. The plan reuses memory across block barriers, so it
-  // must see them before any is downgraded; the elision then keeps those
-  // that a reuse needs.
-  if (wanted(RefinementPass::InPlace))
-    kernels.addPass(createObsInPlace());
+  for (RefinementPass later : afterAssignment)
+    kernels.addPass(later == RefinementPass::PromoteRegisters
+                        ? createObsPromoteRegisters()
+                        : createObsInPlace());
   if (wanted(RefinementPass::PlanShared))
     kernels.addPass(createObsPlanShared());
   if (wanted(RefinementPass::ElideWarpSyncs))

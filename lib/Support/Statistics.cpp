@@ -48,24 +48,47 @@ static Report &getReport() {
   return report;
 }
 
+/// How many ScratchStatistics live on this thread, and where the innermost
+/// records counts (null: they are dropped).
+static thread_local unsigned scratchDepth = 0;
+static thread_local obs::RecordedStatistics *recording = nullptr;
+
+mlir::obs::ScratchStatistics::ScratchStatistics() : outer(recording) {
+  ++scratchDepth;
+  recording = nullptr;
+}
+mlir::obs::ScratchStatistics::ScratchStatistics(RecordedStatistics &recorded)
+    : outer(recording) {
+  ++scratchDepth;
+  recording = &recorded;
+}
+mlir::obs::ScratchStatistics::~ScratchStatistics() {
+  --scratchDepth;
+  recording = outer;
+}
+
+/// The position of `statistic` among `pass`'s declared statistics.
+static unsigned declaredIndex(Pass &pass, Pass::Statistic &statistic) {
+  ArrayRef<Pass::Statistic *> declared = pass.getStatistics();
+  return llvm::find(declared, &statistic) - declared.begin();
+}
+
 /// The count of `statistic` of `pass` (the report's mutex held).
 static Count &countOf(Pass &pass, Pass::Statistic &statistic, StringRef name) {
   Count &count = lookup(lookup(getReport().counts, pass.getArgument()), name);
-  ArrayRef<Pass::Statistic *> declared = pass.getStatistics();
-  count.declared = llvm::find(declared, &statistic) - declared.begin();
+  count.declared = declaredIndex(pass, statistic);
   return count;
 }
 
-/// How many ScratchStatistics live on this thread.
-static thread_local unsigned scratchDepth = 0;
-
-mlir::obs::ScratchStatistics::ScratchStatistics() { ++scratchDepth; }
-mlir::obs::ScratchStatistics::~ScratchStatistics() { --scratchDepth; }
-
 void mlir::obs::addToStatistic(Pass &pass, Pass::Statistic &statistic,
                                StringRef name, uint64_t amount) {
-  if (scratchDepth)
+  if (scratchDepth) {
+    if (recording)
+      recording->entries.push_back({pass.getArgument().str(), name.str(),
+                                    declaredIndex(pass, statistic), amount,
+                                    /*isMax=*/false});
     return;
+  }
   statistic += amount;
   llvm::sys::SmartScopedLock<true> lock(getReport().mutex);
   countOf(pass, statistic, name).value += amount;
@@ -73,12 +96,32 @@ void mlir::obs::addToStatistic(Pass &pass, Pass::Statistic &statistic,
 
 void mlir::obs::maxStatistic(Pass &pass, Pass::Statistic &statistic,
                              StringRef name, uint64_t value) {
-  if (scratchDepth)
+  if (scratchDepth) {
+    if (recording)
+      recording->entries.push_back({pass.getArgument().str(), name.str(),
+                                    declaredIndex(pass, statistic), value,
+                                    /*isMax=*/true});
     return;
+  }
   statistic.updateMax(value);
   llvm::sys::SmartScopedLock<true> lock(getReport().mutex);
   Count &count = countOf(pass, statistic, name);
   count.value = std::max(count.value, value);
+}
+
+void mlir::obs::RecordedStatistics::report() const {
+  if (scratchDepth) {
+    if (recording)
+      llvm::append_range(recording->entries, entries);
+    return;
+  }
+  llvm::sys::SmartScopedLock<true> lock(getReport().mutex);
+  for (const Entry &entry : entries) {
+    Count &count = lookup(lookup(getReport().counts, entry.pass), entry.name);
+    count.declared = entry.declared;
+    count.value = entry.isMax ? std::max(count.value, entry.value)
+                              : count.value + entry.value;
+  }
 }
 
 bool mlir::obs::statisticsRequested() { return showStatistics; }

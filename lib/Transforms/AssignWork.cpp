@@ -41,6 +41,19 @@ static SyncPlanAttr takeBackRelaxations(SyncPlanAttr plan) {
 }
 
 namespace {
+/// A copy of a kernel dealt out by one strategy and refined (the cost
+/// strategy's candidate).
+struct RefinedCopy {
+  /// The module that holds the copy, alone.
+  OwningOpRef<ModuleOp> module;
+  /// What the copy's passes counted.
+  RecordedStatistics statistics;
+  /// The simulation of the copy, and the estimated issue slots of its
+  /// block.
+  std::shared_ptr<const KernelSimulation> simulation;
+  uint64_t cost = 0;
+};
+
 struct ObsAssignWorkPass
     : mlir::obs::impl::ObsAssignWorkBase<ObsAssignWorkPass> {
   using ObsAssignWorkBase::ObsAssignWorkBase;
@@ -71,18 +84,50 @@ struct ObsAssignWorkPass
 
   void runOnOperation() override {
     KernelOp kernel = getOperation();
+    std::optional<RefinedCopy> chosenCopy;
+    if (failed(assignWork(kernel, chosenCopy)))
+      return signalPassFailure();
+    if (!keepRefined)
+      return;
+    if (chosenCopy) {
+      adoptCopy(kernel, *chosenCopy);
+      return;
+    }
+    OpPassManager refine(KernelOp::getOperationName());
+    for (const auto &create : refinements)
+      refine.addPass(create());
+    if (failed(runPipeline(refine, kernel)))
+      return signalPassFailure();
+  }
+
+  /// Takes the place of `kernel`'s body and attributes with `copy`'s, and
+  /// reports what its refinements counted. The copy's simulation is the
+  /// kernel's now, for the passes after this one.
+  void adoptCopy(KernelOp kernel, RefinedCopy &copy) {
+    KernelOp refined = *copy.module->getOps<KernelOp>().begin();
+    kernel.getBody().takeBody(refined.getBody());
+    kernel->setAttrs(refined->getAttrDictionary());
+    copy.statistics.report();
+    getAnalysis<KernelSimulations>().keep(kernel, std::move(copy.simulation));
+  }
+
+  /// Deals out the syncs of `kernel` that have no work assignment. With
+  /// keep-refined and the cost strategy, the chosen strategy's refined copy
+  /// goes to `chosenCopy` instead, to be kept.
+  LogicalResult assignWork(KernelOp kernel,
+                           std::optional<RefinedCopy> &chosenCopy) {
     // The kernel's own block size wins over the option.
     uint64_t blockThreads = kernel.getThreads()
                                 ? *kernel.getThreads()
                                 : static_cast<uint64_t>(threads);
     if (blockThreads == 0)
-      return; // One thread per element: nothing to choose.
+      return success(); // One thread per element: nothing to choose.
     if (blockThreads > KernelOp::kMaxThreads) {
       tagError(kernel.emitError()
                    << "cannot assign work to " << blockThreads
                    << " threads, more than a block's " << KernelOp::kMaxThreads,
                ErrorKind::RejectedChoice);
-      return signalPassFailure();
+      return failure();
     }
     Builder builder(kernel.getContext());
     // Without a written block size, the block is as wide as its widest
@@ -99,8 +144,16 @@ struct ObsAssignWorkPass
       widened = blockThreads != threadsBefore;
     }
     WorkStrategy chosen = strategy;
-    if (chosen == WorkStrategy::Cost)
-      chosen = chooseByCost(kernel, blockThreads);
+    if (chosen == WorkStrategy::Cost) {
+      std::optional<RefinedCopy> best;
+      chosen = chooseByCost(kernel, blockThreads, best);
+      // The copy was dealt out as the kernel would be, and refined: what
+      // is left to do here, it has done.
+      if (keepRefined && best) {
+        chosenCopy = std::move(best);
+        return success();
+      }
+    }
     uint64_t mostPerThread = 0;
     bool assignedAny = false;
     kernel.walk([&](SyncOp sync) {
@@ -136,7 +189,7 @@ struct ObsAssignWorkPass
     // seed 6262 #2528: a shuffle chosen for 2 threads, the block then made
     // 64).
     if (!assignedAny && !widened)
-      return;
+      return success();
     // A shared-memory plan made before (obs-plan-shared run earlier) placed
     // the buffers of the stages as they were dealt out then; a stage dealt
     // out anew may need a buffer the plan has no place for (and one whose
@@ -175,7 +228,8 @@ struct ObsAssignWorkPass
         decidedBefore.push_back(sync);
     });
     if (!decidedBefore.empty() && failed(keepSafe(kernel, decidedBefore)))
-      return signalPassFailure();
+      return failure();
+    return success();
   }
 
   /// Whether `sync`'s array, or one its stage reads, is kept in registers
@@ -198,8 +252,10 @@ struct ObsAssignWorkPass
   /// The strategy whose copy of `kernel`, dealt out to `blockThreads`
   /// threads and refined by the passes of `refineWith`, has the fewest
   /// estimated issue slots in the simulation; strided when no sync is left
-  /// to deal out or no copy can be refined.
-  WorkStrategy chooseByCost(KernelOp kernel, uint64_t blockThreads) {
+  /// to deal out or no copy can be refined. `best` is the chosen copy,
+  /// when one was made.
+  WorkStrategy chooseByCost(KernelOp kernel, uint64_t blockThreads,
+                            std::optional<RefinedCopy> &best) {
     bool anyOpen = false, moreThanThreads = false;
     kernel.walk([&](SyncOp sync) {
       if (sync.getWorkAssignment())
@@ -216,28 +272,32 @@ struct ObsAssignWorkPass
     candidates.push_back(WorkStrategy::Compact);
     // Each candidate is refined and simulated on a copy of its own: on the
     // context's threads at once, where it has them.
-    SmallVector<std::optional<uint64_t>, 3> costs(candidates.size());
+    SmallVector<std::optional<RefinedCopy>, 3> copies(candidates.size());
     parallelFor(kernel.getContext(), 0, candidates.size(), [&](size_t index) {
-      costs[index] = costOf(kernel, blockThreads, candidates[index]);
+      copies[index] = refineCopy(kernel, blockThreads, candidates[index]);
     });
     addToStatistic(*this, numStrategiesCosted, "strategies-costed",
                    candidates.size());
-    std::optional<std::pair<uint64_t, WorkStrategy>> best;
-    for (auto [cost, candidate] : llvm::zip_equal(costs, candidates))
-      if (cost && (!best || *cost < best->first))
-        best = {*cost, candidate};
-    return best ? best->second : WorkStrategy::Strided;
+    std::optional<size_t> chosen;
+    for (auto [index, copy] : llvm::enumerate(copies))
+      if (copy && (!chosen || copy->cost < copies[*chosen]->cost))
+        chosen = index;
+    if (!chosen)
+      return WorkStrategy::Strided;
+    best = std::move(copies[*chosen]);
+    return candidates[*chosen];
   }
 
-  /// The estimated issue slots of a copy of `kernel` dealt out by
-  /// `candidate` and refined; none when a refinement or the simulation
-  /// fails on it (their errors are not the user's: the kernel itself is
-  /// refined later, and reports its own).
-  std::optional<uint64_t> costOf(KernelOp kernel, uint64_t blockThreads,
-                                 WorkStrategy candidate) {
+  /// A copy of `kernel` dealt out by `candidate` and refined, with its
+  /// estimated issue slots; none when a refinement or the simulation fails
+  /// on it (their errors are not the user's: the kernel itself is refined
+  /// later, and reports its own).
+  std::optional<RefinedCopy> refineCopy(KernelOp kernel, uint64_t blockThreads,
+                                        WorkStrategy candidate) {
     MLIRContext *context = kernel.getContext();
-    OwningOpRef<ModuleOp> scratch = ModuleOp::create(kernel.getLoc());
-    scratch->getBody()->push_back(kernel.clone());
+    RefinedCopy copy;
+    copy.module = ModuleOp::create(kernel.getLoc());
+    copy.module->getBody()->push_back(kernel.clone());
     PassManager pm(context, ModuleOp::getOperationName());
     pm.enableVerifier(false);
     OpPassManager &refine = pm.nest<KernelOp>();
@@ -253,20 +313,24 @@ struct ObsAssignWorkPass
     ScopedDiagnosticHandler quiet(context, [here](Diagnostic &) {
       return success(std::this_thread::get_id() == here);
     });
-    // Only the kernel's own refinements count in the statistics.
-    ScratchStatistics scratchCounts;
-    if (failed(pm.run(*scratch)))
+    // Only the kernel's own refinements count in the statistics: the
+    // copy's are kept, for the copy that is kept.
+    ScratchStatistics scratchCounts(copy.statistics);
+    if (failed(pm.run(*copy.module)))
       return std::nullopt;
-    KernelOp copy = *scratch->getOps<KernelOp>().begin();
+    KernelOp refined = *copy.module->getOps<KernelOp>().begin();
     // A copy the verifier would reject (a choice the refinements could
     // not make safe) is no candidate.
-    FailureOr<KernelSimulation> simulated = simulateKernel(copy);
+    FailureOr<KernelSimulation> simulated = simulateKernel(refined);
     if (failed(simulated) || !simulated->run.getRegisterViolations().empty() ||
         !simulated->hazards(/*limit=*/1).empty())
       return std::nullopt;
     BlockCost cost = computeBlockCost(simulated->run, KernelOp::kWarpSize);
-    return cost.estimatedSlots(
+    copy.cost = cost.estimatedSlots(
         llvm::divideCeil(simulated->run.getThreads(), KernelOp::kWarpSize));
+    copy.simulation =
+        std::make_shared<const KernelSimulation>(std::move(*simulated));
+    return copy;
   }
 
   /// Makes each pass of `refine-with` (initialize).

@@ -2,11 +2,31 @@
 // RUN: obs-opt %s --split-input-file --pass-pipeline='builtin.module(obs.kernel(obs-assign-work{threads=64 strategy=cost refine-with=promote-registers}))' --obs-statistics 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
 // RUN: not obs-opt %s --pass-pipeline='builtin.module(obs.kernel(obs-assign-work{strategy=cost refine-with=promote-registers,in-place}))' 2>&1 | FileCheck %s --check-prefix=MISSPELT
 
+// With keep-refined, the kernel leaves the pass as if the refinements ran
+// after it, and they count as if they had: under the cost strategy the
+// chosen copy, already refined, takes the kernel's place (@pairs, @one_each);
+// where nothing is costed (@written) or under another strategy, the
+// refinements run on the kernel.
+// RUN: obs-opt %s --split-input-file --pass-pipeline='builtin.module(obs.kernel(obs-assign-work{threads=64 strategy=cost refine-with=promote-registers,inplace keep-refined=true}))' --obs-statistics > %t.kept 2> %t.kept.stats
+// RUN: obs-opt %s --split-input-file --pass-pipeline='builtin.module(obs.kernel(obs-assign-work{threads=64 strategy=cost refine-with=promote-registers,inplace},obs-promote-registers,obs-inplace))' --obs-statistics > %t.after 2> %t.after.stats
+// RUN: diff %t.kept %t.after
+// RUN: FileCheck %s --check-prefix=KEPT < %t.kept
+// RUN: grep -A2 -e obs-promote-registers -e obs-inplace %t.after.stats | grep -v simulations > %t.after.counts
+// RUN: grep -A2 -e obs-promote-registers -e obs-inplace %t.kept.stats | grep -v simulations | diff - %t.after.counts
+// RUN: FileCheck %s --check-prefix=KEPT-STATS < %t.kept.stats
+// RUN: obs-opt %s --split-input-file --pass-pipeline='builtin.module(obs.kernel(obs-assign-work{threads=64 strategy=strided refine-with=promote-registers,inplace keep-refined=true}))' > %t.kept
+// RUN: obs-opt %s --split-input-file --pass-pipeline='builtin.module(obs.kernel(obs-assign-work{threads=64 strategy=strided},obs-promote-registers,obs-inplace))' > %t.after
+// RUN: diff %t.kept %t.after
+// KEPT-LABEL: obs.kernel @pairs
+// KEPT: obs.sync plan(blocked<4> registers) %{{.*}} : !obs.arr<256 x i32>
+// KEPT-STATS: obs-promote-registers
+// KEPT-STATS-NEXT: 1 syncs-in-registers
+
 // Tests of lib/Transforms/AssignWork.cpp's cost strategy: each strategy is
 // dealt out on a copy, refined by the passes refine-with names, and
 // simulated; the cheapest (obs-report-cost's issue slots) goes into the
-// kernel's plan, and only the assignment: the refinements are the
-// pipeline's to make on the kernel itself.
+// kernel's plan, and (without keep-refined) only the assignment: the
+// refinements are the pipeline's to make on the kernel itself.
 
 // Pairwise addition of 256 elements on 64 threads after a map. Blocked
 // gives thread t elements 4t .. 4t + 3, so the pairs the second stage reads

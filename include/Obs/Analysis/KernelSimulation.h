@@ -112,6 +112,12 @@ public:
   /// reported, as simulateKernel does.
   FailureOr<std::shared_ptr<const KernelSimulation>> simulate(KernelOp kernel);
 
+  /// Keeps `simulation` as the simulation of `kernel` as it is now: one made
+  /// elsewhere of the same code (a refined copy that `kernel` took the
+  /// place of, whose simulation is self-contained).
+  void keep(KernelOp kernel,
+            std::shared_ptr<const KernelSimulation> simulation);
+
   ChangedElementsCache &changedElements() { return changed; }
   /// Kept across passes: the fingerprint decides.
   bool isInvalidated(const AnalysisManager::PreservedAnalyses &) {

@@ -12,6 +12,8 @@
 
 #include "mlir/Pass/Pass.h"
 #include "llvm/Support/raw_ostream.h"
+#include <string>
+#include <vector>
 
 namespace mlir::obs {
 
@@ -25,16 +27,42 @@ void addToStatistic(Pass &pass, Pass::Statistic &statistic, StringRef name,
 void maxStatistic(Pass &pass, Pass::Statistic &statistic, StringRef name,
                   uint64_t value);
 
-/// While one lives, the counts passes make on this thread are dropped: a
-/// pass that runs other passes on a scratch copy of its op (obs-assign-work's
-/// cost strategy, which runs the refinements on a copy per strategy, on the
-/// thread that runs it) reports only what it did to the op itself.
+/// Counts made on a scratch copy, kept to be reported where the copy is
+/// kept.
+class RecordedStatistics {
+public:
+  /// Adds every count to the report, under the pass that made it.
+  void report() const;
+
+private:
+  friend void addToStatistic(Pass &, Pass::Statistic &, StringRef, uint64_t);
+  friend void maxStatistic(Pass &, Pass::Statistic &, StringRef, uint64_t);
+  struct Entry {
+    std::string pass, name;
+    unsigned declared;
+    uint64_t value;
+    bool isMax;
+  };
+  std::vector<Entry> entries;
+};
+
+/// While one lives, the counts passes make on this thread are dropped, or
+/// recorded: a pass that runs other passes on a scratch copy of its op
+/// (obs-assign-work's cost strategy, which runs the refinements on a copy
+/// per strategy, on the thread that runs it) reports only what it did to
+/// the op itself, and what it did to a copy it keeps.
 class ScratchStatistics {
 public:
   ScratchStatistics();
+  /// Records the counts into `recorded` instead of dropping them.
+  explicit ScratchStatistics(RecordedStatistics &recorded);
   ~ScratchStatistics();
   ScratchStatistics(const ScratchStatistics &) = delete;
   ScratchStatistics &operator=(const ScratchStatistics &) = delete;
+
+private:
+  /// Where the enclosing one records, restored when this one ends.
+  RecordedStatistics *outer;
 };
 
 /// Whether --obs-statistics was given.

@@ -318,6 +318,13 @@ def ObsAssignWork : Pass<"obs-assign-work", "::mlir::obs::KernelOp"> {
       has no more elements than threads, and are tried once then. A
       strategy whose copy cannot be refined is not chosen.
 
+    With `keep-refined`, the kernel leaves the pass refined by the passes
+    of `refine-with`, as if they ran after it: with `cost`, the chosen
+    strategy's copy, already refined, takes the kernel's place (with the
+    statistics its refinements counted), so no refinement is made twice;
+    otherwise the refinements run on the kernel once it is dealt out.
+    obs-optimize runs the refinements it names this way.
+
     Syncs whose work assignment is written or already planned keep it; the
     assignment chosen here goes into the sync's plan.
 
@@ -341,7 +348,10 @@ def ObsAssignWork : Pass<"obs-assign-work", "::mlir::obs::KernelOp"> {
     ListOption<"refineWith", "refine-with", "std::string",
                "With strategy=cost: the refinements to run on each copy "
                "before it is costed, in order (promote-registers, inplace, "
-               "plan-shared, elide-warp-syncs)">
+               "plan-shared, elide-warp-syncs)">,
+    Option<"keepRefined", "keep-refined", "bool", /*default=*/"false",
+           "Leave the kernel refined by the passes of refine-with (with "
+           "strategy=cost, the chosen copy's refinement, not made again)">
   ];
   // Keeping earlier decisions safe simulates the kernel.
   let dependentDialects = kernelSimulationDialects;
