@@ -113,12 +113,13 @@ SmallVector<BlockCost> mlir::obs::computePhaseCosts(const BlockRun &run,
   // The k-th execution of an op by a thread: its warp access is the k-th of
   // the op by the thread's warp. An access another stands for joins that
   // one's warp access; where it does so in every thread of the warp, the
-  // warp no longer issues its own.
+  // warp no longer issues its own. (Hash maps: a block sort's run has a
+  // million accesses, and every count below is a sum, whatever the order.)
   llvm::DenseMap<std::pair<Operation *, unsigned>, uint64_t> executions;
   std::vector<uint64_t> execution(accesses.size());
   using WarpKey = std::tuple<Operation *, unsigned, uint64_t>;
   // Per warp access: whether some thread issues it alone, and its phase.
-  std::map<WarpKey, std::pair<bool, unsigned>> issuedAlone;
+  llvm::DenseMap<WarpKey, std::pair<bool, unsigned>> issuedAlone;
   for (auto [index, access] : llvm::enumerate(accesses)) {
     execution[index] = executions[{access.op, access.thread}]++;
     auto [it, inserted] = issuedAlone.try_emplace(
@@ -132,7 +133,7 @@ SmallVector<BlockCost> mlir::obs::computePhaseCosts(const BlockRun &run,
     unsigned phase = 0;
     SmallVector<std::pair<uint64_t, uint64_t>> bytes;
   };
-  std::map<WarpKey, WarpAccess> warps;
+  llvm::DenseMap<WarpKey, WarpAccess> warps;
   for (auto [index, access] : llvm::enumerate(accesses)) {
     const Access &leader = accesses[standsFor[index]];
     auto [it, inserted] = warps.try_emplace(
@@ -145,6 +146,17 @@ SmallVector<BlockCost> mlir::obs::computePhaseCosts(const BlockRun &run,
       warp.counted = false;
     warp.bytes.push_back({access.byteBegin, access.byteEnd});
   }
+  // The distinct units of `unitBytes` bytes that a warp access touches.
+  SmallVector<uint64_t> units;
+  auto touchedUnits = [&](const WarpAccess &warp, uint64_t unitBytes) {
+    units.clear();
+    for (auto [begin, end] : warp.bytes)
+      for (uint64_t unit = begin / unitBytes; unit * unitBytes < end; ++unit)
+        units.push_back(unit);
+    llvm::sort(units);
+    units.erase(std::unique(units.begin(), units.end()), units.end());
+    return ArrayRef<uint64_t>(units);
+  };
   for (auto &[key, warp] : warps) {
     BlockCost &cost = phases[warp.phase];
     if (!warp.counted) {
@@ -153,23 +165,16 @@ SmallVector<BlockCost> mlir::obs::computePhaseCosts(const BlockRun &run,
     }
     if (warp.workgroup) {
       // Distinct words per bank; the most used bank serialises the access.
-      std::map<uint64_t, std::set<uint64_t>> banks;
-      for (auto [begin, end] : warp.bytes)
-        for (uint64_t word = begin / 4; word * 4 < end; ++word)
-          banks[word % 32].insert(word);
-      uint64_t wavefronts = 0;
-      for (auto &[bank, words] : banks)
-        wavefronts = std::max<uint64_t>(wavefronts, words.size());
+      std::array<uint64_t, 32> wordsInBank = {};
+      for (uint64_t word : touchedUnits(warp, 4))
+        ++wordsInBank[word % 32];
       ++cost.sharedAccesses;
-      cost.sharedWavefronts += wavefronts;
+      cost.sharedWavefronts +=
+          *std::max_element(wordsInBank.begin(), wordsInBank.end());
       continue;
     }
-    std::set<uint64_t> lines;
-    for (auto [begin, end] : warp.bytes)
-      for (uint64_t line = begin / 128; line * 128 < end; ++line)
-        lines.insert(line);
     ++cost.globalAccesses;
-    cost.globalLines += lines.size();
+    cost.globalLines += touchedUnits(warp, 128).size();
   }
   // The warps no longer issue the accesses a vector access took in.
   for (auto &[key, entry] : issuedAlone) {
