@@ -98,6 +98,14 @@ private:
   /// Reports `candidates` not reported yet; returns whether the limit is
   /// reached.
   bool reportCandidates();
+  /// What one report stands for: one pair of ops and phases is enough.
+  static std::pair<unsigned, unsigned> reportKey(const Access &first,
+                                                 const Access &second) {
+    return {static_cast<unsigned>(reinterpret_cast<uintptr_t>(first.op) ^
+                                  (second.phase << 8)),
+            static_cast<unsigned>(reinterpret_cast<uintptr_t>(second.op) ^
+                                  first.phase)};
+  }
 
   const BlockRun &run;
   ArrayRef<Access> accesses;
@@ -206,6 +214,11 @@ void SharedHazardSearch::judgeEpoch(uint64_t byte, ArrayRef<unsigned> group) {
         } else if (ordered(*first, *second)) {
           continue;
         }
+        // A race reported at an earlier place is not reported again (one
+        // report per pair of ops and phases): a wrong trial choice races at
+        // every element, and refineSyncs asks for all the races.
+        if (reported.contains(reportKey(*first, *second)))
+          continue;
         Hazard::Kind kind = first->write
                                 ? (second->write ? Hazard::WriteAfterWrite
                                                  : Hazard::ReadAfterWrite)
@@ -223,14 +236,7 @@ bool SharedHazardSearch::reportCandidates() {
     return std::tie(a.write, a.other) < std::tie(b.write, b.other);
   });
   for (const Candidate &candidate : candidates) {
-    // One report per pair of ops and phase is enough.
-    auto key = std::make_pair(
-        static_cast<unsigned>(reinterpret_cast<uintptr_t>(candidate.first->op) ^
-                              (candidate.second->phase << 8)),
-        static_cast<unsigned>(
-            reinterpret_cast<uintptr_t>(candidate.second->op) ^
-            candidate.first->phase));
-    if (!reported.insert(key).second)
+    if (!reported.insert(reportKey(*candidate.first, *candidate.second)).second)
       continue;
     hazards.push_back({candidate.kind, *candidate.first, *candidate.second});
     if (hazards.size() >= limit)
