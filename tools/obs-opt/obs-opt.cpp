@@ -11,8 +11,10 @@
 #include "Obs/Support/SourceNesting.h"
 #include "Obs/Support/Statistics.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -58,12 +60,58 @@ static LogicalResult optimize(StringRef inputFilename, StringRef outputFilename,
   return success();
 }
 
+/// Whether `name` is one of obs's passes or pipelines, by its argument.
+static bool isObsPassName(StringRef name) {
+  return name.starts_with("obs-") || name.contains("-obs-") ||
+         name.ends_with("-obs");
+}
+
+/// obs's passes and pipelines, with their summaries, under a heading of
+/// their own: --help lists them among some 800 lines of upstream passes.
+/// Read from the command line's registered options (a pass is one once the
+/// pass list is registered), so that none is missing.
+static std::string describeObsPasses() {
+  SmallVector<StringRef> passes, pipelines;
+  for (auto &entry : llvm::cl::getRegisteredOptions()) {
+    StringRef name = entry.first;
+    if (!isObsPassName(name))
+      continue;
+    if (PassInfo::lookup(name))
+      passes.push_back(name);
+    else if (PassPipelineInfo::lookup(name))
+      pipelines.push_back(name);
+  }
+  llvm::sort(passes);
+  llvm::sort(pipelines);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  auto list = [&](StringRef heading, ArrayRef<StringRef> names, auto lookup) {
+    os << "\n" << heading << ":\n";
+    for (StringRef name : names)
+      os << "  --" << name << " - " << lookup(name)->getPassDescription()
+         << "\n";
+  };
+  os << "\nOBS PASSES (in the list above too; docs/generated/ObsPasses.md "
+        "describes each):\n";
+  list("obs pipelines", pipelines,
+       [](StringRef name) { return PassPipelineInfo::lookup(name); });
+  list("obs passes", passes,
+       [](StringRef name) { return PassInfo::lookup(name); });
+  return text;
+}
+
 int main(int argc, char **argv) {
   obs::registerAllPasses();
   obs::test::registerTestPasses();
 
   DialectRegistry registry;
   obs::registerAllDialects(registry);
+  // The pass list's options exist once MlirOptMain's are registered (which
+  // registerAndParseCLIOptions does again, harmlessly), and --help prints
+  // while they are parsed.
+  MlirOptMainConfig::registerCLOptions(registry);
+  static std::string obsPasses = describeObsPasses();
+  static llvm::cl::extrahelp obsPassesHelp(obsPasses);
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
       argc, argv, "obs optimizer driver\n", registry);
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
