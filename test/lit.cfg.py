@@ -3,6 +3,7 @@
 
 import os
 import shutil
+import subprocess
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -63,6 +64,14 @@ if shutil.which("valgrind") and not config.sanitizer_flags:
     config.substitutions.append(
         ("%valgrind", "valgrind --error-exitcode=99 --freelist-vol=1000000000"
                       " --num-callers=30"))
+
+# util-linux's script runs a command on a terminal (obs-run's progress line
+# shows only there); Debian's bsdutils, which every system has, holds it.
+# It needs a pseudo-terminal, which a container may lack.
+if shutil.which("script") and subprocess.run(
+        ["script", "-qc", "true", "/dev/null"], stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
+    config.available_features.add("script")
 
 # The format of the C++ sources (.clang-format: LLVM style) is checked
 # with the clang-format of the LLVM obs is built with; ./build.sh installs it.

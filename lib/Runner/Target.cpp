@@ -14,7 +14,9 @@
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassInstrumentation.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -294,6 +296,47 @@ static std::unique_ptr<Executable> loadCached(const CompileCache &cache,
 
 Target::~Target() = default;
 
+namespace {
+/// Tells CompileOptions::reportStep each pass as it starts, with the
+/// symbol of the op it runs on.
+class StepReporter : public PassInstrumentation {
+public:
+  StepReporter(StringRef stage, std::function<void(const Twine &)> report)
+      : stage(stage.str()), report(std::move(report)) {}
+
+  void runBeforePass(Pass *pass, Operation *op) override {
+    // A pass manager's adaptors, which run the passes nested in them, have
+    // no argument: the passes they run are reported themselves.
+    if (pass->getArgument().empty())
+      return;
+    StringAttr symbol =
+        op->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
+    if (symbol)
+      report(stage + ": " + pass->getArgument() + " on @" + symbol.getValue());
+    else
+      report(stage + ": " + pass->getArgument());
+  }
+
+private:
+  std::string stage;
+  std::function<void(const Twine &)> report;
+};
+} // namespace
+
+/// A pass manager on `context` with the timing and step reports `options`
+/// ask for, its steps named `stage`.
+static std::unique_ptr<PassManager>
+makePassManager(MLIRContext *context, const CompileOptions &options,
+                StringRef stage) {
+  auto pm = std::make_unique<PassManager>(context);
+  if (options.timePasses)
+    pm->enableTiming();
+  if (options.reportStep)
+    pm->addInstrumentation(
+        std::make_unique<StepReporter>(stage, options.reportStep));
+  return pm;
+}
+
 /// Adds obs-optimize as `options` ask for it: the refinement every target
 /// but ref starts from.
 static void buildRefinementPipeline(OpPassManager &pm,
@@ -356,10 +399,9 @@ static OwningOpRef<ModuleOp> loadRefined(const CompileCache &cache,
 FailureOr<OwningOpRef<ModuleOp>>
 Target::refine(ModuleOp module, const CompileOptions &options) const {
   MLIRContext *context = module.getContext();
-  PassManager pm(context);
-  if (options.timePasses)
-    pm.enableTiming();
-  buildRefinementPipeline(pm, options);
+  std::unique_ptr<PassManager> pm =
+      makePassManager(context, options, "obs-optimize");
+  buildRefinementPipeline(*pm, options);
   CompileCache cache(options.cacheDirectory);
   std::string key =
       cache.isEnabled() ? cache.getKey(module, getRefinementKey(options)) : "";
@@ -371,7 +413,7 @@ Target::refine(ModuleOp module, const CompileOptions &options) const {
     // of a kernel, which simulates it outside any pass) may create ops of
     // the dialects its passes load.
     DialectRegistry dialects;
-    pm.getDependentDialects(dialects);
+    pm->getDependentDialects(dialects);
     context->appendDialectRegistry(dialects);
     for (StringRef name : dialects.getDialectNames())
       context->getOrLoadDialect(name);
@@ -380,7 +422,7 @@ Target::refine(ModuleOp module, const CompileOptions &options) const {
   if (options.reportCache)
     options.reportCache("miss on obs-optimize");
   OwningOpRef<ModuleOp> copy(module.clone());
-  if (failed(pm.run(*copy)))
+  if (failed(pm->run(*copy)))
     return failure();
   if (cache.isEnabled())
     cache.store(
@@ -409,11 +451,10 @@ FailureOr<OwningOpRef<ModuleOp>> Target::lower(ModuleOp module,
   }
   if (stage == "obs")
     return copy;
-  PassManager pm(module.getContext());
-  if (options.timePasses)
-    pm.enableTiming();
-  buildAfterRefinement(pm, options, stage);
-  if (failed(pm.run(*copy)))
+  std::unique_ptr<PassManager> pm =
+      makePassManager(module.getContext(), options, "lowering");
+  buildAfterRefinement(*pm, options, stage);
+  if (failed(pm->run(*copy)))
     return failure();
   return copy;
 }
@@ -454,6 +495,8 @@ Target::compile(ModuleOp module, const CompileOptions &options,
   FailureOr<OwningOpRef<ModuleOp>> lowered = lower(module, options);
   if (failed(lowered))
     return runner::makeLoweringError(*this);
+  if (options.reportStep)
+    options.reportStep("LLVM: the host code");
   llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
       runner::createEngine(**lowered, options.jitOptLevel, cache.isEnabled());
   if (!engine)

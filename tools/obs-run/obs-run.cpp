@@ -24,6 +24,7 @@
 #include "Obs/Support/SourceNesting.h"
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/Passes.h"
+#include "Progress.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -206,6 +207,26 @@ static cl::opt<bool> timePasses(
              "program"),
     cl::init(false), cl::cat(runCategory));
 
+using obs_run::Progress;
+static cl::opt<Progress::Mode> progressMode(
+    "progress",
+    cl::desc("Show on stderr what a compilation is doing (the pass, and the "
+             "kernel it works on)"),
+    cl::values(clEnumValN(Progress::Mode::Auto, "auto",
+                          "on a terminal, once it has taken 2 seconds: one "
+                          "line, rewritten, with the time so far (default)"),
+               clEnumValN(Progress::Mode::Always, "always",
+                          "every step on a line of its own, wherever stderr "
+                          "goes"),
+               clEnumValN(Progress::Mode::Never, "never", "nothing")),
+    cl::init(Progress::Mode::Auto), cl::cat(runCategory));
+
+static cl::opt<unsigned> testProgressQuietMs(
+    "test-progress-quiet-ms",
+    cl::desc("Testing obs: how long --progress=auto shows nothing, in "
+             "milliseconds"),
+    cl::init(2000), cl::Hidden, cl::cat(runCategory));
+
 // For testing the compile cache: say on stderr whether it held the program.
 static cl::opt<bool> reportCache(
     "report-cache",
@@ -228,6 +249,14 @@ static cl::opt<BrokenContract> testBreakContract(
 
 namespace {
 
+/// What the compilations of this run are doing (--progress), cleared before
+/// anything else goes to stderr or stdout.
+Progress &getProgress() {
+  static Progress progress(progressMode,
+                           std::chrono::milliseconds(testProgressQuietMs));
+  return progress;
+}
+
 /// Prints each diagnostic as one line: `file:line:col: error: message`.
 class OneLineDiagnostics {
 public:
@@ -240,7 +269,7 @@ public:
       if (auto fileLoc = dyn_cast<FileLineColLoc>(diagnostic.getLocation()))
         os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine()
            << ":" << fileLoc.getColumn() << ": ";
-      llvm::errs() << location << "error: " << diagnostic.str() << "\n";
+      getProgress().write(location + "error: " + diagnostic.str() + "\n");
       return success();
     });
   }
@@ -252,7 +281,8 @@ private:
 };
 
 [[noreturn]] void fail(const llvm::Twine &message) {
-  llvm::errs() << "obs-run: " << message << "\n";
+  getProgress().clear();
+  getProgress().write("obs-run: " + message + "\n");
   exit(1);
 }
 
@@ -395,6 +425,9 @@ obs::CompileOptions getCompileOptions(const obs::Target &target) {
   if (!noCache && !obs::statisticsRequested())
     options.cacheDirectory = obs::CompileCache::getDefaultDirectory();
   options.timePasses = timePasses;
+  options.reportStep = [](const llvm::Twine &step) {
+    getProgress().step(step);
+  };
   if (reportCache)
     options.reportCache = [](const llvm::Twine &what) {
       llvm::errs() << "obs-run: compile cache: " << what << "\n";
@@ -417,6 +450,7 @@ OwningOpRef<ModuleOp> lower(ModuleOp module, const obs::Target &target,
                             llvm::StringRef stage) {
   FailureOr<OwningOpRef<ModuleOp>> lowered =
       target.lower(module, options, stage);
+  getProgress().clear();
   if (failed(lowered))
     fail("cannot lower '" + inputFile + "' for the " + target.getName() +
          " target");
@@ -504,11 +538,14 @@ void run(ModuleOp module, const obs::Target &target,
         (*executable)->bench(job, benchRuns);
     if (!result)
       failOn(result.takeError());
+    getProgress().clear();
     printBench(job, target.getName(), std::move(*result));
   } else {
+    // The host code is compiled as it is first called.
     failOn((*executable)->run(job));
   }
   failOn((*executable)->release());
+  getProgress().clear();
 }
 
 /// Runs `job` on the cpu target with its launches recorded, and prints the

@@ -98,6 +98,11 @@ struct CompileOptions {
   /// Whether each lowering prints the time of each of its passes to stderr
   /// (MLIR's pass timing, as `--mlir-timing` does).
   bool timePasses = false;
+  /// Told each step of a compilation as it starts: "obs-optimize:
+  /// obs-assign-work on @k" (a pass of the refinement, and the kernel or
+  /// function it runs on), "lowering: convert-obs-to-gpu", "LLVM: the host
+  /// code". Called on the pass manager's threads too, at once.
+  std::function<void(const Twine &)> reportStep;
   /// Testing obs: told "hit on TARGET" or "miss on TARGET" as the cache
   /// is asked for a program's code, and "hit on obs-optimize" or "miss on
   /// obs-optimize" as it is asked for the program refined.
