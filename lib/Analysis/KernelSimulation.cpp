@@ -373,3 +373,51 @@ mlir::obs::refineSyncs(KernelOp kernel, ArrayRef<SyncOp> candidates,
     return simulations.simulate(kernel);
   }
 }
+
+LogicalResult mlir::obs::reportUnsafeSyncs(const KernelSimulation &simulation) {
+  bool reportedAny = false;
+  // An in-place sync needs an array in shared memory to overwrite, and a
+  // shared buffer of its own to write: a written placement that the
+  // lowering could not honour is rejected, never dropped.
+  for (SyncOp sync : simulation.syncs) {
+    if (sync.getPlacementOrDefault() != Placement::InPlace ||
+        simulation.placedInPlace.contains(sync))
+      continue;
+    InFlightDiagnostic diag = sync.emitOpError();
+    tagError(diag, ErrorKind::RejectedChoice);
+    reportedAny = true;
+    if (sync.isOutputOnly()) {
+      diag << "in place cannot apply: its array is only returned, so its "
+              "stage writes the kernel's results in global memory, not a "
+              "shared buffer";
+      continue;
+    }
+    if (sync.isYieldedByRepeat()) {
+      diag << "in place cannot apply: the repeat body yields its array, "
+              "which then overwrites the buffer the iteration read only "
+              "where its stage reads the repeat's own array and nothing "
+              "else does; this stage reads another array too, or "
+              "another stage reads the repeat's";
+      continue;
+    }
+    diag << "in place has nothing to overwrite: its stage reads no array "
+            "of type "
+         << sync.getType() << " from shared memory that no later stage reads";
+  }
+  // An array in registers read by a thread that did not compute the
+  // element: the value is not in its registers.
+  for (const RegisterReadViolation &wrong :
+       simulation.run.getRegisterViolations()) {
+    reportRegisterViolation(simulation, wrong);
+    reportedAny = true;
+  }
+  // One report per responsible sync: the first hazard found for it.
+  llvm::DenseSet<Operation *> reported;
+  for (const Hazard &hazard : simulation.sharedHazards(/*limit=*/64)) {
+    if (!reported.insert(responsibleSync(simulation, hazard)).second)
+      continue;
+    reportHazard(simulation, hazard);
+    reportedAny = true;
+  }
+  return failure(reportedAny);
+}

@@ -160,6 +160,13 @@ private:
   uint64_t madeBefore, reusedBefore;
 };
 
+/// Reports, at the syncs, every written choice of `simulation`'s kernel
+/// that is not safe (obs-verify-sync's proof): an in-place placement the
+/// lowering could not honour, a read of registers or shuffles that gets
+/// another thread's value, and one hazard per responsible sync. Fails when
+/// it reported anything.
+LogicalResult reportUnsafeSyncs(const KernelSimulation &simulation);
+
 /// The sync responsible for `hazard` (null when none is): the stage that
 /// has it when it is within one stage, otherwise the first warp-scoped sync
 /// between the two accesses.

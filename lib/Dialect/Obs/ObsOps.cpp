@@ -402,9 +402,12 @@ LogicalResult KernelOp::verifyRegions() {
     }
     return WalkResult::advance();
   });
-  if (result.wasInterrupted())
+  if (result.wasInterrupted() || failed(verifyElementCode(getBody())))
     return failure();
-  return verifyElementCode(getBody());
+  if (const ObsDialect::KernelCheck &check =
+          cast<ObsDialect>((*this)->getDialect())->getKernelCheck())
+    return check(*this);
+  return success();
 }
 
 LogicalResult KernelOp::checkSharedMemory(uint64_t bytes, uint64_t limit) {

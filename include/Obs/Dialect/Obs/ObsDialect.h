@@ -5,6 +5,7 @@
 
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/Operation.h" // The attribute helpers call into Operation.
+#include <functional>
 
 #include "Obs/Dialect/Obs/ObsDialect.h.inc"
 

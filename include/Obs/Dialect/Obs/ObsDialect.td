@@ -125,6 +125,21 @@ def Obs_Dialect : Dialect {
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 0;
+  let extraClassDeclaration = [{
+    /// A check every obs.kernel's verifier runs after its own, for a tool
+    /// that shows more than the structure's errors: obs-lsp-server sets the
+    /// sync proof, so that an editor shows a racy kernel's errors. (This
+    /// library cannot call the proof, which is built on it.)
+    using KernelCheck =
+        std::function<::mlir::LogicalResult(::mlir::Operation *kernel)>;
+    void setKernelCheck(KernelCheck check) { kernelCheck = std::move(check); }
+    const KernelCheck &getKernelCheck() const { return kernelCheck; }
+
+  private:
+    KernelCheck kernelCheck;
+
+  public:
+  }];
 }
 
 class Obs_Op<string mnemonic, list<Trait> traits = []>
