@@ -6,4 +6,4 @@
   if (d > tolerance * s) bad++
   n++
 }
-END { print n " values, " bad + 0 " beyond the tolerance" }
+END { print (n + 0) " values, " bad + 0 " beyond the tolerance" }
