@@ -202,9 +202,10 @@ static cl::opt<bool> noCache(
 static cl::opt<bool> timePasses(
     "time",
     cl::desc("Print to stderr the time each pass of the compilation takes "
-             "(MLIR's pass timing, one report per target compiled); nothing "
-             "is compiled, and so timed, where the compile cache holds the "
-             "program"),
+             "(MLIR's pass timing: a report for obs-optimize, then one for "
+             "the lowering, per target compiled); nothing is compiled, and "
+             "so timed, where the compile cache holds the program, and "
+             "obs-optimize is not where it holds the refined program"),
     cl::init(false), cl::cat(runCategory));
 
 using obs_run::Progress;
