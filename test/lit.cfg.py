@@ -68,9 +68,16 @@ if shutil.which("valgrind") and not config.sanitizer_flags:
 # util-linux's script runs a command on a terminal (obs-run's progress line
 # shows only there); Debian's bsdutils, which every system has, holds it.
 # It needs a pseudo-terminal, which a container may lack.
-if shutil.which("script") and subprocess.run(
-        ["script", "-qc", "true", "/dev/null"], stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
+def pseudo_terminal_works():
+    try:
+        return subprocess.run(
+            ["script", "-qc", "true", "/dev/null"], stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            timeout=10).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+if shutil.which("script") and pseudo_terminal_works():
     config.available_features.add("script")
 
 # The format of the C++ sources (.clang-format: LLVM style) is checked
