@@ -54,6 +54,29 @@ struct RefinedCopy {
   uint64_t cost = 0;
 };
 
+/// The last pass of a candidate's refinement: hands out the simulation of
+/// the refined copy, from the simulations the refinements made (their last
+/// is usually of the copy as it is left, and is reused).
+struct CaptureSimulation
+    : PassWrapper<CaptureSimulation, OperationPass<KernelOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CaptureSimulation)
+
+  explicit CaptureSimulation(std::shared_ptr<const KernelSimulation> &into)
+      : into(into) {}
+  StringRef getArgument() const override { return "obs-capture-simulation"; }
+
+  void runOnOperation() override {
+    FailureOr<std::shared_ptr<const KernelSimulation>> simulated =
+        getAnalysis<KernelSimulations>().simulate(getOperation());
+    if (failed(simulated))
+      return signalPassFailure();
+    into = std::move(*simulated);
+    markAllAnalysesPreserved();
+  }
+
+  std::shared_ptr<const KernelSimulation> &into;
+};
+
 struct ObsAssignWorkPass
     : mlir::obs::impl::ObsAssignWorkBase<ObsAssignWorkPass> {
   using ObsAssignWorkBase::ObsAssignWorkBase;
@@ -307,6 +330,7 @@ struct ObsAssignWorkPass
     refine.addPass(createObsAssignWork(options));
     for (const auto &create : refinements)
       refine.addPass(create());
+    refine.addPass(std::make_unique<CaptureSimulation>(copy.simulation));
     // Only this thread's diagnostics: other kernels are refined beside
     // this one, and their errors are the user's.
     std::thread::id here = std::this_thread::get_id();
@@ -318,18 +342,15 @@ struct ObsAssignWorkPass
     ScratchStatistics scratchCounts(copy.statistics);
     if (failed(pm.run(*copy.module)))
       return std::nullopt;
-    KernelOp refined = *copy.module->getOps<KernelOp>().begin();
     // A copy the verifier would reject (a choice the refinements could
     // not make safe) is no candidate.
-    FailureOr<KernelSimulation> simulated = simulateKernel(refined);
-    if (failed(simulated) || !simulated->run.getRegisterViolations().empty() ||
-        !simulated->hazards(/*limit=*/1).empty())
+    const KernelSimulation &simulated = *copy.simulation;
+    if (!simulated.run.getRegisterViolations().empty() ||
+        !simulated.hazards(/*limit=*/1).empty())
       return std::nullopt;
-    BlockCost cost = computeBlockCost(simulated->run, KernelOp::kWarpSize);
+    BlockCost cost = computeBlockCost(simulated.run, KernelOp::kWarpSize);
     copy.cost = cost.estimatedSlots(
-        llvm::divideCeil(simulated->run.getThreads(), KernelOp::kWarpSize));
-    copy.simulation =
-        std::make_shared<const KernelSimulation>(std::move(*simulated));
+        llvm::divideCeil(simulated.run.getThreads(), KernelOp::kWarpSize));
     return copy;
   }
 
