@@ -4,49 +4,58 @@
 // files that use obs, and the upstream dialects obs lowers through. Point an
 // editor's MLIR extension at it (for VS Code, `mlir.server_path`).
 //
-// Beyond the verifier's errors, every obs.kernel is proved as obs-verify-sync
-// proves it (the kernel as written, in one block's simulation), so an editor
-// shows a race, a wrong read of registers or an in-place placement that
-// cannot apply where the file is opened or changed, not at the next compile.
-// Launches are proved with the module (obs-verify-launches), which the
-// server does not run.
+// Beyond the verifier's errors, every obs.kernel is proved as the reference
+// target proves it (obs-verify-reference: networks expanded, flattened, its
+// written choices simulated), so an editor shows a race, a wrong read of
+// registers or an in-place placement that cannot apply where the file is
+// opened or changed, not at the next compile. Launches are proved with the
+// module, when it is compiled.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Obs/Analysis/KernelSimulation.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/InitAll.h"
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "Obs/Transforms/Passes.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Tools/mlir-lsp-server/MlirLspServerMain.h"
 
 using namespace mlir;
 
-/// obs-verify-sync's proof of `op`, an obs.kernel, its errors reported at
-/// its ops.
-static LogicalResult proveSyncs(Operation *op) {
-  FailureOr<obs::KernelSimulation> simulated =
-      obs::simulateKernel(cast<obs::KernelOp>(op));
-  if (failed(simulated))
-    return failure();
-  return obs::reportUnsafeSyncs(*simulated);
+/// Reports, at `op`'s ops, what the reference target's proof finds wrong
+/// with `op`, an obs.kernel, proved on a copy. Always succeeds: a kernel the
+/// proof rejects is still a file the editor can navigate (a failed verifier
+/// would leave the server without the file's IR).
+static LogicalResult proveKernel(Operation *op) {
+  // The proof verifies nothing itself, but stays out of its own way should
+  // anything verify the copy.
+  static thread_local bool proving = false;
+  if (proving)
+    return success();
+  proving = true;
+  OwningOpRef<ModuleOp> copy = ModuleOp::create(op->getLoc());
+  copy->getBody()->push_back(op->clone());
+  PassManager pm(op->getContext());
+  pm.enableVerifier(false);
+  pm.addPass(obs::createObsVerifyReference());
+  (void)pm.run(*copy);
+  proving = false;
+  return success();
 }
 
 int main(int argc, char **argv) {
   DialectRegistry registry;
   obs::registerAllDialects(registry);
   registry.addExtension(+[](MLIRContext *context, obs::ObsDialect *dialect) {
-    // The simulation lowers a copy of the kernel into these: loaded now,
-    // not while the verifier runs.
-    context->loadDialect<arith::ArithDialect, gpu::GPUDialect,
-                         memref::MemRefDialect, NVVM::NVVMDialect,
-                         scf::SCFDialect, ub::UBDialect>();
-    dialect->setKernelCheck(proveSyncs);
+    // What the proof lowers a copy into, loaded now rather than while a
+    // file is verified.
+    DialectRegistry proofDialects;
+    obs::createObsVerifyReference()->getDependentDialects(proofDialects);
+    context->appendDialectRegistry(proofDialects);
+    for (StringRef name : proofDialects.getDialectNames())
+      context->getOrLoadDialect(name);
+    dialect->setKernelCheck(proveKernel);
   });
   return failed(MlirLspServerMain(argc, argv, registry));
 }
