@@ -346,15 +346,19 @@ Error HostArray::fillFromList(StringRef text, const Twine &origin,
       return error;
   for (auto [k, entry] : llvm::enumerate(numbers)) {
     auto [token, line] = entry;
-    // Counted from 1, as people count; a file's by its line.
-    std::string where = (origin + (fromFile ? ", line " + Twine(line)
-                                            : ", number " + Twine(k + 1)))
-                            .str();
+    // Counted from 1, as people count; a file's by its line. Spelled only
+    // for an error: a file may hold a hundred million numbers.
+    auto fail = [&, k = k, line = line](Error error) {
+      return makeError(
+          origin +
+          (fromFile ? ", line " + Twine(line) : ", number " + Twine(k + 1)) +
+          ": " + toString(std::move(error)));
+    };
     Expected<Number> number = parseNumber(token, components[k % getWidth()]);
     if (!number)
-      return makeError(where + ": " + toString(number.takeError()));
+      return fail(number.takeError());
     if (Error error = set(k, *number, token))
-      return makeError(where + ": " + toString(std::move(error)));
+      return fail(std::move(error));
   }
   return Error::success();
 }
