@@ -52,6 +52,9 @@ static std::string buildIdentity() {
 }
 
 std::string CompileCache::getKey(ModuleOp module, StringRef pipeline) const {
+  // The key prints the whole program: only a cache that is on needs it.
+  if (!isEnabled())
+    return "";
   std::string text;
   llvm::raw_string_ostream os(text);
   os << buildIdentity() << "\n" << pipeline << "\n";

@@ -277,10 +277,8 @@ public:
     bool hostShared =
         ObsDialect::HostMemorySharedAttrHelper(module.getContext())
             .isAttrPresent(**lowered);
-    if (options.reportStep)
-      options.reportStep("LLVM: the host code");
     llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
-        runner::createEngine(**lowered, options.jitOptLevel,
+        runner::createEngine(**lowered, options,
                              /*keepObject=*/false);
     if (!engine)
       return fail(engine.takeError());

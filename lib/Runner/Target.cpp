@@ -183,8 +183,12 @@ static void initializeNativeTarget() {
 }
 
 llvm::Expected<std::unique_ptr<ExecutionEngine>>
-mlir::obs::runner::createEngine(ModuleOp lowered, unsigned optLevel,
+mlir::obs::runner::createEngine(ModuleOp lowered,
+                                const CompileOptions &compileOptions,
                                 bool keepObject) {
+  if (compileOptions.reportStep)
+    compileOptions.reportStep("LLVM: the host code");
+  unsigned optLevel = compileOptions.jitOptLevel;
   initializeNativeTarget();
   ExecutionEngineOptions options;
   auto transformer = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
@@ -205,7 +209,7 @@ llvm::Expected<std::unique_ptr<Executable>>
 mlir::obs::compileForHost(ModuleOp lowered, const CompileOptions &options,
                           const RuntimeReports &reports) {
   llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
-      runner::createEngine(lowered, options.jitOptLevel, /*keepObject=*/false);
+      runner::createEngine(lowered, options, /*keepObject=*/false);
   if (!engine)
     return engine.takeError();
   (*engine)->registerSymbols([&](llvm::orc::MangleAndInterner mangle) {
@@ -329,11 +333,13 @@ static std::unique_ptr<PassManager>
 makePassManager(MLIRContext *context, const CompileOptions &options,
                 StringRef stage) {
   auto pm = std::make_unique<PassManager>(context);
-  if (options.timePasses)
-    pm->enableTiming();
+  // Timing last: an instrumentation added after it would be timed as part
+  // of each pass.
   if (options.reportStep)
     pm->addInstrumentation(
         std::make_unique<StepReporter>(stage, options.reportStep));
+  if (options.timePasses)
+    pm->enableTiming();
   return pm;
 }
 
@@ -398,40 +404,33 @@ static OwningOpRef<ModuleOp> loadRefined(const CompileCache &cache,
 
 FailureOr<OwningOpRef<ModuleOp>>
 Target::refine(ModuleOp module, const CompileOptions &options) const {
-  MLIRContext *context = module.getContext();
-  std::unique_ptr<PassManager> pm =
-      makePassManager(context, options, "obs-optimize");
-  buildRefinementPipeline(*pm, options);
   CompileCache cache(options.cacheDirectory);
-  std::string key =
-      cache.isEnabled() ? cache.getKey(module, getRefinementKey(options)) : "";
+  std::string key = cache.getKey(module, getRefinementKey(options));
   if (OwningOpRef<ModuleOp> kept =
-          cache.isEnabled() ? loadRefined(cache, key, context) : nullptr) {
+          loadRefined(cache, key, module.getContext())) {
     if (options.reportCache)
       options.reportCache("hit on obs-optimize");
-    // The context as the refinement leaves it: what comes next (a drawing
-    // of a kernel, which simulates it outside any pass) may create ops of
-    // the dialects its passes load.
-    DialectRegistry dialects;
-    pm->getDependentDialects(dialects);
-    context->appendDialectRegistry(dialects);
-    for (StringRef name : dialects.getDialectNames())
-      context->getOrLoadDialect(name);
     return kept;
   }
   if (options.reportCache)
     options.reportCache("miss on obs-optimize");
   OwningOpRef<ModuleOp> copy(module.clone());
+  std::unique_ptr<PassManager> pm =
+      makePassManager(module.getContext(), options, "obs-optimize");
+  buildRefinementPipeline(*pm, options);
   if (failed(pm->run(*copy)))
     return failure();
-  if (cache.isEnabled())
+  // Kept only when written whole.
+  std::string bytecode;
+  llvm::raw_string_ostream os(bytecode);
+  if (cache.isEnabled() && succeeded(writeBytecodeToFile(*copy, os)))
     cache.store(
         key,
         [&](StringRef path) {
           std::error_code error;
-          llvm::raw_fd_ostream os(path, error);
+          llvm::raw_fd_ostream file(path, error);
           if (!error)
-            (void)writeBytecodeToFile(*copy, os);
+            file << bytecode;
         },
         CompileCache::Entry::RefinedProgram);
   return copy;
@@ -460,32 +459,23 @@ FailureOr<OwningOpRef<ModuleOp>> Target::lower(ModuleOp module,
 }
 
 std::string Target::getPipelineKey(const CompileOptions &options) const {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << "target=" << getName();
+  std::string text = ("target=" + getName()).str();
   if (!refinesKernels())
     return text;
   // Not the thread and block orders: the code reads them as data
   // (Obs/Support/ExecutionOrder.h), filled before each run.
-  os << " strategy=" << static_cast<int>(options.strategy)
-     << " no-optimize=" << !options.optimize
-     << " record-launches=" << options.recordLaunches
-     << " opt-level=" << options.jitOptLevel << " passes=";
-  for (RefinementPass pass : options.passes)
-    os << static_cast<int>(pass) << ",";
-  return text;
+  return text + " " + getRefinementKey(options) +
+         " record-launches=" + std::to_string(options.recordLaunches) +
+         " opt-level=" + std::to_string(options.jitOptLevel);
 }
 
 llvm::Expected<std::unique_ptr<Executable>>
 Target::compile(ModuleOp module, const CompileOptions &options,
                 const RuntimeReports &reports) const {
   CompileCache cache(options.cacheDirectory);
-  // The key prints the whole program: only a cache that is on needs it.
-  std::string key =
-      cache.isEnabled() ? cache.getKey(module, getPipelineKey(options)) : "";
+  std::string key = cache.getKey(module, getPipelineKey(options));
   if (std::unique_ptr<Executable> cached =
-          cache.isEnabled() ? loadCached(cache, key, options, reports)
-                            : nullptr) {
+          loadCached(cache, key, options, reports)) {
     if (options.reportCache)
       options.reportCache("hit on " + getName());
     return std::move(cached);
@@ -495,10 +485,8 @@ Target::compile(ModuleOp module, const CompileOptions &options,
   FailureOr<OwningOpRef<ModuleOp>> lowered = lower(module, options);
   if (failed(lowered))
     return runner::makeLoweringError(*this);
-  if (options.reportStep)
-    options.reportStep("LLVM: the host code");
   llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
-      runner::createEngine(**lowered, options.jitOptLevel, cache.isEnabled());
+      runner::createEngine(**lowered, options, cache.isEnabled());
   if (!engine)
     return engine.takeError();
   (*engine)->registerSymbols([&](llvm::orc::MangleAndInterner mangle) {

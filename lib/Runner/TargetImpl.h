@@ -22,10 +22,11 @@ namespace mlir::obs::runner {
 llvm::orc::SymbolMap getRuntimeSymbols(const RuntimeReports &reports,
                                        llvm::orc::MangleAndInterner mangle);
 
-/// An ExecutionEngine for `lowered`, optimised at `optLevel`; with
-/// `keepObject`, its object code can be dumped (the compile cache's).
+/// An ExecutionEngine for `lowered`, optimised at `options`' jitOptLevel,
+/// the step reported to its reportStep; with `keepObject`, its object code
+/// can be dumped (the compile cache's).
 llvm::Expected<std::unique_ptr<ExecutionEngine>>
-createEngine(ModuleOp lowered, unsigned optLevel, bool keepObject);
+createEngine(ModuleOp lowered, const CompileOptions &options, bool keepObject);
 
 /// "cannot lower the program for the NAME target", after the pipeline's
 /// own diagnostics.

@@ -254,6 +254,14 @@ static void writeStageEnd(llvm::raw_ostream &os, const Layout &layout,
 }
 
 LogicalResult mlir::obs::drawNetwork(KernelOp kernel, llvm::raw_ostream &os) {
+  // The copy and its simulation create ops of the dialects the proof's
+  // passes depend on; outside a pass, nothing else loads them.
+  MLIRContext *context = kernel.getContext();
+  DialectRegistry dialects;
+  createObsVerifySync()->getDependentDialects(dialects);
+  context->appendDialectRegistry(dialects);
+  for (StringRef name : dialects.getDialectNames())
+    context->getOrLoadDialect(name);
   // The data flow, from a copy with one thread per element and nothing
   // refined: fresh buffers, so every stage's reads are of its inputs.
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(kernel.getLoc());

@@ -28,7 +28,7 @@ Progress::~Progress() {
 }
 
 void Progress::step(const llvm::Twine &step) {
-  if (mode == Mode::Never || (mode == Mode::Auto && !terminal))
+  if (!isActive())
     return;
   std::lock_guard<std::mutex> lock(mutex);
   if (mode == Mode::Always) {

@@ -37,6 +37,12 @@ public:
   Progress(const Progress &) = delete;
   Progress &operator=(const Progress &) = delete;
 
+  /// Whether steps show at all: not with Never, nor in Auto where stderr
+  /// is no terminal.
+  bool isActive() const {
+    return mode == Mode::Always || (mode == Mode::Auto && terminal);
+  }
+
   /// Shows that `step` has started. Safe on any thread.
   void step(const llvm::Twine &step);
 

@@ -426,12 +426,14 @@ obs::CompileOptions getCompileOptions(const obs::Target &target) {
   if (!noCache && !obs::statisticsRequested())
     options.cacheDirectory = obs::CompileCache::getDefaultDirectory();
   options.timePasses = timePasses;
-  options.reportStep = [](const llvm::Twine &step) {
-    getProgress().step(step);
-  };
+  // Every pass reports its step: only when something shows them.
+  if (getProgress().isActive())
+    options.reportStep = [](const llvm::Twine &step) {
+      getProgress().step(step);
+    };
   if (reportCache)
     options.reportCache = [](const llvm::Twine &what) {
-      llvm::errs() << "obs-run: compile cache: " << what << "\n";
+      getProgress().write("obs-run: compile cache: " + what + "\n");
     };
   return options;
 }
@@ -885,11 +887,14 @@ int main(int argc, char **argv) {
     return 0;
   }
 
-  obs::Job reference = *job;
+  // The inputs as they were, for ref to run on: only with --check.
+  std::optional<obs::Job> reference;
+  if (check)
+    reference = *job;
   run(*module, *target, options, *job);
-  if (check) {
-    run(*module, *getTarget("ref"), options, reference);
-    compareWithReference(*job, reference);
+  if (reference) {
+    run(*module, *getTarget("ref"), options, *reference);
+    compareWithReference(*job, *reference);
   }
   if (obs::statisticsRequested())
     obs::printStatistics(llvm::errs());

@@ -56,7 +56,7 @@ public:
 
   /// The key of `module` compiled by `pipeline`, text that names every
   /// option that changes the code, by this build of obs (its executable's
-  /// size and time).
+  /// size and time). Empty, and nothing printed, when the cache is off.
   std::string getKey(ModuleOp module, StringRef pipeline) const;
 
   /// The `entry` kept under `key`, or null on a miss.
