@@ -2,30 +2,10 @@
 //-------------------------------===//
 
 #include "Obs/Analysis/BlockRun.h"
-#include "Obs/Dialect/Obs/ObsDialect.h"
-#include "Obs/KernelLowering/KernelLowering.h"
-#include "Obs/Support/ErrorKinds.h"
-#include "Obs/Support/IntegerEvaluation.h"
-#include "Obs/Support/MemoryBytes.h"
-#include "Obs/Support/RuntimeFunctions.h"
-#include "Obs/Support/StableSort.h"
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/Matchers.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/ScopeExit.h"
-#include "llvm/ADT/TypeSwitch.h"
-#include "llvm/Support/MathExtras.h"
+#include <algorithm>
 #include <array>
-#include <map>
 #include <numeric>
-#include <queue>
-#include <set>
 
 using namespace mlir;
 using namespace mlir::obs;

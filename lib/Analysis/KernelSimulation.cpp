@@ -75,19 +75,18 @@ KernelSimulations::simulate(KernelOp kernel) {
   if (failed(made))
     return failure();
   ++simulated;
-  if (recent.size() == kKept)
-    recent.pop_back();
-  recent.insert(recent.begin(), {now, std::make_shared<const KernelSimulation>(
-                                          std::move(*made))});
+  keep(kernel, std::make_shared<const KernelSimulation>(std::move(*made)));
   return recent.front().second;
 }
 
 void KernelSimulations::keep(
     KernelOp kernel, std::shared_ptr<const KernelSimulation> simulation) {
+  OperationFingerPrint now(kernel);
+  // One entry per plan: a simulation kept again replaces the one before.
+  llvm::erase_if(recent, [&](const auto &entry) { return entry.first == now; });
   if (recent.size() == kKept)
     recent.pop_back();
-  recent.insert(recent.begin(),
-                {OperationFingerPrint(kernel), std::move(simulation)});
+  recent.insert(recent.begin(), {now, std::move(simulation)});
 }
 
 SimulationCount::~SimulationCount() {

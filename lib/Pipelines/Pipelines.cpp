@@ -103,11 +103,11 @@ void mlir::obs::buildOptimizePipeline(OpPassManager &pm,
   // scopes are then chosen for the layout that runs. The plan reuses
   // memory across block barriers, so it must see them before any is
   // downgraded; the elision then keeps those that a reuse needs.
-  SmallVector<RefinementPass, 2> afterAssignment;
-  for (RefinementPass later :
-       {RefinementPass::PromoteRegisters, RefinementPass::InPlace})
-    if (wanted(later))
-      afterAssignment.push_back(later);
+  // With the cost strategy, obs-assign-work refines each strategy's copy
+  // and keeps the chosen one refined: registers and in place are made
+  // there, not again after it.
+  bool refinedByAssignment = wanted(RefinementPass::AssignWork) &&
+                             options.strategy == WorkStrategy::Cost;
   if (wanted(RefinementPass::AssignWork)) {
     ObsAssignWorkOptions assignOptions;
     assignOptions.threads = options.threads;
@@ -117,20 +117,19 @@ void mlir::obs::buildOptimizePipeline(OpPassManager &pm,
     // compact deals out for). Warp scopes and the shared-memory plan are
     // left out: they cost the most compile time (obs-elide-warp-syncs
     // tries each sync), and they rank the strategies of the seed and
-    // example kernels as the two do (bench/run's cost rows). The chosen
-    // copy is kept as refined, so those two are not run again.
-    for (RefinementPass later : afterAssignment)
-      assignOptions.refineWith.push_back(
-          describeRefinementPass(later).first.str());
-    assignOptions.keepRefined = options.strategy == WorkStrategy::Cost;
+    // example kernels as the two do (bench/run's cost rows).
+    for (RefinementPass later :
+         {RefinementPass::PromoteRegisters, RefinementPass::InPlace})
+      if (wanted(later))
+        assignOptions.refineWith.push_back(
+            describeRefinementPass(later).first.str());
+    assignOptions.keepRefined = refinedByAssignment;
     kernels.addPass(createObsAssignWork(assignOptions));
-    if (assignOptions.keepRefined)
-      afterAssignment.clear();
   }
-  for (RefinementPass later : afterAssignment)
-    kernels.addPass(later == RefinementPass::PromoteRegisters
-                        ? createObsPromoteRegisters()
-                        : createObsInPlace());
+  if (!refinedByAssignment && wanted(RefinementPass::PromoteRegisters))
+    kernels.addPass(createObsPromoteRegisters());
+  if (!refinedByAssignment && wanted(RefinementPass::InPlace))
+    kernels.addPass(createObsInPlace());
   if (wanted(RefinementPass::PlanShared))
     kernels.addPass(createObsPlanShared());
   if (wanted(RefinementPass::ElideWarpSyncs))

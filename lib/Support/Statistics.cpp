@@ -48,24 +48,15 @@ static Report &getReport() {
   return report;
 }
 
-/// How many ScratchStatistics live on this thread, and where the innermost
-/// records counts (null: they are dropped).
-static thread_local unsigned scratchDepth = 0;
+/// Where the counts made on this thread go while a ScratchStatistics
+/// lives; null: to the report.
 static thread_local obs::RecordedStatistics *recording = nullptr;
 
-mlir::obs::ScratchStatistics::ScratchStatistics() : outer(recording) {
-  ++scratchDepth;
-  recording = nullptr;
-}
 mlir::obs::ScratchStatistics::ScratchStatistics(RecordedStatistics &recorded)
     : outer(recording) {
-  ++scratchDepth;
   recording = &recorded;
 }
-mlir::obs::ScratchStatistics::~ScratchStatistics() {
-  --scratchDepth;
-  recording = outer;
-}
+mlir::obs::ScratchStatistics::~ScratchStatistics() { recording = outer; }
 
 /// The position of `statistic` among `pass`'s declared statistics.
 static unsigned declaredIndex(Pass &pass, Pass::Statistic &statistic) {
@@ -73,55 +64,38 @@ static unsigned declaredIndex(Pass &pass, Pass::Statistic &statistic) {
   return llvm::find(declared, &statistic) - declared.begin();
 }
 
-/// The count of `statistic` of `pass` (the report's mutex held).
-static Count &countOf(Pass &pass, Pass::Statistic &statistic, StringRef name) {
-  Count &count = lookup(lookup(getReport().counts, pass.getArgument()), name);
-  count.declared = declaredIndex(pass, statistic);
-  return count;
+/// Counts `value` (added, or a maximum) for `name` of `pass`, into this
+/// thread's recording or the report.
+static void count(StringRef pass, StringRef name, unsigned declared,
+                  uint64_t value, bool isMax) {
+  if (recording)
+    return recording->add(pass, name, declared, value, isMax);
+  llvm::sys::SmartScopedLock<true> lock(getReport().mutex);
+  Count &counted = lookup(lookup(getReport().counts, pass), name);
+  counted.declared = declared;
+  counted.value =
+      isMax ? std::max(counted.value, value) : counted.value + value;
 }
 
 void mlir::obs::addToStatistic(Pass &pass, Pass::Statistic &statistic,
                                StringRef name, uint64_t amount) {
-  if (scratchDepth) {
-    if (recording)
-      recording->entries.push_back({pass.getArgument().str(), name.str(),
-                                    declaredIndex(pass, statistic), amount,
-                                    /*isMax=*/false});
-    return;
-  }
-  statistic += amount;
-  llvm::sys::SmartScopedLock<true> lock(getReport().mutex);
-  countOf(pass, statistic, name).value += amount;
+  if (!recording)
+    statistic += amount;
+  count(pass.getArgument(), name, declaredIndex(pass, statistic), amount,
+        /*isMax=*/false);
 }
 
 void mlir::obs::maxStatistic(Pass &pass, Pass::Statistic &statistic,
                              StringRef name, uint64_t value) {
-  if (scratchDepth) {
-    if (recording)
-      recording->entries.push_back({pass.getArgument().str(), name.str(),
-                                    declaredIndex(pass, statistic), value,
-                                    /*isMax=*/true});
-    return;
-  }
-  statistic.updateMax(value);
-  llvm::sys::SmartScopedLock<true> lock(getReport().mutex);
-  Count &count = countOf(pass, statistic, name);
-  count.value = std::max(count.value, value);
+  if (!recording)
+    statistic.updateMax(value);
+  count(pass.getArgument(), name, declaredIndex(pass, statistic), value,
+        /*isMax=*/true);
 }
 
 void mlir::obs::RecordedStatistics::report() const {
-  if (scratchDepth) {
-    if (recording)
-      llvm::append_range(recording->entries, entries);
-    return;
-  }
-  llvm::sys::SmartScopedLock<true> lock(getReport().mutex);
-  for (const Entry &entry : entries) {
-    Count &count = lookup(lookup(getReport().counts, entry.pass), entry.name);
-    count.declared = entry.declared;
-    count.value = entry.isMax ? std::max(count.value, entry.value)
-                              : count.value + entry.value;
-  }
+  for (const Entry &entry : entries)
+    count(entry.pass, entry.name, entry.declared, entry.value, entry.isMax);
 }
 
 bool mlir::obs::statisticsRequested() { return showStatistics; }

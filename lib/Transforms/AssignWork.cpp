@@ -54,9 +54,11 @@ struct RefinedCopy {
   uint64_t cost = 0;
 };
 
-/// The last pass of a candidate's refinement: hands out the simulation of
-/// the refined copy, from the simulations the refinements made (their last
-/// is usually of the copy as it is left, and is reused).
+/// The last pass of a refinement run inside obs-assign-work: hands out the
+/// simulation of the kernel as the refinements leave it, from those they
+/// made (their last is usually of that plan, and is reused). The pass
+/// manager may clone it per thread; every clone writes `into`, which
+/// outlives the run.
 struct CaptureSimulation
     : PassWrapper<CaptureSimulation, OperationPass<KernelOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CaptureSimulation)
@@ -116,11 +118,16 @@ struct ObsAssignWorkPass
       adoptCopy(kernel, *chosenCopy);
       return;
     }
+    // A pipeline run on the pass's own op clears its analyses when it
+    // ends: the last simulation is taken out first, for the passes after.
+    std::shared_ptr<const KernelSimulation> last;
     OpPassManager refine(KernelOp::getOperationName());
     for (const auto &create : refinements)
       refine.addPass(create());
+    refine.addPass(std::make_unique<CaptureSimulation>(last));
     if (failed(runPipeline(refine, kernel)))
       return signalPassFailure();
+    getAnalysis<KernelSimulations>().keep(kernel, std::move(last));
   }
 
   /// Takes the place of `kernel`'s body and attributes with `copy`'s, and
@@ -168,14 +175,11 @@ struct ObsAssignWorkPass
     }
     WorkStrategy chosen = strategy;
     if (chosen == WorkStrategy::Cost) {
-      std::optional<RefinedCopy> best;
-      chosen = chooseByCost(kernel, blockThreads, best);
+      std::tie(chosen, chosenCopy) = chooseByCost(kernel, blockThreads);
       // The copy was dealt out as the kernel would be, and refined: what
       // is left to do here, it has done.
-      if (keepRefined && best) {
-        chosenCopy = std::move(best);
+      if (chosenCopy)
         return success();
-      }
     }
     uint64_t mostPerThread = 0;
     bool assignedAny = false;
@@ -275,10 +279,10 @@ struct ObsAssignWorkPass
   /// The strategy whose copy of `kernel`, dealt out to `blockThreads`
   /// threads and refined by the passes of `refineWith`, has the fewest
   /// estimated issue slots in the simulation; strided when no sync is left
-  /// to deal out or no copy can be refined. `best` is the chosen copy,
-  /// when one was made.
-  WorkStrategy chooseByCost(KernelOp kernel, uint64_t blockThreads,
-                            std::optional<RefinedCopy> &best) {
+  /// to deal out or no copy can be refined. With keep-refined, the chosen
+  /// copy too, when one was made.
+  std::pair<WorkStrategy, std::optional<RefinedCopy>>
+  chooseByCost(KernelOp kernel, uint64_t blockThreads) {
     bool anyOpen = false, moreThanThreads = false;
     kernel.walk([&](SyncOp sync) {
       if (sync.getWorkAssignment())
@@ -287,7 +291,7 @@ struct ObsAssignWorkPass
       moreThanThreads |= sync.getType().getLength() > blockThreads;
     });
     if (!anyOpen)
-      return WorkStrategy::Strided;
+      return {WorkStrategy::Strided, std::nullopt};
     SmallVector<WorkStrategy, 3> candidates = {WorkStrategy::Strided};
     // With one element per thread, blocked<1> is strided.
     if (moreThanThreads)
@@ -306,9 +310,10 @@ struct ObsAssignWorkPass
       if (copy && (!chosen || copy->cost < copies[*chosen]->cost))
         chosen = index;
     if (!chosen)
-      return WorkStrategy::Strided;
-    best = std::move(copies[*chosen]);
-    return candidates[*chosen];
+      return {WorkStrategy::Strided, std::nullopt};
+    if (!keepRefined)
+      return {candidates[*chosen], std::nullopt};
+    return {candidates[*chosen], std::move(copies[*chosen])};
   }
 
   /// A copy of `kernel` dealt out by `candidate` and refined, with its
@@ -351,6 +356,12 @@ struct ObsAssignWorkPass
     BlockCost cost = computeBlockCost(simulated.run, KernelOp::kWarpSize);
     copy.cost = cost.estimatedSlots(
         llvm::divideCeil(simulated.run.getThreads(), KernelOp::kWarpSize));
+    // Only a copy that may be kept keeps its module and every access of its
+    // block while the other candidates are refined.
+    if (!keepRefined) {
+      copy.simulation.reset();
+      copy.module = nullptr;
+    }
     return copy;
   }
 

@@ -1,7 +1,6 @@
 //===- VerifySync.cpp - prove every sync safe -----------------------------===//
 
 #include "Obs/Analysis/KernelSimulation.h"
-#include "Obs/Support/ErrorKinds.h"
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -33,10 +33,13 @@ class RecordedStatistics {
 public:
   /// Adds every count to the report, under the pass that made it.
   void report() const;
+  /// Records one count (`isMax`: a maximum, not an amount to add).
+  void add(StringRef pass, StringRef name, unsigned declared, uint64_t value,
+           bool isMax) {
+    entries.push_back({pass.str(), name.str(), declared, value, isMax});
+  }
 
 private:
-  friend void addToStatistic(Pass &, Pass::Statistic &, StringRef, uint64_t);
-  friend void maxStatistic(Pass &, Pass::Statistic &, StringRef, uint64_t);
   struct Entry {
     std::string pass, name;
     unsigned declared;
@@ -46,15 +49,13 @@ private:
   std::vector<Entry> entries;
 };
 
-/// While one lives, the counts passes make on this thread are dropped, or
-/// recorded: a pass that runs other passes on a scratch copy of its op
-/// (obs-assign-work's cost strategy, which runs the refinements on a copy
-/// per strategy, on the thread that runs it) reports only what it did to
-/// the op itself, and what it did to a copy it keeps.
+/// While one lives, the counts passes make on this thread go to `recorded`
+/// instead of the report: a pass that runs other passes on a scratch copy
+/// of its op (obs-assign-work's cost strategy, which refines a copy per
+/// strategy on the thread that runs it) reports only what it did to the op
+/// itself, and what it did to a copy it keeps (RecordedStatistics::report).
 class ScratchStatistics {
 public:
-  ScratchStatistics();
-  /// Records the counts into `recorded` instead of dropping them.
   explicit ScratchStatistics(RecordedStatistics &recorded);
   ~ScratchStatistics();
   ScratchStatistics(const ScratchStatistics &) = delete;

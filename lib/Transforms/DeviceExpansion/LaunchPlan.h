@@ -28,7 +28,6 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/SymbolTable.h"
-#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/ADT/bit.h"
 
 namespace mlir::obs::device_expansion {
