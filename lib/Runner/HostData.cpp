@@ -122,13 +122,6 @@ static Expected<Number> parseNumber(StringRef token, const ScalarType &type) {
 // HostArray
 //===----------------------------------------------------------------------===//
 
-uint64_t obs_run::getHostArrayBytes(obs::ArrType type) {
-  uint64_t bytes = 0;
-  for (Type scalar : obs::flattenElementType(type.getLeafType()))
-    bytes += ScalarType::get(scalar).bytes;
-  return bytes * type.getNumLeaves();
-}
-
 uint64_t obs_run::getPhysicalMemoryBytes() {
   long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
   if (pages <= 0 || size <= 0)

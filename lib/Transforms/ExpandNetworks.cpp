@@ -3,7 +3,6 @@
 #include "Obs/Analysis/CombineLaws.h"
 #include "Obs/Builder/Networks.h"
 #include "Obs/Dialect/Obs/Storage.h"
-#include "Obs/Support/MemoryBytes.h"
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -65,14 +64,6 @@ static constexpr uint64_t kMostDefaultStageElements = uint64_t(1) << 19;
 /// continues from checkpoints of its runs' folds, or from its blocks' last
 /// elements (no fold from the start).
 static constexpr uint64_t kMostDefaultBytes = KernelOp::kMaxSharedBytes / 2;
-
-/// The bytes of `type`'s elements in memory.
-static uint64_t getArrayBytes(ArrType type) {
-  uint64_t bytes = 0;
-  for (MemRefType storage : getStorageTypes(type))
-    bytes += getTotalBytes(storage);
-  return bytes;
-}
 
 /// Whether `op`'s array, a scan's or reduce's, takes at most the bytes of a
 /// default network's stages.

@@ -306,9 +306,7 @@ std::string outputPath(unsigned index, unsigned count) {
 /// Adds an array of `type` to `job`, unless the job's arrays would need
 /// more memory than this machine has: refused before anything is allocated.
 void addArray(obs::Job &job, obs::ArrType type) {
-  uint64_t bytes = obs_run::getHostArrayBytes(type);
-  for (const HostArray &array : job.arrays)
-    bytes += obs_run::getHostArrayBytes(array.getType());
+  uint64_t bytes = obs::getArrayBytes(type) + job.getArrayBytes();
   uint64_t memory = obs_run::getPhysicalMemoryBytes();
   if (memory && bytes > memory) {
     std::string spelled;

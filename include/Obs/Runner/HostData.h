@@ -106,9 +106,6 @@ private:
   std::vector<std::vector<uint64_t>> storage;
 };
 
-/// The bytes a HostArray of `type` holds.
-uint64_t getHostArrayBytes(mlir::obs::ArrType type);
-
 /// This machine's physical memory in bytes, or 0 where it cannot be told.
 uint64_t getPhysicalMemoryBytes();
 

@@ -1,6 +1,7 @@
 //===- Storage.cpp - how arrays are laid out in memory --------------------===//
 
 #include "Obs/Dialect/Obs/Storage.h"
+#include "Obs/Support/MemoryBytes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -18,6 +19,13 @@ SmallVector<MemRefType> mlir::obs::getStorageTypes(ArrType type,
         return MemRefType::get(shape, scalar, MemRefLayoutAttrInterface(),
                                memorySpace);
       });
+}
+
+uint64_t mlir::obs::getArrayBytes(ArrType type) {
+  uint64_t bytes = 0;
+  for (MemRefType storage : getStorageTypes(type))
+    bytes += getTotalBytes(storage);
+  return bytes;
 }
 
 LeafReader mlir::obs::makeStorageReader(SmallVector<Value> components) {

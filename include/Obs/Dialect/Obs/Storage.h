@@ -20,6 +20,9 @@ namespace mlir::obs {
 SmallVector<MemRefType> getStorageTypes(ArrType type,
                                         Attribute memorySpace = {});
 
+/// The bytes the memrefs that store an array of `type` hold.
+uint64_t getArrayBytes(ArrType type);
+
 /// Reads leaves from the memrefs that store an array.
 LeafReader makeStorageReader(SmallVector<Value> components);
 
