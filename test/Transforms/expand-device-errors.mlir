@@ -98,3 +98,17 @@ func.func @not_associative(%in: memref<?xi32>, %out: memref<?xi32>) {
   }
   return
 }
+
+// -----
+
+// A one-element input next to a longer first input reads as zeros past its
+// element: rarely meant, so the expansion says where a broadcast goes.
+func.func @one_element_input(%x: memref<?xf32>, %s: memref<1xf32>, %y: memref<?xf32>) {
+  // expected-warning @+1 {{ins 1 holds one element, and reads as zeros past it; a value for every element is passed in `scalars(...)`}}
+  obs.device_map ins(%x, %s : memref<?xf32>, memref<1xf32>) outs(%y : memref<?xf32>) {
+  ^bb0(%v: f32, %m: f32):
+    %d = arith.subf %v, %m : f32
+    obs.yield %d : f32
+  }
+  return
+}

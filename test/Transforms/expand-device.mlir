@@ -142,3 +142,31 @@ func.func @quotients(%in: memref<?xi32>, %out: memref<?xi32>) {
   }
   return
 }
+
+// -----
+
+// A broadcast scalar is an `obs.global` argument of one element: every
+// block reads it whole, once per thread, and the function takes it after
+// the tile's element. The launch passes it after the inputs.
+// CHECK-LABEL: obs.kernel private @shifted_device_map_map_tile(
+// CHECK-SAME: %[[A:.*]]: !obs.arr<8192 x f32> {obs.absent = 0.000000e+00 : f32},
+// CHECK-SAME: %[[S:.*]]: !obs.arr<1 x i32> {obs.absent = 0 : i32, obs.global}) -> !obs.arr<8192 x f32>
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK: %[[SHIFT:.*]] = obs.index %[[S]][%[[ZERO]]] : !obs.arr<1 x i32>
+// CHECK: obs.generate
+// CHECK: scf.if
+// CHECK: %[[X:.*]] = obs.index %[[A]]
+// CHECK: %[[F:.*]] = arith.sitofp %[[SHIFT]] : i32 to f32
+// CHECK: arith.addf %[[X]], %[[F]] : f32
+// CHECK-LABEL: func.func @shifted(
+// CHECK-SAME: %[[IN:.*]]: memref<?xf32>, %[[BY:.*]]: memref<1xi32>, %[[OUT:.*]]: memref<?xf32>
+// CHECK: obs.launch @shifted_device_map_map_tile grid(%{{.*}}) ins(%[[IN]], %[[BY]] : memref<?xf32>, memref<1xi32>) outs(%[[OUT]] : memref<?xf32>)
+func.func @shifted(%in: memref<?xf32>, %by: memref<1xi32>, %out: memref<?xf32>) {
+  obs.device_map ins(%in : memref<?xf32>) scalars(%by : memref<1xi32>) outs(%out : memref<?xf32>) {
+  ^bb0(%x: f32, %s: i32):
+    %f = arith.sitofp %s : i32 to f32
+    %y = arith.addf %x, %f : f32
+    obs.yield %y : f32
+  }
+  return
+}

@@ -163,6 +163,13 @@ const char *integerCombineOp(int combine) {
   return names[combine];
 }
 
+/// The op of a combine of the menu on `scalar`.
+const char *combineOp(int combine, DeviceScalar scalar) {
+  if (isFloat(scalar))
+    return combine == Maximum ? "arith.maximumf" : "arith.minimumf";
+  return integerCombineOp(combine);
+}
+
 /// A float's identity for maxima (-inf) or minima (+inf), as the bits MLIR
 /// reads after a hexadecimal literal.
 std::string floatIdentity(int combine, DeviceScalar scalar) {
@@ -259,6 +266,8 @@ DeviceProgram obs_fuzz::generateDeviceProgram(std::mt19937_64 &rng) {
   // So are the sorts that merge, and the ops that helpers hold.
   std::mt19937_64 mergeRng(copy() ^ 0xD1B54A32D192ED03ull);
   std::mt19937_64 placementRng(copy() ^ 0x94D049BB133111EBull);
+  // And the maps that take a reduction's result as a broadcast scalar.
+  std::mt19937_64 broadcastRng(copy() ^ 0xBF58476D1CE4E5B9ull);
   DeviceProgram program;
   program.input = static_cast<DeviceScalar>(uniform(0, 5));
   DeviceScalar current = program.input;
@@ -343,6 +352,12 @@ DeviceProgram obs_fuzz::generateDeviceProgram(std::mt19937_64 &rng) {
     int64_t where = std::uniform_int_distribution<int64_t>(0, 7)(placementRng);
     if (self && where < 2)
       step.placement = where == 0 ? DeviceStep::Call : DeviceStep::IndirectCall;
+    // Two maps in five in @entry combine each element with the
+    // reduction of their input, broadcast.
+    if (step.kind == DeviceStep::Map && step.placement == DeviceStep::Inline &&
+        std::bernoulli_distribution(0.4)(broadcastRng))
+      step.broadcast = std::uniform_int_distribution<int>(
+          0, (floating ? kFloatCombines : kIntegerCombines) - 1)(broadcastRng);
     current = stepResult(step, current);
     program.steps.push_back(step);
   }
@@ -424,7 +439,14 @@ private:
 void DevicePrinter::printMapBody(const DeviceStep &step, DeviceScalar from,
                                  DeviceScalar to) {
   const char *t = getName(from);
-  os << "  ^bb0(%x: " << t << "):\n";
+  if (step.broadcast >= 0) {
+    // The element combined with the broadcast reduction first.
+    os << "  ^bb0(%e: " << t << ", %s: " << t << "):\n";
+    os << "    %x = " << combineOp(step.broadcast, from) << " %e, %s : " << t
+       << "\n";
+  } else {
+    os << "  ^bb0(%x: " << t << "):\n";
+  }
   auto constant = [&](const std::string &name, const std::string &value,
                       const char *type) {
     os << "    " << name << " = arith.constant " << value << " : " << type
@@ -491,10 +513,7 @@ void DevicePrinter::printMapBody(const DeviceStep &step, DeviceScalar from,
 void DevicePrinter::printCombine(int combine, DeviceScalar scalar) {
   const char *t = getName(scalar);
   os << "  ^bb0(%a: " << t << ", %b: " << t << "):\n";
-  const char *op = isFloat(scalar) ? (combine == Maximum ? "arith.maximumf"
-                                                         : "arith.minimumf")
-                                   : integerCombineOp(combine);
-  os << "    %r = " << op << " %a, %b : " << t << "\n";
+  os << "    %r = " << combineOp(combine, scalar) << " %a, %b : " << t << "\n";
   os << "    obs.yield %r : " << t << "\n  }\n";
 }
 
@@ -509,11 +528,26 @@ void DevicePrinter::printStep(const DeviceStep &step, DeviceScalar from,
                          : std::to_string(integerIdentity(combine, from));
   };
   switch (step.kind) {
-  case DeviceStep::Map:
-    os << "  obs.device_map ins(" << source << " : " << sourceType << ") outs("
-       << destination << " : " << destinationType << ") {\n";
+  case DeviceStep::Map: {
+    std::string reduced;
+    if (step.broadcast >= 0) {
+      reduced = fresh("r");
+      os << "  " << reduced << " = memref.alloc() : memref<1x" << t << ">\n";
+      os << "  obs.device_reduce ins(" << source << " : " << sourceType
+         << ") outs(" << reduced << " : memref<1x" << t
+         << ">)\n      identity [" << identity(step.broadcast) << " : " << t
+         << "] {\n";
+      printCombine(step.broadcast, from);
+    }
+    os << "  obs.device_map ins(" << source << " : " << sourceType << ")";
+    if (step.broadcast >= 0)
+      os << " scalars(" << reduced << " : memref<1x" << t << ">)";
+    os << " outs(" << destination << " : " << destinationType << ") {\n";
     printMapBody(step, from, mapResult(step, from));
+    if (step.broadcast >= 0)
+      os << "  memref.dealloc " << reduced << " : memref<1x" << t << ">\n";
     return;
+  }
   case DeviceStep::Scan:
     os << "  obs.device_scan " << (step.exclusive ? "exclusive" : "inclusive")
        << " ins(" << source << " : " << sourceType << ") outs(" << destination
@@ -771,6 +805,22 @@ DeviceArray applyScan(int combine, bool exclusive, const DeviceArray &x) {
   return y;
 }
 
+/// Every element of `x` combined with the fold of all of them (the
+/// identity for none): `x[i] ⊕ r`.
+DeviceArray combineWithReduction(int combine, const DeviceArray &x) {
+  DeviceArray all = applyScan(combine, /*exclusive=*/false, x);
+  DeviceArray y = emptyOf(x.type, x.size());
+  for (uint64_t i = 0; i < x.size(); ++i) {
+    if (isFloat(x.type))
+      y.reals[i] = combine == Maximum ? maximum(x.reals[i], all.reals.back())
+                                      : minimum(x.reals[i], all.reals.back());
+    else
+      y.integers[i] =
+          combineIntegers(combine, x.integers[i], all.integers.back(), x.type);
+  }
+  return y;
+}
+
 } // namespace
 
 DeviceArray obs_fuzz::evaluateDeviceProgram(const DeviceProgram &program,
@@ -778,6 +828,8 @@ DeviceArray obs_fuzz::evaluateDeviceProgram(const DeviceProgram &program,
   for (const DeviceStep &step : program.steps) {
     switch (step.kind) {
     case DeviceStep::Map:
+      if (step.broadcast >= 0)
+        x = combineWithReduction(step.broadcast, x);
       x = applyMap(step, x);
       break;
     case DeviceStep::Scan:

@@ -51,6 +51,11 @@ struct DeviceStep {
   /// Written into the allocation it reads (never the entry's %in; the last
   /// step then copies it to %out).
   bool inPlace = false;
+  /// A map that first combines each element with the reduction of its
+  /// whole input by this combine (-1: none), the reduction's one element
+  /// reaching the map through `scalars(...)`: `f(x[i] ⊕ r)`, `r` the fold
+  /// of every `x[j]` (in @entry only, as it allocates `r`).
+  int broadcast = -1;
   /// Where the op stands: in @entry, or in a private helper function of
   /// its own that @entry calls by symbol or through a func.constant (the
   /// launch proof follows both to the allocations it is given). Maps,

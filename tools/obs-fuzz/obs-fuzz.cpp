@@ -1093,13 +1093,15 @@ int fuzzDevices() {
            failures = 0, longest = 0;
   std::map<DeviceStep::Kind, uint64_t> steps;
   std::map<DeviceScalar, uint64_t> inputs;
-  uint64_t inPlace = 0, merged = 0, called = 0, calledIndirectly = 0;
+  uint64_t inPlace = 0, merged = 0, called = 0, calledIndirectly = 0,
+           broadcasts = 0;
   auto tally = [&](const DeviceProgram &program) {
     ++inputs[program.input];
     for (const DeviceStep &step : program.steps) {
       ++steps[step.kind];
       inPlace += step.inPlace;
       merged += step.merge;
+      broadcasts += step.broadcast >= 0;
       called += step.placement != DeviceStep::Inline;
       calledIndirectly += step.placement == DeviceStep::IndirectCall;
     }
@@ -1107,13 +1109,14 @@ int fuzzDevices() {
       longest = std::max(longest, length);
   };
   auto printTally = [&] {
-    llvm::outs() << "  " << steps[DeviceStep::Map] << " maps, "
-                 << steps[DeviceStep::Scan] << " scans, "
-                 << steps[DeviceStep::SegmentedScan] << " segmented scans, "
-                 << steps[DeviceStep::Sort] << " sorts, "
-                 << steps[DeviceStep::ArgSort] << " key-value sorts (" << merged
-                 << " merged), " << steps[DeviceStep::Reduce] << " reductions ("
-                 << inPlace << " ops in place, " << called << " in helpers, "
+    llvm::outs() << "  " << steps[DeviceStep::Map] << " maps (" << broadcasts
+                 << " of a broadcast reduction), " << steps[DeviceStep::Scan]
+                 << " scans, " << steps[DeviceStep::SegmentedScan]
+                 << " segmented scans, " << steps[DeviceStep::Sort]
+                 << " sorts, " << steps[DeviceStep::ArgSort]
+                 << " key-value sorts (" << merged << " merged), "
+                 << steps[DeviceStep::Reduce] << " reductions (" << inPlace
+                 << " ops in place, " << called << " in helpers, "
                  << calledIndirectly << " called indirectly); lengths up to "
                  << longest << "; inputs of";
     for (auto [scalar, count] : inputs)

@@ -500,6 +500,17 @@ LogicalResult DeviceMapOp::verify() {
   if (failed(deviceScalars(*this, getInputs(), "ins")) ||
       failed(deviceScalars(*this, getOutputs(), "outs")))
     return failure();
+  // A broadcast scalar is one element: a memref<1xT>, read whole.
+  for (auto [index, scalar] : llvm::enumerate(getScalars())) {
+    auto type = cast<MemRefType>(scalar.getType());
+    if (type.getShape() != ArrayRef<int64_t>{1} ||
+        !isScalarElementType(type.getElementType()) ||
+        !type.getLayout().isIdentity())
+      return emitOpError()
+             << "scalars " << index << " has type " << type
+             << ": a broadcast scalar is a memref<1xT> with no layout, T "
+                "one of i1, i8, i16, i32, i64, f16, f32 or f64";
+  }
   return success();
 }
 
@@ -509,9 +520,11 @@ LogicalResult DeviceMapOp::verifyRegions() {
     results.push_back(cast<MemRefType>(output.getType()).getElementType());
   if (failed(verifyElementCode(getBody())))
     return failure();
-  return verifyRegionSignature(*this, getBody(), getElementTypes(), results,
-                               "a scalar of each input, to one of each "
-                               "output");
+  SmallVector<Type> arguments = getElementTypes();
+  llvm::append_range(arguments, getScalarTypes());
+  return verifyRegionSignature(*this, getBody(), arguments, results,
+                               "a scalar of each input, then of each "
+                               "`scalars` memref, to one of each output");
 }
 
 LogicalResult DeviceReduceOp::verify() {

@@ -43,10 +43,33 @@ struct ExpandDeviceMap : OpRewritePattern<DeviceMapOp> {
 
 } // namespace
 
+/// Warns of an input that holds one element when the map runs over more:
+/// it reads as zeros past its first element, which is rarely what a value
+/// meant for every element wants.
+static void warnOfOneElementInputs(DeviceMapOp map) {
+  auto isOneElement = [](Value memref) {
+    return cast<MemRefType>(memref.getType()).getShape() ==
+           ArrayRef<int64_t>{1};
+  };
+  if (isOneElement(map.getInputs().front()))
+    return;
+  for (auto [index, input] : llvm::enumerate(map.getInputs()))
+    if (isOneElement(input))
+      map.emitWarning() << "ins " << index
+                        << " holds one element, and reads as zeros past it; "
+                           "a value for every element is passed in "
+                           "`scalars(...)`";
+}
+
 void MapPlan::expand(DeviceMapOp map) {
+  warnOfOneElementInputs(map);
   SmallVector<std::pair<Type, Attribute>> arguments;
   for (Type scalar : scalars)
     arguments.push_back({ArrType::get(tiling.tile, scalar), zerosOf(scalar)});
+  // A broadcast scalar is its one-element memref whole in every block.
+  SmallVector<Type> broadcast = map.getScalarTypes();
+  for (Type scalar : broadcast)
+    arguments.push_back({ArrType::get(1, scalar), zerosOf(scalar)});
   SmallVector<Type> resultScalars;
   for (Value output : map.getOutputs())
     resultScalars.push_back(
@@ -58,7 +81,13 @@ void MapPlan::expand(DeviceMapOp map) {
   KernelOp kernel = buildKernel(
       "map_tile", arguments, resultType,
       [&](ImplicitLocOpBuilder &b, ValueRange args) {
-        Value present = ExtentOp::create(b, args.front());
+        ValueRange tiles = args.take_front(scalars.size());
+        Value present = ExtentOp::create(b, tiles.front());
+        // The broadcast scalars, read once, at place 0, by every thread.
+        Value zero = arith::ConstantIndexOp::create(b, 0);
+        SmallVector<Value> broadcastValues;
+        for (Value scalar : args.drop_front(scalars.size()))
+          llvm::append_range(broadcastValues, dsl::index(b, scalar, zero));
         return SmallVector<Value>{dsl::generate(
             b, resultType,
             [&](ImplicitLocOpBuilder &b, Value i) -> SmallVector<Value> {
@@ -69,8 +98,9 @@ void MapPlan::expand(DeviceMapOp map) {
               OpBuilder::InsertionGuard guard(b);
               b.setInsertionPointToStart(choice.thenBlock());
               SmallVector<Value> elements;
-              for (Value arg : args)
-                llvm::append_range(elements, dsl::index(b, arg, i));
+              for (Value tile : tiles)
+                llvm::append_range(elements, dsl::index(b, tile, i));
+              llvm::append_range(elements, broadcastValues);
               scf::YieldOp::create(b, dsl::inlineRegion(b, body, elements));
               b.setInsertionPointToStart(choice.elseBlock());
               SmallVector<Value> zeros;
@@ -80,9 +110,14 @@ void MapPlan::expand(DeviceMapOp map) {
               return SmallVector<Value>(choice.getResults());
             })};
       });
+  ObsDialect::GlobalAttrHelper global(op->getContext());
+  for (unsigned index = scalars.size(); index < arguments.size(); ++index)
+    kernel.setArgAttr(index, global.getName(), UnitAttr::get(op->getContext()));
   ImplicitLocOpBuilder b(op->getLoc(), op);
   Value tiles = ceilTiles(b, lengthOf(b, map.getInputs().front()));
-  launch(b, kernel, tiles, map.getInputs(), map.getOutputs());
+  SmallVector<Value> inputs(map.getInputs());
+  llvm::append_range(inputs, map.getScalars());
+  launch(b, kernel, tiles, inputs, map.getOutputs());
 }
 
 void mlir::obs::populateDeviceMapExpansionPatterns(

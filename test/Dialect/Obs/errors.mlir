@@ -1019,7 +1019,7 @@ func.func @grid_both(%in: memref<?xi32>, %g: index) {
 
 func.func @device_no_inputs(%out: memref<?xi32>) {
   // expected-error @+1 {{'obs.device_map' op needs at least one memref in `ins`}}
-  "obs.device_map"(%out) <{operandSegmentSizes = array<i32: 0, 1>}> ({
+  "obs.device_map"(%out) <{operandSegmentSizes = array<i32: 0, 0, 1>}> ({
   ^bb0():
     %c = arith.constant 0 : i32
     obs.yield %c : i32
@@ -1041,10 +1041,43 @@ func.func @device_index_elements(%in: memref<?xindex>, %out: memref<?xi32>) {
 
 // -----
 
+func.func @device_map_scalar_length(%in: memref<?xi32>, %s: memref<2xi32>, %out: memref<?xi32>) {
+  // expected-error @+1 {{'obs.device_map' op scalars 0 has type 'memref<2xi32>': a broadcast scalar is a memref<1xT> with no layout, T one of i1, i8, i16, i32, i64, f16, f32 or f64}}
+  obs.device_map ins(%in : memref<?xi32>) scalars(%s : memref<2xi32>) outs(%out : memref<?xi32>) {
+  ^bb0(%x: i32, %y: i32):
+    obs.yield %x : i32
+  }
+  return
+}
+
+// -----
+
+func.func @device_map_scalar_index(%in: memref<?xi32>, %s: memref<1xindex>, %out: memref<?xi32>) {
+  // expected-error @+1 {{'obs.device_map' op scalars 0 has type 'memref<1xindex>'}}
+  obs.device_map ins(%in : memref<?xi32>) scalars(%s : memref<1xindex>) outs(%out : memref<?xi32>) {
+  ^bb0(%x: i32, %y: index):
+    obs.yield %x : i32
+  }
+  return
+}
+
+// -----
+
+func.func @device_map_scalar_signature(%in: memref<?xi32>, %s: memref<1xf32>, %out: memref<?xi32>) {
+  // expected-error @+1 {{'obs.device_map' op region must take (i32, f32) (a scalar of each input, then of each `scalars` memref, to one of each output), but takes (i32)}}
+  obs.device_map ins(%in : memref<?xi32>) scalars(%s : memref<1xf32>) outs(%out : memref<?xi32>) {
+  ^bb0(%x: i32):
+    obs.yield %x : i32
+  }
+  return
+}
+
+// -----
+
 func.func @device_map_signature(%in: memref<?xi32>, %out: memref<?xf32>) {
   obs.device_map ins(%in : memref<?xi32>) outs(%out : memref<?xf32>) {
   ^bb0(%x: i32):
-    // expected-error @+1 {{'obs.yield' op must yield (f32) (a scalar of each input, to one of each output), but yields (i32)}}
+    // expected-error @+1 {{'obs.yield' op must yield (f32) (a scalar of each input, then of each `scalars` memref, to one of each output), but yields (i32)}}
     obs.yield %x : i32
   }
   return

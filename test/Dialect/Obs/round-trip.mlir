@@ -286,6 +286,8 @@ func.func @run_positioned(%a: memref<?xi32>, %b: memref<?xf32>, %c: memref<8xi32
 
 // CHECK-LABEL: func.func @device_ops
 // CHECK: obs.device_map ins(%{{.*}} : memref<?xi32>) outs(%{{.*}}, %{{.*}} : memref<?xi8>, memref<?xf32>) {
+// CHECK: obs.device_map ins(%{{.*}} : memref<?xf32>) scalars(%{{.*}} : memref<1xf32>) outs(%{{.*}} : memref<?xf32>) {
+// CHECK-NEXT: ^bb0(%{{.*}}: f32, %{{.*}}: f32):
 // CHECK: obs.device_reduce ins(%{{.*}}, %{{.*}} : memref<?xi8>, memref<?xf32>) outs(%{{.*}}, %{{.*}} : memref<1xi8>, memref<1xf32>) identity [0 : i8, 0.000000e+00 : f32] {
 // CHECK: obs.device_scan exclusive ins(%{{.*}} : memref<?xi32>) outs(%{{.*}} : memref<?xi32>) identity [0 : i32] {
 func.func @device_ops(%in: memref<?xi32>, %flags: memref<?xi8>, %values: memref<?xf32>,
@@ -295,6 +297,11 @@ func.func @device_ops(%in: memref<?xi32>, %flags: memref<?xi8>, %values: memref<
     %f = arith.trunci %x : i32 to i8
     %v = arith.sitofp %x : i32 to f32
     obs.yield %f, %v : i8, f32
+  }
+  obs.device_map ins(%values : memref<?xf32>) scalars(%value : memref<1xf32>) outs(%values : memref<?xf32>) {
+  ^bb0(%v: f32, %s: f32):
+    %d = arith.subf %v, %s : f32
+    obs.yield %d : f32
   }
   obs.device_reduce ins(%flags, %values : memref<?xi8>, memref<?xf32>)
       outs(%flag, %value : memref<1xi8>, memref<1xf32>) identity [0 : i8, 0.0 : f32] {

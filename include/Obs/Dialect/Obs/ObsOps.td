@@ -1126,7 +1126,7 @@ class Obs_DeviceOp<string mnemonic, list<Trait> traits = []>
         [AttrSizedOperandSegments, IsolatedFromAbove])> {
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
-  let extraClassDeclaration = [{
+  code deviceOpDeclarations = [{
     /// The element's scalars, one per input memref.
     ::llvm::SmallVector<::mlir::Type> getElementTypes() {
       ::llvm::SmallVector<::mlir::Type> types;
@@ -1136,19 +1136,25 @@ class Obs_DeviceOp<string mnemonic, list<Trait> traits = []>
       return types;
     }
   }];
+  let extraClassDeclaration = deviceOpDeclarations;
 }
 
 def Obs_DeviceMapOp : Obs_DeviceOp<"device_map"> {
   let summary = "applies a function to every element of arrays of any length";
   let description = [{
-    `outs[j][i] = f(ins[0][i], ins[1][i], ...)[j]` for every `i` below `n`,
-    the length of the first input, at run time. The region takes one scalar
-    of each input and yields one of each output, and is applied to present
-    elements only (a division by an element cannot trap on a place that is
-    not there). The other memrefs should hold `n` elements too: one that is
-    shorter is read as zeros past its end and written only up to its end.
+    `outs[j][i] = f(ins[0][i], ins[1][i], ..., s[0], s[1], ...)[j]` for
+    every `i` below `n`, the length of the first input, at run time, where
+    `s[k]` is the one element of `scalars[k]`. The region takes one scalar
+    of each input, then one of each `scalars` memref, and yields one of
+    each output; it is applied to present elements only (a division by an
+    element cannot trap on a place that is not there). The other `ins` and
+    `outs` should hold `n` elements too: one that is shorter is read as
+    zeros past its end and written only up to its end. `scalars` are
+    broadcast: every element reads the same value, such as a reduction's
+    result, which lives on the device.
     `--obs-expand-device` turns it into a launch of one kernel over tiles of
-    the arrays.
+    the arrays, which reads each `scalars` memref whole in every block (an
+    `obs.global` argument).
 
     ```mlir
     obs.device_map ins(%x : memref<?xf32>) outs(%y : memref<?xf32>) {
@@ -1156,14 +1162,36 @@ def Obs_DeviceMapOp : Obs_DeviceOp<"device_map"> {
       %w = arith.mulf %v, %v : f32
       obs.yield %w : f32
     }
+    // Every element less the array's maximum, %max a memref<1xf32> that
+    // an obs.device_reduce wrote.
+    obs.device_map ins(%x : memref<?xf32>) scalars(%max : memref<1xf32>)
+        outs(%y : memref<?xf32>) {
+    ^bb0(%v: f32, %m: f32):
+      %w = arith.subf %v, %m : f32
+      obs.yield %w : f32
+    }
     ```
   }];
   let arguments = (ins Obs_DeviceInputs:$inputs,
+                       Arg<Variadic<MemRefRankOf<[AnyType], [1]>>,
+                           "the one-element arrays every element reads",
+                           [MemRead]>:$scalars,
                        Obs_DeviceOutputs:$outputs);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     `ins` `(` $inputs `:` type($inputs) `)`
+    (`scalars` `(` $scalars^ `:` type($scalars) `)`)?
     `outs` `(` $outputs `:` type($outputs) `)` $body attr-dict
+  }];
+  let extraClassDeclaration = deviceOpDeclarations # [{
+    /// The types of the `scalars` memrefs' elements.
+    ::llvm::SmallVector<::mlir::Type> getScalarTypes() {
+      ::llvm::SmallVector<::mlir::Type> types;
+      for (::mlir::Value scalar : getScalars())
+        types.push_back(
+            ::llvm::cast<::mlir::MemRefType>(scalar.getType()).getElementType());
+      return types;
+    }
   }];
 }
 
