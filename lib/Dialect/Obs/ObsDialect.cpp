@@ -684,3 +684,19 @@ Value CompactAttr::buildElementIndex(OpBuilder &builder, Location loc,
                                      Value thread, Value round) const {
   return sweep(*this).buildElementIndex(builder, loc, thread, round);
 }
+
+void ObsDialect::recordProvedKernel(Operation *kernel) {
+  OperationFingerPrint fingerPrint(kernel);
+  std::lock_guard<std::mutex> lock(provedKernelsMutex);
+  if (llvm::is_contained(provedKernels, fingerPrint))
+    return;
+  if (provedKernels.size() == kProvedKernelsKept)
+    provedKernels.pop_front();
+  provedKernels.push_back(fingerPrint);
+}
+
+bool ObsDialect::isProvedKernel(Operation *kernel) const {
+  OperationFingerPrint fingerPrint(kernel);
+  std::lock_guard<std::mutex> lock(provedKernelsMutex);
+  return llvm::is_contained(provedKernels, fingerPrint);
+}

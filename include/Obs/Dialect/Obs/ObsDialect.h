@@ -5,7 +5,10 @@
 
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/Operation.h" // The attribute helpers call into Operation.
+#include "mlir/IR/OperationSupport.h"
+#include <deque>
 #include <functional>
+#include <mutex>
 
 #include "Obs/Dialect/Obs/ObsDialect.h.inc"
 

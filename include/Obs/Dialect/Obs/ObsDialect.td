@@ -135,8 +135,25 @@ def Obs_Dialect : Dialect {
     void setKernelCheck(KernelCheck check) { kernelCheck = std::move(check); }
     const KernelCheck &getKernelCheck() const { return kernelCheck; }
 
+    /// The kernels obs-verify-sync proved in this context, by their
+    /// fingerprint (OperationFingerPrint: every op, attribute and operand
+    /// of the kernel as it is in memory). A pipeline that refines and then
+    /// lowers in one context proves the refined kernels at the end of
+    /// obs-optimize; the lowering's obs-verify-sync finds the same kernel
+    /// here and does not run the same proof again. A kernel read from a
+    /// file or a cache, or changed in any way since, has another
+    /// fingerprint, and is proved. Thread-safe: kernels are proved in
+    /// parallel.
+    void recordProvedKernel(::mlir::Operation *kernel);
+    bool isProvedKernel(::mlir::Operation *kernel) const;
+
   private:
     KernelCheck kernelCheck;
+    /// The most recent proved kernels (a context that compiles many
+    /// programs keeps a bounded list).
+    static constexpr unsigned kProvedKernelsKept = 256;
+    mutable std::mutex provedKernelsMutex;
+    std::deque<::mlir::OperationFingerPrint> provedKernels;
 
   public:
   }];
