@@ -76,6 +76,8 @@ void ObsExpandDevicePass::runOnOperation() {
         << " is not a power of two of at most 65536";
     return signalPassFailure();
   }
+  if (failed(expandHaloArguments(module)))
+    return signalPassFailure();
   SmallVector<Operation *> deviceOps;
   module.walk([&](Operation *op) {
     if (isa<DeviceMapOp, DeviceReduceOp, DeviceScanOp, DeviceSortOp>(op))

@@ -6,10 +6,10 @@
 //
 // Beyond the verifier's errors, every obs.kernel is proved as the reference
 // target proves it (obs-verify-reference: networks expanded, flattened, its
-// written choices simulated), so an editor shows a race, a wrong read of
-// registers or an in-place placement that cannot apply where the file is
-// opened or changed, not at the next compile. Launches are proved with the
-// module, when it is compiled.
+// written choices simulated; a halo argument read as by one block), so an
+// editor shows a race, a wrong read of registers or an in-place placement that
+// cannot apply where the file is opened or changed, not at the next compile.
+// Launches are proved with the module, when it is compiled.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +22,14 @@
 #include "mlir/Tools/mlir-lsp-server/MlirLspServerMain.h"
 
 using namespace mlir;
+
+/// The proof of one kernel: its halo arguments expanded as for one block
+/// over its tile (obs-expand-device, which a kernel alone gives nothing
+/// else to do), then the reference target's proof.
+static void buildKernelProof(OpPassManager &pm) {
+  pm.addPass(obs::createObsExpandDevice());
+  pm.addPass(obs::createObsVerifyReference());
+}
 
 /// Reports, at `op`'s ops, what the reference target's proof finds wrong
 /// with `op`, an obs.kernel, proved on a copy. Always succeeds: a kernel the
@@ -38,7 +46,7 @@ static LogicalResult proveKernel(Operation *op) {
   copy->getBody()->push_back(op->clone());
   PassManager pm(op->getContext());
   pm.enableVerifier(false);
-  pm.addPass(obs::createObsVerifyReference());
+  buildKernelProof(pm);
   (void)pm.run(*copy);
   proving = false;
   return success();
@@ -51,7 +59,9 @@ int main(int argc, char **argv) {
     // What the proof lowers a copy into, loaded now rather than while a
     // file is verified.
     DialectRegistry proofDialects;
-    obs::createObsVerifyReference()->getDependentDialects(proofDialects);
+    OpPassManager proof(ModuleOp::getOperationName());
+    buildKernelProof(proof);
+    proof.getDependentDialects(proofDialects);
     context->appendDialectRegistry(proofDialects);
     for (StringRef name : proofDialects.getDialectNames())
       context->getOrLoadDialect(name);

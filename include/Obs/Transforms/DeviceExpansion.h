@@ -19,6 +19,7 @@
 #ifndef OBS_TRANSFORMS_DEVICEEXPANSION_H
 #define OBS_TRANSFORMS_DEVICEEXPANSION_H
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include <cstdint>
 
@@ -40,6 +41,14 @@ struct DeviceExpansionOptions {
   /// patterns.
   DeviceExpansionStatistics *statistics = nullptr;
 };
+
+/// Makes every kernel argument with an `obs.halo` an `obs.global` argument,
+/// read through a pull array of its block's places, each where the halo's
+/// boundary says (lib/Transforms/DeviceExpansion/Halos.cpp). The argument's
+/// global length is the memref's, which all of the kernel's launches must
+/// agree on (or run-time sizes); a kernel no launch names is one block over
+/// its tile. Fails, with the error at a launch, where they do not.
+LogicalResult expandHaloArguments(ModuleOp module);
 
 /// obs.device_map: one launch of a tile kernel that applies the function.
 void populateDeviceMapExpansionPatterns(RewritePatternSet &patterns,

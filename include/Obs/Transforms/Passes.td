@@ -73,7 +73,8 @@ def ObsCollectLaunchOverlaps
 }
 
 def ObsExpandDevice : Pass<"obs-expand-device", "::mlir::ModuleOp"> {
-  let summary = "Lower device-level ops to launch plans of obs kernels";
+  let summary = "Lower device-level ops to launch plans of obs kernels, and "
+                "halo arguments to global ones";
   let description = [{
     Replaces every `obs.device_map`, `obs.device_reduce`, `obs.device_scan`
     and `obs.device_sort` in host code by launches of obs kernels over tiles of
@@ -104,6 +105,11 @@ def ObsExpandDevice : Pass<"obs-expand-device", "::mlir::ModuleOp"> {
       `less` must be a strict weak order on the data (floats without NaNs
       under `olt`); for one that is not, the order is unspecified, but no
       read leaves the arrays.
+
+    First, every kernel argument with an `obs.halo` becomes an `obs.global`
+    argument, the launch's memref whole, and the kernel reads a pull array of
+    its block's tile and neighbours from it, each place outside the memref
+    where the halo's boundary says (`clamp`, `zero` or `wrap`).
 
     The tile `T` is chosen per element type: 32 KiB of elements, between
     256 and 8,192, on 256 threads (a radix sort's 4,096; a merge sort's 16

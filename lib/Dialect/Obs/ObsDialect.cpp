@@ -354,7 +354,8 @@ LogicalResult ObsDialect::verifyRegionArgAttribute(Operation *op,
                                                    NamedAttribute attribute) {
   StringRef name = attribute.getName().getValue();
   if (name != AbsentAttrHelper::getNameStr() &&
-      name != GlobalAttrHelper::getNameStr())
+      name != GlobalAttrHelper::getNameStr() &&
+      name != HaloAttrHelper::getNameStr())
     return op->emitError() << "'" << name
                            << "' is not an argument attribute of the obs "
                               "dialect";
@@ -362,6 +363,28 @@ LogicalResult ObsDialect::verifyRegionArgAttribute(Operation *op,
   if (!kernel || regionIndex != 0)
     return op->emitError() << "'" << name
                            << "' belongs on an argument of an obs.kernel";
+  if (name == HaloAttrHelper::getNameStr()) {
+    auto halo = dyn_cast<HaloAttr>(attribute.getValue());
+    if (!halo)
+      return kernel.emitOpError() << "argument " << argIndex << "'s '" << name
+                                  << "' is an #obs.halo<width, boundary>, not "
+                                  << attribute.getValue();
+    if (kernel.getArgAttr(argIndex, GlobalAttrHelper::getNameStr()))
+      return kernel.emitOpError()
+             << "argument " << argIndex
+             << " has a halo and is 'obs.global': a global argument is the "
+                "whole memref already";
+    auto array =
+        dyn_cast<ArrType>(kernel.getBody().getArgument(argIndex).getType());
+    if (array && (halo.getWidth() == 0 || array.getDepth() != 1 ||
+                  array.getLength() <= 2 * halo.getWidth()))
+      return kernel.emitOpError()
+             << "argument " << argIndex << " of type " << array
+             << " cannot have a halo of width " << halo.getWidth()
+             << ": a halo is at least one place on each side of a tile of "
+                "at least one place, of an array of rank 1";
+    return success();
+  }
   if (name == GlobalAttrHelper::getNameStr()) {
     if (!isa<UnitAttr>(attribute.getValue()))
       return kernel.emitOpError()

@@ -187,6 +187,13 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
     SmallVector<int64_t> shape;
     for (uint64_t length : operand.type.getShape())
       shape.push_back(static_cast<int64_t>(length));
+    // A halo argument's array is its block's tile and the places on each
+    // side, which are other blocks' or past the ends.
+    HaloAttr halo = operand.array < kernel.getNumArguments()
+                        ? getHalo(kernel, operand.array)
+                        : HaloAttr();
+    if (halo)
+      shape[0] -= 2 * static_cast<int64_t>(halo.getWidth());
     if (dynamic)
       shape[0] = ShapedType::kDynamic;
     else if (!operand.whole)
@@ -236,6 +243,16 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   if (failed(check("ins", getInputs(), inputs)) ||
       failed(check("outs", getOutputs(), outputs)))
     return failure();
+  if (laidOut)
+    for (auto [index, slot] : llvm::enumerate(inputs))
+      if (getHalo(kernel, slot.operand.array)) {
+        InFlightDiagnostic diag =
+            emitOpError() << "has layouts, but ins " << index
+                          << " holds an argument with a halo, whose places "
+                             "the halo says: launch it without layouts";
+        diag.attachNote(kernel.getLoc()) << "the kernel";
+        return diag;
+      }
   if (laidOut)
     for (auto [index, slot] : llvm::enumerate(inputs))
       if (slot.operand.whole) {
@@ -420,6 +437,12 @@ LogicalResult ExtentOp::verify() {
       !isa_and_present<KernelOp>(argument.getOwner()->getParentOp()))
     return emitOpError() << "needs an argument of its kernel: only the "
                             "arrays a launch passes in have a present part";
+  auto kernel = cast<KernelOp>(argument.getOwner()->getParentOp());
+  if (getHalo(kernel, argument.getArgNumber()))
+    return emitOpError()
+           << "takes the extent of an argument with a halo, whose places "
+              "are all read (past the memref's ends, as its boundary "
+              "says): take another argument's, or the output's tile";
   return success();
 }
 

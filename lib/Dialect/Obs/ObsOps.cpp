@@ -109,6 +109,11 @@ bool mlir::obs::isGlobalArgument(KernelOp kernel, unsigned index) {
       kernel.getArgAttr(index, ObsDialect::GlobalAttrHelper::getNameStr()));
 }
 
+HaloAttr mlir::obs::getHalo(KernelOp kernel, unsigned index) {
+  return dyn_cast_or_null<HaloAttr>(
+      kernel.getArgAttr(index, ObsDialect::HaloAttrHelper::getNameStr()));
+}
+
 bool mlir::obs::hasGlobalArguments(KernelOp kernel) {
   for (unsigned index = 0, e = kernel.getNumArguments(); index < e; ++index)
     if (isGlobalArgument(kernel, index))

@@ -1405,3 +1405,76 @@ func.func @device_map_thread(%in: memref<?xi32>, %out: memref<?xi32>) {
   }
   return
 }
+
+// -----
+
+// expected-error @+1 {{'obs.kernel' op argument 0 of type '!obs.arr<4 x i32>' cannot have a halo of width 2: a halo is at least one place on each side of a tile of at least one place, of an array of rank 1}}
+obs.kernel @halo_too_wide(%a: !obs.arr<4 x i32> {obs.halo = #obs.halo<2, clamp>}) -> !obs.arr<4 x i32> {
+  obs.return %a : !obs.arr<4 x i32>
+}
+
+// -----
+
+// expected-error @+1 {{'obs.kernel' op argument 0 of type '!obs.arr<4 x i32>' cannot have a halo of width 0}}
+obs.kernel @halo_empty(%a: !obs.arr<4 x i32> {obs.halo = #obs.halo<0, zero>}) -> !obs.arr<4 x i32> {
+  obs.return %a : !obs.arr<4 x i32>
+}
+
+// -----
+
+// expected-error @+1 {{'obs.kernel' op argument 0 has a halo and is 'obs.global': a global argument is the whole memref already}}
+obs.kernel @halo_global(%a: !obs.arr<6 x i32> {obs.global, obs.halo = #obs.halo<1, wrap>}) -> !obs.arr<6 x i32> {
+  obs.return %a : !obs.arr<6 x i32>
+}
+
+// -----
+
+// expected-error @+1 {{'obs.kernel' op argument 0's 'obs.halo' is an #obs.halo<width, boundary>, not 1 : i64}}
+obs.kernel @halo_not_halo(%a: !obs.arr<6 x i32> {obs.halo = 1}) -> !obs.arr<6 x i32> {
+  obs.return %a : !obs.arr<6 x i32>
+}
+
+// -----
+
+obs.kernel @halo_extent(%a: !obs.arr<6 x i32> {obs.halo = #obs.halo<1, clamp>}) -> !obs.arr<6 x i32> {
+  // expected-error @+1 {{'obs.extent' op takes the extent of an argument with a halo, whose places are all read (past the memref's ends, as its boundary says): take another argument's, or the output's tile}}
+  %n = obs.extent %a : !obs.arr<6 x i32>
+  obs.return %a : !obs.arr<6 x i32>
+}
+
+// -----
+
+// A halo argument's memref is the blocks' tiles, without their halos.
+obs.kernel @halo_tiles(%a: !obs.arr<6 x i32> {obs.halo = #obs.halo<1, clamp>}) -> !obs.arr<4 x i32> {
+  %r = obs.generate : !obs.arr<4 x i32> {
+  ^bb0(%i: index):
+    %x = obs.index %a[%i] : !obs.arr<6 x i32>
+    obs.yield %x : i32
+  }
+  obs.return %r : !obs.arr<4 x i32>
+}
+
+func.func @halo_launch_length(%x: memref<12xi32>, %y: memref<8xi32>) {
+  // expected-error @+1 {{'obs.launch' op passes ins (memref<12xi32>), but @halo_tiles over 2 blocks needs (memref<8xi32>)}}
+  obs.launch @halo_tiles grid(2) ins(%x : memref<12xi32>) outs(%y : memref<8xi32>)
+  return
+}
+
+// -----
+
+// expected-note @+1 {{the kernel}}
+obs.kernel @halo_laid_out(%a: !obs.arr<6 x i32> {obs.halo = #obs.halo<1, clamp>}) -> !obs.arr<4 x i32> {
+  %r = obs.generate : !obs.arr<4 x i32> {
+  ^bb0(%i: index):
+    %x = obs.index %a[%i] : !obs.arr<6 x i32>
+    obs.yield %x : i32
+  }
+  obs.return %r : !obs.arr<4 x i32>
+}
+
+func.func @halo_layouts(%x: memref<8xi32>, %y: memref<8xi32>) {
+  // expected-error @+1 {{'obs.launch' op has layouts, but ins 0 holds an argument with a halo, whose places the halo says: launch it without layouts}}
+  obs.launch @halo_laid_out grid(2) ins(%x : memref<8xi32>) outs(%y : memref<8xi32>)
+      layouts [affine_map<(b, i) -> (b * 4 + i)>, affine_map<(b, i) -> (b * 4 + i)>]
+  return
+}

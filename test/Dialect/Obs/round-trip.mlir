@@ -343,3 +343,21 @@ obs.kernel @global_scatters(%a: !obs.arr<8 x i32>, %f: !obs.arr<8 x f32>, %p: !o
   %m = obs.scatter %f at %p combine(add) global : !obs.arr<8 x f32>, !obs.arr<8 x i64> -> !obs.arr<4 x f32>
   obs.return %s, %m : !obs.arr<2147483647 x i32>, !obs.arr<4 x f32>
 }
+
+// A halo argument and its launch: the memref holds the blocks' tiles.
+// CHECK-LABEL: obs.kernel @halo(
+// CHECK-SAME: {obs.halo = #obs.halo<2, wrap>}
+obs.kernel @halo(%a: !obs.arr<8 x i32> {obs.halo = #obs.halo<2, wrap>}) -> !obs.arr<4 x i32> {
+  %r = obs.generate : !obs.arr<4 x i32> {
+  ^bb0(%i: index):
+    %x = obs.index %a[%i] : !obs.arr<8 x i32>
+    obs.yield %x : i32
+  }
+  obs.return %r : !obs.arr<4 x i32>
+}
+// CHECK-LABEL: func.func @halo_launch
+// CHECK: obs.launch @halo grid(3) ins(%{{.*}} : memref<12xi32>) outs(%{{.*}} : memref<12xi32>)
+func.func @halo_launch(%x: memref<12xi32>, %y: memref<12xi32>) {
+  obs.launch @halo grid(3) ins(%x : memref<12xi32>) outs(%y : memref<12xi32>)
+  return
+}

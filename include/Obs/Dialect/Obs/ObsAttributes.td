@@ -245,4 +245,43 @@ def Obs_ScanKindAttr : EnumAttr<Obs_Dialect, Obs_ScanKind, "scan_kind"> {
                 "`exclusive` (out[i] = e ⊕ a[0] ⊕ ... ⊕ a[i-1])";
 }
 
+//===----------------------------------------------------------------------===//
+// Halos: a launch argument's tile and its neighbours
+//===----------------------------------------------------------------------===//
+
+def Obs_HaloBoundary : I32EnumAttr<"HaloBoundary",
+    "what a halo reads at places past an array's ends", [
+      I32EnumAttrCase<"Clamp", 0, "clamp">,
+      I32EnumAttrCase<"Zero", 1, "zero">,
+      I32EnumAttrCase<"Wrap", 2, "wrap">
+    ]> {
+  let cppNamespace = "::mlir::obs";
+}
+
+def Obs_HaloAttr : Obs_Attr<"Halo", "halo"> {
+  let summary = "a kernel argument that is its block's tile and `width` "
+                "places on each side";
+  let description = [{
+    On an argument `!obs.arr<L x T>` of a launched kernel, `#obs.halo<k,
+    boundary>` makes each block's array its tile of `L - 2k` places of the
+    memref and `k` places on each side: element `j` of block `b`'s array is
+    place `p = b (L - 2k) + j - k` of the memref, of length `n`. A place
+    outside `[0, n)` reads, by `boundary`: `clamp` the nearest end (`x[0]`
+    before, `x[n - 1]` after), `zero` the argument's `obs.absent` value,
+    `wrap` place `p mod n`. The launch passes the memref whole, as for an
+    `obs.global` argument (`--obs-expand-device` makes it one), so the proofs
+    see every place each block reads, and no operand of the launch may
+    write its allocation.
+
+    ```mlir
+    obs.kernel @mean3(%x: !obs.arr<258 x f32>
+                          {obs.halo = #obs.halo<1, clamp>,
+                           obs.absent = 0.0 : f32}) -> !obs.arr<256 x f32>
+    ```
+  }];
+  let parameters = (ins "uint64_t":$width,
+                        "::mlir::obs::HaloBoundary":$boundary);
+  let assemblyFormat = "`<` $width `,` $boundary `>`";
+}
+
 #endif // OBS_DIALECT_OBS_OBSATTRIBUTES_TD

@@ -90,7 +90,7 @@ def Obs_Dialect : Dialect {
   //    read's check holds exactly), their own value instead of the
   //    shuffle's: the simulation does not ask those lanes' shuffle to take
   //    from the owner, since what it gives them is not used.
-  // And two the user writes, on a kernel's argument (verified by
+  // And three the user writes, on a kernel's argument (verified by
   // verifyRegionArgAttribute):
   //  - absent: the value an absent element of the argument reads as, in a
   //    launch whose sizes are known only at run time: a typed scalar, or an
@@ -98,7 +98,11 @@ def Obs_Dialect : Dialect {
   //  - global: the argument is the launch's memref whole, the same in every
   //    block, read at any place (a merge reads where a search finds): its
   //    length is the memref's, and no operand of the launch may write its
-  //    allocation (--obs-verify-launches).
+  //    allocation (--obs-verify-launches);
+  //  - halo: an #obs.halo<width, boundary>, the argument is the block's
+  //    tile and `width` places on each side, read past the memref's ends as
+  //    `boundary` says; --obs-expand-device makes it an obs.global argument
+  //    and the reads of those places.
   let discardableAttrs = (ins
     "::mlir::DenseI64ArrayAttr":$launch_overlaps,
     "::mlir::IntegerAttr":$shared_bytes,
@@ -118,7 +122,8 @@ def Obs_Dialect : Dialect {
     "::mlir::UnitAttr":$keeps_fold,
     "::mlir::ArrayAttr":$recorded_launches,
     "::mlir::Attribute":$absent,
-    "::mlir::UnitAttr":$global
+    "::mlir::UnitAttr":$global,
+    "::mlir::Attribute":$halo
   );
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;

@@ -103,6 +103,10 @@ SmallVector<unsigned> getUncombinedGlobalResults(KernelOp kernel);
 bool isGlobalArgument(KernelOp kernel, unsigned index);
 bool hasGlobalArguments(KernelOp kernel);
 
+/// `kernel`'s argument `index`'s halo (`obs.halo`), or null: each block's
+/// array is its tile and the halo's width of places on each side.
+HaloAttr getHalo(KernelOp kernel, unsigned index);
+
 /// The scalars an absent element of `kernel`'s argument `index` reads as
 /// (its `obs.absent`, one typed constant per scalar of its element), or
 /// none when it has none.

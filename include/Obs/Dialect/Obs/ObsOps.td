@@ -876,6 +876,17 @@ def Obs_LaunchOp : Obs_Op<"launch", [
     elements of an argument are present in the block, and `obs.block_id`
     which block it is. A grid of 0 (or less) runs no block.
 
+    **Halos.** An argument marked `obs.halo = #obs.halo<k, boundary>` is
+    its block's tile and `k` places on each side: of type `!obs.arr<C + 2k
+    x T>`, its memref holds the blocks' tiles of `C` (`memref<(G C) x T>`
+    over `G` blocks, any length at run-time sizes), and element `j` of
+    block `b`'s array is place `b C + j - k`. A place outside the memref
+    reads as `boundary` says: `clamp`, the nearest end; `zero`, the
+    argument's `obs.absent` value (zero without one); `wrap`, the place
+    modulo the length. The memref is then read by every block, as a global
+    argument's is (`--obs-expand-device` makes it one), so no operand of the
+    launch may write it. A halo argument has no `obs.extent`.
+
     ```mlir
     func.func @double(%in: memref<?xi32>, %out: memref<?xi32>) {
       %c0 = arith.constant 0 : index
