@@ -243,26 +243,22 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   if (failed(check("ins", getInputs(), inputs)) ||
       failed(check("outs", getOutputs(), outputs)))
     return failure();
+  // A global argument's places, and a halo's, are its own, not a layout's.
   if (laidOut)
-    for (auto [index, slot] : llvm::enumerate(inputs))
-      if (getHalo(kernel, slot.operand.array)) {
-        InFlightDiagnostic diag =
-            emitOpError() << "has layouts, but ins " << index
-                          << " holds an argument with a halo, whose places "
-                             "the halo says: launch it without layouts";
-        diag.attachNote(kernel.getLoc()) << "the kernel";
-        return diag;
-      }
-  if (laidOut)
-    for (auto [index, slot] : llvm::enumerate(inputs))
-      if (slot.operand.whole) {
-        InFlightDiagnostic diag =
-            emitOpError() << "has layouts, but ins " << index
-                          << " holds an 'obs.global' argument, which every "
-                             "block sees whole: launch it without layouts";
-        diag.attachNote(kernel.getLoc()) << "the kernel";
-        return diag;
-      }
+    for (auto [index, slot] : llvm::enumerate(inputs)) {
+      bool halo = static_cast<bool>(getHalo(kernel, slot.operand.array));
+      if (!halo && !slot.operand.whole)
+        continue;
+      InFlightDiagnostic diag = emitOpError() << "has layouts, but ins "
+                                              << index << " holds ";
+      if (halo)
+        diag << "an argument with a halo, whose places the halo says";
+      else
+        diag << "an 'obs.global' argument, which every block sees whole";
+      diag << ": launch it without layouts";
+      diag.attachNote(kernel.getLoc()) << "the kernel";
+      return diag;
+    }
   if (laidOut)
     for (auto [index, slot] : llvm::enumerate(outputs))
       if (slot.operand.whole) {
