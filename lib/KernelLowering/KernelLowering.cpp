@@ -633,6 +633,8 @@ FailureOr<gpu::GPUFuncOp> mlir::obs::lowerKernelToGPUFunc(
     KernelOp kernel, gpu::GPUModuleOp module, StringRef name, int64_t grid,
     const GPULoweringCounters &counters, ChangedElementsCache *cache,
     const KernelLayouts *layouts, bool runTimeChecks, bool runTimeOffsets) {
+  if (failed(verifyHalosExpanded(kernel)))
+    return failure();
   uint64_t threads = kernel.getBlockThreads();
   if (threads > KernelOp::kMaxThreads)
     return tagError(kernel.emitOpError()

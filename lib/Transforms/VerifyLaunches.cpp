@@ -322,6 +322,8 @@ LogicalResult ObsVerifyLaunchesPass::proveGlobalScatterPlaces(LaunchOp launch,
 
 void ObsVerifyLaunchesPass::runOnOperation() {
   ModuleOp module = getOperation();
+  if (failed(verifyHalosExpanded(module)))
+    return signalPassFailure();
   SymbolTableCollection symbols;
   WalkResult result = module.walk([&](LaunchOp launch) {
     auto kernel = symbols.lookupNearestSymbolFrom<KernelOp>(
@@ -342,6 +344,8 @@ void ObsVerifyLaunchesPass::runOnOperation() {
 
 void ObsCollectLaunchOverlapsPass::runOnOperation() {
   ModuleOp module = getOperation();
+  if (failed(verifyHalosExpanded(module)))
+    return signalPassFailure();
   SymbolTableCollection symbols;
   // Every launch's pairs, by kernel, each once and in a fixed order.
   llvm::MapVector<Operation *, std::set<std::array<int64_t, 4>>> byKernel;

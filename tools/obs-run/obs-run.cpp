@@ -732,8 +732,14 @@ FailureOr<obs::Job> describeKernelJob(ModuleOp module, uint64_t threads) {
       op.erase();
   obs::Job job;
   job.symbol = kernelName;
-  for (Type type : kernel.getArgumentTypes())
-    addArray(job, cast<obs::ArrType>(type));
+  // A halo argument, run alone, is one block's tile: the halo's places
+  // are read past its ends, as the boundary says.
+  for (auto [index, type] : llvm::enumerate(kernel.getArgumentTypes())) {
+    auto array = cast<obs::ArrType>(type);
+    if (obs::HaloAttr halo = obs::getHalo(kernel, index))
+      array = array.withLength(array.getLength() - 2 * halo.getWidth());
+    addArray(job, array);
+  }
   job.numInputs = job.arrays.size();
   for (Type type : kernel.getResultTypes())
     addArray(job, cast<obs::ArrType>(type));

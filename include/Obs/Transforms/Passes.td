@@ -587,10 +587,10 @@ def ObsVerifySync : Pass<"obs-verify-sync", "::mlir::obs::KernelOp"> {
     every lowering pipeline runs it, the reference target's included, so
     that no target runs a kernel the GPU would race on. A kernel that is not
     flat is proved on a flattened copy, as the GPU targets will lower it.
-    A kernel it has proved before in the same context, unchanged since (the
-    same OperationFingerPrint: obs-optimize's last pass, then the lowering's
-    first proof in one process), is not proved again; one parsed from a
-    file or read from the compile cache always is.
+    A kernel it has proved before in the same context (the same content,
+    printed whole: obs-optimize's last pass, then the lowering's first
+    proof in one process) is not proved again; one changed in any way since
+    is.
   }];
   let options = [
     Option<"skipSafeByConstruction", "skip-safe-by-construction", "bool",
@@ -612,8 +612,8 @@ def ObsVerifySync : Pass<"obs-verify-sync", "::mlir::obs::KernelOp"> {
     Statistic<"numSimulationsReused", "simulations-reused",
               "Simulations handed out again because the kernel had not changed">,
     Statistic<"numAlreadyProved", "kernels-already-proved",
-              "Kernels this pass had proved before in this context, exactly "
-              "as they are now, and did not prove again">
+              "Kernels this pass had proved before in this context, with "
+              "the same content, and did not prove again">
   ];
 }
 

@@ -581,6 +581,8 @@ struct ObsLowerReferencePass
     : mlir::obs::impl::ObsLowerReferenceBase<ObsLowerReferencePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (failed(verifyHalosExpanded(module)))
+      return signalPassFailure();
     auto launches = collectLaunchesOfKernelsIn(module);
     if (failed(launches))
       return signalPassFailure();

@@ -7,6 +7,7 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/InterleavedRange.h"
+#include "llvm/Support/SHA256.h"
 
 using namespace mlir;
 using namespace mlir::obs;
@@ -376,8 +377,10 @@ LogicalResult ObsDialect::verifyRegionArgAttribute(Operation *op,
                 "whole memref already";
     auto array =
         dyn_cast<ArrType>(kernel.getBody().getArgument(argIndex).getType());
+    // A tile of at least one place: 2 width < length, without overflow.
     if (array && (halo.getWidth() == 0 || array.getDepth() != 1 ||
-                  array.getLength() <= 2 * halo.getWidth()))
+                  array.getLength() < 3 ||
+                  halo.getWidth() > (array.getLength() - 1) / 2))
       return kernel.emitOpError()
              << "argument " << argIndex << " of type " << array
              << " cannot have a halo of width " << halo.getWidth()
@@ -420,6 +423,17 @@ LogicalResult ObsDialect::verifyRegionArgAttribute(Operation *op,
                                    : "an array of typed constants")
            << ", not " << attribute.getValue();
   return success();
+}
+
+LogicalResult
+ObsDialect::verifyRegionResultAttribute(Operation *op, unsigned regionIndex,
+                                        unsigned resultIndex,
+                                        NamedAttribute attribute) {
+  // The obs dialect's function attributes all describe an argument.
+  return op->emitError() << "'" << attribute.getName().getValue()
+                         << "' is not a result attribute of the obs dialect: "
+                            "obs's attributes of a kernel's arrays belong on "
+                            "its arguments";
 }
 
 void ObsDialect::initialize() {
@@ -708,18 +722,31 @@ Value CompactAttr::buildElementIndex(OpBuilder &builder, Location loc,
   return sweep(*this).buildElementIndex(builder, loc, thread, round);
 }
 
+/// What a kernel's proof reads: the kernel, every op, attribute, type and
+/// value of it, printed in the generic form (without locations, which no
+/// verdict depends on), hashed by SHA-256. A fingerprint of the
+/// ops in memory (OperationFingerPrint) would not do: it hashes pointers,
+/// not op names, so a freed kernel's memory reused by another could pass
+/// for it.
+static std::array<uint8_t, 32> hashKernelContent(Operation *kernel) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  kernel->print(os, OpPrintingFlags().printGenericOpForm().useLocalScope());
+  return llvm::SHA256::hash(llvm::arrayRefFromStringRef(text));
+}
+
 void ObsDialect::recordProvedKernel(Operation *kernel) {
-  OperationFingerPrint fingerPrint(kernel);
+  std::array<uint8_t, 32> content = hashKernelContent(kernel);
   std::lock_guard<std::mutex> lock(provedKernelsMutex);
-  if (llvm::is_contained(provedKernels, fingerPrint))
+  if (llvm::is_contained(provedKernels, content))
     return;
   if (provedKernels.size() == kProvedKernelsKept)
     provedKernels.pop_front();
-  provedKernels.push_back(fingerPrint);
+  provedKernels.push_back(content);
 }
 
 bool ObsDialect::isProvedKernel(Operation *kernel) const {
-  OperationFingerPrint fingerPrint(kernel);
+  std::array<uint8_t, 32> content = hashKernelContent(kernel);
   std::lock_guard<std::mutex> lock(provedKernelsMutex);
-  return llvm::is_contained(provedKernels, fingerPrint);
+  return llvm::is_contained(provedKernels, content);
 }

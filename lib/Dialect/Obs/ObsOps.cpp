@@ -114,6 +114,24 @@ HaloAttr mlir::obs::getHalo(KernelOp kernel, unsigned index) {
       kernel.getArgAttr(index, ObsDialect::HaloAttrHelper::getNameStr()));
 }
 
+LogicalResult mlir::obs::verifyHalosExpanded(KernelOp kernel) {
+  for (unsigned index = 0, e = kernel.getNumArguments(); index < e; ++index)
+    if (getHalo(kernel, index))
+      return kernel.emitOpError()
+             << "argument " << index
+             << " has a halo, which obs-expand-device expands into a global "
+                "argument and the reads of its places: run it first";
+  return success();
+}
+
+LogicalResult mlir::obs::verifyHalosExpanded(Operation *root) {
+  WalkResult result = root->walk([](KernelOp kernel) {
+    return failed(verifyHalosExpanded(kernel)) ? WalkResult::interrupt()
+                                               : WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 bool mlir::obs::hasGlobalArguments(KernelOp kernel) {
   for (unsigned index = 0, e = kernel.getNumArguments(); index < e; ++index)
     if (isGlobalArgument(kernel, index))

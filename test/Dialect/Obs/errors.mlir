@@ -1478,3 +1478,23 @@ func.func @halo_layouts(%x: memref<8xi32>, %y: memref<8xi32>) {
       layouts [affine_map<(b, i) -> (b * 4 + i)>, affine_map<(b, i) -> (b * 4 + i)>]
   return
 }
+
+// -----
+
+// A width whose double would overflow is as wide as any other.
+// expected-error @+1 {{'obs.kernel' op argument 0 of type '!obs.arr<6 x i32>' cannot have a halo of width 9223372036854775809}}
+obs.kernel @halo_overflow(%a: !obs.arr<6 x i32> {obs.halo = #obs.halo<9223372036854775809, clamp>}) -> !obs.arr<4 x i32> {
+  %r = obs.generate : !obs.arr<4 x i32> {
+  ^bb0(%i: index):
+    %x = obs.index %a[%i] : !obs.arr<6 x i32>
+    obs.yield %x : i32
+  }
+  obs.return %r : !obs.arr<4 x i32>
+}
+
+// -----
+
+// expected-error @+1 {{'obs.halo' is not a result attribute of the obs dialect: obs's attributes of a kernel's arrays belong on its arguments}}
+obs.kernel @halo_result(%a: !obs.arr<4 x i32>) -> (!obs.arr<4 x i32> {obs.halo = #obs.halo<1, clamp>}) {
+  obs.return %a : !obs.arr<4 x i32>
+}

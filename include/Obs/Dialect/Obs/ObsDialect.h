@@ -5,7 +5,7 @@
 
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/Operation.h" // The attribute helpers call into Operation.
-#include "mlir/IR/OperationSupport.h"
+#include <array>
 #include <deque>
 #include <functional>
 #include <mutex>

@@ -127,6 +127,7 @@ def Obs_Dialect : Dialect {
   );
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 0;
@@ -140,15 +141,14 @@ def Obs_Dialect : Dialect {
     void setKernelCheck(KernelCheck check) { kernelCheck = std::move(check); }
     const KernelCheck &getKernelCheck() const { return kernelCheck; }
 
-    /// The kernels obs-verify-sync proved in this context, by their
-    /// fingerprint (OperationFingerPrint: every op, attribute and operand
-    /// of the kernel as it is in memory). A pipeline that refines and then
-    /// lowers in one context proves the refined kernels at the end of
-    /// obs-optimize; the lowering's obs-verify-sync finds the same kernel
-    /// here and does not run the same proof again. A kernel read from a
-    /// file or a cache, or changed in any way since, has another
-    /// fingerprint, and is proved. Thread-safe: kernels are proved in
-    /// parallel.
+    /// The kernels obs-verify-sync proved in this context, by a hash of
+    /// their content (the kernel printed whole, in the generic form: every
+    /// op, attribute and type, which is all its proof reads). A pipeline
+    /// that refines and then lowers in one context proves the refined
+    /// kernels at the end of obs-optimize; the lowering's obs-verify-sync
+    /// finds the same kernel here and does not run the same proof again. A
+    /// kernel changed in any way since has another content, and is proved.
+    /// Thread-safe: kernels are proved in parallel.
     void recordProvedKernel(::mlir::Operation *kernel);
     bool isProvedKernel(::mlir::Operation *kernel) const;
 
@@ -158,7 +158,7 @@ def Obs_Dialect : Dialect {
     /// programs keeps a bounded list).
     static constexpr unsigned kProvedKernelsKept = 256;
     mutable std::mutex provedKernelsMutex;
-    std::deque<::mlir::OperationFingerPrint> provedKernels;
+    std::deque<std::array<uint8_t, 32>> provedKernels;
 
   public:
   }];

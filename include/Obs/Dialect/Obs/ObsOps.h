@@ -106,6 +106,12 @@ bool hasGlobalArguments(KernelOp kernel);
 /// `kernel`'s argument `index`'s halo (`obs.halo`), or null: each block's
 /// array is its tile and the halo's width of places on each side.
 HaloAttr getHalo(KernelOp kernel, unsigned index);
+/// Fails, with the error at `kernel`, where an argument still has a halo:
+/// obs-expand-device makes it a global argument and the reads of its
+/// places, which every lowering and proof after it relies on.
+LogicalResult verifyHalosExpanded(KernelOp kernel);
+/// The same for every kernel under `root`.
+LogicalResult verifyHalosExpanded(Operation *root);
 
 /// The scalars an absent element of `kernel`'s argument `index` reads as
 /// (its `obs.absent`, one typed constant per scalar of its element), or
