@@ -163,6 +163,44 @@ static std::optional<int64_t> findNonPositiveDivisor(AffineExpr expr) {
   return found;
 }
 
+/// A launch with layouts places every array by them: an operand whose
+/// places are its own (an `obs.global` argument or a global scatter's
+/// result, which every block sees whole, or a halo argument) is refused.
+/// `inputs` and `outputs` say which kernel array each operand stores.
+static LogicalResult
+verifyNoPlacesOfTheirOwn(LaunchOp launch, KernelOp kernel,
+                         ArrayRef<LaunchOperandArray> inputs,
+                         ArrayRef<LaunchOperandArray> outputs) {
+  for (auto [index, operand] : llvm::enumerate(inputs)) {
+    bool halo = static_cast<bool>(getHalo(kernel, operand.array));
+    if (!halo && !operand.whole)
+      continue;
+    InFlightDiagnostic diag = launch.emitOpError()
+                              << "has layouts, but ins " << index << " holds ";
+    if (halo)
+      diag << "an argument with a halo, whose places the halo says";
+    else
+      diag << "an 'obs.global' argument, which every block sees whole";
+    diag << ": launch it without layouts";
+    diag.attachNote(kernel.getLoc()) << "the kernel";
+    return diag;
+  }
+  for (auto [index, operand] : llvm::enumerate(outputs))
+    if (operand.whole) {
+      InFlightDiagnostic diag =
+          launch.emitOpError()
+          << "has layouts, but outs " << index << " holds a global "
+          << "obs.scatter's result, which every block sees whole: launch "
+             "it without layouts";
+      diag.attachNote(
+          kernel.getGlobalScatter(operand.array - kernel.getNumArguments())
+              .getLoc())
+          << "the scatter";
+      return diag;
+    }
+  return success();
+}
+
 LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   auto kernel =
       symbolTable.lookupNearestSymbolFrom<KernelOp>(*this, getKernelAttr());
@@ -243,37 +281,13 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   if (failed(check("ins", getInputs(), inputs)) ||
       failed(check("outs", getOutputs(), outputs)))
     return failure();
-  // A global argument's places, and a halo's, are its own, not a layout's.
-  if (laidOut)
-    for (auto [index, slot] : llvm::enumerate(inputs)) {
-      bool halo = static_cast<bool>(getHalo(kernel, slot.operand.array));
-      if (!halo && !slot.operand.whole)
-        continue;
-      InFlightDiagnostic diag = emitOpError() << "has layouts, but ins "
-                                              << index << " holds ";
-      if (halo)
-        diag << "an argument with a halo, whose places the halo says";
-      else
-        diag << "an 'obs.global' argument, which every block sees whole";
-      diag << ": launch it without layouts";
-      diag.attachNote(kernel.getLoc()) << "the kernel";
-      return diag;
-    }
-  if (laidOut)
-    for (auto [index, slot] : llvm::enumerate(outputs))
-      if (slot.operand.whole) {
-        InFlightDiagnostic diag =
-            emitOpError()
-            << "has layouts, but outs " << index << " holds a global "
-            << "obs.scatter's result, which every block sees whole: launch "
-               "it without layouts";
-        diag.attachNote(
-            kernel
-                .getGlobalScatter(slot.operand.array - kernel.getNumArguments())
-                .getLoc())
-            << "the scatter";
-        return diag;
-      }
+  auto operandsOf = [](ArrayRef<Slot> slots) {
+    return llvm::map_to_vector(slots,
+                               [](const Slot &slot) { return slot.operand; });
+  };
+  if (laidOut && failed(verifyNoPlacesOfTheirOwn(
+                     *this, kernel, operandsOf(inputs), operandsOf(outputs))))
+    return failure();
   if (dynamic) {
     // A partial block reads its absent elements as the kernel says.
     for (unsigned index = 0, e = kernel.getNumArguments(); index < e; ++index)
