@@ -53,7 +53,8 @@ struct ObsVerifySyncPass
     // Proved already in this context, exactly as it is now (the end of
     // obs-optimize, when the lowering follows in the same process).
     auto *dialect = cast<ObsDialect>(kernel->getDialect());
-    if (dialect->isProvedKernel(kernel)) {
+    ObsDialect::ProofKey proofKey = ObsDialect::getProofKey(kernel);
+    if (dialect->isProvedKernel(proofKey)) {
       addToStatistic(*this, numAlreadyProved, "kernels-already-proved");
       return;
     }
@@ -69,7 +70,7 @@ struct ObsVerifySyncPass
       return signalPassFailure();
     addToStatistic(*this, numVerified, "syncs-verified",
                    simulation->syncs.size());
-    dialect->recordProvedKernel(kernel);
+    dialect->recordProvedKernel(proofKey);
   }
 };
 } // namespace

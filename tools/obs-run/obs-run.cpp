@@ -737,7 +737,7 @@ FailureOr<obs::Job> describeKernelJob(ModuleOp module, uint64_t threads) {
   for (auto [index, type] : llvm::enumerate(kernel.getArgumentTypes())) {
     auto array = cast<obs::ArrType>(type);
     if (obs::HaloAttr halo = obs::getHalo(kernel, index))
-      array = array.withLength(array.getLength() - 2 * halo.getWidth());
+      array = array.withLength(halo.getTileLength(array.getLength()));
     addArray(job, array);
   }
   job.numInputs = job.arrays.size();

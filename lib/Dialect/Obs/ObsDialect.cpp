@@ -724,29 +724,26 @@ Value CompactAttr::buildElementIndex(OpBuilder &builder, Location loc,
 
 /// What a kernel's proof reads: the kernel, every op, attribute, type and
 /// value of it, printed in the generic form (without locations, which no
-/// verdict depends on), hashed by SHA-256. A fingerprint of the
-/// ops in memory (OperationFingerPrint) would not do: it hashes pointers,
-/// not op names, so a freed kernel's memory reused by another could pass
-/// for it.
-static std::array<uint8_t, 32> hashKernelContent(Operation *kernel) {
+/// verdict depends on), hashed by SHA-256. A fingerprint of the ops in
+/// memory (OperationFingerPrint) would not do: it hashes pointers, not op
+/// names, so a freed kernel's memory reused by another could pass for it.
+ObsDialect::ProofKey ObsDialect::getProofKey(Operation *kernel) {
   std::string text;
   llvm::raw_string_ostream os(text);
   kernel->print(os, OpPrintingFlags().printGenericOpForm().useLocalScope());
   return llvm::SHA256::hash(llvm::arrayRefFromStringRef(text));
 }
 
-void ObsDialect::recordProvedKernel(Operation *kernel) {
-  std::array<uint8_t, 32> content = hashKernelContent(kernel);
+void ObsDialect::recordProvedKernel(const ProofKey &key) {
   std::lock_guard<std::mutex> lock(provedKernelsMutex);
-  if (llvm::is_contained(provedKernels, content))
+  if (llvm::is_contained(provedKernels, key))
     return;
   if (provedKernels.size() == kProvedKernelsKept)
     provedKernels.pop_front();
-  provedKernels.push_back(content);
+  provedKernels.push_back(key);
 }
 
-bool ObsDialect::isProvedKernel(Operation *kernel) const {
-  std::array<uint8_t, 32> content = hashKernelContent(kernel);
+bool ObsDialect::isProvedKernel(const ProofKey &key) const {
   std::lock_guard<std::mutex> lock(provedKernelsMutex);
-  return llvm::is_contained(provedKernels, content);
+  return llvm::is_contained(provedKernels, key);
 }

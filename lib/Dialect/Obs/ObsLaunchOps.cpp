@@ -231,7 +231,7 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
                         ? getHalo(kernel, operand.array)
                         : HaloAttr();
     if (halo)
-      shape[0] -= 2 * static_cast<int64_t>(halo.getWidth());
+      shape[0] = static_cast<int64_t>(halo.getTileLength(shape[0]));
     if (dynamic)
       shape[0] = ShapedType::kDynamic;
     else if (!operand.whole)

@@ -31,8 +31,10 @@ namespace {
 /// kernel no launch names stands for one block over its tile.
 FailureOr<uint64_t> getWholeLength(KernelOp kernel, unsigned index,
                                    ArrayRef<LaunchOp> launches) {
-  uint64_t tile = cast<ArrType>(kernel.getArgumentTypes()[index]).getLength() -
-                  2 * getHalo(kernel, index).getWidth();
+  uint64_t tile =
+      getHalo(kernel, index)
+          .getTileLength(
+              cast<ArrType>(kernel.getArgumentTypes()[index]).getLength());
   if (launches.empty())
     return tile;
   std::optional<uint64_t> length;
@@ -112,7 +114,7 @@ void expandHaloArgument(KernelOp kernel, unsigned index, uint64_t length) {
   HaloAttr halo = getHalo(kernel, index);
   BlockArgument argument = kernel.getArgument(index);
   auto array = cast<ArrType>(argument.getType());
-  uint64_t tile = array.getLength() - 2 * halo.getWidth();
+  uint64_t tile = halo.getTileLength(array.getLength());
   // The value of a place outside: the argument's absent value, or zeros.
   SmallVector<TypedAttr> absent;
   if (std::optional<SmallVector<TypedAttr>> given =

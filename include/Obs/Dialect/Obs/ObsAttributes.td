@@ -281,6 +281,13 @@ def Obs_HaloAttr : Obs_Attr<"Halo", "halo"> {
   }];
   let parameters = (ins "uint64_t":$width,
                         "::mlir::obs::HaloBoundary":$boundary);
+  let extraClassDeclaration = [{
+    /// The tile of an argument of `length` places with this halo: the
+    /// places left between the two sides.
+    uint64_t getTileLength(uint64_t length) const {
+      return length - 2 * getWidth();
+    }
+  }];
   let assemblyFormat = "`<` $width `,` $boundary `>`";
 }
 

@@ -149,8 +149,11 @@ def Obs_Dialect : Dialect {
     /// finds the same kernel here and does not run the same proof again. A
     /// kernel changed in any way since has another content, and is proved.
     /// Thread-safe: kernels are proved in parallel.
-    void recordProvedKernel(::mlir::Operation *kernel);
-    bool isProvedKernel(::mlir::Operation *kernel) const;
+    /// What identifies a kernel's proof: the hash of its content.
+    using ProofKey = std::array<uint8_t, 32>;
+    static ProofKey getProofKey(::mlir::Operation *kernel);
+    void recordProvedKernel(const ProofKey &key);
+    bool isProvedKernel(const ProofKey &key) const;
 
   private:
     KernelCheck kernelCheck;
@@ -158,7 +161,7 @@ def Obs_Dialect : Dialect {
     /// programs keeps a bounded list).
     static constexpr unsigned kProvedKernelsKept = 256;
     mutable std::mutex provedKernelsMutex;
-    std::deque<std::array<uint8_t, 32>> provedKernels;
+    std::deque<ProofKey> provedKernels;
 
   public:
   }];
