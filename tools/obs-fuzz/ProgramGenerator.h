@@ -22,6 +22,11 @@ namespace obs_fuzz {
 
 enum class Scalar { I8, I32, I64, F32, F64 };
 
+/// Whether `s` is f32 or f64.
+bool isFloat(Scalar s);
+/// The bytes one `s` takes.
+uint64_t bytesOf(Scalar s);
+
 /// A kernel element: one scalar, or a tuple of two.
 struct ElementType {
   std::vector<Scalar> scalars;
