@@ -3,6 +3,7 @@
 
 #include "Obs/Analysis/BlockRun.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/MathExtras.h"
 #include <algorithm>
 #include <array>
 #include <numeric>
@@ -146,8 +147,12 @@ SmallVector<BlockCost> mlir::obs::computePhaseCosts(const BlockRun &run,
     if (warp.workgroup) {
       // Distinct words per bank; the most used bank serialises the access.
       std::array<uint64_t, 32> wordsInBank = {};
-      for (uint64_t word : touchedUnits(warp, 4))
+      ArrayRef<uint64_t> words = touchedUnits(warp, 4);
+      for (uint64_t word : words)
         ++wordsInBank[word % 32];
+      // A wavefront moves one word from each bank at most: 128 bytes.
+      cost.sharedLeastWavefronts += std::max<uint64_t>(
+          1, llvm::divideCeil(words.size(), wordsInBank.size()));
       ++cost.sharedAccesses;
       cost.sharedWavefronts +=
           *std::max_element(wordsInBank.begin(), wordsInBank.end());

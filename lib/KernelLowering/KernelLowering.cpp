@@ -93,8 +93,12 @@ FailureOr<Destination> KernelLowering::allocateShared(ArrType type,
       func.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
   Destination destination;
   // With a shared-memory plan (--obs-plan-shared), buffers are views at
-  // planned offsets of one arena.
+  // planned offsets of one arena, and rows may be padded.
   MLIRContext *context = func.getContext();
+  uint64_t padding = 0;
+  if (IntegerAttr padded =
+          ObsDialect::SharedPaddingAttrHelper(context).getAttr(owner))
+    padding = static_cast<uint64_t>(padded.getInt());
   if (IntegerAttr arenaBytes =
           ObsDialect::SharedBytesAttrHelper(context).getAttr(kernel)) {
     if (!arena) {
@@ -115,7 +119,7 @@ FailureOr<Destination> KernelLowering::allocateShared(ArrType type,
         ObsDialect::SharedOffsetsAttrHelper(context).getAttr(owner);
     OpBuilder entryBuilder = OpBuilder::atBlockBegin(&func.getBody().front());
     unsigned &next = nextOffset[owner];
-    for (MemRefType memref : getStorageTypes(type, workgroup)) {
+    for (MemRefType memref : getStorageTypes(type, workgroup, padding)) {
       // A plan made for other buffers than the lowering allocates (a pass
       // changed the kernel after obs-plan-shared) is not guessed at.
       if (!offsets || next >= offsets.size() ||
@@ -140,7 +144,7 @@ FailureOr<Destination> KernelLowering::allocateShared(ArrType type,
     }
     return destination;
   }
-  for (MemRefType memref : getStorageTypes(type, workgroup)) {
+  for (MemRefType memref : getStorageTypes(type, workgroup, padding)) {
     destination.components.push_back(
         func.addWorkgroupAttribution(memref, owner->getLoc()));
     unsigned index = func.getNumWorkgroupAttributions() - 1;

@@ -76,7 +76,8 @@ void ObsExpandDevicePass::runOnOperation() {
         << " is not a power of two of at most 65536";
     return signalPassFailure();
   }
-  if (failed(expandHaloArguments(module)))
+  if (failed(expandTiledLaunches(module)) ||
+      failed(expandHaloArguments(module)))
     return signalPassFailure();
   SmallVector<Operation *> deviceOps;
   module.walk([&](Operation *op) {

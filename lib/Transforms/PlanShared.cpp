@@ -1,7 +1,9 @@
 //===- PlanShared.cpp - shared buffers placed by liveness -----------------===//
 
 #include "Obs/Analysis/KernelSimulation.h"
+#include "Obs/Dialect/Obs/Storage.h"
 #include "Obs/Support/ErrorKinds.h"
+#include "Obs/Support/MemoryBytes.h"
 #include "Obs/Support/StableSort.h"
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/Passes.h"
@@ -39,6 +41,15 @@ struct ObsPlanSharedPass
     : mlir::obs::impl::ObsPlanSharedBase<ObsPlanSharedPass> {
   using ObsPlanSharedBase::ObsPlanSharedBase;
   void runOnOperation() override;
+
+  /// Pads the rows of `kernel`'s shared arrays of rows where that removes
+  /// bank conflicts `simulation` shows: each owner in turn tries 1 to 4
+  /// elements after each row and keeps the padding of fewest wavefronts,
+  /// if any takes fewer than what came before. Returns the simulation of
+  /// the kernel as padded.
+  FailureOr<std::shared_ptr<const KernelSimulation>>
+  padRowsOf(KernelOp kernel, std::shared_ptr<const KernelSimulation> simulation,
+            KernelSimulations &simulations);
 };
 
 } // namespace
@@ -50,9 +61,13 @@ SharedPlan mlir::obs::takeSharedPlan(KernelOp kernel) {
       kernel->removeAttr(ObsDialect::SharedBytesAttrHelper(context).getName());
   StringAttr offsetsName =
       ObsDialect::SharedOffsetsAttrHelper(context).getName();
+  StringAttr paddingName =
+      ObsDialect::SharedPaddingAttrHelper(context).getName();
   kernel.walk([&](Operation *op) {
     if (Attribute offsets = op->removeAttr(offsetsName))
       plan.offsets.push_back({op, offsets});
+    if (Attribute padding = op->removeAttr(paddingName))
+      plan.paddings.push_back({op, padding});
   });
   return plan;
 }
@@ -65,6 +80,84 @@ void SharedPlan::restore(KernelOp kernel) const {
   for (auto [op, offsetsOfOp] : offsets)
     op->setAttr(ObsDialect::SharedOffsetsAttrHelper(context).getName(),
                 offsetsOfOp);
+  for (auto [op, padding] : paddings)
+    op->setAttr(ObsDialect::SharedPaddingAttrHelper(context).getName(),
+                padding);
+}
+
+/// Whether `cost`'s shared accesses take more than 1.05 times the fewest
+/// wavefronts their widths allow: bank conflicts.
+static bool hasBankConflicts(const BlockCost &cost) {
+  return cost.sharedWavefronts * 100 > cost.sharedLeastWavefronts * 105;
+}
+
+/// The syncs and repeats of `kernel` whose arrays are arrays of rows: the
+/// owners whose buffers a padding after each row can change.
+static SmallVector<Operation *> ownersOfRows(KernelOp kernel) {
+  SmallVector<Operation *> owners;
+  kernel.walk([&](Operation *op) {
+    if (isa<SyncOp, RepeatOp>(op) && op->getNumResults() == 1)
+      if (auto type = dyn_cast<ArrType>(op->getResult(0).getType());
+          type && type.getShape().size() >= 2)
+        owners.push_back(op);
+  });
+  return owners;
+}
+
+FailureOr<std::shared_ptr<const KernelSimulation>>
+ObsPlanSharedPass::padRowsOf(KernelOp kernel,
+                             std::shared_ptr<const KernelSimulation> simulation,
+                             KernelSimulations &simulations) {
+  // Only arrays of rows are padded: a kernel without any costs no more.
+  SmallVector<Operation *> owners = ownersOfRows(kernel);
+  if (owners.empty())
+    return simulation;
+  BlockCost best = computeBlockCost(simulation->run);
+  if (!hasBankConflicts(best))
+    return simulation;
+  // The shared bytes every buffer alone would take: a padding that would
+  // not fit even so is not tried.
+  uint64_t unplanned = 0;
+  for (const Memory &memory : simulation->run.getMemories())
+    if (memory.workgroup)
+      unplanned += memory.bytes;
+  MLIRContext *context = kernel.getContext();
+  auto paddingOf = ObsDialect::SharedPaddingAttrHelper(context);
+  Builder builder(context);
+  for (Operation *owner : owners) {
+    ArrType type = cast<ArrType>(owner->getResult(0).getType());
+    uint64_t rows = type.getNumLeaves() / type.getShape().back();
+    uint64_t rowBytes = 0;
+    for (MemRefType storage : getStorageTypes(type))
+      rowBytes += getElementBytes(storage);
+    // A repeat owns two buffers of its array.
+    uint64_t buffers = isa<RepeatOp>(owner) ? 2 : 1;
+    std::optional<int64_t> chosen;
+    for (int64_t padding = 1; padding <= 4; ++padding) {
+      if (unplanned + buffers * rows * rowBytes * padding > maxSharedBytes)
+        break;
+      paddingOf.setAttr(owner, builder.getI64IntegerAttr(padding));
+      FailureOr<std::shared_ptr<const KernelSimulation>> padded =
+          simulations.simulate(kernel);
+      if (failed(padded))
+        return failure();
+      BlockCost cost = computeBlockCost((*padded)->run);
+      if (cost.sharedWavefronts < best.sharedWavefronts) {
+        best = cost;
+        chosen = padding;
+        simulation = *padded;
+      }
+    }
+    if (chosen) {
+      paddingOf.setAttr(owner, builder.getI64IntegerAttr(*chosen));
+      addToStatistic(*this, numPadded, "buffers-padded");
+      if (!hasBankConflicts(best))
+        break;
+    } else {
+      owner->removeAttr(paddingOf.getName());
+    }
+  }
+  return simulation;
 }
 
 void ObsPlanSharedPass::runOnOperation() {
@@ -78,6 +171,11 @@ void ObsPlanSharedPass::runOnOperation() {
       simulations.simulate(kernel);
   if (failed(simulation))
     return signalPassFailure();
+  if (padRows) {
+    simulation = padRowsOf(kernel, *simulation, simulations);
+    if (failed(simulation))
+      return signalPassFailure();
+  }
   const BlockRun &run = (*simulation)->run;
   gpu::GPUFuncOp func = (*simulation)->func;
 

@@ -60,6 +60,8 @@ static Value launchBytes(ImplicitLocOpBuilder &b, Value grid, Value memref,
 
 void ObsRecordLaunchesPass::runOnOperation() {
   ModuleOp module = getOperation();
+  if (failed(verifyDeviceExpanded(module)))
+    return signalPassFailure();
   SymbolTable symbols(module);
   SmallVector<LaunchOp> launches;
   module.walk([&](LaunchOp launch) { launches.push_back(launch); });

@@ -60,6 +60,18 @@ static void describeCost(InFlightDiagnostic &remark, const BlockCost &cost,
            << " warp accesses at places that depend on data, not counted";
 }
 
+/// How far `cost`'s shared wavefronts are from the fewest its accesses'
+/// widths allow: 1.00 without bank conflicts (a 16-byte vector access
+/// takes 4 wavefronts at least, so wavefronts per access alone would call
+/// it conflicted).
+static void describeBankConflicts(InFlightDiagnostic &remark,
+                                  const BlockCost &cost) {
+  if (cost.sharedAccesses)
+    remark << "; shared wavefronts "
+           << ratio(cost.sharedWavefronts, cost.sharedLeastWavefronts)
+           << " times the fewest the accesses' widths allow";
+}
+
 void ObsReportCostPass::runOnOperation() {
   KernelOp kernel = getOperation();
   auto &simulations = getAnalysis<KernelSimulations>();
@@ -106,6 +118,7 @@ void ObsReportCostPass::runOnOperation() {
     remark << (isa<SyncOp>(stage) ? "the stage this sync ends: "
                                   : "the last stage: ");
     describeCost(remark, cost, /*elements=*/0);
+    describeBankConflicts(remark, cost);
   }
 
   BlockCost cost = computeBlockCost(simulation.run, KernelOp::kWarpSize);
@@ -115,6 +128,7 @@ void ObsReportCostPass::runOnOperation() {
   remark << "one block: ";
   describeCost(remark, cost, elements);
   remark << "; about " << cost.estimatedSlots(warps) << " issue slots";
+  describeBankConflicts(remark, cost);
   remark.report();
   addToStatistic(*this, numBlockBarriers, "block-barriers", cost.blockBarriers);
   addToStatistic(*this, numWarpBarriers, "warp-barriers", cost.warpBarriers);

@@ -322,7 +322,7 @@ LogicalResult ObsVerifyLaunchesPass::proveGlobalScatterPlaces(LaunchOp launch,
 
 void ObsVerifyLaunchesPass::runOnOperation() {
   ModuleOp module = getOperation();
-  if (failed(verifyHalosExpanded(module)))
+  if (failed(verifyDeviceExpanded(module)))
     return signalPassFailure();
   SymbolTableCollection symbols;
   WalkResult result = module.walk([&](LaunchOp launch) {
@@ -344,7 +344,7 @@ void ObsVerifyLaunchesPass::runOnOperation() {
 
 void ObsCollectLaunchOverlapsPass::runOnOperation() {
   ModuleOp module = getOperation();
-  if (failed(verifyHalosExpanded(module)))
+  if (failed(verifyDeviceExpanded(module)))
     return signalPassFailure();
   SymbolTableCollection symbols;
   // Every launch's pairs, by kernel, each once and in a fixed order.

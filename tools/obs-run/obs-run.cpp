@@ -580,7 +580,8 @@ void printPlan(ModuleOp module, obs::CompileOptions options, obs::Job &job) {
     read += launch.read;
     written += launch.written;
   }
-  uint64_t elements = job.arrays.front().getType().getLength();
+  // An array of rows counts its rows' elements (a matrix, its cells).
+  uint64_t elements = job.arrays.front().getType().getNumLeaves();
   size_t count = launches.size();
   llvm::outs() << "@" << job.symbol << " on " << elements
                << " elements: " << count << " launch"

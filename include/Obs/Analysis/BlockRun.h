@@ -246,6 +246,10 @@ SmallVector<Hazard> findGlobalHazards(const BlockRun &run,
 struct BlockCost {
   uint64_t blockBarriers = 0, warpBarriers = 0;
   uint64_t sharedAccesses = 0, sharedWavefronts = 0;
+  /// The fewest wavefronts the shared accesses could take, from the bytes
+  /// each touches (a 16-byte vector access of a warp moves 512 bytes: 4
+  /// wavefronts of 128 at least). More than these is a bank conflict.
+  uint64_t sharedLeastWavefronts = 0;
   uint64_t globalAccesses = 0, globalLines = 0;
   uint64_t uncounted = 0;
   /// Ops issued per warp (BlockRun::getWarpOpsIssued), less the shared
@@ -259,6 +263,7 @@ struct BlockCost {
     warpBarriers += other.warpBarriers;
     sharedAccesses += other.sharedAccesses;
     sharedWavefronts += other.sharedWavefronts;
+    sharedLeastWavefronts += other.sharedLeastWavefronts;
     globalAccesses += other.globalAccesses;
     globalLines += other.globalLines;
     uncounted += other.uncounted;

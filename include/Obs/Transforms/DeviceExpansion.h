@@ -50,6 +50,12 @@ struct DeviceExpansionOptions {
 /// its tile. Fails, with the error at a launch, where they do not.
 LogicalResult expandHaloArguments(ModuleOp module);
 
+/// Replaces every tiled launch (`grid(R, C)` over 2-D memrefs) by a launch
+/// of R C blocks with layouts over row views of its memrefs
+/// (lib/Transforms/DeviceExpansion/TiledLaunches.cpp): block r C + c reads
+/// and writes the tiles block (r, c) would.
+LogicalResult expandTiledLaunches(ModuleOp module);
+
 /// obs.device_map: one launch of a tile kernel that applies the function.
 void populateDeviceMapExpansionPatterns(RewritePatternSet &patterns,
                                         const DeviceExpansionOptions &options);

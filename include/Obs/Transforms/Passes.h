@@ -65,6 +65,8 @@ std::unique_ptr<Pass> createObsVerifyReference();
 struct SharedPlan {
   Attribute bytes;
   SmallVector<std::pair<Operation *, Attribute>> offsets;
+  /// The rows' padding of the owners that have one (obs.shared_padding).
+  SmallVector<std::pair<Operation *, Attribute>> paddings;
   /// Puts the plan back on the kernel it was taken from.
   void restore(KernelOp kernel) const;
 };

@@ -73,8 +73,9 @@ def ObsCollectLaunchOverlaps
 }
 
 def ObsExpandDevice : Pass<"obs-expand-device", "::mlir::ModuleOp"> {
-  let summary = "Lower device-level ops to launch plans of obs kernels, and "
-                "halo arguments to global ones";
+  let summary = "Lower device-level ops to launch plans of obs kernels, "
+                "tiled launches to launches of one dimension, and halo "
+                "arguments to global ones";
   let description = [{
     Replaces every `obs.device_map`, `obs.device_reduce`, `obs.device_scan`
     and `obs.device_sort` in host code by launches of obs kernels over tiles of
@@ -106,7 +107,11 @@ def ObsExpandDevice : Pass<"obs-expand-device", "::mlir::ModuleOp"> {
       under `olt`); for one that is not, the order is unspecified, but no
       read leaves the arrays.
 
-    First, every kernel argument with an `obs.halo` becomes an `obs.global`
+    First, every tiled launch (`obs.launch ... grid(R, C)` over 2-D
+    memrefs) becomes a launch of `R C` blocks with layouts over views of
+    its memrefs as rows of one tile's width: block `r C + c` reads and
+    writes the tiles block `(r, c)` would. Then every kernel argument with
+    an `obs.halo` becomes an `obs.global`
     argument, the launch's memref whole, and the kernel reads a pull array of
     its block's tile and neighbours from it, each place outside the memref
     where the halo's boundary says (`clamp`, `zero` or `wrap`).
@@ -495,13 +500,27 @@ def ObsPlanShared : Pass<"obs-plan-shared", "::mlir::obs::KernelOp"> {
     barrier the kernel does not have. The lowering then allocates one
     workgroup buffer and views into it.
 
+    Before placing them, where the simulation shows bank conflicts (shared
+    accesses that take more than 1.05 times the fewest wavefronts their
+    widths allow), each buffer of an array
+    of rows (a sync or repeat of `!obs.arr<R x !obs.arr<C x T>>`) is tried
+    with 1 to 4 elements of padding after each row, and keeps the padding
+    that takes the fewest wavefronts, if any takes fewer than none
+    (`obs.shared_padding` on its owner). A warp that reads a column of a
+    32 x 32 tile of i32 meets one bank 32 times; with rows of 33 elements,
+    32 banks once. Only addresses move: every place keeps its indices, so
+    the proofs and the lowering stay as they are.
+
     Reports the bytes used; a kernel that needs more than `max-shared-bytes`
     (48 KiB by default) is an error that gives the bytes needed.
   }];
   let options = [
     Option<"maxSharedBytes", "max-shared-bytes", "uint64_t",
            /*default=*/"::mlir::obs::KernelOp::kMaxSharedBytes",
-           "Shared memory a block may use">
+           "Shared memory a block may use">,
+    Option<"padRows", "pad-rows", "bool", /*default=*/"true",
+           "Pad the rows of shared arrays of rows where that removes bank "
+           "conflicts the simulation shows">
   ];
   let dependentDialects = kernelSimulationDialects;
   let statistics = [
@@ -510,6 +529,9 @@ def ObsPlanShared : Pass<"obs-plan-shared", "::mlir::obs::KernelOp"> {
     Statistic<"numBuffers", "buffers", "Shared buffers placed">,
     Statistic<"numReused", "buffers-reusing-memory",
               "Buffers placed over memory an earlier buffer no longer needs">,
+    Statistic<"numPadded", "buffers-padded",
+              "Syncs and repeats whose shared rows were padded against bank "
+              "conflicts">,
     Statistic<"numSimulations", "simulations",
               "Kernel simulations run (each a lowering and a run of every thread)">,
     Statistic<"numSimulationsReused", "simulations-reused",
@@ -534,7 +556,10 @@ def ObsReportCost : Pass<"obs-report-cost", "::mlir::obs::KernelOp"> {
       conflict-free access takes 1 and a 2-way bank conflict 2. A thread's
       accesses of one aligned 8- or 16-byte chunk between two barriers
       count as one vector access, as LLVM's load-store vectorizer makes
-      them (`ld.shared.v2` of 32 threads takes 2 wavefronts, no conflict);
+      them (`ld.shared.v2` of 32 threads takes 2 wavefronts, no conflict).
+      Last in the remark, the wavefronts against the fewest the accesses'
+      widths allow (a warp access of n bytes takes n / 128 at least): 1.00
+      without bank conflicts, whatever the widths;
     * its global-memory warp accesses and the 128-byte lines they touch:
       1 for a coalesced warp of 4-byte elements, up to 32 for a scattered
       one;

@@ -383,6 +383,8 @@ void InstanceLowering::lowerToHostFunction(KernelOp kernel) {
 void ConvertObsToGPUPass::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *context = &getContext();
+  if (failed(verifyDeviceExpanded(module)))
+    return signalPassFailure();
   auto launches = collectLaunchesOfKernelsIn(module);
   if (failed(launches))
     return signalPassFailure();
@@ -396,11 +398,12 @@ void ConvertObsToGPUPass::runOnOperation() {
   for (KernelOp kernel : kernels)
     if (!kernel.isPrivate())
       grids[kernel].insert(1);
-  // A launch that passes run-time offsets gets the instance that takes
-  // them, made as it is lowered: no plain instance is made for it.
+  // A launch that passes run-time offsets, or has layouts, gets an
+  // instance of its own, made as it is lowered: no plain instance is made
+  // for it.
   for (auto [launch, kernel] : *launches) {
     llvm::SetVector<int64_t> &kernelGrids = grids[kernel];
-    if (!passesRunTimeOffsets(launch))
+    if (!passesRunTimeOffsets(launch) && !launch.getLayoutsAttr())
       kernelGrids.insert(gridOf(launch));
   }
 

@@ -581,7 +581,7 @@ struct ObsLowerReferencePass
     : mlir::obs::impl::ObsLowerReferenceBase<ObsLowerReferencePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (failed(verifyHalosExpanded(module)))
+    if (failed(verifyDeviceExpanded(module)))
       return signalPassFailure();
     auto launches = collectLaunchesOfKernelsIn(module);
     if (failed(launches))

@@ -227,6 +227,18 @@ static LogicalResult verifyPlanAttribute(Operation *op,
                << bytes.getInt() << "-byte arena";
     return success();
   }
+  if (name == ObsDialect::SharedPaddingAttrHelper::getNameStr()) {
+    auto padding = dyn_cast<IntegerAttr>(value);
+    bool rows =
+        isa<SyncOp, RepeatOp>(op) && op->getNumResults() == 1 &&
+        isa<ArrType>(op->getResult(0).getType()) &&
+        cast<ArrType>(op->getResult(0).getType()).getShape().size() >= 2;
+    if (!rows || !nonNegative(value, 1) || padding.getInt() > 32)
+      return misplaced("belongs on an obs.sync or obs.repeat of an array of "
+                       "rows, as the elements its buffers leave after each "
+                       "row (an i64 from 1 to 32)");
+    return success();
+  }
   if (name == ObsDialect::SyncIndexAttrHelper::getNameStr()) {
     if (!nonNegative(value, -1))
       return misplaced("is the position of a sync in program order (an i64, "

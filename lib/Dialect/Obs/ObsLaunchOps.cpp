@@ -74,14 +74,15 @@ void LaunchOp::build(OpBuilder &builder, OperationState &state,
                      StringRef kernel, int64_t grid, ValueRange inputs,
                      ValueRange outputs) {
   build(builder, state, kernel, /*dynamic_grid=*/Value(),
-        builder.getI64IntegerAttr(grid), inputs, outputs, ArrayAttr());
+        builder.getI64IntegerAttr(grid), /*grid_columns=*/IntegerAttr(), inputs,
+        outputs, ArrayAttr());
 }
 
 void LaunchOp::build(OpBuilder &builder, OperationState &state,
                      StringRef kernel, Value grid, ValueRange inputs,
                      ValueRange outputs) {
-  build(builder, state, kernel, grid, IntegerAttr(), inputs, outputs,
-        ArrayAttr());
+  build(builder, state, kernel, grid, IntegerAttr(),
+        /*grid_columns=*/IntegerAttr(), inputs, outputs, ArrayAttr());
 }
 
 bool LaunchOp::hasDynamicSizes() {
@@ -120,6 +121,16 @@ LogicalResult LaunchOp::verify() {
   if (failed(checkMemRefs("ins", getInputs())) ||
       failed(checkMemRefs("outs", getOutputs())))
     return failure();
+  if (isTiled()) {
+    if (getDynamicGrid() || hasDynamicSizes())
+      return emitOpError() << "tiles 2-D memrefs over a grid of rows and "
+                              "columns of blocks, which needs static sizes";
+    if (*getStaticGridSize() * getGridColumnsAttr().getInt() > 2147483647)
+      return emitOpError()
+             << "runs " << *getStaticGridSize() << " x "
+             << getGridColumnsAttr().getInt()
+             << " blocks, more than 2^31 - 1 (CUDA's limit on a grid)";
+  }
   if (getLayoutsAttr() && hasDynamicSizes())
     return emitOpError() << "has layouts and sizes known only at run time: "
                             "layouts place blocks in memrefs of static sizes";
@@ -201,12 +212,121 @@ verifyNoPlacesOfTheirOwn(LaunchOp launch, KernelOp kernel,
   return success();
 }
 
+/// A tiled launch (`grid(R, C)`): each array of `kernel` is a tile
+/// `!obs.arr<TR x !obs.arr<TC x T>>`, passed as a 2-D memref of whole tiles
+/// (`R TR` by `C TC` without layouts), and `layouts`, where given, are maps
+/// `(r, c) -> (tile row, tile column)`.
+static LogicalResult verifyTiledLaunch(LaunchOp launch, KernelOp kernel) {
+  int64_t rows = *launch.getStaticGridSize();
+  int64_t columns = launch.getGridColumnsAttr().getInt();
+  bool laidOut = static_cast<bool>(launch.getLayoutsAttr());
+  SmallVector<Value> memrefs(launch.getInputs());
+  llvm::append_range(memrefs, launch.getOutputs());
+  SmallVector<LaunchOperandArray> operands = getLaunchOperandArrays(kernel);
+  if (memrefs.size() != operands.size())
+    return launch.emitOpError()
+           << "passes " << memrefs.size() << " memrefs, but @"
+           << launch.getKernel() << " takes and gives " << operands.size()
+           << " (one per scalar of each array's element)";
+  unsigned numInputs = launch.getInputs().size();
+  for (auto [index, memref, operand] : llvm::enumerate(memrefs, operands)) {
+    bool isInput = index < numInputs;
+    StringRef which = isInput ? "ins" : "outs";
+    unsigned position = isInput ? index : index - numInputs;
+    bool halo = operand.array < kernel.getNumArguments() &&
+                static_cast<bool>(getHalo(kernel, operand.array));
+    if (operand.whole || halo) {
+      InFlightDiagnostic diag =
+          launch.emitOpError()
+          << "tiles its memrefs, but " << which << " " << position << " holds "
+          << (halo      ? "an argument with a halo"
+              : isInput ? "an 'obs.global' argument"
+                        : "a global obs.scatter's result")
+          << ", which a tiled launch does not take: launch it over a grid "
+             "of one dimension";
+      diag.attachNote(kernel.getLoc()) << "the kernel";
+      return diag;
+    }
+    SmallVector<uint64_t> shape(operand.type.getShape());
+    auto type = cast<MemRefType>(memref.getType());
+    Type scalar =
+        flattenElementType(operand.type.getLeafType())[operand.component];
+    bool ok = shape.size() >= 2 && type.getRank() == int64_t(shape.size()) &&
+              type.getElementType() == scalar &&
+              type.getLayout().isIdentity() && type.hasStaticShape();
+    for (size_t d = 2; ok && d < shape.size(); ++d)
+      ok = type.getDimSize(d) == int64_t(shape[d]);
+    if (ok && laidOut)
+      ok = type.getDimSize(0) % int64_t(shape[0]) == 0 &&
+           type.getDimSize(1) % int64_t(shape[1]) == 0;
+    else if (ok)
+      ok = type.getDimSize(0) == rows * int64_t(shape[0]) &&
+           type.getDimSize(1) == columns * int64_t(shape[1]);
+    if (ok)
+      continue;
+    InFlightDiagnostic diag = launch.emitOpError()
+                              << "tiles its memrefs, but " << which << " "
+                              << position << " is " << type << " for ";
+    if (shape.size() < 2) {
+      diag << operand.type << ", which is not a tile: tiled launches take "
+           << "kernels whose arrays are arrays of rows "
+           << "(!obs.arr<TR x !obs.arr<TC x T>>)";
+      return diag;
+    }
+    SmallVector<int64_t> expected;
+    expected.push_back(laidOut ? int64_t(shape[0]) : rows * int64_t(shape[0]));
+    expected.push_back(laidOut ? int64_t(shape[1])
+                               : columns * int64_t(shape[1]));
+    for (size_t d = 2; d < shape.size(); ++d)
+      expected.push_back(int64_t(shape[d]));
+    diag << "tiles of " << shape[0] << " x " << shape[1] << ": it must be "
+         << MemRefType::get(expected, scalar);
+    if (laidOut)
+      diag << " or any whole number of tiles in each of its first two "
+              "dimensions";
+    else
+      diag << ", " << rows << " x " << columns << " tiles";
+    return diag;
+  }
+  if (!laidOut)
+    return success();
+  ArrayAttr layouts = launch.getLayoutsAttr();
+  if (layouts.size() != memrefs.size())
+    return launch.emitOpError()
+           << "has " << layouts.size() << " layouts for " << memrefs.size()
+           << " memrefs: give one per memref";
+  for (auto [index, attr] : llvm::enumerate(layouts)) {
+    AffineMap layout = cast<AffineMapAttr>(attr).getValue();
+    if (layout.getNumDims() != 2 || layout.getNumSymbols() != 0 ||
+        layout.getNumResults() != 2)
+      return launch.emitOpError()
+             << "tiles its memrefs, so layout " << index
+             << " must be a map (block row, block column) -> (tile row, "
+                "tile column), but is "
+             << attr;
+    for (AffineExpr result : layout.getResults())
+      if (std::optional<int64_t> badDivisor = findNonPositiveDivisor(result))
+        return launch.emitOpError()
+               << "layout " << index << " divides by " << *badDivisor
+               << ": a layout divides only by positive constants";
+    if (index > 0 && operands[index].array == operands[index - 1].array &&
+        attr != layouts[index - 1])
+      return launch.emitOpError()
+             << "layouts " << index - 1 << " and " << index
+             << " differ, but their memrefs store one array: give the "
+                "memrefs of an array one layout";
+  }
+  return success();
+}
+
 LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   auto kernel =
       symbolTable.lookupNearestSymbolFrom<KernelOp>(*this, getKernelAttr());
   if (!kernel)
     return emitOpError() << "launches @" << getKernel()
                          << ", which is not an obs.kernel";
+  if (isTiled())
+    return verifyTiledLaunch(*this, kernel);
   // Each array is passed as one memref per scalar of its element, holding
   // the chunks of all blocks, or as laid out. With sizes known at run time,
   // the outermost dimension may have any length.

@@ -124,10 +124,18 @@ LogicalResult mlir::obs::verifyHalosExpanded(KernelOp kernel) {
   return success();
 }
 
-LogicalResult mlir::obs::verifyHalosExpanded(Operation *root) {
-  WalkResult result = root->walk([](KernelOp kernel) {
-    return failed(verifyHalosExpanded(kernel)) ? WalkResult::interrupt()
-                                               : WalkResult::advance();
+LogicalResult mlir::obs::verifyDeviceExpanded(Operation *root) {
+  WalkResult result = root->walk([](Operation *op) {
+    if (auto kernel = dyn_cast<KernelOp>(op))
+      return failed(verifyHalosExpanded(kernel)) ? WalkResult::interrupt()
+                                                 : WalkResult::advance();
+    if (auto launch = dyn_cast<LaunchOp>(op); launch && launch.isTiled()) {
+      launch.emitOpError() << "tiles 2-D memrefs over a grid of rows and "
+                              "columns, which obs-expand-device lowers to a "
+                              "grid of one dimension: run it first";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
   });
   return failure(result.wasInterrupted());
 }
@@ -930,11 +938,12 @@ LogicalResult RepeatOp::verifyRegions() {
 // LaunchOp's syntax (its verifiers are in ObsLaunchOps.cpp)
 //===----------------------------------------------------------------------===//
 
-/// `grid(2048)` or `grid(%blocks)`.
+/// `grid(2048)`, `grid(%blocks)`, or `grid(32, 32)` (rows and columns of
+/// blocks that tile 2-D memrefs).
 static ParseResult
 parseGrid(OpAsmParser &parser,
           std::optional<OpAsmParser::UnresolvedOperand> &value,
-          IntegerAttr &constant) {
+          IntegerAttr &constant, IntegerAttr &columns) {
   OpAsmParser::UnresolvedOperand operand;
   OptionalParseResult parsedValue = parser.parseOptionalOperand(operand);
   if (parsedValue.has_value()) {
@@ -947,15 +956,23 @@ parseGrid(OpAsmParser &parser,
   if (parser.parseInteger(grid))
     return failure();
   constant = parser.getBuilder().getI64IntegerAttr(grid);
+  if (succeeded(parser.parseOptionalComma())) {
+    int64_t across;
+    if (parser.parseInteger(across))
+      return failure();
+    columns = parser.getBuilder().getI64IntegerAttr(across);
+  }
   return success();
 }
 
 static void printGrid(OpAsmPrinter &printer, Operation *, Value value,
-                      IntegerAttr constant) {
+                      IntegerAttr constant, IntegerAttr columns) {
   if (value)
     printer << value;
   else
     printer << constant.getInt();
+  if (columns)
+    printer << ", " << columns.getInt();
 }
 
 #define GET_OP_CLASSES

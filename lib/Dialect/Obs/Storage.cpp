@@ -10,10 +10,13 @@ using namespace mlir;
 using namespace mlir::obs;
 
 SmallVector<MemRefType> mlir::obs::getStorageTypes(ArrType type,
-                                                   Attribute memorySpace) {
+                                                   Attribute memorySpace,
+                                                   uint64_t rowPadding) {
   SmallVector<int64_t> shape;
   for (uint64_t length : type.getShape())
     shape.push_back(static_cast<int64_t>(length));
+  if (shape.size() >= 2)
+    shape.back() += static_cast<int64_t>(rowPadding);
   return llvm::map_to_vector(
       flattenElementType(type.getLeafType()), [&](Type scalar) {
         return MemRefType::get(shape, scalar, MemRefLayoutAttrInterface(),

@@ -1498,3 +1498,103 @@ obs.kernel @halo_overflow(%a: !obs.arr<6 x i32> {obs.halo = #obs.halo<9223372036
 obs.kernel @halo_result(%a: !obs.arr<4 x i32>) -> (!obs.arr<4 x i32> {obs.halo = #obs.halo<1, clamp>}) {
   obs.return %a : !obs.arr<4 x i32>
 }
+
+// -----
+
+// Tiled launches (grid(R, C)): the memrefs are whole tiles, R x C of them
+// without layouts, static; layouts say which tile, (r, c) -> (row, column).
+obs.kernel @tile(%a: !obs.arr<2 x !obs.arr<4 x i32>>) -> !obs.arr<2 x !obs.arr<4 x i32>> {
+  obs.return %a : !obs.arr<2 x !obs.arr<4 x i32>>
+}
+func.func @wrong_tiles(%x: memref<4x12xi32>, %y: memref<4x8xi32>) {
+  // expected-error @+1 {{tiles its memrefs, but outs 0 is 'memref<4x8xi32>' for tiles of 2 x 4: it must be 'memref<4x12xi32>', 2 x 3 tiles}}
+  obs.launch @tile grid(2, 3) ins(%x : memref<4x12xi32>) outs(%y : memref<4x8xi32>)
+  return
+}
+
+// -----
+
+obs.kernel @tile(%a: !obs.arr<2 x !obs.arr<4 x i32>>) -> !obs.arr<2 x !obs.arr<4 x i32>> {
+  obs.return %a : !obs.arr<2 x !obs.arr<4 x i32>>
+}
+func.func @partial_tiles(%x: memref<4x12xi32>, %y: memref<5x12xi32>) {
+  // expected-error @+1 {{tiles its memrefs, but outs 0 is 'memref<5x12xi32>' for tiles of 2 x 4: it must be 'memref<2x4xi32>' or any whole number of tiles in each of its first two dimensions}}
+  obs.launch @tile grid(2, 3) ins(%x : memref<4x12xi32>) outs(%y : memref<5x12xi32>)
+      layouts [affine_map<(r, c) -> (r, c)>, affine_map<(r, c) -> (r, c)>]
+  return
+}
+
+// -----
+
+obs.kernel @tile(%a: !obs.arr<2 x !obs.arr<4 x i32>>) -> !obs.arr<2 x !obs.arr<4 x i32>> {
+  obs.return %a : !obs.arr<2 x !obs.arr<4 x i32>>
+}
+func.func @element_layout(%x: memref<4x12xi32>, %y: memref<4x12xi32>) {
+  // expected-error @+1 {{tiles its memrefs, so layout 1 must be a map (block row, block column) -> (tile row, tile column), but is affine_map<(d0, d1) -> (d0 * 3 + d1)>}}
+  obs.launch @tile grid(2, 3) ins(%x : memref<4x12xi32>) outs(%y : memref<4x12xi32>)
+      layouts [affine_map<(r, c) -> (r, c)>, affine_map<(r, c) -> (r * 3 + c)>]
+  return
+}
+
+// -----
+
+obs.kernel @tile(%a: !obs.arr<2 x !obs.arr<4 x i32>>) -> !obs.arr<2 x !obs.arr<4 x i32>> {
+  obs.return %a : !obs.arr<2 x !obs.arr<4 x i32>>
+}
+func.func @dynamic_tiles(%x: memref<?x12xi32>, %y: memref<?x12xi32>) {
+  // expected-error @+1 {{tiles 2-D memrefs over a grid of rows and columns of blocks, which needs static sizes}}
+  obs.launch @tile grid(2, 3) ins(%x : memref<?x12xi32>) outs(%y : memref<?x12xi32>)
+  return
+}
+
+// -----
+
+obs.kernel @tile(%a: !obs.arr<2 x !obs.arr<4 x i32>>) -> !obs.arr<2 x !obs.arr<4 x i32>> {
+  obs.return %a : !obs.arr<2 x !obs.arr<4 x i32>>
+}
+func.func @too_many_blocks(%x: memref<4x12xi32>, %y: memref<4x12xi32>) {
+  // expected-error @+1 {{runs 65536 x 65536 blocks, more than 2^31 - 1 (CUDA's limit on a grid)}}
+  obs.launch @tile grid(65536, 65536) ins(%x : memref<4x12xi32>) outs(%y : memref<4x12xi32>)
+  return
+}
+
+// -----
+
+obs.kernel @rows(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  obs.return %a : !obs.arr<8 x i32>
+}
+func.func @not_a_tile(%x: memref<4x12xi32>, %y: memref<4x12xi32>) {
+  // expected-error @+1 {{tiles its memrefs, but ins 0 is 'memref<4x12xi32>' for '!obs.arr<8 x i32>', which is not a tile: tiled launches take kernels whose arrays are arrays of rows (!obs.arr<TR x !obs.arr<TC x T>>)}}
+  obs.launch @rows grid(2, 3) ins(%x : memref<4x12xi32>) outs(%y : memref<4x12xi32>)
+  return
+}
+
+// -----
+
+// expected-note @+1 {{the kernel}}
+obs.kernel @with_global(%a: !obs.arr<2 x !obs.arr<4 x i32>> {obs.global}) -> !obs.arr<2 x !obs.arr<4 x i32>> {
+  obs.return %a : !obs.arr<2 x !obs.arr<4 x i32>>
+}
+func.func @tiled_global(%x: memref<2x4xi32>, %y: memref<4x12xi32>) {
+  // expected-error @+1 {{tiles its memrefs, but ins 0 holds an 'obs.global' argument, which a tiled launch does not take: launch it over a grid of one dimension}}
+  obs.launch @with_global grid(2, 3) ins(%x : memref<2x4xi32>) outs(%y : memref<4x12xi32>)
+  return
+}
+
+// -----
+
+// The padding of shared rows belongs on a sync or repeat of an array of
+// rows.
+obs.kernel @flat_padding(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  // expected-error @+1 {{'obs.shared_padding' belongs on an obs.sync or obs.repeat of an array of rows, as the elements its buffers leave after each row (an i64 from 1 to 32)}}
+  %s = obs.sync %a {obs.shared_padding = 1 : i64} : !obs.arr<8 x i32>
+  obs.return %s : !obs.arr<8 x i32>
+}
+
+// -----
+
+obs.kernel @too_much_padding(%a: !obs.arr<2 x !obs.arr<4 x i32>>) -> !obs.arr<2 x !obs.arr<4 x i32>> {
+  // expected-error @+1 {{'obs.shared_padding' belongs on an obs.sync or obs.repeat of an array of rows, as the elements its buffers leave after each row (an i64 from 1 to 32)}}
+  %s = obs.sync %a {obs.shared_padding = 33 : i64} : !obs.arr<2 x !obs.arr<4 x i32>>
+  obs.return %s : !obs.arr<2 x !obs.arr<4 x i32>>
+}

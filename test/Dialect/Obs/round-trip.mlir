@@ -361,3 +361,28 @@ func.func @halo_launch(%x: memref<12xi32>, %y: memref<12xi32>) {
   obs.launch @halo grid(3) ins(%x : memref<12xi32>) outs(%y : memref<12xi32>)
   return
 }
+
+// A tiled launch: a grid of 2 x 3 blocks, each over a tile of 2 rows of 4
+// (a tuple's two memrefs, one layout each), and a transposing one.
+obs.kernel @tile(%a: !obs.arr<2 x !obs.arr<4 x tuple<i32, f32>>>) -> !obs.arr<2 x !obs.arr<4 x i32>> {
+  %r = obs.generate : !obs.arr<2 x !obs.arr<4 x i32>> {
+  ^bb0(%i: index):
+    %row = obs.generate : !obs.arr<4 x i32> {
+    ^bb0(%j: index):
+      %in = obs.index %a[%i] : !obs.arr<2 x !obs.arr<4 x tuple<i32, f32>>>
+      %x, %y = obs.index %in[%j] : !obs.arr<4 x tuple<i32, f32>>
+      obs.yield %x : i32
+    }
+    obs.yield %row : !obs.arr<4 x i32>
+  }
+  obs.return %r : !obs.arr<2 x !obs.arr<4 x i32>>
+}
+// CHECK-LABEL: func.func @tiled_launch
+// CHECK: obs.launch @tile grid(2, 3) ins(%{{.*}}, %{{.*}} : memref<4x12xi32>, memref<4x12xf32>) outs(%{{.*}} : memref<4x12xi32>)
+// CHECK: obs.launch @tile grid(2, 3) ins(%{{.*}}, %{{.*}} : memref<4x12xi32>, memref<4x12xf32>) outs(%{{.*}} : memref<6x8xi32>) layouts [#map{{[0-9]*}}, #map{{[0-9]*}}, #map{{[0-9]*}}]
+func.func @tiled_launch(%x: memref<4x12xi32>, %y: memref<4x12xf32>, %z: memref<4x12xi32>, %t: memref<6x8xi32>) {
+  obs.launch @tile grid(2, 3) ins(%x, %y : memref<4x12xi32>, memref<4x12xf32>) outs(%z : memref<4x12xi32>)
+  obs.launch @tile grid(2, 3) ins(%x, %y : memref<4x12xi32>, memref<4x12xf32>) outs(%t : memref<6x8xi32>)
+      layouts [affine_map<(r, c) -> (r, c)>, affine_map<(r, c) -> (r, c)>, affine_map<(r, c) -> (c, r)>]
+  return
+}

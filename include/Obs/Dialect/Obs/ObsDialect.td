@@ -42,6 +42,10 @@ def Obs_Dialect : Dialect {
   //    buffers are views of (obs-plan-shared);
   //  - shared_offsets, on a sync, repeat or scatter: the byte offsets in the arena of
   //    its buffer's components, multiples of 16 (obs-plan-shared);
+  //  - shared_padding, on a sync or repeat of an array of rows: the
+  //    elements its shared buffers leave after each row (an i64 from 1 to
+  //    32), so that a warp reading a column meets distinct banks
+  //    (obs-plan-shared);
   //  - sync_index, on a lowered barrier: the position in program order of
   //    the sync it ends (-1: none);
   //  - in_place, on a lowered barrier: its stage overwrote what it read;
@@ -107,6 +111,7 @@ def Obs_Dialect : Dialect {
     "::mlir::DenseI64ArrayAttr":$launch_overlaps,
     "::mlir::IntegerAttr":$shared_bytes,
     "::mlir::DenseI64ArrayAttr":$shared_offsets,
+    "::mlir::IntegerAttr":$shared_padding,
     "::mlir::IntegerAttr":$sync_index,
     "::mlir::UnitAttr":$in_place,
     "::mlir::LocationAttr":$owner,

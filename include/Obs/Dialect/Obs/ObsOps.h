@@ -110,8 +110,10 @@ HaloAttr getHalo(KernelOp kernel, unsigned index);
 /// obs-expand-device makes it a global argument and the reads of its
 /// places, which every lowering and proof after it relies on.
 LogicalResult verifyHalosExpanded(KernelOp kernel);
-/// The same for every kernel under `root`.
-LogicalResult verifyHalosExpanded(Operation *root);
+/// The same for every kernel under `root`, and fails where a launch under
+/// `root` still tiles 2-D memrefs (LaunchOp::isTiled), which obs-expand-device
+/// also lowers: every proof and lowering of launches starts with it.
+LogicalResult verifyDeviceExpanded(Operation *root);
 
 /// The scalars an absent element of `kernel`'s argument `index` reads as
 /// (its `obs.absent`, one typed constant per scalar of its element), or

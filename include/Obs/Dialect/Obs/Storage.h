@@ -17,8 +17,12 @@
 namespace mlir::obs {
 
 /// The memref types that store an array of `type`, one per leaf scalar.
+/// `rowPadding` elements follow each innermost row of an array of rows
+/// (a shared buffer's padding against bank conflicts, `obs.shared_padding`):
+/// every place keeps its indices, only the addresses move.
 SmallVector<MemRefType> getStorageTypes(ArrType type,
-                                        Attribute memorySpace = {});
+                                        Attribute memorySpace = {},
+                                        uint64_t rowPadding = 0);
 
 /// The bytes the memrefs that store an array of `type` hold.
 uint64_t getArrayBytes(ArrType type);
