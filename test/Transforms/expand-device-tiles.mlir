@@ -79,6 +79,21 @@ func.func @one_tile_twice(%x: memref<4x12xi32>, %y: memref<4x12xi32>) {
 
 // -----
 
+// A tile past the last column would be, in the row view, the next row's
+// first tile: inside the memref, but not where the layout says. Refused
+// before the expansion, naming the block and the tile.
+obs.kernel @tile(%a: !obs.arr<2 x !obs.arr<4 x i32>>) -> !obs.arr<2 x !obs.arr<4 x i32>> {
+  obs.return %a : !obs.arr<2 x !obs.arr<4 x i32>>
+}
+func.func @past_the_last_column(%x: memref<4x12xi32>, %y: memref<8x12xi32>) {
+  // expected-error @+1 {{layout 1 places block (0, 2) at tile (0, 3), outside the 4 x 3 tiles of 'memref<8x12xi32>'}}
+  obs.launch @tile grid(2, 3) ins(%x : memref<4x12xi32>) outs(%y : memref<8x12xi32>)
+      layouts [affine_map<(r, c) -> (r, c)>, affine_map<(r, c) -> (r, c + 1)>]
+  return
+}
+
+// -----
+
 // Tiles moved in place, read and written in one matrix, race: block
 // (1, 0), block 2, writes tile (0, 1), which block (0, 1), block 1, reads.
 obs.kernel @tile(%a: !obs.arr<2 x !obs.arr<4 x i32>>) -> !obs.arr<2 x !obs.arr<4 x i32>> {
