@@ -176,7 +176,8 @@ followLaunchOperands(LaunchOp launch, KernelOp kernel) {
                                 << "passes "
                                 << nameLaunchOperand(launch, whole.operand);
       if (globalArgument)
-        diag << ", an 'obs.global' argument that any block may read at any "
+        diag << ", an 'obs.global' argument (or a halo, which "
+                "obs-expand-device makes one) that any block may read at any "
                 "place, and writes "
              << nameLaunchOperand(launch, other.operand)
              << " over the same allocation: blocks run in any order, so no "

@@ -219,7 +219,7 @@ func.func @read_twice(%table: memref<?xi32>, %out: memref<?xi32>, %g: index) {
 
 // expected-note @+1 {{the allocation}}
 func.func @written_in_place(%table: memref<?xi32>, %at: memref<?xi32>, %g: index) {
-  // expected-error @+1 {{passes ins 0, an 'obs.global' argument that any block may read at any place, and writes outs 0 over the same allocation: blocks run in any order, so no operand may write a global argument's memory}}
+  // expected-error @+1 {{passes ins 0, an 'obs.global' argument (or a halo, which obs-expand-device makes one) that any block may read at any place, and writes outs 0 over the same allocation: blocks run in any order, so no operand may write a global argument's memory}}
   obs.launch @gather grid(%g) ins(%table, %at : memref<?xi32>, memref<?xi32>) outs(%table : memref<?xi32>)
   return
 }
@@ -245,7 +245,7 @@ func.func @written_through_a_view(%bytes: memref<96xi8>, %at: memref<8xi32>) {
   %c64 = arith.constant 64 : index
   %table = memref.view %bytes[%c0][] : memref<96xi8> to memref<16xi32>
   %out = memref.view %bytes[%c64][] : memref<96xi8> to memref<8xi32>
-  // expected-error @+1 {{passes ins 0, an 'obs.global' argument that any block may read at any place, and writes outs 0 over the same allocation}}
+  // expected-error @+1 {{passes ins 0, an 'obs.global' argument (or a halo, which obs-expand-device makes one) that any block may read at any place, and writes outs 0 over the same allocation}}
   obs.launch @gather grid(2) ins(%table, %at : memref<16xi32>, memref<8xi32>) outs(%out : memref<8xi32>)
   return
 }
