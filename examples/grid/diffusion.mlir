@@ -7,8 +7,9 @@
 //                             - 4 u[i][j]),          k = 0.2,
 //
 // and the boundary keeps its values. A step is one stage over global memory,
-// a thread per row; @diffusion runs 8 steps as launches that alternate
-// between two grids.
+// dealt out by cell (thread t of 256 computes column t of each row, so a
+// warp reads and writes consecutive cells); @diffusion runs 8 steps as
+// launches that alternate between two grids.
 //
 //   obs-run diffusion.mlir --entry=diffusion --target=cpu --input=GRID.txt
 

@@ -6,11 +6,14 @@
 // (`grid(32, 32)`): block (r, c) reads tile (r, c) of the input and writes
 // tile (c, r) of the output, as its layouts say. Its kernel sees only its
 // tile, an array of 32 rows of 32: it stages the tile in shared memory
-// (`obs.sync`), then reads it back by columns. A warp that reads a column
+// (`obs.sync`), then reads it back by columns. The tile is dealt out by
+// leaf (thread t copies element t of each row), so each warp access of
+// global memory reads or writes 32 consecutive elements of a row: one
+// 128-byte line. A warp that reads a column
 // of a 32 x 32 tile of i32 would meet one bank 32 times; obs-plan-shared
-// sees that in the simulation and pads each row of the buffer by one
-// element, so the column's 32 elements lie in 32 banks
-// (`--obs-report-cost` shows 1.00 wavefronts per shared access).
+// sees that in the simulation and pads each row of the buffer, so the
+// column's 32 elements lie in 32 banks (`--obs-report-cost` shows every
+// shared access at the fewest wavefronts its width allows).
 //
 // The launch proof compares the places each block reads and writes in
 // the two matrices: no block writes what another reads or writes.

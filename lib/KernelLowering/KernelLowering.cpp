@@ -422,8 +422,24 @@ LogicalResult KernelLowering::lowerRepeat(RepeatOp repeat) {
   llvm::scope_exit restore([&] { currentLoc = outerLoc; });
   Value input = repeat.getInput();
   Destination first;
+  // The input's buffer serves only where its rows are padded as the
+  // repeat's own buffers are (obs.shared_padding of each owner): both are
+  // read through one select.
+  auto samePadding = [&](const Destination &buffer) {
+    Attribute workgroup = gpu::AddressSpaceAttr::get(
+        func.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+    uint64_t padding = 0;
+    if (IntegerAttr padded =
+            ObsDialect::SharedPaddingAttrHelper(func.getContext())
+                .getAttr(repeat))
+      padding = static_cast<uint64_t>(padded.getInt());
+    SmallVector<MemRefType> own = getStorageTypes(type, workgroup, padding);
+    return llvm::equal(own, buffer.components,
+                       [](MemRefType a, Value b) { return a == b.getType(); });
+  };
   if (stored.count(input) && input.hasOneUse() &&
-      !outputSyncs.count(input.getDefiningOp())) {
+      !outputSyncs.count(input.getDefiningOp()) &&
+      samePadding(stored.lookup(input))) {
     first = stored.lookup(input);
   } else {
     FailureOr<Destination> allocated = allocateShared(type, repeat);

@@ -95,6 +95,9 @@ private:
   /// compact deals out only the written elements; the others give each
   /// element to its thread and skip the ones an in-place stage leaves alone.
   bool compact;
+  /// Whether its positions are the leaves of an array of rows, in
+  /// row-major order (isDealtOutByLeaf), not its elements.
+  bool byLeaf;
   uint64_t positions;
   uint64_t rounds;
   SmallVector<uint64_t> shape;
@@ -121,7 +124,13 @@ KernelLowering::StageEmitter::StageEmitter(
   ArrType type = arrType(arrays.front());
   uint64_t length = type.getLength();
   compact = isa<CompactAttr>(how);
-  positions = compact && written ? written->size() : length;
+  // Elements an in-place stage leaves alone are skipped by element: such a
+  // stage is dealt out by element, whatever its shape.
+  byLeaf =
+      isDealtOutByLeaf(type, how) && !kept && !(written && !written->isAll());
+  positions = compact && written ? written->size()
+              : byLeaf           ? type.getNumLeaves()
+                                 : length;
   rounds = how.getRoundCount(positions);
   shape = type.getShape();
   skipsIdentity = !compact && written && !written->isAll();
@@ -251,6 +260,19 @@ void KernelLowering::StageEmitter::emitRound(Value round) {
         builder, loc(), written->emitContains(builder, loc(), element),
         /*withElse=*/false);
     builder.setInsertionPointToStart(skipIdentity.thenBlock());
+  }
+  if (byLeaf) {
+    // The position is a leaf: its element and its place in the element,
+    // row-major (the last index fastest).
+    SmallVector<Value> inner(shape.size() - 1);
+    Value rest = position;
+    for (size_t d = shape.size() - 1; d > 0; --d) {
+      Value extent = constant(shape[d]);
+      inner[d - 1] = arith::RemUIOp::create(builder, loc(), rest, extent);
+      rest = arith::DivUIOp::create(builder, loc(), rest, extent);
+    }
+    store(rest, inner, emitLeafOf(rest, inner, round));
+    return;
   }
   // A nested element is computed whole by its thread, leaf by leaf.
   SmallVector<Value> lowerBounds, upperBounds, steps;

@@ -187,7 +187,9 @@ struct ObsAssignWorkPass
       if (sync.getWorkAssignment())
         return;
       assignedAny = true;
-      uint64_t length = sync.getType().getLength();
+      // An array of rows is dealt out by leaf under every strategy but
+      // compact (isDealtOutByLeaf).
+      uint64_t leaves = sync.getType().getNumLeaves();
       WorkAssignmentAttrInterface how;
       // A written registers or shuffle storage is the user's claim; compact
       // positions could never keep it, neither in the stage that computes
@@ -199,13 +201,14 @@ struct ObsAssignWorkPass
       else if (chosen == WorkStrategy::Blocked)
         how = BlockedAttr::get(
             kernel.getContext(),
-            std::max<uint64_t>(1, llvm::divideCeil(length, blockThreads)));
+            std::max<uint64_t>(1, llvm::divideCeil(leaves, blockThreads)));
       else if (chosen == WorkStrategy::Compact)
         how = CompactAttr::get(kernel.getContext(), blockThreads);
       else
         how = StridedAttr::get(kernel.getContext(), blockThreads);
       sync.setPlannedHow(how);
-      mostPerThread = std::max(mostPerThread, how.getRoundCount(length));
+      mostPerThread = std::max(
+          mostPerThread, how.getRoundCount(getWorkLength(sync.getType(), how)));
       addToStatistic(*this, numAssigned, "syncs-assigned");
     });
     if (mostPerThread)
@@ -288,7 +291,7 @@ struct ObsAssignWorkPass
       if (sync.getWorkAssignment())
         return;
       anyOpen = true;
-      moreThanThreads |= sync.getType().getLength() > blockThreads;
+      moreThanThreads |= sync.getType().getNumLeaves() > blockThreads;
     });
     if (!anyOpen)
       return {WorkStrategy::Strided, std::nullopt};

@@ -150,6 +150,7 @@ ObsPlanSharedPass::padRowsOf(KernelOp kernel,
     }
     if (chosen) {
       paddingOf.setAttr(owner, builder.getI64IntegerAttr(*chosen));
+      unplanned += buffers * rows * rowBytes * static_cast<uint64_t>(*chosen);
       addToStatistic(*this, numPadded, "buffers-padded");
       if (!hasBankConflicts(best))
         break;

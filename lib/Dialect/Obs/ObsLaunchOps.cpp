@@ -212,6 +212,42 @@ verifyNoPlacesOfTheirOwn(LaunchOp launch, KernelOp kernel,
   return success();
 }
 
+/// Fails, with the error at `launch`, where layout `index`, `tile`, sends a
+/// block of the `rows` x `columns` grid outside the `down` x `across` tiles
+/// of its memref `type`. A tile column past the last would otherwise be,
+/// once the launch is expanded to rows of one tile's width, the next row's
+/// first tile: inside the memref, where the launch proof could not tell it
+/// from the tile the layout means. Linear layouts are bounded over the
+/// grid at once; others are evaluated block by block.
+static LogicalResult verifyTilesInside(LaunchOp launch, size_t index,
+                                       AffineMap tile, int64_t rows,
+                                       int64_t columns, int64_t down,
+                                       int64_t across, MemRefType type) {
+  SmallVector<std::optional<int64_t>> lower{0, 0}, upper{rows - 1, columns - 1};
+  SmallVector<int64_t> limits{down, across};
+  bool bounded = true;
+  for (auto [result, limit] : llvm::zip_equal(tile.getResults(), limits)) {
+    std::optional<int64_t> least =
+        getBoundForAffineExpr(result, 2, 0, lower, upper, /*isUpper=*/false);
+    std::optional<int64_t> most =
+        getBoundForAffineExpr(result, 2, 0, lower, upper, /*isUpper=*/true);
+    bounded &= least && most && *least >= 0 && *most < limit;
+  }
+  if (bounded)
+    return success();
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < columns; ++c) {
+      SmallVector<int64_t> at = tile.compose(ArrayRef<int64_t>{r, c});
+      if (at[0] >= 0 && at[0] < down && at[1] >= 0 && at[1] < across)
+        continue;
+      return launch.emitOpError()
+             << "layout " << index << " places block (" << r << ", " << c
+             << ") at tile (" << at[0] << ", " << at[1] << "), outside the "
+             << down << " x " << across << " tiles of " << type;
+    }
+  return success();
+}
+
 /// A tiled launch (`grid(R, C)`): each array of `kernel` is a tile
 /// `!obs.arr<TR x !obs.arr<TC x T>>`, passed as a 2-D memref of whole tiles
 /// (`R TR` by `C TC` without layouts), and `layouts`, where given, are maps
@@ -315,6 +351,23 @@ static LogicalResult verifyTiledLaunch(LaunchOp launch, KernelOp kernel) {
              << "layouts " << index - 1 << " and " << index
              << " differ, but their memrefs store one array: give the "
                 "memrefs of an array one layout";
+  }
+  for (auto [index, memref, operand] : llvm::enumerate(memrefs, operands)) {
+    auto type = cast<MemRefType>(memref.getType());
+    if (index > 0 && operand.array == operands[index - 1].array &&
+        type.getShape() !=
+            cast<MemRefType>(memrefs[index - 1].getType()).getShape())
+      return launch.emitOpError()
+             << "tiles its memrefs, but " << index - 1 << " and " << index
+             << " (of ins, then outs) store one array in memrefs of two "
+                "shapes: give the memrefs of an array one shape";
+    SmallVector<uint64_t> shape(operand.type.getShape());
+    int64_t down = type.getDimSize(0) / static_cast<int64_t>(shape[0]);
+    int64_t across = type.getDimSize(1) / static_cast<int64_t>(shape[1]);
+    AffineMap tile = cast<AffineMapAttr>(layouts[index]).getValue();
+    if (failed(verifyTilesInside(launch, index, tile, rows, columns, down,
+                                 across, type)))
+      return failure();
   }
   return success();
 }

@@ -24,6 +24,16 @@ bool mlir::obs::isSharedBufferOwner(Operation *op) {
   return isa<SyncOp, RepeatOp>(op);
 }
 
+bool mlir::obs::isDealtOutByLeaf(ArrType type,
+                                 WorkAssignmentAttrInterface how) {
+  return type.getShape().size() > 1 && !isa_and_present<CompactAttr>(how);
+}
+
+uint64_t mlir::obs::getWorkLength(ArrType type,
+                                  WorkAssignmentAttrInterface how) {
+  return isDealtOutByLeaf(type, how) ? type.getNumLeaves() : type.getLength();
+}
+
 bool mlir::obs::hasGlobalResults(KernelOp kernel) {
   for (unsigned index = 0, e = kernel.getResultTypes().size(); index < e;
        ++index)
@@ -459,7 +469,7 @@ uint64_t KernelOp::getBlockThreads() {
     if (auto sync = dyn_cast<SyncOp>(op)) {
       length = sync.getType().getLength();
       if (WorkAssignmentAttrInterface how = sync.getWorkAssignment())
-        length = how.getThreadCount(length);
+        length = how.getThreadCount(getWorkLength(sync.getType(), how));
     } else if (auto scatter = dyn_cast<ScatterOp>(op)) {
       // A scatter is a stage of its own, which computes its values.
       length = arrType(scatter.getValues()).getLength();
@@ -617,7 +627,7 @@ uint64_t SyncOp::getThreadsNeeded() {
     return strided.getThreads();
   if (auto compact = dyn_cast<CompactAttr>(how))
     return compact.getThreads();
-  return how.getThreadCount(getType().getLength());
+  return how.getThreadCount(getWorkLength(getType(), how));
 }
 
 LogicalResult SyncOp::verify() {
@@ -671,13 +681,15 @@ LogicalResult SyncOp::verify() {
   auto kernel = dyn_cast_if_present<KernelOp>(parent);
   if (!how || !kernel || !kernel.getThreads())
     return success();
-  uint64_t length = getType().getLength();
+  uint64_t length = getWorkLength(getType(), how);
   uint64_t needed = getThreadsNeeded();
   if (needed > uint64_t(*kernel.getThreads()))
-    return tagError(emitOpError() << "work assignment " << how << " needs "
-                                  << needed << " threads to cover " << length
-                                  << " elements, but the kernel has "
-                                  << *kernel.getThreads(),
+    return tagError(emitOpError()
+                        << "work assignment " << how << " needs " << needed
+                        << " threads to cover " << length
+                        << (isDealtOutByLeaf(getType(), how) ? " leaves"
+                                                             : " elements")
+                        << ", but the kernel has " << *kernel.getThreads(),
                     ErrorKind::RejectedChoice);
   return success();
 }

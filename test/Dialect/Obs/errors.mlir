@@ -1598,3 +1598,57 @@ obs.kernel @too_much_padding(%a: !obs.arr<2 x !obs.arr<4 x i32>>) -> !obs.arr<2 
   %s = obs.sync %a {obs.shared_padding = 33 : i64} : !obs.arr<2 x !obs.arr<4 x i32>>
   obs.return %s : !obs.arr<2 x !obs.arr<4 x i32>>
 }
+
+// -----
+
+// Each memref's tiles are counted with its own array's tile: the output's
+// tiles of 1 x 4 are 2 x 2 in a 2 x 8 memref, so block (0, 2) has none,
+// though the input's tiles of 1 x 2 fill the same memref type 2 x 4.
+obs.kernel private @widen(%a: !obs.arr<1 x !obs.arr<2 x i32>>) -> !obs.arr<1 x !obs.arr<4 x i32>> attributes {threads = 1} {
+  %r = obs.generate : !obs.arr<1 x !obs.arr<4 x i32>> {
+  ^bb0(%i: index):
+    %row = obs.generate : !obs.arr<4 x i32> {
+    ^bb0(%j: index):
+      %c2 = arith.constant 2 : index
+      %jj = arith.remui %j, %c2 : index
+      %in = obs.index %a[%i] : !obs.arr<1 x !obs.arr<2 x i32>>
+      %x = obs.index %in[%jj] : !obs.arr<2 x i32>
+      obs.yield %x : i32
+    }
+    obs.yield %row : !obs.arr<4 x i32>
+  }
+  obs.return %r : !obs.arr<1 x !obs.arr<4 x i32>>
+}
+func.func @tiles_of_two_widths(%x: memref<2x8xi32>, %y: memref<2x8xi32>) {
+  // expected-error @+1 {{layout 1 places block (0, 2) at tile (0, 2), outside the 2 x 2 tiles of 'memref<2x8xi32>'}}
+  obs.launch @widen grid(1, 4) ins(%x : memref<2x8xi32>) outs(%y : memref<2x8xi32>)
+      layouts [affine_map<(r, c) -> (r, c)>, affine_map<(r, c) -> (r, c)>]
+  return
+}
+
+// -----
+
+// A non-linear layout is evaluated block by block: (r + c) mod 3 reaches
+// tile row 2 of a memref of 2.
+obs.kernel @tile(%a: !obs.arr<2 x !obs.arr<4 x i32>>) -> !obs.arr<2 x !obs.arr<4 x i32>> {
+  obs.return %a : !obs.arr<2 x !obs.arr<4 x i32>>
+}
+func.func @modular_tiles(%x: memref<4x12xi32>, %y: memref<4x12xi32>) {
+  // expected-error @+1 {{layout 1 places block (0, 2) at tile (2, 2), outside the 2 x 3 tiles of 'memref<4x12xi32>'}}
+  obs.launch @tile grid(2, 3) ins(%x : memref<4x12xi32>) outs(%y : memref<4x12xi32>)
+      layouts [affine_map<(r, c) -> (r, c)>, affine_map<(r, c) -> ((r + c) mod 3, c)>]
+  return
+}
+
+// -----
+
+// The memrefs of one array (a tuple's) have one shape.
+obs.kernel @pairs(%a: !obs.arr<2 x !obs.arr<4 x tuple<i32, f32>>>) -> !obs.arr<2 x !obs.arr<4 x tuple<i32, f32>>> {
+  obs.return %a : !obs.arr<2 x !obs.arr<4 x tuple<i32, f32>>>
+}
+func.func @two_shapes(%x: memref<4x12xi32>, %y: memref<4x24xf32>, %u: memref<4x12xi32>, %v: memref<4x12xf32>) {
+  // expected-error @+1 {{tiles its memrefs, but 0 and 1 (of ins, then outs) store one array in memrefs of two shapes: give the memrefs of an array one shape}}
+  obs.launch @pairs grid(2, 3) ins(%x, %y : memref<4x12xi32>, memref<4x24xf32>) outs(%u, %v : memref<4x12xi32>, memref<4x12xf32>)
+      layouts [affine_map<(r, c) -> (r, c)>, affine_map<(r, c) -> (r, c)>, affine_map<(r, c) -> (r, c)>, affine_map<(r, c) -> (r, c)>]
+  return
+}

@@ -115,6 +115,18 @@ LogicalResult verifyHalosExpanded(KernelOp kernel);
 /// also lowers: every proof and lowering of launches starts with it.
 LogicalResult verifyDeviceExpanded(Operation *root);
 
+/// Whether a stage that computes an array of `type` under `how` deals out
+/// its leaves rather than its elements: an array of rows (or deeper), under
+/// any work assignment but compact (whose positions are the elements a
+/// stage writes). Thread t of strided<T> then computes leaves t, t + T, ...
+/// in row-major order, so a warp works on 32 consecutive leaves of a row:
+/// one 128-byte line of a row of i32 per warp access, where a thread per
+/// row would touch 32.
+bool isDealtOutByLeaf(ArrType type, WorkAssignmentAttrInterface how);
+/// The positions a stage of `type` deals out under `how`: its leaves where
+/// isDealtOutByLeaf, its elements otherwise.
+uint64_t getWorkLength(ArrType type, WorkAssignmentAttrInterface how);
+
 /// The scalars an absent element of `kernel`'s argument `index` reads as
 /// (its `obs.absent`, one typed constant per scalar of its element), or
 /// none when it has none.
