@@ -73,7 +73,10 @@ def Obs_StridedAttr : Obs_Attr<"Strided", "strided",
   let description = [{
     Obsidian's `pairNth T`: `T` threads sweep the array in rounds, thread `t`
     computing elements `t`, `t + T`, `t + 2T`, ... Consecutive threads touch
-    consecutive elements in every round, so global accesses coalesce.
+    consecutive elements in every round, so global accesses coalesce. An
+    array of rows is swept by leaf, in row-major order (as `blocked` deals
+    out runs of leaves): thread `t` computes leaf `t` of the rows laid end
+    to end, so a warp works on consecutive elements of a row.
 
     ```mlir
     %1 = obs.sync strided<256> %0 : !obs.arr<512 x i32>
