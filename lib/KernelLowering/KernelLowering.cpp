@@ -87,6 +87,13 @@ static MemRefType atRunTimeOffset(MemRefType type) {
       type.getMemorySpace());
 }
 
+SmallVector<MemRefType>
+KernelLowering::getSharedStorageTypes(ArrType type, Operation *owner) {
+  Attribute workgroup = gpu::AddressSpaceAttr::get(
+      func.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+  return getStorageTypes(type, workgroup, getSharedPadding(owner));
+}
+
 FailureOr<Destination> KernelLowering::allocateShared(ArrType type,
                                                       Operation *owner) {
   Attribute workgroup = gpu::AddressSpaceAttr::get(
@@ -95,10 +102,6 @@ FailureOr<Destination> KernelLowering::allocateShared(ArrType type,
   // With a shared-memory plan (--obs-plan-shared), buffers are views at
   // planned offsets of one arena, and rows may be padded.
   MLIRContext *context = func.getContext();
-  uint64_t padding = 0;
-  if (IntegerAttr padded =
-          ObsDialect::SharedPaddingAttrHelper(context).getAttr(owner))
-    padding = static_cast<uint64_t>(padded.getInt());
   if (IntegerAttr arenaBytes =
           ObsDialect::SharedBytesAttrHelper(context).getAttr(kernel)) {
     if (!arena) {
@@ -119,7 +122,7 @@ FailureOr<Destination> KernelLowering::allocateShared(ArrType type,
         ObsDialect::SharedOffsetsAttrHelper(context).getAttr(owner);
     OpBuilder entryBuilder = OpBuilder::atBlockBegin(&func.getBody().front());
     unsigned &next = nextOffset[owner];
-    for (MemRefType memref : getStorageTypes(type, workgroup, padding)) {
+    for (MemRefType memref : getSharedStorageTypes(type, owner)) {
       // A plan made for other buffers than the lowering allocates (a pass
       // changed the kernel after obs-plan-shared) is not guessed at.
       if (!offsets || next >= offsets.size() ||
@@ -144,7 +147,7 @@ FailureOr<Destination> KernelLowering::allocateShared(ArrType type,
     }
     return destination;
   }
-  for (MemRefType memref : getStorageTypes(type, workgroup, padding)) {
+  for (MemRefType memref : getSharedStorageTypes(type, owner)) {
     destination.components.push_back(
         func.addWorkgroupAttribution(memref, owner->getLoc()));
     unsigned index = func.getNumWorkgroupAttributions() - 1;
@@ -426,15 +429,7 @@ LogicalResult KernelLowering::lowerRepeat(RepeatOp repeat) {
   // repeat's own buffers are (obs.shared_padding of each owner): both are
   // read through one select.
   auto samePadding = [&](const Destination &buffer) {
-    Attribute workgroup = gpu::AddressSpaceAttr::get(
-        func.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
-    uint64_t padding = 0;
-    if (IntegerAttr padded =
-            ObsDialect::SharedPaddingAttrHelper(func.getContext())
-                .getAttr(repeat))
-      padding = static_cast<uint64_t>(padded.getInt());
-    SmallVector<MemRefType> own = getStorageTypes(type, workgroup, padding);
-    return llvm::equal(own, buffer.components,
+    return llvm::equal(getSharedStorageTypes(type, repeat), buffer.components,
                        [](MemRefType a, Value b) { return a == b.getType(); });
   };
   if (stored.count(input) && input.hasOneUse() &&

@@ -150,6 +150,9 @@ private:
   /// Fails, with an error at `owner`, when a shared-memory plan gives its
   /// buffer no place in the arena.
   FailureOr<Destination> allocateShared(ArrType type, Operation *owner);
+  /// The workgroup memrefs `owner`'s buffer of an array of `type` has,
+  /// its rows padded as the owner says (getSharedPadding).
+  SmallVector<MemRefType> getSharedStorageTypes(ArrType type, Operation *owner);
   Destination globalDestination(ValueRange components, ArrType type,
                                 AffineMap layout, ValueRange lengths = {},
                                 ArrayRef<TypedAttr> absent = {});

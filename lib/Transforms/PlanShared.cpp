@@ -3,7 +3,6 @@
 #include "Obs/Analysis/KernelSimulation.h"
 #include "Obs/Dialect/Obs/Storage.h"
 #include "Obs/Support/ErrorKinds.h"
-#include "Obs/Support/MemoryBytes.h"
 #include "Obs/Support/StableSort.h"
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/Passes.h"
@@ -91,25 +90,16 @@ static bool hasBankConflicts(const BlockCost &cost) {
   return cost.sharedWavefronts * 100 > cost.sharedLeastWavefronts * 105;
 }
 
-/// The syncs and repeats of `kernel` whose arrays are arrays of rows: the
-/// owners whose buffers a padding after each row can change.
-static SmallVector<Operation *> ownersOfRows(KernelOp kernel) {
-  SmallVector<Operation *> owners;
-  kernel.walk([&](Operation *op) {
-    if (isa<SyncOp, RepeatOp>(op) && op->getNumResults() == 1)
-      if (auto type = dyn_cast<ArrType>(op->getResult(0).getType());
-          type && type.getShape().size() >= 2)
-        owners.push_back(op);
-  });
-  return owners;
-}
-
 FailureOr<std::shared_ptr<const KernelSimulation>>
 ObsPlanSharedPass::padRowsOf(KernelOp kernel,
                              std::shared_ptr<const KernelSimulation> simulation,
                              KernelSimulations &simulations) {
   // Only arrays of rows are padded: a kernel without any costs no more.
-  SmallVector<Operation *> owners = ownersOfRows(kernel);
+  SmallVector<Operation *> owners;
+  kernel.walk([&](Operation *op) {
+    if (ownsSharedRows(op))
+      owners.push_back(op);
+  });
   if (owners.empty())
     return simulation;
   BlockCost best = computeBlockCost(simulation->run);
@@ -126,15 +116,14 @@ ObsPlanSharedPass::padRowsOf(KernelOp kernel,
   Builder builder(context);
   for (Operation *owner : owners) {
     ArrType type = cast<ArrType>(owner->getResult(0).getType());
-    uint64_t rows = type.getNumLeaves() / type.getShape().back();
-    uint64_t rowBytes = 0;
-    for (MemRefType storage : getStorageTypes(type))
-      rowBytes += getElementBytes(storage);
     // A repeat owns two buffers of its array.
     uint64_t buffers = isa<RepeatOp>(owner) ? 2 : 1;
+    auto paddingBytes = [&](int64_t padding) {
+      return buffers * (getArrayBytes(type, padding) - getArrayBytes(type));
+    };
     std::optional<int64_t> chosen;
     for (int64_t padding = 1; padding <= 4; ++padding) {
-      if (unplanned + buffers * rows * rowBytes * padding > maxSharedBytes)
+      if (unplanned + paddingBytes(padding) > maxSharedBytes)
         break;
       paddingOf.setAttr(owner, builder.getI64IntegerAttr(padding));
       FailureOr<std::shared_ptr<const KernelSimulation>> padded =
@@ -150,7 +139,7 @@ ObsPlanSharedPass::padRowsOf(KernelOp kernel,
     }
     if (chosen) {
       paddingOf.setAttr(owner, builder.getI64IntegerAttr(*chosen));
-      unplanned += buffers * rows * rowBytes * static_cast<uint64_t>(*chosen);
+      unplanned += paddingBytes(*chosen);
       addToStatistic(*this, numPadded, "buffers-padded");
       if (!hasBankConflicts(best))
         break;

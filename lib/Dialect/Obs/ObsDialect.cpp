@@ -1,6 +1,7 @@
 //===- ObsDialect.cpp - the obs dialect, its types and attributes ---------===//
 
 #include "Obs/Dialect/Obs/ObsOps.h"
+#include "Obs/Dialect/Obs/Storage.h"
 #include "Obs/Support/ErrorKinds.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
@@ -229,11 +230,7 @@ static LogicalResult verifyPlanAttribute(Operation *op,
   }
   if (name == ObsDialect::SharedPaddingAttrHelper::getNameStr()) {
     auto padding = dyn_cast<IntegerAttr>(value);
-    bool rows =
-        isa<SyncOp, RepeatOp>(op) && op->getNumResults() == 1 &&
-        isa<ArrType>(op->getResult(0).getType()) &&
-        cast<ArrType>(op->getResult(0).getType()).getShape().size() >= 2;
-    if (!rows || !nonNegative(value, 1) || padding.getInt() > 32)
+    if (!ownsSharedRows(op) || !nonNegative(value, 1) || padding.getInt() > 32)
       return misplaced("belongs on an obs.sync or obs.repeat of an array of "
                        "rows, as the elements its buffers leave after each "
                        "row (an i64 from 1 to 32)");

@@ -174,6 +174,42 @@ static std::optional<int64_t> findNonPositiveDivisor(AffineExpr expr) {
   return found;
 }
 
+/// Checks `launch`'s `layouts` as maps over its memrefs, whose arrays
+/// `operands` gives: one map per memref, each of 2 dimensions, no symbols
+/// and `numResults` results (`shape` says which, for the error), dividing
+/// only by positive constants, and one map for the memrefs of one array.
+/// Shared by launches of one dimension, `(b, i) -> (index)`, and tiled
+/// ones, `(r, c) -> (tile row, tile column)`.
+static LogicalResult verifyLayoutMaps(LaunchOp launch,
+                                      ArrayRef<AffineMap> layouts,
+                                      ArrayRef<LaunchOperandArray> operands,
+                                      unsigned numResults, StringRef shape) {
+  if (layouts.size() != operands.size())
+    return launch.emitOpError()
+           << "has " << layouts.size() << " layouts for " << operands.size()
+           << " memrefs: give one per memref";
+  for (auto [index, layout] : llvm::enumerate(layouts)) {
+    if (layout.getNumDims() != 2 || layout.getNumSymbols() != 0 ||
+        layout.getNumResults() != numResults)
+      return launch.emitOpError()
+             << (launch.isTiled() ? "tiles its memrefs, so layout " : "layout ")
+             << index << " must be a map " << shape << ", but is "
+             << AffineMapAttr::get(layout);
+    for (AffineExpr result : layout.getResults())
+      if (std::optional<int64_t> badDivisor = findNonPositiveDivisor(result))
+        return launch.emitOpError()
+               << "layout " << index << " divides by " << *badDivisor
+               << ": a layout divides only by positive constants";
+    if (index > 0 && operands[index].array == operands[index - 1].array &&
+        layout != layouts[index - 1])
+      return launch.emitOpError()
+             << "layouts " << index - 1 << " and " << index
+             << " differ, but their memrefs store one array: give the "
+                "memrefs of an array one layout";
+  }
+  return success();
+}
+
 /// A launch with layouts places every array by them: an operand whose
 /// places are its own (an `obs.global` argument or a global scatter's
 /// result, which every block sees whole, or a halo argument) is refused.
@@ -326,47 +362,30 @@ static LogicalResult verifyTiledLaunch(LaunchOp launch, KernelOp kernel) {
   }
   if (!laidOut)
     return success();
-  ArrayAttr layouts = launch.getLayoutsAttr();
-  if (layouts.size() != memrefs.size())
-    return launch.emitOpError()
-           << "has " << layouts.size() << " layouts for " << memrefs.size()
-           << " memrefs: give one per memref";
-  for (auto [index, attr] : llvm::enumerate(layouts)) {
-    AffineMap layout = cast<AffineMapAttr>(attr).getValue();
-    if (layout.getNumDims() != 2 || layout.getNumSymbols() != 0 ||
-        layout.getNumResults() != 2)
-      return launch.emitOpError()
-             << "tiles its memrefs, so layout " << index
-             << " must be a map (block row, block column) -> (tile row, "
-                "tile column), but is "
-             << attr;
-    for (AffineExpr result : layout.getResults())
-      if (std::optional<int64_t> badDivisor = findNonPositiveDivisor(result))
-        return launch.emitOpError()
-               << "layout " << index << " divides by " << *badDivisor
-               << ": a layout divides only by positive constants";
-    if (index > 0 && operands[index].array == operands[index - 1].array &&
-        attr != layouts[index - 1])
-      return launch.emitOpError()
-             << "layouts " << index - 1 << " and " << index
-             << " differ, but their memrefs store one array: give the "
-                "memrefs of an array one layout";
-  }
+  SmallVector<AffineMap> layouts = launch.getLayoutsOrChunks(kernel);
+  if (failed(verifyLayoutMaps(
+          launch, layouts, operands, /*numResults=*/2,
+          "(block row, block column) -> (tile row, tile column)")))
+    return failure();
   for (auto [index, memref, operand] : llvm::enumerate(memrefs, operands)) {
     auto type = cast<MemRefType>(memref.getType());
-    if (index > 0 && operand.array == operands[index - 1].array &&
+    // The memrefs of one array have one shape, one tile and one layout:
+    // the first of them stands for the others.
+    bool sameArray = index > 0 && operand.array == operands[index - 1].array;
+    if (sameArray &&
         type.getShape() !=
             cast<MemRefType>(memrefs[index - 1].getType()).getShape())
       return launch.emitOpError()
              << "tiles its memrefs, but " << index - 1 << " and " << index
              << " (of ins, then outs) store one array in memrefs of two "
                 "shapes: give the memrefs of an array one shape";
+    if (sameArray)
+      continue;
     SmallVector<uint64_t> shape(operand.type.getShape());
     int64_t down = type.getDimSize(0) / static_cast<int64_t>(shape[0]);
     int64_t across = type.getDimSize(1) / static_cast<int64_t>(shape[1]);
-    AffineMap tile = cast<AffineMapAttr>(layouts[index]).getValue();
-    if (failed(verifyTilesInside(launch, index, tile, rows, columns, down,
-                                 across, type)))
+    if (failed(verifyTilesInside(launch, index, layouts[index], rows, columns,
+                                 down, across, type)))
       return failure();
   }
   return success();
@@ -481,31 +500,8 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
     return success();
 
   // Layouts: one map (b, i) -> (index) per memref, shared within an array.
-  SmallVector<Value> memrefs(getInputs());
-  llvm::append_range(memrefs, getOutputs());
-  SmallVector<AffineMap> layouts = getLayoutsOrChunks(kernel);
-  if (layouts.size() != memrefs.size())
-    return emitOpError() << "has " << layouts.size() << " layouts for "
-                         << memrefs.size() << " memrefs: give one per memref";
-  for (auto [index, layout] : llvm::enumerate(layouts)) {
-    if (layout.getNumDims() != 2 || layout.getNumSymbols() != 0 ||
-        layout.getNumResults() != 1)
-      return emitOpError() << "layout " << index << " must be a map "
-                           << "(block, element) -> (index), but is "
-                           << AffineMapAttr::get(layout);
-    if (std::optional<int64_t> badDivisor =
-            findNonPositiveDivisor(layout.getResult(0)))
-      return emitOpError() << "layout " << index << " divides by "
-                           << *badDivisor
-                           << ": a layout divides only by positive constants";
-    if (index > 0 &&
-        slots[index].operand.array == slots[index - 1].operand.array &&
-        layout != layouts[index - 1])
-      return emitOpError() << "layouts " << index - 1 << " and " << index
-                           << " differ, but their memrefs store one array: "
-                              "give the memrefs of an array one layout";
-  }
-  return success();
+  return verifyLayoutMaps(*this, getLayoutsOrChunks(kernel), operandsOf(slots),
+                          /*numResults=*/1, "(block, element) -> (index)");
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,6 +1,7 @@
 //===- Storage.cpp - how arrays are laid out in memory --------------------===//
 
 #include "Obs/Dialect/Obs/Storage.h"
+#include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/Support/MemoryBytes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -24,9 +25,22 @@ SmallVector<MemRefType> mlir::obs::getStorageTypes(ArrType type,
       });
 }
 
-uint64_t mlir::obs::getArrayBytes(ArrType type) {
+bool mlir::obs::ownsSharedRows(Operation *op) {
+  if (!isa<SyncOp, RepeatOp>(op) || op->getNumResults() != 1)
+    return false;
+  auto type = dyn_cast<ArrType>(op->getResult(0).getType());
+  return type && type.getShape().size() > 1;
+}
+
+uint64_t mlir::obs::getSharedPadding(Operation *owner) {
+  IntegerAttr padding =
+      ObsDialect::SharedPaddingAttrHelper(owner->getContext()).getAttr(owner);
+  return padding ? static_cast<uint64_t>(padding.getInt()) : 0;
+}
+
+uint64_t mlir::obs::getArrayBytes(ArrType type, uint64_t rowPadding) {
   uint64_t bytes = 0;
-  for (MemRefType storage : getStorageTypes(type))
+  for (MemRefType storage : getStorageTypes(type, {}, rowPadding))
     bytes += getTotalBytes(storage);
   return bytes;
 }

@@ -13,6 +13,7 @@
 #include "Obs/Dialect/Obs/ElementEmitter.h"
 #include "Obs/Dialect/Obs/ObsTypes.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Operation.h"
 
 namespace mlir::obs {
 
@@ -24,8 +25,16 @@ SmallVector<MemRefType> getStorageTypes(ArrType type,
                                         Attribute memorySpace = {},
                                         uint64_t rowPadding = 0);
 
-/// The bytes the memrefs that store an array of `type` hold.
-uint64_t getArrayBytes(ArrType type);
+/// Whether `op` is a sync or repeat of an array of rows: an owner whose
+/// shared buffers may have their rows padded (obs.shared_padding).
+bool ownsSharedRows(Operation *op);
+/// The elements `owner`'s shared buffers leave after each row: its
+/// obs.shared_padding, or 0.
+uint64_t getSharedPadding(Operation *owner);
+
+/// The bytes the memrefs that store an array of `type` hold, with
+/// `rowPadding` elements after each row (see getStorageTypes).
+uint64_t getArrayBytes(ArrType type, uint64_t rowPadding = 0);
 
 /// Reads leaves from the memrefs that store an array.
 LeafReader makeStorageReader(SmallVector<Value> components);
