@@ -58,8 +58,24 @@ public:
   SmallVector<Hazard> search();
 
 private:
+  /// What the search asks of an access of the memory it searches, read
+  /// once into an array of its own: the block's accesses are large
+  /// records in thread order, and a place's accesses come from many
+  /// threads, so reading those at every place missed the cache at every
+  /// one. The full Access is read only for what is rare: one thread's own
+  /// order, a checked scatter's owner, and a race to report.
+  struct PlaceAccess {
+    uint32_t index; // Into the run's accesses.
+    uint32_t epoch, phase, thread;
+    /// The low bits of the access's op, for the report key.
+    uint32_t opBits;
+    /// The first place it covers.
+    uint32_t firstPlace;
+    bool write, atomic, checkedScatter;
+    uint8_t atomicKind;
+  };
   struct Candidate {
-    unsigned write, other;
+    uint32_t write, other; // Indices into the run's accesses.
     Hazard::Kind kind;
     const Access *first, *second;
   };
@@ -69,42 +85,38 @@ private:
     return powerOfTwo ? (a >> warpShift) == (b >> warpShift)
                       : a / warpSize == b / warpSize;
   }
-  /// A block barrier between phases a < b orders everything; any barrier
-  /// orders threads of one warp.
-  bool ordered(const Access &a, const Access &b) const {
-    if (a.phase == b.phase)
-      return false;
-    const Access &early = a.phase < b.phase ? a : b;
-    const Access &late = a.phase < b.phase ? b : a;
-    if (blockBarriersBefore[late.phase] - blockBarriersBefore[early.phase] > 0)
-      return true;
-    return sameWarp(early.thread, late.thread);
-  }
   /// Accesses with a block barrier between them are ordered: only those
   /// between the same two block barriers (of one epoch) can race.
-  unsigned epochOf(unsigned index) const {
-    return blockBarriersBefore[accesses[index].phase];
+  unsigned epochOf(const Access &access) const {
+    return blockBarriersBefore[access.phase];
   }
   /// Searches one memory's accesses (`indices`, in order); returns whether
   /// the limit is reached.
   bool searchMemory(ArrayRef<unsigned> indices);
-  /// Judges the accesses that cover one place, which begins at `byte`,
+  /// Judges the accesses that cover `place` (positions in `records`),
   /// given by epoch and in access order within an epoch; returns whether
   /// the limit is reached.
-  bool judge(uint64_t byte, ArrayRef<unsigned> indices);
+  bool judge(uint32_t place, ArrayRef<uint32_t> here);
   /// Adds to `candidates` the races among `group`, the accesses of one
-  /// epoch that cover the place at `byte`.
-  void judgeEpoch(uint64_t byte, ArrayRef<unsigned> group);
+  /// epoch that cover `place`.
+  void judgeEpoch(uint32_t place, ArrayRef<uint32_t> group);
   /// Reports `candidates` not reported yet; returns whether the limit is
   /// reached.
   bool reportCandidates();
   /// What one report stands for: one pair of ops and phases is enough.
+  static uint32_t opBitsOf(const Access &access) {
+    return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(access.op));
+  }
+  static std::pair<unsigned, unsigned> reportKey(uint32_t firstOpBits,
+                                                 uint32_t firstPhase,
+                                                 uint32_t secondOpBits,
+                                                 uint32_t secondPhase) {
+    return {firstOpBits ^ (secondPhase << 8), secondOpBits ^ firstPhase};
+  }
   static std::pair<unsigned, unsigned> reportKey(const Access &first,
                                                  const Access &second) {
-    return {static_cast<unsigned>(reinterpret_cast<uintptr_t>(first.op) ^
-                                  (second.phase << 8)),
-            static_cast<unsigned>(reinterpret_cast<uintptr_t>(second.op) ^
-                                  first.phase)};
+    return reportKey(opBitsOf(first), first.phase, opBitsOf(second),
+                     second.phase);
   }
 
   const BlockRun &run;
@@ -116,9 +128,12 @@ private:
   SmallVector<Hazard> hazards;
   llvm::DenseSet<std::pair<unsigned, unsigned>> reported;
   SmallVector<Candidate> candidates;
-  /// A place's accesses of one epoch, by whether they begin at the place
-  /// (lists 0, 1) or before it (2, 3), and whether they are atomics (1, 3).
-  std::array<SmallVector<unsigned>, 4> partners;
+  /// The accesses of the memory being searched.
+  std::vector<PlaceAccess> records;
+  /// A place's accesses of one epoch (positions in `records`), by whether
+  /// they begin at the place (lists 0, 1) or before it (2, 3), and whether
+  /// they are atomics (1, 3).
+  std::array<SmallVector<uint32_t>, 4> partners;
 };
 } // namespace
 
@@ -134,96 +149,107 @@ SmallVector<Hazard> SharedHazardSearch::search() {
   return std::move(hazards);
 }
 
-bool SharedHazardSearch::judge(uint64_t byte, ArrayRef<unsigned> indices) {
-  // A pair is judged once, at the first byte both access: the byte where
-  // the later-starting one begins. The verdict does not depend on the
-  // byte, and an access whose index the simulation could not tell spans
-  // its whole buffer, so judging at every byte they share would make the
-  // work its size times the square of the accesses.
+bool SharedHazardSearch::judge(uint32_t place, ArrayRef<uint32_t> here) {
+  // A pair is judged once, at the first place both access: the place
+  // where the later-starting one begins. The verdict does not depend on
+  // the place, and an access whose index the simulation could not tell
+  // spans its whole buffer, so judging at every place they share would
+  // make the work its size times the square of the accesses.
   candidates.clear();
-  for (size_t groupBegin = 0; groupBegin < indices.size();) {
-    unsigned epoch = epochOf(indices[groupBegin]);
+  for (size_t groupBegin = 0; groupBegin < here.size();) {
+    unsigned epoch = records[here[groupBegin]].epoch;
     size_t groupEnd = groupBegin + 1;
-    while (groupEnd < indices.size() && epochOf(indices[groupEnd]) == epoch)
-      ++groupEnd;
-    judgeEpoch(byte, indices.slice(groupBegin, groupEnd - groupBegin));
+    bool anyWrite = records[here[groupBegin]].write;
+    while (groupEnd < here.size() && records[here[groupEnd]].epoch == epoch)
+      anyWrite |= records[here[groupEnd++]].write;
+    // Only a write races, and with another access.
+    if (anyWrite && groupEnd - groupBegin > 1)
+      judgeEpoch(place, here.slice(groupBegin, groupEnd - groupBegin));
     groupBegin = groupEnd;
   }
   return reportCandidates();
 }
 
-void SharedHazardSearch::judgeEpoch(uint64_t byte, ArrayRef<unsigned> group) {
+void SharedHazardSearch::judgeEpoch(uint32_t place, ArrayRef<uint32_t> group) {
   // A partner that begins before this place met a write at an earlier
   // one, unless the write itself begins here; and atomics commute. So
   // each write looks only at the partners it can race with here: a
   // histogram's atomics at unknown places, which span their buffer,
   // would otherwise be judged against each other at every place.
-  for (SmallVector<unsigned> &list : partners)
+  for (SmallVector<uint32_t> &list : partners)
     list.clear();
   // Atomics of one kind commute; of two kinds (an add and a max of one
   // place) they do not, which is rare enough to judge pair by pair.
   std::optional<uint8_t> atomicKind;
   bool mixedAtomics = false;
-  for (unsigned x : group) {
-    const Access &access = accesses[x];
+  for (uint32_t position : group) {
+    const PlaceAccess &access = records[position];
     unsigned list =
-        (access.byteBegin == byte ? 0 : 2) + (access.atomic ? 1 : 0);
-    partners[list].push_back(x);
+        (access.firstPlace == place ? 0 : 2) + (access.atomic ? 1 : 0);
+    partners[list].push_back(position);
     if (access.atomic) {
       mixedAtomics |= atomicKind && *atomicKind != access.atomicKind;
       atomicKind = access.atomicKind;
     }
   }
-  for (unsigned w : group) {
-    const Access &write = accesses[w];
+  for (uint32_t w : group) {
+    const PlaceAccess &write = records[w];
     if (!write.write)
       continue;
-    bool beginsHere = write.byteBegin == byte;
+    bool beginsHere = write.firstPlace == place;
     for (unsigned list = 0; list < 4; ++list) {
       // Lists 0 and 1 begin here, 1 and 3 are atomics, which commute
       // with an atomic write of their kind.
       if ((list >= 2 && !beginsHere) ||
           (list % 2 == 1 && write.atomic && !mixedAtomics))
         continue;
-      for (unsigned x : partners[list]) {
+      for (uint32_t x : partners[list]) {
         if (x == w)
           continue;
-        const Access &other = accesses[x];
+        const PlaceAccess &other = records[x];
         if (write.atomic && other.atomic &&
             write.atomicKind == other.atomicKind)
           continue;
-        if (other.write && x < w)
+        if (other.write && other.index < write.index)
           continue; // Each pair of writes once.
-        const Access *first = &write, *second = &other;
-        if (other.phase < write.phase ||
-            (other.phase == write.phase && other.thread == write.thread &&
-             other.order < write.order))
-          std::swap(first, second);
+        // In one epoch no block barrier lies between the two: a barrier
+        // of any scope orders them only within a warp.
+        bool sameThreadAndPhase =
+            other.phase == write.phase && other.thread == write.thread;
+        if (other.phase != write.phase && sameWarp(other.thread, write.thread))
+          continue;
+        // Program order: by phase, and within one thread's phase by its
+        // own order (the one thing here read from the full Access).
+        bool writeFirst = !(other.phase < write.phase);
+        if (sameThreadAndPhase)
+          writeFirst =
+              accesses[write.index].order <= accesses[other.index].order;
+        const PlaceAccess &first = writeFirst ? write : other;
+        const PlaceAccess &second = writeFirst ? other : write;
         // A scatter's stores at places the run could not tell are
         // checked as the program runs. (Stores into one scatter's
         // buffer are that scatter's: one op per unrolled round.)
-        if (first->checkedScatter && second->checkedScatter &&
-            first->owner == second->owner &&
-            (first->element < 0 || second->element < 0))
-          continue;
-        if (first->phase == second->phase && first->thread == second->thread) {
-          // One thread's own order: only reading what this stage wrote is
-          // wrong (the stage must read earlier stages' values).
-          if (!(first->write && !second->write))
+        if (write.checkedScatter && other.checkedScatter) {
+          const Access &a = accesses[write.index], &b = accesses[other.index];
+          if (a.owner == b.owner && (a.element < 0 || b.element < 0))
             continue;
-        } else if (ordered(*first, *second)) {
-          continue;
         }
+        // One thread's own order: only reading what this stage wrote is
+        // wrong (the stage must read earlier stages' values).
+        if (sameThreadAndPhase && !(first.write && !second.write))
+          continue;
         // A race reported at an earlier place is not reported again (one
         // report per pair of ops and phases): a wrong trial choice races at
         // every element, and refineSyncs asks for all the races.
-        if (reported.contains(reportKey(*first, *second)))
+        if (reported.contains(reportKey(first.opBits, first.phase,
+                                        second.opBits, second.phase)))
           continue;
-        Hazard::Kind kind = first->write
-                                ? (second->write ? Hazard::WriteAfterWrite
-                                                 : Hazard::ReadAfterWrite)
+        Hazard::Kind kind = first.write
+                                ? (second.write ? Hazard::WriteAfterWrite
+                                                : Hazard::ReadAfterWrite)
                                 : Hazard::WriteAfterRead;
-        candidates.push_back({w, x, kind, first, second});
+        candidates.push_back({write.index, other.index, kind,
+                              &accesses[first.index], &accesses[second.index]});
       }
     }
   }
@@ -282,41 +308,59 @@ bool SharedHazardSearch::searchMemory(ArrayRef<unsigned> indices) {
       return placeAt[byte];
     return llvm::lower_bound(cuts, byte) - cuts.begin();
   };
-  std::vector<uint32_t> start(cuts.size() + 1, 0);
-  std::vector<std::pair<uint32_t, uint32_t>> spans;
-  spans.reserve(indices.size());
+  // Each access's places and epoch, read once, in order. Only a write
+  // races, and only with accesses of its epoch: an epoch in which nothing
+  // writes the memory is left out whole (a merge's binary searches read
+  // at places from data, each spanning the buffer, where nothing writes).
+  unsigned epochCount = blockBarriersBefore.back() + 1;
+  llvm::BitVector writtenIn(epochCount);
+  records.clear();
+  records.reserve(indices.size());
   for (unsigned index : indices) {
-    auto span = std::make_pair(
-        static_cast<uint32_t>(placeOf(accesses[index].byteBegin)),
-        static_cast<uint32_t>(placeOf(accesses[index].byteEnd)));
-    spans.push_back(span);
-    for (uint32_t place = span.first; place < span.second; ++place)
+    const Access &access = accesses[index];
+    unsigned epoch = epochOf(access);
+    if (access.write)
+      writtenIn.set(epoch);
+    records.push_back(
+        {index, epoch, access.phase, access.thread, opBitsOf(access),
+         static_cast<uint32_t>(placeOf(access.byteBegin)), access.write,
+         access.atomic, access.checkedScatter, access.atomicKind});
+  }
+  std::vector<uint32_t> start(cuts.size() + 1, 0);
+  std::vector<uint32_t> placeEnds(records.size());
+  for (auto [position, record] : llvm::enumerate(records)) {
+    if (!writtenIn.test(record.epoch))
+      continue;
+    placeEnds[position] = placeOf(accesses[record.index].byteEnd);
+    for (uint32_t place = record.firstPlace; place < placeEnds[position];
+         ++place)
       ++start[place + 1];
   }
   for (size_t place = 0; place < cuts.size(); ++place)
     start[place + 1] += start[place];
   // Each place's accesses by epoch, and in access order within one: the
   // accesses are taken in that order (a stable counting sort by epoch).
-  unsigned epochs = blockBarriersBefore.back() + 1;
-  std::vector<uint32_t> epochStart(epochs + 1, 0);
-  for (unsigned index : indices)
-    ++epochStart[epochOf(index) + 1];
-  for (unsigned epoch = 0; epoch < epochs; ++epoch)
+  std::vector<uint32_t> epochStart(epochCount + 1, 0);
+  for (const PlaceAccess &record : records)
+    ++epochStart[record.epoch + 1];
+  for (unsigned epoch = 0; epoch < epochCount; ++epoch)
     epochStart[epoch + 1] += epochStart[epoch];
-  std::vector<uint32_t> byEpoch(indices.size());
-  for (auto [position, index] : llvm::enumerate(indices))
-    byEpoch[epochStart[epochOf(index)]++] = position;
-  std::vector<unsigned> covering(start.back());
+  std::vector<uint32_t> byEpoch(records.size());
+  for (auto [position, record] : llvm::enumerate(records))
+    byEpoch[epochStart[record.epoch]++] = position;
+  std::vector<uint32_t> covering(start.back());
   std::vector<uint32_t> filled(start.begin(), start.end() - 1);
   for (uint32_t position : byEpoch) {
-    auto span = spans[position];
-    for (uint32_t place = span.first; place < span.second; ++place)
-      covering[filled[place]++] = indices[position];
+    if (!writtenIn.test(records[position].epoch))
+      continue;
+    for (uint32_t place = records[position].firstPlace;
+         place < placeEnds[position]; ++place)
+      covering[filled[place]++] = position;
   }
   for (size_t place = 0; place + 1 < cuts.size(); ++place) {
-    ArrayRef<unsigned> here(covering.data() + start[place],
+    ArrayRef<uint32_t> here(covering.data() + start[place],
                             start[place + 1] - start[place]);
-    if (!here.empty() && judge(cuts[place], here))
+    if (!here.empty() && judge(place, here))
       return true;
   }
   return false;

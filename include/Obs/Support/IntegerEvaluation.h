@@ -12,6 +12,7 @@
 
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/MathExtras.h"
 #include <algorithm>
 #include <optional>
 
@@ -136,13 +137,20 @@ inline std::optional<int64_t> computeIntegerOpcode(IntegerOpcode code,
     if (u(1) >= width)
       return std::nullopt;
     return s(0) >> u(1);
+  // Index maps divide by powers of two far more than by anything else
+  // (floordiv and mod by a tile or a warp): a shift and a mask there,
+  // where a 64-bit division takes tens of cycles.
   case Code::DivUI:
     if (u(1) == 0)
       return std::nullopt;
+    if (llvm::isPowerOf2_64(u(1)))
+      return int64_t(u(0) >> llvm::countr_zero(u(1)));
     return int64_t(u(0) / u(1));
   case Code::RemUI:
     if (u(1) == 0)
       return std::nullopt;
+    if (llvm::isPowerOf2_64(u(1)))
+      return int64_t(u(0) & (u(1) - 1));
     return int64_t(u(0) % u(1));
   case Code::MinUI:
     return int64_t(std::min(u(0), u(1)));
