@@ -96,10 +96,19 @@ private:
   /// Judges the accesses that cover `place` (positions in `records`),
   /// given by epoch and in access order within an epoch; returns whether
   /// the limit is reached.
-  bool judge(uint32_t place, ArrayRef<uint32_t> here);
+  bool judge(uint32_t place, ArrayRef<uint32_t> here,
+             ArrayRef<std::pair<uint32_t, Candidate>> wide);
   /// Adds to `candidates` the races among `group`, the accesses of one
   /// epoch that cover `place`.
   void judgeEpoch(uint32_t place, ArrayRef<uint32_t> group);
+  /// The race between `write` and `other` (another access of its epoch
+  /// that covers a place it covers), if they race and it is not reported
+  /// yet.
+  std::optional<Candidate> judgePair(const PlaceAccess &write,
+                                     const PlaceAccess &other) const;
+  /// Finds the races of the wide accesses among `epoch` (positions in
+  /// `records`, in access order, of one epoch), into `wideCandidates`.
+  void judgeWide(ArrayRef<uint32_t> epoch, ArrayRef<uint32_t> placeEnds);
   /// Reports `candidates` not reported yet; returns whether the limit is
   /// reached.
   bool reportCandidates();
@@ -130,6 +139,14 @@ private:
   SmallVector<Candidate> candidates;
   /// The accesses of the memory being searched.
   std::vector<PlaceAccess> records;
+  /// An access that covers more places than this is wide (its index was
+  /// not known: it spans its buffer). Putting it at every place it covers
+  /// made the search its buffer's size times the wide accesses; their
+  /// races are found pair by pair instead (judgeWide).
+  static constexpr uint32_t kWideSpan = 8;
+  /// The first race of each report key that involves a wide access, at the
+  /// place where it is judged, by place.
+  std::vector<std::pair<uint32_t, Candidate>> wideCandidates;
   /// A place's accesses of one epoch (positions in `records`), by whether
   /// they begin at the place (lists 0, 1) or before it (2, 3), and whether
   /// they are atomics (1, 3).
@@ -149,7 +166,8 @@ SmallVector<Hazard> SharedHazardSearch::search() {
   return std::move(hazards);
 }
 
-bool SharedHazardSearch::judge(uint32_t place, ArrayRef<uint32_t> here) {
+bool SharedHazardSearch::judge(uint32_t place, ArrayRef<uint32_t> here,
+                               ArrayRef<std::pair<uint32_t, Candidate>> wide) {
   // A pair is judged once, at the first place both access: the place
   // where the later-starting one begins. The verdict does not depend on
   // the place, and an access whose index the simulation could not tell
@@ -167,6 +185,8 @@ bool SharedHazardSearch::judge(uint32_t place, ArrayRef<uint32_t> here) {
       judgeEpoch(place, here.slice(groupBegin, groupEnd - groupBegin));
     groupBegin = groupEnd;
   }
+  for (const auto &[widePlace, candidate] : wide)
+    candidates.push_back(candidate);
   return reportCandidates();
 }
 
@@ -207,50 +227,174 @@ void SharedHazardSearch::judgeEpoch(uint32_t place, ArrayRef<uint32_t> group) {
         if (x == w)
           continue;
         const PlaceAccess &other = records[x];
-        if (write.atomic && other.atomic &&
-            write.atomicKind == other.atomicKind)
-          continue;
         if (other.write && other.index < write.index)
           continue; // Each pair of writes once.
-        // In one epoch no block barrier lies between the two: a barrier
-        // of any scope orders them only within a warp.
-        bool sameThreadAndPhase =
-            other.phase == write.phase && other.thread == write.thread;
-        if (other.phase != write.phase && sameWarp(other.thread, write.thread))
-          continue;
-        // Program order: by phase, and within one thread's phase by its
-        // own order (the one thing here read from the full Access).
-        bool writeFirst = !(other.phase < write.phase);
-        if (sameThreadAndPhase)
-          writeFirst =
-              accesses[write.index].order <= accesses[other.index].order;
-        const PlaceAccess &first = writeFirst ? write : other;
-        const PlaceAccess &second = writeFirst ? other : write;
-        // A scatter's stores at places the run could not tell are
-        // checked as the program runs. (Stores into one scatter's
-        // buffer are that scatter's: one op per unrolled round.)
-        if (write.checkedScatter && other.checkedScatter) {
-          const Access &a = accesses[write.index], &b = accesses[other.index];
-          if (a.owner == b.owner && (a.element < 0 || b.element < 0))
-            continue;
-        }
-        // One thread's own order: only reading what this stage wrote is
-        // wrong (the stage must read earlier stages' values).
-        if (sameThreadAndPhase && !(first.write && !second.write))
-          continue;
-        // A race reported at an earlier place is not reported again (one
-        // report per pair of ops and phases): a wrong trial choice races at
-        // every element, and refineSyncs asks for all the races.
-        if (reported.contains(reportKey(first.opBits, first.phase,
-                                        second.opBits, second.phase)))
-          continue;
-        Hazard::Kind kind = first.write
-                                ? (second.write ? Hazard::WriteAfterWrite
-                                                : Hazard::ReadAfterWrite)
-                                : Hazard::WriteAfterRead;
-        candidates.push_back({write.index, other.index, kind,
-                              &accesses[first.index], &accesses[second.index]});
+        if (std::optional<Candidate> candidate = judgePair(write, other))
+          candidates.push_back(*candidate);
       }
+    }
+  }
+}
+
+std::optional<SharedHazardSearch::Candidate>
+SharedHazardSearch::judgePair(const PlaceAccess &write,
+                              const PlaceAccess &other) const {
+  if (write.atomic && other.atomic && write.atomicKind == other.atomicKind)
+    return std::nullopt;
+  // In one epoch no block barrier lies between the two: a barrier of any
+  // scope orders them only within a warp.
+  bool sameThreadAndPhase =
+      other.phase == write.phase && other.thread == write.thread;
+  if (other.phase != write.phase && sameWarp(other.thread, write.thread))
+    return std::nullopt;
+  // Program order: by phase, and within one thread's phase by its own
+  // order (the one thing here read from the full Access).
+  bool writeFirst = !(other.phase < write.phase);
+  if (sameThreadAndPhase)
+    writeFirst = accesses[write.index].order <= accesses[other.index].order;
+  const PlaceAccess &first = writeFirst ? write : other;
+  const PlaceAccess &second = writeFirst ? other : write;
+  // A scatter's stores at places the run could not tell are checked as the
+  // program runs. (Stores into one scatter's buffer are that scatter's: one
+  // op per unrolled round.)
+  if (write.checkedScatter && other.checkedScatter) {
+    const Access &a = accesses[write.index], &b = accesses[other.index];
+    if (a.owner == b.owner && (a.element < 0 || b.element < 0))
+      return std::nullopt;
+  }
+  // One thread's own order: only reading what this stage wrote is wrong
+  // (the stage must read earlier stages' values).
+  if (sameThreadAndPhase && !(first.write && !second.write))
+    return std::nullopt;
+  // A race reported at an earlier place is not reported again (one report
+  // per pair of ops and phases): a wrong trial choice races at every
+  // element, and refineSyncs asks for all the races.
+  if (reported.contains(
+          reportKey(first.opBits, first.phase, second.opBits, second.phase)))
+    return std::nullopt;
+  Hazard::Kind kind = first.write ? (second.write ? Hazard::WriteAfterWrite
+                                                  : Hazard::ReadAfterWrite)
+                                  : Hazard::WriteAfterRead;
+  return Candidate{write.index, other.index, kind, &accesses[first.index],
+                   &accesses[second.index]};
+}
+
+void SharedHazardSearch::judgeWide(ArrayRef<uint32_t> epoch,
+                                   ArrayRef<uint32_t> placeEnds) {
+  // The narrow accesses by op, phase and kind, each group by first place
+  // (in access order within one): all of a group's races with one wide
+  // access have one report key (but in one thread's own phase, where
+  // order decides which comes first), so only the first needs finding.
+  struct Group {
+    uint32_t phase;
+    bool write;
+    std::vector<uint32_t> byPlace;
+    /// The next position in `byPlace` of another warp than this one's.
+    std::vector<uint32_t> nextOtherWarp;
+  };
+  std::vector<Group> groups;
+  llvm::DenseMap<std::tuple<uint32_t, uint32_t, uint32_t>, unsigned> groupOf;
+  SmallVector<uint32_t> wide, wideWrites;
+  for (uint32_t position : epoch) {
+    const PlaceAccess &record = records[position];
+    if (placeEnds[position] - record.firstPlace > kWideSpan) {
+      wide.push_back(position);
+      if (record.write)
+        wideWrites.push_back(position);
+      continue;
+    }
+    auto [it, inserted] = groupOf.try_emplace(
+        {record.opBits, record.phase, uint32_t(record.write)}, groups.size());
+    if (inserted)
+      groups.push_back({record.phase, record.write, {}, {}});
+    groups[it->second].byPlace.push_back(position);
+  }
+  if (wide.empty())
+    return;
+  for (Group &group : groups) {
+    stableSort(group.byPlace, [&](uint32_t a, uint32_t b) {
+      return records[a].firstPlace < records[b].firstPlace;
+    });
+    size_t size = group.byPlace.size();
+    group.nextOtherWarp.resize(size);
+    for (size_t i = size; i-- > 0;)
+      group.nextOtherWarp[i] =
+          i + 1 < size && sameWarp(records[group.byPlace[i]].thread,
+                                   records[group.byPlace[i + 1]].thread)
+              ? group.nextOtherWarp[i + 1]
+              : i + 1;
+  }
+  // The first race of each report key: by place, then write, then other.
+  llvm::DenseMap<std::pair<unsigned, unsigned>, size_t> firstOfKey;
+  // Judges wide access `a` with `b`, which overlaps it; returns whether
+  // they race.
+  auto consider = [&](uint32_t a, uint32_t b) {
+    const PlaceAccess *write = &records[a], *other = &records[b];
+    if (write->write && other->write ? other->index < write->index
+                                     : !write->write)
+      std::swap(write, other);
+    std::optional<Candidate> candidate = judgePair(*write, *other);
+    if (!candidate)
+      return false;
+    uint32_t place = std::max(records[a].firstPlace, records[b].firstPlace);
+    auto [it, inserted] =
+        firstOfKey.try_emplace(reportKey(*candidate->first, *candidate->second),
+                               wideCandidates.size());
+    if (inserted) {
+      wideCandidates.push_back({place, *candidate});
+      return true;
+    }
+    auto &[keptPlace, kept] = wideCandidates[it->second];
+    if (std::tie(place, candidate->write, candidate->other) <
+        std::tie(keptPlace, kept.write, kept.other))
+      wideCandidates[it->second] = {place, *candidate};
+    return true;
+  };
+  for (uint32_t a : wide) {
+    const PlaceAccess &access = records[a];
+    uint32_t end = placeEnds[a];
+    // A narrow access that overlaps this one begins at most kWideSpan
+    // places before it.
+    uint32_t from =
+        access.firstPlace > kWideSpan ? access.firstPlace - kWideSpan : 0;
+    for (const Group &group : groups) {
+      if (!access.write && !group.write)
+        continue;
+      ArrayRef<uint32_t> byPlace = group.byPlace;
+      size_t i = llvm::partition_point(
+                     byPlace,
+                     [&](uint32_t b) { return records[b].firstPlace < from; }) -
+                 byPlace.begin();
+      // Past the first race's place, another has a later place and the
+      // same key (in another phase, where the phases order the two).
+      std::optional<uint32_t> racedAt;
+      while (i < byPlace.size()) {
+        const PlaceAccess &other = records[byPlace[i]];
+        if (other.firstPlace >= end ||
+            (racedAt && group.phase != access.phase &&
+             other.firstPlace > *racedAt))
+          break;
+        if (placeEnds[byPlace[i]] <= access.firstPlace) {
+          ++i;
+          continue;
+        }
+        // A barrier orders the two within a warp.
+        if (group.phase != access.phase &&
+            sameWarp(other.thread, access.thread)) {
+          i = group.nextOtherWarp[i];
+          continue;
+        }
+        if (consider(a, byPlace[i]) && !racedAt)
+          racedAt = std::max(access.firstPlace, other.firstPlace);
+        ++i;
+      }
+    }
+    // The wide writes, each pair of wide writes once.
+    for (uint32_t b : wideWrites) {
+      if (b == a || (access.write && b < a))
+        continue;
+      if (records[b].firstPlace < end && access.firstPlace < placeEnds[b])
+        consider(a, b);
     }
   }
 }
@@ -328,10 +472,15 @@ bool SharedHazardSearch::searchMemory(ArrayRef<unsigned> indices) {
   }
   std::vector<uint32_t> start(cuts.size() + 1, 0);
   std::vector<uint32_t> placeEnds(records.size());
+  auto isWide = [&](uint32_t position) {
+    return placeEnds[position] - records[position].firstPlace > kWideSpan;
+  };
   for (auto [position, record] : llvm::enumerate(records)) {
     if (!writtenIn.test(record.epoch))
       continue;
     placeEnds[position] = placeOf(accesses[record.index].byteEnd);
+    if (isWide(position))
+      continue;
     for (uint32_t place = record.firstPlace; place < placeEnds[position];
          ++place)
       ++start[place + 1];
@@ -346,22 +495,36 @@ bool SharedHazardSearch::searchMemory(ArrayRef<unsigned> indices) {
   for (unsigned epoch = 0; epoch < epochCount; ++epoch)
     epochStart[epoch + 1] += epochStart[epoch];
   std::vector<uint32_t> byEpoch(records.size());
+  std::vector<uint32_t> epochBegin(epochStart.begin(), epochStart.end());
   for (auto [position, record] : llvm::enumerate(records))
     byEpoch[epochStart[record.epoch]++] = position;
+  wideCandidates.clear();
+  for (unsigned epoch : writtenIn.set_bits())
+    judgeWide(ArrayRef(byEpoch).slice(epochBegin[epoch], epochBegin[epoch + 1] -
+                                                             epochBegin[epoch]),
+              placeEnds);
+  stableSort(wideCandidates,
+             [](const auto &a, const auto &b) { return a.first < b.first; });
   std::vector<uint32_t> covering(start.back());
   std::vector<uint32_t> filled(start.begin(), start.end() - 1);
   for (uint32_t position : byEpoch) {
-    if (!writtenIn.test(records[position].epoch))
+    if (!writtenIn.test(records[position].epoch) || isWide(position))
       continue;
     for (uint32_t place = records[position].firstPlace;
          place < placeEnds[position]; ++place)
       covering[filled[place]++] = position;
   }
+  ArrayRef<std::pair<uint32_t, Candidate>> wideLeft = wideCandidates;
   for (size_t place = 0; place + 1 < cuts.size(); ++place) {
     ArrayRef<uint32_t> here(covering.data() + start[place],
                             start[place + 1] - start[place]);
-    if (!here.empty() && judge(place, here))
+    size_t wideHere = 0;
+    while (wideHere < wideLeft.size() && wideLeft[wideHere].first == place)
+      ++wideHere;
+    if ((!here.empty() || wideHere) &&
+        judge(place, here, wideLeft.take_front(wideHere)))
       return true;
+    wideLeft = wideLeft.drop_front(wideHere);
   }
   return false;
 }
