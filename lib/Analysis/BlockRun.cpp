@@ -836,6 +836,14 @@ static LogicalResult checkScatterWritesOfEachThread(const BlockRun &run) {
   return success();
 }
 
+BlockRun
+BlockRun::withBarrierKinds(llvm::function_ref<bool(unsigned)> isBlock) const {
+  BlockRun rescoped = *this;
+  for (auto [index, barrier] : llvm::enumerate(rescoped.barriers))
+    barrier.block = isBlock(index);
+  return rescoped;
+}
+
 SmallVector<unsigned> BlockRun::countBlockBarriersBefore() const {
   SmallVector<unsigned> before(barriers.size() + 1, 0);
   for (auto [index, barrier] : llvm::enumerate(barriers))

@@ -61,32 +61,98 @@ mlir::obs::simulateKernel(KernelOp kernel, ChangedElementsCache *cache) {
   return simulation;
 }
 
+/// `kernel`'s fingerprint with no scope on any sync, written or planned:
+/// two kernels that differ only in their syncs' scopes have the same one.
+static OperationFingerPrint fingerprintButScopes(KernelOp kernel) {
+  // The scopes are taken off for the fingerprint and put back as they were
+  // (the same attributes, so the kernel's own fingerprint is unchanged).
+  SmallVector<std::tuple<SyncOp, SyncScopeAttr, SyncPlanAttr>> taken;
+  kernel.walk([&](SyncOp sync) {
+    SyncPlanAttr plan = sync.getPlanAttr();
+    bool planned = plan && plan.getScope();
+    if (!sync.getScopeAttr() && !planned)
+      return;
+    taken.push_back({sync, sync.getScopeAttr(), plan});
+    sync.removeScopeAttr();
+    if (planned)
+      sync.setPlannedScope(nullptr);
+  });
+  OperationFingerPrint print(kernel);
+  for (auto [sync, written, plan] : taken) {
+    if (written)
+      sync.setScopeAttr(written);
+    if (plan)
+      sync.setPlanAttr(plan);
+    else
+      sync.removePlanAttr();
+  }
+  return print;
+}
+
+/// The simulation of `kernel`, which differs from `base`'s kernel only in
+/// its syncs' scopes: `base`'s run with each barrier of a sync of the kind
+/// the sync's scope now asks for (the syncs correspond in program order:
+/// the kernel is the one `base` simulated, with other scopes).
+static std::shared_ptr<const KernelSimulation>
+rescope(KernelOp kernel, std::shared_ptr<const KernelSimulation> base) {
+  SmallVector<SyncScope> scopes;
+  kernel.walk([&](SyncOp sync) { scopes.push_back(sync.getScopeOrDefault()); });
+  auto simulation = std::make_shared<KernelSimulation>();
+  simulation->func = base->func;
+  simulation->syncs = base->syncs;
+  simulation->placedInPlace = base->placedInPlace;
+  simulation->identityWrites = base->identityWrites;
+  simulation->globalOverlaps = base->globalOverlaps;
+  ObsDialect::SyncIndexAttrHelper syncIndex(kernel.getContext());
+  ArrayRef<Barrier> barriers = base->run.getBarriers();
+  simulation->run = base->run.withBarrierKinds([&](unsigned index) {
+    const Barrier &barrier = barriers[index];
+    IntegerAttr sync = syncIndex.getAttr(barrier.op);
+    // A barrier of no sync (the lowering's own) keeps its kind.
+    if (!sync || sync.getInt() < 0 ||
+        static_cast<size_t>(sync.getInt()) >= scopes.size())
+      return barrier.block;
+    return scopes[sync.getInt()] == SyncScope::Block;
+  });
+  simulation->derivedFrom = std::move(base);
+  return simulation;
+}
+
 FailureOr<std::shared_ptr<const KernelSimulation>>
 KernelSimulations::simulate(KernelOp kernel) {
   OperationFingerPrint now(kernel);
   for (auto it = recent.begin(); it != recent.end(); ++it) {
-    if (it->first != now)
+    if (it->plan != now)
       continue;
     ++reused;
     std::rotate(recent.begin(), it, std::next(it));
-    return recent.front().second;
+    return recent.front().simulation;
+  }
+  OperationFingerPrint butScopes = fingerprintButScopes(kernel);
+  for (const Kept &kept : recent) {
+    if (kept.planButScopes != butScopes)
+      continue;
+    ++rescoped;
+    keep(kernel, rescope(kernel, kept.simulation));
+    return recent.front().simulation;
   }
   FailureOr<KernelSimulation> made = simulateKernel(kernel, &changed);
   if (failed(made))
     return failure();
   ++simulated;
   keep(kernel, std::make_shared<const KernelSimulation>(std::move(*made)));
-  return recent.front().second;
+  return recent.front().simulation;
 }
 
 void KernelSimulations::keep(
     KernelOp kernel, std::shared_ptr<const KernelSimulation> simulation) {
   OperationFingerPrint now(kernel);
   // One entry per plan: a simulation kept again replaces the one before.
-  llvm::erase_if(recent, [&](const auto &entry) { return entry.first == now; });
+  llvm::erase_if(recent, [&](const Kept &entry) { return entry.plan == now; });
   if (recent.size() == kKept)
     recent.pop_back();
-  recent.insert(recent.begin(), {now, std::move(simulation)});
+  recent.insert(recent.begin(),
+                {now, fingerprintButScopes(kernel), std::move(simulation)});
 }
 
 SimulationCount::~SimulationCount() {
@@ -94,6 +160,8 @@ SimulationCount::~SimulationCount() {
                  simulations.getSimulated() - madeBefore);
   addToStatistic(pass, reused, "simulations-reused",
                  simulations.getReused() - reusedBefore);
+  addToStatistic(pass, rescoped, "simulations-rescoped",
+                 simulations.getRescoped() - rescopedBefore);
 }
 
 /// The sync whose barrier is the `barrier`-th the block passes.

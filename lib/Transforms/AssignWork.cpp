@@ -388,7 +388,7 @@ struct ObsAssignWorkPass
     auto took = [](const KernelSimulation &, unsigned) { return true; };
     auto &simulations = getAnalysis<KernelSimulations>();
     SimulationCount count(*this, numSimulations, numSimulationsReused,
-                          simulations);
+                          numSimulationsRescoped, simulations);
     if (failed(refineSyncs(kernel, decided, {apply, undo, took}, simulations)))
       return failure();
     for (SyncOp sync : decided)

@@ -32,7 +32,7 @@ struct ObsElideWarpSyncsPass
     KernelOp kernel = getOperation();
     auto &simulations = getAnalysis<KernelSimulations>();
     SimulationCount count(*this, numSimulations, numSimulationsReused,
-                          simulations);
+                          numSimulationsRescoped, simulations);
     FailureOr<bool> safe = isSafeToRefine(kernel, simulations);
     if (failed(safe))
       return signalPassFailure();

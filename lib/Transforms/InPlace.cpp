@@ -24,7 +24,7 @@ struct ObsInPlacePass : mlir::obs::impl::ObsInPlaceBase<ObsInPlacePass> {
     KernelOp kernel = getOperation();
     auto &simulations = getAnalysis<KernelSimulations>();
     SimulationCount count(*this, numSimulations, numSimulationsReused,
-                          simulations);
+                          numSimulationsRescoped, simulations);
     FailureOr<bool> safe = isSafeToRefine(kernel, simulations);
     if (failed(safe))
       return signalPassFailure();

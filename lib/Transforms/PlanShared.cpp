@@ -156,7 +156,7 @@ void ObsPlanSharedPass::runOnOperation() {
   (void)takeSharedPlan(kernel);
   auto &simulations = getAnalysis<KernelSimulations>();
   SimulationCount count(*this, numSimulations, numSimulationsReused,
-                        simulations);
+                        numSimulationsRescoped, simulations);
   FailureOr<std::shared_ptr<const KernelSimulation>> simulation =
       simulations.simulate(kernel);
   if (failed(simulation))

@@ -60,7 +60,7 @@ struct ObsVerifySyncPass
     }
     auto &simulations = getAnalysis<KernelSimulations>();
     SimulationCount count(*this, numSimulations, numSimulationsReused,
-                          simulations);
+                          numSimulationsRescoped, simulations);
     FailureOr<std::shared_ptr<const KernelSimulation>> simulated =
         simulations.simulate(kernel);
     if (failed(simulated))

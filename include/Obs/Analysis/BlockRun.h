@@ -150,6 +150,11 @@ public:
   /// barriers (p from 0 to the number of barriers): a block barrier
   /// between phases a < b orders everything there.
   SmallVector<unsigned> countBlockBarriersBefore() const;
+  /// This run with barrier i a block barrier where `isBlock(i)` says so,
+  /// and a warp barrier elsewhere: the run of the same code with other
+  /// barrier scopes, which passes the same barriers (of either kind alike)
+  /// and makes the same accesses.
+  BlockRun withBarrierKinds(llvm::function_ref<bool(unsigned)> isBlock) const;
   /// Whether an address depended on data somewhere.
   bool dependsOnData() const { return dataDependent; }
   /// The first wrong read of each array kept by its threads, by sync.

@@ -27,6 +27,10 @@ namespace mlir::obs {
 struct KernelSimulation {
   /// The lowered copy; the accesses point into it.
   OwningOpRef<ModuleOp> module;
+  /// The simulation whose lowered copy this one's accesses point into
+  /// instead, when it was derived from that one for other barrier scopes
+  /// (KernelSimulations::simulate).
+  std::shared_ptr<const KernelSimulation> derivedFrom;
   gpu::GPUFuncOp func;
   /// The kernel's syncs in program order (a sync's `obs.sync_index`).
   SmallVector<SyncOp> syncs;
@@ -102,6 +106,13 @@ simulateKernel(KernelOp kernel, ChangedElementsCache *cache = nullptr);
 /// choices comes back to the plan it started from. The changed elements of
 /// in-place stages, which do not depend on the plan, are shared by every
 /// simulation of the same code (ChangedElementsCache).
+///
+/// A kernel that differs from a kept simulation's only in its syncs'
+/// scopes (obs-elide-warp-syncs' trials) is not run again: a scope only
+/// chooses the barrier the lowering emits (gpu.barrier or bar.warp.sync, at
+/// the same place), and the run does not tell the two apart but in each
+/// barrier's kind. Its simulation is the kept one's run with the barriers'
+/// kinds of the kernel as it is now.
 class KernelSimulations {
 public:
   KernelSimulations(Operation *kernel, AnalysisManager &analyses)
@@ -123,41 +134,48 @@ public:
   bool isInvalidated(const AnalysisManager::PreservedAnalyses &) {
     return false;
   }
-  /// Simulations made and handed out again, for pass statistics.
+  /// Simulations made, handed out again, and derived from another for
+  /// other barrier scopes, for pass statistics.
   uint64_t getSimulated() const { return simulated; }
   uint64_t getReused() const { return reused; }
+  uint64_t getRescoped() const { return rescoped; }
 
 private:
   ChangedElementsCache &changed;
   /// How many simulations are kept: each holds a lowered copy of the kernel
   /// and every access of its block.
   static constexpr unsigned kKept = 3;
+  struct Kept {
+    /// The kernel's fingerprint, and its fingerprint with no sync scopes.
+    OperationFingerPrint plan, planButScopes;
+    std::shared_ptr<const KernelSimulation> simulation;
+  };
   /// The kept simulations, the most recently used first.
-  SmallVector<
-      std::pair<OperationFingerPrint, std::shared_ptr<const KernelSimulation>>,
-      kKept>
-      recent;
-  uint64_t simulated = 0, reused = 0;
+  SmallVector<Kept, kKept> recent;
+  uint64_t simulated = 0, reused = 0, rescoped = 0;
 };
 
-/// Counts, into a pass's statistics `made` and `reused` ("simulations" and
-/// "simulations-reused"), the simulations `simulations` makes and hands out
-/// again while it lives: how close the passes come to one simulation per
-/// plan.
+/// Counts, into a pass's statistics `made`, `reused` and `rescoped`
+/// ("simulations", "simulations-reused" and "simulations-rescoped"), the
+/// simulations `simulations` makes, hands out again, and derives from a kept
+/// one for other scopes while it lives: how close the passes come to one
+/// simulation per plan.
 class SimulationCount {
 public:
   SimulationCount(Pass &pass, Pass::Statistic &made, Pass::Statistic &reused,
+                  Pass::Statistic &rescoped,
                   const KernelSimulations &simulations)
-      : pass(pass), made(made), reused(reused), simulations(simulations),
-        madeBefore(simulations.getSimulated()),
-        reusedBefore(simulations.getReused()) {}
+      : pass(pass), made(made), reused(reused), rescoped(rescoped),
+        simulations(simulations), madeBefore(simulations.getSimulated()),
+        reusedBefore(simulations.getReused()),
+        rescopedBefore(simulations.getRescoped()) {}
   ~SimulationCount();
 
 private:
   Pass &pass;
-  Pass::Statistic &made, &reused;
+  Pass::Statistic &made, &reused, &rescoped;
   const KernelSimulations &simulations;
-  uint64_t madeBefore, reusedBefore;
+  uint64_t madeBefore, reusedBefore, rescopedBefore;
 };
 
 /// Reports, at the syncs, every written choice of `simulation`'s kernel

@@ -377,7 +377,10 @@ def ObsAssignWork : Pass<"obs-assign-work", "::mlir::obs::KernelOp"> {
     Statistic<"numSimulations", "simulations",
               "Kernel simulations run (each a lowering and a run of every thread)">,
     Statistic<"numSimulationsReused", "simulations-reused",
-              "Simulations handed out again because the kernel had not changed">
+              "Simulations handed out again because the kernel had not changed">,
+    Statistic<"numSimulationsRescoped", "simulations-rescoped",
+              "Simulations derived from a kept one of the kernel with other "
+              "sync scopes, without running it again">
   ];
 }
 
@@ -406,7 +409,10 @@ def ObsElideWarpSyncs : Pass<"obs-elide-warp-syncs", "::mlir::obs::KernelOp"> {
     Statistic<"numSimulations", "simulations",
               "Kernel simulations run (each a lowering and a run of every thread)">,
     Statistic<"numSimulationsReused", "simulations-reused",
-              "Simulations handed out again because the kernel had not changed">
+              "Simulations handed out again because the kernel had not changed">,
+    Statistic<"numSimulationsRescoped", "simulations-rescoped",
+              "Simulations derived from a kept one of the kernel with other "
+              "sync scopes, without running it again">
   ];
 }
 
@@ -434,7 +440,10 @@ def ObsInPlace : Pass<"obs-inplace", "::mlir::obs::KernelOp"> {
     Statistic<"numSimulations", "simulations",
               "Kernel simulations run (each a lowering and a run of every thread)">,
     Statistic<"numSimulationsReused", "simulations-reused",
-              "Simulations handed out again because the kernel had not changed">
+              "Simulations handed out again because the kernel had not changed">,
+    Statistic<"numSimulationsRescoped", "simulations-rescoped",
+              "Simulations derived from a kept one of the kernel with other "
+              "sync scopes, without running it again">
   ];
 }
 
@@ -484,7 +493,10 @@ def ObsPromoteRegisters : Pass<"obs-promote-registers",
     Statistic<"numSimulations", "simulations",
               "Kernel simulations run (each a lowering and a run of every thread)">,
     Statistic<"numSimulationsReused", "simulations-reused",
-              "Simulations handed out again because the kernel had not changed">
+              "Simulations handed out again because the kernel had not changed">,
+    Statistic<"numSimulationsRescoped", "simulations-rescoped",
+              "Simulations derived from a kept one of the kernel with other "
+              "sync scopes, without running it again">
   ];
 }
 
@@ -535,7 +547,10 @@ def ObsPlanShared : Pass<"obs-plan-shared", "::mlir::obs::KernelOp"> {
     Statistic<"numSimulations", "simulations",
               "Kernel simulations run (each a lowering and a run of every thread)">,
     Statistic<"numSimulationsReused", "simulations-reused",
-              "Simulations handed out again because the kernel had not changed">
+              "Simulations handed out again because the kernel had not changed">,
+    Statistic<"numSimulationsRescoped", "simulations-rescoped",
+              "Simulations derived from a kept one of the kernel with other "
+              "sync scopes, without running it again">
   ];
 }
 
@@ -636,6 +651,9 @@ def ObsVerifySync : Pass<"obs-verify-sync", "::mlir::obs::KernelOp"> {
               "Kernel simulations run (each a lowering and a run of every thread)">,
     Statistic<"numSimulationsReused", "simulations-reused",
               "Simulations handed out again because the kernel had not changed">,
+    Statistic<"numSimulationsRescoped", "simulations-rescoped",
+              "Simulations derived from a kept one of the kernel with other "
+              "sync scopes, without running it again">,
     Statistic<"numAlreadyProved", "kernels-already-proved",
               "Kernels this pass had proved before in this context, with "
               "the same content, and did not prove again">
