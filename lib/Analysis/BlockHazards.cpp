@@ -294,13 +294,18 @@ void SharedHazardSearch::judgeWide(ArrayRef<uint32_t> epoch,
   };
   std::vector<Group> groups;
   llvm::DenseMap<std::tuple<uint32_t, uint32_t, uint32_t>, unsigned> groupOf;
-  SmallVector<uint32_t> wide, wideWrites;
+  SmallVector<uint32_t> wide;
+  // The wide writes by kind: plain ones (-1), and atomics by their kind,
+  // which commute with an atomic of their kind (a histogram's thousands of
+  // atomics at places from data are not paired with each other at all).
+  std::map<int, SmallVector<uint32_t>> wideWrites;
   for (uint32_t position : epoch) {
     const PlaceAccess &record = records[position];
     if (placeEnds[position] - record.firstPlace > kWideSpan) {
       wide.push_back(position);
       if (record.write)
-        wideWrites.push_back(position);
+        wideWrites[record.atomic ? int(record.atomicKind) : -1].push_back(
+            position);
       continue;
     }
     auto [it, inserted] = groupOf.try_emplace(
@@ -390,11 +395,15 @@ void SharedHazardSearch::judgeWide(ArrayRef<uint32_t> epoch,
       }
     }
     // The wide writes, each pair of wide writes once.
-    for (uint32_t b : wideWrites) {
-      if (b == a || (access.write && b < a))
+    for (const auto &[kind, writes] : wideWrites) {
+      if (access.atomic && kind == int(access.atomicKind))
         continue;
-      if (records[b].firstPlace < end && access.firstPlace < placeEnds[b])
-        consider(a, b);
+      for (uint32_t b : writes) {
+        if (b == a || (access.write && b < a))
+          continue;
+        if (records[b].firstPlace < end && access.firstPlace < placeEnds[b])
+          consider(a, b);
+      }
     }
   }
 }
