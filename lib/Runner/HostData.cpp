@@ -8,6 +8,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <cfloat>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <unistd.h>
@@ -64,6 +65,22 @@ static std::pair<int64_t, int64_t> integerRange(const ScalarType &type) {
   return {-(int64_t(1) << (bits - 1)), (int64_t(1) << (bits - 1)) - 1};
 }
 
+/// The significant digits of a number written as std::to_chars writes it
+/// (fixed or scientific): its mantissa's digits without leading zeros.
+static int countSignificantDigits(StringRef written) {
+  StringRef mantissa = written.take_until([](char c) { return c == 'e'; });
+  int digits = 0;
+  bool leading = true;
+  for (char c : mantissa) {
+    if (c < '0' || c > '9')
+      continue;
+    leading &= c == '0';
+    if (!leading)
+      ++digits;
+  }
+  return digits;
+}
+
 /// Formats a number as text that reads back as the same value of its type:
 /// integers exactly, floats with the fewest digits that round-trip.
 static std::string formatNumber(const ScalarType &type, const Number &value) {
@@ -80,7 +97,27 @@ static std::string formatNumber(const ScalarType &type, const Number &value) {
     snprintf(text, sizeof(text), "%.0f", x);
     return text;
   }
-  for (int precision = 1; precision <= 17; ++precision) {
+  // No fewer digits than the shortest representation of the value has
+  // (std::to_chars) round-trip a double: the search starts there, not at 1.
+  // Up to 17 rounds of snprintf and strtod per number were most of
+  // obs-fuzz's time on long float inputs. An f32 is read back through a
+  // double (parseNumber), whose second rounding can take a decimal just
+  // outside the float's own interval to it: its search starts two digits
+  // earlier (7.038531e-26 reads back as the float that to_chars writes
+  // 7.0385313e-26).
+  int shortest = 1;
+  if (type.kind == ScalarType::F64 || type.kind == ScalarType::F32) {
+    char digits[64];
+    std::to_chars_result written =
+        type.kind == ScalarType::F64
+            ? std::to_chars(digits, digits + sizeof(digits), x)
+            : std::to_chars(digits, digits + sizeof(digits), float(x));
+    shortest = countSignificantDigits(StringRef(digits, written.ptr - digits));
+    if (type.kind == ScalarType::F32)
+      shortest -= 2;
+    shortest = std::max(1, shortest);
+  }
+  for (int precision = shortest; precision <= 17; ++precision) {
     snprintf(text, sizeof(text), "%.*g", precision, x);
     double back = strtod(text, nullptr);
     bool same = type.kind == ScalarType::F64   ? back == x
