@@ -96,13 +96,25 @@ SmallVector<BlockCost> mlir::obs::computePhaseCosts(const BlockRun &run,
   // one's warp access; where it does so in every thread of the warp, the
   // warp no longer issues its own. (Hash maps: a block sort's run has a
   // million accesses, and every count below is a sum, whatever the order.)
+  // The run keeps each thread's accesses together (BlockRun::simulate):
+  // then the count per op is one thread's at a time, a map of the ops
+  // rather than of every op and thread.
+  bool byThread =
+      llvm::is_sorted(accesses, [](const Access &a, const Access &b) {
+        return a.thread < b.thread;
+      });
   llvm::DenseMap<std::pair<Operation *, unsigned>, uint64_t> executions;
   std::vector<uint64_t> execution(accesses.size());
   using WarpKey = std::tuple<Operation *, unsigned, uint64_t>;
   // Per warp access: whether some thread issues it alone, and its phase.
   llvm::DenseMap<WarpKey, std::pair<bool, unsigned>> issuedAlone;
+  unsigned countedThread = 0;
   for (auto [index, access] : llvm::enumerate(accesses)) {
-    execution[index] = executions[{access.op, access.thread}]++;
+    if (byThread && access.thread != countedThread) {
+      executions.clear();
+      countedThread = access.thread;
+    }
+    execution[index] = executions[{access.op, byThread ? 0 : access.thread}]++;
     auto [it, inserted] = issuedAlone.try_emplace(
         {access.op, access.thread / warpSize, execution[index]}, false,
         access.phase);

@@ -96,11 +96,11 @@ private:
   /// Judges the accesses that cover `place` (positions in `records`),
   /// given by epoch and in access order within an epoch; returns whether
   /// the limit is reached.
-  bool judge(uint32_t place, ArrayRef<uint32_t> here,
+  bool judge(uint32_t place, ArrayRef<PlaceAccess> here,
              ArrayRef<std::pair<uint32_t, Candidate>> wide);
   /// Adds to `candidates` the races among `group`, the accesses of one
   /// epoch that cover `place`.
-  void judgeEpoch(uint32_t place, ArrayRef<uint32_t> group);
+  void judgeEpoch(uint32_t place, ArrayRef<PlaceAccess> group);
   /// The race between `write` and `other` (another access of its epoch
   /// that covers a place it covers), if they race and it is not reported
   /// yet.
@@ -147,7 +147,7 @@ private:
   /// The first race of each report key that involves a wide access, at the
   /// place where it is judged, by place.
   std::vector<std::pair<uint32_t, Candidate>> wideCandidates;
-  /// A place's accesses of one epoch (positions in `records`), by whether
+  /// A place's accesses of one epoch (positions in its group), by whether
   /// they begin at the place (lists 0, 1) or before it (2, 3), and whether
   /// they are atomics (1, 3).
   std::array<SmallVector<uint32_t>, 4> partners;
@@ -166,7 +166,7 @@ SmallVector<Hazard> SharedHazardSearch::search() {
   return std::move(hazards);
 }
 
-bool SharedHazardSearch::judge(uint32_t place, ArrayRef<uint32_t> here,
+bool SharedHazardSearch::judge(uint32_t place, ArrayRef<PlaceAccess> here,
                                ArrayRef<std::pair<uint32_t, Candidate>> wide) {
   // A pair is judged once, at the first place both access: the place
   // where the later-starting one begins. The verdict does not depend on
@@ -175,11 +175,11 @@ bool SharedHazardSearch::judge(uint32_t place, ArrayRef<uint32_t> here,
   // make the work its size times the square of the accesses.
   candidates.clear();
   for (size_t groupBegin = 0; groupBegin < here.size();) {
-    unsigned epoch = records[here[groupBegin]].epoch;
+    unsigned epoch = here[groupBegin].epoch;
     size_t groupEnd = groupBegin + 1;
-    bool anyWrite = records[here[groupBegin]].write;
-    while (groupEnd < here.size() && records[here[groupEnd]].epoch == epoch)
-      anyWrite |= records[here[groupEnd++]].write;
+    bool anyWrite = here[groupBegin].write;
+    while (groupEnd < here.size() && here[groupEnd].epoch == epoch)
+      anyWrite |= here[groupEnd++].write;
     // Only a write races, and with another access.
     if (anyWrite && groupEnd - groupBegin > 1)
       judgeEpoch(place, here.slice(groupBegin, groupEnd - groupBegin));
@@ -190,7 +190,8 @@ bool SharedHazardSearch::judge(uint32_t place, ArrayRef<uint32_t> here,
   return reportCandidates();
 }
 
-void SharedHazardSearch::judgeEpoch(uint32_t place, ArrayRef<uint32_t> group) {
+void SharedHazardSearch::judgeEpoch(uint32_t place,
+                                    ArrayRef<PlaceAccess> group) {
   // A partner that begins before this place met a write at an earlier
   // one, unless the write itself begins here; and atomics commute. So
   // each write looks only at the partners it can race with here: a
@@ -202,8 +203,7 @@ void SharedHazardSearch::judgeEpoch(uint32_t place, ArrayRef<uint32_t> group) {
   // place) they do not, which is rare enough to judge pair by pair.
   std::optional<uint8_t> atomicKind;
   bool mixedAtomics = false;
-  for (uint32_t position : group) {
-    const PlaceAccess &access = records[position];
+  for (auto [position, access] : llvm::enumerate(group)) {
     unsigned list =
         (access.firstPlace == place ? 0 : 2) + (access.atomic ? 1 : 0);
     partners[list].push_back(position);
@@ -212,8 +212,7 @@ void SharedHazardSearch::judgeEpoch(uint32_t place, ArrayRef<uint32_t> group) {
       atomicKind = access.atomicKind;
     }
   }
-  for (uint32_t w : group) {
-    const PlaceAccess &write = records[w];
+  for (auto [w, write] : llvm::enumerate(group)) {
     if (!write.write)
       continue;
     bool beginsHere = write.firstPlace == place;
@@ -226,7 +225,7 @@ void SharedHazardSearch::judgeEpoch(uint32_t place, ArrayRef<uint32_t> group) {
       for (uint32_t x : partners[list]) {
         if (x == w)
           continue;
-        const PlaceAccess &other = records[x];
+        const PlaceAccess &other = group[x];
         if (other.write && other.index < write.index)
           continue; // Each pair of writes once.
         if (std::optional<Candidate> candidate = judgePair(write, other))
@@ -469,6 +468,8 @@ bool SharedHazardSearch::searchMemory(ArrayRef<unsigned> indices) {
   llvm::BitVector writtenIn(epochCount);
   records.clear();
   records.reserve(indices.size());
+  std::vector<uint32_t> placeEnds;
+  placeEnds.reserve(indices.size());
   for (unsigned index : indices) {
     const Access &access = accesses[index];
     unsigned epoch = epochOf(access);
@@ -478,17 +479,14 @@ bool SharedHazardSearch::searchMemory(ArrayRef<unsigned> indices) {
         {index, epoch, access.phase, access.thread, opBitsOf(access),
          static_cast<uint32_t>(placeOf(access.byteBegin)), access.write,
          access.atomic, access.checkedScatter, access.atomicKind});
+    placeEnds.push_back(placeOf(access.byteEnd));
   }
   std::vector<uint32_t> start(cuts.size() + 1, 0);
-  std::vector<uint32_t> placeEnds(records.size());
   auto isWide = [&](uint32_t position) {
     return placeEnds[position] - records[position].firstPlace > kWideSpan;
   };
   for (auto [position, record] : llvm::enumerate(records)) {
-    if (!writtenIn.test(record.epoch))
-      continue;
-    placeEnds[position] = placeOf(accesses[record.index].byteEnd);
-    if (isWide(position))
+    if (!writtenIn.test(record.epoch) || isWide(position))
       continue;
     for (uint32_t place = record.firstPlace; place < placeEnds[position];
          ++place)
@@ -514,19 +512,22 @@ bool SharedHazardSearch::searchMemory(ArrayRef<unsigned> indices) {
               placeEnds);
   stableSort(wideCandidates,
              [](const auto &a, const auto &b) { return a.first < b.first; });
-  std::vector<uint32_t> covering(start.back());
+  // Each place's accesses are copied next to each other: the search
+  // then reads them in order, where reading them through their positions
+  // missed the cache at every one (the accesses are in thread order).
+  std::vector<PlaceAccess> covering(start.back());
   std::vector<uint32_t> filled(start.begin(), start.end() - 1);
   for (uint32_t position : byEpoch) {
     if (!writtenIn.test(records[position].epoch) || isWide(position))
       continue;
     for (uint32_t place = records[position].firstPlace;
          place < placeEnds[position]; ++place)
-      covering[filled[place]++] = position;
+      covering[filled[place]++] = records[position];
   }
   ArrayRef<std::pair<uint32_t, Candidate>> wideLeft = wideCandidates;
   for (size_t place = 0; place + 1 < cuts.size(); ++place) {
-    ArrayRef<uint32_t> here(covering.data() + start[place],
-                            start[place + 1] - start[place]);
+    ArrayRef<PlaceAccess> here(covering.data() + start[place],
+                               start[place + 1] - start[place]);
     size_t wideHere = 0;
     while (wideHere < wideLeft.size() && wideLeft[wideHere].first == place)
       ++wideHere;

@@ -429,8 +429,10 @@ std::array<uint8_t, 20> mlir::obs::fingerprintKernelCode(KernelOp kernel) {
 
 void ChangedElementsCache::validate(KernelOp kernel) {
   std::array<uint8_t, 20> now = fingerprintKernelCode(kernel);
-  if (now == code)
+  if (results && now == code)
     return;
-  changed.clear();
   code = now;
+  results = std::static_pointer_cast<Results>(
+      kernel->getContext()->getLoadedDialect<ObsDialect>()->getCodeEntry(
+          now, [] { return std::make_shared<Results>(); }));
 }

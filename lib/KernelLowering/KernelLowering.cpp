@@ -280,8 +280,8 @@ llvm::BitVector KernelLowering::changedElements(SyncOp sync,
     source = -2 - static_cast<int64_t>(
                       cast<BlockArgument>(overwritten).getArgNumber());
   auto key = std::make_pair(syncIndex.lookup(sync), source);
-  if (const llvm::BitVector *known = cache->lookup(key))
-    return *known;
+  if (std::optional<llvm::BitVector> known = cache->lookup(key))
+    return std::move(*known);
   llvm::BitVector changed = findChangedElements(sync, overwritten, inMemory);
   cache->insert(key, changed);
   return changed;

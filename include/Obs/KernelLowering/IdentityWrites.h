@@ -18,6 +18,9 @@
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include <array>
+#include <memory>
+#include <mutex>
+#include <optional>
 
 namespace mlir::obs {
 
@@ -45,23 +48,41 @@ public:
   ChangedElementsCache() = default;
   explicit ChangedElementsCache(Operation *) {}
 
-  /// Empties the cache unless it holds results for `kernel`'s code.
+  /// Takes the results for `kernel`'s code: those of this context for the
+  /// same code (ObsDialect::getCodeEntry), which do not depend on the plan
+  /// or on which copy of the kernel is lowered.
   void validate(KernelOp kernel);
-  const llvm::BitVector *lookup(Key key) const {
-    auto it = changed.find(key);
-    return it == changed.end() ? nullptr : &it->second;
+  std::optional<llvm::BitVector> lookup(Key key) const {
+    if (!results)
+      return std::nullopt;
+    std::lock_guard<std::mutex> lock(results->mutex);
+    auto it = results->changed.find(key);
+    if (it == results->changed.end())
+      return std::nullopt;
+    return it->second;
   }
   void insert(Key key, llvm::BitVector elements) {
-    changed[key] = std::move(elements);
+    if (!results)
+      return;
+    std::lock_guard<std::mutex> lock(results->mutex);
+    results->changed[key] = std::move(elements);
   }
   /// Kept across passes: `validate` decides.
   bool isInvalidated(const AnalysisManager::PreservedAnalyses &) {
     return false;
   }
 
+  /// The changed elements of one code's in-place stages, shared by the
+  /// caches of every kernel with that code (their copies lower in
+  /// parallel).
+  struct Results {
+    std::mutex mutex;
+    llvm::DenseMap<Key, llvm::BitVector> changed;
+  };
+
 private:
   std::array<uint8_t, 20> code = {};
-  llvm::DenseMap<Key, llvm::BitVector> changed;
+  std::shared_ptr<Results> results;
 };
 
 /// A fingerprint of what `kernel` computes: its ops, their attributes and

@@ -752,6 +752,19 @@ void ObsDialect::recordProvedKernel(const ProofKey &key) {
   provedKernels.push_back(key);
 }
 
+std::shared_ptr<void>
+ObsDialect::getCodeEntry(const CodeKey &key,
+                         llvm::function_ref<std::shared_ptr<void>()> create) {
+  std::lock_guard<std::mutex> lock(codeEntriesMutex);
+  for (auto &[kept, entry] : codeEntries)
+    if (kept == key)
+      return entry;
+  if (codeEntries.size() == kCodeEntriesKept)
+    codeEntries.pop_front();
+  codeEntries.emplace_back(key, create());
+  return codeEntries.back().second;
+}
+
 bool ObsDialect::isProvedKernel(const ProofKey &key) const {
   std::lock_guard<std::mutex> lock(provedKernelsMutex);
   return llvm::is_contained(provedKernels, key);

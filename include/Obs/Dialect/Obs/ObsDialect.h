@@ -8,6 +8,7 @@
 #include <array>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 
 #include "Obs/Dialect/Obs/ObsDialect.h.inc"

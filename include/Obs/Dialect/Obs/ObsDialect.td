@@ -160,6 +160,17 @@ def Obs_Dialect : Dialect {
     void recordProvedKernel(const ProofKey &key);
     bool isProvedKernel(const ProofKey &key) const;
 
+    /// What is known of a kernel's code alone (its fingerprintKernelCode,
+    /// without the plan or the ops' identities), shared by everything in
+    /// this context that lowers the same code: obs-assign-work's copies of
+    /// a kernel, one per strategy, the passes after it and the lowering.
+    /// `create` makes the entry for a code seen first; its user gives it
+    /// its type and locks it. Thread-safe; the most recent codes are kept.
+    using CodeKey = std::array<uint8_t, 20>;
+    std::shared_ptr<void>
+    getCodeEntry(const CodeKey &key,
+                 ::llvm::function_ref<std::shared_ptr<void>()> create);
+
   private:
     KernelCheck kernelCheck;
     /// The most recent proved kernels (a context that compiles many
@@ -167,6 +178,10 @@ def Obs_Dialect : Dialect {
     static constexpr unsigned kProvedKernelsKept = 256;
     mutable std::mutex provedKernelsMutex;
     std::deque<ProofKey> provedKernels;
+    /// The most recent codes' entries (getCodeEntry).
+    static constexpr unsigned kCodeEntriesKept = 64;
+    std::mutex codeEntriesMutex;
+    std::deque<std::pair<CodeKey, std::shared_ptr<void>>> codeEntries;
 
   public:
   }];
