@@ -96,49 +96,26 @@ SmallVector<BlockCost> mlir::obs::computePhaseCosts(const BlockRun &run,
   // one's warp access; where it does so in every thread of the warp, the
   // warp no longer issues its own. (Hash maps: a block sort's run has a
   // million accesses, and every count below is a sum, whatever the order.)
-  // The run keeps each thread's accesses together (BlockRun::simulate):
-  // then the count per op is one thread's at a time, a map of the ops
-  // rather than of every op and thread.
+  // The run keeps each thread's accesses together (BlockRun::simulate),
+  // and so each warp's: then the accesses are counted a warp at a time,
+  // in maps of one warp's accesses, which stay in the cache, and the
+  // executions one thread at a time.
   bool byThread =
       llvm::is_sorted(accesses, [](const Access &a, const Access &b) {
         return a.thread < b.thread;
       });
-  llvm::DenseMap<std::pair<Operation *, unsigned>, uint64_t> executions;
   std::vector<uint64_t> execution(accesses.size());
   using WarpKey = std::tuple<Operation *, unsigned, uint64_t>;
-  // Per warp access: whether some thread issues it alone, and its phase.
-  llvm::DenseMap<WarpKey, std::pair<bool, unsigned>> issuedAlone;
-  unsigned countedThread = 0;
-  for (auto [index, access] : llvm::enumerate(accesses)) {
-    if (byThread && access.thread != countedThread) {
-      executions.clear();
-      countedThread = access.thread;
-    }
-    execution[index] = executions[{access.op, byThread ? 0 : access.thread}]++;
-    auto [it, inserted] = issuedAlone.try_emplace(
-        {access.op, access.thread / warpSize, execution[index]}, false,
-        access.phase);
-    it->second.first |= standsFor[index] == index;
-  }
   struct WarpAccess {
     bool workgroup = false;
     bool counted = true;
     unsigned phase = 0;
     SmallVector<std::pair<uint64_t, uint64_t>> bytes;
   };
+  llvm::DenseMap<std::pair<Operation *, unsigned>, uint64_t> executions;
+  // Per warp access: whether some thread issues it alone, and its phase.
+  llvm::DenseMap<WarpKey, std::pair<bool, unsigned>> issuedAlone;
   llvm::DenseMap<WarpKey, WarpAccess> warps;
-  for (auto [index, access] : llvm::enumerate(accesses)) {
-    const Access &leader = accesses[standsFor[index]];
-    auto [it, inserted] = warps.try_emplace(
-        {leader.op, leader.thread / warpSize, execution[standsFor[index]]});
-    WarpAccess &warp = it->second;
-    if (inserted)
-      warp.phase = access.phase;
-    warp.workgroup = run.getMemories()[access.memory].workgroup;
-    if (access.element < 0)
-      warp.counted = false;
-    warp.bytes.push_back({access.byteBegin, access.byteEnd});
-  }
   // The distinct units of `unitBytes` bytes that a warp access touches.
   SmallVector<uint64_t> units;
   auto touchedUnits = [&](const WarpAccess &warp, uint64_t unitBytes) {
@@ -150,34 +127,82 @@ SmallVector<BlockCost> mlir::obs::computePhaseCosts(const BlockRun &run,
     units.erase(std::unique(units.begin(), units.end()), units.end());
     return ArrayRef<uint64_t>(units);
   };
-  for (auto &[key, warp] : warps) {
-    BlockCost &cost = phases[warp.phase];
-    if (!warp.counted) {
-      ++cost.uncounted;
-      continue;
+  // Counts the accesses [begin, end), all the accesses of the warps they
+  // are of.
+  auto count = [&](size_t begin, size_t end) {
+    executions.clear();
+    issuedAlone.clear();
+    warps.clear();
+    unsigned countedThread = accesses[begin].thread;
+    for (size_t index = begin; index < end; ++index) {
+      const Access &access = accesses[index];
+      if (byThread && access.thread != countedThread) {
+        executions.clear();
+        countedThread = access.thread;
+      }
+      execution[index] =
+          executions[{access.op, byThread ? 0 : access.thread}]++;
+      auto [it, inserted] = issuedAlone.try_emplace(
+          {access.op, access.thread / warpSize, execution[index]}, false,
+          access.phase);
+      it->second.first |= standsFor[index] == index;
     }
-    if (warp.workgroup) {
-      // Distinct words per bank; the most used bank serialises the access.
-      std::array<uint64_t, 32> wordsInBank = {};
-      ArrayRef<uint64_t> words = touchedUnits(warp, 4);
-      for (uint64_t word : words)
-        ++wordsInBank[word % 32];
-      // A wavefront moves one word from each bank at most: 128 bytes.
-      cost.sharedLeastWavefronts += std::max<uint64_t>(
-          1, llvm::divideCeil(words.size(), wordsInBank.size()));
-      ++cost.sharedAccesses;
-      cost.sharedWavefronts +=
-          *std::max_element(wordsInBank.begin(), wordsInBank.end());
-      continue;
+    for (size_t index = begin; index < end; ++index) {
+      const Access &access = accesses[index];
+      const Access &leader = accesses[standsFor[index]];
+      auto [it, inserted] = warps.try_emplace(
+          {leader.op, leader.thread / warpSize, execution[standsFor[index]]});
+      WarpAccess &warp = it->second;
+      if (inserted)
+        warp.phase = access.phase;
+      warp.workgroup = run.getMemories()[access.memory].workgroup;
+      if (access.element < 0)
+        warp.counted = false;
+      warp.bytes.push_back({access.byteBegin, access.byteEnd});
     }
-    ++cost.globalAccesses;
-    cost.globalLines += touchedUnits(warp, 128).size();
+    for (auto &[key, warp] : warps) {
+      BlockCost &cost = phases[warp.phase];
+      if (!warp.counted) {
+        ++cost.uncounted;
+        continue;
+      }
+      if (warp.workgroup) {
+        // Distinct words per bank; the most used bank serialises the
+        // access.
+        std::array<uint64_t, 32> wordsInBank = {};
+        ArrayRef<uint64_t> words = touchedUnits(warp, 4);
+        for (uint64_t word : words)
+          ++wordsInBank[word % 32];
+        // A wavefront moves one word from each bank at most: 128 bytes.
+        cost.sharedLeastWavefronts += std::max<uint64_t>(
+            1, llvm::divideCeil(words.size(), wordsInBank.size()));
+        ++cost.sharedAccesses;
+        cost.sharedWavefronts +=
+            *std::max_element(wordsInBank.begin(), wordsInBank.end());
+        continue;
+      }
+      ++cost.globalAccesses;
+      cost.globalLines += touchedUnits(warp, 128).size();
+    }
+    // The warps no longer issue the accesses a vector access took in.
+    for (auto &[key, entry] : issuedAlone) {
+      BlockCost &cost = phases[entry.second];
+      if (!entry.first && cost.warpOps)
+        --cost.warpOps;
+    }
+  };
+  if (!byThread) {
+    if (!accesses.empty())
+      count(0, accesses.size());
+    return phases;
   }
-  // The warps no longer issue the accesses a vector access took in.
-  for (auto &[key, entry] : issuedAlone) {
-    BlockCost &cost = phases[entry.second];
-    if (!entry.first && cost.warpOps)
-      --cost.warpOps;
+  for (size_t begin = 0; begin < accesses.size();) {
+    unsigned warp = accesses[begin].thread / warpSize;
+    size_t end = begin + 1;
+    while (end < accesses.size() && accesses[end].thread / warpSize == warp)
+      ++end;
+    count(begin, end);
+    begin = end;
   }
   return phases;
 }

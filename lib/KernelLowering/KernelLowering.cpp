@@ -280,11 +280,8 @@ llvm::BitVector KernelLowering::changedElements(SyncOp sync,
     source = -2 - static_cast<int64_t>(
                       cast<BlockArgument>(overwritten).getArgNumber());
   auto key = std::make_pair(syncIndex.lookup(sync), source);
-  if (std::optional<llvm::BitVector> known = cache->lookup(key))
-    return std::move(*known);
-  llvm::BitVector changed = findChangedElements(sync, overwritten, inMemory);
-  cache->insert(key, changed);
-  return changed;
+  return cache->getOrCompute(
+      key, [&] { return findChangedElements(sync, overwritten, inMemory); });
 }
 
 /// Whether `array` is read by `stage` alone: its uses (and those of the

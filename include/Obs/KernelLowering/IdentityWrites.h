@@ -52,20 +52,18 @@ public:
   /// same code (ObsDialect::getCodeEntry), which do not depend on the plan
   /// or on which copy of the kernel is lowered.
   void validate(KernelOp kernel);
-  std::optional<llvm::BitVector> lookup(Key key) const {
+  /// The changed elements for `key`, computed by `compute` where no copy of
+  /// the kernel has yet. The copies of one kernel lower in parallel: one
+  /// computes while the others wait for it, rather than each computing.
+  llvm::BitVector getOrCompute(Key key,
+                               llvm::function_ref<llvm::BitVector()> compute) {
     if (!results)
-      return std::nullopt;
+      return compute();
     std::lock_guard<std::mutex> lock(results->mutex);
     auto it = results->changed.find(key);
     if (it == results->changed.end())
-      return std::nullopt;
+      it = results->changed.try_emplace(key, compute()).first;
     return it->second;
-  }
-  void insert(Key key, llvm::BitVector elements) {
-    if (!results)
-      return;
-    std::lock_guard<std::mutex> lock(results->mutex);
-    results->changed[key] = std::move(elements);
   }
   /// Kept across passes: `validate` decides.
   bool isInvalidated(const AnalysisManager::PreservedAnalyses &) {
