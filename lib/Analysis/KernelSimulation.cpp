@@ -128,13 +128,20 @@ KernelSimulations::simulate(KernelOp kernel) {
     std::rotate(recent.begin(), it, std::next(it));
     return recent.front().simulation;
   }
-  OperationFingerPrint butScopes = fingerprintButScopes(kernel);
-  for (const Kept &kept : recent) {
-    if (kept.planButScopes != butScopes)
-      continue;
-    ++rescoped;
-    keep(kernel, rescope(kernel, kept.simulation));
-    return recent.front().simulation;
+  // Only a flat kernel's syncs are the simulation's one for one (the copy
+  // of another is flattened, its syncs merged), which rescope needs.
+  if (isFlat(kernel)) {
+    OperationFingerPrint butScopes = fingerprintButScopes(kernel);
+    size_t syncs = 0;
+    kernel.walk([&](SyncOp) { ++syncs; });
+    for (const Kept &kept : recent) {
+      if (kept.planButScopes != butScopes ||
+          kept.simulation->syncs.size() != syncs)
+        continue;
+      ++rescoped;
+      keep(kernel, rescope(kernel, kept.simulation));
+      return recent.front().simulation;
+    }
   }
   FailureOr<KernelSimulation> made = simulateKernel(kernel, &changed);
   if (failed(made))
