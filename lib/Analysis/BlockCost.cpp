@@ -96,14 +96,15 @@ SmallVector<BlockCost> mlir::obs::computePhaseCosts(const BlockRun &run,
   // one's warp access; where it does so in every thread of the warp, the
   // warp no longer issues its own. (Hash maps: a block sort's run has a
   // million accesses, and every count below is a sum, whatever the order.)
-  // The run keeps each thread's accesses together (BlockRun::simulate),
-  // and so each warp's: then the accesses are counted a warp at a time,
-  // in maps of one warp's accesses, which stay in the cache, and the
-  // executions one thread at a time.
-  bool byThread =
-      llvm::is_sorted(accesses, [](const Access &a, const Access &b) {
-        return a.thread < b.thread;
-      });
+  // The run's accesses are in thread order (BlockRun::getAccesses), so
+  // each warp's are adjacent: they are counted a warp at a time, in maps
+  // of one warp's accesses, which stay in the cache, and the executions of
+  // an op one thread at a time.
+  assert(llvm::is_sorted(accesses,
+                         [](const Access &a, const Access &b) {
+                           return a.thread < b.thread;
+                         }) &&
+         "a run's accesses are in thread order");
   std::vector<uint64_t> execution(accesses.size());
   using WarpKey = std::tuple<Operation *, unsigned, uint64_t>;
   struct WarpAccess {
@@ -112,7 +113,7 @@ SmallVector<BlockCost> mlir::obs::computePhaseCosts(const BlockRun &run,
     unsigned phase = 0;
     SmallVector<std::pair<uint64_t, uint64_t>> bytes;
   };
-  llvm::DenseMap<std::pair<Operation *, unsigned>, uint64_t> executions;
+  llvm::DenseMap<Operation *, uint64_t> executions;
   // Per warp access: whether some thread issues it alone, and its phase.
   llvm::DenseMap<WarpKey, std::pair<bool, unsigned>> issuedAlone;
   llvm::DenseMap<WarpKey, WarpAccess> warps;
@@ -127,8 +128,7 @@ SmallVector<BlockCost> mlir::obs::computePhaseCosts(const BlockRun &run,
     units.erase(std::unique(units.begin(), units.end()), units.end());
     return ArrayRef<uint64_t>(units);
   };
-  // Counts the accesses [begin, end), all the accesses of the warps they
-  // are of.
+  // Counts the accesses [begin, end), all the accesses of one warp.
   auto count = [&](size_t begin, size_t end) {
     executions.clear();
     issuedAlone.clear();
@@ -136,12 +136,11 @@ SmallVector<BlockCost> mlir::obs::computePhaseCosts(const BlockRun &run,
     unsigned countedThread = accesses[begin].thread;
     for (size_t index = begin; index < end; ++index) {
       const Access &access = accesses[index];
-      if (byThread && access.thread != countedThread) {
+      if (access.thread != countedThread) {
         executions.clear();
         countedThread = access.thread;
       }
-      execution[index] =
-          executions[{access.op, byThread ? 0 : access.thread}]++;
+      execution[index] = executions[access.op]++;
       auto [it, inserted] = issuedAlone.try_emplace(
           {access.op, access.thread / warpSize, execution[index]}, false,
           access.phase);
@@ -191,11 +190,6 @@ SmallVector<BlockCost> mlir::obs::computePhaseCosts(const BlockRun &run,
         --cost.warpOps;
     }
   };
-  if (!byThread) {
-    if (!accesses.empty())
-      count(0, accesses.size());
-    return phases;
-  }
   for (size_t begin = 0; begin < accesses.size();) {
     unsigned warp = accesses[begin].thread / warpSize;
     size_t end = begin + 1;

@@ -93,9 +93,10 @@ private:
   /// Searches one memory's accesses (`indices`, in order); returns whether
   /// the limit is reached.
   bool searchMemory(ArrayRef<unsigned> indices);
-  /// Judges the accesses that cover `place` (positions in `records`),
-  /// given by epoch and in access order within an epoch; returns whether
-  /// the limit is reached.
+  /// Judges the narrow accesses that cover `place`, given by epoch and in
+  /// access order within an epoch, with the races `wide` of wide accesses
+  /// judged at this place (judgeWide); returns whether the limit is
+  /// reached.
   bool judge(uint32_t place, ArrayRef<PlaceAccess> here,
              ArrayRef<std::pair<uint32_t, Candidate>> wide);
   /// Adds to `candidates` the races among `group`, the accesses of one
@@ -108,7 +109,7 @@ private:
                                      const PlaceAccess &other) const;
   /// Finds the races of the wide accesses among `epoch` (positions in
   /// `records`, in access order, of one epoch), into `wideCandidates`.
-  void judgeWide(ArrayRef<uint32_t> epoch, ArrayRef<uint32_t> placeEnds);
+  void judgeWide(ArrayRef<uint32_t> epoch);
   /// Reports `candidates` not reported yet; returns whether the limit is
   /// reached.
   bool reportCandidates();
@@ -137,13 +138,18 @@ private:
   SmallVector<Hazard> hazards;
   llvm::DenseSet<std::pair<unsigned, unsigned>> reported;
   SmallVector<Candidate> candidates;
-  /// The accesses of the memory being searched.
+  /// The accesses of the memory being searched, and the place after the
+  /// last each covers.
   std::vector<PlaceAccess> records;
+  std::vector<uint32_t> placeEnds;
   /// An access that covers more places than this is wide (its index was
   /// not known: it spans its buffer). Putting it at every place it covers
   /// made the search its buffer's size times the wide accesses; their
   /// races are found pair by pair instead (judgeWide).
   static constexpr uint32_t kWideSpan = 8;
+  bool isWide(uint32_t position) const {
+    return placeEnds[position] - records[position].firstPlace > kWideSpan;
+  }
   /// The first race of each report key that involves a wide access, at the
   /// place where it is judged, by place.
   std::vector<std::pair<uint32_t, Candidate>> wideCandidates;
@@ -193,10 +199,9 @@ bool SharedHazardSearch::judge(uint32_t place, ArrayRef<PlaceAccess> here,
 void SharedHazardSearch::judgeEpoch(uint32_t place,
                                     ArrayRef<PlaceAccess> group) {
   // A partner that begins before this place met a write at an earlier
-  // one, unless the write itself begins here; and atomics commute. So
-  // each write looks only at the partners it can race with here: a
-  // histogram's atomics at unknown places, which span their buffer,
-  // would otherwise be judged against each other at every place.
+  // one, unless the write itself begins here (a narrow access covers up to
+  // kWideSpan places: an i64 over places cut at i32); and atomics commute.
+  // So each write looks only at the partners it can race with here.
   for (SmallVector<uint32_t> &list : partners)
     list.clear();
   // Atomics of one kind commute; of two kinds (an add and a max of one
@@ -278,8 +283,7 @@ SharedHazardSearch::judgePair(const PlaceAccess &write,
                    &accesses[second.index]};
 }
 
-void SharedHazardSearch::judgeWide(ArrayRef<uint32_t> epoch,
-                                   ArrayRef<uint32_t> placeEnds) {
+void SharedHazardSearch::judgeWide(ArrayRef<uint32_t> epoch) {
   // The narrow accesses by op, phase and kind, each group by first place
   // (in access order within one): all of a group's races with one wide
   // access have one report key (but in one thread's own phase, where
@@ -300,7 +304,7 @@ void SharedHazardSearch::judgeWide(ArrayRef<uint32_t> epoch,
   std::map<int, SmallVector<uint32_t>> wideWrites;
   for (uint32_t position : epoch) {
     const PlaceAccess &record = records[position];
-    if (placeEnds[position] - record.firstPlace > kWideSpan) {
+    if (isWide(position)) {
       wide.push_back(position);
       if (record.write)
         wideWrites[record.atomic ? int(record.atomicKind) : -1].push_back(
@@ -468,7 +472,7 @@ bool SharedHazardSearch::searchMemory(ArrayRef<unsigned> indices) {
   llvm::BitVector writtenIn(epochCount);
   records.clear();
   records.reserve(indices.size());
-  std::vector<uint32_t> placeEnds;
+  placeEnds.clear();
   placeEnds.reserve(indices.size());
   for (unsigned index : indices) {
     const Access &access = accesses[index];
@@ -482,11 +486,13 @@ bool SharedHazardSearch::searchMemory(ArrayRef<unsigned> indices) {
     placeEnds.push_back(placeOf(access.byteEnd));
   }
   std::vector<uint32_t> start(cuts.size() + 1, 0);
-  auto isWide = [&](uint32_t position) {
-    return placeEnds[position] - records[position].firstPlace > kWideSpan;
+  // The accesses put at each place they cover: the narrow ones of epochs
+  // that write the memory.
+  auto isPlaced = [&](uint32_t position) {
+    return writtenIn.test(records[position].epoch) && !isWide(position);
   };
   for (auto [position, record] : llvm::enumerate(records)) {
-    if (!writtenIn.test(record.epoch) || isWide(position))
+    if (!isPlaced(position))
       continue;
     for (uint32_t place = record.firstPlace; place < placeEnds[position];
          ++place)
@@ -507,9 +513,8 @@ bool SharedHazardSearch::searchMemory(ArrayRef<unsigned> indices) {
     byEpoch[epochStart[record.epoch]++] = position;
   wideCandidates.clear();
   for (unsigned epoch : writtenIn.set_bits())
-    judgeWide(ArrayRef(byEpoch).slice(epochBegin[epoch], epochBegin[epoch + 1] -
-                                                             epochBegin[epoch]),
-              placeEnds);
+    judgeWide(ArrayRef(byEpoch).slice(
+        epochBegin[epoch], epochBegin[epoch + 1] - epochBegin[epoch]));
   stableSort(wideCandidates,
              [](const auto &a, const auto &b) { return a.first < b.first; });
   // Each place's accesses are copied next to each other: the search
@@ -518,7 +523,7 @@ bool SharedHazardSearch::searchMemory(ArrayRef<unsigned> indices) {
   std::vector<PlaceAccess> covering(start.back());
   std::vector<uint32_t> filled(start.begin(), start.end() - 1);
   for (uint32_t position : byEpoch) {
-    if (!writtenIn.test(records[position].epoch) || isWide(position))
+    if (!isPlaced(position))
       continue;
     for (uint32_t place = records[position].firstPlace;
          place < placeEnds[position]; ++place)

@@ -89,33 +89,41 @@ static OperationFingerPrint fingerprintButScopes(KernelOp kernel) {
   return print;
 }
 
-/// The simulation of `kernel`, which differs from `base`'s kernel only in
-/// its syncs' scopes: `base`'s run with each barrier of a sync of the kind
-/// the sync's scope now asks for (the syncs correspond in program order:
-/// the kernel is the one `base` simulated, with other scopes).
+/// The simulation of a kernel that differs from `base`'s only in its syncs'
+/// scopes, `scopes` (the kernel's syncs' now, in program order, one for
+/// each of `base`'s): `base`'s run with each barrier of a sync of the kind
+/// the sync's scope asks for.
 static std::shared_ptr<const KernelSimulation>
-rescope(KernelOp kernel, std::shared_ptr<const KernelSimulation> base) {
-  SmallVector<SyncScope> scopes;
-  kernel.walk([&](SyncOp sync) { scopes.push_back(sync.getScopeOrDefault()); });
+rescope(ArrayRef<SyncScope> scopes,
+        std::shared_ptr<const KernelSimulation> base) {
   auto simulation = std::make_shared<KernelSimulation>();
   simulation->func = base->func;
   simulation->syncs = base->syncs;
   simulation->placedInPlace = base->placedInPlace;
   simulation->identityWrites = base->identityWrites;
   simulation->globalOverlaps = base->globalOverlaps;
-  ObsDialect::SyncIndexAttrHelper syncIndex(kernel.getContext());
+  ObsDialect::SyncIndexAttrHelper syncIndex(simulation->func.getContext());
   ArrayRef<Barrier> barriers = base->run.getBarriers();
   simulation->run = base->run.withBarrierKinds([&](unsigned index) {
     const Barrier &barrier = barriers[index];
     IntegerAttr sync = syncIndex.getAttr(barrier.op);
     // A barrier of no sync (the lowering's own) keeps its kind.
-    if (!sync || sync.getInt() < 0 ||
-        static_cast<size_t>(sync.getInt()) >= scopes.size())
+    if (!sync || sync.getInt() < 0)
       return barrier.block;
     return scopes[sync.getInt()] == SyncScope::Block;
   });
   simulation->derivedFrom = std::move(base);
   return simulation;
+}
+
+/// The key under which a simulation of `kernel` may be rescoped: its
+/// fingerprint without scopes, for a flat kernel only (the copy of another
+/// is flattened, its syncs merged, so they are not the kernel's one for
+/// one).
+static std::optional<OperationFingerPrint> rescopeKeyOf(KernelOp kernel) {
+  if (!isFlat(kernel))
+    return std::nullopt;
+  return fingerprintButScopes(kernel);
 }
 
 FailureOr<std::shared_ptr<const KernelSimulation>>
@@ -128,18 +136,17 @@ KernelSimulations::simulate(KernelOp kernel) {
     std::rotate(recent.begin(), it, std::next(it));
     return recent.front().simulation;
   }
-  // Only a flat kernel's syncs are the simulation's one for one (the copy
-  // of another is flattened, its syncs merged), which rescope needs.
-  if (isFlat(kernel)) {
-    OperationFingerPrint butScopes = fingerprintButScopes(kernel);
-    size_t syncs = 0;
-    kernel.walk([&](SyncOp) { ++syncs; });
+  std::optional<OperationFingerPrint> rescopeKey = rescopeKeyOf(kernel);
+  if (rescopeKey) {
+    SmallVector<SyncScope> scopes;
+    kernel.walk(
+        [&](SyncOp sync) { scopes.push_back(sync.getScopeOrDefault()); });
     for (const Kept &kept : recent) {
-      if (kept.planButScopes != butScopes ||
-          kept.simulation->syncs.size() != syncs)
+      if (kept.rescopeKey != rescopeKey ||
+          kept.simulation->syncs.size() != scopes.size())
         continue;
       ++rescoped;
-      keep(kernel, rescope(kernel, kept.simulation));
+      remember({now, rescopeKey, rescope(scopes, kept.simulation)});
       return recent.front().simulation;
     }
   }
@@ -147,19 +154,24 @@ KernelSimulations::simulate(KernelOp kernel) {
   if (failed(made))
     return failure();
   ++simulated;
-  keep(kernel, std::make_shared<const KernelSimulation>(std::move(*made)));
+  remember({now, rescopeKey,
+            std::make_shared<const KernelSimulation>(std::move(*made))});
   return recent.front().simulation;
 }
 
 void KernelSimulations::keep(
     KernelOp kernel, std::shared_ptr<const KernelSimulation> simulation) {
-  OperationFingerPrint now(kernel);
+  remember({OperationFingerPrint(kernel), rescopeKeyOf(kernel),
+            std::move(simulation)});
+}
+
+void KernelSimulations::remember(Kept kept) {
   // One entry per plan: a simulation kept again replaces the one before.
-  llvm::erase_if(recent, [&](const Kept &entry) { return entry.plan == now; });
+  llvm::erase_if(recent,
+                 [&](const Kept &entry) { return entry.plan == kept.plan; });
   if (recent.size() == kKept)
     recent.pop_back();
-  recent.insert(recent.begin(),
-                {now, fingerprintButScopes(kernel), std::move(simulation)});
+  recent.insert(recent.begin(), std::move(kept));
 }
 
 SimulationCount::~SimulationCount() {

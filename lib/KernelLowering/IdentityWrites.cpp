@@ -432,7 +432,7 @@ void ChangedElementsCache::validate(KernelOp kernel) {
   if (results && now == code)
     return;
   code = now;
-  results = std::static_pointer_cast<Results>(
-      kernel->getContext()->getLoadedDialect<ObsDialect>()->getCodeEntry(
-          now, [] { return std::make_shared<Results>(); }));
+  results = kernel->getContext()
+                ->getLoadedDialect<ObsDialect>()
+                ->getCodeEntry<Results>(now);
 }

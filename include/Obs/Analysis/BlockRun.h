@@ -144,6 +144,8 @@ public:
 
   unsigned getThreads() const { return threads; }
   ArrayRef<Memory> getMemories() const { return memories; }
+  /// Every access, in thread order, and each thread's in its own program
+  /// order (so a warp's accesses are adjacent too).
   ArrayRef<Access> getAccesses() const { return accesses; }
   ArrayRef<Barrier> getBarriers() const { return barriers; }
   /// Element p is how many of the barriers before phase p are block

@@ -146,10 +146,15 @@ private:
   /// and every access of its block.
   static constexpr unsigned kKept = 3;
   struct Kept {
-    /// The kernel's fingerprint, and its fingerprint with no sync scopes.
-    OperationFingerPrint plan, planButScopes;
+    /// The kernel's fingerprint.
+    OperationFingerPrint plan;
+    /// Its fingerprint with no sync scopes, where the kernel is flat (the
+    /// simulation may be rescoped for a kernel with the same one).
+    std::optional<OperationFingerPrint> rescopeKey;
     std::shared_ptr<const KernelSimulation> simulation;
   };
+  /// Keeps `kept`, the most recently used.
+  void remember(Kept kept);
   /// The kept simulations, the most recently used first.
   SmallVector<Kept, kKept> recent;
   uint64_t simulated = 0, reused = 0, rescoped = 0;

@@ -753,16 +753,16 @@ void ObsDialect::recordProvedKernel(const ProofKey &key) {
 }
 
 std::shared_ptr<void>
-ObsDialect::getCodeEntry(const CodeKey &key,
+ObsDialect::getCodeEntry(TypeID type, const CodeKey &key,
                          llvm::function_ref<std::shared_ptr<void>()> create) {
   std::lock_guard<std::mutex> lock(codeEntriesMutex);
-  for (auto &[kept, entry] : codeEntries)
-    if (kept == key)
-      return entry;
+  for (const CodeEntry &kept : codeEntries)
+    if (kept.type == type && kept.key == key)
+      return kept.entry;
   if (codeEntries.size() == kCodeEntriesKept)
     codeEntries.pop_front();
-  codeEntries.emplace_back(key, create());
-  return codeEntries.back().second;
+  codeEntries.push_back({type, key, create()});
+  return codeEntries.back().entry;
 }
 
 bool ObsDialect::isProvedKernel(const ProofKey &key) const {

@@ -164,12 +164,16 @@ def Obs_Dialect : Dialect {
     /// without the plan or the ops' identities), shared by everything in
     /// this context that lowers the same code: obs-assign-work's copies of
     /// a kernel, one per strategy, the passes after it and the lowering.
-    /// `create` makes the entry for a code seen first; its user gives it
-    /// its type and locks it. Thread-safe; the most recent codes are kept.
+    /// One `Entry` (default-constructed when the code is seen first) per
+    /// code and type, which locks itself. Thread-safe; the most recent
+    /// entries are kept.
     using CodeKey = std::array<uint8_t, 20>;
-    std::shared_ptr<void>
-    getCodeEntry(const CodeKey &key,
-                 ::llvm::function_ref<std::shared_ptr<void>()> create);
+    template <typename Entry>
+    std::shared_ptr<Entry> getCodeEntry(const CodeKey &key) {
+      return std::static_pointer_cast<Entry>(
+          getCodeEntry(::mlir::TypeID::get<Entry>(), key,
+                       [] { return std::make_shared<Entry>(); }));
+    }
 
   private:
     KernelCheck kernelCheck;
@@ -178,10 +182,18 @@ def Obs_Dialect : Dialect {
     static constexpr unsigned kProvedKernelsKept = 256;
     mutable std::mutex provedKernelsMutex;
     std::deque<ProofKey> provedKernels;
-    /// The most recent codes' entries (getCodeEntry).
+    /// The most recent entries (getCodeEntry), by type and code.
+    std::shared_ptr<void>
+    getCodeEntry(::mlir::TypeID type, const CodeKey &key,
+                 ::llvm::function_ref<std::shared_ptr<void>()> create);
     static constexpr unsigned kCodeEntriesKept = 64;
     std::mutex codeEntriesMutex;
-    std::deque<std::pair<CodeKey, std::shared_ptr<void>>> codeEntries;
+    struct CodeEntry {
+      ::mlir::TypeID type;
+      CodeKey key;
+      std::shared_ptr<void> entry;
+    };
+    std::deque<CodeEntry> codeEntries;
 
   public:
   }];
