@@ -51,6 +51,7 @@ void mlir::obs::buildReferencePipeline(OpPassManager &pm) {
   // targets would run without a race: they are proved as they would be
   // there, on a copy, and nothing is changed.
   pm.addPass(createObsExpandDevice());
+  pm.addPass(createObsDeduplicateKernels());
   // A scan or reduce without a network takes the serial network on the GPU
   // targets; the oracle is told so, and computes it in that order itself.
   ObsExpandNetworksOptions markDefaults;
@@ -87,6 +88,10 @@ void mlir::obs::buildOptimizePipeline(OpPassManager &pm,
   // What launches in place require of the kernels they launch, for the
   // refinements to keep.
   pm.addPass(createObsCollectLaunchOverlaps());
+  // Kernels identical but for their names (two functions' expansions of
+  // one device op) are refined and proved once. After the overlaps, which
+  // are part of what must be identical.
+  pm.addPass(createObsDeduplicateKernels());
   OpPassManager &kernels = pm.nest<KernelOp>();
   kernels.addPass(createObsExpandNetworks());
   kernels.addPass(createObsFlatten());
@@ -143,6 +148,7 @@ void mlir::obs::buildKernelsToGPUPipeline(OpPassManager &pm,
                                           bool runTimeChecks) {
   // Nothing left to do after obs-optimize, which expands them first.
   pm.addPass(createObsExpandDevice());
+  pm.addPass(createObsDeduplicateKernels());
   OpPassManager &kernels = pm.nest<KernelOp>();
   kernels.addPass(createObsExpandNetworks());
   kernels.addPass(createObsFlatten());

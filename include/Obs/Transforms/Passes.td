@@ -72,6 +72,31 @@ def ObsCollectLaunchOverlaps
   ];
 }
 
+def ObsDeduplicateKernels
+    : Pass<"obs-deduplicate-kernels", "::mlir::ModuleOp"> {
+  let summary = "Keep one of each set of private kernels that are identical "
+                "but for their names";
+  let description = [{
+    Device expansion builds each device op's kernels for that op, so a
+    program that sorts in two functions holds two copies of every sort
+    kernel, identical but for their names, and each would be proved and
+    refined again. This pass keeps the first private kernel of each such
+    set and points every use of the others (their launches) at it, then
+    erases them, as IREE's executable deduplication and LLVM's mergefunc
+    do. Two kernels are identical when they print the same in generic form
+    without locations once their names are set aside: every op, attribute,
+    property, type and argument attribute (`threads`,
+    `obs.launch_overlaps`, `obs.absent`, ...) is compared. Public kernels
+    are entry points and are never merged away. `obs-optimize` runs it
+    after `obs-collect-launch-overlaps`, before any kernel is refined, and
+    every lowering runs it after device expansion.
+  }];
+  let statistics = [
+    Statistic<"numMerged", "kernels-merged",
+              "Private kernels replaced by an identical one">
+  ];
+}
+
 def ObsExpandDevice : Pass<"obs-expand-device", "::mlir::ModuleOp"> {
   let summary = "Lower device-level ops to launch plans of obs kernels, "
                 "tiled launches to launches of one dimension, and halo "
