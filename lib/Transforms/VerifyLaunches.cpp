@@ -67,11 +67,16 @@ struct ObsVerifyLaunchesPass
   LogicalResult proveOverlaps(LaunchOp launch, KernelOp kernel,
                               ArrayRef<LaunchOverlap> overlaps);
   LogicalResult proveGlobalScatterPlaces(LaunchOp launch, KernelOp kernel);
-  /// The simulation of `kernel`'s block, made only for launches that need
-  /// one (`why`), and shared with the passes that simulated the kernel as
-  /// it is; or an error at `launch`.
-  FailureOr<std::shared_ptr<const KernelSimulation>>
+  /// The run of `kernel`'s block, simulated only for launches that need one
+  /// (`why`): the one obs-verify-sync proved in this context, when the
+  /// kernel is as it was then, otherwise one shared with the passes that
+  /// simulated the kernel as it is; or an error at `launch`.
+  FailureOr<std::shared_ptr<const BlockRun>>
   simulateFor(LaunchOp launch, KernelOp kernel, StringRef why) {
+    if (std::shared_ptr<const BlockRun> proved = findProvedRun(kernel)) {
+      addToStatistic(*this, numRunsReused, "proved-runs-reused");
+      return proved;
+    }
     FailureOr<std::shared_ptr<const KernelSimulation>> simulated =
         getChildAnalysis<KernelSimulations>(kernel).simulate(kernel);
     if (failed(simulated)) {
@@ -80,7 +85,7 @@ struct ObsVerifyLaunchesPass
                               "and it cannot be";
       return failure();
     }
-    return *simulated;
+    return std::shared_ptr<const BlockRun>(*simulated, &(*simulated)->run);
   }
   LogicalResult proveCalls(ModuleOp module, SymbolTableCollection &symbols);
 };
@@ -96,15 +101,14 @@ struct ObsCollectLaunchOverlapsPass
 LogicalResult
 ObsVerifyLaunchesPass::proveOverlaps(LaunchOp launch, KernelOp kernel,
                                      ArrayRef<LaunchOverlap> overlaps) {
-  FailureOr<std::shared_ptr<const KernelSimulation>> simulated =
+  FailureOr<std::shared_ptr<const BlockRun>> run =
       simulateFor(launch, kernel, "reads and writes one place in a block");
-  if (failed(simulated))
+  if (failed(run))
     return failure();
-  const KernelSimulation *simulation = simulated->get();
   SmallVector<GlobalOverlap> elements = llvm::map_to_vector(
       overlaps, [](const LaunchOverlap &overlap) { return overlap.elements; });
   SmallVector<Hazard> hazards =
-      findGlobalHazards(simulation->run, elements, kWarpSize, /*limit=*/1);
+      findGlobalHazards(**run, elements, kWarpSize, /*limit=*/1);
   if (hazards.empty())
     return success();
   const Hazard &hazard = hazards.front();
@@ -272,13 +276,13 @@ LogicalResult ObsVerifyLaunchesPass::proveGlobalScatterPlaces(LaunchOp launch,
   SmallVector<unsigned> checked = getUncombinedGlobalResults(kernel);
   if (checked.empty())
     return success();
-  FailureOr<std::shared_ptr<const KernelSimulation>> simulated = simulateFor(
+  FailureOr<std::shared_ptr<const BlockRun>> simulated = simulateFor(
       launch, kernel,
       "launches a global obs.scatter without a combine, whose places need "
       "it");
   if (failed(simulated))
     return failure();
-  const BlockRun &run = (*simulated)->run;
+  const BlockRun &run = **simulated;
   // The memories of the simulated block are its gpu.func's arguments: the
   // launch's operands, in order. The scatters' memrefs, by operand.
   SmallVector<LaunchOperandArray> operandArrays =

@@ -71,6 +71,7 @@ struct ObsVerifySyncPass
     addToStatistic(*this, numVerified, "syncs-verified",
                    simulation->syncs.size());
     dialect->recordProvedKernel(proofKey);
+    rememberProvedRun(kernel, *simulated);
   }
 };
 } // namespace

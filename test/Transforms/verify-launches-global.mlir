@@ -1,4 +1,7 @@
 // RUN: obs-opt %s -split-input-file -verify-diagnostics --obs-verify-launches
+// RUN: obs-opt %s -split-input-file -verify-diagnostics --obs-statistics \
+// RUN:   --pass-pipeline='builtin.module(obs.kernel(obs-verify-sync),obs-verify-launches)' \
+// RUN:   2>&1 >/dev/null | FileCheck %s --check-prefix=REUSED
 
 // Tests of the launch proof for global obs.scatters
 // (lib/Transforms/VerifyLaunches.cpp, followLaunchOperands and
@@ -6,6 +9,16 @@
 // scatter's memref is alone over its allocation; without a combine, a
 // place known from the thread ids is written once in the launch. The kept
 // cases run against awk in test/obs-run/global-scatter.test.
+//
+// The second run proves each kernel with obs-verify-sync first, as every
+// lowering does: the launch proof then reads the blocks that proof ran
+// (findProvedRun) for the six launches whose scatter has no combine and
+// passes the checks before the places (one in the first split, one in the
+// third, one in each of the next three but two in the fifth), and reports
+// the same errors at the same places.
+// REUSED: obs-verify-launches
+// REUSED-NEXT: 5 launches
+// REUSED-NEXT: 6 proved-runs-reused
 
 obs.kernel @put(%v: !obs.arr<8 x i32>, %p: !obs.arr<8 x i32>) -> !obs.arr<32 x i32> {
   // expected-note @+1 {{the scatter}}

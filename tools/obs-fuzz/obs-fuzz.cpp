@@ -29,6 +29,7 @@
 
 #include "DeviceGenerator.h"
 #include "Obs/InitAll.h"
+#include "Obs/Support/ProcessMemory.h"
 #include "ProgramChecks.h"
 #include "ProgramGenerator.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -745,6 +746,7 @@ bool checkOptions() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  obs::keepFreedMemory();
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   obs::registerAllPasses();

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Obs/InitAll.h"
+#include "Obs/Support/ProcessMemory.h"
 #include "Obs/Support/SourceNesting.h"
 #include "Obs/Support/Statistics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -101,6 +102,7 @@ static std::string describeObsPasses() {
 }
 
 int main(int argc, char **argv) {
+  obs::keepFreedMemory();
   obs::registerAllPasses();
   obs::test::registerTestPasses();
 

@@ -21,6 +21,7 @@
 #include "Obs/Runner/HostData.h"
 #include "Obs/Runner/Target.h"
 #include "Obs/Support/MemoryBytes.h"
+#include "Obs/Support/ProcessMemory.h"
 #include "Obs/Support/SourceNesting.h"
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/Passes.h"
@@ -840,6 +841,7 @@ void writeResults(obs::Job &job) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  obs::keepFreedMemory();
   std::optional<std::string> threadsText = takeThreadsArgument(argc, argv);
   // obs's own options that obs-run honours are shown with its own.
   if (cl::Option *statistics =

@@ -160,6 +160,19 @@ private:
   uint64_t simulated = 0, reused = 0, rescoped = 0;
 };
 
+/// The blocks obs-verify-sync proved in a context, kept with the content of
+/// their kernel (printed whole, locations included, hashed): the launch
+/// proof of a lowering that follows obs-optimize in the same context reads
+/// the accesses of the block proved at its end rather than simulate the
+/// same kernel again (a radix sort's scatter kernel takes a second). Only
+/// the run is handed out: the simulation's syncs are those of the kernel
+/// it was made for, which may be another op by then (a copy of the module).
+/// The last few are kept; each holds every access of its block.
+void rememberProvedRun(KernelOp kernel,
+                       std::shared_ptr<const KernelSimulation> simulation);
+/// The run kept for a kernel with `kernel`'s content, or null.
+std::shared_ptr<const BlockRun> findProvedRun(KernelOp kernel);
+
 /// Counts, into a pass's statistics `made`, `reused` and `rescoped`
 /// ("simulations", "simulations-reused" and "simulations-rescoped"), the
 /// simulations `simulations` makes, hands out again, and derives from a kept
