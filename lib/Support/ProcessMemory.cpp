@@ -1,6 +1,8 @@
 //===- ProcessMemory.cpp - memory kept by the tools between proofs --------===//
 
 #include "Obs/Support/ProcessMemory.h"
+// Any C library header defines __GLIBC__ where the library is glibc.
+#include <cstdlib>
 
 #if defined(__GLIBC__)
 #include <malloc.h>
