@@ -8,9 +8,6 @@
 #include "Obs/Support/Statistics.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "llvm/ADT/SetVector.h"
-#include "llvm/Support/SHA256.h"
-#include <deque>
-#include <mutex>
 
 using namespace mlir;
 using namespace mlir::obs;
@@ -177,59 +174,15 @@ void KernelSimulations::remember(Kept kept) {
   recent.insert(recent.begin(), std::move(kept));
 }
 
-namespace {
-/// The kept proved runs of one context (rememberProvedRun), the most
-/// recent first.
-struct ProvedRuns {
-  static constexpr unsigned kKept = 8;
-  std::mutex mutex;
-  std::deque<
-      std::pair<ObsDialect::ProofKey, std::shared_ptr<const KernelSimulation>>>
-      kept;
-};
-} // namespace
-
-/// `kernel`'s content with its locations: the reports a run leads to name
-/// the kernel's ops by location, so only a kernel at the same places may
-/// take another's run.
-static ObsDialect::ProofKey provedRunKey(KernelOp kernel) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  kernel->print(
-      os,
-      OpPrintingFlags().printGenericOpForm().useLocalScope().enableDebugInfo());
-  return llvm::SHA256::hash(llvm::arrayRefFromStringRef(text));
-}
-
-/// The context's registry of proved runs: one entry of the dialect's, under
-/// a key no code hashes to, so that it lives and dies with the context.
-static std::shared_ptr<ProvedRuns> getProvedRuns(MLIRContext *context) {
-  return context->getLoadedDialect<ObsDialect>()->getCodeEntry<ProvedRuns>(
-      ObsDialect::CodeKey{});
-}
-
-void mlir::obs::rememberProvedRun(
-    KernelOp kernel, std::shared_ptr<const KernelSimulation> simulation) {
-  ObsDialect::ProofKey key = provedRunKey(kernel);
-  std::shared_ptr<ProvedRuns> runs = getProvedRuns(kernel.getContext());
-  std::lock_guard<std::mutex> lock(runs->mutex);
-  llvm::erase_if(runs->kept,
-                 [&](const auto &entry) { return entry.first == key; });
-  if (runs->kept.size() == ProvedRuns::kKept)
-    runs->kept.pop_back();
-  runs->kept.emplace_front(key, std::move(simulation));
-}
-
-std::shared_ptr<const BlockRun> mlir::obs::findProvedRun(KernelOp kernel) {
-  ObsDialect::ProofKey key = provedRunKey(kernel);
-  std::shared_ptr<ProvedRuns> runs = getProvedRuns(kernel.getContext());
-  std::lock_guard<std::mutex> lock(runs->mutex);
-  for (const auto &[kept, simulation] : runs->kept)
-    if (kept == key)
-      // Shares the simulation's ownership: the accesses point into its
-      // lowered copy.
-      return std::shared_ptr<const BlockRun>(simulation, &simulation->run);
-  return nullptr;
+std::shared_ptr<const BlockRun>
+mlir::obs::findProvedRun(KernelOp kernel, const ObsDialect::ProofKey &key) {
+  auto simulation = std::static_pointer_cast<const KernelSimulation>(
+      cast<ObsDialect>(kernel->getDialect())->getKernelProof(key));
+  if (!simulation)
+    return nullptr;
+  // Shares the simulation's ownership: the accesses point into its lowered
+  // copy.
+  return std::shared_ptr<const BlockRun>(simulation, &simulation->run);
 }
 
 SimulationCount::~SimulationCount() {

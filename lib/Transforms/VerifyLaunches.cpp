@@ -73,9 +73,14 @@ struct ObsVerifyLaunchesPass
   /// simulated the kernel as it is; or an error at `launch`.
   FailureOr<std::shared_ptr<const BlockRun>>
   simulateFor(LaunchOp launch, KernelOp kernel, StringRef why) {
-    if (std::shared_ptr<const BlockRun> proved = findProvedRun(kernel)) {
+    // The proved run is looked up once per kernel (its key prints the
+    // kernel whole), however many launches need it.
+    auto [known, isNew] = provedRuns.try_emplace(kernel);
+    if (isNew)
+      known->second = findProvedRun(kernel, ObsDialect::getProofKey(kernel));
+    if (known->second) {
       addToStatistic(*this, numRunsReused, "proved-runs-reused");
-      return proved;
+      return known->second;
     }
     FailureOr<std::shared_ptr<const KernelSimulation>> simulated =
         getChildAnalysis<KernelSimulations>(kernel).simulate(kernel);
@@ -87,6 +92,9 @@ struct ObsVerifyLaunchesPass
     }
     return std::shared_ptr<const BlockRun>(*simulated, &(*simulated)->run);
   }
+  /// Per kernel, the run its proof in this context left, or null: for one
+  /// run of the pass.
+  llvm::DenseMap<Operation *, std::shared_ptr<const BlockRun>> provedRuns;
   LogicalResult proveCalls(ModuleOp module, SymbolTableCollection &symbols);
 };
 
@@ -341,6 +349,7 @@ void ObsVerifyLaunchesPass::runOnOperation() {
     addToStatistic(*this, numLaunches, "launches");
     return WalkResult::advance();
   });
+  provedRuns.clear();
   if (result.wasInterrupted() || failed(proveCalls(module, symbols)))
     return signalPassFailure();
   markAllAnalysesPreserved();

@@ -70,8 +70,7 @@ struct ObsVerifySyncPass
       return signalPassFailure();
     addToStatistic(*this, numVerified, "syncs-verified",
                    simulation->syncs.size());
-    dialect->recordProvedKernel(proofKey);
-    rememberProvedRun(kernel, *simulated);
+    dialect->recordProvedKernel(proofKey, *simulated);
   }
 };
 } // namespace

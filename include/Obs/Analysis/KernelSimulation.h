@@ -160,18 +160,16 @@ private:
   uint64_t simulated = 0, reused = 0, rescoped = 0;
 };
 
-/// The blocks obs-verify-sync proved in a context, kept with the content of
-/// their kernel (printed whole, locations included, hashed): the launch
-/// proof of a lowering that follows obs-optimize in the same context reads
-/// the accesses of the block proved at its end rather than simulate the
-/// same kernel again (a radix sort's scatter kernel takes a second). Only
-/// the run is handed out: the simulation's syncs are those of the kernel
-/// it was made for, which may be another op by then (a copy of the module).
-/// The last few are kept; each holds every access of its block.
-void rememberProvedRun(KernelOp kernel,
-                       std::shared_ptr<const KernelSimulation> simulation);
-/// The run kept for a kernel with `kernel`'s content, or null.
-std::shared_ptr<const BlockRun> findProvedRun(KernelOp kernel);
+/// The block obs-verify-sync simulated when it proved a kernel with
+/// `kernel`'s content (`key`, ObsDialect::getProofKey) in this context,
+/// among the most recent proofs (ObsDialect::recordProvedKernel); or null.
+/// The launch proof of a lowering that follows obs-optimize reads it rather
+/// than simulate the same kernel again (a radix sort's scatter kernel
+/// takes a second). Only the run is handed out: the simulation's syncs are
+/// those of the kernel it was made for, which may be another op by then (a
+/// copy of the module).
+std::shared_ptr<const BlockRun> findProvedRun(KernelOp kernel,
+                                              const ObsDialect::ProofKey &key);
 
 /// Counts, into a pass's statistics `made`, `reused` and `rescoped`
 /// ("simulations", "simulations-reused" and "simulations-rescoped"), the

@@ -732,24 +732,40 @@ Value CompactAttr::buildElementIndex(OpBuilder &builder, Location loc,
 }
 
 /// What a kernel's proof reads: the kernel, every op, attribute, type and
-/// value of it, printed in the generic form (without locations, which no
-/// verdict depends on), hashed by SHA-256. A fingerprint of the ops in
-/// memory (OperationFingerPrint) would not do: it hashes pointers, not op
-/// names, so a freed kernel's memory reused by another could pass for it.
+/// value of it, printed in the generic form, hashed by SHA-256. With the
+/// locations: no verdict depends on them, but the reports a kept proof
+/// leads to (the launch proof's) name the kernel's ops by location. A
+/// fingerprint of the ops in memory (OperationFingerPrint) would not do: it
+/// hashes pointers, not op names, so a freed kernel's memory reused by
+/// another could pass for it.
 ObsDialect::ProofKey ObsDialect::getProofKey(Operation *kernel) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  kernel->print(os, OpPrintingFlags().printGenericOpForm().useLocalScope());
+  kernel->print(
+      os,
+      OpPrintingFlags().printGenericOpForm().useLocalScope().enableDebugInfo());
   return llvm::SHA256::hash(llvm::arrayRefFromStringRef(text));
 }
 
-void ObsDialect::recordProvedKernel(const ProofKey &key) {
+void ObsDialect::recordProvedKernel(const ProofKey &key,
+                                    std::shared_ptr<const void> proof) {
   std::lock_guard<std::mutex> lock(provedKernelsMutex);
-  if (llvm::is_contained(provedKernels, key))
-    return;
+  llvm::erase_if(provedKernels,
+                 [&](const ProvedKernel &kept) { return kept.key == key; });
   if (provedKernels.size() == kProvedKernelsKept)
     provedKernels.pop_front();
-  provedKernels.push_back(key);
+  provedKernels.push_back({key, std::move(proof)});
+  if (provedKernels.size() > kProofsKept)
+    provedKernels[provedKernels.size() - 1 - kProofsKept].proof.reset();
+}
+
+std::shared_ptr<const void>
+ObsDialect::getKernelProof(const ProofKey &key) const {
+  std::lock_guard<std::mutex> lock(provedKernelsMutex);
+  for (const ProvedKernel &kept : provedKernels)
+    if (kept.key == key)
+      return kept.proof;
+  return nullptr;
 }
 
 std::shared_ptr<void>
@@ -767,5 +783,6 @@ ObsDialect::getCodeEntry(TypeID type, const CodeKey &key,
 
 bool ObsDialect::isProvedKernel(const ProofKey &key) const {
   std::lock_guard<std::mutex> lock(provedKernelsMutex);
-  return llvm::is_contained(provedKernels, key);
+  return llvm::any_of(
+      provedKernels, [&](const ProvedKernel &kept) { return kept.key == key; });
 }

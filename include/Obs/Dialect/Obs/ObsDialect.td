@@ -148,17 +148,23 @@ def Obs_Dialect : Dialect {
 
     /// The kernels obs-verify-sync proved in this context, by a hash of
     /// their content (the kernel printed whole, in the generic form: every
-    /// op, attribute and type, which is all its proof reads). A pipeline
-    /// that refines and then lowers in one context proves the refined
-    /// kernels at the end of obs-optimize; the lowering's obs-verify-sync
-    /// finds the same kernel here and does not run the same proof again. A
-    /// kernel changed in any way since has another content, and is proved.
+    /// op, attribute, type and location). A pipeline that refines and then
+    /// lowers in one context proves the refined kernels at the end of
+    /// obs-optimize; the lowering's obs-verify-sync finds the same kernel
+    /// here and does not run the same proof again, and its launch proof
+    /// reads the block that proof simulated (`proof`, a KernelSimulation:
+    /// this library cannot name it) rather than simulate it again. A kernel
+    /// changed in any way since has another content, and is proved.
     /// Thread-safe: kernels are proved in parallel.
     /// What identifies a kernel's proof: the hash of its content.
     using ProofKey = std::array<uint8_t, 32>;
     static ProofKey getProofKey(::mlir::Operation *kernel);
-    void recordProvedKernel(const ProofKey &key);
+    void recordProvedKernel(const ProofKey &key,
+                            std::shared_ptr<const void> proof = nullptr);
     bool isProvedKernel(const ProofKey &key) const;
+    /// What the proof of the kernel with `key` left, if it is among the
+    /// most recent proofs; otherwise null.
+    std::shared_ptr<const void> getKernelProof(const ProofKey &key) const;
 
     /// What is known of a kernel's code alone (its fingerprintKernelCode,
     /// without the plan or the ops' identities), shared by everything in
@@ -180,8 +186,15 @@ def Obs_Dialect : Dialect {
     /// The most recent proved kernels (a context that compiles many
     /// programs keeps a bounded list).
     static constexpr unsigned kProvedKernelsKept = 256;
+    /// Of which the most recent keep what their proof left: each holds
+    /// every access of a simulated block.
+    static constexpr unsigned kProofsKept = 8;
     mutable std::mutex provedKernelsMutex;
-    std::deque<ProofKey> provedKernels;
+    struct ProvedKernel {
+      ProofKey key;
+      std::shared_ptr<const void> proof;
+    };
+    std::deque<ProvedKernel> provedKernels;
     /// The most recent entries (getCodeEntry), by type and code.
     std::shared_ptr<void>
     getCodeEntry(::mlir::TypeID type, const CodeKey &key,
