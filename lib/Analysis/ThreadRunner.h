@@ -1,7 +1,8 @@
 //===- ThreadRunner.h - the block run's interpreter ------------*- C++ -*-===//
 //
 // Internal to lib/Analysis: the interpreter of a ThreadProgram over every
-// thread of a block (BlockRun.cpp), which BlockRun befriends.
+// thread of a block (BlockRun.cpp; its integer arithmetic in
+// DirectSteps.cpp), which BlockRun befriends.
 //
 //===----------------------------------------------------------------------===//
 
@@ -85,6 +86,11 @@ private:
   void runDirect(const Instruction &instruction, Lanes lanes);
   template <IntegerOpcode Code>
   void runDirect(const Instruction &instruction, Lanes lanes);
+  /// runDirect in the threads [first, first + size), whose values of each
+  /// slot are contiguous.
+  template <IntegerOpcode Code>
+  void runDirectOnRange(const Instruction &instruction, const Slot *sources,
+                        Slot target, uint32_t first, size_t size);
   LogicalResult runIf(const Instruction &instruction, Lanes lanes);
   LogicalResult runFor(const Instruction &instruction, Lanes lanes);
   /// Skips a loop that touches nothing another thread can see, doing what

@@ -35,17 +35,10 @@ void ElementEmitter::setScalarSource(Value value, ScalarReader reader) {
 void ElementEmitter::setBlockPosition(
     Operation *root, ScalarReader blockId,
     std::function<Value(OpBuilder &, Location, unsigned)> extentOf) {
-  root->walk([&](Operation *op) {
-    if (auto id = dyn_cast<BlockIdOp>(op)) {
-      setScalarSource(id.getResult(), blockId);
-    } else if (auto extent = dyn_cast<ExtentOp>(op)) {
-      unsigned argument = cast<BlockArgument>(extent.getArray()).getArgNumber();
-      setScalarSource(extent.getResult(),
-                      [extentOf, argument](OpBuilder &b, Location loc) {
-                        return extentOf(b, loc, argument);
-                      });
-    }
-  });
+  // Kept, not bound op by op: an emitter is made for every stage a kernel's
+  // lowering emits, and a walk of the kernel for its few obs.block_id and
+  // obs.extent ops each time was a tenth of a simulation of a large one.
+  blockPosition = {root, std::move(blockId), std::move(extentOf)};
 }
 
 void ElementEmitter::bindArray(Value argument, LeafReader reader) {
@@ -193,6 +186,17 @@ Value ElementEmitter::emitScalar(Value value) {
     for (auto [from, to] : llvm::zip_equal(op->getResults(), results))
       mapScalar(from, to);
   } else if (isa<BlockIdOp, ExtentOp>(op)) {
+    if (blockPosition && blockPosition->root->isAncestor(op)) {
+      Value computed;
+      if (isa<BlockIdOp>(op))
+        computed = blockPosition->blockId(builder, loc);
+      else
+        computed = blockPosition->extentOf(
+            builder, loc,
+            cast<BlockArgument>(cast<ExtentOp>(op).getArray()).getArgNumber());
+      mapScalar(value, computed);
+      return computed;
+    }
     return fail(value,
                 "where the block is (its index, its arguments' present "
                 "elements) is not known to this code",

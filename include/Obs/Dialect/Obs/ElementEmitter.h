@@ -239,6 +239,13 @@ private:
   Location loc;
   SmallVector<Bindings> scopes;
   llvm::DenseMap<Value, ScalarReader> scalarSources;
+  /// Where the block is (setBlockPosition).
+  struct BlockPosition {
+    Operation *root;
+    ScalarReader blockId;
+    std::function<Value(OpBuilder &, Location, unsigned)> extentOf;
+  };
+  std::optional<BlockPosition> blockPosition;
   IndexReport indexReport;
   std::function<std::optional<ConstantIntRanges>(Value)> valueRange;
   llvm::DenseSet<Value> anyPlace;
