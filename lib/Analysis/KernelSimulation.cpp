@@ -407,7 +407,8 @@ mlir::obs::refineSyncs(KernelOp kernel, ArrayRef<SyncOp> candidates,
     bool changed = false;
     for (Operation *sync : SmallVector<Operation *>(active.getArrayRef()))
       if (!took(*simulation, sync)) {
-        undo(sync);
+        if (!refinement.fallBack || !refinement.fallBack(cast<SyncOp>(sync)))
+          undo(sync);
         changed = true;
       }
     SmallVector<Hazard> hazards = simulation->hazards(/*limit=*/1 << 16);
@@ -460,12 +461,19 @@ mlir::obs::refineSyncs(KernelOp kernel, ArrayRef<SyncOp> candidates,
       undo(sync);
     for (Operation *sync : remaining) {
       refinement.apply(cast<SyncOp>(sync));
-      FailureOr<std::shared_ptr<const KernelSimulation>> trial =
-          simulations.simulate(kernel);
-      if (failed(trial))
-        return failure();
-      if (!took(**trial, sync) || !(*trial)->hazards(/*limit=*/1).empty())
-        refinement.undo(cast<SyncOp>(sync));
+      while (true) {
+        FailureOr<std::shared_ptr<const KernelSimulation>> trial =
+            simulations.simulate(kernel);
+        if (failed(trial))
+          return failure();
+        if (took(**trial, sync) && (*trial)->hazards(/*limit=*/1).empty())
+          break;
+        if (took(**trial, sync) || !refinement.fallBack ||
+            !refinement.fallBack(cast<SyncOp>(sync))) {
+          refinement.undo(cast<SyncOp>(sync));
+          break;
+        }
+      }
     }
     return simulations.simulate(kernel);
   }

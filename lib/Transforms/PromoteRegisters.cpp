@@ -58,50 +58,53 @@ struct ObsPromoteRegistersPass
     if (!*safe)
       return;
     uint64_t blockThreads = kernel.getBlockThreads();
-    std::optional<SharedPlan> plan;
     llvm::DenseSet<Operation *> overwritten = findOverwritten(kernel);
-    // Registers, then shuffles for what is left: each replaces the buffer
-    // and the barrier, so only a sync whose storage, scope and placement
-    // are all open is the pass's to change. Returns how many syncs took
-    // `storage` (a sync that did is no candidate of the next storage).
-    auto promote = [&](Storage storage) -> FailureOr<unsigned> {
-      SmallVector<SyncOp> candidates;
-      kernel.walk([&](SyncOp sync) {
-        if (sync.getEffectiveStorageAttr() || sync.getEffectiveScopeAttr() ||
-            sync.getEffectivePlacementAttr() || overwritten.contains(sync))
-          return;
-        std::optional<std::string> why =
-            storage == Storage::Registers ? sync.whyNotRegisters(blockThreads)
-                                          : sync.whyNotShuffle(blockThreads);
-        if (!why)
-          candidates.push_back(sync);
-      });
-      if (candidates.empty())
-        return 0u;
-      if (!plan)
-        plan = takeSharedPlan(kernel);
-      auto chosen = StorageAttr::get(kernel.getContext(), storage);
-      auto apply = [&](SyncOp sync) { sync.setPlannedStorage(chosen); };
-      auto undo = [](SyncOp sync) { sync.setPlannedStorage(nullptr); };
-      // refineSyncs checks the reads of every array kept by its threads.
-      auto took = [](const KernelSimulation &, unsigned) { return true; };
-      SyncRefinement refinement{apply, undo, took};
-      if (failed(refineSyncs(kernel, candidates, refinement, simulations)))
-        return failure();
-      return static_cast<unsigned>(llvm::count_if(
-          candidates, [](SyncOp sync) { return sync.isKeptByThreads(); }));
+    // Registers, and shuffles where registers do not take (refineSyncs
+    // falls back from one to the other in the same rounds of simulations):
+    // each replaces the buffer and the barrier, so only a sync whose
+    // storage, scope and placement are all open is the pass's to change.
+    // What may be shuffled may be kept in registers (whyNotShuffle).
+    llvm::DenseSet<Operation *> mayShuffle;
+    SmallVector<SyncOp> candidates;
+    kernel.walk([&](SyncOp sync) {
+      if (sync.getEffectiveStorageAttr() || sync.getEffectiveScopeAttr() ||
+          sync.getEffectivePlacementAttr() || overwritten.contains(sync) ||
+          sync.whyNotRegisters(blockThreads))
+        return;
+      candidates.push_back(sync);
+      if (shuffles && !sync.whyNotShuffle(blockThreads))
+        mayShuffle.insert(sync);
+    });
+    if (candidates.empty())
+      return;
+    std::optional<SharedPlan> plan = takeSharedPlan(kernel);
+    MLIRContext *context = kernel.getContext();
+    auto registers = StorageAttr::get(context, Storage::Registers);
+    auto shuffled = StorageAttr::get(context, Storage::Shuffle);
+    auto apply = [&](SyncOp sync) { sync.setPlannedStorage(registers); };
+    auto undo = [](SyncOp sync) { sync.setPlannedStorage(nullptr); };
+    auto fallBack = [&](SyncOp sync) {
+      if (sync.getStorageOrDefault() != Storage::Registers ||
+          !mayShuffle.contains(sync))
+        return false;
+      sync.setPlannedStorage(shuffled);
+      return true;
     };
-    FailureOr<unsigned> inRegisters = promote(Storage::Registers);
-    if (failed(inRegisters))
+    // refineSyncs checks the reads of every array kept by its threads.
+    auto took = [](const KernelSimulation &, unsigned) { return true; };
+    SyncRefinement refinement{apply, undo, took, fallBack};
+    if (failed(refineSyncs(kernel, candidates, refinement, simulations)))
       return signalPassFailure();
-    FailureOr<unsigned> inShuffles = 0u;
-    if (shuffles && failed(inShuffles = promote(Storage::Shuffle)))
-      return signalPassFailure();
-    if (*inRegisters)
-      addToStatistic(*this, numPromoted, "syncs-in-registers", *inRegisters);
-    if (*inShuffles)
-      addToStatistic(*this, numShuffled, "syncs-in-shuffles", *inShuffles);
-    if (plan && *inRegisters + *inShuffles == 0)
+    unsigned inRegisters = 0, inShuffles = 0;
+    for (SyncOp sync : candidates) {
+      inRegisters += sync.getStorageOrDefault() == Storage::Registers;
+      inShuffles += sync.getStorageOrDefault() == Storage::Shuffle;
+    }
+    if (inRegisters)
+      addToStatistic(*this, numPromoted, "syncs-in-registers", inRegisters);
+    if (inShuffles)
+      addToStatistic(*this, numShuffled, "syncs-in-shuffles", inShuffles);
+    if (plan && inRegisters + inShuffles == 0)
       plan->restore(kernel);
   }
 };

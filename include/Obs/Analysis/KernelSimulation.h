@@ -233,6 +233,11 @@ struct SyncRefinement {
   llvm::function_ref<void(SyncOp)> apply;
   llvm::function_ref<void(SyncOp)> undo;
   llvm::function_ref<bool(const KernelSimulation &, unsigned syncIndex)> took;
+  /// Where a choice did not take, makes the next one the pass would try
+  /// instead (registers, then shuffles) and returns true, so that the sync
+  /// stays a candidate and the next round tries it with the others;
+  /// returns false where there is none (the choice is then undone).
+  llvm::function_ref<bool(SyncOp)> fallBack = nullptr;
 };
 
 /// Makes `refinement` on as many of `candidates` (syncs of the hazard-free
@@ -241,7 +246,9 @@ struct SyncRefinement {
 /// at once, then the choices that hazards are attributed to are undone
 /// until none is left, one simulation per round rather than one per sync.
 /// A hazard it cannot attribute falls back to trying the candidates one by
-/// one. Either way the result is a kernel that simulates hazard-free.
+/// one. A choice that did not take is replaced by the refinement's next
+/// one for the sync, if it has one, in the same rounds. Either way the
+/// result is a kernel that simulates hazard-free.
 FailureOr<std::shared_ptr<const KernelSimulation>>
 refineSyncs(KernelOp kernel, ArrayRef<SyncOp> candidates,
             const SyncRefinement &refinement, KernelSimulations &simulations);
