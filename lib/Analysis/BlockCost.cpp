@@ -106,22 +106,32 @@ SmallVector<BlockCost> mlir::obs::computePhaseCosts(const BlockRun &run,
                          }) &&
          "a run's accesses are in thread order");
   std::vector<uint64_t> execution(accesses.size());
-  using WarpKey = std::tuple<Operation *, unsigned, uint64_t>;
+  // An op's execution by one warp: the op and the how-manyth.
+  using OpExecution = std::pair<Operation *, uint64_t>;
   struct WarpAccess {
     bool workgroup = false;
     bool counted = true;
     unsigned phase = 0;
-    SmallVector<std::pair<uint64_t, uint64_t>> bytes;
+    /// Its accesses' bytes: a range of `spans`, once they are bucketed.
+    uint32_t firstSpan = 0, numSpans = 0;
   };
   llvm::DenseMap<Operation *, uint64_t> executions;
   // Per warp access: whether some thread issues it alone, and its phase.
-  llvm::DenseMap<WarpKey, std::pair<bool, unsigned>> issuedAlone;
-  llvm::DenseMap<WarpKey, WarpAccess> warps;
+  llvm::DenseMap<OpExecution, std::pair<bool, unsigned>> issuedAlone;
+  // The warp accesses, numbered in the order they are met, and the byte
+  // ranges of their threads' accesses, bucketed by warp access (a counting
+  // sort: a warp access's ranges are read together, and a vector of its
+  // own for each was an allocation per warp access).
+  llvm::DenseMap<OpExecution, uint32_t> warpAccessOf;
+  std::vector<WarpAccess> warpAccesses;
+  std::vector<uint32_t> warpAccessOfAccess;
+  std::vector<std::pair<uint64_t, uint64_t>> spans;
   // The distinct units of `unitBytes` bytes that a warp access touches.
   SmallVector<uint64_t> units;
   auto touchedUnits = [&](const WarpAccess &warp, uint64_t unitBytes) {
     units.clear();
-    for (auto [begin, end] : warp.bytes)
+    for (auto [begin, end] :
+         ArrayRef(spans).slice(warp.firstSpan, warp.numSpans))
       for (uint64_t unit = begin / unitBytes; unit * unitBytes < end; ++unit)
         units.push_back(unit);
     llvm::sort(units);
@@ -132,7 +142,8 @@ SmallVector<BlockCost> mlir::obs::computePhaseCosts(const BlockRun &run,
   auto count = [&](size_t begin, size_t end) {
     executions.clear();
     issuedAlone.clear();
-    warps.clear();
+    warpAccessOf.clear();
+    warpAccesses.clear();
     unsigned countedThread = accesses[begin].thread;
     for (size_t index = begin; index < end; ++index) {
       const Access &access = accesses[index];
@@ -142,24 +153,37 @@ SmallVector<BlockCost> mlir::obs::computePhaseCosts(const BlockRun &run,
       }
       execution[index] = executions[access.op]++;
       auto [it, inserted] = issuedAlone.try_emplace(
-          {access.op, access.thread / warpSize, execution[index]}, false,
-          access.phase);
+          {access.op, execution[index]}, false, access.phase);
       it->second.first |= standsFor[index] == index;
     }
+    warpAccessOfAccess.resize(end - begin);
     for (size_t index = begin; index < end; ++index) {
       const Access &access = accesses[index];
       const Access &leader = accesses[standsFor[index]];
-      auto [it, inserted] = warps.try_emplace(
-          {leader.op, leader.thread / warpSize, execution[standsFor[index]]});
-      WarpAccess &warp = it->second;
+      auto [it, inserted] = warpAccessOf.try_emplace(
+          {leader.op, execution[standsFor[index]]}, warpAccesses.size());
       if (inserted)
-        warp.phase = access.phase;
+        warpAccesses.push_back({false, true, access.phase});
+      WarpAccess &warp = warpAccesses[it->second];
       warp.workgroup = run.getMemories()[access.memory].workgroup;
       if (access.element < 0)
         warp.counted = false;
-      warp.bytes.push_back({access.byteBegin, access.byteEnd});
+      ++warp.numSpans;
+      warpAccessOfAccess[index - begin] = it->second;
     }
-    for (auto &[key, warp] : warps) {
+    uint32_t next = 0;
+    for (WarpAccess &warp : warpAccesses) {
+      warp.firstSpan = next;
+      next += warp.numSpans;
+      warp.numSpans = 0;
+    }
+    spans.resize(end - begin);
+    for (size_t index = begin; index < end; ++index) {
+      WarpAccess &warp = warpAccesses[warpAccessOfAccess[index - begin]];
+      spans[warp.firstSpan + warp.numSpans++] = {accesses[index].byteBegin,
+                                                 accesses[index].byteEnd};
+    }
+    for (const WarpAccess &warp : warpAccesses) {
       BlockCost &cost = phases[warp.phase];
       if (!warp.counted) {
         ++cost.uncounted;
