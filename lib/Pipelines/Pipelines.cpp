@@ -26,6 +26,17 @@
 
 using namespace mlir;
 
+/// scf-to-cf without the conversion driver's rollback. Its patterns never
+/// fail once they have changed the IR, so nothing is lost; and the
+/// rollback's record of every op each scf.if's block split moved made the
+/// conversion quadratic in a block's ops: 0.55 s of the merge sort's
+/// lowering, 0.05 s without it, the output the same.
+static std::unique_ptr<Pass> createSCFToControlFlow() {
+  SCFToControlFlowPassOptions options;
+  options.allowPatternRollback = false;
+  return createSCFToControlFlowPass(options);
+}
+
 void mlir::obs::buildHostToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -34,7 +45,7 @@ void mlir::obs::buildHostToLLVMPipeline(OpPassManager &pm) {
   // maps, before memrefs become LLVM structs.
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
-  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createSCFToControlFlow());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
@@ -213,7 +224,7 @@ void mlir::obs::buildPTXPipeline(OpPassManager &pm,
   // While the loops are still scf.for, whose bounds the range analysis
   // reads.
   pm.addNestedPass<gpu::GPUModuleOp>(createObsGPUIndexWidth());
-  pm.addNestedPass<gpu::GPUModuleOp>(createSCFToControlFlowPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createSCFToControlFlow());
   ConvertGpuOpsToNVVMOpsOptions nvvmOptions;
   nvvmOptions.useBarePtrCallConv = true;
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(nvvmOptions));
