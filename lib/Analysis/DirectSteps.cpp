@@ -8,7 +8,6 @@
 
 #include "Obs/Support/IntegerEvaluation.h"
 #include "ThreadRunner.h"
-#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::obs;
@@ -33,12 +32,12 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE void
 ThreadRunner::runDirectOnRange(const Instruction &instruction,
                                const Slot *sources, Slot target, uint32_t first,
                                size_t size) {
-  // What computeIntegerOpcode and wrapToWidth compute, case for case, with
-  // the widths read once into masks and shifts, so that the loop has no
-  // branch on them: each slot's values are contiguous in the threads, and
-  // the loop reads and writes them in order. (A build that ran both ways
-  // on every instruction of the tests and the fuzzers found them equal;
-  // an opcode added to one must be added to the other.)
+  // Each slot's values are contiguous in the threads, and the loop reads
+  // and writes them in order. It computes whether or not the operands are
+  // known (computeIntegerOpcode is defined on any values) and tells which
+  // results are by a flag, so that it has no branch on them; the opcode is
+  // a constant, so computeIntegerOpcode's switch folds away, and the
+  // widths are the same in every thread.
   constexpr unsigned arity = directArity(Code);
   const int64_t *in[arity];
   const uint8_t *inKnown[arity];
@@ -48,100 +47,19 @@ ThreadRunner::runDirectOnRange(const Instruction &instruction,
   }
   int64_t *out = &values[at(target, first)];
   uint8_t *outKnown = &known[at(target, first)];
-  unsigned width = instruction.operandWidth;
-  uint64_t mask = width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
-  unsigned signShift = width >= 64 ? 0 : 64 - width;
+  unsigned operandWidth = instruction.operandWidth;
   unsigned resultWidth = instruction.resultWidth;
-  unsigned resultShift = resultWidth >= 64 ? 0 : 64 - resultWidth;
-  bool resultIsBit = resultWidth == 1;
-  using C = IntegerOpcode;
   for (size_t lane = 0; lane < size; ++lane) {
-    uint8_t allKnown = inKnown[0][lane];
-    for (unsigned i = 1; i < arity; ++i)
+    int64_t operands[arity];
+    uint8_t allKnown = 1;
+    for (unsigned i = 0; i < arity; ++i) {
+      operands[i] = in[i][lane];
       allKnown &= inKnown[i][lane];
-    auto u = [&](unsigned i) { return uint64_t(in[i][lane]) & mask; };
-    auto s = [&](unsigned i) {
-      return int64_t(uint64_t(in[i][lane]) << signShift) >> signShift;
-    };
-    // Where arith's result is poison (a shift by the width or more,
-    // division by zero), the result is unknown.
-    bool defined = true;
-    uint64_t bits = 0;
-    if constexpr (Code == C::AddI)
-      bits = u(0) + u(1);
-    else if constexpr (Code == C::SubI)
-      bits = u(0) - u(1);
-    else if constexpr (Code == C::MulI)
-      bits = u(0) * u(1);
-    else if constexpr (Code == C::AndI)
-      bits = u(0) & u(1);
-    else if constexpr (Code == C::OrI)
-      bits = u(0) | u(1);
-    else if constexpr (Code == C::XOrI)
-      bits = u(0) ^ u(1);
-    else if constexpr (Code == C::ShLI || Code == C::ShRUI ||
-                       Code == C::ShRSI) {
-      uint64_t by = u(1);
-      defined = by < width;
-      by &= 63;
-      if constexpr (Code == C::ShLI)
-        bits = u(0) << by;
-      else if constexpr (Code == C::ShRUI)
-        bits = u(0) >> by;
-      else
-        bits = uint64_t(s(0) >> by);
-    } else if constexpr (Code == C::DivUI || Code == C::RemUI) {
-      uint64_t by = u(1);
-      defined = by != 0;
-      // Index maps divide by powers of two far more than by anything else.
-      if (llvm::isPowerOf2_64(by))
-        bits =
-            Code == C::DivUI ? u(0) >> llvm::countr_zero(by) : u(0) & (by - 1);
-      else if (by != 0)
-        bits = Code == C::DivUI ? u(0) / by : u(0) % by;
-    } else if constexpr (Code == C::MinUI)
-      bits = std::min(u(0), u(1));
-    else if constexpr (Code == C::MaxUI)
-      bits = std::max(u(0), u(1));
-    else if constexpr (Code == C::MinSI)
-      bits = uint64_t(std::min(s(0), s(1)));
-    else if constexpr (Code == C::MaxSI)
-      bits = uint64_t(std::max(s(0), s(1)));
-    else if constexpr (Code == C::CmpEq)
-      bits = u(0) == u(1);
-    else if constexpr (Code == C::CmpNe)
-      bits = u(0) != u(1);
-    else if constexpr (Code == C::CmpSlt)
-      bits = s(0) < s(1);
-    else if constexpr (Code == C::CmpSle)
-      bits = s(0) <= s(1);
-    else if constexpr (Code == C::CmpSgt)
-      bits = s(0) > s(1);
-    else if constexpr (Code == C::CmpSge)
-      bits = s(0) >= s(1);
-    else if constexpr (Code == C::CmpUlt)
-      bits = u(0) < u(1);
-    else if constexpr (Code == C::CmpUle)
-      bits = u(0) <= u(1);
-    else if constexpr (Code == C::CmpUgt)
-      bits = u(0) > u(1);
-    else if constexpr (Code == C::CmpUge)
-      bits = u(0) >= u(1);
-    else if constexpr (Code == C::Select)
-      bits = uint64_t(in[0][lane] ? in[1][lane] : in[2][lane]);
-    else if constexpr (Code == C::ExtendSigned)
-      bits = uint64_t(s(0));
-    else if constexpr (Code == C::ExtendUnsigned)
-      bits = u(0);
-    else if constexpr (Code == C::Truncate)
-      bits = uint64_t(in[0][lane]); // Wrapped at the result.
-    else
-      static_assert(Code == C::Truncate,
-                    "an opcode runDirect dispatches has no case here");
-    // wrapToWidth: sign-extended from the result's width, an i1 kept 0 or 1.
-    out[lane] = resultIsBit ? int64_t(bits & 1)
-                            : int64_t(bits << resultShift) >> resultShift;
-    outKnown[lane] = allKnown & uint8_t(defined);
+    }
+    std::optional<int64_t> computed = computeIntegerOpcode(
+        Code, operandWidth, ArrayRef<int64_t>(operands, arity));
+    out[lane] = computed ? wrapToWidth(resultWidth, *computed) : 0;
+    outKnown[lane] = allKnown & uint8_t(computed.has_value());
   }
 }
 

@@ -398,6 +398,10 @@ mlir::obs::refineSyncs(KernelOp kernel, ArrayRef<SyncOp> candidates,
     refinement.undo(cast<SyncOp>(sync));
     active.remove(sync);
   };
+  // Where a choice did not take: the refinement's next one, if it has one.
+  auto fellBack = [&](Operation *sync) {
+    return refinement.fallBack && refinement.fallBack(cast<SyncOp>(sync));
+  };
   while (true) {
     FailureOr<std::shared_ptr<const KernelSimulation>> simulated =
         simulations.simulate(kernel);
@@ -407,7 +411,7 @@ mlir::obs::refineSyncs(KernelOp kernel, ArrayRef<SyncOp> candidates,
     bool changed = false;
     for (Operation *sync : SmallVector<Operation *>(active.getArrayRef()))
       if (!took(*simulation, sync)) {
-        if (!refinement.fallBack || !refinement.fallBack(cast<SyncOp>(sync)))
+        if (!fellBack(sync))
           undo(sync);
         changed = true;
       }
@@ -466,10 +470,12 @@ mlir::obs::refineSyncs(KernelOp kernel, ArrayRef<SyncOp> candidates,
             simulations.simulate(kernel);
         if (failed(trial))
           return failure();
-        if (took(**trial, sync) && (*trial)->hazards(/*limit=*/1).empty())
+        // A race stays whatever the choice; a choice that did not take
+        // may have a next one to try.
+        bool tookHere = took(**trial, sync);
+        if (tookHere && (*trial)->hazards(/*limit=*/1).empty())
           break;
-        if (took(**trial, sync) || !refinement.fallBack ||
-            !refinement.fallBack(cast<SyncOp>(sync))) {
+        if (tookHere || !fellBack(sync)) {
           refinement.undo(cast<SyncOp>(sync));
           break;
         }
