@@ -71,6 +71,12 @@ private:
     uint32_t opBits;
     /// The first place it covers.
     uint32_t firstPlace;
+    /// Its position in its thread's program order, where every access of
+    /// the memory has one below 2^32 (`ordersFit`): a thread that reads
+    /// and writes one place in one stage (an in-place trial, a counter)
+    /// is judged by it at every place, where reading it from the full
+    /// Access missed the cache at each.
+    uint32_t order;
     bool write, atomic, checkedScatter;
     uint8_t atomicKind;
   };
@@ -92,7 +98,7 @@ private:
   }
   /// Searches one memory's accesses (`indices`, in order); returns whether
   /// the limit is reached.
-  bool searchMemory(ArrayRef<unsigned> indices);
+  bool searchMemory(ArrayRef<unsigned> indices, uint64_t end);
   /// Judges the narrow accesses that cover `place`, given by epoch and in
   /// access order within an epoch, with the races `wide` of wide accesses
   /// judged at this place (judgeWide); returns whether the limit is
@@ -141,6 +147,8 @@ private:
   /// The accesses of the memory being searched, and the place after the
   /// last each covers.
   std::vector<PlaceAccess> records;
+  /// Whether every record's `order` is its access's.
+  bool ordersFit = true;
   std::vector<uint32_t> placeEnds;
   /// An access that covers more places than this is wide (its index was
   /// not known: it spans its buffer). Putting it at every place it covers
@@ -161,13 +169,17 @@ private:
 } // namespace
 
 SmallVector<Hazard> SharedHazardSearch::search() {
-  // The accesses of each shared memory, in order, by memory.
-  std::map<unsigned, std::vector<unsigned>> byMemory;
+  // The accesses of each shared memory, in order, by memory, and the
+  // byte after the last any of them touches.
+  std::map<unsigned, std::pair<std::vector<unsigned>, uint64_t>> byMemory;
   for (auto [index, access] : llvm::enumerate(accesses))
-    if (run.getMemories()[access.memory].workgroup)
-      byMemory[access.memory].push_back(index);
-  for (auto &[memory, indices] : byMemory)
-    if (searchMemory(indices))
+    if (run.getMemories()[access.memory].workgroup) {
+      auto &[indices, end] = byMemory[access.memory];
+      indices.push_back(index);
+      end = std::max(end, access.byteEnd);
+    }
+  for (auto &[memory, found] : byMemory)
+    if (searchMemory(found.first, found.second))
       break;
   return std::move(hazards);
 }
@@ -252,10 +264,12 @@ SharedHazardSearch::judgePair(const PlaceAccess &write,
   if (other.phase != write.phase && sameWarp(other.thread, write.thread))
     return std::nullopt;
   // Program order: by phase, and within one thread's phase by its own
-  // order (the one thing here read from the full Access).
+  // order.
   bool writeFirst = !(other.phase < write.phase);
   if (sameThreadAndPhase)
-    writeFirst = accesses[write.index].order <= accesses[other.index].order;
+    writeFirst =
+        ordersFit ? write.order <= other.order
+                  : accesses[write.index].order <= accesses[other.index].order;
   const PlaceAccess &first = writeFirst ? write : other;
   const PlaceAccess &second = writeFirst ? other : write;
   // A scatter's stores at places the run could not tell are checked as the
@@ -303,22 +317,28 @@ void SharedHazardSearch::judgeWide(ArrayRef<uint32_t> epoch) {
   // atomics at places from data are not paired with each other at all).
   std::map<int, SmallVector<uint32_t>> wideWrites;
   for (uint32_t position : epoch) {
-    const PlaceAccess &record = records[position];
-    if (isWide(position)) {
-      wide.push_back(position);
-      if (record.write)
-        wideWrites[record.atomic ? int(record.atomicKind) : -1].push_back(
-            position);
+    if (!isWide(position))
       continue;
-    }
+    wide.push_back(position);
+    const PlaceAccess &record = records[position];
+    if (record.write)
+      wideWrites[record.atomic ? int(record.atomicKind) : -1].push_back(
+          position);
+  }
+  // Nearly every epoch has no wide access: its narrow ones are not
+  // grouped at all.
+  if (wide.empty())
+    return;
+  for (uint32_t position : epoch) {
+    if (isWide(position))
+      continue;
+    const PlaceAccess &record = records[position];
     auto [it, inserted] = groupOf.try_emplace(
         {record.opBits, record.phase, uint32_t(record.write)}, groups.size());
     if (inserted)
       groups.push_back({record.phase, record.write, {}, {}});
     groups[it->second].byPlace.push_back(position);
   }
-  if (wide.empty())
-    return;
   for (Group &group : groups) {
     stableSort(group.byPlace, [&](uint32_t a, uint32_t b) {
       return records[a].firstPlace < records[b].firstPlace;
@@ -427,16 +447,14 @@ bool SharedHazardSearch::reportCandidates() {
   return false;
 }
 
-bool SharedHazardSearch::searchMemory(ArrayRef<unsigned> indices) {
+bool SharedHazardSearch::searchMemory(ArrayRef<unsigned> indices,
+                                      uint64_t end) {
   // The bytes where an access begins or ends cut the memory into places
   // that every access covers whole or not at all (the elements, when all
   // accesses are of one element type). Each place's accesses, in order,
   // are one slice of `covering`.
   // A shared memory is small: its cuts are marked in a bitmap of its
   // bytes rather than sorted (unless an access lies far outside it).
-  uint64_t end = 0;
-  for (unsigned index : indices)
-    end = std::max(end, accesses[index].byteEnd);
   std::vector<uint64_t> cuts;
   // With the bitmap, the place a byte begins is looked up in a table.
   std::vector<uint32_t> placeAt;
@@ -474,15 +492,18 @@ bool SharedHazardSearch::searchMemory(ArrayRef<unsigned> indices) {
   records.reserve(indices.size());
   placeEnds.clear();
   placeEnds.reserve(indices.size());
+  ordersFit = true;
   for (unsigned index : indices) {
     const Access &access = accesses[index];
     unsigned epoch = epochOf(access);
     if (access.write)
       writtenIn.set(epoch);
+    ordersFit &= access.order <= UINT32_MAX;
     records.push_back(
         {index, epoch, access.phase, access.thread, opBitsOf(access),
-         static_cast<uint32_t>(placeOf(access.byteBegin)), access.write,
-         access.atomic, access.checkedScatter, access.atomicKind});
+         static_cast<uint32_t>(placeOf(access.byteBegin)),
+         static_cast<uint32_t>(access.order), access.write, access.atomic,
+         access.checkedScatter, access.atomicKind});
     placeEnds.push_back(placeOf(access.byteEnd));
   }
   std::vector<uint32_t> start(cuts.size() + 1, 0);
