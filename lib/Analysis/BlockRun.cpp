@@ -349,6 +349,7 @@ ThreadRunner::runRegisterRead(const Instruction &instruction, Lanes lanes) {
     checked = &shuffleReads[read.sync];
     checked->resize(threads);
   }
+  bool recorded = false;
   for (uint32_t lane : lanes) {
     int64_t computedBy = isKnown(owner, lane) ? valueOf(owner, lane) : -1;
     int64_t index = element != ThreadProgram::kNoSlot && isKnown(element, lane)
@@ -356,15 +357,24 @@ ThreadRunner::runRegisterRead(const Instruction &instruction, Lanes lanes) {
                         : -1;
     if (checked)
       (*checked)[lane] = {computedBy, index, true};
-    if (computedBy == int64_t(lane) ||
-        (read.withinWarp && computedBy >= 0 &&
-         computedBy / kWarpLanes == lane / kWarpLanes))
+    bool sameWarp =
+        computedBy >= 0 && computedBy / kWarpLanes == lane / kWarpLanes;
+    if (computedBy == int64_t(lane) || (read.withinWarp && sameWarp))
       continue;
-    recordRegisterViolation(read.withinWarp
-                                ? RegisterReadViolation::OtherWarp
-                                : RegisterReadViolation::OtherThread,
-                            read.sync, instruction.op, lane, computedBy, index);
-    break; // Only the first wrong read of an array is kept.
+    // Only the first wrong read of an array is kept; in registers, the
+    // lanes after it are still asked whether one reads across warps.
+    if (!recorded)
+      recordRegisterViolation(
+          read.withinWarp ? RegisterReadViolation::OtherWarp
+                          : RegisterReadViolation::OtherThread,
+          read.sync, instruction.op, lane, computedBy, index);
+    recorded = true;
+    if (read.withinWarp)
+      break;
+    if (!sameWarp) {
+      noteReadAcrossWarps(read.sync);
+      break;
+    }
   }
   forgetResults(instruction, lanes);
 }
@@ -517,6 +527,12 @@ LogicalResult ThreadRunner::checkIndexBounds(const Instruction &instruction,
   return success();
 }
 
+void ThreadRunner::noteReadAcrossWarps(unsigned sync) {
+  for (RegisterReadViolation &known : run.registerViolations)
+    if (known.sync == sync)
+      known.acrossWarps = true;
+}
+
 void ThreadRunner::recordRegisterViolation(RegisterReadViolation::Kind kind,
                                            unsigned sync, Operation *check,
                                            uint32_t lane, int64_t owner,
@@ -656,6 +672,9 @@ LogicalResult ThreadRunner::skipLoop(const Instruction &instruction,
                                   : RegisterReadViolation::OtherThread,
                               read.sync, read.check, lanes.front(),
                               /*owner=*/-1, /*element=*/-1);
+      // Its owner is not known: no warp of it is.
+      if (!read.withinWarp)
+        noteReadAcrossWarps(read.sync);
     }
   for (uint32_t lane : lanes)
     for (auto [load, index] : skipped.loads) {

@@ -399,8 +399,10 @@ mlir::obs::refineSyncs(KernelOp kernel, ArrayRef<SyncOp> candidates,
     active.remove(sync);
   };
   // Where a choice did not take: the refinement's next one, if it has one.
-  auto fellBack = [&](Operation *sync) {
-    return refinement.fallBack && refinement.fallBack(cast<SyncOp>(sync));
+  auto fellBack = [&](const KernelSimulation &simulation, Operation *sync) {
+    return refinement.fallBack &&
+           refinement.fallBack(simulation, indexOf.lookup(sync),
+                               cast<SyncOp>(sync));
   };
   while (true) {
     FailureOr<std::shared_ptr<const KernelSimulation>> simulated =
@@ -411,7 +413,7 @@ mlir::obs::refineSyncs(KernelOp kernel, ArrayRef<SyncOp> candidates,
     bool changed = false;
     for (Operation *sync : SmallVector<Operation *>(active.getArrayRef()))
       if (!took(*simulation, sync)) {
-        if (!fellBack(sync))
+        if (!fellBack(*simulation, sync))
           undo(sync);
         changed = true;
       }
@@ -475,7 +477,7 @@ mlir::obs::refineSyncs(KernelOp kernel, ArrayRef<SyncOp> candidates,
         bool tookHere = took(**trial, sync);
         if (tookHere && (*trial)->hazards(/*limit=*/1).empty())
           break;
-        if (tookHere || !fellBack(sync)) {
+        if (tookHere || !fellBack(**trial, sync)) {
           refinement.undo(cast<SyncOp>(sync));
           break;
         }

@@ -103,6 +103,9 @@ private:
   void recordRegisterViolation(RegisterReadViolation::Kind kind, unsigned sync,
                                Operation *check, uint32_t lane, int64_t owner,
                                int64_t element, int64_t source = -1);
+  /// Marks the violation of `sync`'s array in registers as one whose reads
+  /// cross warps (RegisterReadViolation::acrossWarps).
+  void noteReadAcrossWarps(unsigned sync);
   /// Runs a shuffle in the threads of `lanes`: each warp's lanes there
   /// must be the ones their mask names, and the lanes the values come from
   /// among them; anything else is a violation of the shuffle's sync.

@@ -83,9 +83,17 @@ struct ObsPromoteRegistersPass
     auto shuffled = StorageAttr::get(context, Storage::Shuffle);
     auto apply = [&](SyncOp sync) { sync.setPlannedStorage(registers); };
     auto undo = [](SyncOp sync) { sync.setPlannedStorage(nullptr); };
-    auto fallBack = [&](SyncOp sync) {
+    auto fallBack = [&](const KernelSimulation &simulation, unsigned index,
+                        SyncOp sync) {
       if (sync.getStorageOrDefault() != Storage::Registers ||
           !mayShuffle.contains(sync))
+        return false;
+      // A thread that read an element of another warp's in registers
+      // would read it from that warp in shuffles too: a round saved.
+      if (llvm::any_of(simulation.run.getRegisterViolations(),
+                       [&](const RegisterReadViolation &wrong) {
+                         return wrong.sync == index && wrong.acrossWarps;
+                       }))
         return false;
       sync.setPlannedStorage(shuffled);
       return true;

@@ -112,6 +112,11 @@ struct RegisterReadViolation {
   unsigned sync;
   /// The thread a shuffle takes the value from (NoSource, WrongLane).
   int64_t source = -1;
+  /// Registers (OtherThread): some read of the array, this one or a later
+  /// one, is by a thread of another warp than the element's owner's, or of
+  /// an owner not known. In shuffles that read would be wrong too
+  /// (OtherWarp), so promote-registers does not try them.
+  bool acrossWarps = false;
 };
 
 /// A read by obs.index outside its array, known from the thread ids: the

@@ -233,11 +233,14 @@ struct SyncRefinement {
   llvm::function_ref<void(SyncOp)> apply;
   llvm::function_ref<void(SyncOp)> undo;
   llvm::function_ref<bool(const KernelSimulation &, unsigned syncIndex)> took;
-  /// Where a choice did not take, makes the next one the pass would try
-  /// instead (registers, then shuffles) and returns true, so that the sync
-  /// stays a candidate and the next round tries it with the others;
-  /// returns false where there is none (the choice is then undone).
-  llvm::function_ref<bool(SyncOp)> fallBack = nullptr;
+  /// Where a choice did not take in `simulation`, makes the next one the
+  /// pass would try instead (registers, then shuffles) and returns true, so
+  /// that the sync stays a candidate and the next round tries it with the
+  /// others; returns false where there is none, or where `simulation`
+  /// already shows that it cannot take either (the choice is then undone).
+  llvm::function_ref<bool(const KernelSimulation &simulation,
+                          unsigned syncIndex, SyncOp)>
+      fallBack = nullptr;
 };
 
 /// Makes `refinement` on as many of `candidates` (syncs of the hazard-free
