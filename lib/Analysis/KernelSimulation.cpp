@@ -42,6 +42,9 @@ mlir::obs::simulateKernel(KernelOp kernel, ChangedElementsCache *cache) {
   counters.identityWrites = [&](uint64_t count) {
     simulation.identityWrites += count;
   };
+  counters.inPlaceProspect = [&](InPlaceProspect prospect) {
+    simulation.inPlaceProspects.push_back(std::move(prospect));
+  };
   FailureOr<gpu::GPUFuncOp> func = lowerKernelToGPUFunc(
       copy, gpuModule, copy.getSymName(), 1, counters, cache);
   if (failed(func))
@@ -100,6 +103,7 @@ rescope(ArrayRef<SyncScope> scopes,
   simulation->func = base->func;
   simulation->syncs = base->syncs;
   simulation->placedInPlace = base->placedInPlace;
+  simulation->inPlaceProspects = base->inPlaceProspects;
   simulation->identityWrites = base->identityWrites;
   simulation->globalOverlaps = base->globalOverlaps;
   ObsDialect::SyncIndexAttrHelper syncIndex(simulation->func.getContext());
@@ -355,12 +359,15 @@ void mlir::obs::reportHazard(const KernelSimulation &simulation,
   noteBuffers(diagnostic, first, second, reuse);
 }
 
-FailureOr<bool> mlir::obs::isSafeToRefine(KernelOp kernel,
-                                          KernelSimulations &simulations) {
+FailureOr<bool>
+mlir::obs::isSafeToRefine(KernelOp kernel, KernelSimulations &simulations,
+                          std::shared_ptr<const KernelSimulation> *simulated) {
   FailureOr<std::shared_ptr<const KernelSimulation>> simulation =
       simulations.simulate(kernel);
   if (failed(simulation))
     return failure();
+  if (simulated)
+    *simulated = *simulation;
   return (*simulation)->hazards(/*limit=*/1).empty() &&
          (*simulation)->run.getRegisterViolations().empty();
 }

@@ -265,13 +265,15 @@ Operation *KernelLowering::emitBarrier(SyncScope scope, SyncOp sync) {
   return barrier;
 }
 
-llvm::BitVector KernelLowering::changedElements(SyncOp sync,
-                                                Value overwritten) {
+SmallVector<Value> KernelLowering::arraysInMemory() const {
   SmallVector<Value> inMemory;
   for (const auto &entry : sources)
     inMemory.push_back(entry.first);
-  if (!cache)
-    return findChangedElements(sync, overwritten, inMemory);
+  return inMemory;
+}
+
+ChangedElementsCache::Key
+KernelLowering::changedElementsKey(SyncOp sync, Value overwritten) {
   // The overwritten array: a buffer owner's result or a block argument.
   int64_t source = -1;
   if (Operation *producer = overwritten.getDefiningOp())
@@ -279,9 +281,17 @@ llvm::BitVector KernelLowering::changedElements(SyncOp sync,
   else
     source = -2 - static_cast<int64_t>(
                       cast<BlockArgument>(overwritten).getArgNumber());
-  auto key = std::make_pair(syncIndex.lookup(sync), source);
-  return cache->getOrCompute(
-      key, [&] { return findChangedElements(sync, overwritten, inMemory); });
+  return {syncIndex.lookup(sync), source};
+}
+
+llvm::BitVector KernelLowering::changedElements(SyncOp sync,
+                                                Value overwritten) {
+  SmallVector<Value> inMemory = arraysInMemory();
+  if (!cache)
+    return findChangedElements(sync, overwritten, inMemory);
+  return cache->getOrCompute(changedElementsKey(sync, overwritten), [&] {
+    return findChangedElements(sync, overwritten, inMemory);
+  });
 }
 
 /// Whether `array` is read by `stage` alone: its uses (and those of the
@@ -351,6 +361,10 @@ static Value yieldedInPlaceTarget(SyncOp sync, Block &body) {
 Value KernelLowering::inPlaceTarget(SyncOp sync) {
   if (sync.getPlacementOrDefault() != Placement::InPlace)
     return {};
+  return overwritableArray(sync);
+}
+
+Value KernelLowering::overwritableArray(SyncOp sync) {
   // The stored arrays the stage reads: its computation's sources.
   llvm::SetVector<Value> read = findStageSources(
       sync.getInput(), [&](Value value) { return stored.count(value) != 0; });
@@ -358,6 +372,42 @@ Value KernelLowering::inPlaceTarget(SyncOp sync) {
       !onlyReadBy(read.front(), sync))
     return {};
   return read.front();
+}
+
+void KernelLowering::reportInPlaceProspect(SyncOp sync,
+                                           const Destination &own) {
+  if (!counters.inPlaceProspect)
+    return;
+  InPlaceProspect prospect;
+  prospect.syncIndex = syncIndex.lookup(sync);
+  prospect.overwritten = overwritableArray(sync);
+  if (!prospect.overwritten)
+    return counters.inPlaceProspect(std::move(prospect));
+  // Buffers of their own, a memref per component, laid out alike: element
+  // e of one is where element e of the other would go (not views of a
+  // shared-memory plan's arena, which in place drops).
+  const Destination &target = stored.find(prospect.overwritten)->second;
+  auto alike = [](Value own, Value overwritten) {
+    return isa<BlockArgument>(own) && isa<BlockArgument>(overwritten) &&
+           own.getType() == overwritten.getType();
+  };
+  if (own.components.size() == target.components.size() &&
+      llvm::all_of(llvm::zip_equal(own.components, target.components),
+                   [&](auto pair) {
+                     return alike(std::get<0>(pair), std::get<1>(pair));
+                   })) {
+    prospect.buffers = own.components;
+    prospect.overwrittenBuffers = target.components;
+  }
+  // In place and changing every element, the stage is dealt out as now.
+  WorkAssignmentAttrInterface how =
+      assignmentOrStrided(sync.getWorkAssignment());
+  prospect.storesAsItGoes = !computesBeforeStoring(
+      sync.getType(), how.getRoundCount(getWorkLength(sync.getType(), how)),
+      /*inPlace=*/true, /*kept=*/false);
+  prospect.sources = arraysInMemory();
+  prospect.changedKey = changedElementsKey(sync, prospect.overwritten);
+  counters.inPlaceProspect(std::move(prospect));
 }
 
 LogicalResult KernelLowering::lowerSync(SyncOp sync,
@@ -394,6 +444,7 @@ LogicalResult KernelLowering::lowerSync(SyncOp sync,
     if (failed(allocated))
       return failure();
     destination = *allocated;
+    reportInPlaceProspect(sync, destination);
   }
   if (!written && isa_and_present<CompactAttr>(sync.getHowAttr()))
     written.emplace(llvm::BitVector(sync.getType().getLength(), true),

@@ -48,6 +48,19 @@ using ThreadValuesCache =
 /// Rounds of a stage up to this many are unrolled; more are a loop.
 inline constexpr uint64_t kUnrolledRounds = 8;
 
+/// Whether a stage of `type` dealt out in `rounds` rounds, in place or kept
+/// by its threads, has each thread compute all its rounds before it stores
+/// any. An in-place stage overwrites what it reads: a thread that owns both
+/// elements of a pair (a compare-and-swap under blocked<2>) must not read
+/// back, for the second, what it stored for the first. Unrolled rounds of
+/// scalar or tuple elements only; elsewhere each round stores as it goes,
+/// and a thread that reads its own stores is an error of the proof.
+inline bool computesBeforeStoring(ArrType type, uint64_t rounds, bool inPlace,
+                                  bool kept) {
+  return kept || (inPlace && type.getShape().size() == 1 && rounds > 1 &&
+                  rounds <= kUnrolledRounds);
+}
+
 /// The most array reads the code of one stage may inline, over all its
 /// unrolled rounds (ElementEmitter's read limit), of arrays in memory and
 /// arrays computed on the way alike. The papers' kernels inline a few
@@ -105,6 +118,17 @@ private:
   /// The stored array an in-place sync overwrites: the one array in memory
   /// its stage reads, when there is one of the sync's type.
   Value inPlaceTarget(SyncOp sync);
+  /// The array `sync` would overwrite in place (inPlaceTarget, whatever its
+  /// placement); null when there is none.
+  Value overwritableArray(SyncOp sync);
+  /// Tells the counters' inPlaceProspect about `sync`, stored fresh in
+  /// `own`.
+  void reportInPlaceProspect(SyncOp sync, const Destination &own);
+  /// `how`, or, where a stage has none, the block's threads sweeping it.
+  WorkAssignmentAttrInterface
+  assignmentOrStrided(WorkAssignmentAttrInterface how) {
+    return how ? how : StridedAttr::get(builder.getContext(), blockThreads);
+  }
 
   /// What a stage does with the leaf at `inner` of its element `element`:
   /// the flattened scalars of that leaf of each array it computes, in order.
@@ -145,6 +169,10 @@ private:
   /// The elements of an in-place sync's array that differ from what the
   /// array it overwrites holds at the same place.
   llvm::BitVector changedElements(SyncOp sync, Value overwritten);
+  /// The arrays in memory so far, which a stage's code may read.
+  SmallVector<Value> arraysInMemory() const;
+  /// Where `cache` keeps changedElements(sync, overwritten).
+  ChangedElementsCache::Key changedElementsKey(SyncOp sync, Value overwritten);
   Operation *emitBarrier(SyncScope scope, SyncOp sync);
   /// A workgroup buffer for an array of `type`, owned by `owner`.
   /// Fails, with an error at `owner`, when a shared-memory plan gives its

@@ -354,9 +354,8 @@ LogicalResult KernelLowering::lowerSyncKeptByThreads(SyncOp sync) {
                                        << (shuffles ? "shuffles" : "registers")
                                        << ": " << *why,
                     ErrorKind::RejectedChoice);
-  WorkAssignmentAttrInterface how = sync.getWorkAssignment();
-  if (!how)
-    how = StridedAttr::get(builder.getContext(), blockThreads);
+  WorkAssignmentAttrInterface how =
+      assignmentOrStrided(sync.getWorkAssignment());
   SmallVector<SmallVector<Value>> rounds;
   auto storesNothing = [](Value, ValueRange, ValueRange) {};
   if (failed(emitStage(ArrayRef<Value>{sync.getInput()}, how, storesNothing,

@@ -135,14 +135,7 @@ KernelLowering::StageEmitter::StageEmitter(
   shape = type.getShape();
   skipsIdentity = !compact && written && !written->isAll();
   asksWritten = skipsIdentity;
-  // An in-place stage overwrites what it reads, so a thread computes the
-  // elements of all its rounds before it stores any: one that owns both
-  // elements of a pair (a compare-and-swap under blocked<2>) must not read
-  // back, for the second, what it stored for the first. Unrolled rounds of
-  // scalar or tuple elements only; elsewhere each round stores as it goes,
-  // and a thread that reads its own stores is an error of the proof.
-  computeThenStore = kept || (inPlace && shape.size() == 1 && rounds > 1 &&
-                              rounds <= kUnrolledRounds);
+  computeThenStore = computesBeforeStoring(type, rounds, inPlace, kept);
 }
 
 KernelLowering::StageEmitter::RoundWrites
@@ -425,7 +418,6 @@ KernelLowering::emitStage(ArrayRef<Value> arrays,
                           const ElementSet *written, bool inPlace,
                           SmallVectorImpl<SmallVector<Value>> *kept) {
   counters.stage();
-  if (!how)
-    how = StridedAttr::get(builder.getContext(), blockThreads);
+  how = assignmentOrStrided(how);
   return StageEmitter(*this, arrays, how, store, written, inPlace, kept).emit();
 }

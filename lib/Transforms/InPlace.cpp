@@ -1,6 +1,7 @@
 //===- InPlace.cpp - stages that overwrite what they read -----------------===//
 
 #include "Obs/Analysis/KernelSimulation.h"
+#include "Obs/KernelLowering/Flatten.h"
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -18,6 +19,136 @@ namespace mlir::obs {
 using namespace mlir;
 using namespace mlir::obs;
 
+/// The syncs (by position in program order) whose trial in place would
+/// fail, as `simulation`, of the kernel as it is, shows: those the lowering
+/// found no array to overwrite for (it finds the same one, or none, whatever
+/// else is in place), and those whose stage would race within itself: a
+/// thread would overwrite an element that another thread of the stage
+/// still reads, or, storing each round as it goes, that the same thread
+/// reads later in the stage. In place, a stage that changes every element
+/// writes each where the array it overwrites holds it, by the same thread,
+/// and reads as it reads now, in the same order where it stores as it goes
+/// (one that leaves elements as they are skips their writes, and may skip
+/// what computes them: it is left to its trial). A
+/// race within a stage is blamed on that stage's sync alone, so refineSyncs
+/// would undo the choice in its first round whatever the other candidates
+/// are: only the trial's simulation is saved. Where a warp barrier lets the
+/// accesses of two stages meet, a race could be blamed on another sync
+/// too, and none is looked for.
+static llvm::DenseSet<unsigned>
+findFailingInPlace(const KernelSimulation &simulation,
+                   ChangedElementsCache &cache) {
+  llvm::DenseSet<unsigned> failing;
+  for (const InPlaceProspect &prospect : simulation.inPlaceProspects)
+    if (!prospect.overwritten)
+      failing.insert(prospect.syncIndex);
+  const BlockRun &run = simulation.run;
+  ArrayRef<Barrier> barriers = run.getBarriers();
+  if (llvm::any_of(barriers,
+                   [](const Barrier &barrier) { return !barrier.block; }))
+    return failing;
+  llvm::DenseMap<Value, unsigned> memoryOf;
+  for (auto [index, memory] : llvm::enumerate(run.getMemories()))
+    if (memory.workgroup)
+      memoryOf[memory.root] = index;
+  // Each prospect's memories (one per component, its own and those it
+  // would overwrite, with the bytes of an element), and the phases its
+  // stage runs in: the phase a barrier of its sync ends (a stage in a
+  // repeat runs in one per iteration).
+  struct Watched {
+    const InPlaceProspect *prospect;
+    llvm::SmallDenseMap<unsigned, std::pair<bool, uint64_t>, 4> memories;
+  };
+  llvm::DenseMap<unsigned, Watched> watchedSync;
+  for (const InPlaceProspect &prospect : simulation.inPlaceProspects) {
+    Watched watched;
+    watched.prospect = &prospect;
+    for (auto [own, overwritten] :
+         llvm::zip_equal(prospect.buffers, prospect.overwrittenBuffers)) {
+      auto ownMemory = memoryOf.find(own);
+      auto overwrittenMemory = memoryOf.find(overwritten);
+      if (ownMemory == memoryOf.end() || overwrittenMemory == memoryOf.end()) {
+        watched.memories.clear();
+        break;
+      }
+      uint64_t bytes = llvm::divideCeil(
+          cast<MemRefType>(own.getType()).getElementTypeBitWidth(), 8);
+      watched.memories[ownMemory->second] = {true, bytes};
+      watched.memories[overwrittenMemory->second] = {false, bytes};
+    }
+    if (!watched.memories.empty())
+      watchedSync[prospect.syncIndex] = std::move(watched);
+  }
+  ObsDialect::SyncIndexAttrHelper syncIndex(
+      static_cast<Operation *>(simulation.func)->getContext());
+  std::vector<const Watched *> watchedPhase(barriers.size(), nullptr);
+  for (auto [phase, barrier] : llvm::enumerate(barriers))
+    if (IntegerAttr index = syncIndex.getAttr(barrier.op);
+        index && index.getInt() >= 0)
+      if (auto it = watchedSync.find(index.getInt()); it != watchedSync.end())
+        watchedPhase[phase] = &it->second;
+  // Each watched phase's writes of its own buffers, by element, and reads
+  // of the buffers it would overwrite; an access of a place not known (or
+  // not one element) leaves the stage to its trial.
+  struct ThreadAccess {
+    unsigned thread;
+    uint64_t order;
+  };
+  struct PhaseAccesses {
+    llvm::DenseMap<int64_t, ThreadAccess> writerOf;
+    std::vector<std::pair<int64_t, ThreadAccess>> reads;
+    bool unknown = false;
+  };
+  llvm::DenseMap<unsigned, PhaseAccesses> byPhase;
+  for (const Access &access : run.getAccesses()) {
+    const Watched *watched = access.phase < watchedPhase.size()
+                                 ? watchedPhase[access.phase]
+                                 : nullptr;
+    if (!watched)
+      continue;
+    auto memory = watched->memories.find(access.memory);
+    if (memory == watched->memories.end())
+      continue;
+    auto [own, elementBytes] = memory->second;
+    PhaseAccesses &phase = byPhase[access.phase];
+    if (access.element < 0 || access.atomic ||
+        access.byteEnd - access.byteBegin != elementBytes) {
+      phase.unknown = true;
+      continue;
+    }
+    ThreadAccess by{access.thread, access.order};
+    if (own && access.write) {
+      auto [writer, inserted] = phase.writerOf.try_emplace(access.element, by);
+      phase.unknown |= !inserted && writer->second.thread != access.thread;
+    } else if (!own && !access.write) {
+      phase.reads.push_back({access.element, by});
+    }
+  }
+  for (auto &entry : byPhase) {
+    const PhaseAccesses &accesses = entry.second;
+    const InPlaceProspect &prospect = *watchedPhase[entry.first]->prospect;
+    if (accesses.unknown || failing.contains(prospect.syncIndex))
+      continue;
+    bool raced = llvm::any_of(accesses.reads, [&](const auto &read) {
+      auto writer = accesses.writerOf.find(read.first);
+      if (writer == accesses.writerOf.end())
+        return false;
+      const ThreadAccess &write = writer->second, &other = read.second;
+      return write.thread != other.thread ||
+             (prospect.storesAsItGoes && write.order < other.order);
+    });
+    if (!raced)
+      continue;
+    SyncOp sync = simulation.syncs[prospect.syncIndex];
+    llvm::BitVector changed = cache.getOrCompute(prospect.changedKey, [&] {
+      return findChangedElements(sync, prospect.overwritten, prospect.sources);
+    });
+    if (changed.all())
+      failing.insert(prospect.syncIndex);
+  }
+  return failing;
+}
+
 namespace {
 struct ObsInPlacePass : mlir::obs::impl::ObsInPlaceBase<ObsInPlacePass> {
   void runOnOperation() override {
@@ -25,16 +156,29 @@ struct ObsInPlacePass : mlir::obs::impl::ObsInPlaceBase<ObsInPlacePass> {
     auto &simulations = getAnalysis<KernelSimulations>();
     SimulationCount count(*this, numSimulations, numSimulationsReused,
                           numSimulationsRescoped, simulations);
-    FailureOr<bool> safe = isSafeToRefine(kernel, simulations);
+    std::shared_ptr<const KernelSimulation> before;
+    FailureOr<bool> safe = isSafeToRefine(kernel, simulations, &before);
     if (failed(safe))
       return signalPassFailure();
     if (!*safe)
       return;
+    // The simulation's syncs are the kernel's one for one only for a flat
+    // kernel.
+    llvm::DenseSet<unsigned> failing;
+    if (isFlat(kernel))
+      failing = findFailingInPlace(*before, simulations.changedElements());
     SmallVector<SyncOp> candidates;
+    unsigned position = 0;
     kernel.walk([&](SyncOp sync) {
       // An array kept by its threads has no buffer to place.
-      if (!sync.getEffectivePlacementAttr() && !sync.isOutputOnly() &&
-          !sync.isKeptByThreads())
+      if (sync.getEffectivePlacementAttr() || sync.isOutputOnly() ||
+          sync.isKeptByThreads()) {
+        ++position;
+        return;
+      }
+      if (failing.contains(position++))
+        addToStatistic(*this, numNotTried, "syncs-not-tried");
+      else
         candidates.push_back(sync);
     });
     // A shared-memory plan (obs-plan-shared run before) gave each buffer

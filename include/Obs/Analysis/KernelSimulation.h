@@ -36,6 +36,8 @@ struct KernelSimulation {
   SmallVector<SyncOp> syncs;
   /// Syncs the lowering placed in place over the array their stage reads.
   llvm::DenseSet<Operation *> placedInPlace;
+  /// The stages stored fresh that could go in place instead.
+  SmallVector<InPlaceProspect> inPlaceProspects;
   BlockRun run;
   uint64_t identityWrites = 0;
   /// The kernel's elements that a launch of it puts at one global place of
@@ -226,8 +228,11 @@ void reportRegisterViolation(const KernelSimulation &simulation,
 /// Whether `kernel`, as it is now, is one a refinement pass may start
 /// from: its simulation finds no hazard and no wrong read of an array in
 /// registers (a kernel with either is the verifier's to report). Fails,
-/// with the reason reported, when it cannot be simulated.
-FailureOr<bool> isSafeToRefine(KernelOp kernel, KernelSimulations &simulations);
+/// with the reason reported, when it cannot be simulated. The simulation
+/// goes to `simulated` where it is given.
+FailureOr<bool>
+isSafeToRefine(KernelOp kernel, KernelSimulations &simulations,
+               std::shared_ptr<const KernelSimulation> *simulated = nullptr);
 
 struct SyncRefinement {
   llvm::function_ref<void(SyncOp)> apply;

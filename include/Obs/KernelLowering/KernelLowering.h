@@ -27,7 +27,29 @@ constexpr int64_t kDynamicGridLength = 2147483647;
 /// (gpu.barrier) or a warp barrier (nvvm.bar.warp.sync with its mask).
 bool isLoweredBarrier(Operation *op);
 
-/// What the lowering counts, for pass statistics.
+/// A stage the lowering gave a shared buffer of its own, and what `inplace`
+/// would do with it instead: what obs-inplace needs to tell, from a run of
+/// the kernel as it is, that trying it would fail. Its sync's position in
+/// program order; the array in memory it would overwrite (null: none, so
+/// in place could not apply); its buffers and the buffers it would
+/// overwrite, component by component, where they are workgroup attributions
+/// of one memref type each (none otherwise); what the elements it would
+/// change are found from (findChangedElements' arguments, in the lowered
+/// kernel's copy, and the key of ChangedElementsCache under which the
+/// lowering keeps them); and whether, in place and changing every element,
+/// it would store each round as it goes (more rounds than are unrolled)
+/// rather than compute all of a thread's rounds first.
+struct InPlaceProspect {
+  unsigned syncIndex = 0;
+  SmallVector<Value> buffers, overwrittenBuffers;
+  Value overwritten;
+  SmallVector<Value> sources;
+  ChangedElementsCache::Key changedKey;
+  bool storesAsItGoes = false;
+};
+
+/// What the lowering counts, for pass statistics, and what it tells the
+/// simulation.
 struct GPULoweringCounters {
   std::function<void()> stage = [] {};
   std::function<void()> blockBarrier = [] {};
@@ -38,6 +60,9 @@ struct GPULoweringCounters {
   /// A stage whose array stays in registers.
   std::function<void()> registerStage = [] {};
   std::function<void()> shuffleStage = [] {};
+  /// Each stage that could go in place and has not; unset, none is looked
+  /// for.
+  std::function<void(InPlaceProspect)> inPlaceProspect = nullptr;
 };
 
 /// Where a launch places each block's arrays (see obs.launch's `layouts`):

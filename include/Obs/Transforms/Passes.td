@@ -467,6 +467,10 @@ def ObsInPlace : Pass<"obs-inplace", "::mlir::obs::KernelOp"> {
     Statistic<"numInPlace", "syncs-in-place", "Syncs placed in place">,
     Statistic<"numIdentityWrites", "identity-writes-dropped",
               "Elements in-place stages leave as they are">,
+    Statistic<"numNotTried", "syncs-not-tried",
+              "Syncs not tried in place: their stage has no array to "
+              "overwrite, or the simulation of the kernel as it was shows "
+              "that it would then race within itself">,
     Statistic<"numSimulations", "simulations",
               "Kernel simulations run (each a lowering and a run of every thread)">,
     Statistic<"numSimulationsReused", "simulations-reused",
