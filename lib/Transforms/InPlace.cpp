@@ -52,19 +52,23 @@ findFailingInPlace(const KernelSimulation &simulation,
     if (memory.workgroup)
       memoryOf[memory.root] = index;
   // Each prospect's memories (one per component, its own and those it
-  // would overwrite, with the bytes of an element), and the phases its
-  // stage runs in: the phase a barrier of its sync ends (a stage in a
-  // repeat runs in one per iteration).
+  // would overwrite), and the phases its stage runs in: the phase a barrier
+  // of its sync ends (a stage in a repeat runs in one per iteration).
+  struct WatchedMemory {
+    bool own;
+    unsigned component;
+    uint64_t elementBytes;
+  };
   struct Watched {
     const InPlaceProspect *prospect;
-    llvm::SmallDenseMap<unsigned, std::pair<bool, uint64_t>, 4> memories;
+    llvm::SmallDenseMap<unsigned, WatchedMemory, 4> memories;
   };
   llvm::DenseMap<unsigned, Watched> watchedSync;
   for (const InPlaceProspect &prospect : simulation.inPlaceProspects) {
     Watched watched;
     watched.prospect = &prospect;
-    for (auto [own, overwritten] :
-         llvm::zip_equal(prospect.buffers, prospect.overwrittenBuffers)) {
+    for (auto [component, own, overwritten] :
+         llvm::enumerate(prospect.buffers, prospect.overwrittenBuffers)) {
       auto ownMemory = memoryOf.find(own);
       auto overwrittenMemory = memoryOf.find(overwritten);
       if (ownMemory == memoryOf.end() || overwrittenMemory == memoryOf.end()) {
@@ -73,8 +77,9 @@ findFailingInPlace(const KernelSimulation &simulation,
       }
       uint64_t bytes = llvm::divideCeil(
           cast<MemRefType>(own.getType()).getElementTypeBitWidth(), 8);
-      watched.memories[ownMemory->second] = {true, bytes};
-      watched.memories[overwrittenMemory->second] = {false, bytes};
+      unsigned index = component;
+      watched.memories[ownMemory->second] = {true, index, bytes};
+      watched.memories[overwrittenMemory->second] = {false, index, bytes};
     }
     if (!watched.memories.empty())
       watchedSync[prospect.syncIndex] = std::move(watched);
@@ -87,16 +92,16 @@ findFailingInPlace(const KernelSimulation &simulation,
         index && index.getInt() >= 0)
       if (auto it = watchedSync.find(index.getInt()); it != watchedSync.end())
         watchedPhase[phase] = &it->second;
-  // Each watched phase's writes of its own buffers, by element, and reads
-  // of the buffers it would overwrite; an access of a place not known (or
-  // not one element) leaves the stage to its trial.
+  // Each watched phase's writes of its own buffers, by place (component and
+  // element), and reads of the buffers it would overwrite; an access of a
+  // place not known (or not one element) leaves the stage to its trial.
   struct ThreadAccess {
     unsigned thread;
     uint64_t order;
   };
   struct PhaseAccesses {
-    llvm::DenseMap<int64_t, ThreadAccess> writerOf;
-    std::vector<std::pair<int64_t, ThreadAccess>> reads;
+    llvm::DenseMap<std::pair<unsigned, int64_t>, ThreadAccess> writerOf;
+    std::vector<std::pair<std::pair<unsigned, int64_t>, ThreadAccess>> reads;
     bool unknown = false;
   };
   llvm::DenseMap<unsigned, PhaseAccesses> byPhase;
@@ -109,19 +114,20 @@ findFailingInPlace(const KernelSimulation &simulation,
     auto memory = watched->memories.find(access.memory);
     if (memory == watched->memories.end())
       continue;
-    auto [own, elementBytes] = memory->second;
+    const WatchedMemory &watchedMemory = memory->second;
     PhaseAccesses &phase = byPhase[access.phase];
     if (access.element < 0 || access.atomic ||
-        access.byteEnd - access.byteBegin != elementBytes) {
+        access.byteEnd - access.byteBegin != watchedMemory.elementBytes) {
       phase.unknown = true;
       continue;
     }
+    std::pair<unsigned, int64_t> place{watchedMemory.component, access.element};
     ThreadAccess by{access.thread, access.order};
-    if (own && access.write) {
-      auto [writer, inserted] = phase.writerOf.try_emplace(access.element, by);
+    if (watchedMemory.own && access.write) {
+      auto [writer, inserted] = phase.writerOf.try_emplace(place, by);
       phase.unknown |= !inserted && writer->second.thread != access.thread;
-    } else if (!own && !access.write) {
-      phase.reads.push_back({access.element, by});
+    } else if (!watchedMemory.own && !access.write) {
+      phase.reads.push_back({place, by});
     }
   }
   for (auto &entry : byPhase) {
