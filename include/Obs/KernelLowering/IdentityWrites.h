@@ -54,16 +54,23 @@ public:
   void validate(KernelOp kernel);
   /// The changed elements for `key`, computed by `compute` where no copy of
   /// the kernel has yet. The copies of one kernel lower in parallel: one
-  /// computes while the others wait for it, rather than each computing.
+  /// computes a key while the others wait for it, rather than each
+  /// computing; other keys are computed meanwhile (the map is locked only
+  /// to find a key's entry).
   llvm::BitVector getOrCompute(Key key,
                                llvm::function_ref<llvm::BitVector()> compute) {
     if (!results)
       return compute();
-    std::lock_guard<std::mutex> lock(results->mutex);
-    auto it = results->changed.find(key);
-    if (it == results->changed.end())
-      it = results->changed.try_emplace(key, compute()).first;
-    return it->second;
+    std::shared_ptr<Results::Entry> entry;
+    {
+      std::lock_guard<std::mutex> lock(results->mutex);
+      std::shared_ptr<Results::Entry> &kept = results->changed[key];
+      if (!kept)
+        kept = std::make_shared<Results::Entry>();
+      entry = kept;
+    }
+    std::call_once(entry->computed, [&] { entry->changed = compute(); });
+    return entry->changed;
   }
   /// Kept across passes: `validate` decides.
   bool isInvalidated(const AnalysisManager::PreservedAnalyses &) {
@@ -74,8 +81,12 @@ public:
   /// caches of every kernel with that code (their copies lower in
   /// parallel).
   struct Results {
+    struct Entry {
+      std::once_flag computed;
+      llvm::BitVector changed;
+    };
     std::mutex mutex;
-    llvm::DenseMap<Key, llvm::BitVector> changed;
+    llvm::DenseMap<Key, std::shared_ptr<Entry>> changed;
   };
 
 private:
