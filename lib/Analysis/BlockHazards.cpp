@@ -71,11 +71,11 @@ private:
     uint32_t opBits;
     /// The first place it covers.
     uint32_t firstPlace;
-    /// Its position in its thread's program order, where every access of
-    /// the memory has one below 2^32 (`ordersFit`): a thread that reads
-    /// and writes one place in one stage (an in-place trial, a counter)
-    /// is judged by it at every place, where reading it from the full
-    /// Access missed the cache at each.
+    /// Its position in its thread's program order (below the run's
+    /// kMaxAccesses): a thread that reads and writes one place in one
+    /// stage (an in-place trial, a counter) is judged by it at every
+    /// place, where reading it from the full Access missed the cache at
+    /// each.
     uint32_t order;
     bool write, atomic, checkedScatter;
     uint8_t atomicKind;
@@ -147,8 +147,8 @@ private:
   /// The accesses of the memory being searched, and the place after the
   /// last each covers.
   std::vector<PlaceAccess> records;
-  /// Whether every record's `order` is its access's.
-  bool ordersFit = true;
+  static_assert(BlockRun::kMaxAccesses <= UINT32_MAX,
+                "a thread's order of accesses fits a record's 32 bits");
   std::vector<uint32_t> placeEnds;
   /// An access that covers more places than this is wide (its index was
   /// not known: it spans its buffer). Putting it at every place it covers
@@ -267,9 +267,7 @@ SharedHazardSearch::judgePair(const PlaceAccess &write,
   // order.
   bool writeFirst = !(other.phase < write.phase);
   if (sameThreadAndPhase)
-    writeFirst =
-        ordersFit ? write.order <= other.order
-                  : accesses[write.index].order <= accesses[other.index].order;
+    writeFirst = write.order <= other.order;
   const PlaceAccess &first = writeFirst ? write : other;
   const PlaceAccess &second = writeFirst ? other : write;
   // A scatter's stores at places the run could not tell are checked as the
@@ -492,13 +490,11 @@ bool SharedHazardSearch::searchMemory(ArrayRef<unsigned> indices,
   records.reserve(indices.size());
   placeEnds.clear();
   placeEnds.reserve(indices.size());
-  ordersFit = true;
   for (unsigned index : indices) {
     const Access &access = accesses[index];
     unsigned epoch = epochOf(access);
     if (access.write)
       writtenIn.set(epoch);
-    ordersFit &= access.order <= UINT32_MAX;
     records.push_back(
         {index, epoch, access.phase, access.thread, opBitsOf(access),
          static_cast<uint32_t>(placeOf(access.byteBegin)),

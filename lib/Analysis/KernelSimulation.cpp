@@ -198,9 +198,8 @@ SimulationCount::~SimulationCount() {
                  simulations.getRescoped() - rescopedBefore);
 }
 
-/// The sync whose barrier is the `barrier`-th the block passes.
-static SyncOp syncOfBarrier(const KernelSimulation &simulation,
-                            unsigned barrier) {
+SyncOp mlir::obs::syncOfBarrier(const KernelSimulation &simulation,
+                                unsigned barrier) {
   ArrayRef<Barrier> barriers = simulation.run.getBarriers();
   if (barrier >= barriers.size())
     return {};

@@ -63,7 +63,7 @@ findFailingInPlace(const KernelSimulation &simulation,
     const InPlaceProspect *prospect;
     llvm::SmallDenseMap<unsigned, WatchedMemory, 4> memories;
   };
-  llvm::DenseMap<unsigned, Watched> watchedSync;
+  llvm::DenseMap<Operation *, Watched> watchedSync;
   for (const InPlaceProspect &prospect : simulation.inPlaceProspects) {
     Watched watched;
     watched.prospect = &prospect;
@@ -82,16 +82,13 @@ findFailingInPlace(const KernelSimulation &simulation,
       watched.memories[overwrittenMemory->second] = {false, index, bytes};
     }
     if (!watched.memories.empty())
-      watchedSync[prospect.syncIndex] = std::move(watched);
+      watchedSync[simulation.syncs[prospect.syncIndex]] = std::move(watched);
   }
-  ObsDialect::SyncIndexAttrHelper syncIndex(
-      static_cast<Operation *>(simulation.func)->getContext());
   std::vector<const Watched *> watchedPhase(barriers.size(), nullptr);
-  for (auto [phase, barrier] : llvm::enumerate(barriers))
-    if (IntegerAttr index = syncIndex.getAttr(barrier.op);
-        index && index.getInt() >= 0)
-      if (auto it = watchedSync.find(index.getInt()); it != watchedSync.end())
-        watchedPhase[phase] = &it->second;
+  for (unsigned phase = 0; phase < barriers.size(); ++phase)
+    if (auto it = watchedSync.find(syncOfBarrier(simulation, phase));
+        it != watchedSync.end())
+      watchedPhase[phase] = &it->second;
   // Each watched phase's writes of its own buffers, by place (component and
   // element), and reads of the buffers it would overwrite; an access of a
   // place not known (or not one element) leaves the stage to its trial.
@@ -104,7 +101,7 @@ findFailingInPlace(const KernelSimulation &simulation,
     std::vector<std::pair<std::pair<unsigned, int64_t>, ThreadAccess>> reads;
     bool unknown = false;
   };
-  llvm::DenseMap<unsigned, PhaseAccesses> byPhase;
+  std::vector<PhaseAccesses> byPhase(barriers.size());
   for (const Access &access : run.getAccesses()) {
     const Watched *watched = access.phase < watchedPhase.size()
                                  ? watchedPhase[access.phase]
@@ -130,9 +127,11 @@ findFailingInPlace(const KernelSimulation &simulation,
       phase.reads.push_back({place, by});
     }
   }
-  for (auto &entry : byPhase) {
-    const PhaseAccesses &accesses = entry.second;
-    const InPlaceProspect &prospect = *watchedPhase[entry.first]->prospect;
+  for (size_t phase = 0; phase < byPhase.size(); ++phase) {
+    const PhaseAccesses &accesses = byPhase[phase];
+    if (!watchedPhase[phase])
+      continue;
+    const InPlaceProspect &prospect = *watchedPhase[phase]->prospect;
     if (accesses.unknown || failing.contains(prospect.syncIndex))
       continue;
     bool raced = llvm::any_of(accesses.reads, [&](const auto &read) {

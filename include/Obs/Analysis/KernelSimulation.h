@@ -203,6 +203,10 @@ private:
 /// it reported anything.
 LogicalResult reportUnsafeSyncs(const KernelSimulation &simulation);
 
+/// The sync whose barrier is the `barrier`-th the block passes (the one its
+/// phase `barrier` ends); null for a barrier of no sync or past the last.
+SyncOp syncOfBarrier(const KernelSimulation &simulation, unsigned barrier);
+
 /// The sync responsible for `hazard` (null when none is): the stage that
 /// has it when it is within one stage, otherwise the first warp-scoped sync
 /// between the two accesses.
