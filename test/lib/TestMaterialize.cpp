@@ -163,9 +163,11 @@ struct TestMaterializePass
 namespace mlir::obs::test {
 void registerTestBlockRunPass();
 void registerTestIntegerEvaluationPass();
+void registerTestSymbolicHazardsPass();
 void registerTestPasses() {
   PassRegistration<TestMaterializePass>();
   registerTestBlockRunPass();
   registerTestIntegerEvaluationPass();
+  registerTestSymbolicHazardsPass();
 }
 } // namespace mlir::obs::test
