@@ -1,0 +1,625 @@
+//===- SymbolicValues.cpp - integer values as quasi-affine pieces ---------===//
+
+#include "SymbolicValues.h"
+#include "Obs/Dialect/Obs/ObsDialect.h"
+#include "mlir/Analysis/Presburger/IntegerRelation.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+#include <map>
+
+using namespace mlir;
+using namespace mlir::obs;
+using namespace mlir::obs::symbolic;
+
+namespace {
+/// A Presburger set in the making: constraints flattened to linear forms
+/// over its dims and the local variables their floordivs and mods need,
+/// one local for each floordiv of one form by one divisor, however many
+/// constraints use it (the thread's warp, a partner's bit), so that the
+/// simplex works on few columns.
+class PresburgerSetBuilder {
+public:
+  explicit PresburgerSetBuilder(unsigned numDims)
+      : set(presburger::PresburgerSpace::getSetSpace(numDims)) {}
+
+  /// Adds `constraint`; false when it is not quasi-affine.
+  bool add(const Constraint &constraint) {
+    std::optional<Form> form = flatten(constraint.expr);
+    if (!form)
+      return false;
+    SmallVector<int64_t> row = padded(*form);
+    if (constraint.equality)
+      set.addEquality(row);
+    else
+      set.addInequality(row);
+    return true;
+  }
+  bool isIntegerEmpty() const { return set.isIntegerEmpty(); }
+
+private:
+  /// Coefficients of the variables there were at its making (those added
+  /// since have none), then the constant.
+  using Form = SmallVector<int64_t, 8>;
+
+  SmallVector<int64_t> padded(const Form &form) const {
+    SmallVector<int64_t> row(set.getNumVars() + 1, 0);
+    std::copy(form.begin(), form.end() - 1, row.begin());
+    row.back() = form.back();
+    return row;
+  }
+  Form constantForm(int64_t value) const {
+    Form form(set.getNumVars() + 1, 0);
+    form.back() = value;
+    return form;
+  }
+  static std::optional<int64_t> constantOf(const Form &form) {
+    if (llvm::any_of(ArrayRef<int64_t>(form).drop_back(),
+                     [](int64_t c) { return c != 0; }))
+      return std::nullopt;
+    return form.back();
+  }
+  Form sum(const Form &a, const Form &b, int64_t scaleB) const {
+    SmallVector<int64_t> x = padded(a), y = padded(b);
+    Form result(x.size());
+    for (size_t i = 0; i < x.size(); ++i)
+      result[i] = x[i] + scaleB * y[i];
+    return result;
+  }
+  /// The local equal to `dividend` floordiv `divisor`, as a form.
+  Form floorDiv(const Form &dividend, int64_t divisor) {
+    SmallVector<int64_t> row = padded(dividend);
+    std::vector<int64_t> key(row.begin(), row.end() - 1);
+    while (!key.empty() && key.back() == 0)
+      key.pop_back();
+    key.push_back(row.back());
+    auto [it, inserted] = locals.try_emplace({key, divisor}, 0);
+    if (inserted)
+      it->second = set.addLocalFloorDiv(row, divisor);
+    Form form = constantForm(0);
+    form[it->second] = 1;
+    return form;
+  }
+  std::optional<Form> flatten(AffineExpr expr) {
+    if (auto constant = dyn_cast<AffineConstantExpr>(expr))
+      return constantForm(constant.getValue());
+    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+      Form form = constantForm(0);
+      form[dim.getPosition()] = 1;
+      return form;
+    }
+    auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+    if (!binary)
+      return std::nullopt;
+    std::optional<Form> lhs = flatten(binary.getLHS());
+    std::optional<Form> rhs = lhs ? flatten(binary.getRHS()) : std::nullopt;
+    if (!rhs)
+      return std::nullopt;
+    if (binary.getKind() == AffineExprKind::Add)
+      return sum(*lhs, *rhs, 1);
+    std::optional<int64_t> right = constantOf(*rhs);
+    if (binary.getKind() == AffineExprKind::Mul) {
+      if (right)
+        return sum(constantForm(0), *lhs, *right);
+      if (std::optional<int64_t> left = constantOf(*lhs))
+        return sum(constantForm(0), *rhs, *left);
+      return std::nullopt;
+    }
+    if (!right || *right <= 0)
+      return std::nullopt;
+    switch (binary.getKind()) {
+    case AffineExprKind::FloorDiv:
+      return floorDiv(*lhs, *right);
+    case AffineExprKind::CeilDiv:
+      return floorDiv(sum(*lhs, constantForm(*right - 1), 1), *right);
+    case AffineExprKind::Mod:
+      return sum(*lhs, floorDiv(*lhs, *right), -*right);
+    default:
+      return std::nullopt;
+    }
+  }
+
+  presburger::IntegerPolyhedron set;
+  std::map<std::pair<std::vector<int64_t>, int64_t>, unsigned> locals;
+};
+
+} // namespace
+
+const Symbolic &SymbolicValues::valueOf(Value value) {
+  auto it = values.find(value.getAsOpaquePointer());
+  if (it != values.end())
+    return it->second;
+  // A value from outside the function, or a block argument the walk did
+  // not bind (a kernel's scalar argument): data, as the simulation has it.
+  Symbolic result = data();
+  if (value.getType().isIntOrIndex())
+    if (auto argument = dyn_cast<BlockArgument>(value);
+        argument && argument.getOwner()->getParentOp() != func)
+      result = unsupported(argument.getOwner()->getParentOp());
+  return values[key(value)] = std::move(result);
+}
+
+Symbolic SymbolicValues::combine(
+    Operation &op, const Symbolic &a, const Symbolic &b,
+    llvm::function_ref<AffineExpr(AffineExpr, AffineExpr)> combineExprs) {
+  if (a.unsupported)
+    return unsupported(a.unsupported);
+  if (b.unsupported)
+    return unsupported(b.unsupported);
+  Symbolic result;
+  for (const Piece &x : a.pieces)
+    for (const Piece &y : b.pieces) {
+      std::optional<Conjunction> conditions =
+          conjoin(x.conditions, y.conditions);
+      if (!conditions)
+        continue;
+      AffineExpr expr;
+      if (x.expr && y.expr) {
+        expr = combineExprs(x.expr, y.expr);
+        if (!expr)
+          return unsupported(&op);
+      }
+      result.pieces.push_back({std::move(*conditions), expr});
+      if (result.pieces.size() > kMaxPieces)
+        return unsupported(&op);
+    }
+  return result;
+}
+
+bool SymbolicValues::isNonNegative(AffineExpr expr,
+                                   ArrayRef<Constraint> conditions) {
+  if (rangeOf(expr).lo >= 0)
+    return true;
+  // Negative for no thread that computes it: in none of the cases that
+  // run the op.
+  for (const Conjunction &where : currentPath) {
+    std::optional<Conjunction> negative = conjoin(where, conditions);
+    if (!negative)
+      continue;
+    addDomain(*negative, 0);
+    negative->push_back({-expr - 1, false});
+    if (isSatisfiable(*negative, 1 + getNumLoops()))
+      return false;
+  }
+  return true;
+}
+
+SmallVector<Conjunction> SymbolicValues::casesWhere(const Symbolic &condition,
+                                                    bool truth) {
+  SmallVector<Conjunction> cases;
+  for (const Piece &piece : condition.pieces) {
+    auto value = dyn_cast_if_present<AffineConstantExpr>(piece.expr);
+    if (!piece.expr || (value && (value.getValue() != 0) == truth))
+      cases.push_back(piece.conditions);
+  }
+  return cases;
+}
+
+Symbolic SymbolicValues::evaluateCompare(arith::CmpIOp compare) {
+  const Symbolic &a = valueOf(compare.getLhs());
+  const Symbolic &b = valueOf(compare.getRhs());
+  if (a.unsupported || b.unsupported)
+    return unsupported(a.unsupported ? a.unsupported : b.unsupported);
+  using Predicate = arith::CmpIPredicate;
+  Predicate predicate = compare.getPredicate();
+  bool isUnsigned = predicate == Predicate::ult ||
+                    predicate == Predicate::ule ||
+                    predicate == Predicate::ugt || predicate == Predicate::uge;
+  Symbolic result;
+  AffineExpr one = getAffineConstantExpr(1, context);
+  AffineExpr zero = getAffineConstantExpr(0, context);
+  for (const Piece &x : a.pieces)
+    for (const Piece &y : b.pieces) {
+      std::optional<Conjunction> conditions =
+          conjoin(x.conditions, y.conditions);
+      if (!conditions)
+        continue;
+      if (!x.expr || !y.expr) {
+        result.pieces.push_back({std::move(*conditions), AffineExpr()});
+        continue;
+      }
+      // Unsigned compares mean the signed ones where both sides are
+      // non-negative.
+      if (isUnsigned && (!isNonNegative(x.expr, *conditions) ||
+                         !isNonNegative(y.expr, *conditions)))
+        return unsupported(compare);
+      AffineExpr less = y.expr - x.expr - 1; // x < y  iff  less >= 0
+      AffineExpr greater = x.expr - y.expr - 1;
+      AffineExpr atMost = y.expr - x.expr, atLeast = x.expr - y.expr;
+      // The cases, each a constraint and the compare's value there.
+      SmallVector<std::pair<Constraint, AffineExpr>, 3> cases;
+      switch (predicate) {
+      case Predicate::eq:
+      case Predicate::ne: {
+        bool eq = predicate == Predicate::eq;
+        cases = {{{atLeast, true}, eq ? one : zero},
+                 {{less, false}, eq ? zero : one},
+                 {{greater, false}, eq ? zero : one}};
+        break;
+      }
+      case Predicate::slt:
+      case Predicate::ult:
+        cases = {{{less, false}, one}, {{atLeast, false}, zero}};
+        break;
+      case Predicate::sle:
+      case Predicate::ule:
+        cases = {{{atMost, false}, one}, {{greater, false}, zero}};
+        break;
+      case Predicate::sgt:
+      case Predicate::ugt:
+        cases = {{{greater, false}, one}, {{atMost, false}, zero}};
+        break;
+      case Predicate::sge:
+      case Predicate::uge:
+        cases = {{{atLeast, false}, one}, {{less, false}, zero}};
+        break;
+      }
+      for (auto &[constraint, value] : cases) {
+        std::optional<Conjunction> where = conjoin(*conditions, constraint);
+        if (where)
+          result.pieces.push_back({std::move(*where), value});
+      }
+      if (result.pieces.size() > kMaxPieces)
+        return unsupported(compare);
+    }
+  return result;
+}
+
+Symbolic SymbolicValues::evaluateBits(Operation &op, const Symbolic &value,
+                                      uint64_t mask) {
+  // x & m, x | m and x ^ m, for a non-negative x, are sums of x's bits
+  // (x floordiv 2^b) mod 2 at the bits b of m.
+  if (value.unsupported)
+    return unsupported(value.unsupported);
+  if (llvm::popcount(mask) > 8 && !llvm::isMask_64(mask))
+    return unsupported(&op);
+  Symbolic result;
+  for (const Piece &piece : value.pieces) {
+    if (!piece.expr) {
+      result.pieces.push_back(piece);
+      continue;
+    }
+    if (!isNonNegative(piece.expr, piece.conditions))
+      return unsupported(&op);
+    AffineExpr x = piece.expr, expr;
+    if (isa<arith::AndIOp>(op) && llvm::isMask_64(mask)) {
+      expr = x % static_cast<int64_t>(mask + 1);
+    } else {
+      expr = isa<arith::AndIOp>(op) ? getAffineConstantExpr(0, context) : x;
+      for (unsigned bit = 0; bit < 63; ++bit) {
+        if (!(mask >> bit & 1))
+          continue;
+        int64_t weight = int64_t(1) << bit;
+        AffineExpr set = x.floorDiv(weight) % 2;
+        if (isa<arith::AndIOp>(op))
+          expr = expr + set * weight;
+        else if (isa<arith::OrIOp>(op))
+          expr = expr + (1 - set) * weight;
+        else
+          expr = expr + (1 - set * 2) * weight;
+      }
+    }
+    result.pieces.push_back({piece.conditions, expr});
+  }
+  return result;
+}
+
+Symbolic SymbolicValues::evaluate(Operation &op) {
+  Value resultValue = op.getResult(0);
+  Type type = resultValue.getType();
+  if (!type.isIntOrIndex())
+    return data();
+  APInt constantValue;
+  if (matchPattern(resultValue, m_ConstantInt(&constantValue)))
+    return constant(type.isInteger(1)
+                        ? static_cast<int64_t>(constantValue.getZExtValue())
+                        : constantValue.getSExtValue());
+  if (auto id = dyn_cast<gpu::ThreadIdOp>(op)) {
+    if (id.getDimension() != gpu::Dimension::x)
+      return constant(0);
+    Symbolic result;
+    result.pieces.push_back({{}, thread});
+    return result;
+  }
+  // As in the simulation: the lowering addresses global memory for block
+  // 0; the block index the kernel's own code computes with is any.
+  if (isa<gpu::BlockIdOp>(op))
+    return ObsDialect::DataAttrHelper(context).isAttrPresent(&op) ? data()
+                                                                  : constant(0);
+  if (auto dim = dyn_cast<gpu::BlockDimOp>(op))
+    return constant(dim.getDimension() == gpu::Dimension::x ? threads : 1);
+  if (isa<memref::LoadOp>(op)) {
+    // A constant table's entries are known to the simulation.
+    auto get = cast<memref::LoadOp>(op)
+                   .getMemRef()
+                   .getDefiningOp<memref::GetGlobalOp>();
+    return get ? unsupported(&op) : data();
+  }
+  // A shuffle's value is data whatever its lanes, as the simulation has
+  // it; so is poison.
+  if (isa<NVVM::ShflOp, gpu::ShuffleOp, ub::PoisonOp>(op))
+    return data();
+
+  // Integer arithmetic: data in, data out.
+  // An operand that is data in every case makes the result data.
+  bool anyUnsupported = false, anyData = false;
+  for (Value operand : op.getOperands()) {
+    const Symbolic &known = valueOf(operand);
+    anyUnsupported |= known.unsupported != nullptr;
+    anyData |= !known.unsupported &&
+               llvm::all_of(known.pieces,
+                            [](const Piece &piece) { return !piece.expr; });
+  }
+  auto operand = [&](unsigned i) -> const Symbolic & {
+    return valueOf(op.getOperand(i));
+  };
+  auto constantOperand = [&](unsigned i) -> std::optional<int64_t> {
+    APInt value;
+    if (matchPattern(op.getOperand(i), m_ConstantInt(&value)))
+      return value.getSExtValue();
+    return std::nullopt;
+  };
+  auto binary = [&](auto combineExprs) {
+    return combine(op, operand(0), operand(1), combineExprs);
+  };
+  auto byConstant = [&](bool needsNonNegative, auto apply) -> Symbolic {
+    std::optional<int64_t> divisor = constantOperand(1);
+    if (!divisor || *divisor <= 0)
+      return anyData ? data() : unsupported(&op);
+    const Symbolic &value = operand(0);
+    if (value.unsupported)
+      return unsupported(value.unsupported);
+    Symbolic result;
+    for (const Piece &piece : value.pieces) {
+      if (piece.expr && needsNonNegative &&
+          !isNonNegative(piece.expr, piece.conditions))
+        return unsupported(&op);
+      result.pieces.push_back(
+          {piece.conditions,
+           piece.expr ? apply(piece.expr, *divisor) : AffineExpr()});
+    }
+    return result;
+  };
+
+  bool isBoolean = type.isInteger(1);
+  Symbolic result =
+      llvm::TypeSwitch<Operation *, Symbolic>(&op)
+          .Case<arith::AddIOp>([&](auto) {
+            return binary([](AffineExpr a, AffineExpr b) { return a + b; });
+          })
+          .Case<arith::SubIOp>([&](auto) {
+            return binary([](AffineExpr a, AffineExpr b) { return a - b; });
+          })
+          .Case<arith::MulIOp>([&](auto) {
+            return binary([](AffineExpr a, AffineExpr b) {
+              if (isa<AffineConstantExpr>(a) || isa<AffineConstantExpr>(b))
+                return a * b;
+              return AffineExpr();
+            });
+          })
+          .Case<arith::DivUIOp, arith::DivSIOp>([&](auto) {
+            return byConstant(
+                true, [](AffineExpr x, int64_t d) { return x.floorDiv(d); });
+          })
+          .Case<arith::FloorDivSIOp>([&](auto) {
+            return byConstant(
+                false, [](AffineExpr x, int64_t d) { return x.floorDiv(d); });
+          })
+          .Case<arith::CeilDivUIOp>([&](auto) {
+            return byConstant(
+                true, [](AffineExpr x, int64_t d) { return x.ceilDiv(d); });
+          })
+          .Case<arith::RemUIOp, arith::RemSIOp>([&](auto) {
+            return byConstant(true,
+                              [](AffineExpr x, int64_t d) { return x % d; });
+          })
+          .Case<arith::ShLIOp>([&](auto) -> Symbolic {
+            std::optional<int64_t> shift = constantOperand(1);
+            if (!shift || *shift < 0 || *shift > 62)
+              return anyData ? data() : unsupported(&op);
+            return byConstant(false, [&](AffineExpr x, int64_t) {
+              return x * (int64_t(1) << *shift);
+            });
+          })
+          .Case<arith::ShRUIOp, arith::ShRSIOp>([&](auto) -> Symbolic {
+            std::optional<int64_t> shift = constantOperand(1);
+            if (!shift || *shift < 0 || *shift > 62)
+              return anyData ? data() : unsupported(&op);
+            return byConstant(isa<arith::ShRUIOp>(op),
+                              [&](AffineExpr x, int64_t) {
+                                return x.floorDiv(int64_t(1) << *shift);
+                              });
+          })
+          .Case<arith::AndIOp, arith::OrIOp, arith::XOrIOp>(
+              [&](auto) -> Symbolic {
+                if (isBoolean)
+                  return binary([&](AffineExpr a, AffineExpr b) {
+                    auto x = dyn_cast<AffineConstantExpr>(a);
+                    auto y = dyn_cast<AffineConstantExpr>(b);
+                    if (!x || !y)
+                      return AffineExpr();
+                    int64_t p = x.getValue() != 0, q = y.getValue() != 0;
+                    int64_t value = isa<arith::AndIOp>(op)  ? (p & q)
+                                    : isa<arith::OrIOp>(op) ? (p | q)
+                                                            : (p ^ q);
+                    return getAffineConstantExpr(value, context);
+                  });
+                for (unsigned side : {1u, 0u})
+                  if (std::optional<int64_t> mask = constantOperand(side);
+                      mask && *mask >= 0)
+                    return evaluateBits(op, operand(1 - side), *mask);
+                return anyData ? data() : unsupported(&op);
+              })
+          .Case<arith::CmpIOp>(
+              [&](arith::CmpIOp compare) { return evaluateCompare(compare); })
+          .Case<arith::SelectOp>([&](arith::SelectOp select) -> Symbolic {
+            const Symbolic &condition = valueOf(select.getCondition());
+            if (condition.unsupported)
+              return unsupported(condition.unsupported);
+            Symbolic chosen;
+            for (bool truth : {true, false}) {
+              const Symbolic &side = valueOf(truth ? select.getTrueValue()
+                                                   : select.getFalseValue());
+              if (side.unsupported)
+                return unsupported(side.unsupported);
+              for (const Conjunction &where : casesWhere(condition, truth))
+                for (const Piece &piece : side.pieces)
+                  if (std::optional<Conjunction> both =
+                          conjoin(where, piece.conditions))
+                    chosen.pieces.push_back({std::move(*both), piece.expr});
+            }
+            if (chosen.pieces.size() > kMaxPieces)
+              return unsupported(&op);
+            return chosen;
+          })
+          .Case<arith::MinSIOp, arith::MinUIOp, arith::MaxSIOp, arith::MaxUIOp>(
+              [&](auto) -> Symbolic {
+                bool isMin = isa<arith::MinSIOp, arith::MinUIOp>(op);
+                bool isUnsigned = isa<arith::MinUIOp, arith::MaxUIOp>(op);
+                const Symbolic &a = operand(0), &b = operand(1);
+                if (a.unsupported || b.unsupported)
+                  return unsupported(a.unsupported ? a.unsupported
+                                                   : b.unsupported);
+                Symbolic chosen;
+                for (const Piece &x : a.pieces)
+                  for (const Piece &y : b.pieces) {
+                    std::optional<Conjunction> both =
+                        conjoin(x.conditions, y.conditions);
+                    if (!both)
+                      continue;
+                    if (!x.expr || !y.expr) {
+                      chosen.pieces.push_back({std::move(*both), AffineExpr()});
+                      continue;
+                    }
+                    if (isUnsigned && (!isNonNegative(x.expr, *both) ||
+                                       !isNonNegative(y.expr, *both)))
+                      return unsupported(&op);
+                    // x where x <= y for a min (x >= y for a max), else y.
+                    AffineExpr xFirst =
+                        isMin ? y.expr - x.expr : x.expr - y.expr;
+                    if (auto whereX = conjoin(*both, Constraint{xFirst, false}))
+                      chosen.pieces.push_back({std::move(*whereX), x.expr});
+                    if (auto whereY =
+                            conjoin(*both, Constraint{-xFirst - 1, false}))
+                      chosen.pieces.push_back({std::move(*whereY), y.expr});
+                  }
+                if (chosen.pieces.size() > kMaxPieces)
+                  return unsupported(&op);
+                return chosen;
+              })
+          .Case<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtUIOp>(
+              [&](auto) { return operand(0); })
+          .Case<arith::TruncIOp>([&](auto) -> Symbolic {
+            if (isBoolean)
+              return anyData ? data() : unsupported(&op);
+            return operand(0);
+          })
+          .Case<arith::ExtSIOp>([&](arith::ExtSIOp extend) -> Symbolic {
+            if (!extend.getIn().getType().isInteger(1))
+              return operand(0);
+            // A true i1 extends to -1.
+            return combine(op, operand(0), constant(0),
+                           [](AffineExpr a, AffineExpr) { return -a; });
+          })
+          .Default([&](Operation *) {
+            return anyData && !anyUnsupported ? data() : unsupported(&op);
+          });
+  return result;
+}
+
+void SymbolicValues::addDomain(Conjunction &constraints, unsigned base) const {
+  AffineExpr id = getAffineDimExpr(base, context);
+  constraints.push_back({id, false});
+  constraints.push_back({threads - 1 - id, false});
+  for (unsigned loop = 0; loop < getNumLoops(); ++loop)
+    constraints.push_back({getAffineDimExpr(base + 1 + loop, context), false});
+}
+
+Bounds SymbolicValues::rangeOf(AffineExpr expr) const {
+  if (auto constant = dyn_cast<AffineConstantExpr>(expr))
+    return {Bounds::clamp(constant.getValue()),
+            Bounds::clamp(constant.getValue())};
+  if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+    unsigned position = dim.getPosition();
+    return {0, position == 0 ? threads - 1 : counterMax[position - 1]};
+  }
+  auto binary = cast<AffineBinaryOpExpr>(expr);
+  Bounds lhs = rangeOf(binary.getLHS()), rhs = rangeOf(binary.getRHS());
+  switch (binary.getKind()) {
+  case AffineExprKind::Add:
+    return {Bounds::clamp(lhs.lo + rhs.lo), Bounds::clamp(lhs.hi + rhs.hi)};
+  case AffineExprKind::Mul: {
+    // Products are by constants: one side is a single value.
+    const Bounds &factor = rhs.lo == rhs.hi ? rhs : lhs;
+    const Bounds &other = rhs.lo == rhs.hi ? lhs : rhs;
+    if (factor.lo != factor.hi)
+      return {-Bounds::kFar, Bounds::kFar};
+    int64_t a = Bounds::clamp(other.lo * factor.lo);
+    int64_t b = Bounds::clamp(other.hi * factor.lo);
+    return {std::min(a, b), std::max(a, b)};
+  }
+  case AffineExprKind::FloorDiv:
+  case AffineExprKind::CeilDiv: {
+    if (rhs.lo != rhs.hi || rhs.lo <= 0)
+      return {-Bounds::kFar, Bounds::kFar};
+    bool floor = binary.getKind() == AffineExprKind::FloorDiv;
+    auto divide = [&](int64_t value) {
+      return floor ? llvm::divideFloorSigned(value, rhs.lo)
+                   : llvm::divideCeilSigned(value, rhs.lo);
+    };
+    return {divide(lhs.lo), divide(lhs.hi)};
+  }
+  case AffineExprKind::Mod:
+    if (rhs.lo != rhs.hi || rhs.lo <= 0)
+      return {-Bounds::kFar, Bounds::kFar};
+    // Within one period the value is the dividend's own offset.
+    if (llvm::divideFloorSigned(lhs.lo, rhs.lo) ==
+        llvm::divideFloorSigned(lhs.hi, rhs.lo))
+      return {lhs.lo - llvm::divideFloorSigned(lhs.lo, rhs.lo) * rhs.lo,
+              lhs.hi - llvm::divideFloorSigned(lhs.hi, rhs.lo) * rhs.lo};
+    return {0, rhs.lo - 1};
+  default:
+    return {-Bounds::kFar, Bounds::kFar};
+  }
+}
+
+bool SymbolicValues::isSatisfiable(ArrayRef<Constraint> constraints,
+                                   unsigned numDims) {
+  ++setsChecked;
+  PresburgerSetBuilder set(numDims);
+  llvm::DenseSet<std::pair<const void *, unsigned>> added;
+  for (const Constraint &constraint : constraints) {
+    if (std::optional<bool> truth = constantTruth(constraint)) {
+      if (!*truth)
+        return false;
+      continue;
+    }
+    if (!added
+             .insert(
+                 {constraint.expr.getAsOpaquePointer(), constraint.equality})
+             .second)
+      continue;
+    if (!set.add(constraint))
+      return true; // Not expressible: taken as possible.
+  }
+  return !set.isIntegerEmpty();
+}
+
+unsigned SymbolicValues::addLoopCounter(int64_t greatest) {
+  counterMax.push_back(greatest);
+  return counterMax.size();
+}
+
+void SymbolicValues::evaluateResults(Operation &op) {
+  if (op.getNumResults() == 1) {
+    setValue(op.getResult(0), evaluate(op));
+    return;
+  }
+  for (Value result : op.getResults())
+    setValue(result,
+             result.getType().isIntOrIndex() ? unsupported(&op) : data());
+}

@@ -1,0 +1,174 @@
+//===- SymbolicValues.h - integer values as quasi-affine pieces -*- C++ -*-===//
+//
+// The values of a gpu.func's index arithmetic as the symbolic proof
+// (Obs/Analysis/SymbolicHazards.h) knows them: for every thread at once,
+// quasi-affine expressions in the thread id (dim 0) and the loop counters
+// (dims 1 and up), split into pieces by the selects, compares and branches
+// that choose between them, and the Presburger sets that decide questions
+// about them. Internal to lib/Analysis.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OBS_LIB_ANALYSIS_SYMBOLICVALUES_H
+#define OBS_LIB_ANALYSIS_SYMBOLICVALUES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/AffineExpr.h"
+#include "llvm/ADT/SmallVector.h"
+#include <optional>
+#include <unordered_map>
+
+namespace mlir::obs::symbolic {
+
+/// `expr >= 0`, or `expr == 0`.
+struct Constraint {
+  AffineExpr expr;
+  bool equality;
+};
+using Conjunction = SmallVector<Constraint, 4>;
+
+/// Where `conditions` hold, a value is `expr`; a null `expr` is data: any
+/// value, as the simulation takes a value read from memory to be.
+struct Piece {
+  Conjunction conditions;
+  AffineExpr expr;
+};
+
+/// A value as the proof knows it: pieces that cover every case its selects
+/// and branches make, or nothing, when `unsupported` (the op whose result
+/// the proof cannot express, though the simulation evaluates it).
+struct Symbolic {
+  SmallVector<Piece, 2> pieces;
+  Operation *unsupported = nullptr;
+};
+
+/// A value's pieces multiply through selects and compares; past this many
+/// the value is left unexpressed rather than the sets grown without bound.
+constexpr size_t kMaxPieces = 64;
+
+/// Whether a constant constraint holds (true), fails (false), or the
+/// constraint is not constant.
+inline std::optional<bool> constantTruth(const Constraint &constraint) {
+  auto constant = dyn_cast<AffineConstantExpr>(constraint.expr);
+  if (!constant)
+    return std::nullopt;
+  return constraint.equality ? constant.getValue() == 0
+                             : constant.getValue() >= 0;
+}
+
+/// `a` and `b`, without their constant truths; nullopt when one is false.
+inline std::optional<Conjunction> conjoin(ArrayRef<Constraint> a,
+                                          ArrayRef<Constraint> b) {
+  Conjunction both;
+  for (ArrayRef<Constraint> side : {a, b})
+    for (const Constraint &constraint : side) {
+      std::optional<bool> truth = constantTruth(constraint);
+      if (truth && !*truth)
+        return std::nullopt;
+      if (!truth)
+        both.push_back(constraint);
+    }
+  return both;
+}
+
+/// The least and greatest values an expression takes, saturated far
+/// beyond any index: a cheap test that spares a Presburger set where the
+/// bounds alone decide (a place in another buffer, a value that is never
+/// negative).
+struct Bounds {
+  static constexpr int64_t kFar = int64_t(1) << 40;
+  int64_t lo, hi;
+
+  static int64_t clamp(int64_t value) {
+    return std::max(-kFar, std::min(kFar, value));
+  }
+  bool isBelow(const Bounds &other) const { return hi < other.lo; }
+};
+
+/// The meaning of a gpu.func's integer values, op by op in program order
+/// (the proof's walk sets what loops and branches define), and the
+/// Presburger sets that decide facts about them.
+class SymbolicValues {
+public:
+  SymbolicValues(gpu::GPUFuncOp func, int64_t threads)
+      : func(func), context(func.getContext()), threads(threads),
+        thread(getAffineDimExpr(0, context)) {}
+
+  /// What the proof knows of `value`.
+  const Symbolic &valueOf(Value value);
+  void setValue(Value value, Symbolic meaning) {
+    values[key(value)] = std::move(meaning);
+  }
+  /// Sets the results of `op`, which has no regions, from its operands.
+  void evaluateResults(Operation &op);
+
+  Symbolic constant(int64_t value) const {
+    Symbolic result;
+    result.pieces.push_back({{}, getAffineConstantExpr(value, context)});
+    return result;
+  }
+  static Symbolic data() {
+    Symbolic result;
+    result.pieces.push_back({{}, AffineExpr()});
+    return result;
+  }
+  static Symbolic unsupported(Operation *op) {
+    Symbolic result;
+    result.unsupported = op;
+    return result;
+  }
+  /// The pieces of a boolean where it is `truth`, or data.
+  static SmallVector<Conjunction> casesWhere(const Symbolic &condition,
+                                             bool truth);
+
+  /// A new loop counter, whose greatest value is `counterMax` (Bounds::kFar
+  /// when not known): its dim.
+  unsigned addLoopCounter(int64_t counterMax);
+  unsigned getNumLoops() const { return counterMax.size(); }
+  /// The values `expr` (over one side's dims) takes, from the thread's and
+  /// the loop counters' ranges alone.
+  Bounds rangeOf(AffineExpr expr) const;
+  /// Whether some integer point of `numDims` dims meets `constraints`.
+  bool isSatisfiable(ArrayRef<Constraint> constraints, unsigned numDims);
+  /// Constraints that put the thread of dims [base, base + 1 + loops) in
+  /// the block and its loop counters at zero or more.
+  void addDomain(Conjunction &constraints, unsigned base) const;
+  unsigned getSetsChecked() const { return setsChecked; }
+
+protected:
+  /// `combine` applied piece by piece to `a` and `b` (data where either
+  /// is); a null result from `combine` leaves `op` unexpressed.
+  Symbolic
+  combine(Operation &op, const Symbolic &a, const Symbolic &b,
+          llvm::function_ref<AffineExpr(AffineExpr, AffineExpr)> combine);
+  /// The cases in which the threads run the op being evaluated: what an
+  /// unsigned op's meaning may assume of its operands.
+  ArrayRef<Conjunction> currentPath;
+
+  gpu::GPUFuncOp func;
+  MLIRContext *context;
+  int64_t threads;
+  AffineExpr thread;
+
+private:
+  static void *key(Value value) { return value.getAsOpaquePointer(); }
+  /// The result of `op` on values the proof knows: its integer meaning.
+  Symbolic evaluate(Operation &op);
+  Symbolic evaluateCompare(arith::CmpIOp compare);
+  Symbolic evaluateBits(Operation &op, const Symbolic &value, uint64_t mask);
+  /// Whether `expr` is non-negative wherever `conditions` hold: what an
+  /// unsigned op's meaning over the integers needs.
+  bool isNonNegative(AffineExpr expr, ArrayRef<Constraint> conditions);
+
+  /// Each value's meaning, by its opaque pointer: a node map, so that a
+  /// reference to one stays valid while others are added.
+  std::unordered_map<void *, Symbolic> values;
+  /// Each loop's greatest counter (by its dim less one).
+  SmallVector<int64_t, 4> counterMax;
+  unsigned setsChecked = 0;
+};
+
+} // namespace mlir::obs::symbolic
+
+#endif // OBS_LIB_ANALYSIS_SYMBOLICVALUES_H
