@@ -52,7 +52,7 @@ struct SharedAccess {
     bool data;
   };
   SmallVector<Place, 2> places;
-  /// The loops around it, outermost first.
+  /// The dims of the loop counters around it, outermost first.
   SmallVector<unsigned, 2> loops;
 };
 
@@ -478,6 +478,8 @@ LogicalResult SymbolicProof::walk(Region &region, ArrayRef<Conjunction> path,
 }
 
 void SymbolicProof::judge(const SharedAccess &a, const SharedAccess &b) {
+  if (!verdict.decided())
+    return;
   if (!a.write && !b.write)
     return;
   if (a.atomic && b.atomic && a.atomicKind == b.atomicKind)
@@ -507,8 +509,8 @@ void SymbolicProof::judge(const SharedAccess &a, const SharedAccess &b) {
     while (common < a.loops.size() && common < b.loops.size() &&
            a.loops[common] == b.loops[common])
       ++common;
-    auto counter = [&](bool ofA, unsigned loop) {
-      AffineExpr dim = getAffineDimExpr(1 + loop, context);
+    auto counter = [&](bool ofA, unsigned dimension) {
+      AffineExpr dim = getAffineDimExpr(dimension, context);
       return ofA ? dim : shifted(dim);
     };
     for (unsigned depth = 0; depth <= common; ++depth) {
@@ -569,10 +571,23 @@ void SymbolicProof::judge(const SharedAccess &a, const SharedAccess &b) {
       for (const Conjunction &threadsMeet : threadPairs) {
         Conjunction all = base;
         all.append(threadsMeet.begin(), threadsMeet.end());
-        if (isSatisfiable(all, 2 * side)) {
-          verdict.races.push_back({a.op, b.op});
+        if (!isSatisfiable(all, 2 * side))
+          continue;
+        if (wasLastSetTooDeep()) {
+          (void)undecided(
+              b.op, "index arithmetic too deep for the sets (over " +
+                        Twine(kMaxLocals) + " floordivs and mods in one)");
           return;
         }
+        SymbolicRace race = {a.op, b.op};
+        std::optional<SmallVector<int64_t>> point =
+            findPoint(all, 2 * side, /*wantValues=*/true);
+        if (point && point->size() > side) {
+          race.firstThread = (*point)[0];
+          race.secondThread = (*point)[side];
+        }
+        verdict.races.push_back(race);
+        return;
       }
     }
 }

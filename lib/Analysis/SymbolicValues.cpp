@@ -40,6 +40,17 @@ public:
     return true;
   }
   bool isIntegerEmpty() const { return set.isIntegerEmpty(); }
+  unsigned getNumLocals() const { return set.getNumLocalVars(); }
+  /// A point of the set: its dims' values first.
+  std::optional<SmallVector<int64_t>> findSample() const {
+    std::optional<SmallVector<DynamicAPInt, 8>> point = set.findIntegerSample();
+    if (!point)
+      return std::nullopt;
+    SmallVector<int64_t> values;
+    for (const DynamicAPInt &value : *point)
+      values.push_back(int64_t(value));
+    return values;
+  }
 
 private:
   /// Coefficients of the variables there were at its making (those added
@@ -287,14 +298,14 @@ Symbolic SymbolicValues::evaluateBits(Operation &op, const Symbolic &value,
       return unsupported(&op);
     AffineExpr x = piece.expr, expr;
     if (isa<arith::AndIOp>(op) && llvm::isMask_64(mask)) {
-      expr = x % static_cast<int64_t>(mask + 1);
+      expr = modBy(x, static_cast<int64_t>(mask + 1));
     } else {
       expr = isa<arith::AndIOp>(op) ? getAffineConstantExpr(0, context) : x;
       for (unsigned bit = 0; bit < 63; ++bit) {
         if (!(mask >> bit & 1))
           continue;
         int64_t weight = int64_t(1) << bit;
-        AffineExpr set = x.floorDiv(weight) % 2;
+        AffineExpr set = modBy(floorDivBy(x, weight), 2);
         if (isa<arith::AndIOp>(op))
           expr = expr + set * weight;
         else if (isa<arith::OrIOp>(op))
@@ -402,20 +413,22 @@ Symbolic SymbolicValues::evaluate(Operation &op) {
             });
           })
           .Case<arith::DivUIOp, arith::DivSIOp>([&](auto) {
-            return byConstant(
-                true, [](AffineExpr x, int64_t d) { return x.floorDiv(d); });
+            return byConstant(true, [&](AffineExpr x, int64_t d) {
+              return floorDivBy(x, d);
+            });
           })
           .Case<arith::FloorDivSIOp>([&](auto) {
-            return byConstant(
-                false, [](AffineExpr x, int64_t d) { return x.floorDiv(d); });
+            return byConstant(false, [&](AffineExpr x, int64_t d) {
+              return floorDivBy(x, d);
+            });
           })
           .Case<arith::CeilDivUIOp>([&](auto) {
             return byConstant(
                 true, [](AffineExpr x, int64_t d) { return x.ceilDiv(d); });
           })
           .Case<arith::RemUIOp, arith::RemSIOp>([&](auto) {
-            return byConstant(true,
-                              [](AffineExpr x, int64_t d) { return x % d; });
+            return byConstant(
+                true, [&](AffineExpr x, int64_t d) { return modBy(x, d); });
           })
           .Case<arith::ShLIOp>([&](auto) -> Symbolic {
             std::optional<int64_t> shift = constantOperand(1);
@@ -431,7 +444,7 @@ Symbolic SymbolicValues::evaluate(Operation &op) {
               return anyData ? data() : unsupported(&op);
             return byConstant(isa<arith::ShRUIOp>(op),
                               [&](AffineExpr x, int64_t) {
-                                return x.floorDiv(int64_t(1) << *shift);
+                                return floorDivBy(x, int64_t(1) << *shift);
                               });
           })
           .Case<arith::AndIOp, arith::OrIOp, arith::XOrIOp>(
@@ -454,8 +467,28 @@ Symbolic SymbolicValues::evaluate(Operation &op) {
                     return evaluateBits(op, operand(1 - side), *mask);
                 return anyData ? data() : unsupported(&op);
               })
-          .Case<arith::CmpIOp>(
-              [&](arith::CmpIOp compare) { return evaluateCompare(compare); })
+          .Case<arith::CmpIOp>([&](arith::CmpIOp compare) -> Symbolic {
+            Symbolic result = evaluateCompare(compare);
+            if (result.unsupported ||
+                !ObsDialect::IndexBoundsAttrHelper(context).isAttrPresent(
+                    compare))
+              return result;
+            // An obs.index's bounds check: the simulation requires it to
+            // hold in every thread that runs it (a read outside the
+            // array is the program's error). Where no thread can fail it,
+            // it is true, and its select's other choice is never made.
+            for (const Conjunction &where : casesWhere(result, false)) {
+              for (const Conjunction &path : currentPath) {
+                std::optional<Conjunction> failing = conjoin(path, where);
+                if (!failing)
+                  continue;
+                addDomain(*failing, 0);
+                if (isSatisfiable(*failing, 1 + getNumLoops()))
+                  return result;
+              }
+            }
+            return constant(1);
+          })
           .Case<arith::SelectOp>([&](arith::SelectOp select) -> Symbolic {
             const Symbolic &condition = valueOf(select.getCondition());
             if (condition.unsupported)
@@ -589,13 +622,20 @@ Bounds SymbolicValues::rangeOf(AffineExpr expr) const {
 
 bool SymbolicValues::isSatisfiable(ArrayRef<Constraint> constraints,
                                    unsigned numDims) {
+  return findPoint(constraints, numDims, /*wantValues=*/false).has_value();
+}
+
+std::optional<SmallVector<int64_t>>
+SymbolicValues::findPoint(ArrayRef<Constraint> constraints, unsigned numDims,
+                          bool wantValues) {
   ++setsChecked;
+  lastSetTooDeep = false;
   PresburgerSetBuilder set(numDims);
   llvm::DenseSet<std::pair<const void *, unsigned>> added;
   for (const Constraint &constraint : constraints) {
     if (std::optional<bool> truth = constantTruth(constraint)) {
       if (!*truth)
-        return false;
+        return std::nullopt;
       continue;
     }
     if (!added
@@ -604,9 +644,46 @@ bool SymbolicValues::isSatisfiable(ArrayRef<Constraint> constraints,
              .second)
       continue;
     if (!set.add(constraint))
-      return true; // Not expressible: taken as possible.
+      return SmallVector<int64_t>(); // Not expressible: taken as possible.
   }
-  return !set.isIntegerEmpty();
+  // The integer emptiness test grows about tenfold with every seven local
+  // variables (a second with 25): past the limit the set is taken as
+  // possibly met, and the caller is told.
+  if (set.getNumLocals() > kMaxLocals) {
+    lastSetTooDeep = true;
+    return SmallVector<int64_t>();
+  }
+  if (!wantValues)
+    return set.isIntegerEmpty() ? std::nullopt
+                                : std::optional(SmallVector<int64_t>());
+  return set.findSample();
+}
+
+AffineExpr SymbolicValues::floorDivBy(AffineExpr expr, int64_t divisor) const {
+  // Fewer local variables make cheaper sets: a quotient the bounds fix is
+  // a constant, and one of a remainder by a multiple is a remainder
+  // ((x mod 4096) floordiv 2048 is (x floordiv 2048) mod 2).
+  Bounds bounds = rangeOf(expr);
+  if (llvm::divideFloorSigned(bounds.lo, divisor) ==
+      llvm::divideFloorSigned(bounds.hi, divisor))
+    return getAffineConstantExpr(llvm::divideFloorSigned(bounds.lo, divisor),
+                                 context);
+  return expr.floorDiv(divisor);
+}
+
+AffineExpr SymbolicValues::modBy(AffineExpr expr, int64_t modulus) const {
+  // A value the bounds keep within one period is its own remainder, and a
+  // remainder by a multiple of the modulus leaves the same remainder.
+  Bounds bounds = rangeOf(expr);
+  if (llvm::divideFloorSigned(bounds.lo, modulus) ==
+      llvm::divideFloorSigned(bounds.hi, modulus))
+    return expr - llvm::divideFloorSigned(bounds.lo, modulus) * modulus;
+  if (auto mod = dyn_cast<AffineBinaryOpExpr>(expr);
+      mod && mod.getKind() == AffineExprKind::Mod)
+    if (auto outer = dyn_cast<AffineConstantExpr>(mod.getRHS());
+        outer && outer.getValue() % modulus == 0)
+      return modBy(mod.getLHS(), modulus);
+  return expr % modulus;
 }
 
 unsigned SymbolicValues::addLoopCounter(int64_t greatest) {

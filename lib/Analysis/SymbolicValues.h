@@ -129,12 +129,26 @@ public:
   /// The values `expr` (over one side's dims) takes, from the thread's and
   /// the loop counters' ranges alone.
   Bounds rangeOf(AffineExpr expr) const;
+  /// `expr` floordiv and mod a positive constant, simplified where the
+  /// bounds or a remainder inside decide.
+  AffineExpr floorDivBy(AffineExpr expr, int64_t divisor) const;
+  AffineExpr modBy(AffineExpr expr, int64_t modulus) const;
   /// Whether some integer point of `numDims` dims meets `constraints`.
   bool isSatisfiable(ArrayRef<Constraint> constraints, unsigned numDims);
+  /// A point that meets `constraints`, its dims' values first when
+  /// `wantValues` (none when the constraints are not all quasi-affine,
+  /// and taken as met).
+  std::optional<SmallVector<int64_t>>
+  findPoint(ArrayRef<Constraint> constraints, unsigned numDims,
+            bool wantValues);
   /// Constraints that put the thread of dims [base, base + 1 + loops) in
   /// the block and its loop counters at zero or more.
   void addDomain(Conjunction &constraints, unsigned base) const;
   unsigned getSetsChecked() const { return setsChecked; }
+  /// Whether the last set checked had more local variables (floordivs
+  /// and mods) than the sets decide quickly, and was taken as met.
+  bool wasLastSetTooDeep() const { return lastSetTooDeep; }
+  static constexpr unsigned kMaxLocals = 12;
 
 protected:
   /// `combine` applied piece by piece to `a` and `b` (data where either
@@ -167,6 +181,7 @@ private:
   /// Each loop's greatest counter (by its dim less one).
   SmallVector<int64_t, 4> counterMax;
   unsigned setsChecked = 0;
+  bool lastSetTooDeep = false;
 };
 
 } // namespace mlir::obs::symbolic

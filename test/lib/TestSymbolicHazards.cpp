@@ -16,6 +16,7 @@
 #include "Obs/Analysis/SymbolicHazards.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Pass/Pass.h"
+#include <map>
 #include <set>
 
 using namespace mlir;
@@ -55,11 +56,14 @@ struct TestSymbolicHazardsPass
         return a < b ? std::make_pair(a, b) : std::make_pair(b, a);
       };
       std::set<std::pair<Operation *, Operation *>> simulated, symbolic;
+      std::map<std::pair<Operation *, Operation *>, SymbolicRace> races;
       for (const Hazard &hazard :
            findHazards(*run, /*warpSize=*/32, /*limit=*/~0u))
         simulated.insert(unordered(hazard.first.op, hazard.second.op));
-      for (const SymbolicRace &race : verdict.races)
+      for (const SymbolicRace &race : verdict.races) {
         symbolic.insert(unordered(race.first, race.second));
+        races[unordered(race.first, race.second)] = race;
+      }
       for (auto [only, other, name] :
            {std::make_tuple(&simulated, &symbolic, "the simulation"),
             std::make_tuple(&symbolic, &simulated, "the symbolic proof")})
@@ -69,6 +73,9 @@ struct TestSymbolicHazardsPass
                                        << "only " << name
                                        << " finds a race of this access";
             error.attachNote(pair.first->getLoc()) << "with this one";
+            if (auto race = races.find(pair); race != races.end())
+              error.attachNote() << "threads " << race->second.firstThread
+                                 << " and " << race->second.secondThread;
             disagreed = true;
             return;
           }

@@ -41,6 +41,8 @@ namespace mlir::obs {
 /// order (the same op twice when its threads race with each other).
 struct SymbolicRace {
   Operation *first, *second;
+  /// Two threads that race there (-1 when not found).
+  int64_t firstThread = -1, secondThread = -1;
 };
 
 /// What the symbolic proof found in one gpu.func.
