@@ -2,6 +2,7 @@
 
 #include "SymbolicValues.h"
 #include "Obs/Dialect/Obs/ObsDialect.h"
+#include "Obs/Support/IntegerEvaluation.h"
 #include "mlir/Analysis/Presburger/IntegerRelation.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -233,6 +234,18 @@ Symbolic SymbolicValues::evaluateCompare(arith::CmpIOp compare) {
         result.pieces.push_back({std::move(*conditions), AffineExpr()});
         continue;
       }
+      // Two constants compare as the simulation computes them, at their
+      // width (a -1 is the greatest unsigned value).
+      auto left = dyn_cast<AffineConstantExpr>(x.expr);
+      auto right = dyn_cast<AffineConstantExpr>(y.expr);
+      if (left && right) {
+        std::optional<int64_t> value =
+            evaluateIntegerOp(*compare, {left.getValue(), right.getValue()});
+        result.pieces.push_back(
+            {std::move(*conditions),
+             value ? getAffineConstantExpr(*value, context) : AffineExpr()});
+        continue;
+      }
       // Unsigned compares mean the signed ones where both sides are
       // non-negative.
       if (isUnsigned && (!isNonNegative(x.expr, *conditions) ||
@@ -286,14 +299,28 @@ Symbolic SymbolicValues::evaluateBits(Operation &op, const Symbolic &value,
   // (x floordiv 2^b) mod 2 at the bits b of m.
   if (value.unsupported)
     return unsupported(value.unsupported);
-  if (llvm::popcount(mask) > 8 && !llvm::isMask_64(mask))
-    return unsupported(&op);
+  APInt ignored;
+  bool maskFirst = !matchPattern(op.getOperand(1), m_ConstantInt(&ignored));
   Symbolic result;
   for (const Piece &piece : value.pieces) {
     if (!piece.expr) {
       result.pieces.push_back(piece);
       continue;
     }
+    // A constant is computed as the simulation computes it.
+    if (auto known = dyn_cast<AffineConstantExpr>(piece.expr)) {
+      int64_t x = known.getValue(), m = static_cast<int64_t>(mask);
+      std::optional<int64_t> computed = evaluateIntegerOp(
+          op, maskFirst ? ArrayRef<int64_t>{m, x} : ArrayRef<int64_t>{x, m});
+      result.pieces.push_back(
+          {piece.conditions, computed
+                                 ? getAffineConstantExpr(*computed, context)
+                                 : AffineExpr()});
+      continue;
+    }
+    if (static_cast<int64_t>(mask) < 0 ||
+        (llvm::popcount(mask) > 8 && !llvm::isMask_64(mask)))
+      return unsupported(&op);
     if (!isNonNegative(piece.expr, piece.conditions))
       return unsupported(&op);
     AffineExpr x = piece.expr, expr;
@@ -462,9 +489,9 @@ Symbolic SymbolicValues::evaluate(Operation &op) {
                     return getAffineConstantExpr(value, context);
                   });
                 for (unsigned side : {1u, 0u})
-                  if (std::optional<int64_t> mask = constantOperand(side);
-                      mask && *mask >= 0)
-                    return evaluateBits(op, operand(1 - side), *mask);
+                  if (std::optional<int64_t> mask = constantOperand(side))
+                    return evaluateBits(op, operand(1 - side),
+                                        static_cast<uint64_t>(*mask));
                 return anyData ? data() : unsupported(&op);
               })
           .Case<arith::CmpIOp>([&](arith::CmpIOp compare) -> Symbolic {
