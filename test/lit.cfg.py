@@ -42,6 +42,13 @@ llvm_config.use_default_substitutions()
 
 tool_dirs = [config.obs_tools_dir, config.llvm_tools_dir]
 tools = ["obs-opt", "obs-run", "obs-lsp-server", "obs-fuzz"]
+# `lit -Dcross_check_proofs=1` runs the tools with --obs-cross-check-proofs:
+# every kernel simulation's races in shared memory are checked against the
+# symbolic proof (lib/Analysis/SymbolicHazards.cpp) wherever it decides, so
+# the two engines must agree on every kernel the suite compiles.
+if lit_config.params.get("cross_check_proofs"):
+    tools = [ToolSubst(tool, extra_args=["--obs-cross-check-proofs"])
+             for tool in tools]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.obs_tools_dir, append_path=True)

@@ -1,6 +1,7 @@
 //===- KernelSimulation.cpp - a kernel's block, run thread by thread ------===//
 
 #include "Obs/Analysis/KernelSimulation.h"
+#include "Obs/Analysis/SymbolicHazards.h"
 #include "Obs/KernelLowering/Flatten.h"
 #include "Obs/KernelLowering/KernelLowering.h"
 #include "Obs/Support/ErrorKinds.h"
@@ -59,6 +60,8 @@ mlir::obs::simulateKernel(KernelOp kernel, ChangedElementsCache *cache) {
   });
   FailureOr<BlockRun> run = BlockRun::simulate(*func);
   if (failed(run))
+    return failure();
+  if (isCrossCheckingProofs() && failed(crossCheckHazards(*func, *run)))
     return failure();
   simulation.run = std::move(*run);
   return simulation;

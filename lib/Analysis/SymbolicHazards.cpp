@@ -1,6 +1,7 @@
 //===- SymbolicHazards.cpp - races in shared memory, by Presburger sets ---===//
 
 #include "Obs/Analysis/SymbolicHazards.h"
+#include "Obs/Analysis/BlockRun.h"
 #include "Obs/Dialect/Obs/ObsDialect.h"
 #include "Obs/KernelLowering/KernelLowering.h"
 #include "Obs/Support/MemoryBytes.h"
@@ -14,6 +15,8 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/CommandLine.h"
+#include <map>
 
 using namespace mlir;
 using namespace mlir::obs;
@@ -626,4 +629,49 @@ SymbolicVerdict mlir::obs::findHazardsSymbolically(gpu::GPUFuncOp func,
     return verdict;
   }
   return SymbolicProof(func, (*blockSize)[0], warpSize).prove();
+}
+
+static llvm::cl::opt<bool> crossCheckProofs(
+    "obs-cross-check-proofs",
+    llvm::cl::desc("Check the shared-memory races of every kernel simulation "
+                   "against the symbolic proof (Presburger sets) wherever it "
+                   "decides, and fail where the two differ (for the tests and "
+                   "the fuzzer; slower)"),
+    llvm::cl::init(false));
+
+bool mlir::obs::isCrossCheckingProofs() { return crossCheckProofs; }
+
+FailureOr<SymbolicVerdict> mlir::obs::crossCheckHazards(gpu::GPUFuncOp func,
+                                                        const BlockRun &run,
+                                                        unsigned warpSize) {
+  SymbolicVerdict verdict = findHazardsSymbolically(func, warpSize);
+  if (!verdict.decided())
+    return verdict;
+  // Each engine's races as unordered pairs of ops.
+  using Pair = std::pair<Operation *, Operation *>;
+  auto unordered = [](Operation *a, Operation *b) {
+    return a < b ? Pair(a, b) : Pair(b, a);
+  };
+  std::map<Pair, std::pair<int64_t, int64_t>> simulated, symbolic;
+  for (const Hazard &hazard : findHazards(run, warpSize, /*limit=*/~0u))
+    simulated.try_emplace(unordered(hazard.first.op, hazard.second.op),
+                          hazard.first.thread, hazard.second.thread);
+  for (const SymbolicRace &race : verdict.races)
+    symbolic.try_emplace(unordered(race.first, race.second), race.firstThread,
+                         race.secondThread);
+  for (auto [only, other, engine] :
+       {std::make_tuple(&simulated, &symbolic, "the simulation"),
+        std::make_tuple(&symbolic, &simulated, "the symbolic proof")})
+    for (const auto &[pair, threads] : *only) {
+      if (other->count(pair))
+        continue;
+      InFlightDiagnostic error =
+          pair.second->emitError()
+          << "the two proofs of shared memory disagree: only " << engine
+          << " finds a race of this access (threads " << threads.first
+          << " and " << threads.second << ")";
+      error.attachNote(pair.first->getLoc()) << "with this one";
+      return failure();
+    }
+  return verdict;
 }

@@ -23,8 +23,10 @@
 // tables, products of two thread-dependent values) leaves the kernel
 // undecided, with the op that stopped it: never a guess.
 //
-// Today it checks the simulation: the tests and the fuzzer run both and
-// require the same races wherever this one decides.
+// Today it checks the simulation: with --obs-cross-check-proofs every
+// simulation a pass makes is compared with it, and the two must find the
+// same races wherever this one decides (the tests, `lit
+// -Dcross_check_proofs=1`, and the fuzzer).
 //
 //===----------------------------------------------------------------------===//
 
@@ -62,6 +64,20 @@ struct SymbolicVerdict {
 /// known_block_size gives the threads, with warps of `warpSize` threads.
 SymbolicVerdict findHazardsSymbolically(gpu::GPUFuncOp func,
                                         unsigned warpSize = 32);
+
+class BlockRun;
+
+/// The symbolic verdict on `func`, checked against `run`, its block's
+/// simulation: where the symbolic proof decides, both must find the same
+/// racing pairs of ops. Fails, with an error at the first pair only one of
+/// them finds (a defect of one engine), where they differ.
+FailureOr<SymbolicVerdict> crossCheckHazards(gpu::GPUFuncOp func,
+                                             const BlockRun &run,
+                                             unsigned warpSize = 32);
+
+/// Whether every kernel simulation is to be checked so
+/// (`--obs-cross-check-proofs`, for the tests and the fuzzer).
+bool isCrossCheckingProofs();
 
 } // namespace mlir::obs
 
