@@ -212,6 +212,28 @@ SmallVector<Conjunction> SymbolicValues::casesWhere(const Symbolic &condition,
 }
 
 Symbolic SymbolicValues::evaluateCompare(arith::CmpIOp compare) {
+  Symbolic result = evaluateComparison(compare);
+  if (result.unsupported ||
+      !ObsDialect::IndexBoundsAttrHelper(context).isAttrPresent(compare))
+    return result;
+  // An obs.index's bounds check: the simulation requires it to hold in
+  // every thread that runs it (a read outside the array is the program's
+  // error). Where no thread can fail it, it is true, and its select's
+  // other choice is never made.
+  for (const Conjunction &where : casesWhere(result, false)) {
+    for (const Conjunction &path : currentPath) {
+      std::optional<Conjunction> failing = conjoin(path, where);
+      if (!failing)
+        continue;
+      addDomain(*failing, 0);
+      if (isSatisfiable(*failing, 1 + getNumLoops()))
+        return result;
+    }
+  }
+  return constant(1);
+}
+
+Symbolic SymbolicValues::evaluateComparison(arith::CmpIOp compare) {
   const Symbolic &a = valueOf(compare.getLhs());
   const Symbolic &b = valueOf(compare.getRhs());
   if (a.unsupported || b.unsupported)
@@ -346,16 +368,7 @@ Symbolic SymbolicValues::evaluateBits(Operation &op, const Symbolic &value,
   return result;
 }
 
-Symbolic SymbolicValues::evaluate(Operation &op) {
-  Value resultValue = op.getResult(0);
-  Type type = resultValue.getType();
-  if (!type.isIntOrIndex())
-    return data();
-  APInt constantValue;
-  if (matchPattern(resultValue, m_ConstantInt(&constantValue)))
-    return constant(type.isInteger(1)
-                        ? static_cast<int64_t>(constantValue.getZExtValue())
-                        : constantValue.getSExtValue());
+std::optional<Symbolic> SymbolicValues::evaluateGPUOrMemory(Operation &op) {
   if (auto id = dyn_cast<gpu::ThreadIdOp>(op)) {
     if (id.getDimension() != gpu::Dimension::x)
       return constant(0);
@@ -381,6 +394,73 @@ Symbolic SymbolicValues::evaluate(Operation &op) {
   // it; so is poison.
   if (isa<NVVM::ShflOp, gpu::ShuffleOp, ub::PoisonOp>(op))
     return data();
+
+  return std::nullopt;
+}
+
+Symbolic SymbolicValues::evaluateSelect(arith::SelectOp select) {
+  const Symbolic &condition = valueOf(select.getCondition());
+  if (condition.unsupported)
+    return unsupported(condition.unsupported);
+  Symbolic chosen;
+  for (bool truth : {true, false}) {
+    const Symbolic &side =
+        valueOf(truth ? select.getTrueValue() : select.getFalseValue());
+    if (side.unsupported)
+      return unsupported(side.unsupported);
+    for (const Conjunction &where : casesWhere(condition, truth))
+      for (const Piece &piece : side.pieces)
+        if (std::optional<Conjunction> both = conjoin(where, piece.conditions))
+          chosen.pieces.push_back({std::move(*both), piece.expr});
+  }
+  if (chosen.pieces.size() > kMaxPieces)
+    return unsupported(select);
+  return chosen;
+}
+
+Symbolic SymbolicValues::evaluateMinMax(Operation &op) {
+  bool isMin = isa<arith::MinSIOp, arith::MinUIOp>(op);
+  bool isUnsigned = isa<arith::MinUIOp, arith::MaxUIOp>(op);
+  const Symbolic &a = valueOf(op.getOperand(0)), &b = valueOf(op.getOperand(1));
+  if (a.unsupported || b.unsupported)
+    return unsupported(a.unsupported ? a.unsupported : b.unsupported);
+  Symbolic chosen;
+  for (const Piece &x : a.pieces)
+    for (const Piece &y : b.pieces) {
+      std::optional<Conjunction> both = conjoin(x.conditions, y.conditions);
+      if (!both)
+        continue;
+      if (!x.expr || !y.expr) {
+        chosen.pieces.push_back({std::move(*both), AffineExpr()});
+        continue;
+      }
+      if (isUnsigned &&
+          (!isNonNegative(x.expr, *both) || !isNonNegative(y.expr, *both)))
+        return unsupported(&op);
+      // x where x <= y for a min (x >= y for a max), else y.
+      AffineExpr xFirst = isMin ? y.expr - x.expr : x.expr - y.expr;
+      if (auto whereX = conjoin(*both, Constraint{xFirst, false}))
+        chosen.pieces.push_back({std::move(*whereX), x.expr});
+      if (auto whereY = conjoin(*both, Constraint{-xFirst - 1, false}))
+        chosen.pieces.push_back({std::move(*whereY), y.expr});
+    }
+  if (chosen.pieces.size() > kMaxPieces)
+    return unsupported(&op);
+  return chosen;
+}
+
+Symbolic SymbolicValues::evaluate(Operation &op) {
+  Value resultValue = op.getResult(0);
+  Type type = resultValue.getType();
+  if (!type.isIntOrIndex())
+    return data();
+  APInt constantValue;
+  if (matchPattern(resultValue, m_ConstantInt(&constantValue)))
+    return constant(type.isInteger(1)
+                        ? static_cast<int64_t>(constantValue.getZExtValue())
+                        : constantValue.getSExtValue());
+  if (std::optional<Symbolic> known = evaluateGPUOrMemory(op))
+    return *known;
 
   // Integer arithmetic: data in, data out.
   // An operand that is data in every case makes the result data.
@@ -494,83 +574,12 @@ Symbolic SymbolicValues::evaluate(Operation &op) {
                                         static_cast<uint64_t>(*mask));
                 return anyData ? data() : unsupported(&op);
               })
-          .Case<arith::CmpIOp>([&](arith::CmpIOp compare) -> Symbolic {
-            Symbolic result = evaluateCompare(compare);
-            if (result.unsupported ||
-                !ObsDialect::IndexBoundsAttrHelper(context).isAttrPresent(
-                    compare))
-              return result;
-            // An obs.index's bounds check: the simulation requires it to
-            // hold in every thread that runs it (a read outside the
-            // array is the program's error). Where no thread can fail it,
-            // it is true, and its select's other choice is never made.
-            for (const Conjunction &where : casesWhere(result, false)) {
-              for (const Conjunction &path : currentPath) {
-                std::optional<Conjunction> failing = conjoin(path, where);
-                if (!failing)
-                  continue;
-                addDomain(*failing, 0);
-                if (isSatisfiable(*failing, 1 + getNumLoops()))
-                  return result;
-              }
-            }
-            return constant(1);
-          })
-          .Case<arith::SelectOp>([&](arith::SelectOp select) -> Symbolic {
-            const Symbolic &condition = valueOf(select.getCondition());
-            if (condition.unsupported)
-              return unsupported(condition.unsupported);
-            Symbolic chosen;
-            for (bool truth : {true, false}) {
-              const Symbolic &side = valueOf(truth ? select.getTrueValue()
-                                                   : select.getFalseValue());
-              if (side.unsupported)
-                return unsupported(side.unsupported);
-              for (const Conjunction &where : casesWhere(condition, truth))
-                for (const Piece &piece : side.pieces)
-                  if (std::optional<Conjunction> both =
-                          conjoin(where, piece.conditions))
-                    chosen.pieces.push_back({std::move(*both), piece.expr});
-            }
-            if (chosen.pieces.size() > kMaxPieces)
-              return unsupported(&op);
-            return chosen;
-          })
+          .Case<arith::CmpIOp>(
+              [&](arith::CmpIOp compare) { return evaluateCompare(compare); })
+          .Case<arith::SelectOp>(
+              [&](arith::SelectOp select) { return evaluateSelect(select); })
           .Case<arith::MinSIOp, arith::MinUIOp, arith::MaxSIOp, arith::MaxUIOp>(
-              [&](auto) -> Symbolic {
-                bool isMin = isa<arith::MinSIOp, arith::MinUIOp>(op);
-                bool isUnsigned = isa<arith::MinUIOp, arith::MaxUIOp>(op);
-                const Symbolic &a = operand(0), &b = operand(1);
-                if (a.unsupported || b.unsupported)
-                  return unsupported(a.unsupported ? a.unsupported
-                                                   : b.unsupported);
-                Symbolic chosen;
-                for (const Piece &x : a.pieces)
-                  for (const Piece &y : b.pieces) {
-                    std::optional<Conjunction> both =
-                        conjoin(x.conditions, y.conditions);
-                    if (!both)
-                      continue;
-                    if (!x.expr || !y.expr) {
-                      chosen.pieces.push_back({std::move(*both), AffineExpr()});
-                      continue;
-                    }
-                    if (isUnsigned && (!isNonNegative(x.expr, *both) ||
-                                       !isNonNegative(y.expr, *both)))
-                      return unsupported(&op);
-                    // x where x <= y for a min (x >= y for a max), else y.
-                    AffineExpr xFirst =
-                        isMin ? y.expr - x.expr : x.expr - y.expr;
-                    if (auto whereX = conjoin(*both, Constraint{xFirst, false}))
-                      chosen.pieces.push_back({std::move(*whereX), x.expr});
-                    if (auto whereY =
-                            conjoin(*both, Constraint{-xFirst - 1, false}))
-                      chosen.pieces.push_back({std::move(*whereY), y.expr});
-                  }
-                if (chosen.pieces.size() > kMaxPieces)
-                  return unsupported(&op);
-                return chosen;
-              })
+              [&](auto) { return evaluateMinMax(op); })
           .Case<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtUIOp>(
               [&](auto) { return operand(0); })
           .Case<arith::TruncIOp>([&](auto) -> Symbolic {

@@ -169,7 +169,13 @@ private:
   static void *key(Value value) { return value.getAsOpaquePointer(); }
   /// The result of `op` on values the proof knows: its integer meaning.
   Symbolic evaluate(Operation &op);
+  /// The results of gpu ops and loads, which are known or data whatever
+  /// their operands; nothing for other ops.
+  std::optional<Symbolic> evaluateGPUOrMemory(Operation &op);
   Symbolic evaluateCompare(arith::CmpIOp compare);
+  Symbolic evaluateComparison(arith::CmpIOp compare);
+  Symbolic evaluateSelect(arith::SelectOp select);
+  Symbolic evaluateMinMax(Operation &op);
   Symbolic evaluateBits(Operation &op, const Symbolic &value, uint64_t mask);
   /// Whether `expr` is non-negative wherever `conditions` hold: what an
   /// unsigned op's meaning over the integers needs.

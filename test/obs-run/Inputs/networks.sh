@@ -6,6 +6,8 @@
 # differs. KERNELS, when given, names the kernels to run (the sorting
 # networks need a power-of-two N; the scans and the reduce take any).
 #   networks.sh OBS_RUN TEMPLATE N THREADS ORDER SEED WORKDIR [KERNELS]
+# OBS_RUN is split into words: it may carry options (lit
+# -Dcross_check_proofs=1).
 obs_run=$1 template=$2 n=$3 threads=$4 order=$5 seed=$6 dir=$7
 kernels=${8:-"scan_sklansky scan_kogge_stone scan_brent_kung sort_periodic sort_odd_even_merge sort_bitonic reduce_tree"}
 mkdir -p "$dir"
@@ -23,14 +25,14 @@ sort -n "$dir/in.txt" > "$dir/sort.expected"
 awk '{ sum += $1 } END { print sum + 0 }' "$dir/in.txt" > "$dir/reduce.expected"
 for kernel in $kernels; do
   expected="$dir/${kernel%%_*}.expected"
-  if "$obs_run" "$dir/networks.mlir" --kernel=$kernel --target=ref \
+  if $obs_run "$dir/networks.mlir" --kernel=$kernel --target=ref \
        --input="$dir/in.txt" --output="$dir/$kernel.ref.txt" &&
      diff -q "$expected" "$dir/$kernel.ref.txt" > /dev/null; then
     echo "$kernel ref ok"
   else
     echo "$kernel ref FAILED"
   fi
-  if "$obs_run" "$dir/networks.mlir" --kernel=$kernel --target=cpu \
+  if $obs_run "$dir/networks.mlir" --kernel=$kernel --target=cpu \
        --threads="$threads" --thread-order="$order" --check \
        --input="$dir/in.txt" --output="$dir/$kernel.cpu.txt" &&
      diff -q "$expected" "$dir/$kernel.cpu.txt" > /dev/null; then
