@@ -32,7 +32,8 @@ for subset in $subsets; do
   for order in forward reverse shuffle:$seed; do
     runs=$((runs + 1))
     seed=$((seed + 1))
-    # Unquoted: OBS-RUN may carry options (lit -Dcross_check_proofs=1).
+    # Unquoted: OBS-RUN is one argument that may carry options (the tests
+    # quote it; lit -Dcross_check_proofs=1).
     if ! $obs_run "$file" --kernel="$kernel" --threads="$threads" \
         --target=cpu --thread-order="$order" --passes="$subset" --check \
         --input=random:$seed:-1000:1000 > /dev/null 2> "$errors"; then

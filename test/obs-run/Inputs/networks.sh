@@ -6,8 +6,8 @@
 # differs. KERNELS, when given, names the kernels to run (the sorting
 # networks need a power-of-two N; the scans and the reduce take any).
 #   networks.sh OBS_RUN TEMPLATE N THREADS ORDER SEED WORKDIR [KERNELS]
-# OBS_RUN is split into words: it may carry options (lit
-# -Dcross_check_proofs=1).
+# OBS_RUN is one argument, split into words here: the tests quote it, so
+# that it may carry options (lit -Dcross_check_proofs=1).
 obs_run=$1 template=$2 n=$3 threads=$4 order=$5 seed=$6 dir=$7
 kernels=${8:-"scan_sklansky scan_kogge_stone scan_brent_kung sort_periodic sort_odd_even_merge sort_bitonic reduce_tree"}
 mkdir -p "$dir"
