@@ -529,6 +529,55 @@ std::optional<Symbolic> SymbolicValues::evaluateGPUOrMemory(Operation &op) {
   return std::nullopt;
 }
 
+Symbolic SymbolicValues::evaluateCases(Operation &op) {
+  // Case by case over the operands' pieces: data where an operand is, and
+  // computed as the simulation computes it where all are constants. A case
+  // of an expression the op's meaning is not known for leaves it
+  // unexpressed.
+  Symbolic result;
+  result.pieces.push_back({{}, AffineExpr()});
+  SmallVector<SmallVector<int64_t, 2>> values = {{}};
+  SmallVector<bool> isData = {false}, isExpression = {false};
+  for (Value operand : op.getOperands()) {
+    const Symbolic &known = valueOf(operand);
+    if (known.unsupported)
+      return unsupported(known.unsupported);
+    Symbolic next;
+    SmallVector<SmallVector<int64_t, 2>> nextValues;
+    SmallVector<bool> nextIsData, nextIsExpression;
+    for (auto [index, piece] : llvm::enumerate(result.pieces))
+      for (const Piece &operandPiece : known.pieces) {
+        std::optional<Conjunction> both =
+            conjoin(piece.conditions, operandPiece.conditions);
+        if (!both)
+          continue;
+        auto constant =
+            dyn_cast_if_present<AffineConstantExpr>(operandPiece.expr);
+        next.pieces.push_back({std::move(*both), AffineExpr()});
+        nextValues.push_back(values[index]);
+        nextValues.back().push_back(constant ? constant.getValue() : 0);
+        nextIsData.push_back(isData[index] || !operandPiece.expr);
+        nextIsExpression.push_back(isExpression[index] ||
+                                   (operandPiece.expr && !constant));
+        if (next.pieces.size() > kMaxPieces)
+          return unsupported(&op);
+      }
+    result = std::move(next);
+    values = std::move(nextValues);
+    isData = std::move(nextIsData);
+    isExpression = std::move(nextIsExpression);
+  }
+  for (auto [index, piece] : llvm::enumerate(result.pieces)) {
+    if (isData[index])
+      continue;
+    if (isExpression[index])
+      return unsupported(&op);
+    if (std::optional<int64_t> computed = evaluateIntegerOp(op, values[index]))
+      piece.expr = getAffineConstantExpr(*computed, context);
+  }
+  return result;
+}
+
 Symbolic SymbolicValues::evaluateSelect(arith::SelectOp select) {
   const Symbolic &condition = valueOf(select.getCondition());
   if (condition.unsupported)
@@ -593,16 +642,8 @@ Symbolic SymbolicValues::evaluate(Operation &op) {
   if (std::optional<Symbolic> known = evaluateGPUOrMemory(op))
     return *known;
 
-  // Integer arithmetic: data in, data out.
-  // An operand that is data in every case makes the result data.
-  bool anyUnsupported = false, anyData = false;
-  for (Value operand : op.getOperands()) {
-    const Symbolic &known = valueOf(operand);
-    anyUnsupported |= known.unsupported != nullptr;
-    anyData |= !known.unsupported &&
-               llvm::all_of(known.pieces,
-                            [](const Piece &piece) { return !piece.expr; });
-  }
+  // Integer arithmetic. What is not quasi-affine is taken case by case
+  // (evaluateCases): data in, data out.
   auto operand = [&](unsigned i) -> const Symbolic & {
     return valueOf(op.getOperand(i));
   };
@@ -618,7 +659,7 @@ Symbolic SymbolicValues::evaluate(Operation &op) {
   auto byConstant = [&](bool needsNonNegative, auto apply) -> Symbolic {
     std::optional<int64_t> divisor = constantOperand(1);
     if (!divisor || *divisor <= 0)
-      return anyData ? data() : unsupported(&op);
+      return evaluateCases(op);
     const Symbolic &value = operand(0);
     if (value.unsupported)
       return unsupported(value.unsupported);
@@ -671,7 +712,7 @@ Symbolic SymbolicValues::evaluate(Operation &op) {
           .Case<arith::ShLIOp>([&](auto) -> Symbolic {
             std::optional<int64_t> shift = constantOperand(1);
             if (!shift || *shift < 0 || *shift > 62)
-              return anyData ? data() : unsupported(&op);
+              return evaluateCases(op);
             return byConstant(false, [&](AffineExpr x, int64_t) {
               return x * (int64_t(1) << *shift);
             });
@@ -679,7 +720,7 @@ Symbolic SymbolicValues::evaluate(Operation &op) {
           .Case<arith::ShRUIOp, arith::ShRSIOp>([&](auto) -> Symbolic {
             std::optional<int64_t> shift = constantOperand(1);
             if (!shift || *shift < 0 || *shift > 62)
-              return anyData ? data() : unsupported(&op);
+              return evaluateCases(op);
             return byConstant(isa<arith::ShRUIOp>(op),
                               [&](AffineExpr x, int64_t) {
                                 return floorDivBy(x, int64_t(1) << *shift);
@@ -703,7 +744,7 @@ Symbolic SymbolicValues::evaluate(Operation &op) {
                   if (std::optional<int64_t> mask = constantOperand(side))
                     return evaluateBits(op, operand(1 - side),
                                         static_cast<uint64_t>(*mask));
-                return anyData ? data() : unsupported(&op);
+                return evaluateCases(op);
               })
           .Case<arith::CmpIOp>(
               [&](arith::CmpIOp compare) { return evaluateCompare(compare); })
@@ -715,7 +756,7 @@ Symbolic SymbolicValues::evaluate(Operation &op) {
               [&](auto) { return operand(0); })
           .Case<arith::TruncIOp>([&](auto) -> Symbolic {
             if (isBoolean)
-              return anyData ? data() : unsupported(&op);
+              return evaluateCases(op);
             return operand(0);
           })
           .Case<arith::ExtSIOp>([&](arith::ExtSIOp extend) -> Symbolic {
@@ -725,9 +766,7 @@ Symbolic SymbolicValues::evaluate(Operation &op) {
             return combine(op, operand(0), constant(0),
                            [](AffineExpr a, AffineExpr) { return -a; });
           })
-          .Default([&](Operation *) {
-            return anyData && !anyUnsupported ? data() : unsupported(&op);
-          });
+          .Default([&](Operation *) { return evaluateCases(op); });
   return result;
 }
 

@@ -175,6 +175,9 @@ private:
   Symbolic evaluateCompare(arith::CmpIOp compare);
   Symbolic evaluateComparison(arith::CmpIOp compare);
   Symbolic evaluateSelect(arith::SelectOp select);
+  /// `op` case by case, where each case of its operands is data or
+  /// constants.
+  Symbolic evaluateCases(Operation &op);
   Symbolic evaluateMinMax(Operation &op);
   Symbolic evaluateBits(Operation &op, const Symbolic &value, uint64_t mask);
   /// Whether `expr` is non-negative wherever `conditions` hold: what an
