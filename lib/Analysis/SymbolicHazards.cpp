@@ -539,13 +539,20 @@ void SymbolicProof::judge(const SharedAccess &a, const SharedAccess &b) {
     if (std::optional<Conjunction> kept = conjoin(constraints, {}))
       threadPairs.push_back(std::move(*kept));
   };
+  // An op paired with itself is the same on both sides: a case and its
+  // mirror (the sides swapped) meet or not together, so one of each pair
+  // of mirrors is enough.
+  bool self = &a == &b;
   addCase({samePhase, {threadB - threadA - 1, false}});
-  addCase({samePhase, {threadA - threadB - 1, false}});
+  if (!self)
+    addCase({samePhase, {threadA - threadB - 1, false}});
   AffineExpr warpA = threadA.floorDiv(warpSize);
   AffineExpr warpB = threadB.floorDiv(warpSize);
   for (AffineExpr apart : {phaseB - phaseA - 1, phaseA - phaseB - 1}) {
     addCase({{apart, false}, {warpB - warpA - 1, false}});
     addCase({{apart, false}, {warpA - warpB - 1, false}});
+    if (self)
+      break;
   }
   for (const Conjunction &order : sameThreadOrders)
     addCase(order);
