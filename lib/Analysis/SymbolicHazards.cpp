@@ -138,27 +138,13 @@ LogicalResult SymbolicProof::visitIf(scf::IfOp ifOp,
       setValue(result, data());
       continue;
     }
-    Symbolic chosen;
-    for (bool truth : {true, false}) {
-      Region &region = truth ? ifOp.getThenRegion() : ifOp.getElseRegion();
-      if (region.empty()) {
-        chosen = unsupported(ifOp);
-        break;
-      }
-      Symbolic yielded =
-          valueOf(region.front().getTerminator()->getOperand(index));
-      if (yielded.unsupported) {
-        chosen = yielded;
-        break;
-      }
-      for (const Conjunction &where : casesWhere(conditionCopy, truth))
-        for (const Piece &piece : yielded.pieces)
-          if (std::optional<Conjunction> both =
-                  conjoin(where, piece.conditions))
-            chosen.pieces.push_back({std::move(*both), piece.expr});
+    if (ifOp.getElseRegion().empty()) {
+      setValue(result, unsupported(ifOp));
+      continue;
     }
-    if (chosen.pieces.size() > kMaxPieces)
-      chosen = unsupported(ifOp);
+    Symbolic chosen =
+        choose(ifOp, conditionCopy, valueOf(ifOp.thenYield().getOperand(index)),
+               valueOf(ifOp.elseYield().getOperand(index)));
     setValue(result, std::move(chosen));
   }
   return success();

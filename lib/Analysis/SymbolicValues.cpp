@@ -578,24 +578,27 @@ Symbolic SymbolicValues::evaluateCases(Operation &op) {
   return result;
 }
 
-Symbolic SymbolicValues::evaluateSelect(arith::SelectOp select) {
-  const Symbolic &condition = valueOf(select.getCondition());
-  if (condition.unsupported)
-    return unsupported(condition.unsupported);
+Symbolic SymbolicValues::choose(Operation *op, const Symbolic &condition,
+                                const Symbolic &ifTrue,
+                                const Symbolic &ifFalse) {
+  for (const Symbolic *known : {&condition, &ifTrue, &ifFalse})
+    if (known->unsupported)
+      return unsupported(known->unsupported);
   Symbolic chosen;
-  for (bool truth : {true, false}) {
-    const Symbolic &side =
-        valueOf(truth ? select.getTrueValue() : select.getFalseValue());
-    if (side.unsupported)
-      return unsupported(side.unsupported);
+  for (bool truth : {true, false})
     for (const Conjunction &where : casesWhere(condition, truth))
-      for (const Piece &piece : side.pieces)
+      for (const Piece &piece : (truth ? ifTrue : ifFalse).pieces)
         if (std::optional<Conjunction> both = conjoin(where, piece.conditions))
           chosen.pieces.push_back({std::move(*both), piece.expr});
-  }
   if (chosen.pieces.size() > kMaxPieces)
-    return unsupported(select);
+    return unsupported(op);
   return chosen;
+}
+
+Symbolic SymbolicValues::evaluateSelect(arith::SelectOp select) {
+  return choose(select, valueOf(select.getCondition()),
+                valueOf(select.getTrueValue()),
+                valueOf(select.getFalseValue()));
 }
 
 Symbolic SymbolicValues::evaluateMinMax(Operation &op) {
@@ -728,18 +731,9 @@ Symbolic SymbolicValues::evaluate(Operation &op) {
           })
           .Case<arith::AndIOp, arith::OrIOp, arith::XOrIOp>(
               [&](auto) -> Symbolic {
+                // Booleans are constants or data in every case.
                 if (isBoolean)
-                  return binary([&](AffineExpr a, AffineExpr b) {
-                    auto x = dyn_cast<AffineConstantExpr>(a);
-                    auto y = dyn_cast<AffineConstantExpr>(b);
-                    if (!x || !y)
-                      return AffineExpr();
-                    int64_t p = x.getValue() != 0, q = y.getValue() != 0;
-                    int64_t value = isa<arith::AndIOp>(op)  ? (p & q)
-                                    : isa<arith::OrIOp>(op) ? (p | q)
-                                                            : (p ^ q);
-                    return getAffineConstantExpr(value, context);
-                  });
+                  return evaluateCases(op);
                 for (unsigned side : {1u, 0u})
                   if (std::optional<int64_t> mask = constantOperand(side))
                     return evaluateBits(op, operand(1 - side),

@@ -118,6 +118,10 @@ public:
     result.unsupported = op;
     return result;
   }
+  /// `ifTrue` where `condition` holds and `ifFalse` where it does not (both
+  /// where it is data): a select's value, or an scf.if's result.
+  Symbolic choose(Operation *op, const Symbolic &condition,
+                  const Symbolic &ifTrue, const Symbolic &ifFalse);
   /// The pieces of a boolean where it is `truth`, or data.
   static SmallVector<Conjunction> casesWhere(const Symbolic &condition,
                                              bool truth);
