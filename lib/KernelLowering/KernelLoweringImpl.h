@@ -48,6 +48,16 @@ using ThreadValuesCache =
 /// Rounds of a stage up to this many are unrolled; more are a loop.
 inline constexpr uint64_t kUnrolledRounds = 8;
 
+/// The most ops a stage's unrolled rounds may take, estimated from its
+/// first round; a stage whose rounds would take more is a loop where it
+/// may be one. Unrolling specialises each round (a branch that depends only
+/// on the round folds away), which pays for a round of a few dozen ops; a
+/// round of a hundred or more (a compare-and-swap of tuples by a custom
+/// order, a merge's search) specialises little, and unrolled eight times
+/// it is most of what every pass after the lowering, and the simulations
+/// of the proof, then handle. LLVM unrolls the loop again where it pays.
+inline constexpr uint64_t kMostUnrolledOps = 512;
+
 /// Whether a stage of `type` dealt out in `rounds` rounds, in place or kept
 /// by its threads, has each thread compute all its rounds before it stores
 /// any. An in-place stage overwrites what it reads: a thread that owns both

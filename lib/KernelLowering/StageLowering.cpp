@@ -2,7 +2,8 @@
 //---------------------------------===//
 //
 // A stage computes its array's elements, dealt out to the threads by its
-// work assignment, in rounds: unrolled up to kUnrolledRounds, a loop beyond.
+// work assignment, in rounds: unrolled up to kUnrolledRounds (and up to
+// kMostUnrolledOps ops), a loop beyond.
 //
 //===----------------------------------------------------------------------===//
 
@@ -78,8 +79,16 @@ private:
   /// Emits the rounds as a loop.
   void emitLoop();
   /// Emits the rounds unrolled, or, where their code would inline more
-  /// reads than the limit, as a loop instead.
+  /// reads than the limit or take more ops than kMostUnrolledOps, as a
+  /// loop instead.
   void emitUnrolled();
+  /// Whether the rounds may be a loop instead of unrolled: not where a
+  /// thread computes all its rounds before it stores any (a loop stores as
+  /// it goes), nor where the kernel keeps arrays in shuffles (a shuffle in
+  /// a loop's round is under the branch of the threads that work in it).
+  bool mayLoop() const {
+    return !computeThenStore && lowering.shuffledArrays.empty();
+  }
 
   Location loc() { return lowering.loc(); }
   Value threadId() { return lowering.threadId(); }
@@ -161,9 +170,16 @@ Value KernelLowering::StageEmitter::worksOn(Value thread, Value position,
   // Under strided and blocked assignments a thread works in a round only
   // if every thread before it does: the block's last thread decides.
   APInt constantRound;
-  if (!lowering.shuffledArrays.empty() && !compact &&
-      matchPattern(round, m_ConstantInt(&constantRound)) &&
+  bool isConstantRound = matchPattern(round, m_ConstantInt(&constantRound));
+  if (!lowering.shuffledArrays.empty() && !compact && isConstantRound &&
       how.getElement(blockThreads - 1, constantRound.getZExtValue(), positions))
+    return arith::ConstantIntOp::create(builder, loc(), 1, 1);
+  // A loop's round: and only if it works in every later round too, so the
+  // last thread in the last round decides for every round (where the loop
+  // is a sort's or a merge's rounds, LLVM unrolls it and finds no branch
+  // to keep).
+  if (!compact && !isConstantRound && rounds > 0 &&
+      how.getElement(blockThreads - 1, rounds - 1, positions))
     return arith::ConstantIntOp::create(builder, loc(), 1, 1);
   Value works = arith::CmpIOp::create(builder, loc(), arith::CmpIPredicate::ult,
                                       position, constant(positions));
@@ -352,25 +368,45 @@ void KernelLowering::StageEmitter::emitUnrolled() {
   // A round in which no thread changes an element of an in-place stage
   // is not emitted at all, and one in which every working thread does
   // needs no test: neither is left for LLVM to find.
-  for (uint64_t round = 0; round < rounds && !failed; ++round) {
-    RoundWrites writes = roundWrites(round);
-    if (writes == RoundWrites::Nothing)
-      continue;
-    asksWritten = writes == RoundWrites::Some;
+  auto firstEmitted = [&] {
+    return before ? std::next(before->getIterator()) : block->begin();
+  };
+  SmallVector<uint64_t> emittedRounds;
+  for (uint64_t round = 0; round < rounds; ++round)
+    if (roundWrites(round) != RoundWrites::Nothing)
+      emittedRounds.push_back(round);
+  bool overBudget = false;
+  for (uint64_t round : emittedRounds) {
+    if (failed)
+      break;
+    asksWritten = roundWrites(round) == RoundWrites::Some;
     if (computeThenStore)
       computeRound(constant(round));
     else
       emitRound(constant(round));
+    // The first round's ops, nested ones included, times the rounds: the
+    // emission is a function of the kernel alone, so the simulations and
+    // the lowering that follows them decide alike.
+    if (round != emittedRounds.front() || emittedRounds.size() < 2 ||
+        !mayLoop())
+      continue;
+    uint64_t ops = 0;
+    for (Block::iterator it = firstEmitted(), end = builder.getInsertionPoint();
+         it != end; ++it)
+      it->walk([&](Operation *) { ++ops; });
+    if (ops * emittedRounds.size() > kMostUnrolledOps) {
+      overBudget = true;
+      break;
+    }
   }
   asksWritten = skipsIdentity;
-  if (computeThenStore && !failed)
+  if (computeThenStore && !failed && !overBudget)
     storeRounds();
-  if (rounds > 1 && fusedReads > kMaxFusedReads && !reportedError) {
+  if (overBudget ||
+      (rounds > 1 && fusedReads > kMaxFusedReads && !reportedError)) {
     Block::iterator end = builder.getInsertionPoint();
-    Block::iterator first =
-        before ? std::next(before->getIterator()) : block->begin();
     SmallVector<Operation *> emitted;
-    for (Block::iterator it = first; it != end; ++it)
+    for (Block::iterator it = firstEmitted(); it != end; ++it)
       emitted.push_back(&*it);
     for (Operation *op : llvm::reverse(emitted))
       op->erase();
