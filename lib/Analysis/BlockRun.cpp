@@ -770,6 +770,21 @@ BlockRun::withBarrierKinds(llvm::function_ref<bool(unsigned)> isBlock) const {
   return rescoped;
 }
 
+BlockRun BlockRun::inCopy(const IRMapping &mapping) const {
+  BlockRun copy = *this;
+  for (Memory &memory : copy.memories)
+    memory.root = mapping.lookup(memory.root);
+  for (Access &access : copy.accesses)
+    access.op = mapping.lookup(access.op);
+  for (Barrier &barrier : copy.barriers)
+    barrier.op = mapping.lookup(barrier.op);
+  for (RegisterReadViolation &wrong : copy.registerViolations)
+    wrong.check = mapping.lookup(wrong.check);
+  if (copy.indexViolation)
+    copy.indexViolation->check = mapping.lookup(copy.indexViolation->check);
+  return copy;
+}
+
 SmallVector<unsigned> BlockRun::countBlockBarriersBefore() const {
   SmallVector<unsigned> before(barriers.size() + 1, 0);
   for (auto [index, barrier] : llvm::enumerate(barriers))

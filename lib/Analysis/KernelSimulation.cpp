@@ -9,12 +9,15 @@
 #include "Obs/Support/Statistics.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "llvm/ADT/SetVector.h"
+#include <mutex>
 
 using namespace mlir;
 using namespace mlir::obs;
 
-FailureOr<KernelSimulation>
-mlir::obs::simulateKernel(KernelOp kernel, ChangedElementsCache *cache) {
+/// A copy of `kernel` lowered as simulateKernel lowers it, with what the
+/// lowering tells, and nothing run yet.
+static FailureOr<KernelSimulation>
+lowerForSimulation(KernelOp kernel, ChangedElementsCache *cache) {
   KernelSimulation simulation;
   OpBuilder builder(kernel.getContext());
   simulation.module = ModuleOp::create(kernel.getLoc());
@@ -58,13 +61,151 @@ mlir::obs::simulateKernel(KernelOp kernel, ChangedElementsCache *cache) {
     if (index && inPlace.isAttrPresent(op) && index.getInt() >= 0)
       simulation.placedInPlace.insert(simulation.syncs[index.getInt()]);
   });
-  FailureOr<BlockRun> run = BlockRun::simulate(*func);
+  return simulation;
+}
+
+/// Runs one block of `simulation`'s lowered copy.
+static LogicalResult runSimulation(KernelSimulation &simulation) {
+  FailureOr<BlockRun> run = BlockRun::simulate(simulation.func);
   if (failed(run))
     return failure();
-  if (isCrossCheckingProofs() && failed(crossCheckHazards(*func, *run)))
+  if (isCrossCheckingProofs() &&
+      failed(crossCheckHazards(simulation.func, *run)))
     return failure();
   simulation.run = std::move(*run);
+  return success();
+}
+
+FailureOr<KernelSimulation>
+mlir::obs::simulateKernel(KernelOp kernel, ChangedElementsCache *cache) {
+  FailureOr<KernelSimulation> simulation = lowerForSimulation(kernel, cache);
+  if (failed(simulation) || failed(runSimulation(*simulation)))
+    return failure();
   return simulation;
+}
+
+namespace {
+/// The simulation of one lowered code in this context, while anything
+/// holds it: obs-assign-work's copies of a kernel, one per strategy, often
+/// lower to the same code (compact deals out a fresh stage as strided does,
+/// and neither may keep more than eight rounds in registers), and then need
+/// one run, not one each. Its lock is held while the code is run, so a copy
+/// that lowers to the same code meanwhile waits for that run.
+struct SharedRun {
+  std::mutex mutex;
+  std::weak_ptr<const KernelSimulation> simulation;
+};
+} // namespace
+
+/// Calls `visit` on every op of `func` in program order (pre-order), after
+/// numbering the values they define in that order: results, then the
+/// arguments of their regions' blocks. Two functions are the same code
+/// when they visit alike, op by op.
+static void walkNumbered(
+    gpu::GPUFuncOp func,
+    llvm::function_ref<void(Operation *, llvm::DenseMap<Value, unsigned> &,
+                            llvm::DenseMap<Block *, unsigned> &)>
+        visit) {
+  llvm::DenseMap<Value, unsigned> values;
+  llvm::DenseMap<Block *, unsigned> blocks;
+  func->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    for (Value result : op->getResults())
+      values.try_emplace(result, values.size());
+    for (Region &region : op->getRegions())
+      for (Block &block : region) {
+        blocks.try_emplace(&block, blocks.size());
+        for (Value argument : block.getArguments())
+          values.try_emplace(argument, values.size());
+      }
+    visit(op, values, blocks);
+  });
+}
+
+/// What identifies a lowered function's run: a hash of every op in order,
+/// with its name, attributes, properties, types, location, operands and
+/// successors (by their numbers), and the shape of its regions. Attributes,
+/// types and locations are uniqued in the context, so their addresses are
+/// their values; equal keys are then checked op by op (mapSameCode).
+static ObsDialect::CodeKey getRunKey(gpu::GPUFuncOp func) {
+  llvm::hash_code hash = llvm::hash_value(func->getName().getAsOpaquePointer());
+  walkNumbered(func, [&](Operation *op, llvm::DenseMap<Value, unsigned> &values,
+                         llvm::DenseMap<Block *, unsigned> &blocks) {
+    hash = llvm::hash_combine(
+        hash, op->getName().getAsOpaquePointer(),
+        op->getRawDictionaryAttrs().getAsOpaquePointer(), op->hashProperties(),
+        op->getLoc().getAsOpaquePointer(), op->getNumRegions());
+    for (Type type : op->getResultTypes())
+      hash = llvm::hash_combine(hash, type.getAsOpaquePointer());
+    for (Value operand : op->getOperands())
+      hash = llvm::hash_combine(hash, values.lookup(operand));
+    for (Block *successor : op->getSuccessors())
+      hash = llvm::hash_combine(hash, blocks.lookup(successor));
+    for (Region &region : op->getRegions())
+      for (Block &block : region) {
+        hash = llvm::hash_combine(hash, block.getNumArguments());
+        for (Type type : block.getArgumentTypes())
+          hash = llvm::hash_combine(hash, type.getAsOpaquePointer());
+      }
+  });
+  ObsDialect::CodeKey key = {};
+  uint64_t value = static_cast<size_t>(hash);
+  for (unsigned byte = 0; byte < sizeof(value); ++byte)
+    key[byte] = static_cast<uint8_t>(value >> (8 * byte));
+  return key;
+}
+
+/// Maps `from`'s ops, results and block arguments to `to`'s where the two
+/// are the same code, op by op (what getRunKey hashes, compared whole);
+/// fails where they part.
+static FailureOr<IRMapping> mapSameCode(gpu::GPUFuncOp from,
+                                        gpu::GPUFuncOp to) {
+  SmallVector<Operation *> fromOps, toOps;
+  from->walk<WalkOrder::PreOrder>(
+      [&](Operation *op) { fromOps.push_back(op); });
+  to->walk<WalkOrder::PreOrder>([&](Operation *op) { toOps.push_back(op); });
+  if (fromOps.size() != toOps.size())
+    return failure();
+  IRMapping mapping;
+  llvm::DenseMap<Block *, Block *> blocks;
+  auto alike = [&](Operation *a, Operation *b) {
+    if (a->getName() != b->getName() ||
+        a->getRawDictionaryAttrs() != b->getRawDictionaryAttrs() ||
+        !a->getName().compareOpProperties(a->getPropertiesStorage(),
+                                          b->getPropertiesStorage()) ||
+        a->getLoc() != b->getLoc() ||
+        a->getResultTypes() != b->getResultTypes() ||
+        a->getNumOperands() != b->getNumOperands() ||
+        a->getNumSuccessors() != b->getNumSuccessors() ||
+        a->getNumRegions() != b->getNumRegions())
+      return false;
+    // Defined before their uses in program order, but for the arguments
+    // of blocks, which their region's op maps first.
+    for (auto [x, y] : llvm::zip_equal(a->getOperands(), b->getOperands()))
+      if (mapping.lookupOrNull(x) != y)
+        return false;
+    mapping.map(a, b);
+    mapping.map(a->getResults(), b->getResults());
+    for (auto [ra, rb] : llvm::zip_equal(a->getRegions(), b->getRegions())) {
+      if (ra.getBlocks().size() != rb.getBlocks().size())
+        return false;
+      for (auto [ba, bb] : llvm::zip_equal(ra, rb)) {
+        if (ba.getArgumentTypes() != bb.getArgumentTypes())
+          return false;
+        blocks[&ba] = &bb;
+        mapping.map(ba.getArguments(), bb.getArguments());
+      }
+    }
+    return true;
+  };
+  for (auto [a, b] : llvm::zip_equal(fromOps, toOps))
+    if (!alike(a, b))
+      return failure();
+  // Successors last: a branch may name a block whose op comes later.
+  for (auto [a, b] : llvm::zip_equal(fromOps, toOps))
+    for (auto [x, y] : llvm::zip_equal(a->getSuccessors(), b->getSuccessors()))
+      if (blocks.lookup(x) != y)
+        return failure();
+  return mapping;
 }
 
 /// `kernel`'s fingerprint with no scope on any sync, written or planned:
@@ -157,13 +298,62 @@ KernelSimulations::simulate(KernelOp kernel) {
       return recent.front().simulation;
     }
   }
-  FailureOr<KernelSimulation> made = simulateKernel(kernel, &changed);
+  FailureOr<KernelSimulation> made = lowerForSimulation(kernel, &changed);
   if (failed(made))
     return failure();
-  ++simulated;
-  remember({now, rescopeKey,
-            std::make_shared<const KernelSimulation>(std::move(*made))});
+  auto sameCode = cast<ObsDialect>(kernel->getDialect())
+                      ->getCodeEntry<SharedRun>(getRunKey(made->func));
+  std::lock_guard<std::mutex> lock(sameCode->mutex);
+  // The first simulation of the code, whose run is taken over: the global
+  // hazards read the overlaps too, which are the kernel's, not the code's.
+  std::shared_ptr<const KernelSimulation> first = sameCode->simulation.lock();
+  FailureOr<IRMapping> mapping = failure();
+  if (first && first->globalOverlaps == made->globalOverlaps)
+    mapping = mapSameCode(first->func, made->func);
+  if (succeeded(mapping)) {
+    made->run = first->run.inCopy(*mapping);
+    made->fromFirst = std::make_shared<const IRMapping>(std::move(*mapping));
+    made->findings = first->findings;
+    made->first = std::move(first);
+    ++shared;
+  } else {
+    if (failed(runSimulation(*made)))
+      return failure();
+    ++simulated;
+  }
+  auto simulation = std::make_shared<const KernelSimulation>(std::move(*made));
+  if (!simulation->first)
+    sameCode->simulation = simulation;
+  remember({now, rescopeKey, std::move(simulation)});
   return recent.front().simulation;
+}
+
+SmallVector<Hazard> KernelSimulation::find(
+    FoundHazards Findings::*found, unsigned limit,
+    llvm::function_ref<SmallVector<Hazard>(const KernelSimulation &, unsigned)>
+        search) const {
+  const KernelSimulation &searched = first ? *first : *this;
+  SmallVector<Hazard> hazards;
+  {
+    std::lock_guard<std::mutex> lock(findings->mutex);
+    hazards = ((*findings).*found).get(limit, [&](unsigned n) {
+      return search(searched, n);
+    });
+  }
+  if (fromFirst)
+    for (Hazard &hazard : hazards) {
+      hazard.first.op = fromFirst->lookup(hazard.first.op);
+      hazard.second.op = fromFirst->lookup(hazard.second.op);
+    }
+  return hazards;
+}
+
+BlockCost KernelSimulation::blockCost() const {
+  std::lock_guard<std::mutex> lock(findings->mutex);
+  if (!findings->cost)
+    findings->cost =
+        computeBlockCost(first ? first->run : run, KernelOp::kWarpSize);
+  return *findings->cost;
 }
 
 void KernelSimulations::keep(
@@ -199,6 +389,8 @@ SimulationCount::~SimulationCount() {
                  simulations.getReused() - reusedBefore);
   addToStatistic(pass, rescoped, "simulations-rescoped",
                  simulations.getRescoped() - rescopedBefore);
+  addToStatistic(pass, shared, "simulations-shared",
+                 simulations.getShared() - sharedBefore);
 }
 
 SyncOp mlir::obs::syncOfBarrier(const KernelSimulation &simulation,

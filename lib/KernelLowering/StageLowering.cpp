@@ -177,8 +177,8 @@ Value KernelLowering::StageEmitter::worksOn(Value thread, Value position,
   // A loop's round: and only if it works in every later round too, so the
   // last thread in the last round decides for every round (where the loop
   // is a sort's or a merge's rounds, LLVM unrolls it and finds no branch
-  // to keep).
-  if (!compact && !isConstantRound && rounds > 0 &&
+  // to keep). Compact deals out its positions as strided deals elements.
+  if (!isConstantRound && rounds > 0 &&
       how.getElement(blockThreads - 1, rounds - 1, positions))
     return arith::ConstantIntOp::create(builder, loc(), 1, 1);
   Value works = arith::CmpIOp::create(builder, loc(), arith::CmpIPredicate::ult,

@@ -52,6 +52,11 @@ struct RefinedCopy {
   /// block.
   std::shared_ptr<const KernelSimulation> simulation;
   uint64_t cost = 0;
+  /// The simulation of the copy as dealt out, before any refinement: held
+  /// while the other strategies' copies are refined, whose runs it may be
+  /// (KernelSimulations: compact deals out fresh stages as strided does,
+  /// and keeps no registers, so its copy is often strided's unrefined).
+  std::shared_ptr<const KernelSimulation> unrefined;
 };
 
 /// The last pass of a refinement run inside obs-assign-work: hands out the
@@ -308,6 +313,10 @@ struct ObsAssignWorkPass
     });
     addToStatistic(*this, numStrategiesCosted, "strategies-costed",
                    candidates.size());
+    addToStatistic(*this, numStrategyRunsShared, "strategy-runs-shared",
+                   llvm::count_if(copies, [](const auto &copy) {
+                     return copy && copy->unrefined && copy->unrefined->first;
+                   }));
     std::optional<size_t> chosen;
     for (auto [index, copy] : llvm::enumerate(copies))
       if (copy && (!chosen || copy->cost < copies[*chosen]->cost))
@@ -336,6 +345,9 @@ struct ObsAssignWorkPass
     options.threads = blockThreads;
     options.strategy = candidate;
     refine.addPass(createObsAssignWork(options));
+    // The first refinement simulates the copy as dealt out anyway: this
+    // one is handed out again.
+    refine.addPass(std::make_unique<CaptureSimulation>(copy.unrefined));
     for (const auto &create : refinements)
       refine.addPass(create());
     refine.addPass(std::make_unique<CaptureSimulation>(copy.simulation));
@@ -356,7 +368,7 @@ struct ObsAssignWorkPass
     if (!simulated.run.getRegisterViolations().empty() ||
         !simulated.hazards(/*limit=*/1).empty())
       return std::nullopt;
-    BlockCost cost = computeBlockCost(simulated.run, KernelOp::kWarpSize);
+    BlockCost cost = simulated.blockCost();
     copy.cost = cost.estimatedSlots(
         llvm::divideCeil(simulated.run.getThreads(), KernelOp::kWarpSize));
     // Only a copy that may be kept keeps its module and every access of its
@@ -388,7 +400,8 @@ struct ObsAssignWorkPass
     auto took = [](const KernelSimulation &, unsigned) { return true; };
     auto &simulations = getAnalysis<KernelSimulations>();
     SimulationCount count(*this, numSimulations, numSimulationsReused,
-                          numSimulationsRescoped, simulations);
+                          numSimulationsRescoped, numSimulationsShared,
+                          simulations);
     if (failed(refineSyncs(kernel, decided, {apply, undo, took}, simulations)))
       return failure();
     for (SyncOp sync : decided)

@@ -32,7 +32,8 @@ struct ObsElideWarpSyncsPass
     KernelOp kernel = getOperation();
     auto &simulations = getAnalysis<KernelSimulations>();
     SimulationCount count(*this, numSimulations, numSimulationsReused,
-                          numSimulationsRescoped, simulations);
+                          numSimulationsRescoped, numSimulationsShared,
+                          simulations);
     FailureOr<bool> safe = isSafeToRefine(kernel, simulations);
     if (failed(safe))
       return signalPassFailure();

@@ -160,7 +160,8 @@ struct ObsInPlacePass : mlir::obs::impl::ObsInPlaceBase<ObsInPlacePass> {
     KernelOp kernel = getOperation();
     auto &simulations = getAnalysis<KernelSimulations>();
     SimulationCount count(*this, numSimulations, numSimulationsReused,
-                          numSimulationsRescoped, simulations);
+                          numSimulationsRescoped, numSimulationsShared,
+                          simulations);
     std::shared_ptr<const KernelSimulation> before;
     FailureOr<bool> safe = isSafeToRefine(kernel, simulations, &before);
     if (failed(safe))

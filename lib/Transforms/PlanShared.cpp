@@ -156,7 +156,8 @@ void ObsPlanSharedPass::runOnOperation() {
   (void)takeSharedPlan(kernel);
   auto &simulations = getAnalysis<KernelSimulations>();
   SimulationCount count(*this, numSimulations, numSimulationsReused,
-                        numSimulationsRescoped, simulations);
+                        numSimulationsRescoped, numSimulationsShared,
+                        simulations);
   FailureOr<std::shared_ptr<const KernelSimulation>> simulation =
       simulations.simulate(kernel);
   if (failed(simulation))

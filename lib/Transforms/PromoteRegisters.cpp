@@ -51,7 +51,8 @@ struct ObsPromoteRegistersPass
     KernelOp kernel = getOperation();
     auto &simulations = getAnalysis<KernelSimulations>();
     SimulationCount count(*this, numSimulations, numSimulationsReused,
-                          numSimulationsRescoped, simulations);
+                          numSimulationsRescoped, numSimulationsShared,
+                          simulations);
     FailureOr<bool> safe = isSafeToRefine(kernel, simulations);
     if (failed(safe))
       return signalPassFailure();

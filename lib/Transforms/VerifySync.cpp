@@ -60,7 +60,8 @@ struct ObsVerifySyncPass
     }
     auto &simulations = getAnalysis<KernelSimulations>();
     SimulationCount count(*this, numSimulations, numSimulationsReused,
-                          numSimulationsRescoped, simulations);
+                          numSimulationsRescoped, numSimulationsShared,
+                          simulations);
     FailureOr<std::shared_ptr<const KernelSimulation>> simulated =
         simulations.simulate(kernel);
     if (failed(simulated))

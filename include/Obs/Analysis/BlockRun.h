@@ -31,6 +31,7 @@
 
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -38,6 +39,7 @@
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <tuple>
 
 namespace mlir::obs {
 
@@ -162,6 +164,9 @@ public:
   /// barrier scopes, which passes the same barriers (of either kind alike)
   /// and makes the same accesses.
   BlockRun withBarrierKinds(llvm::function_ref<bool(unsigned)> isBlock) const;
+  /// This run, of another copy of the same function: every op and value it
+  /// names taken to the copy's by `mapping` (which must map them all).
+  BlockRun inCopy(const IRMapping &mapping) const;
   /// Whether an address depended on data somewhere.
   bool dependsOnData() const { return dataDependent; }
   /// The first wrong read of each array kept by its threads, by sync.
@@ -227,6 +232,11 @@ struct GlobalOverlap {
   uint64_t readElement;
   unsigned writtenMemory;
   uint64_t writtenElement;
+  bool operator==(const GlobalOverlap &other) const {
+    return std::tie(readMemory, readElement, writtenMemory, writtenElement) ==
+           std::tie(other.readMemory, other.readElement, other.writtenMemory,
+                    other.writtenElement);
+  }
 };
 
 /// The accesses of global memory that `overlaps` make conflict and that

@@ -20,6 +20,7 @@
 #include "mlir/Pass/AnalysisManager.h"
 #include "mlir/Pass/Pass.h"
 #include <memory>
+#include <mutex>
 #include <optional>
 
 namespace mlir::obs {
@@ -45,6 +46,13 @@ struct KernelSimulation {
   /// ordered too.
   SmallVector<GlobalOverlap> globalOverlaps;
 
+  /// Where this simulation's run is another's of the same code, taken over
+  /// (KernelSimulations): that simulation, the first of its code, and the
+  /// map from its ops and values to this one's. What is found from the run
+  /// is found on the first's, once, and taken over too.
+  std::shared_ptr<const KernelSimulation> first;
+  std::shared_ptr<const IRMapping> fromFirst;
+
   /// The hazards in shared memory, and in global memory where a launch
   /// overlaps the kernel's inputs and outputs: what a refinement must not
   /// create.
@@ -52,19 +60,23 @@ struct KernelSimulation {
     SmallVector<Hazard> found = sharedHazards(limit);
     if (found.size() < limit)
       llvm::append_range(
-          found, globalHazards.get(limit - found.size(), [&](unsigned n) {
-            return findGlobalHazards(run, globalOverlaps, KernelOp::kWarpSize,
-                                     n);
-          }));
+          found, find(&Findings::global, limit - found.size(),
+                      [](const KernelSimulation &at, unsigned n) {
+                        return findGlobalHazards(at.run, at.globalOverlaps,
+                                                 KernelOp::kWarpSize, n);
+                      }));
     return found;
   }
   /// The hazards in shared memory alone (the launch proof reports those in
   /// global memory, with their launch).
   SmallVector<Hazard> sharedHazards(unsigned limit = 16) const {
-    return sharedHazardsFound.get(limit, [&](unsigned n) {
-      return findHazards(run, KernelOp::kWarpSize, n);
-    });
+    return find(&Findings::shared, limit,
+                [](const KernelSimulation &at, unsigned n) {
+                  return findHazards(at.run, KernelOp::kWarpSize, n);
+                });
   }
+  /// The block's estimated cost (computeBlockCost), found once.
+  BlockCost blockCost() const;
 
 private:
   /// Hazards found before: passes ask one simulation again (the verifier
@@ -84,7 +96,25 @@ private:
       return SmallVector<Hazard>(ArrayRef(hazards).take_front(wanted));
     }
   };
-  mutable FoundHazards sharedHazardsFound, globalHazards;
+  /// What the searches found on the first simulation of this code, in its
+  /// ops, for every simulation that took its run over. Locked: the copies
+  /// of a kernel are refined in parallel.
+  struct Findings {
+    std::mutex mutex;
+    FoundHazards shared, global;
+    std::optional<BlockCost> cost;
+  };
+  /// Up to `limit` hazards of the search `search`, run on the first
+  /// simulation of this code once, in this one's ops.
+  SmallVector<Hazard>
+  find(FoundHazards Findings::*found, unsigned limit,
+       llvm::function_ref<SmallVector<Hazard>(const KernelSimulation &,
+                                              unsigned)>
+           search) const;
+
+public:
+  /// Shared with the simulations that take this one's run over.
+  std::shared_ptr<Findings> findings = std::make_shared<Findings>();
 };
 
 /// Lowers a copy of `kernel` and runs one block of it. Fails, with the
@@ -115,6 +145,12 @@ simulateKernel(KernelOp kernel, ChangedElementsCache *cache = nullptr);
 /// the same place), and the run does not tell the two apart but in each
 /// barrier's kind. Its simulation is the kept one's run with the barriers'
 /// kinds of the kernel as it is now.
+///
+/// A plan whose lowered code is exactly code run before in this context,
+/// while that run lives (printed whole, with locations, and hashed), is not
+/// run again either: obs-assign-work's copies of one kernel often lower
+/// alike (compact deals out a fresh stage as strided does). Its simulation
+/// is its own lowering with that run taken over to its ops.
 class KernelSimulations {
 public:
   KernelSimulations(Operation *kernel, AnalysisManager &analyses)
@@ -141,6 +177,7 @@ public:
   uint64_t getSimulated() const { return simulated; }
   uint64_t getReused() const { return reused; }
   uint64_t getRescoped() const { return rescoped; }
+  uint64_t getShared() const { return shared; }
 
 private:
   ChangedElementsCache &changed;
@@ -159,7 +196,7 @@ private:
   void remember(Kept kept);
   /// The kept simulations, the most recently used first.
   SmallVector<Kept, kKept> recent;
-  uint64_t simulated = 0, reused = 0, rescoped = 0;
+  uint64_t simulated = 0, reused = 0, rescoped = 0, shared = 0;
 };
 
 /// The block obs-verify-sync simulated when it proved a kernel with
@@ -173,27 +210,30 @@ private:
 std::shared_ptr<const BlockRun> findProvedRun(KernelOp kernel,
                                               const ObsDialect::ProofKey &key);
 
-/// Counts, into a pass's statistics `made`, `reused` and `rescoped`
-/// ("simulations", "simulations-reused" and "simulations-rescoped"), the
-/// simulations `simulations` makes, hands out again, and derives from a kept
-/// one for other scopes while it lives: how close the passes come to one
-/// simulation per plan.
+/// Counts, into a pass's statistics `made`, `reused`, `rescoped` and
+/// `shared` ("simulations", "simulations-reused", "simulations-rescoped"
+/// and "simulations-shared"), the simulations `simulations` makes, hands
+/// out again, derives from a kept one for other scopes, and takes from
+/// another copy's run of the same code while it lives: how close the
+/// passes come to one simulation per plan.
 class SimulationCount {
 public:
   SimulationCount(Pass &pass, Pass::Statistic &made, Pass::Statistic &reused,
-                  Pass::Statistic &rescoped,
+                  Pass::Statistic &rescoped, Pass::Statistic &shared,
                   const KernelSimulations &simulations)
       : pass(pass), made(made), reused(reused), rescoped(rescoped),
-        simulations(simulations), madeBefore(simulations.getSimulated()),
+        shared(shared), simulations(simulations),
+        madeBefore(simulations.getSimulated()),
         reusedBefore(simulations.getReused()),
-        rescopedBefore(simulations.getRescoped()) {}
+        rescopedBefore(simulations.getRescoped()),
+        sharedBefore(simulations.getShared()) {}
   ~SimulationCount();
 
 private:
   Pass &pass;
-  Pass::Statistic &made, &reused, &rescoped;
+  Pass::Statistic &made, &reused, &rescoped, &shared;
   const KernelSimulations &simulations;
-  uint64_t madeBefore, reusedBefore, rescopedBefore;
+  uint64_t madeBefore, reusedBefore, rescopedBefore, sharedBefore;
 };
 
 /// Reports, at the syncs, every written choice of `simulation`'s kernel

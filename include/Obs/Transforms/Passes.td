@@ -404,13 +404,19 @@ def ObsAssignWork : Pass<"obs-assign-work", "::mlir::obs::KernelOp"> {
               "Warp scopes and in-place placements the assignment made unsafe">,
     Statistic<"numStrategiesCosted", "strategies-costed",
               "Strategies tried on a copy and costed (strategy=cost)">,
+    Statistic<"numStrategyRunsShared", "strategy-runs-shared",
+              "Strategies' copies that, dealt out, lower to code another "
+              "strategy's copy ran: that run, taken over, not run again">,
     Statistic<"numSimulations", "simulations",
               "Kernel simulations run (each a lowering and a run of every thread)">,
     Statistic<"numSimulationsReused", "simulations-reused",
               "Simulations handed out again because the kernel had not changed">,
     Statistic<"numSimulationsRescoped", "simulations-rescoped",
               "Simulations derived from a kept one of the kernel with other "
-              "sync scopes, without running it again">
+              "sync scopes, without running it again">,
+    Statistic<"numSimulationsShared", "simulations-shared",
+              "Simulations of a plan that lowers to code run before (another "
+              "strategy's copy): that run, not run again">
   ];
 }
 
@@ -442,7 +448,10 @@ def ObsElideWarpSyncs : Pass<"obs-elide-warp-syncs", "::mlir::obs::KernelOp"> {
               "Simulations handed out again because the kernel had not changed">,
     Statistic<"numSimulationsRescoped", "simulations-rescoped",
               "Simulations derived from a kept one of the kernel with other "
-              "sync scopes, without running it again">
+              "sync scopes, without running it again">,
+    Statistic<"numSimulationsShared", "simulations-shared",
+              "Simulations of a plan that lowers to code run before (another "
+              "strategy's copy): that run, not run again">
   ];
 }
 
@@ -477,7 +486,10 @@ def ObsInPlace : Pass<"obs-inplace", "::mlir::obs::KernelOp"> {
               "Simulations handed out again because the kernel had not changed">,
     Statistic<"numSimulationsRescoped", "simulations-rescoped",
               "Simulations derived from a kept one of the kernel with other "
-              "sync scopes, without running it again">
+              "sync scopes, without running it again">,
+    Statistic<"numSimulationsShared", "simulations-shared",
+              "Simulations of a plan that lowers to code run before (another "
+              "strategy's copy): that run, not run again">
   ];
 }
 
@@ -530,7 +542,10 @@ def ObsPromoteRegisters : Pass<"obs-promote-registers",
               "Simulations handed out again because the kernel had not changed">,
     Statistic<"numSimulationsRescoped", "simulations-rescoped",
               "Simulations derived from a kept one of the kernel with other "
-              "sync scopes, without running it again">
+              "sync scopes, without running it again">,
+    Statistic<"numSimulationsShared", "simulations-shared",
+              "Simulations of a plan that lowers to code run before (another "
+              "strategy's copy): that run, not run again">
   ];
 }
 
@@ -584,7 +599,10 @@ def ObsPlanShared : Pass<"obs-plan-shared", "::mlir::obs::KernelOp"> {
               "Simulations handed out again because the kernel had not changed">,
     Statistic<"numSimulationsRescoped", "simulations-rescoped",
               "Simulations derived from a kept one of the kernel with other "
-              "sync scopes, without running it again">
+              "sync scopes, without running it again">,
+    Statistic<"numSimulationsShared", "simulations-shared",
+              "Simulations of a plan that lowers to code run before (another "
+              "strategy's copy): that run, not run again">
   ];
 }
 
@@ -688,6 +706,9 @@ def ObsVerifySync : Pass<"obs-verify-sync", "::mlir::obs::KernelOp"> {
     Statistic<"numSimulationsRescoped", "simulations-rescoped",
               "Simulations derived from a kept one of the kernel with other "
               "sync scopes, without running it again">,
+    Statistic<"numSimulationsShared", "simulations-shared",
+              "Simulations of a plan that lowers to code run before (another "
+              "strategy's copy): that run, not run again">,
     Statistic<"numAlreadyProved", "kernels-already-proved",
               "Kernels this pass had proved before in this context, with "
               "the same content, and did not prove again">
