@@ -775,8 +775,11 @@ ObsDialect::getCodeEntry(TypeID type, const CodeKey &key,
   for (const CodeEntry &kept : codeEntries)
     if (kept.type == type && kept.key == key)
       return kept.entry;
-  if (codeEntries.size() == kCodeEntriesKept)
-    codeEntries.pop_front();
+  // Each type keeps its own most recent entries: the runs of every plan
+  // simulated must not push out the changed elements of the code.
+  auto ofType = [&](const CodeEntry &kept) { return kept.type == type; };
+  if (llvm::count_if(codeEntries, ofType) == kCodeEntriesKept)
+    codeEntries.erase(llvm::find_if(codeEntries, ofType));
   codeEntries.push_back({type, key, create()});
   return codeEntries.back().entry;
 }

@@ -172,7 +172,7 @@ def Obs_Dialect : Dialect {
     /// a kernel, one per strategy, the passes after it and the lowering.
     /// One `Entry` (default-constructed when the code is seen first) per
     /// code and type, which locks itself. Thread-safe; the most recent
-    /// entries are kept.
+    /// entries of each type are kept.
     using CodeKey = std::array<uint8_t, 20>;
     template <typename Entry>
     std::shared_ptr<Entry> getCodeEntry(const CodeKey &key) {
@@ -195,7 +195,8 @@ def Obs_Dialect : Dialect {
       std::shared_ptr<const void> proof;
     };
     std::deque<ProvedKernel> provedKernels;
-    /// The most recent entries (getCodeEntry), by type and code.
+    /// The most recent entries (getCodeEntry), by type and code:
+    /// kCodeEntriesKept of each type.
     std::shared_ptr<void>
     getCodeEntry(::mlir::TypeID type, const CodeKey &key,
                  ::llvm::function_ref<std::shared_ptr<void>()> create);
