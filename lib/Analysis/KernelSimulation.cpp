@@ -97,18 +97,18 @@ struct SharedRun {
 };
 } // namespace
 
-/// Calls `visit` on every op of `func` in program order (pre-order), after
+/// Calls `visit` on every op of `code` in program order (pre-order), after
 /// numbering the values they define in that order: results, then the
-/// arguments of their regions' blocks. Two functions are the same code
-/// when they visit alike, op by op.
+/// arguments of their regions' blocks. Two codes are the same when they
+/// visit alike, op by op.
 static void walkNumbered(
-    gpu::GPUFuncOp func,
+    Operation *code,
     llvm::function_ref<void(Operation *, llvm::DenseMap<Value, unsigned> &,
                             llvm::DenseMap<Block *, unsigned> &)>
         visit) {
   llvm::DenseMap<Value, unsigned> values;
   llvm::DenseMap<Block *, unsigned> blocks;
-  func->walk<WalkOrder::PreOrder>([&](Operation *op) {
+  code->walk<WalkOrder::PreOrder>([&](Operation *op) {
     for (Value result : op->getResults())
       values.try_emplace(result, values.size());
     for (Region &region : op->getRegions())
@@ -121,32 +121,36 @@ static void walkNumbered(
   });
 }
 
-/// What identifies a lowered function's run: a hash of every op in order,
+/// What identifies a lowered function's run: a hash of every op of its
+/// module (the function and the constant tables it reads) in order,
 /// with its name, attributes, properties, types, location, operands and
 /// successors (by their numbers), and the shape of its regions. Attributes,
 /// types and locations are uniqued in the context, so their addresses are
 /// their values; equal keys are then checked op by op (mapSameCode).
 static ObsDialect::CodeKey getRunKey(gpu::GPUFuncOp func) {
   llvm::hash_code hash = llvm::hash_value(func->getName().getAsOpaquePointer());
-  walkNumbered(func, [&](Operation *op, llvm::DenseMap<Value, unsigned> &values,
-                         llvm::DenseMap<Block *, unsigned> &blocks) {
-    hash = llvm::hash_combine(
-        hash, op->getName().getAsOpaquePointer(),
-        op->getRawDictionaryAttrs().getAsOpaquePointer(), op->hashProperties(),
-        op->getLoc().getAsOpaquePointer(), op->getNumRegions());
-    for (Type type : op->getResultTypes())
-      hash = llvm::hash_combine(hash, type.getAsOpaquePointer());
-    for (Value operand : op->getOperands())
-      hash = llvm::hash_combine(hash, values.lookup(operand));
-    for (Block *successor : op->getSuccessors())
-      hash = llvm::hash_combine(hash, blocks.lookup(successor));
-    for (Region &region : op->getRegions())
-      for (Block &block : region) {
-        hash = llvm::hash_combine(hash, block.getNumArguments());
-        for (Type type : block.getArgumentTypes())
-          hash = llvm::hash_combine(hash, type.getAsOpaquePointer());
-      }
-  });
+  walkNumbered(func->getParentOp(),
+               [&](Operation *op, llvm::DenseMap<Value, unsigned> &values,
+                   llvm::DenseMap<Block *, unsigned> &blocks) {
+                 hash = llvm::hash_combine(
+                     hash, op->getName().getAsOpaquePointer(),
+                     op->getRawDictionaryAttrs().getAsOpaquePointer(),
+                     op->hashProperties(), op->getLoc().getAsOpaquePointer(),
+                     op->getNumRegions());
+                 for (Type type : op->getResultTypes())
+                   hash = llvm::hash_combine(hash, type.getAsOpaquePointer());
+                 for (Value operand : op->getOperands())
+                   hash = llvm::hash_combine(hash, values.lookup(operand));
+                 for (Block *successor : op->getSuccessors())
+                   hash = llvm::hash_combine(hash, blocks.lookup(successor));
+                 for (Region &region : op->getRegions())
+                   for (Block &block : region) {
+                     hash = llvm::hash_combine(hash, block.getNumArguments());
+                     for (Type type : block.getArgumentTypes())
+                       hash =
+                           llvm::hash_combine(hash, type.getAsOpaquePointer());
+                   }
+               });
   ObsDialect::CodeKey key = {};
   uint64_t value = static_cast<size_t>(hash);
   for (unsigned byte = 0; byte < sizeof(value); ++byte)
@@ -154,15 +158,17 @@ static ObsDialect::CodeKey getRunKey(gpu::GPUFuncOp func) {
   return key;
 }
 
-/// Maps `from`'s ops, results and block arguments to `to`'s where the two
-/// are the same code, op by op (what getRunKey hashes, compared whole);
+/// Maps the ops, results and block arguments of `from`'s module (the
+/// function and its constant tables) to `to`'s where the two are the same
+/// code, op by op (what getRunKey hashes, compared whole);
 /// fails where they part.
 static FailureOr<IRMapping> mapSameCode(gpu::GPUFuncOp from,
                                         gpu::GPUFuncOp to) {
   SmallVector<Operation *> fromOps, toOps;
-  from->walk<WalkOrder::PreOrder>(
+  from->getParentOp()->walk<WalkOrder::PreOrder>(
       [&](Operation *op) { fromOps.push_back(op); });
-  to->walk<WalkOrder::PreOrder>([&](Operation *op) { toOps.push_back(op); });
+  to->getParentOp()->walk<WalkOrder::PreOrder>(
+      [&](Operation *op) { toOps.push_back(op); });
   if (fromOps.size() != toOps.size())
     return failure();
   IRMapping mapping;
