@@ -319,7 +319,6 @@ KernelSimulations::simulate(KernelOp kernel) {
   if (succeeded(mapping)) {
     made->run = first->run.inCopy(*mapping);
     made->fromFirst = std::make_shared<const IRMapping>(std::move(*mapping));
-    made->findings = first->findings;
     made->first = std::move(first);
     ++shared;
   } else {
@@ -341,8 +340,9 @@ SmallVector<Hazard> KernelSimulation::find(
   const KernelSimulation &searched = first ? *first : *this;
   SmallVector<Hazard> hazards;
   {
-    std::lock_guard<std::mutex> lock(findings->mutex);
-    hazards = ((*findings).*found).get(limit, [&](unsigned n) {
+    Findings &shared = getFindings();
+    std::lock_guard<std::mutex> lock(shared.mutex);
+    hazards = (shared.*found).get(limit, [&](unsigned n) {
       return search(searched, n);
     });
   }
@@ -355,11 +355,12 @@ SmallVector<Hazard> KernelSimulation::find(
 }
 
 BlockCost KernelSimulation::blockCost() const {
-  std::lock_guard<std::mutex> lock(findings->mutex);
-  if (!findings->cost)
-    findings->cost =
+  Findings &shared = getFindings();
+  std::lock_guard<std::mutex> lock(shared.mutex);
+  if (!shared.cost)
+    shared.cost =
         computeBlockCost(first ? first->run : run, KernelOp::kWarpSize);
-  return *findings->cost;
+  return *shared.cost;
 }
 
 void KernelSimulations::keep(

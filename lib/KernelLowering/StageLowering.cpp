@@ -371,15 +371,15 @@ void KernelLowering::StageEmitter::emitUnrolled() {
   auto firstEmitted = [&] {
     return before ? std::next(before->getIterator()) : block->begin();
   };
-  SmallVector<uint64_t> emittedRounds;
+  SmallVector<std::pair<uint64_t, RoundWrites>> emittedRounds;
   for (uint64_t round = 0; round < rounds; ++round)
-    if (roundWrites(round) != RoundWrites::Nothing)
-      emittedRounds.push_back(round);
+    if (RoundWrites writes = roundWrites(round); writes != RoundWrites::Nothing)
+      emittedRounds.push_back({round, writes});
   bool overBudget = false;
-  for (uint64_t round : emittedRounds) {
+  for (auto [round, writes] : emittedRounds) {
     if (failed)
       break;
-    asksWritten = roundWrites(round) == RoundWrites::Some;
+    asksWritten = writes == RoundWrites::Some;
     if (computeThenStore)
       computeRound(constant(round));
     else
@@ -387,7 +387,7 @@ void KernelLowering::StageEmitter::emitUnrolled() {
     // The first round's ops, nested ones included, times the rounds: the
     // emission is a function of the kernel alone, so the simulations and
     // the lowering that follows them decide alike.
-    if (round != emittedRounds.front() || emittedRounds.size() < 2 ||
+    if (round != emittedRounds.front().first || emittedRounds.size() < 2 ||
         !mayLoop())
       continue;
     uint64_t ops = 0;
@@ -400,7 +400,8 @@ void KernelLowering::StageEmitter::emitUnrolled() {
     }
   }
   asksWritten = skipsIdentity;
-  if (computeThenStore && !failed && !overBudget)
+  // Over the budget only where the rounds may loop: not computed first.
+  if (computeThenStore && !failed)
     storeRounds();
   if (overBudget ||
       (rounds > 1 && fusedReads > kMaxFusedReads && !reportedError)) {

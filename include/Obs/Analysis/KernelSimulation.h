@@ -111,10 +111,11 @@ private:
        llvm::function_ref<SmallVector<Hazard>(const KernelSimulation &,
                                               unsigned)>
            search) const;
-
-public:
-  /// Shared with the simulations that take this one's run over.
-  std::shared_ptr<Findings> findings = std::make_shared<Findings>();
+  /// Those of the first simulation of this code, which every simulation
+  /// that took its run over reads (`first`); one that runs its own code
+  /// keeps its own.
+  Findings &getFindings() const { return first ? *first->findings : *findings; }
+  std::unique_ptr<Findings> findings = std::make_unique<Findings>();
 };
 
 /// Lowers a copy of `kernel` and runs one block of it. Fails, with the
