@@ -284,31 +284,92 @@ LogicalResult ReferenceLowering::lowerSort(SortOp sort) {
   if (failed(materialize(sort.getInput(), out)))
     return failure();
   buffers[sort.getResult()] = out;
-  // Insertion sort: element i sinks past every earlier element it must
-  // precede. Only strict precedence swaps, so equivalent elements keep
-  // their order.
-  //   for i in 1..N: for k in 0..i: j = i - k; if less(out[j], out[j-1]) swap
-  auto outer =
-      scf::ForOp::create(builder, loc, constant(loc, 1),
-                         constant(loc, type.getLength()), constant(loc, 1));
+  uint64_t length = type.getLength();
+  if (length < 2)
+    return success();
+  // A bottom-up merge sort: pass p merges the sorted runs of 2^p elements
+  // pairwise into `merged`, which is copied back. A merge takes the right
+  // run's element only where it strictly precedes the left run's, so
+  // equivalent elements keep their order: for a strict weak order the
+  // result is the one stable sort, the insertion sort's this replaced, in
+  // O(N log N) comparisons instead of N^2 / 2 (a device sort's 4,096-key
+  // tiles took 8.4 million each).
+  //   for p in 0..ceil(log2 N): w = 2^p
+  //     for lo in 0..N step 2w: mid = min(lo + w, N); hi = min(lo + 2w, N)
+  //       i = lo; j = mid
+  //       for k in lo..hi:
+  //         right = j < hi && (i == mid || less(out[j], out[i]))
+  //         merged[k] = right ? out[j++] : out[i++]
+  //     out = merged
+  Buffer merged = allocate(type, loc);
+  Value zero = constant(loc, 0), one = constant(loc, 1);
+  Value end = constant(loc, length);
+  auto passes = scf::ForOp::create(
+      builder, loc, zero, constant(loc, llvm::Log2_64_Ceil(length)), one);
   OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPoint(outer.getBody()->getTerminator());
-  Value i = outer.getInductionVar();
-  auto inner =
-      scf::ForOp::create(builder, loc, constant(loc, 0), i, constant(loc, 1));
-  builder.setInsertionPoint(inner.getBody()->getTerminator());
-  Value j = arith::SubIOp::create(builder, loc, i, inner.getInductionVar());
-  Value before = arith::SubIOp::create(builder, loc, j, constant(loc, 1));
-  LeafReader read = makeStorageReader(out);
-  SmallVector<Value> later = read(builder, loc, j);
-  SmallVector<Value> earlier = read(builder, loc, before);
-  std::unique_ptr<ElementEmitter> emitter = makeEmitter(loc);
-  Value swap = emitter->emitRegionOn(sort.getBody(), later, earlier).front();
-  auto ifSwap = scf::IfOp::create(builder, loc, swap, /*withElse=*/false);
-  builder.setInsertionPoint(ifSwap.thenBlock()->getTerminator());
-  storeLeaf(builder, loc, out, later, before);
-  storeLeaf(builder, loc, out, earlier, j);
-  return failure(emitter->failed());
+  builder.setInsertionPoint(passes.getBody()->getTerminator());
+  Value width =
+      arith::ShLIOp::create(builder, loc, one, passes.getInductionVar());
+  Value span = arith::ShLIOp::create(builder, loc, width, one);
+  auto runs = scf::ForOp::create(builder, loc, zero, end, span);
+  {
+    OpBuilder::InsertionGuard runGuard(builder);
+    builder.setInsertionPoint(runs.getBody()->getTerminator());
+    Value lo = runs.getInductionVar();
+    Value mid = arith::MinUIOp::create(
+        builder, loc, arith::AddIOp::create(builder, loc, lo, width), end);
+    Value hi = arith::MinUIOp::create(
+        builder, loc, arith::AddIOp::create(builder, loc, lo, span), end);
+    auto merge =
+        scf::ForOp::create(builder, loc, lo, hi, one, ValueRange{lo, mid});
+    // A loop with iteration arguments is made without its yield.
+    builder.setInsertionPointToStart(merge.getBody());
+    Value k = merge.getInductionVar();
+    Value i = merge.getRegionIterArg(0), j = merge.getRegionIterArg(1);
+    LeafReader read = makeStorageReader(out);
+    // Whether the right run's element goes first; the runs' elements are
+    // read only where both runs have one left.
+    auto rightLeft =
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, j, hi);
+    auto ifRightLeft = scf::IfOp::create(builder, loc, builder.getI1Type(),
+                                         rightLeft, /*withElse=*/true);
+    std::unique_ptr<ElementEmitter> emitter = makeEmitter(loc);
+    {
+      OpBuilder::InsertionGuard branchGuard(builder);
+      builder.setInsertionPointToStart(ifRightLeft.thenBlock());
+      auto leftLeft = arith::CmpIOp::create(builder, loc,
+                                            arith::CmpIPredicate::ult, i, mid);
+      auto ifLeftLeft = scf::IfOp::create(builder, loc, builder.getI1Type(),
+                                          leftLeft, /*withElse=*/true);
+      scf::YieldOp::create(builder, loc, ifLeftLeft.getResults());
+      builder.setInsertionPointToStart(ifLeftLeft.thenBlock());
+      Value precedes = emitter
+                           ->emitRegionOn(sort.getBody(), read(builder, loc, j),
+                                          read(builder, loc, i))
+                           .front();
+      scf::YieldOp::create(builder, loc, precedes);
+      builder.setInsertionPointToStart(ifLeftLeft.elseBlock());
+      scf::YieldOp::create(
+          builder, loc,
+          arith::ConstantIntOp::create(builder, loc, 1, 1).getResult());
+      builder.setInsertionPointToStart(ifRightLeft.elseBlock());
+      scf::YieldOp::create(
+          builder, loc,
+          arith::ConstantIntOp::create(builder, loc, 0, 1).getResult());
+    }
+    Value right = ifRightLeft.getResult(0);
+    Value from = arith::SelectOp::create(builder, loc, right, j, i);
+    storeLeaf(builder, loc, merged, read(builder, loc, from), k);
+    Value nextI = arith::SelectOp::create(
+        builder, loc, right, i, arith::AddIOp::create(builder, loc, i, one));
+    Value nextJ = arith::SelectOp::create(
+        builder, loc, right, arith::AddIOp::create(builder, loc, j, one), j);
+    scf::YieldOp::create(builder, loc, ValueRange{nextI, nextJ});
+    if (emitter->failed())
+      return failure();
+  }
+  copy(type, loc, merged, identityIndex, out, identityIndex);
+  return success();
 }
 
 LogicalResult ReferenceLowering::lowerScatter(ScatterOp scatter) {

@@ -48,9 +48,9 @@ private:
   LogicalResult lowerParts(Operation *op, Region &body, Value input,
                            Value result);
   LogicalResult lowerRepeat(RepeatOp repeat);
-  /// A scan as a running fold, and a sort as an insertion sort: the
-  /// obviously correct sequential algorithms, in O(N) and O(N^2) rather
-  /// than the O(N^2) and O(N^3) of materialising their index functions.
+  /// A scan as a running fold, and a sort as a stable merge sort: plain
+  /// sequential algorithms, in O(N) and O(N log N) rather than the O(N^2)
+  /// and O(N^3) of materialising their index functions.
   LogicalResult lowerScan(ScanOp scan);
   /// Turns the `length` elements in `data`, of `scan`'s element type, into
   /// their inclusive scan in the association order of `network` (the

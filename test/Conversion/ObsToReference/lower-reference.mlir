@@ -23,11 +23,11 @@
 // CHECK: memref.dealloc %[[MAPPED]]
 // CHECK: memref.dealloc %[[REVERSED]]
 // CHECK: return
-// The four kernels below allocate 2, 0, 3 (result, part, rev) and 2
-// (iteration, riffle) buffers.
+// The five kernels below allocate 2, 0, 3 (result, part, rev), 2
+// (iteration, riffle) and 2 (sorted, merged) buffers.
 // STATS: obs-lower-reference
-// STATS-NEXT: 4 kernels
-// STATS-NEXT: 7 buffers
+// STATS-NEXT: 5 kernels
+// STATS-NEXT: 9 buffers
 obs.kernel @increv(%input: !obs.arr<10 x i32>) -> !obs.arr<10 x i32> {
   %one = arith.constant 1 : i32
   %incremented = obs.map %input : !obs.arr<10 x i32> -> !obs.arr<10 x i32> {
@@ -103,4 +103,35 @@ obs.kernel @repeat_riffle(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
     obs.yield %r : !obs.arr<8 x i32>
   }
   obs.return %0 : !obs.arr<8 x i32>
+}
+
+// -----
+
+// A sort is a bottom-up merge sort: ceil(log2 13) = 4 passes, each merging
+// runs pairwise into a second buffer (the next element from the right run
+// only where `less` says it strictly precedes the left run's), then copying
+// it back.
+// CHECK-LABEL: func.func @sort13(
+// CHECK: %[[OUT:.*]] = memref.alloc() : memref<13xi32>
+// CHECK: %[[MERGED:.*]] = memref.alloc() : memref<13xi32>
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c4{{.*}} step
+// CHECK:   scf.for
+// CHECK:     scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[I:.*]] = %{{.*}}, %[[J:.*]] = %{{.*}})
+// CHECK:       scf.if
+// CHECK:         scf.if
+// CHECK:           %[[RIGHT:.*]] = memref.load %[[OUT]][%[[J]]]
+// CHECK:           %[[LEFT:.*]] = memref.load %[[OUT]][%[[I]]]
+// CHECK:           arith.cmpi slt, %[[RIGHT]], %[[LEFT]]
+// CHECK:       memref.store %{{.*}}, %[[MERGED]][%[[K]]]
+// CHECK:       scf.yield
+// CHECK:   scf.for
+// CHECK:     memref.load %[[MERGED]]
+// CHECK:     memref.store %{{.*}}, %[[OUT]]
+obs.kernel @sort13(%a: !obs.arr<13 x i32>) -> !obs.arr<13 x i32> {
+  %0 = obs.sort %a : !obs.arr<13 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %less = arith.cmpi slt, %x, %y : i32
+    obs.yield %less : i1
+  }
+  obs.return %0 : !obs.arr<13 x i32>
 }
