@@ -114,6 +114,9 @@ struct OperandPlaces {
   /// A global scatter's or `obs.global` argument's memref, the same places
   /// in every block.
   bool whole;
+  /// Where each element of a row (the indices after the outermost) lies
+  /// from its row's first, in elements of the view.
+  SmallVector<int64_t> rowOffsets;
 };
 
 /// One memref operand of a launch, followed to its allocation, with the
@@ -303,6 +306,18 @@ private:
   /// The same place in units of its allocation's element size.
   std::optional<int64_t> placeOf(const OperandPlaces &places, int64_t block,
                                  uint64_t element);
+  /// placeOf of every element of block `block`, into `units`, the layout
+  /// run over the block's outermost indices at once; false where any
+  /// element's place is not inside `allocation` (or not one at all), which
+  /// the element-by-element proof then reports.
+  bool placesOfBlock(const OperandPlaces &places, int64_t block,
+                     const AllocationUnits &allocation,
+                     SmallVectorImpl<int64_t> &units);
+  /// Records the writes, or checks the reads, of block `block` of
+  /// `places`, element by element.
+  LogicalResult proveBlockByElement(AllocationUnits &units,
+                                    const OperandPlaces &places, int64_t block,
+                                    bool reads);
   /// Checks that the places of every whole operand lie inside its
   /// allocation.
   LogicalResult proveWholeOperands();
@@ -336,6 +351,9 @@ private:
   SmallVector<OperandPlaces, 4> operands;
   /// The pairs of elements already appended to the overlaps.
   llvm::DenseSet<std::tuple<unsigned, uint64_t, unsigned, uint64_t>> seen;
+  /// placesOfBlock's outermost indices and the layout's stack.
+  SmallVector<int64_t> outerIndices;
+  std::vector<int64_t> layoutStack;
 };
 
 } // namespace
@@ -353,10 +371,29 @@ LogicalResult StaticLaunchProof::compileOperands(KernelOp kernel) {
       return launch.emitOpError()
              << "layout " << each.operand << " is too deeply nested to check";
     operands.push_back(
-        {each.operand, each.output, each.placement, each.array.type.getShape(),
+        {each.operand,
+         each.output,
+         each.placement,
+         each.array.type.getShape(),
          each.array.type.getNumLeaves(),
          cast<MemRefType>(memrefs[each.operand].getType()).getShape().front(),
-         std::move(layout), each.array.whole});
+         std::move(layout),
+         each.array.whole,
+         {}});
+    // Row-major, as linearOf: the innermost indices first.
+    OperandPlaces &places = operands.back();
+    ArrayRef<uint64_t> shape = places.arrayShape;
+    uint64_t rowLength = places.leaves / std::max<uint64_t>(shape.front(), 1);
+    for (uint64_t inRow = 0; inRow < rowLength; ++inRow) {
+      int64_t offset = 0;
+      uint64_t rest = inRow;
+      for (unsigned d = shape.size(); d-- > 1;) {
+        offset +=
+            static_cast<int64_t>(rest % shape[d]) * places.placement.strides[d];
+        rest /= shape[d];
+      }
+      places.rowOffsets.push_back(offset);
+    }
   }
   return success();
 }
@@ -520,6 +557,49 @@ LogicalResult StaticLaunchProof::checkRead(const AllocationUnits &units,
   return success();
 }
 
+bool StaticLaunchProof::placesOfBlock(const OperandPlaces &places,
+                                      int64_t block,
+                                      const AllocationUnits &allocation,
+                                      SmallVectorImpl<int64_t> &units) {
+  uint64_t rows = places.arrayShape.front();
+  outerIndices.resize(rows);
+  if (!places.layout.evaluateRange(block, 0, rows, outerIndices.data(),
+                                   layoutStack))
+    return false;
+  const AllocationView &p = places.placement;
+  int64_t base = p.baseBytes / p.elementBytes + p.offset;
+  size_t rowLength = places.rowOffsets.size();
+  units.resize(rows * rowLength);
+  for (uint64_t row = 0; row < rows; ++row) {
+    int64_t outer = outerIndices[row];
+    if (outer < 0 || outer >= places.outerExtent)
+      return false;
+    int64_t rowBase = base + outer * p.strides.front();
+    for (size_t inRow = 0; inRow < rowLength; ++inRow) {
+      int64_t unit = rowBase + places.rowOffsets[inRow];
+      if (unit < allocation.begin || unit >= allocation.end)
+        return false;
+      units[row * rowLength + inRow] = unit;
+    }
+  }
+  return true;
+}
+
+LogicalResult
+StaticLaunchProof::proveBlockByElement(AllocationUnits &units,
+                                       const OperandPlaces &places,
+                                       int64_t block, bool reads) {
+  for (uint64_t element = 0; element < places.leaves; ++element) {
+    std::optional<int64_t> unit = placeOf(places, block, element);
+    if (!unit || !inside(units, *unit, places, block, element))
+      return failure();
+    if (failed(reads ? checkRead(units, *unit, places, block, element)
+                     : recordWrite(units, *unit, places, block, element)))
+      return failure();
+  }
+  return success();
+}
+
 LogicalResult StaticLaunchProof::proveAllocation(Value root,
                                                  ArrayRef<unsigned> members) {
   if (failed(checkOneElementSize(root, members)))
@@ -532,21 +612,26 @@ LogicalResult StaticLaunchProof::proveAllocation(Value root,
   int64_t unitEnd = llvm::divideCeilSigned(extent->end, elementBytes);
   AllocationUnits units{root, unitBegin, unitEnd,
                         PlaceTable(unitBegin, unitEnd - unitBegin)};
-  // Writes first, then reads, so that a read meets every write.
+  // Writes first, then reads, so that a read meets every write. Each
+  // block's places are computed at once; a block with a place the proof
+  // refuses is gone through again element by element, which reports the
+  // first.
+  SmallVector<int64_t> blockUnits;
   for (bool reads : {false, true}) {
     for (unsigned member : members) {
       const OperandPlaces &places = operands[member];
       if (places.output == reads)
         continue;
       for (int64_t block = 0; block < grid; ++block) {
-        for (uint64_t element = 0; element < places.leaves; ++element) {
-          std::optional<int64_t> unit = placeOf(places, block, element);
-          if (!unit || !inside(units, *unit, places, block, element))
+        if (!placesOfBlock(places, block, units, blockUnits)) {
+          if (failed(proveBlockByElement(units, places, block, reads)))
             return failure();
-          if (failed(reads ? checkRead(units, *unit, places, block, element)
-                           : recordWrite(units, *unit, places, block, element)))
-            return failure();
+          continue;
         }
+        for (auto [element, unit] : llvm::enumerate(blockUnits))
+          if (failed(reads ? checkRead(units, unit, places, block, element)
+                           : recordWrite(units, unit, places, block, element)))
+            return failure();
       }
     }
   }

@@ -15,6 +15,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace mlir::obs {
 
@@ -25,6 +26,15 @@ public:
 
   /// The index, or none when the expression divides by zero or overflows.
   std::optional<int64_t> operator()(int64_t block, int64_t element) const;
+
+  /// The indices of elements [first, first + count) of `block`, into
+  /// `out`, each step of the program run over all of them at once (a
+  /// block's places, where one evaluation at a time spent most of its time
+  /// dispatching steps); false when any of them divides by zero or
+  /// overflows, which operator() then says of each. `scratch` holds the
+  /// stack.
+  bool evaluateRange(int64_t block, int64_t first, size_t count, int64_t *out,
+                     std::vector<int64_t> &scratch) const;
 
   /// Whether the expression is too deep for the evaluator's stack.
   bool tooDeep() const { return maxDepth > kStackDepth; }
@@ -43,7 +53,10 @@ private:
   };
   struct Step {
     Kind kind;
+    /// A constant's value; for an operation, its right operand's where
+    /// `constantRight` (nothing is pushed for it then).
     int64_t constant = 0;
+    bool constantRight = false;
   };
 
   void compile(AffineExpr expr);
