@@ -4,7 +4,7 @@
 // and mod, which no cheap symbolic argument covers in general, so the launch
 // proof evaluates them at every block and element. A bitonic merge stage
 // over 2^20 elements visits two million places; the map is compiled to a
-// small stack program first, so that is a few milliseconds.
+// small stack program first, and run over a block's elements at once.
 //
 //===----------------------------------------------------------------------===//
 
