@@ -1,9 +1,10 @@
-// CUB's block-wide building blocks for the same jobs: BlockScan and
+// CUB's block-wide building blocks for the same jobs: BlockScan, BlockReduce and
 // BlockRadixSort over 512 ints per block, 256 threads with 2 items each, and
 // WarpScan over 32 ints, one warp with one item each.
 //
 //   nvcc -arch=sm_90 -ptx cub_block.cu
 #include <cub/block/block_radix_sort.cuh>
+#include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/warp/warp_scan.cuh>
 
@@ -38,4 +39,16 @@ extern "C" __global__ void cub_warp_scan(const int *in, int *out) {
   int item = in[place];
   WarpScan(temp).InclusiveSum(item, item);
   out[place] = item;
+}
+
+extern "C" __global__ void cub_block_reduce(const int *in, int *out) {
+  using BlockReduce = cub::BlockReduce<int, 256>;
+  __shared__ typename BlockReduce::TempStorage temp;
+  int items[2];
+  int base = blockIdx.x * 512 + threadIdx.x * 2;
+  items[0] = in[base];
+  items[1] = in[base + 1];
+  int total = BlockReduce(temp).Sum(items);
+  if (threadIdx.x == 0)
+    out[blockIdx.x] = total;
 }
