@@ -13,13 +13,17 @@
 #include "Obs/Analysis/LaunchProof.h"
 #include "Obs/Analysis/Allocations.h"
 #include "Obs/Dialect/Obs/CompiledLayout.h"
+#include "Obs/Dialect/Obs/ObsDialect.h"
 #include "Obs/Support/ErrorKinds.h"
 #include "Obs/Support/MemoryBytes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/Support/SHA1.h"
 #include <array>
+#include <map>
+#include <mutex>
 #include <set>
 
 using namespace mlir;
@@ -267,8 +271,9 @@ proveDynamicLaunchPlaces(LaunchOp launch, KernelOp kernel,
       const FollowedOperand &written = first.output ? first : second;
       for (uint64_t element = 0, leaves = read.array.type.getNumLeaves();
            element < leaves; ++element)
-        overlaps.push_back(
-            {{read.operand, element, written.operand, element}, 0, root});
+        overlaps.push_back({{read.operand, element, written.operand, element},
+                            0,
+                            root.getLoc()});
     }
   }
   return success();
@@ -553,7 +558,7 @@ LogicalResult StaticLaunchProof::checkRead(const AllocationUnits &units,
     overlaps.push_back(
         {{places.operand, element, writer.operand, writer.element},
          block,
-         units.root});
+         units.root.getLoc()});
   return success();
 }
 
@@ -664,4 +669,84 @@ mlir::obs::proveLaunchPlaces(LaunchOp launch, KernelOp kernel,
   if (launch.hasDynamicSizes())
     return proveDynamicLaunchPlaces(launch, kernel, overlaps);
   return StaticLaunchProof(launch, overlaps).prove(kernel);
+}
+
+namespace {
+/// The proofs remembered for one host function's content: by launch
+/// position and the kernel's launch operands and layouts, their overlaps.
+struct ProvedLaunches {
+  std::mutex mutex;
+  std::map<std::pair<unsigned, std::array<uint8_t, 20>>,
+           SmallVector<LaunchOverlap>>
+      byLaunch;
+};
+} // namespace
+
+/// Whether the proof of `launch` of `kernel` visits at least
+/// kRememberedPlaces places: its grid times its operands' elements.
+static bool isLargeStaticLaunch(LaunchOp launch, KernelOp kernel) {
+  if (launch.hasDynamicSizes())
+    return false;
+  uint64_t places = 0;
+  for (const LaunchOperandArray &array : getLaunchOperandArrays(kernel))
+    places += array.type.getNumLeaves();
+  std::optional<int64_t> grid = launch.getStaticGridSize();
+  return grid && *grid > 0 &&
+         places * uint64_t(*grid) >= LaunchPlaceProofs::kRememberedPlaces;
+}
+
+LogicalResult
+LaunchPlaceProofs::prove(LaunchOp launch, KernelOp kernel,
+                         SmallVectorImpl<LaunchOverlap> &overlaps) {
+  auto function = launch->getParentOfType<FunctionOpInterface>();
+  if (!function || !isLargeStaticLaunch(launch, kernel))
+    return proveLaunchPlaces(launch, kernel, overlaps);
+  auto [keyAt, firstSeen] = functionKeys.try_emplace(function);
+  if (firstSeen) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    OpPrintingFlags flags =
+        OpPrintingFlags().enableDebugInfo().printGenericOpForm();
+    function->print(os, flags);
+    // And the module's globals: whether one is constant decides whether a
+    // launch may write it.
+    if (Operation *module = function->getParentOp())
+      for (Region &region : module->getRegions())
+        for (auto global : region.getOps<memref::GlobalOp>())
+          global->print(os, flags);
+    keyAt->second = llvm::SHA1::hash(llvm::arrayRefFromStringRef(text));
+    unsigned position = 0;
+    function->walk([&](LaunchOp each) { launchPositions[each] = position++; });
+  }
+  // The kernel's side: its launch operands' arrays and the layouts (types
+  // and maps are uniqued in the context, and live as long as it).
+  llvm::SHA1 kernelSide;
+  auto add = [&](const void *pointer) {
+    kernelSide.update(
+        ArrayRef(reinterpret_cast<const uint8_t *>(&pointer), sizeof(pointer)));
+  };
+  for (const LaunchOperandArray &array : getLaunchOperandArrays(kernel)) {
+    add(array.type.getAsOpaquePointer());
+    uint64_t fields[] = {array.array, array.component, array.whole};
+    kernelSide.update(
+        ArrayRef(reinterpret_cast<const uint8_t *>(fields), sizeof(fields)));
+  }
+  for (AffineMap layout : launch.getLayoutsOrChunks(kernel))
+    add(layout.getAsOpaquePointer());
+  std::pair<unsigned, std::array<uint8_t, 20>> launchKey{
+      launchPositions.lookup(launch), kernelSide.final()};
+  auto proved = cast<ObsDialect>(kernel->getDialect())
+                    ->getCodeEntry<ProvedLaunches>(keyAt->second);
+  std::lock_guard<std::mutex> lock(proved->mutex);
+  auto it = proved->byLaunch.find(launchKey);
+  if (it != proved->byLaunch.end()) {
+    llvm::append_range(overlaps, it->second);
+    ++reused;
+    return success();
+  }
+  size_t before = overlaps.size();
+  if (failed(proveLaunchPlaces(launch, kernel, overlaps)))
+    return failure();
+  proved->byLaunch[launchKey].assign(overlaps.begin() + before, overlaps.end());
+  return success();
 }

@@ -147,7 +147,7 @@ ObsVerifyLaunchesPass::proveOverlaps(LaunchOp launch, KernelOp kernel,
             "before the launch";
   else
     diag << ", with no barrier between them that orders both";
-  diag.attachNote(at->root.getLoc()) << "the allocation";
+  diag.attachNote(at->allocation) << "the allocation";
   diag.attachNote(read.op->getLoc()) << "the kernel reads it here";
   diag.attachNote(write.op->getLoc()) << "the kernel writes it here";
   // A barrier the refinement passes weakened without knowing the launch's
@@ -337,11 +337,12 @@ void ObsVerifyLaunchesPass::runOnOperation() {
   if (failed(verifyDeviceExpanded(module)))
     return signalPassFailure();
   SymbolTableCollection symbols;
+  LaunchPlaceProofs proofs;
   WalkResult result = module.walk([&](LaunchOp launch) {
     auto kernel = symbols.lookupNearestSymbolFrom<KernelOp>(
         launch, launch.getKernelAttr());
     SmallVector<LaunchOverlap> overlaps;
-    if (!kernel || failed(proveLaunchPlaces(launch, kernel, overlaps)) ||
+    if (!kernel || failed(proofs.prove(launch, kernel, overlaps)) ||
         (!overlaps.empty() &&
          failed(proveOverlaps(launch, kernel, overlaps))) ||
         failed(proveGlobalScatterPlaces(launch, kernel)))
@@ -350,6 +351,8 @@ void ObsVerifyLaunchesPass::runOnOperation() {
     return WalkResult::advance();
   });
   provedRuns.clear();
+  addToStatistic(*this, numPlacesReused, "launch-places-reused",
+                 proofs.getReused());
   if (result.wasInterrupted() || failed(proveCalls(module, symbols)))
     return signalPassFailure();
   markAllAnalysesPreserved();
@@ -362,11 +365,12 @@ void ObsCollectLaunchOverlapsPass::runOnOperation() {
   SymbolTableCollection symbols;
   // Every launch's pairs, by kernel, each once and in a fixed order.
   llvm::MapVector<Operation *, std::set<std::array<int64_t, 4>>> byKernel;
+  LaunchPlaceProofs proofs;
   WalkResult result = module.walk([&](LaunchOp launch) {
     auto kernel = symbols.lookupNearestSymbolFrom<KernelOp>(
         launch, launch.getKernelAttr());
     SmallVector<LaunchOverlap> overlaps;
-    if (!kernel || failed(proveLaunchPlaces(launch, kernel, overlaps)))
+    if (!kernel || failed(proofs.prove(launch, kernel, overlaps)))
       return WalkResult::interrupt();
     for (const LaunchOverlap &overlap : overlaps)
       byKernel[kernel].insert(

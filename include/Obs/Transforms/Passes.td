@@ -43,14 +43,21 @@ def ObsVerifyLaunches : Pass<"obs-verify-launches", "::mlir::ModuleOp"> {
     launches kernels is rejected. Every lowering pipeline runs this pass,
     after kernels are flattened. A kernel that obs-verify-sync proved in
     this context, exactly as it is now (locations included), is not
-    simulated again: the block that proof ran is read instead.
+    simulated again: the block that proof ran is read instead. Likewise the
+    places of a large static launch (2^16 or more) that
+    obs-collect-launch-overlaps proved in this context, in a host function
+    exactly as it is now and for the same launch operands and layouts, are
+    not visited again.
   }];
   let dependentDialects = kernelSimulationDialects;
   let statistics = [
     Statistic<"numLaunches", "launches", "Launches proved">,
     Statistic<"numRunsReused", "proved-runs-reused",
               "Kernel blocks read from obs-verify-sync's proof in this "
-              "context, not simulated again">
+              "context, not simulated again">,
+    Statistic<"numPlacesReused", "launch-places-reused",
+              "Large static launches whose places obs-collect-launch-overlaps "
+              "proved in this context, not visited again">
   ];
 }
 
