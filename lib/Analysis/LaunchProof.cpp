@@ -406,30 +406,22 @@ LogicalResult StaticLaunchProof::compileOperands(KernelOp kernel) {
 std::optional<int64_t> StaticLaunchProof::linearOf(const OperandPlaces &places,
                                                    int64_t block,
                                                    uint64_t element) {
-  // Row-major: the innermost indices first.
-  SmallVector<int64_t, 4> path(places.arrayShape.size());
-  uint64_t rest = element;
-  for (unsigned d = places.arrayShape.size(); d-- > 0;) {
-    path[d] = static_cast<int64_t>(rest % places.arrayShape[d]);
-    rest /= places.arrayShape[d];
-  }
-  std::optional<int64_t> outer = places.layout(block, path[0]);
+  // Row-major: the layout places the row, the row's offsets the element.
+  size_t rowLength = places.rowOffsets.size();
+  int64_t row = static_cast<int64_t>(element / rowLength);
+  std::optional<int64_t> outer = places.layout(block, row);
   if (!outer || *outer < 0 || *outer >= places.outerExtent) {
     InFlightDiagnostic diag =
         launch.emitOpError()
-        << "layout " << places.operand << " places element " << path[0]
+        << "layout " << places.operand << " places element " << row
         << " of block " << block << " at "
         << (outer ? std::to_string(*outer) : std::string("no index"))
         << ", outside " << memrefs[places.operand].getType();
     tagError(diag, ErrorKind::RejectedChoice);
     return std::nullopt;
   }
-  path[0] = *outer;
-  const AllocationView &p = places.placement;
-  int64_t linear = p.offset;
-  for (auto [index, stride] : llvm::zip_equal(path, p.strides))
-    linear += index * stride;
-  return linear;
+  return places.placement.offset + *outer * places.placement.strides.front() +
+         places.rowOffsets[element % rowLength];
 }
 
 std::optional<int64_t> StaticLaunchProof::placeOf(const OperandPlaces &places,
@@ -571,6 +563,7 @@ bool StaticLaunchProof::placesOfBlock(const OperandPlaces &places,
   if (!places.layout.evaluateRange(block, 0, rows, outerIndices.data(),
                                    layoutStack))
     return false;
+  // placeOf's sum, with the row's part taken once.
   const AllocationView &p = places.placement;
   int64_t base = p.baseBytes / p.elementBytes + p.offset;
   size_t rowLength = places.rowOffsets.size();
@@ -682,13 +675,14 @@ struct ProvedLaunches {
 };
 } // namespace
 
-/// Whether the proof of `launch` of `kernel` visits at least
-/// kRememberedPlaces places: its grid times its operands' elements.
-static bool isLargeStaticLaunch(LaunchOp launch, KernelOp kernel) {
+/// Whether the proof of `launch`, whose operands store `arrays`, visits at
+/// least kRememberedPlaces places: its grid times its operands' elements.
+static bool isLargeStaticLaunch(LaunchOp launch,
+                                ArrayRef<LaunchOperandArray> arrays) {
   if (launch.hasDynamicSizes())
     return false;
   uint64_t places = 0;
-  for (const LaunchOperandArray &array : getLaunchOperandArrays(kernel))
+  for (const LaunchOperandArray &array : arrays)
     places += array.type.getNumLeaves();
   std::optional<int64_t> grid = launch.getStaticGridSize();
   return grid && *grid > 0 &&
@@ -699,7 +693,8 @@ LogicalResult
 LaunchPlaceProofs::prove(LaunchOp launch, KernelOp kernel,
                          SmallVectorImpl<LaunchOverlap> &overlaps) {
   auto function = launch->getParentOfType<FunctionOpInterface>();
-  if (!function || !isLargeStaticLaunch(launch, kernel))
+  SmallVector<LaunchOperandArray> arrays = getLaunchOperandArrays(kernel);
+  if (!function || !isLargeStaticLaunch(launch, arrays))
     return proveLaunchPlaces(launch, kernel, overlaps);
   auto [keyAt, firstSeen] = functionKeys.try_emplace(function);
   if (firstSeen) {
@@ -725,7 +720,7 @@ LaunchPlaceProofs::prove(LaunchOp launch, KernelOp kernel,
     kernelSide.update(
         ArrayRef(reinterpret_cast<const uint8_t *>(&pointer), sizeof(pointer)));
   };
-  for (const LaunchOperandArray &array : getLaunchOperandArrays(kernel)) {
+  for (const LaunchOperandArray &array : arrays) {
     add(array.type.getAsOpaquePointer());
     uint64_t fields[] = {array.array, array.component, array.whole};
     kernelSide.update(

@@ -28,34 +28,8 @@ std::optional<int64_t> CompiledLayout::operator()(int64_t block,
       break;
     }
     int64_t rhs = step.constantRight ? step.constant : stack[--top];
-    int64_t &lhs = stack[top - 1];
-    switch (step.kind) {
-    case Kind::Add:
-      if (llvm::AddOverflow(lhs, rhs, lhs))
-        return std::nullopt;
-      break;
-    case Kind::Mul:
-      if (llvm::MulOverflow(lhs, rhs, lhs))
-        return std::nullopt;
-      break;
-    case Kind::FloorDiv:
-      if (rhs == 0 || (lhs == INT64_MIN && rhs == -1))
-        return std::nullopt;
-      lhs = llvm::divideFloorSigned(lhs, rhs);
-      break;
-    case Kind::CeilDiv:
-      if (rhs == 0 || (lhs == INT64_MIN && rhs == -1))
-        return std::nullopt;
-      lhs = llvm::divideCeilSigned(lhs, rhs);
-      break;
-    case Kind::Mod:
-      if (rhs == 0 || (lhs == INT64_MIN && rhs == -1))
-        return std::nullopt;
-      lhs = llvm::mod(lhs, rhs);
-      break;
-    default:
-      break;
-    }
+    if (!apply(step.kind, stack[top - 1], rhs))
+      return std::nullopt;
   }
   return stack[0];
 }
@@ -93,46 +67,37 @@ bool CompiledLayout::evaluateRange(int64_t block, int64_t first, size_t count,
     // A division by a positive power of two, the usual divisor, is a
     // shift, and its remainder a mask (floor semantics: both are exact for
     // negative dividends in two's complement).
-    bool powerOfTwo = !rhs && step.constant > 0 &&
-                      llvm::isPowerOf2_64(static_cast<uint64_t>(step.constant));
-    unsigned shift = powerOfTwo ? llvm::Log2_64(step.constant) : 0;
-    switch (step.kind) {
-    case Kind::Add:
+    if (!rhs && (step.kind == Kind::FloorDiv || step.kind == Kind::Mod) &&
+        step.constant > 0 &&
+        llvm::isPowerOf2_64(static_cast<uint64_t>(step.constant))) {
+      unsigned shift = llvm::Log2_64(step.constant);
+      int64_t mask = step.constant - 1;
       for (size_t k = 0; k < count; ++k)
-        failed |= llvm::AddOverflow(lhs[k], right[k * rightStride], lhs[k]);
-      break;
-    case Kind::Mul:
-      for (size_t k = 0; k < count; ++k)
-        failed |= llvm::MulOverflow(lhs[k], right[k * rightStride], lhs[k]);
-      break;
-    case Kind::FloorDiv:
-    case Kind::CeilDiv:
-    case Kind::Mod:
-      if (powerOfTwo && step.kind != Kind::CeilDiv) {
-        int64_t mask = step.constant - 1;
-        for (size_t k = 0; k < count; ++k)
-          lhs[k] = step.kind == Kind::Mod ? (lhs[k] & mask) : (lhs[k] >> shift);
-        break;
-      }
-      for (size_t k = 0; k < count; ++k) {
-        int64_t divisor = right[k * rightStride];
-        if (divisor == 0 || (lhs[k] == INT64_MIN && divisor == -1)) {
-          failed = true;
-          continue;
-        }
-        lhs[k] = step.kind == Kind::FloorDiv
-                     ? llvm::divideFloorSigned(lhs[k], divisor)
-                 : step.kind == Kind::CeilDiv
-                     ? llvm::divideCeilSigned(lhs[k], divisor)
-                     : llvm::mod(lhs[k], divisor);
-      }
-      break;
-    default:
-      break;
+        lhs[k] = step.kind == Kind::Mod ? (lhs[k] & mask) : (lhs[k] >> shift);
+      continue;
     }
+    for (size_t k = 0; k < count; ++k)
+      failed |= !apply(step.kind, lhs[k], right[k * rightStride]);
   }
   std::copy_n(row(0), count, out);
   return !failed;
+}
+
+bool CompiledLayout::apply(Kind kind, int64_t &lhs, int64_t rhs) {
+  switch (kind) {
+  case Kind::Add:
+    return !llvm::AddOverflow(lhs, rhs, lhs);
+  case Kind::Mul:
+    return !llvm::MulOverflow(lhs, rhs, lhs);
+  default:
+    break;
+  }
+  if (rhs == 0 || (lhs == INT64_MIN && rhs == -1))
+    return false;
+  lhs = kind == Kind::FloorDiv  ? llvm::divideFloorSigned(lhs, rhs)
+        : kind == Kind::CeilDiv ? llvm::divideCeilSigned(lhs, rhs)
+                                : llvm::mod(lhs, rhs);
+  return true;
 }
 
 void CompiledLayout::compile(AffineExpr expr) {

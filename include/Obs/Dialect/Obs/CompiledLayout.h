@@ -59,6 +59,9 @@ private:
     bool constantRight = false;
   };
 
+  /// `lhs` op `rhs` into `lhs` for an operation `kind`, as both
+  /// evaluators compute it; false where it divides by zero or overflows.
+  static bool apply(Kind kind, int64_t &lhs, int64_t rhs);
   void compile(AffineExpr expr);
   void push(Step step);
 
