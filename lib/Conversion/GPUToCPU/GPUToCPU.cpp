@@ -812,27 +812,52 @@ static void dropMemorySpaces(func::FuncOp func) {
   });
 }
 
-/// Replaces `launch` of `kernel` by a loop over the grid's blocks, in
-/// `blockOrderOf`, each a call of `callee`, the kernel's block function.
-static void lowerLaunch(gpu::LaunchFuncOp launch, gpu::GPUFuncOp kernel,
-                        func::FuncOp callee, ThreadOrder &blockOrderOf) {
-  OpBuilder builder(launch);
-  Location loc = launch.getLoc();
+/// The function that runs a grid of `kernel`'s blocks (its first argument,
+/// the grid's size), in `blockOrderOf`, each a call of `callee`, the
+/// kernel's block function, with the function's other arguments.
+static func::FuncOp buildGridFunction(gpu::GPUFuncOp kernel,
+                                      func::FuncOp callee,
+                                      ThreadOrder &blockOrderOf,
+                                      SymbolTable &hostSymbols) {
+  Location loc = kernel.getLoc();
+  OpBuilder builder(callee);
+  SmallVector<Type> argumentTypes = {builder.getIndexType()};
+  llvm::append_range(argumentTypes,
+                     callee.getArgumentTypes().drop_back(/*block=*/1));
+  auto function =
+      func::FuncOp::create(builder, loc, (callee.getSymName() + ".grid").str(),
+                           builder.getFunctionType(argumentTypes, {}));
+  function.setPrivate();
+  hostSymbols.insert(function);
+  Block *entry = function.addEntryBlock();
+  builder.setInsertionPointToStart(entry);
+  Value gridSize = entry->getArgument(0);
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
-  auto blocks =
-      scf::ForOp::create(builder, loc, zero, launch.getGridSizeX(), one);
+  auto blocks = scf::ForOp::create(builder, loc, zero, gridSize, one);
+  func::ReturnOp::create(builder, loc);
   builder.setInsertionPoint(blocks.getBody()->getTerminator());
-  SmallVector<Value> operands(launch.getKernelOperands());
+  SmallVector<Value> operands(entry->getArguments().drop_front());
   // The grid is the kernel's known_grid_size (checked by
   // checkLaunchRunsOnCPU), or a size known only at run time.
   Value block = blocks.getInductionVar();
   if (std::optional<ArrayRef<int32_t>> grid = kernel.getKnownGridSize())
     block = blockOrderOf.apply(builder, loc, block, (*grid)[0]);
   else
-    block = blockOrderOf.apply(builder, loc, block, launch.getGridSizeX());
+    block = blockOrderOf.apply(builder, loc, block, gridSize);
   operands.push_back(block);
   func::CallOp::create(builder, loc, callee, operands);
+  return function;
+}
+
+/// Replaces `launch` by a call of `gridFunction`, which runs the grid's
+/// blocks: a host function of a thousand launches (a device sort's levels)
+/// stays a thousand calls, not a thousand block loops, for the JIT.
+static void lowerLaunch(gpu::LaunchFuncOp launch, func::FuncOp gridFunction) {
+  OpBuilder builder(launch);
+  SmallVector<Value> operands = {launch.getGridSizeX()};
+  llvm::append_range(operands, launch.getKernelOperands());
+  func::CallOp::create(builder, launch.getLoc(), gridFunction, operands);
   launch.erase();
 }
 
@@ -854,10 +879,11 @@ private:
   FailureOr<func::FuncOp> convertKernel(gpu::GPUFuncOp kernel,
                                         SymbolTable &hostSymbols,
                                         ThreadOrder &threadOrder);
-  /// Replaces every launch by a loop over the grid's blocks, each a call of
-  /// its kernel's block function, the blocks in `blockOrderOf`.
+  /// Replaces every launch by a call of its kernel's grid function (added
+  /// to `hostSymbols`): a loop over the grid's blocks, each a call of the
+  /// kernel's block function, the blocks in `blockOrderOf`.
   LogicalResult
-  convertLaunches(ThreadOrder &blockOrderOf,
+  convertLaunches(ThreadOrder &blockOrderOf, SymbolTable &hostSymbols,
                   const llvm::DenseMap<Operation *, func::FuncOp> &blockFuncs);
 };
 } // namespace
@@ -911,7 +937,7 @@ LogicalResult ObsGPUToCPUPass::convertKernelModule(
 }
 
 LogicalResult ObsGPUToCPUPass::convertLaunches(
-    ThreadOrder &blockOrderOf,
+    ThreadOrder &blockOrderOf, SymbolTable &hostSymbols,
     const llvm::DenseMap<Operation *, func::FuncOp> &blockFuncs) {
   // Launches become loops over the grid's blocks. A launch names its kernel
   // from the nearest symbol table, so one in a nested module finds that
@@ -920,6 +946,7 @@ LogicalResult ObsGPUToCPUPass::convertLaunches(
   getOperation().walk(
       [&](gpu::LaunchFuncOp launch) { launches.push_back(launch); });
   SymbolTableCollection symbolTables;
+  llvm::DenseMap<Operation *, func::FuncOp> gridFunctions;
   for (gpu::LaunchFuncOp launch : launches) {
     auto kernel = symbolTables.lookupNearestSymbolFrom<gpu::GPUFuncOp>(
         launch, launch.getKernel());
@@ -929,7 +956,11 @@ LogicalResult ObsGPUToCPUPass::convertLaunches(
              << "launches a kernel this pass did not convert";
     if (failed(checkLaunchRunsOnCPU(launch, kernel)))
       return failure();
-    lowerLaunch(launch, kernel, callee, blockOrderOf);
+    func::FuncOp &gridFunction = gridFunctions[kernel];
+    if (!gridFunction)
+      gridFunction =
+          buildGridFunction(kernel, callee, blockOrderOf, hostSymbols);
+    lowerLaunch(launch, gridFunction);
   }
   return success();
 }
@@ -949,7 +980,7 @@ void ObsGPUToCPUPass::runOnOperation() {
     if (failed(convertKernelModule(gpuModule, hostSymbols, threadOrder,
                                    blockFuncs)))
       return signalPassFailure();
-  if (failed(convertLaunches(blockOrderOf, blockFuncs)))
+  if (failed(convertLaunches(blockOrderOf, hostSymbols, blockFuncs)))
     return signalPassFailure();
   for (gpu::GPUModuleOp gpuModule : gpuModules)
     gpuModule.erase();

@@ -647,8 +647,7 @@ struct ObsLowerReferencePass
     auto launches = collectLaunchesOfKernelsIn(module);
     if (failed(launches))
       return signalPassFailure();
-    for (auto [launch, kernel] : *launches)
-      lowerLaunch(launch, kernel);
+    lowerLaunches(module, *launches);
     for (KernelOp kernel :
          llvm::make_early_inc_range(module.getOps<KernelOp>())) {
       OpBuilder builder(kernel);

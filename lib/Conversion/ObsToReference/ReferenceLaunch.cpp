@@ -45,19 +45,19 @@ Value mlir::obs::reference::allocateWrittenTable(OpBuilder &builder,
   return table;
 }
 
-/// A launch runs the kernel's function once per block, in order, on copies
-/// of the block's chunks: the kernel's function takes whole memrefs. With
-/// sizes known only at run time, a place past the end of its memref is
-/// absent: copied in as the argument's absent value, not copied out.
-void mlir::obs::reference::lowerLaunch(LaunchOp launch, KernelOp kernel) {
-  OpBuilder builder(launch);
-  Location loc = launch.getLoc();
+/// The body of a launch function: the kernel's function once per block of
+/// `gridSize`, in order, on copies of the block's chunks of `grids` (the
+/// launch's inputs, `numInputs` of them, then its outputs); the kernel's
+/// function takes whole memrefs. With sizes known only at run time, a place
+/// past the end of its memref is absent: copied in as the argument's absent
+/// value, not copied out.
+static void buildBlockLoop(OpBuilder &builder, Location loc, KernelOp kernel,
+                           ArrayRef<AffineMap> layouts, bool dynamic,
+                           Value gridSize, ArrayRef<Value> grids,
+                           unsigned numInputs) {
   auto constant = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(builder, loc, v);
   };
-  bool dynamic = launch.hasDynamicSizes();
-  SmallVector<Value> grids(launch.getInputs());
-  llvm::append_range(grids, launch.getOutputs());
   // The outermost length of each memref, before the loop.
   SmallVector<Value> lengths;
   if (dynamic)
@@ -74,8 +74,8 @@ void mlir::obs::reference::lowerLaunch(LaunchOp launch, KernelOp kernel) {
     tables.push_back(allocateWrittenTable(
         builder, loc, memref::DimOp::create(builder, loc, memref, 0)));
   }
-  auto blocks = scf::ForOp::create(builder, loc, constant(0),
-                                   launch.buildGridSize(builder), constant(1));
+  auto blocks =
+      scf::ForOp::create(builder, loc, constant(0), gridSize, constant(1));
   builder.setInsertionPoint(blocks.getBody()->getTerminator());
   Value block = blocks.getInductionVar();
 
@@ -91,7 +91,6 @@ void mlir::obs::reference::lowerLaunch(LaunchOp launch, KernelOp kernel) {
 
   // Copies between a block's buffer and its places in a grid memref, which
   // its layout gives.
-  SmallVector<AffineMap> layouts = launch.getLayoutsOrChunks(kernel);
   auto copyChunk = [&](unsigned index, MemRefType type, Value local,
                        bool toLocal) {
     SmallVector<Value> lowerBounds, upperBounds, steps;
@@ -147,7 +146,7 @@ void mlir::obs::reference::lowerLaunch(LaunchOp launch, KernelOp kernel) {
       continue;
     }
     Value local = memref::AllocOp::create(builder, loc, type);
-    if (index < launch.getInputs().size())
+    if (index < numInputs)
       copyChunk(index, type, local, /*toLocal=*/true);
     locals.push_back(local);
   }
@@ -158,7 +157,7 @@ void mlir::obs::reference::lowerLaunch(LaunchOp launch, KernelOp kernel) {
     llvm::append_range(operands, tables);
     operands.push_back(block);
     SmallVector<Value> extents(kernel.getNumArguments());
-    for (unsigned index = 0; index < launch.getInputs().size(); ++index) {
+    for (unsigned index = 0; index < numInputs; ++index) {
       Value length = constant(operandArrays[index].type.getLength());
       if (operandArrays[index].whole) {
         // Every block sees an `obs.global` argument whole.
@@ -186,12 +185,65 @@ void mlir::obs::reference::lowerLaunch(LaunchOp launch, KernelOp kernel) {
   for (auto [index, type] : llvm::enumerate(localTypes)) {
     if (operandArrays[index].whole)
       continue;
-    if (index >= launch.getInputs().size())
+    if (index >= numInputs)
       copyChunk(index, type, locals[index], /*toLocal=*/false);
     memref::DeallocOp::create(builder, loc, locals[index]);
   }
   builder.setInsertionPointAfter(blocks);
   for (Value table : tables)
     memref::DeallocOp::create(builder, loc, table);
-  launch.erase();
+}
+
+/// What makes two launches' functions the same: the kernel, the operands'
+/// types, the layouts and whether sizes are known only at run time.
+static std::string launchFunctionKey(LaunchOp launch, KernelOp kernel,
+                                     ArrayRef<AffineMap> layouts) {
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  os << kernel.getSymName() << '|' << launch.hasDynamicSizes();
+  for (Type type : launch->getOperandTypes())
+    os << '|' << type;
+  for (AffineMap layout : layouts)
+    os << '|' << layout;
+  return key;
+}
+
+void mlir::obs::reference::lowerLaunches(
+    ModuleOp module, ArrayRef<std::pair<LaunchOp, KernelOp>> launches) {
+  SymbolTable symbols(module);
+  llvm::StringMap<func::FuncOp> functions;
+  for (auto [launch, kernel] : launches) {
+    SmallVector<AffineMap> layouts = launch.getLayoutsOrChunks(kernel);
+    Location loc = launch.getLoc();
+    SmallVector<Value> grids(launch.getInputs());
+    llvm::append_range(grids, launch.getOutputs());
+    func::FuncOp &function =
+        functions[launchFunctionKey(launch, kernel, layouts)];
+    if (!function) {
+      // The first launch of its kind builds the function that every launch
+      // of the kind calls: a host function of a thousand launches (a
+      // device sort's levels) stays a thousand calls for the JIT.
+      OpBuilder builder(module.getBodyRegion());
+      builder.setInsertionPointToEnd(module.getBody());
+      SmallVector<Type> argumentTypes = {builder.getIndexType()};
+      llvm::append_range(argumentTypes, ValueRange(grids).getTypes());
+      function = func::FuncOp::create(
+          builder, kernel.getLoc(), (kernel.getSymName() + ".launch").str(),
+          builder.getFunctionType(argumentTypes, {}));
+      function.setPrivate();
+      symbols.insert(function);
+      Block *entry = function.addEntryBlock();
+      builder.setInsertionPointToStart(entry);
+      buildBlockLoop(builder, loc, kernel, layouts, launch.hasDynamicSizes(),
+                     entry->getArgument(0),
+                     SmallVector<Value>(entry->getArguments().drop_front()),
+                     launch.getInputs().size());
+      func::ReturnOp::create(builder, loc);
+    }
+    OpBuilder builder(launch);
+    SmallVector<Value> operands = {launch.buildGridSize(builder)};
+    llvm::append_range(operands, grids);
+    func::CallOp::create(builder, loc, function, operands);
+    launch.erase();
+  }
 }

@@ -10,6 +10,7 @@
 
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 #include <string>
 
 namespace mlir::obs::reference {
@@ -30,9 +31,13 @@ MemRefType wholeMemRefType(Type element);
 /// Allocates a zeroed table of `length` written flags.
 Value allocateWrittenTable(OpBuilder &builder, Location loc, Value length);
 
-/// Lowers `launch` of `kernel`: the kernel's function (or its block
-/// function) once per block, in order, on copies of the block's chunks.
-void lowerLaunch(LaunchOp launch, KernelOp kernel);
+/// Lowers each launch of `launches` (a launch and its kernel) in `module`
+/// to a call of a private function that runs the kernel's function (or its
+/// block function) once per block, in order, on copies of the block's
+/// chunks: one function for launches of one kernel with the same operand
+/// types and layouts.
+void lowerLaunches(ModuleOp module,
+                   ArrayRef<std::pair<LaunchOp, KernelOp>> launches);
 
 } // namespace mlir::obs::reference
 

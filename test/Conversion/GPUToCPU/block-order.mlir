@@ -9,28 +9,41 @@
 // its value, or is permuted by (a k + c) mod grid, with a = (2^31 + 11) mod
 // grid, coprime to every grid of at most 2^31 - 1 blocks.
 
+// A launch is a call of its kernel's grid function, which loops over the
+// blocks.
 // FORWARD-LABEL: func.func @host(
-// FORWARD-SAME: %[[OUT:.*]]: memref<16xindex>, %[[GRID:.*]]: index)
-// FORWARD: scf.for %[[K:.*]] = %{{.*}} to %c2
+// FORWARD-SAME: %[[OUT0:.*]]: memref<16xindex>, %[[GRID0:.*]]: index)
+// FORWARD-NEXT: %[[C2:.*]] = arith.constant 2
+// FORWARD-NEXT: call @ids.block.grid(%[[C2]], %[[OUT0]])
+// FORWARD-NEXT: call @any.block.grid(%[[GRID0]], %[[OUT0]])
+// FORWARD-LABEL: func.func private @ids.block.grid(
+// FORWARD-SAME: %[[GRID:.*]]: index, %[[OUT:.*]]: memref<16xindex>)
+// FORWARD: scf.for %[[K:.*]] = %{{.*}} to %[[GRID]]
 // FORWARD-NEXT: call @ids.block(%[[OUT]], %[[K]])
+// FORWARD-LABEL: func.func private @any.block.grid(
+// FORWARD-SAME: %[[GRID:.*]]: index, %[[OUT:.*]]: memref<16xindex>)
 // FORWARD: scf.for %[[K2:.*]] = %{{.*}} to %[[GRID]]
 // FORWARD-NEXT: call @any.block(%[[OUT]], %[[K2]])
 
-// REVERSE-LABEL: func.func @host(
-// REVERSE-SAME: %[[OUT:.*]]: memref<16xindex>, %[[GRID:.*]]: index)
-// REVERSE: scf.for %[[K:.*]] = %{{.*}} to %c2
+// REVERSE-LABEL: func.func private @ids.block.grid(
+// REVERSE-SAME: %[[GRID:.*]]: index, %[[OUT:.*]]: memref<16xindex>)
+// REVERSE: scf.for %[[K:.*]] = %{{.*}} to %[[GRID]]
 // REVERSE-NEXT: %[[B:.*]] = arith.subi %c1, %[[K]]
 // REVERSE-NEXT: call @ids.block(%[[OUT]], %[[B]])
+// REVERSE-LABEL: func.func private @any.block.grid(
+// REVERSE-SAME: %[[GRID:.*]]: index, %[[OUT:.*]]: memref<16xindex>)
 // REVERSE: scf.for %[[K2:.*]] = %{{.*}} to %[[GRID]]
 // REVERSE-NEXT: %[[LAST:.*]] = arith.subi %[[GRID]], %c1
 // REVERSE-NEXT: %[[B2:.*]] = arith.subi %[[LAST]], %[[K2]]
 // REVERSE-NEXT: call @any.block(%[[OUT]], %[[B2]])
 
-// SHUFFLE-LABEL: func.func @host(
-// SHUFFLE-SAME: %[[OUT:.*]]: memref<16xindex>, %[[GRID:.*]]: index)
-// SHUFFLE: scf.for %[[K:.*]] = %{{.*}} to %c2
+// SHUFFLE-LABEL: func.func private @ids.block.grid(
+// SHUFFLE-SAME: %[[GRID:.*]]: index, %[[OUT:.*]]: memref<16xindex>)
+// SHUFFLE: scf.for %[[K:.*]] = %{{.*}} to %[[GRID]]
 // SHUFFLE: memref.get_global @obs_thread_order_2
 // SHUFFLE: call @ids.block
+// SHUFFLE-LABEL: func.func private @any.block.grid(
+// SHUFFLE-SAME: %[[GRID:.*]]: index, %[[OUT:.*]]: memref<16xindex>)
 // SHUFFLE: scf.for %[[K2:.*]] = %{{.*}} to %[[GRID]]
 // SHUFFLE: %[[A:.*]] = arith.remui %c2147483659{{.*}}, %[[GRID]]
 // SHUFFLE: %[[C:.*]] = arith.remui %{{.*}}, %[[GRID]]
@@ -45,20 +58,22 @@
 // RUN-TIME-DAG: memref.global @obs_block_order_affine : memref<2xi64> = dense<[1, 0]>
 // RUN-TIME-DAG: memref.global @obs_block_order_2 : memref<2xi32> = dense<[1, 0]>
 // RUN-TIME-DAG: memref.global @obs_thread_order_4 : memref<4xi32> = dense<[0, 1, 2, 3]>
-// RUN-TIME-LABEL: func.func @host(
-// RUN-TIME-SAME: %[[OUT:.*]]: memref<16xindex>, %[[GRID:.*]]: index)
-// RUN-TIME: scf.for %[[K:.*]] = %{{.*}} to %c2
+// RUN-TIME-LABEL: func.func private @ids.block.grid(
+// RUN-TIME-SAME: %[[GRID:.*]]: index, %[[OUT:.*]]: memref<16xindex>)
+// RUN-TIME: scf.for %[[K:.*]] = %{{.*}} to %[[GRID]]
 // RUN-TIME-NEXT: %[[T:.*]] = memref.get_global @obs_block_order_2
 // RUN-TIME-NEXT: %[[E:.*]] = memref.load %[[T]][%[[K]]]
 // RUN-TIME-NEXT: %[[B:.*]] = arith.index_cast %[[E]]
 // RUN-TIME-NEXT: call @ids.block(%[[OUT]], %[[B]])
+// RUN-TIME-LABEL: func.func private @any.block.grid(
+// RUN-TIME-SAME: %[[GRID:.*]]: index, %[[OUT:.*]]: memref<16xindex>)
 // RUN-TIME: scf.for %[[K2:.*]] = %{{.*}} to %[[GRID]]
 // RUN-TIME: memref.get_global @obs_block_order_affine
 // RUN-TIME: arith.muli %[[K2]], %{{.*}}
 // RUN-TIME-NEXT: arith.addi
 // RUN-TIME-NEXT: %[[B2:.*]] = arith.remui %{{.*}}, %[[GRID]]
 // RUN-TIME-NEXT: call @any.block(%[[OUT]], %[[B2]])
-// RUN-TIME-LABEL: func.func private @ids.block(
+// RUN-TIME-LABEL: func.func private @any.block(
 // RUN-TIME: memref.get_global @obs_thread_order_4
 module attributes {gpu.container_module} {
   func.func @host(%out: memref<16xindex>, %grid: index) {

@@ -4,11 +4,15 @@
 
 // Tests of lib/Conversion/GPUToCPU: a block barrier ends a loop over all
 // threads; warp barriers split a loop over warps into loops over the
-// threads of one warp; launches become loops over blocks.
+// threads of one warp; a launch becomes a call of its kernel's grid
+// function, a loop over blocks.
 
 // CHECK-LABEL: func.func @host(
-// CHECK: scf.for %[[B:.*]] = %c0 to %c2 step %{{.*}} {
-// CHECK:   func.call @stages.block(%arg0, %arg1, %[[B]])
+// CHECK: call @stages.block.grid(%c2, %arg0, %arg1)
+// CHECK-LABEL: func.func private @stages.block.grid(
+// CHECK-SAME: %[[GRID:[^:]*]]: index, %[[IN:[^:]*]]: memref<128xi32>, %[[OUT:[^:]*]]: memref<128xi32>)
+// CHECK: scf.for %[[B:.*]] = %c0 to %[[GRID]] step %{{.*}} {
+// CHECK:   func.call @stages.block(%[[IN]], %[[OUT]], %[[B]])
 // CHECK-LABEL: func.func private @stages.block(
 // CHECK-SAME: %[[BLOCK:[^:]*]]: index)
 // CHECK: %[[SM:.*]] = memref.alloca() : memref<64xi32>
@@ -228,10 +232,14 @@ module attributes {gpu.container_module} {
 // the names this pass gives its functions and shuffle tables: each is
 // renamed, and each launch calls its own kernel.
 // CHECK-LABEL: func.func @two_kernels_named_k(
-// CHECK: func.call @[[FIRST:k\.block[_0-9]*]](
-// CHECK: func.call @[[SECOND:k\.block[_0-9]*]](
+// CHECK: call @[[FIRST:k\.block[_0-9]*]].grid(
+// CHECK: call @[[SECOND:k\.block[_0-9]*]].grid(
+// CHECK: func.func private @[[FIRST]].grid(
+// CHECK: func.call @[[FIRST]](
 // CHECK: func.func private @[[FIRST]](
 // CHECK: arith.constant 111
+// CHECK: func.func private @[[SECOND]].grid(
+// CHECK: func.call @[[SECOND]](
 // CHECK: func.func private @[[SECOND]](
 // CHECK: arith.constant 222
 // SHUFFLE: memref.global "private" constant @[[TABLE:obs_thread_order_4_[0-9]+]] : memref<4xi32> = dense<[
@@ -271,8 +279,11 @@ module attributes {gpu.container_module} {
 // Without known_grid_size the kernel cannot ask for grid_dim, and a launch
 // may count its blocks at run time.
 // CHECK-LABEL: func.func @blocks_counted_at_run_time(
-// CHECK-SAME: %[[N:[^:]*]]: index
-// CHECK: scf.for %[[B:.*]] = %{{.*}} to %[[N]] step
+// CHECK-SAME: %[[BUF:[^:]*]]: memref<4xi32>, %[[N:[^:]*]]: index
+// CHECK: call @k.block.grid(%[[N]], %[[BUF]])
+// CHECK-LABEL: func.func private @k.block.grid(
+// CHECK-SAME: %[[GRID:[^:]*]]: index
+// CHECK: scf.for %[[B:.*]] = %{{.*}} to %[[GRID]] step
 // CHECK:   func.call @k.block(%{{.*}}, %[[B]])
 module attributes {gpu.container_module} {
   func.func @blocks_counted_at_run_time(%buf: memref<4xi32>, %blocks: index) {
