@@ -470,6 +470,28 @@ static Value segmentedFold(ImplicitLocOpBuilder &b, Value array,
   return array;
 }
 
+/// Each aligned segment of `segment` elements (a power of two dividing the
+/// array's length) folded by butterflies: at distance d, element i becomes
+/// `combine(x[i], x[i xor d])`. The segment's first element takes in the
+/// elements after it in order, so it ends as the fold of its segment that
+/// segmentedFold leaves there, bit for bit and for any associative combine;
+/// with a commutative one every element of the segment ends so. No element
+/// is left out, so a warp's stages need no lane test, and a warp's fold of
+/// an integer add, min, max, and, or or xor is one redux.sync on sm_80 and
+/// newer (obs-nvvm-warp-reductions).
+static Value butterflyFold(ImplicitLocOpBuilder &b, Value array,
+                           uint64_t segment, BinaryFn combine) {
+  ArrType type = arrType(array);
+  for (uint64_t distance = 1; distance < segment; distance *= 2)
+    array = sync(b, generate(b, type, [&](ImplicitLocOpBuilder &b, Value i) {
+                   SmallVector<Value> own = index(b, array, i);
+                   Value partner =
+                       arith::XOrIOp::create(b, i, indexConstant(b, distance));
+                   return combine(b, own, index(b, array, partner));
+                 }));
+  return array;
+}
+
 /// `start` with the elements `from` .. `end` - 1 of `array` folded in, left
 /// to right, in a loop (element code).
 static SmallVector<Value> foldRange(ImplicitLocOpBuilder &b, Value array,
@@ -880,9 +902,25 @@ SmallVector<Value> dsl::serialReduce(ImplicitLocOpBuilder &b, Value array,
     return index(b, totals, zero);
   // Level by level, each group of 32 folded into its first element, until
   // one group is left (more than one level above the warps only for a
-  // sub-program's or an element's runs of one).
-  for (uint64_t count = runs.count;;) {
-    totals = segmentedFold(b, totals, kWarpLanes, combine, count);
+  // sub-program's or an element's runs of one). The last group of the
+  // warps' totals (at most 32, read from shared memory) one thread folds
+  // left to right, as CUB's BlockReduce does: a loop, where a fold by
+  // halving distances takes a barrier and a lane test per level.
+  for (uint64_t count = runs.count, level = 0;; ++level) {
+    if (level > 0 && count <= kWarpLanes) {
+      Value total =
+          sync(b, generate(b, arrType(totals).withLength(1),
+                           [&](ImplicitLocOpBuilder &b, Value) {
+                             return foldRange(b, totals, index(b, totals, zero),
+                                              indexConstant(b, 1),
+                                              indexConstant(b, count), combine);
+                           }));
+      return index(b, total, zero);
+    }
+    // Whole warps of totals fold by butterflies, any others as before.
+    totals = count % kWarpLanes == 0 && length(totals) % kWarpLanes == 0
+                 ? butterflyFold(b, totals, kWarpLanes, combine)
+                 : segmentedFold(b, totals, kWarpLanes, combine, count);
     uint64_t groups = llvm::divideCeil(count, kWarpLanes);
     if (groups == 1)
       break;

@@ -238,6 +238,11 @@ void mlir::obs::buildPTXPipeline(OpPassManager &pm,
   reductionOptions.relaxOrderings = true;
   reductionOptions.chip = options.chip;
   pm.addNestedPass<gpu::GPUModuleOp>(createObsNVVMReductions(reductionOptions));
+  // A warp's butterfly fold (the serial reduce network's) as one redux.sync.
+  ObsNVVMWarpReductionsOptions warpReductionOptions;
+  warpReductionOptions.chip = options.chip;
+  pm.addNestedPass<gpu::GPUModuleOp>(
+      createObsNVVMWarpReductions(warpReductionOptions));
   GpuNVVMAttachTargetOptions targetOptions;
   targetOptions.chip = options.chip;
   targetOptions.features = getPTXFeatures(options.chip);

@@ -335,12 +335,12 @@ obs.kernel @difference_blocks(%a: !obs.arr<150 x i32>) -> !obs.arr<150 x i32>
 // @bounds' first scan and reduction and @long_runs' scan. Stages:
 // 3 + 1 + 1 + 1 + 1, 1 + 1 + 5 + 1 + 1, 5 + 1, 3 + 3, 0, 1 + 2, 2 + 2,
 // 6 + 5 + 1 and 25 + 5 + 1 (@bounds' and @long_runs' checkpointed scans)
-// and 10 (runs of 43, 384 totals folded within 12 warps by five shuffles,
-// 12 warps' totals by four). @difference's two folds are
+// and 7 (runs of 43, 384 totals folded within 12 warps by five butterfly
+// stages, the 12 warps' totals by one thread, left to right). @difference's two folds are
 // chains, counted apart: 1 stage for the reduction, 7 for the scan of 8 by
 // one thread; @difference_blocks' and @difference_ends' scans are folds in
 // blocks, 3 and 96 stages. Two scans take Sklansky's network past serial's
-// bounds (@edges' 65 elements, 7 stages; @bounds' i8, 15): 217 stages in
+// bounds (@edges' 65 elements, 7 stages; @bounds' i8, 15): 214 stages in
 // all.
 // STATS: obs-expand-networks
 // STATS-NEXT: 12 scans
@@ -350,7 +350,7 @@ obs.kernel @difference_blocks(%a: !obs.arr<150 x i32>) -> !obs.arr<150 x i32>
 // STATS-NEXT: 2 chains
 // STATS-NEXT: 2 folds-in-blocks
 // STATS-NEXT: 2 checkpointed-scans
-// STATS-NEXT: 217 stages
+// STATS-NEXT: 214 stages
 
 // -----
 

@@ -852,4 +852,52 @@ def ObsNVVMReductions : Pass<"obs-nvvm-reductions", "::mlir::gpu::GPUModuleOp"> 
   ];
 }
 
+def ObsNVVMWarpReductions
+    : Pass<"obs-nvvm-warp-reductions", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "A warp's butterfly fold of an i32 by add, min, max, and, or "
+                "or xor becomes one `redux.sync` (sm_80 and newer)";
+  let description = [{
+    The serial reduce network folds a whole warp's 32 values by butterflies
+    (lib/Builder/Networks.cpp, `butterflyFold`): at each distance d of 1, 2,
+    4, 8 and 16, every lane combines its value with lane `l xor d`'s. On
+    sm_80 and newer PTX has that fold of an i32 as one instruction,
+    `redux.sync`, for integer add, signed and unsigned min and max, and, or
+    and xor. This pass, run on a gpu.module in the LLVM dialect (after
+    convert-gpu-to-nvvm), finds each chain of five `nvvm.shfl.sync bfly`
+    whose offsets are 1, 2, 4, 8 and 16 in some order, each with the full
+    mask and clamp 31, each followed in its block by the same operation on
+    the value it shuffles and the shuffle's result, and replaces the chain's
+    last value with `nvvm.redux.sync` of its first:
+
+    ```mlir
+    %s1 = nvvm.shfl.sync bfly %full, %v, %c1, %c31 : i32 -> i32
+    %v1 = llvm.add %v, %s1 : i32
+    ... distances 2, 4, 8 and 16 ...
+    %v5 = llvm.add %v4, %s5 : i32
+    // %v5 becomes
+    %v5 = nvvm.redux.sync add %v, %full : i32 -> i32
+    ```
+
+    The two are equal in every lane: each lane's butterfly folds all 32
+    values, and these operations are associative and commutative on
+    integers. Both need all 32 lanes to run them, which the shuffles'
+    proof already asks (every lane of a shuffle's mask runs it), and the
+    chain lies in one block, so a lane that runs its first shuffle runs it
+    all. Values of the chain that something else uses stay. Only the PTX
+    pipeline runs this pass: the cpu target and the proofs run the
+    shuffles, which compute the same.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "The chip the PTX is for (sm_XX); nothing is rewritten below "
+           "sm_80, which has no redux.sync, or for no chip">
+  ];
+  let statistics = [
+    Statistic<"numWarpReductions", "warp-reductions",
+              "Butterfly folds turned into redux.sync">
+  ];
+}
+
 #endif // OBS_TRANSFORMS_PASSES_TD

@@ -508,7 +508,8 @@ static SmallVector<Value> emitTreeReduce(ElementEmitter &emitter, Region &body,
 /// runs of consecutive elements folded left to right, then within each
 /// warp of 32 runs lane l takes in lane l + d for d = 1, 2, 4, ... where
 /// that lane exists, then the warps' totals alike, level by level until
-/// one group of 32 is left. At distance d element
+/// one group of 32 is left, which is folded left to right. At distance d
+/// element
 /// c reads c + d, which in increasing c is still the level below's: the
 /// levels share one array.
 static SmallVector<Value> emitSerialReduce(ElementEmitter &emitter,
@@ -555,7 +556,17 @@ static SmallVector<Value> emitSerialReduce(ElementEmitter &emitter,
   };
   // Level by level until one group of 32 is left. Group v's total moves to
   // v: in increasing v, 32v is never one of the places already written.
-  for (uint64_t count = runs;;) {
+  // The last group of the warps' totals is folded left to right.
+  for (uint64_t count = runs, level = 0;; ++level) {
+    if (level > 0 && count <= warp) {
+      emitForEach(emitter, count - 1, [&](Value v) {
+        totals.store(emitter.emitRegionOn(body,
+                                          totals.load(emitter.constantIndex(0)),
+                                          totals.load(emitter.addIndex(v, 1))),
+                     emitter.constantIndex(0));
+      });
+      break;
+    }
     foldWithinWarps(count);
     uint64_t groups = llvm::divideCeil(count, warp);
     if (groups == 1)
