@@ -354,12 +354,12 @@ Error HostArray::checkRows(ArrayRef<std::pair<StringRef, unsigned>> numbers,
   for (size_t k = 0; k < numbers.size();) {
     size_t end = lineEnd(k);
     if (end - k != perLine)
-      return makeError(origin + ", line " + Twine(numbers[k].second) + ": " +
-                       Twine(end - k) + " numbers, but " +
-                       (perLine == 1
-                            ? "the lines before hold one number each"
-                            : "a row of " + formatArrayType(type) + " holds " +
-                                  Twine(perLine) + ": give a row a line"));
+      return makeError(
+          origin + ", line " + Twine(numbers[k].second) + ": " +
+          Twine(end - k) + (end - k == 1 ? " number" : " numbers") + ", but " +
+          (perLine == 1 ? "the lines before hold one number each"
+                        : "a row of " + formatArrayType(type) + " holds " +
+                              Twine(perLine) + ": give a row a line"));
     k = end;
   }
   return Error::success();
@@ -368,12 +368,14 @@ Error HostArray::checkRows(ArrayRef<std::pair<StringRef, unsigned>> numbers,
 Error HostArray::fillFromList(StringRef text, const Twine &origin,
                               bool fromFile) {
   SmallVector<std::pair<StringRef, unsigned>> numbers = splitNumbers(text);
-  if (numbers.size() != getNumScalars())
-    return makeError(origin + " has " + Twine(numbers.size()) +
-                     " numbers, but " + Twine(getNumScalars()) + " are needed");
+  // The rows first: a row one number short is named by its line, not only
+  // counted in the total.
   if (fromFile)
     if (Error error = checkRows(numbers, origin))
       return error;
+  if (numbers.size() != getNumScalars())
+    return makeError(origin + " has " + Twine(numbers.size()) +
+                     " numbers, but " + Twine(getNumScalars()) + " are needed");
   for (auto [k, entry] : llvm::enumerate(numbers)) {
     auto [token, line] = entry;
     // Counted from 1, as people count; a file's by its line. Spelled only

@@ -307,14 +307,22 @@ std::string outputPath(unsigned index, unsigned count) {
 /// Adds an array of `type` to `job`, unless the job's arrays would need
 /// more memory than this machine has: refused before anything is allocated.
 void addArray(obs::Job &job, obs::ArrType type) {
-  uint64_t bytes = obs::getArrayBytes(type) + job.getArrayBytes();
+  // Counted with overflow checks: a length or an .npy shape may be any
+  // 64-bit number, whose bytes would wrap around to a small count.
+  std::optional<uint64_t> bytes = job.getArrayBytes();
+  for (MemRefType storage : obs::getStorageTypes(type)) {
+    std::optional<uint64_t> more = obs::getTotalBytesIfCountable(storage);
+    bytes =
+        bytes && more ? llvm::checkedAddUnsigned(*bytes, *more) : std::nullopt;
+  }
   uint64_t memory = obs_run::getPhysicalMemoryBytes();
-  if (memory && bytes > memory) {
+  if (!bytes || (memory && *bytes > memory)) {
     std::string spelled;
     llvm::raw_string_ostream(spelled) << type;
-    fail("the arrays need " + llvm::Twine(bytes) + " bytes, more than the " +
-         llvm::Twine(memory) + " bytes of this machine's memory (the last, " +
-         spelled + ")");
+    fail("the arrays need " +
+         (bytes ? llvm::Twine(*bytes) : llvm::Twine("2^64 or more")) +
+         " bytes, more than the " + llvm::Twine(memory) +
+         " bytes of this machine's memory (the last, " + spelled + ")");
   }
   job.arrays.emplace_back(type);
 }

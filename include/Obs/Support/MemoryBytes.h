@@ -10,8 +10,10 @@
 #define OBS_SUPPORT_MEMORYBYTES_H
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 
 namespace mlir::obs {
 
@@ -39,6 +41,19 @@ inline uint64_t getElementBytes(ShapedType type) {
 /// The bytes of all the elements of the statically shaped `type`.
 inline uint64_t getTotalBytes(ShapedType type) {
   return type.getNumElements() * getElementBytes(type);
+}
+
+/// The same, or none where the count does not fit in 64 bits: for shapes a
+/// user gives (a length, an .npy header), whose product may overflow.
+inline std::optional<uint64_t> getTotalBytesIfCountable(ShapedType type) {
+  std::optional<uint64_t> bytes = getElementBytes(type);
+  for (int64_t extent : type.getShape()) {
+    if (!bytes || extent < 0)
+      return std::nullopt;
+    bytes = llvm::checkedMulUnsigned<uint64_t>(*bytes,
+                                               static_cast<uint64_t>(extent));
+  }
+  return bytes;
 }
 
 } // namespace mlir::obs
