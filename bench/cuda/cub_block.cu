@@ -20,6 +20,21 @@ extern "C" __global__ void cub_block_scan(const int *in, int *out) {
   out[base + 1] = items[1];
 }
 
+// CUB's device scan tile: 16 items a thread, in registers, the warps'
+// scans by shuffles (BLOCK_SCAN_WARP_SCANS), loaded as obs's tile scan
+// loads them (a thread's 16 consecutive items).
+extern "C" __global__ void cub_tile_scan(const int *in, int *out) {
+  using BlockScan = cub::BlockScan<int, 256, cub::BLOCK_SCAN_WARP_SCANS>;
+  __shared__ typename BlockScan::TempStorage temp;
+  int items[16];
+  int base = blockIdx.x * 4096 + threadIdx.x * 16;
+  for (int i = 0; i < 16; ++i)
+    items[i] = in[base + i];
+  BlockScan(temp).InclusiveSum(items, items);
+  for (int i = 0; i < 16; ++i)
+    out[base + i] = items[i];
+}
+
 extern "C" __global__ void cub_block_radix_sort(const int *in, int *out) {
   using BlockSort = cub::BlockRadixSort<int, 256, 2>;
   __shared__ typename BlockSort::TempStorage temp;

@@ -5,7 +5,11 @@
 // warps' totals it needs from shared memory, and each element takes in what
 // comes before its run: one block barrier and no loop. @warp_scan is the
 // same for one warp of 32 (CUB's WarpScan): five shuffles, no barrier.
-// bench/run sets their PTX beside CUB's BlockScan and WarpScan.
+// @tile_scan is CUB's device tile, 4,096 on 256 threads: each thread's run
+// of 16 stays in its registers (the network writes the runs' schedule,
+// blocked<16>), so only the warps' totals touch shared memory. bench/run
+// sets their PTX beside CUB's BlockScan (2 items, and 16 with
+// BLOCK_SCAN_WARP_SCANS) and WarpScan.
 //
 //   obs-run block_scan.mlir --kernel=block_scan --target=cpu --input=iota
 //   obs-run block_scan.mlir --kernel=block_scan --target=cuda --emit=ptx
@@ -27,4 +31,14 @@ obs.kernel @warp_scan(%a: !obs.arr<32 x i32>) -> !obs.arr<32 x i32>
     obs.yield %z : i32
   }
   obs.return %s : !obs.arr<32 x i32>
+}
+
+obs.kernel @tile_scan(%a: !obs.arr<4096 x i32>) -> !obs.arr<4096 x i32>
+    attributes {threads = 256} {
+  %s = obs.scan %a : !obs.arr<4096 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %z = arith.addi %x, %y : i32
+    obs.yield %z : i32
+  }
+  obs.return %s : !obs.arr<4096 x i32>
 }

@@ -44,7 +44,7 @@ obs.kernel @planned(%a: !obs.arr<16 x i32>) -> !obs.arr<16 x i32> {
 // COMPACT-LABEL: obs.kernel @written
 // COMPACT: obs.sync registers plan(strided<8>) %{{.*}} : !obs.arr<16 x i32>
 // COMPACT: obs.sync plan(strided<8>) %{{.*}} : !obs.arr<16 x i32>
-// ONE-DAG: error: 'obs.sync' op cannot keep its array in registers: each thread computes 16 rounds of it, and registers hold at most 8
+// ONE-DAG: error: 'obs.sync' op cannot keep its array in registers: each thread computes 16 rounds of it, and registers hold at most 8 unless the work assignment is written
 obs.kernel @written(%a: !obs.arr<16 x i32>) -> !obs.arr<16 x i32> {
   %m = obs.map %a : !obs.arr<16 x i32> -> !obs.arr<16 x i32> {
   ^bb0(%x: i32):

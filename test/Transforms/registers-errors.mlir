@@ -63,12 +63,25 @@ obs.kernel @gather(%a: !obs.arr<64 x i32>, %p: !obs.arr<64 x i32>) -> !obs.arr<6
 
 // -----
 
-// Registers hold a thread's unrolled rounds: 512 elements on 32 threads
-// are 16 rounds each.
-obs.kernel @too_many_rounds(%a: !obs.arr<512 x i32>) -> !obs.arr<512 x i32> attributes {threads = 32} {
-  // expected-error @+1 {{'obs.sync' op cannot keep its array in registers: each thread computes 16 rounds of it, and registers hold at most 8}}
-  %0 = obs.sync registers strided<32> %a : !obs.arr<512 x i32>
-  %1 = obs.sync strided<32> %0 : !obs.arr<512 x i32>
+// Registers hold a thread's unrolled rounds: 1,024 elements on 32 threads
+// are 32 rounds each, more than 16 even where the work assignment is
+// written.
+obs.kernel @too_many_rounds(%a: !obs.arr<1024 x i32>) -> !obs.arr<1024 x i32> attributes {threads = 32} {
+  // expected-error @+1 {{'obs.sync' op cannot keep its array in registers: each thread computes 32 rounds of it, and registers hold at most 16}}
+  %0 = obs.sync registers strided<32> %a : !obs.arr<1024 x i32>
+  %1 = obs.sync strided<32> %0 : !obs.arr<1024 x i32>
+  obs.return %1 : !obs.arr<1024 x i32>
+}
+
+// -----
+
+// Where no work assignment is written (the kernel's default sweep, or one
+// a pass planned), registers hold at most 8 rounds: 512 elements on 32
+// threads are 16.
+obs.kernel @too_many_planned_rounds(%a: !obs.arr<512 x i32>) -> !obs.arr<512 x i32> attributes {threads = 32} {
+  // expected-error @+1 {{'obs.sync' op cannot keep its array in registers: each thread computes 16 rounds of it, and registers hold at most 8 unless the work assignment is written}}
+  %0 = obs.sync registers %a : !obs.arr<512 x i32>
+  %1 = obs.sync %0 : !obs.arr<512 x i32>
   obs.return %1 : !obs.arr<512 x i32>
 }
 

@@ -93,12 +93,13 @@ obs.kernel @gather(%a: !obs.arr<64 x i32>, %p: !obs.arr<64 x i32>) -> !obs.arr<6
 
 // -----
 
-// Shuffles keep their rounds in registers, as registers do: at most 8.
-obs.kernel @too_many_rounds(%a: !obs.arr<512 x i32>) -> !obs.arr<512 x i32> attributes {threads = 32} {
-  // expected-error @+1 {{'obs.sync' op cannot keep its array in shuffles: each thread computes 16 rounds of it, and registers hold at most 8}}
-  %0 = obs.sync shuffle strided<32> %a : !obs.arr<512 x i32>
-  %1 = obs.sync strided<32> %0 : !obs.arr<512 x i32>
-  obs.return %1 : !obs.arr<512 x i32>
+// Shuffles keep their rounds in registers, as registers do: at most 16
+// where the work assignment is written.
+obs.kernel @too_many_rounds(%a: !obs.arr<1024 x i32>) -> !obs.arr<1024 x i32> attributes {threads = 32} {
+  // expected-error @+1 {{'obs.sync' op cannot keep its array in shuffles: each thread computes 32 rounds of it, and registers hold at most 16}}
+  %0 = obs.sync shuffle strided<32> %a : !obs.arr<1024 x i32>
+  %1 = obs.sync strided<32> %0 : !obs.arr<1024 x i32>
+  obs.return %1 : !obs.arr<1024 x i32>
 }
 
 // -----

@@ -513,8 +513,9 @@ def ObsPromoteRegisters : Pass<"obs-promote-registers",
     (a thread's sequential fold over its own elements, Sklansky's low
     levels under `blocked<k>`), and the kernel, without the sync's barrier,
     stays free of hazards. Elements must be scalars or tuples, the work
-    assignment `strided` or `blocked` (or the default sweep) of at most 8
-    rounds, and the array not yielded by a repeat body.
+    assignment `strided` or `blocked` (or the default sweep) of at most 16
+    rounds where it is written and 8 where it is planned or the default,
+    and the array not yielded by a repeat body.
 
     Then, with `shuffles` (the default), tries `shuffle` for the syncs left
     open: each thread keeps its elements so, and a read of another lane's

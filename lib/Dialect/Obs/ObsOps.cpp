@@ -594,13 +594,15 @@ std::optional<std::string> SyncOp::whyNotRegisters(uint64_t blockThreads) {
   if (isa_and_present<CompactAttr>(how))
     return std::string("compact work assignments deal out positions in a "
                        "list, which registers cannot be indexed by");
+  bool written = isa_and_present<WorkAssignmentAttrInterface>(getHowAttr());
   if (!how)
     how = StridedAttr::get(getContext(), blockThreads);
   uint64_t rounds = how.getRoundCount(getType().getLength());
-  if (rounds > kMostRegisterRounds)
+  uint64_t most = written ? kMostRegisterRounds : kMostPlannedRegisterRounds;
+  if (rounds > most)
     return "each thread computes " + std::to_string(rounds) +
-           " rounds of it, and registers hold at most " +
-           std::to_string(kMostRegisterRounds);
+           " rounds of it, and registers hold at most " + std::to_string(most) +
+           (written ? "" : " unless the work assignment is written");
   return std::nullopt;
 }
 
