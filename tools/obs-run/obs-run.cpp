@@ -298,7 +298,12 @@ std::string outputPath(unsigned index, unsigned count) {
   if (count == 1)
     return outputFile;
   llvm::StringRef path(outputFile);
+  // The extension's dot: in the file's name, not in a directory's.
+  size_t nameStart = path.find_last_of('/');
+  nameStart = nameStart == llvm::StringRef::npos ? 0 : nameStart + 1;
   size_t dot = path.rfind('.');
+  if (dot == llvm::StringRef::npos || dot < nameStart)
+    dot = path.size();
   return (path.take_front(dot) + "." + llvm::Twine(index) +
           path.drop_front(dot))
       .str();
