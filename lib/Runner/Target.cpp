@@ -327,20 +327,27 @@ private:
 };
 } // namespace
 
-/// A pass manager on `context` with the timing and step reports `options`
-/// ask for, its steps named `stage`.
+/// A pass manager on `context` with the step reports `options` ask for,
+/// its steps named `stage`, and its passes timed in `timing` (the stage's
+/// scope of the caller's report, which must outlive the pass manager's
+/// run) where the caller times the compilation.
 static std::unique_ptr<PassManager>
 makePassManager(MLIRContext *context, const CompileOptions &options,
-                StringRef stage) {
+                StringRef stage, TimingScope &timing) {
   auto pm = std::make_unique<PassManager>(context);
   // Timing last: an instrumentation added after it would be timed as part
   // of each pass.
   if (options.reportStep)
     pm->addInstrumentation(
         std::make_unique<StepReporter>(stage, options.reportStep));
-  if (options.timePasses)
-    pm->enableTiming();
+  if (options.timing)
+    pm->enableTiming(timing);
   return pm;
+}
+
+/// The scope of `stage` in the compilation's timing report, or an inert one.
+static TimingScope nestTiming(const CompileOptions &options, StringRef stage) {
+  return options.timing ? options.timing->nest(stage) : TimingScope();
 }
 
 /// Adds obs-optimize as `options` ask for it: the refinement every target
@@ -415,8 +422,9 @@ Target::refine(ModuleOp module, const CompileOptions &options) const {
   if (options.reportCache)
     options.reportCache("miss on obs-optimize");
   OwningOpRef<ModuleOp> copy(module.clone());
+  TimingScope timing = nestTiming(options, "obs-optimize");
   std::unique_ptr<PassManager> pm =
-      makePassManager(module.getContext(), options, "obs-optimize");
+      makePassManager(module.getContext(), options, "obs-optimize", timing);
   buildRefinementPipeline(*pm, options);
   if (failed(pm->run(*copy)))
     return failure();
@@ -450,8 +458,9 @@ FailureOr<OwningOpRef<ModuleOp>> Target::lower(ModuleOp module,
   }
   if (stage == "obs")
     return copy;
+  TimingScope timing = nestTiming(options, "lowering");
   std::unique_ptr<PassManager> pm =
-      makePassManager(module.getContext(), options, "lowering");
+      makePassManager(module.getContext(), options, "lowering", timing);
   buildAfterRefinement(*pm, options, stage);
   if (failed(pm->run(*copy)))
     return failure();

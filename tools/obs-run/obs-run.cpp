@@ -200,14 +200,32 @@ static cl::opt<bool> noCache(
              "start from (the lowering proves it again)"),
     cl::init(false), cl::cat(runCategory));
 
-static cl::opt<bool> timePasses(
+static cl::opt<bool> timePhases(
     "time",
-    cl::desc("Print to stderr the time each pass of the compilation takes "
-             "(MLIR's pass timing: a report for obs-optimize, then one for "
-             "the lowering, per target compiled); nothing is compiled, and "
-             "so timed, where the compile cache holds the program, and "
-             "obs-optimize is not where it holds the refined program"),
+    cl::desc("Print to stderr, at the end, how long each phase took (MLIR's "
+             "timing report): parsing the program, reading the inputs, "
+             "compiling for each target (obs-optimize's and the lowering's "
+             "passes nested, each with its time), running (the JIT compiles "
+             "the host code on its first call) and writing the results. "
+             "Nothing is compiled, and so timed, where the compile cache "
+             "holds the program, and obs-optimize is not where it holds the "
+             "refined program"),
     cl::init(false), cl::cat(runCategory));
+
+/// The timing report's root with --time, an inert scope without.
+static TimingScope *rootTiming = nullptr;
+
+/// The scope of one phase of obs-run in the timing report.
+static TimingScope timePhase(const llvm::Twine &name) {
+  return rootTiming ? rootTiming->nest(name.str()) : TimingScope();
+}
+
+/// `options` with the compilation timed in `phase`, with --time.
+static obs::CompileOptions timedIn(obs::CompileOptions options,
+                                   TimingScope &phase) {
+  options.timing = timePhases ? &phase : nullptr;
+  return options;
+}
 
 using obs_run::Progress;
 static cl::opt<Progress::Mode> progressMode(
@@ -437,7 +455,6 @@ obs::CompileOptions getCompileOptions(const obs::Target &target) {
   // Statistics are the compilation's: they need one.
   if (!noCache && !obs::statisticsRequested())
     options.cacheDirectory = obs::CompileCache::getDefaultDirectory();
-  options.timePasses = timePasses;
   // Every pass reports its step: only when something shows them.
   if (getProgress().isActive())
     options.reportStep = [](const llvm::Twine &step) {
@@ -544,10 +561,13 @@ void printBench(const obs::Job &job, llvm::StringRef target,
 /// (timed, with --bench).
 void run(ModuleOp module, const obs::Target &target,
          const obs::CompileOptions &options, obs::Job &job) {
+  TimingScope compiling = timePhase("compile for " + target.getName());
   llvm::Expected<std::unique_ptr<obs::Executable>> executable =
-      target.compile(module, options, kReports);
+      target.compile(module, timedIn(options, compiling), kReports);
   if (!executable)
     failOn(executable.takeError());
+  compiling.stop();
+  TimingScope running = timePhase("run on " + target.getName());
   if (benchRuns) {
     llvm::Expected<obs::BenchResult> result =
         (*executable)->bench(job, benchRuns);
@@ -568,6 +588,8 @@ void run(ModuleOp module, const obs::Target &target,
 /// the entry's first argument.
 void printPlan(ModuleOp module, obs::CompileOptions options, obs::Job &job) {
   std::unique_ptr<obs::Target> cpu = getTarget("cpu");
+  TimingScope compiling = timePhase("compile for cpu");
+  options = timedIn(options, compiling);
   options.recordLaunches = true;
   // The plan names each kernel by the number the host code reports.
   OwningOpRef<ModuleOp> lowered = lower(module, *cpu, options, "");
@@ -812,6 +834,8 @@ void fillInputs(obs::Job &job) {
 /// Prints the program after --emit's stage (but plan) for `target`.
 void emit(ModuleOp module, const obs::Target &target,
           obs::CompileOptions options) {
+  TimingScope compiling = timePhase("compile");
+  options = timedIn(options, compiling);
   // The stages of a program for a GPU are for --chip's.
   options.chip = chip;
   if (emitStage == "ptx") {
@@ -880,7 +904,16 @@ int main(int argc, char **argv) {
   // no obs ops.
   context.loadDialect<obs::ObsDialect>();
   OneLineDiagnostics diagnostics(context);
-  OwningOpRef<ModuleOp> module = parseProgram(context);
+  // The report prints as the manager goes, after the results.
+  DefaultTimingManager timingManager;
+  timingManager.setEnabled(timePhases);
+  TimingScope timing = timingManager.getRootScope();
+  rootTiming = &timing;
+  OwningOpRef<ModuleOp> module;
+  {
+    TimingScope parsing = timePhase("parse");
+    module = parseProgram(context);
+  }
   if (!module)
     return 1;
 
@@ -894,8 +927,10 @@ int main(int argc, char **argv) {
   if (failed(job))
     return 1;
   job->brokenContract = testBreakContract;
-  if (!emitsIR)
+  if (!emitsIR) {
+    TimingScope reading = timePhase("inputs");
     fillInputs(*job);
+  }
 
   if (emitStage == "plan")
     printPlan(*module, options, *job);
@@ -918,6 +953,11 @@ int main(int argc, char **argv) {
   }
   if (obs::statisticsRequested())
     obs::printStatistics(llvm::errs());
-  writeResults(*job);
+  {
+    TimingScope writing = timePhase("outputs");
+    writeResults(*job);
+    // Before the timing report, which goes to stderr as obs-run ends.
+    llvm::outs().flush();
+  }
   return 0;
 }

@@ -22,6 +22,7 @@
 #include "Obs/Support/ExecutionOrder.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/ExecutionEngine/Orc/Core.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/Error.h"
@@ -95,9 +96,10 @@ struct CompileOptions {
   /// Where the ref and cpu targets keep compiled code (CompileCache);
   /// empty: nowhere.
   std::string cacheDirectory;
-  /// Whether each lowering prints the time of each of its passes to stderr
-  /// (MLIR's pass timing, as `--mlir-timing` does).
-  bool timePasses = false;
+  /// Where the compilation's time goes, in the caller's timing report
+  /// (MLIR's TimingManager): obs-optimize's and the lowering's passes
+  /// nested under a scope each. None: untimed.
+  TimingScope *timing = nullptr;
   /// Told each step of a compilation as it starts: "obs-optimize:
   /// obs-assign-work on @k" (a pass of the refinement, and the kernel or
   /// function it runs on), "lowering: convert-obs-to-gpu", "LLVM: the host
