@@ -34,6 +34,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
@@ -876,15 +877,35 @@ void writeResults(obs::Job &job) {
 
 } // namespace
 
+/// Leaves registered only the options --help lists: obs-run's own, obs's
+/// that it honours, LLVM's pass timing, and the help and version options.
+/// libLLVM registers others in every tool (--color, --stats,
+/// --debug-counter, --x86-asm-syntax, ...), which obs-run would otherwise
+/// take silently; now they are unknown, in one line.
+void takeOnlyListedOptions() {
+  auto &registered = cl::getRegisteredOptions();
+  for (StringRef name :
+       {"obs-statistics", "obs-cross-check-proofs", "time-passes"})
+    if (cl::Option *option = registered.lookup(name))
+      option->addCategory(runCategory);
+  cl::HideUnrelatedOptions(runCategory);
+  llvm::StringSet<> generic = {
+      "help",    "help-hidden",   "help-list",        "help-list-hidden",
+      "version", "print-options", "print-all-options"};
+  SmallVector<cl::Option *> others;
+  for (auto &[name, option] : registered)
+    if (!llvm::is_contained(option->Categories, &runCategory) &&
+        !generic.contains(name))
+      others.push_back(option);
+  for (cl::Option *option : others)
+    option->removeArgument();
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   obs::keepFreedMemory();
   std::optional<std::string> threadsText = takeThreadsArgument(argc, argv);
-  // obs's own options that obs-run honours are shown with its own.
-  if (cl::Option *statistics =
-          cl::getRegisteredOptions().lookup("obs-statistics"))
-    statistics->addCategory(runCategory);
-  cl::HideUnrelatedOptions(runCategory);
+  takeOnlyListedOptions();
   cl::ParseCommandLineOptions(
       argc, argv,
       "obs-run: runs an obs kernel on the given inputs and prints its "
