@@ -129,6 +129,10 @@ public:
     return unloaded;
   }
 
+  llvm::Error prepare(const Job &job) override {
+    return engine->lookupPacked(job.symbol).takeError();
+  }
+
   llvm::Error run(Job &job) override {
     DeviceArrays arrays(job, hostShared);
     if (llvm::Error error = getRuntimeError())

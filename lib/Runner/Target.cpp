@@ -105,6 +105,10 @@ public:
   explicit HostExecutable(std::unique_ptr<llvm::orc::LLJIT> jit)
       : jit(std::move(jit)) {}
 
+  llvm::Error prepare(const Job &job) override {
+    return lookup(job.symbol).takeError();
+  }
+
   llvm::Error run(Job &job) override {
     llvm::Expected<Function> function = lookup(job.symbol);
     if (!function)

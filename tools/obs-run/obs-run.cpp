@@ -206,8 +206,8 @@ static cl::opt<bool> timePhases(
     cl::desc("Print to stderr, at the end, how long each phase took (MLIR's "
              "timing report): parsing the program, reading the inputs, "
              "compiling for each target (obs-optimize's and the lowering's "
-             "passes nested, each with its time), running (the JIT compiles "
-             "the host code on its first call) and writing the results. "
+             "passes nested, each with its time), the JIT's compilation of "
+             "the host code, running and writing the results. "
              "Nothing is compiled, and so timed, where the compile cache "
              "holds the program, and obs-optimize is not where it holds the "
              "refined program"),
@@ -568,6 +568,10 @@ void run(ModuleOp module, const obs::Target &target,
   if (!executable)
     failOn(executable.takeError());
   compiling.stop();
+  {
+    TimingScope jit = timePhase("JIT for " + target.getName());
+    failOn((*executable)->prepare(job));
+  }
   TimingScope running = timePhase("run on " + target.getName());
   if (benchRuns) {
     llvm::Expected<obs::BenchResult> result =

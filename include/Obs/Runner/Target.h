@@ -131,6 +131,10 @@ struct BenchResult {
 class Executable {
 public:
   virtual ~Executable();
+  /// Compiles what running `job.symbol` calls (the JIT compiles the host
+  /// code as it is first looked up), so that run() then only runs; run()
+  /// compiles it too where this was not called.
+  virtual llvm::Error prepare(const Job &job) = 0;
   /// Runs `job.symbol` on `job.arrays`, writing the arrays after the
   /// inputs.
   virtual llvm::Error run(Job &job) = 0;
