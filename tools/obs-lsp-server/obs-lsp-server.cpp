@@ -9,7 +9,8 @@
 // written choices simulated; a halo argument read as by one block), so an
 // editor shows a race, a wrong read of registers or an in-place placement that
 // cannot apply where the file is opened or changed, not at the next compile.
-// Launches are proved with the module, when it is compiled.
+// So are a module's launches (obs-verify-launches, once per module): blocks
+// that write what another block reads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +32,16 @@ static void buildKernelProof(OpPassManager &pm) {
   pm.addPass(obs::createObsVerifyReference());
 }
 
+/// Runs a proof on `copy`, its diagnostics without the generic form of
+/// their op attached (an editor shows each as a message at its location).
+static void runQuietly(PassManager &pm, Operation *copy) {
+  MLIRContext *context = copy->getContext();
+  bool printed = context->shouldPrintOpOnDiagnostic();
+  context->printOpOnDiagnostic(false);
+  (void)pm.run(copy);
+  context->printOpOnDiagnostic(printed);
+}
+
 /// Reports, at `op`'s ops, what the reference target's proof finds wrong
 /// with `op`, an obs.kernel, proved on a copy. Always succeeds: a kernel the
 /// proof rejects is still a file the editor can navigate (a failed verifier
@@ -47,7 +58,34 @@ static LogicalResult proveKernel(Operation *op) {
   PassManager pm(op->getContext());
   pm.enableVerifier(false);
   buildKernelProof(pm);
-  (void)pm.run(*copy);
+  runQuietly(pm, *copy);
+  proving = false;
+  return success();
+}
+
+/// The proof of a module's launches, with its kernels prepared as the GPU
+/// pipelines prepare them: networks expanded and flattened.
+static void buildLaunchProof(OpPassManager &pm) {
+  pm.addPass(obs::createObsExpandDevice());
+  OpPassManager &kernels = pm.nest<obs::KernelOp>();
+  kernels.addPass(obs::createObsExpandNetworks());
+  kernels.addPass(obs::createObsFlatten());
+  pm.addPass(obs::createObsVerifyLaunches());
+}
+
+/// Reports what the launch proof finds wrong with `module`'s launches
+/// (blocks that write what another block reads), proved on a copy. Always
+/// succeeds, as proveKernel does.
+static LogicalResult proveLaunches(Operation *module) {
+  static thread_local bool proving = false;
+  if (proving)
+    return success();
+  proving = true;
+  OwningOpRef<Operation *> copy = module->clone();
+  PassManager pm(module->getContext(), module->getName().getStringRef());
+  pm.enableVerifier(false);
+  buildLaunchProof(pm);
+  runQuietly(pm, *copy);
   proving = false;
   return success();
 }
@@ -61,11 +99,13 @@ int main(int argc, char **argv) {
     DialectRegistry proofDialects;
     OpPassManager proof(ModuleOp::getOperationName());
     buildKernelProof(proof);
+    buildLaunchProof(proof);
     proof.getDependentDialects(proofDialects);
     context->appendDialectRegistry(proofDialects);
     for (StringRef name : proofDialects.getDialectNames())
       context->getOrLoadDialect(name);
     dialect->setKernelCheck(proveKernel);
+    dialect->setLaunchCheck(proveLaunches);
   });
   return failed(MlirLspServerMain(argc, argv, registry));
 }

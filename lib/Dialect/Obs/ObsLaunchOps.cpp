@@ -392,6 +392,27 @@ static LogicalResult verifyTiledLaunch(LaunchOp launch, KernelOp kernel) {
 }
 
 LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  if (failed(verifyOperandsAgainstKernel(symbolTable)))
+    return failure();
+  const ObsDialect::LaunchCheck &check =
+      cast<ObsDialect>((*this)->getDialect())->getLaunchCheck();
+  if (!check)
+    return success();
+  // Once per module: at its first launch, for all of them.
+  Operation *module = (*this)->getParentOfType<ModuleOp>();
+  while (module && module->getParentOfType<ModuleOp>())
+    module = module->getParentOfType<ModuleOp>();
+  LaunchOp first;
+  if (module)
+    module->walk([&](LaunchOp launch) {
+      first = launch;
+      return WalkResult::interrupt();
+    });
+  return first == *this ? check(module) : success();
+}
+
+LogicalResult
+LaunchOp::verifyOperandsAgainstKernel(SymbolTableCollection &symbolTable) {
   auto kernel =
       symbolTable.lookupNearestSymbolFrom<KernelOp>(*this, getKernelAttr());
   if (!kernel)

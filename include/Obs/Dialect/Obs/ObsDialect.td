@@ -145,6 +145,13 @@ def Obs_Dialect : Dialect {
         std::function<::mlir::LogicalResult(::mlir::Operation *kernel)>;
     void setKernelCheck(KernelCheck check) { kernelCheck = std::move(check); }
     const KernelCheck &getKernelCheck() const { return kernelCheck; }
+    /// A check the verifier runs on a module with launches, once (at the
+    /// first obs.launch's symbol uses): obs-lsp-server sets the launch
+    /// proof, so that an editor shows blocks that race.
+    using LaunchCheck =
+        std::function<::mlir::LogicalResult(::mlir::Operation *module)>;
+    void setLaunchCheck(LaunchCheck check) { launchCheck = std::move(check); }
+    const LaunchCheck &getLaunchCheck() const { return launchCheck; }
 
     /// The kernels obs-verify-sync proved in this context, by a hash of
     /// their content (the kernel printed whole, in the generic form: every
@@ -183,6 +190,7 @@ def Obs_Dialect : Dialect {
 
   private:
     KernelCheck kernelCheck;
+    LaunchCheck launchCheck;
     /// The most recent proved kernels (a context that compiles many
     /// programs keeps a bounded list).
     static constexpr unsigned kProvedKernelsKept = 256;

@@ -190,6 +190,10 @@ def Obs_LaunchOp : Obs_Op<"launch", [
     /// `(b, i) -> (b * N + i)`.
     ::llvm::SmallVector<::mlir::AffineMap> getLayoutsOrChunks(
         ::mlir::obs::KernelOp kernel);
+    /// The symbol use's check of the operands against the kernel's arrays
+    /// (verifySymbolUses, which then runs the dialect's launch check).
+    ::mlir::LogicalResult verifyOperandsAgainstKernel(
+        ::mlir::SymbolTableCollection &symbolTable);
   }];
 }
 
