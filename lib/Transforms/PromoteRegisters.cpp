@@ -42,6 +42,23 @@ static llvm::DenseSet<Operation *> findOverwritten(KernelOp kernel) {
   return overwritten;
 }
 
+/// The most rounds the pass tries in registers where no work assignment
+/// is written: each candidate is unrolled in every simulation of the
+/// search, and obs-assign-work runs the search once per strategy.
+static constexpr uint64_t kMostSearchedRounds = 8;
+
+/// Whether trying `sync` in registers would unroll more rounds than the
+/// search affords: a sync whose work assignment a pass planned, or the
+/// default sweep, of more than kMostSearchedRounds rounds. A written
+/// assignment (a network's schedule, or the user's) is the writer's
+/// choice of rounds, and is tried up to what registers hold.
+static bool exceedsSearchBudget(SyncOp sync, uint64_t blockThreads) {
+  bool written =
+      isa_and_present<WorkAssignmentAttrInterface>(sync.getHowAttr());
+  return !written &&
+         sync.getRoundsPerThread(blockThreads) > kMostSearchedRounds;
+}
+
 namespace {
 struct ObsPromoteRegistersPass
     : mlir::obs::impl::ObsPromoteRegistersBase<ObsPromoteRegistersPass> {
@@ -70,7 +87,8 @@ struct ObsPromoteRegistersPass
     kernel.walk([&](SyncOp sync) {
       if (sync.getEffectiveStorageAttr() || sync.getEffectiveScopeAttr() ||
           sync.getEffectivePlacementAttr() || overwritten.contains(sync) ||
-          sync.whyNotRegisters(blockThreads))
+          sync.whyNotRegisters(blockThreads) ||
+          exceedsSearchBudget(sync, blockThreads))
         return;
       candidates.push_back(sync);
       if (shuffles && !sync.whyNotShuffle(blockThreads))

@@ -38,28 +38,28 @@ obs.kernel @planned(%a: !obs.arr<16 x i32>) -> !obs.arr<16 x i32> {
 
 // Written registers: compact would make the claim impossible, so the stage
 // that computes the array and the one that reads it are dealt out strided
-// (thread t computes t and t + 8 and reads them back itself), and the
+// (thread t computes t, t + 8, t + 16 and t + 24 and reads them back itself), and the
 // claim is proved and kept. With one thread, no
 // assignment can keep it: it is rejected, not replaced.
 // COMPACT-LABEL: obs.kernel @written
-// COMPACT: obs.sync registers plan(strided<8>) %{{.*}} : !obs.arr<16 x i32>
-// COMPACT: obs.sync plan(strided<8>) %{{.*}} : !obs.arr<16 x i32>
-// ONE-DAG: error: 'obs.sync' op cannot keep its array in registers: each thread computes 16 rounds of it, and registers hold at most 8 unless the work assignment is written
-obs.kernel @written(%a: !obs.arr<16 x i32>) -> !obs.arr<16 x i32> {
-  %m = obs.map %a : !obs.arr<16 x i32> -> !obs.arr<16 x i32> {
+// COMPACT: obs.sync registers plan(strided<8>) %{{.*}} : !obs.arr<32 x i32>
+// COMPACT: obs.sync plan(strided<8>) %{{.*}} : !obs.arr<32 x i32>
+// ONE-DAG: error: 'obs.sync' op cannot keep its array in registers: each thread computes 32 rounds of it, and registers hold at most 16
+obs.kernel @written(%a: !obs.arr<32 x i32>) -> !obs.arr<32 x i32> {
+  %m = obs.map %a : !obs.arr<32 x i32> -> !obs.arr<32 x i32> {
   ^bb0(%x: i32):
     %c1 = arith.constant 1 : i32
     %y = arith.addi %x, %c1 : i32
     obs.yield %y : i32
   }
-  %s = obs.sync registers %m : !obs.arr<16 x i32>
-  %n = obs.map %s : !obs.arr<16 x i32> -> !obs.arr<16 x i32> {
+  %s = obs.sync registers %m : !obs.arr<32 x i32>
+  %n = obs.map %s : !obs.arr<32 x i32> -> !obs.arr<32 x i32> {
   ^bb0(%x: i32):
     %y = arith.muli %x, %x : i32
     obs.yield %y : i32
   }
-  %r = obs.sync %n : !obs.arr<16 x i32>
-  obs.return %r : !obs.arr<16 x i32>
+  %r = obs.sync %n : !obs.arr<32 x i32>
+  obs.return %r : !obs.arr<32 x i32>
 }
 
 // -----

@@ -75,18 +75,6 @@ obs.kernel @too_many_rounds(%a: !obs.arr<1024 x i32>) -> !obs.arr<1024 x i32> at
 
 // -----
 
-// Where no work assignment is written (the kernel's default sweep, or one
-// a pass planned), registers hold at most 8 rounds: 512 elements on 32
-// threads are 16.
-obs.kernel @too_many_planned_rounds(%a: !obs.arr<512 x i32>) -> !obs.arr<512 x i32> attributes {threads = 32} {
-  // expected-error @+1 {{'obs.sync' op cannot keep its array in registers: each thread computes 16 rounds of it, and registers hold at most 8 unless the work assignment is written}}
-  %0 = obs.sync registers %a : !obs.arr<512 x i32>
-  %1 = obs.sync %0 : !obs.arr<512 x i32>
-  obs.return %1 : !obs.arr<512 x i32>
-}
-
-// -----
-
 obs.kernel @compact(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> attributes {threads = 64} {
   // expected-error @+1 {{'obs.sync' op cannot keep its array in registers: compact work assignments deal out positions in a list, which registers cannot be indexed by}}
   %0 = obs.sync registers compact<64> %a : !obs.arr<64 x i32>

@@ -594,16 +594,19 @@ std::optional<std::string> SyncOp::whyNotRegisters(uint64_t blockThreads) {
   if (isa_and_present<CompactAttr>(how))
     return std::string("compact work assignments deal out positions in a "
                        "list, which registers cannot be indexed by");
-  bool written = isa_and_present<WorkAssignmentAttrInterface>(getHowAttr());
+  uint64_t rounds = getRoundsPerThread(blockThreads);
+  if (rounds > kMostRegisterRounds)
+    return "each thread computes " + std::to_string(rounds) +
+           " rounds of it, and registers hold at most " +
+           std::to_string(kMostRegisterRounds);
+  return std::nullopt;
+}
+
+uint64_t SyncOp::getRoundsPerThread(uint64_t blockThreads) {
+  WorkAssignmentAttrInterface how = getWorkAssignment();
   if (!how)
     how = StridedAttr::get(getContext(), blockThreads);
-  uint64_t rounds = how.getRoundCount(getType().getLength());
-  uint64_t most = written ? kMostRegisterRounds : kMostPlannedRegisterRounds;
-  if (rounds > most)
-    return "each thread computes " + std::to_string(rounds) +
-           " rounds of it, and registers hold at most " + std::to_string(most) +
-           (written ? "" : " unless the work assignment is written");
-  return std::nullopt;
+  return how.getRoundCount(getType().getLength());
 }
 
 std::optional<std::string> SyncOp::whyNotShuffle(uint64_t blockThreads) {

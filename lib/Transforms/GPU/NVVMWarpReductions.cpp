@@ -92,6 +92,18 @@ std::optional<FoldStep> foldStepOf(NVVM::ShflOp shuffle) {
   return std::nullopt;
 }
 
+/// Whether `value` is what a step of a butterfly fold made: the combine
+/// of a shuffle's fold step.
+bool isFoldStepResult(Value value) {
+  Operation *made = value.getDefiningOp();
+  return made && llvm::any_of(made->getOperands(), [&](Value operand) {
+           auto shuffle = operand.getDefiningOp<NVVM::ShflOp>();
+           std::optional<FoldStep> step =
+               shuffle ? foldStepOf(shuffle) : std::nullopt;
+           return step && step->combine == made;
+         });
+}
+
 struct ObsNVVMWarpReductionsPass
     : mlir::obs::impl::ObsNVVMWarpReductionsBase<ObsNVVMWarpReductionsPass> {
   using ObsNVVMWarpReductionsBase::ObsNVVMWarpReductionsBase;
@@ -100,16 +112,11 @@ struct ObsNVVMWarpReductionsPass
     std::optional<unsigned> chipNumber = getChipNumber(chip);
     if (!chipNumber || *chipNumber < 80)
       return;
-    // Chains start at a shuffle of a value that no step of a chain made:
+    // Chains start at a shuffle of a value that no step of a fold made:
     // the first of its five.
     SmallVector<NVVM::ShflOp> firsts;
     getOperation().walk([&](NVVM::ShflOp shuffle) {
-      Operation *made = shuffle.getVal().getDefiningOp();
-      if (!made || !reduxKindOf(made) ||
-          !llvm::any_of(made->getOperands(), [](Value operand) {
-            auto before = operand.getDefiningOp<NVVM::ShflOp>();
-            return before && foldStepOf(before);
-          }))
+      if (!isFoldStepResult(shuffle.getVal()))
         firsts.push_back(shuffle);
     });
     unsigned rewritten = 0;
@@ -142,15 +149,13 @@ struct ObsNVVMWarpReductionsPass
       chain.append({shuffle, last});
       if (distances == kAllDistances)
         break;
-      // The next step shuffles what this one made.
-      NVVM::ShflOp next;
-      for (Operation *user : last->getUsers())
-        if (auto nextShuffle = dyn_cast<NVVM::ShflOp>(user);
-            nextShuffle && foldStepOf(nextShuffle))
-          next = nextShuffle;
-      if (!next)
+      // The next step shuffles what this one made (the loop checks it).
+      auto users = last->getUsers();
+      auto next = llvm::find_if(
+          users, [](Operation *user) { return isa<NVVM::ShflOp>(user); });
+      if (next == users.end())
         return failure();
-      shuffle = next;
+      shuffle = cast<NVVM::ShflOp>(*next);
     }
     OpBuilder builder(last);
     Value redux =

@@ -176,9 +176,8 @@ def Obs_SyncOp : Obs_Op<"sync", [
       and no barrier, so a sync in registers or shuffles has neither scope
       nor placement. Its elements are scalars or tuples (of integers and
       floats of at most 64 bits, for shuffles), its work assignment
-      `strided` or `blocked` (or the default sweep) of at most 16 rounds
-      where it is written and 8 where it is planned or the default, and a
-      repeat body does not yield it.
+      `strided` or `blocked` (or the default sweep) of at most 16 rounds,
+      and a repeat body does not yield it.
 
     A property the user leaves out is open: the refinement passes may choose
     it (`obs-assign-work`, `obs-elide-warp-syncs`, `obs-inplace`,
@@ -291,14 +290,13 @@ def Obs_SyncOp : Obs_Op<"sync", [
     void setPlannedStorage(::mlir::obs::StorageAttr storage);
     /// The most rounds of a stage in registers: its rounds are unrolled,
     /// each thread's elements one value each. 16, CUB's items per thread
-    /// for a block scan of 4,096 on 256 threads, where the work assignment
-    /// is written (a network's schedule, as the serial network's runs, or
-    /// the user's); 8 where a pass planned it, since obs-assign-work's
-    /// strategies would otherwise unroll every stage of a 4,096-key sort 16
-    /// times in each candidate it refines (@sort compiled in 9.5 s instead
-    /// of 2.8).
+    /// for a block scan of 4,096 on 256 threads. (obs-promote-registers
+    /// tries fewer where no work assignment is written: a budget of its
+    /// search, not a limit of the storage.)
     static constexpr uint64_t kMostRegisterRounds = 16;
-    static constexpr uint64_t kMostPlannedRegisterRounds = 8;
+    /// The rounds each thread computes of the sync's array: under its work
+    /// assignment, or the kernel's default sweep over `blockThreads`.
+    uint64_t getRoundsPerThread(uint64_t blockThreads);
     /// Why the sync's array cannot be kept in registers, whoever chooses
     /// it: its element type, work assignment, rounds or use (a sentence
     /// fragment), or nothing when it can, as far as the sync alone tells.
