@@ -882,17 +882,15 @@ void writeResults(obs::Job &job) {
 } // namespace
 
 /// Leaves registered only the options --help lists: obs-run's own, obs's
-/// that it honours, LLVM's pass timing, and the help and version options.
+/// that it honours, and the help and version options.
 /// libLLVM registers others in every tool (--color, --stats,
 /// --debug-counter, --x86-asm-syntax, ...), which obs-run would otherwise
 /// take silently; now they are unknown, in one line.
 void takeOnlyListedOptions() {
   auto &registered = cl::getRegisteredOptions();
-  for (StringRef name :
-       {"obs-statistics", "obs-cross-check-proofs", "time-passes"})
+  for (StringRef name : {"obs-statistics", "obs-cross-check-proofs"})
     if (cl::Option *option = registered.lookup(name))
       option->addCategory(runCategory);
-  cl::HideUnrelatedOptions(runCategory);
   llvm::StringSet<> generic = {
       "help",    "help-hidden",   "help-list",        "help-list-hidden",
       "version", "print-options", "print-all-options"};
