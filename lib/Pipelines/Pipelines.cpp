@@ -255,10 +255,12 @@ void mlir::obs::buildPTXPipeline(OpPassManager &pm,
   pm.addPass(createReconcileUnrealizedCastsPass());
   if (!options.serialize)
     return;
-  GpuModuleToBinaryPassOptions binaryOptions;
-  binaryOptions.compilationTarget = options.format;
-  binaryOptions.toolkitPath = options.toolkit;
-  pm.addPass(createGpuModuleToBinaryPass(binaryOptions));
+  // Upstream's gpu-module-to-binary, with each kernel's PTX compiled on a
+  // thread of its own where the kernels share nothing.
+  ObsGPUModuleToBinaryOptions binaryOptions;
+  binaryOptions.format = options.format;
+  binaryOptions.toolkit = options.toolkit;
+  pm.addPass(createObsGPUModuleToBinary(binaryOptions));
 }
 
 void mlir::obs::registerPipelines() {

@@ -906,4 +906,45 @@ def ObsNVVMWarpReductions
   ];
 }
 
+def ObsGPUModuleToBinary : Pass<"obs-gpu-module-to-binary", "::mlir::ModuleOp"> {
+  let summary = "gpu-module-to-binary with each kernel's PTX compiled on its "
+                "own thread";
+  let description = [{
+    Upstream's `gpu-module-to-binary` compiles a gpu.module's LLVM IR to PTX
+    as one LLVM module, on one thread: for a device program of a dozen
+    kernels, such as the radix sort's, that is the largest serial step of
+    the PTX pipeline. This pass does the same job, and where a module's
+    kernels share nothing (each function and global is reached from at
+    most one kernel, and none is a declaration, which libdevice would fill
+    in each part), it compiles each kernel with what it reaches as a module
+    of its own, on the context's threads, and joins their PTX into the one
+    object the host code loads: the first part whole, the others after
+    their header (`.version`, `.target`, `.address_size`), which must be the
+    same in every part. No function is inlined across kernels and no global
+    crosses them, so each kernel's code is what the whole module gives.
+
+    Everything else is upstream's: other formats than `isa` (a cubin cannot
+    be joined so), other targets, and modules whose kernels share anything
+    are serialized whole. The result is a `gpu.binary` of the module's name,
+    as upstream makes it.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+  let options = [
+    Option<"format", "format", "std::string", /*default=*/"\"isa\"",
+           "What to make of each gpu.module: llvm (offloading), isa (PTX "
+           "text), bin (a cubin, by ptxas from `toolkit`) or fatbin">,
+    Option<"toolkit", "toolkit", "std::string", /*default=*/"\"\"",
+           "The CUDA toolkit's path, for bin and fatbin">,
+    Option<"splitKernels", "split-kernels", "bool", /*default=*/"true",
+           "Compile the kernels of a module to PTX each on its own thread "
+           "where they share nothing (false: one LLVM module, as "
+           "upstream)">
+  ];
+  let statistics = [
+    Statistic<"numModulesSplit", "modules-split",
+              "gpu.modules compiled to PTX kernel by kernel">,
+    Statistic<"numParts", "parts", "Kernels compiled on their own">
+  ];
+}
+
 #endif // OBS_TRANSFORMS_PASSES_TD
