@@ -15,7 +15,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Threading.h"
 #include "llvm/ADT/StringSwitch.h"
-#include "llvm/Support/Timer.h"
+#include <chrono>
 
 namespace mlir::obs {
 #define GEN_PASS_DEF_OBSGPUMODULETOBINARY
@@ -206,8 +206,7 @@ struct ObsGPUModuleToBinaryPass
       copies.push_back(copy);
     }
     SmallVector<Object> objects(copies.size());
-    llvm::Timer timer("obs-gpu-module-to-binary", "LLVM IR to PTX by parts");
-    timer.startTimer();
+    auto start = std::chrono::steady_clock::now();
     if (failed(failableParallelForEach(
             &getContext(), llvm::seq<size_t>(0, copies.size()),
             [&](size_t index) -> LogicalResult {
@@ -219,15 +218,16 @@ struct ObsGPUModuleToBinaryPass
               return success();
             })))
       return failure();
-    timer.stopTimer();
+    int64_t milliseconds =
+        std::chrono::duration_cast<std::chrono::milliseconds>(
+            std::chrono::steady_clock::now() - start)
+            .count();
     std::optional<Object> joined = joinPTX(objects);
     if (joined) {
       // What upstream's serializer records of the whole module (the object's
       // properties show it): here the wall time of all the parts.
       module->setAttr("LLVMIRToISATimeInMs",
-                      Builder(&getContext())
-                          .getI64IntegerAttr(static_cast<int64_t>(
-                              timer.getTotalTime().getWallTime() * 1000)));
+                      Builder(&getContext()).getI64IntegerAttr(milliseconds));
       addToStatistic(*this, numModulesSplit, "modules-split");
       addToStatistic(*this, numParts, "parts", parts.size());
     }
