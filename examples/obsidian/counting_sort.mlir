@@ -3,15 +3,17 @@
 // builds it: a histogram of the keys, the exclusive scan of its counts
 // (where each key's run of places starts), and the reconstruction of the
 // output from those starts (later Obsidian's Reconstruct.hs: key k fills
-// places [start[k], start[k + 1])). The reconstruction scatters each key
-// to the start of its run in global memory, combined by max (keys with no
-// elements start where the next key does, and the larger key wins), then
-// a running maximum fills each run. The keys must be in 0..255. Any number
-// of keys up to 2^31 - 1, with kernels compiled once for every n.
+// places [start[k], start[k + 1])). Reconstruct.hs has thread k write key
+// k's run, a loop as long as the run; here each place finds its key
+// instead, the last k with start[k] <= place, by a binary search of the
+// starts in shared memory, so that every block writes one tile of the
+// output, four bytes an element, whatever the keys. Four launches, about
+// eight bytes of global memory per key (`--emit=plan`). The keys must be
+// in 0..255. Any number of keys up to 2^31 - 1, with kernels compiled once
+// for every n.
 //
 //   obs-run examples/obsidian/counting_sort.mlir --entry=counting_sort \
 //       --target=cpu --input=keys.txt
-
 obs.kernel @clear_bins() -> !obs.arr<256 x i32> attributes {threads = 256} {
   %zeros = obs.generate : !obs.arr<256 x i32> {
   ^bb0(%i: index):
@@ -58,26 +60,37 @@ obs.kernel @run_starts(%counts: !obs.arr<256 x i32>) -> !obs.arr<256 x i32> attr
   obs.return %starts : !obs.arr<256 x i32>
 }
 
-// Zeros over a tile of the output: the smallest key.
-obs.kernel @clear_tile() -> !obs.arr<4096 x i32> attributes {threads = 256} {
-  %zeros = obs.generate : !obs.arr<4096 x i32> {
+// Tile b of the output, places 4096 b onwards: place p holds the key whose
+// run holds it, the last k with start[k] <= p (start[0] is 0, so there is
+// one; a key with no keys before the next shares its start, and the search
+// passes it). Eight halvings of [0, 256), with start[hi] > p standing for
+// start[256] = n. Places past the output's end are not written.
+obs.kernel @fill_tile(%starts: !obs.arr<256 x i32> {obs.absent = 0 : i32, obs.global}) -> !obs.arr<4096 x i32> attributes {threads = 256} {
+  %staged = obs.sync %starts : !obs.arr<256 x i32>
+  %keys = obs.generate : !obs.arr<4096 x i32> {
   ^bb0(%i: index):
-    %zero = arith.constant 0 : i32
-    obs.yield %zero : i32
-  }
-  obs.return %zeros : !obs.arr<4096 x i32>
-}
-
-// Key k at start[k], into the output itself; a start at n (a key after the
-// last one present) is past its end, and writes nothing.
-obs.kernel @mark_runs(%starts: !obs.arr<256 x i32> {obs.absent = -1 : i32}) -> !obs.arr<2147483647 x i32> attributes {threads = 256} {
-  %keys = obs.generate : !obs.arr<256 x i32> {
-  ^bb0(%k: index):
-    %key = arith.index_cast %k : index to i32
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %c256 = arith.constant 256 : index
+    %c4096 = arith.constant 4096 : index
+    %block = obs.block_id
+    %first = arith.muli %block, %c4096 : index
+    %place = arith.addi %first, %i : index
+    %p = arith.index_cast %place : index to i32
+    %found:2 = scf.for %step = %c0 to %c8 step %c1 iter_args(%lo = %c0, %hi = %c256) -> (index, index) {
+      %sum = arith.addi %lo, %hi : index
+      %half = arith.shrui %sum, %c1 : index
+      %start = obs.index %staged[%half] : !obs.arr<256 x i32>
+      %before = arith.cmpi sle, %start, %p : i32
+      %nextLo = arith.select %before, %half, %lo : index
+      %nextHi = arith.select %before, %hi, %half : index
+      scf.yield %nextLo, %nextHi : index, index
+    }
+    %key = arith.index_cast %found#0 : index to i32
     obs.yield %key : i32
   }
-  %marked = obs.scatter %keys at %starts combine(max) global : !obs.arr<256 x i32>, !obs.arr<256 x i32> -> !obs.arr<2147483647 x i32>
-  obs.return %marked : !obs.arr<2147483647 x i32>
+  obs.return %keys : !obs.arr<4096 x i32>
 }
 
 // out = in's keys in ascending order.
@@ -91,14 +104,7 @@ func.func @counting_sort(%in: memref<?xi32>, %out: memref<?xi32>) {
   obs.launch @clear_bins grid(1) outs(%counts : memref<256xi32>)
   obs.launch @count_tile grid(%tiles) ins(%in : memref<?xi32>) outs(%counts : memref<256xi32>)
   obs.launch @run_starts grid(1) ins(%counts : memref<256xi32>) outs(%starts : memref<256xi32>)
-  obs.launch @clear_tile grid(%tiles) outs(%out : memref<?xi32>)
-  obs.launch @mark_runs grid(1) ins(%starts : memref<256xi32>) outs(%out : memref<?xi32>)
-  obs.device_scan inclusive ins(%out : memref<?xi32>) outs(%out : memref<?xi32>)
-      identity [-2147483648 : i32] {
-  ^bb0(%x: i32, %y: i32):
-    %m = arith.maxsi %x, %y : i32
-    obs.yield %m : i32
-  }
+  obs.launch @fill_tile grid(%tiles) ins(%starts : memref<256xi32>) outs(%out : memref<?xi32>)
   memref.dealloc %counts : memref<256xi32>
   memref.dealloc %starts : memref<256xi32>
   return

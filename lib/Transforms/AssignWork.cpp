@@ -178,7 +178,8 @@ struct ObsAssignWorkPass
       kernel.setThreadsAttr(builder.getI64IntegerAttr(blockThreads));
       widened = blockThreads != threadsBefore;
     }
-    WorkStrategy chosen = strategy;
+    // The kernel's own strategy wins over the option, as its threads do.
+    WorkStrategy chosen = kernel.getStrategy().value_or(strategy);
     if (chosen == WorkStrategy::Cost) {
       std::tie(chosen, chosenCopy) = chooseByCost(kernel, blockThreads);
       // The copy was dealt out as the kernel would be, and refined: what
@@ -337,7 +338,10 @@ struct ObsAssignWorkPass
     MLIRContext *context = kernel.getContext();
     RefinedCopy copy;
     copy.module = ModuleOp::create(kernel.getLoc());
-    copy.module->getBody()->push_back(kernel.clone());
+    KernelOp copied = kernel.clone();
+    // The copy is dealt out by `candidate`, not by the kernel's own `cost`.
+    copied.removeStrategyAttr();
+    copy.module->getBody()->push_back(copied);
     PassManager pm(context, ModuleOp::getOperationName());
     pm.enableVerifier(false);
     OpPassManager &refine = pm.nest<KernelOp>();

@@ -30,11 +30,10 @@ class UBDialect;
 
 namespace mlir::obs {
 
-/// How obs-assign-work deals out a stage: strided<T> (Obsidian's pairNth),
-/// blocked<k>, or compact<T> (only the elements a stage writes); or, for
-/// `cost`, the one of the three whose refined kernel the simulation finds
-/// cheapest (BlockCost::estimatedSlots).
-enum class WorkStrategy { Strided, Blocked, Compact, Cost };
+// WorkStrategy (ObsAttributes.td), how obs-assign-work deals out a stage:
+// strided<T> (Obsidian's pairNth), blocked<k>, or compact<T> (only the
+// elements a stage writes); or, for `cost`, the one of the three whose
+// refined kernel the simulation finds cheapest (BlockCost::estimatedSlots).
 
 /// The strategies as command-line values, for pass, pipeline and tool
 /// options: a misspelled one is an error of the option parser.

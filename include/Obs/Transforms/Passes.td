@@ -366,6 +366,11 @@ def ObsAssignWork : Pass<"obs-assign-work", "::mlir::obs::KernelOp"> {
       has no more elements than threads, and are tried once then. A
       strategy whose copy cannot be refined is not chosen.
 
+    A kernel's own `strategy` attribute wins over the option, as its
+    `threads` does: the device expansions write the strategy the cost
+    would choose where it is known (the radix sort's scatter), so that the
+    kernel is dealt out once instead of refined and simulated three times.
+
     With `keep-refined`, the kernel leaves the pass refined by the passes
     of `refine-with`, as if they ran after it: with `cost`, the chosen
     strategy's copy, already refined, takes the kernel's place (with the
@@ -392,7 +397,8 @@ def ObsAssignWork : Pass<"obs-assign-work", "::mlir::obs::KernelOp"> {
            "default of one thread per element)">,
     Option<"strategy", "strategy", "::mlir::obs::WorkStrategy",
            /*default=*/"::mlir::obs::WorkStrategy::Strided",
-           "How stages are dealt out", "OBS_WORK_STRATEGY_VALUES">,
+           "How stages are dealt out (a kernel's `strategy` attribute wins)",
+           "OBS_WORK_STRATEGY_VALUES">,
     ListOption<"refineWith", "refine-with", "std::string",
                "With strategy=cost: the refinements to run on each copy "
                "before it is costed, in order (promote-registers, inplace, "

@@ -45,6 +45,25 @@ def Obs_PlacementAttr : EnumAttr<Obs_Dialect, Obs_Placement, "placement"> {
   let assemblyFormat = "`<` $value `>`";
 }
 
+def Obs_WorkStrategy : I32EnumAttr<"WorkStrategy",
+    "how obs-assign-work deals out the stages that have no work assignment", [
+      I32EnumAttrCase<"Strided", 0, "strided">,
+      I32EnumAttrCase<"Blocked", 1, "blocked">,
+      I32EnumAttrCase<"Compact", 2, "compact">,
+      I32EnumAttrCase<"Cost", 3, "cost">
+    ]> {
+  let cppNamespace = "::mlir::obs";
+  let genSpecializedAttr = 0;
+}
+
+def Obs_WorkStrategyAttr : EnumAttr<Obs_Dialect, Obs_WorkStrategy,
+                                    "strategy"> {
+  let summary = "a kernel's work strategy: `strided<T>` (Obsidian's "
+                "pairNth), `blocked<k>`, `compact<T>`, or `cost` (the one "
+                "whose refined kernel the simulation finds cheapest)";
+  let assemblyFormat = "`<` $value `>`";
+}
+
 def Obs_Storage : I32EnumAttr<"Storage",
     "where the array a sync materialises lives", [
       I32EnumAttrCase<"Shared", 0, "shared">,

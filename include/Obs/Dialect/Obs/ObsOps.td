@@ -44,6 +44,13 @@ def Obs_KernelOp : Obs_Op<"kernel", [
     `threads` fixes the number of threads of the block. Without it the kernel
     runs one thread per element of its largest synced or returned array.
 
+    `strategy` fixes how obs-assign-work deals out the syncs that have no
+    work assignment (`#obs.strategy<strided>`, `blocked`, `compact` or
+    `cost`), whatever the pass's own option says: a kernel whose best
+    strategy is known, such as the radix sort's scatter, is not simulated
+    three times to find it again. The proofs check the result like any
+    other.
+
     A kernel is public unless marked `private`: the GPU targets then compile
     it only for the launches that use it, and make no host function that runs
     it alone on one block (the kernels of `--obs-expand-device` are so).
@@ -69,7 +76,8 @@ def Obs_KernelOp : Obs_Op<"kernel", [
                        TypeAttrOf<FunctionType>:$function_type,
                        OptionalAttr<DictArrayAttr>:$arg_attrs,
                        OptionalAttr<DictArrayAttr>:$res_attrs,
-                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$threads);
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$threads,
+                       OptionalAttr<Obs_WorkStrategyAttr>:$strategy);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
