@@ -18,8 +18,7 @@ using namespace mlir::obs;
 /// vectorizer makes one vector access; a word read again there is not read
 /// again. Shared buffers start at 16-byte boundaries, and so do the
 /// pointers a launch passes (convert-obs-to-gpu's llvm.align).
-static std::vector<uint32_t> findVectorAccesses(const BlockRun &run) {
-  ArrayRef<Access> accesses = run.getAccesses();
+static std::vector<uint32_t> findVectorAccesses(ArrayRef<Access> accesses) {
   std::vector<uint32_t> standsFor(accesses.size());
   std::iota(standsFor.begin(), standsFor.end(), 0);
   // The first access of each word, by memory, direction and byte.
@@ -80,6 +79,12 @@ static std::vector<uint32_t> findVectorAccesses(const BlockRun &run) {
 
 SmallVector<BlockCost> mlir::obs::computePhaseCosts(const BlockRun &run,
                                                     unsigned warpSize) {
+  return computePhaseCosts(run, run.getAccesses(), warpSize);
+}
+
+SmallVector<BlockCost> mlir::obs::computePhaseCosts(const BlockRun &run,
+                                                    ArrayRef<Access> accesses,
+                                                    unsigned warpSize) {
   ArrayRef<Barrier> barriers = run.getBarriers();
   SmallVector<BlockCost> phases(barriers.size() + 1);
   for (auto [phase, barrier] : llvm::enumerate(barriers))
@@ -89,8 +94,7 @@ SmallVector<BlockCost> mlir::obs::computePhaseCosts(const BlockRun &run,
     cost.warpOps = run.getWarpOpsIssued(phase);
     cost.opsSkipped = run.skippedOps();
   }
-  ArrayRef<Access> accesses = run.getAccesses();
-  std::vector<uint32_t> standsFor = findVectorAccesses(run);
+  std::vector<uint32_t> standsFor = findVectorAccesses(accesses);
   // The k-th execution of an op by a thread: its warp access is the k-th of
   // the op by the thread's warp. An access another stands for joins that
   // one's warp access; where it does so in every thread of the warp, the
@@ -226,9 +230,15 @@ SmallVector<BlockCost> mlir::obs::computePhaseCosts(const BlockRun &run,
 }
 
 BlockCost mlir::obs::computeBlockCost(const BlockRun &run, unsigned warpSize) {
+  return computeBlockCost(run, run.getAccesses(), warpSize);
+}
+
+BlockCost mlir::obs::computeBlockCost(const BlockRun &run,
+                                      ArrayRef<Access> accesses,
+                                      unsigned warpSize) {
   BlockCost total;
   total.opsSkipped = run.skippedOps();
-  for (const BlockCost &phase : computePhaseCosts(run, warpSize))
+  for (const BlockCost &phase : computePhaseCosts(run, accesses, warpSize))
     total += phase;
   return total;
 }

@@ -43,10 +43,11 @@ ThreadRunner::ThreadRunner(BlockRun &run, const ThreadProgram &program)
       pointerKnown(size_t(program.getNumPointerSlots()) * threads, 0),
       order(threads, 0) {}
 
-void ThreadRunner::bindMemory(Value root, unsigned memory, Attribute owner) {
+void ThreadRunner::bindMemory(Value root, unsigned memory, Attribute owner,
+                              uint32_t rowPadding) {
   Slot slot = program.slotOf(root);
   for (uint32_t lane = 0; lane < threads; ++lane) {
-    pointers[at(slot, lane)] = {memory, 0, owner};
+    pointers[at(slot, lane)] = {memory, 0, owner, rowPadding};
     pointerKnown[at(slot, lane)] = 1;
   }
 }
@@ -132,7 +133,14 @@ LogicalResult ThreadRunner::recordAccess(Operation *op,
       linear = linear * memoryAccess.shape[i] + valueOf(index, lane);
   }
   if (allKnown) {
+    // In a padded buffer, the element is the array's: its rows are
+    // `rowPadding` shorter than the memref's.
     access.element = linear;
+    if (int64_t padding = pointer.rowPadding;
+        padding && memoryAccess.shape.size() >= 2) {
+      int64_t width = memoryAccess.shape.back();
+      access.element = linear / width * (width - padding) + linear % width;
+    }
     access.byteBegin = pointer.byteOffset + linear * memoryAccess.elementBytes;
     access.byteEnd = access.byteBegin + memoryAccess.elementBytes;
   } else {
@@ -304,6 +312,9 @@ ThreadRunner::runView(const Instruction &instruction, Lanes lanes) {
   Slot target = result(instruction, 0);
   Attribute owner = ObsDialect::OwnerAttrHelper(instruction.op->getContext())
                         .getAttr(instruction.op);
+  IntegerAttr padding =
+      ObsDialect::SharedPaddingAttrHelper(instruction.op->getContext())
+          .getAttr(instruction.op);
   for (uint32_t lane : lanes) {
     if (!isPointerKnown(source, lane) || !isKnown(shift, lane))
       return instruction.op->emitOpError()
@@ -312,7 +323,8 @@ ThreadRunner::runView(const Instruction &instruction, Lanes lanes) {
     pointers[at(target, lane)] = {
         viewed.memory,
         viewed.byteOffset + static_cast<uint64_t>(valueOf(shift, lane)),
-        owner ? owner : viewed.owner};
+        owner ? owner : viewed.owner,
+        padding ? static_cast<uint32_t>(padding.getInt()) : 0};
     pointerKnown[at(target, lane)] = 1;
   }
   return success();
@@ -805,21 +817,27 @@ FailureOr<BlockRun> BlockRun::simulate(gpu::GPUFuncOp kernel) {
   // unrolled): room for that many accesses up front.
   run.accesses.reserve(std::min<uint64_t>(
       uint64_t(program.memoryInstructions.size()) * run.threads, kMaxAccesses));
-  auto addMemory = [&](Value value, bool workgroup, Attribute owner) {
+  auto addMemory = [&](Value value, bool workgroup, Attribute owner,
+                       uint32_t rowPadding) {
     auto type = dyn_cast<MemRefType>(value.getType());
     if (!type)
       return;
-    runner.bindMemory(value, run.memories.size(), owner);
+    runner.bindMemory(value, run.memories.size(), owner, rowPadding);
     run.memories.push_back({value, workgroup, getTotalBytes(type)});
   };
   for (unsigned i = 0, e = kernel.getArgumentTypes().size(); i < e; ++i)
-    addMemory(kernel.getArgument(i), /*workgroup=*/false, {});
+    addMemory(kernel.getArgument(i), /*workgroup=*/false, {}, 0);
+  MLIRContext *context = kernel.getContext();
   for (auto [index, buffer] :
-       llvm::enumerate(kernel.getWorkgroupAttributions()))
-    addMemory(
-        buffer, /*workgroup=*/true,
-        kernel.getWorkgroupAttributionAttr(
-            index, ObsDialect::OwnerAttrHelper(kernel.getContext()).getName()));
+       llvm::enumerate(kernel.getWorkgroupAttributions())) {
+    auto padding =
+        dyn_cast_or_null<IntegerAttr>(kernel.getWorkgroupAttributionAttr(
+            index, ObsDialect::SharedPaddingAttrHelper(context).getName()));
+    addMemory(buffer, /*workgroup=*/true,
+              kernel.getWorkgroupAttributionAttr(
+                  index, ObsDialect::OwnerAttrHelper(context).getName()),
+              padding ? static_cast<uint32_t>(padding.getInt()) : 0);
+  }
 
   if (failed(runner.runBody()))
     return failure();

@@ -27,8 +27,10 @@ class ThreadRunner {
 public:
   ThreadRunner(BlockRun &run, const ThreadProgram &program);
 
-  /// Makes `root` point at the start of memory `memory` in every thread.
-  void bindMemory(Value root, unsigned memory, Attribute owner);
+  /// Makes `root` point at the start of memory `memory` in every thread;
+  /// `rowPadding` elements follow each of its rows (obs.shared_padding).
+  void bindMemory(Value root, unsigned memory, Attribute owner,
+                  uint32_t rowPadding = 0);
   /// Runs the body in every thread, then orders the accesses by thread.
   LogicalResult runBody();
 
@@ -41,6 +43,10 @@ private:
     unsigned memory;
     uint64_t byteOffset;
     Attribute owner;
+    /// The padding after each row of the buffer this memref stores
+    /// (obs.shared_padding): an access's element is its place in the
+    /// array, not in the padded memref.
+    uint32_t rowPadding = 0;
   };
   using Lanes = ArrayRef<uint32_t>;
 

@@ -143,6 +143,10 @@ FailureOr<Destination> KernelLowering::allocateShared(ArrType type,
       auto view = memref::ViewOp::create(entryBuilder, owner->getLoc(), memref,
                                          arena, shift, ValueRange());
       ObsDialect::OwnerAttrHelper(context).setAttr(view, owner->getLoc());
+      // The simulation reports an access's element as the array's.
+      if (uint64_t padding = getSharedPadding(owner))
+        ObsDialect::SharedPaddingAttrHelper(context).setAttr(
+            view, builder.getI64IntegerAttr(padding));
       destination.components.push_back(view);
     }
     return destination;
@@ -156,6 +160,10 @@ FailureOr<Destination> KernelLowering::allocateShared(ArrType type,
     func.setWorkgroupAttributionAttr(
         index, ObsDialect::OwnerIndexAttrHelper(context).getName(),
         builder.getI64IntegerAttr(ownerIndex.lookup(owner)));
+    if (uint64_t padding = getSharedPadding(owner))
+      func.setWorkgroupAttributionAttr(
+          index, ObsDialect::SharedPaddingAttrHelper(context).getName(),
+          builder.getI64IntegerAttr(padding));
     counters.sharedBytes(getTotalBytes(memref));
   }
   return destination;
@@ -210,7 +218,8 @@ void KernelLowering::storeGlobal(const Destination &destination,
     auto ifPresent = scf::IfOp::create(builder, loc(), present,
                                        /*withElseRegion=*/false);
     OpBuilder then = ifPresent.getThenBodyBuilder();
-    memref::StoreOp::create(then, loc(), scalar, memref, target);
+    memref::StoreOp::create(then, loc(), scalar, memref,
+                            getStoragePlace(then, loc(), memref, target));
   }
 }
 

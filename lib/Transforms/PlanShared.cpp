@@ -3,6 +3,7 @@
 #include "Obs/Analysis/KernelSimulation.h"
 #include "Obs/Dialect/Obs/Storage.h"
 #include "Obs/Support/ErrorKinds.h"
+#include "Obs/Support/MemoryBytes.h"
 #include "Obs/Support/StableSort.h"
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/Passes.h"
@@ -90,11 +91,38 @@ static bool hasBankConflicts(const BlockCost &cost) {
   return cost.sharedWavefronts * 100 > cost.sharedLeastWavefronts * 105;
 }
 
+/// `accesses` as they would be with `padding` elements after every row of
+/// `rowElements` elements of each memory in `memories` (of elements of
+/// `elementBytes[memory]` bytes): element e moves to e + padding (e div
+/// rowElements), as getStorageTypes lays a padded buffer out. An access at
+/// a place that depends on data stands for its whole buffer, padded.
+static void padAccesses(MutableArrayRef<Access> accesses,
+                        const llvm::DenseMap<unsigned, uint64_t> &elementBytes,
+                        const llvm::DenseMap<unsigned, uint64_t> &paddedBytes,
+                        uint64_t rowElements, uint64_t padding) {
+  for (Access &access : accesses) {
+    auto bytes = elementBytes.find(access.memory);
+    if (bytes == elementBytes.end())
+      continue;
+    if (access.element < 0) {
+      access.byteBegin = 0;
+      access.byteEnd = paddedBytes.lookup(access.memory);
+      continue;
+    }
+    uint64_t width = access.byteEnd - access.byteBegin;
+    uint64_t element = access.byteBegin / bytes->second;
+    access.byteBegin =
+        (element + padding * (element / rowElements)) * bytes->second;
+    access.byteEnd = access.byteBegin + width;
+  }
+}
+
 FailureOr<std::shared_ptr<const KernelSimulation>>
 ObsPlanSharedPass::padRowsOf(KernelOp kernel,
                              std::shared_ptr<const KernelSimulation> simulation,
                              KernelSimulations &simulations) {
-  // Only arrays of rows are padded: a kernel without any costs no more.
+  // Only arrays of rows (or flat arrays of two rows of 32 and more) are
+  // padded: a kernel without any costs no more.
   SmallVector<Operation *> owners;
   kernel.walk([&](Operation *op) {
     if (ownsSharedRows(op))
@@ -102,18 +130,49 @@ ObsPlanSharedPass::padRowsOf(KernelOp kernel,
   });
   if (owners.empty())
     return simulation;
-  BlockCost best = computeBlockCost(simulation->run);
-  if (!hasBankConflicts(best))
+  const BlockRun &run = simulation->run;
+  const BlockCost unpadded = computeBlockCost(run);
+  if (!hasBankConflicts(unpadded))
     return simulation;
+  // Each owner's workgroup memories (one per leaf scalar), by the index the
+  // lowering gives the kernel's buffer owners in program order.
+  llvm::DenseMap<Operation *, int64_t> ownerIndex;
+  kernel.walk([&](Operation *op) {
+    if (isSharedBufferOwner(op))
+      ownerIndex[op] = static_cast<int64_t>(ownerIndex.size());
+  });
+  gpu::GPUFuncOp func = simulation->func;
+  unsigned firstWorkgroup =
+      run.getMemories().size() - func.getNumWorkgroupAttributions();
+  auto memoriesOf = [&](Operation *owner) {
+    SmallVector<unsigned> memories;
+    for (unsigned attribution = 0;
+         attribution < func.getNumWorkgroupAttributions(); ++attribution) {
+      auto index =
+          dyn_cast_or_null<IntegerAttr>(func.getWorkgroupAttributionAttr(
+              attribution,
+              ObsDialect::OwnerIndexAttrHelper(func.getContext()).getName()));
+      if (index && index.getInt() == ownerIndex.lookup(owner))
+        memories.push_back(firstWorkgroup + attribution);
+    }
+    return memories;
+  };
   // The shared bytes every buffer alone would take: a padding that would
   // not fit even so is not tried.
   uint64_t unplanned = 0;
-  for (const Memory &memory : simulation->run.getMemories())
+  for (const Memory &memory : run.getMemories())
     if (memory.workgroup)
       unplanned += memory.bytes;
   MLIRContext *context = kernel.getContext();
   auto paddingOf = ObsDialect::SharedPaddingAttrHelper(context);
   Builder builder(context);
+  // Each padding is tried on the run's accesses moved where it would put
+  // them, not by running the kernel again: only addresses change. The
+  // paddings kept so far are in `padded`.
+  std::vector<Access> padded(run.getAccesses().begin(),
+                             run.getAccesses().end());
+  BlockCost best = unpadded;
+  bool paddedAny = false;
   for (Operation *owner : owners) {
     ArrType type = cast<ArrType>(owner->getResult(0).getType());
     // A repeat owns two buffers of its array.
@@ -121,32 +180,73 @@ ObsPlanSharedPass::padRowsOf(KernelOp kernel,
     auto paddingBytes = [&](int64_t padding) {
       return buffers * (getArrayBytes(type, padding) - getArrayBytes(type));
     };
+    uint64_t rowElements = type.getShape().size() > 1
+                               ? type.getShape().back()
+                               : static_cast<uint64_t>(kPaddedRowElements);
+    SmallVector<unsigned> memories = memoriesOf(owner);
+    if (memories.empty())
+      continue; // In registers or shuffles, or in place over another's.
+    llvm::DenseMap<unsigned, uint64_t> elementBytes;
+    for (unsigned memory : memories) {
+      auto memref = cast<MemRefType>(run.getMemories()[memory].root.getType());
+      elementBytes[memory] =
+          getTotalBytes(MemRefType::get({1}, memref.getElementType()));
+    }
     std::optional<int64_t> chosen;
+    std::vector<Access> chosenAccesses;
     for (int64_t padding = 1; padding <= 4; ++padding) {
       if (unplanned + paddingBytes(padding) > maxSharedBytes)
         break;
-      paddingOf.setAttr(owner, builder.getI64IntegerAttr(padding));
-      FailureOr<std::shared_ptr<const KernelSimulation>> padded =
-          simulations.simulate(kernel);
-      if (failed(padded))
-        return failure();
-      BlockCost cost = computeBlockCost((*padded)->run);
+      // Each memory's bytes padded (a repeat's two buffers, and a tuple's
+      // memref per scalar, each by its own type).
+      llvm::DenseMap<unsigned, uint64_t> paddedBytes;
+      for (unsigned memory : memories) {
+        auto memref =
+            cast<MemRefType>(run.getMemories()[memory].root.getType());
+        SmallVector<int64_t> shape(memref.getShape());
+        if (shape.size() >= 2)
+          shape.back() += padding;
+        else
+          shape = {llvm::divideCeilSigned(shape.front(), kPaddedRowElements),
+                   kPaddedRowElements + padding};
+        paddedBytes[memory] =
+            getTotalBytes(MemRefType::get(shape, memref.getElementType()));
+      }
+      std::vector<Access> trial = padded;
+      padAccesses(trial, elementBytes, paddedBytes, rowElements, padding);
+      BlockCost cost = computeBlockCost(run, trial);
       if (cost.sharedWavefronts < best.sharedWavefronts) {
         best = cost;
         chosen = padding;
-        simulation = *padded;
+        chosenAccesses = std::move(trial);
       }
     }
-    if (chosen) {
-      paddingOf.setAttr(owner, builder.getI64IntegerAttr(*chosen));
-      unplanned += paddingBytes(*chosen);
-      addToStatistic(*this, numPadded, "buffers-padded");
-      if (!hasBankConflicts(best))
-        break;
-    } else {
-      owner->removeAttr(paddingOf.getName());
-    }
+    if (!chosen)
+      continue;
+    paddingOf.setAttr(owner, builder.getI64IntegerAttr(*chosen));
+    unplanned += paddingBytes(*chosen);
+    padded = std::move(chosenAccesses);
+    paddedAny = true;
+    if (!hasBankConflicts(best))
+      break;
   }
+  if (!paddedAny)
+    return simulation;
+  // The kernel as padded, run: what the passes after it see. Should it not
+  // take fewer wavefronts than unpadded after all, the paddings go.
+  FailureOr<std::shared_ptr<const KernelSimulation>> simulated =
+      simulations.simulate(kernel);
+  if (failed(simulated))
+    return failure();
+  if (computeBlockCost((*simulated)->run).sharedWavefronts <
+      unpadded.sharedWavefronts) {
+    for (Operation *owner : owners)
+      if (paddingOf.getAttr(owner))
+        addToStatistic(*this, numPadded, "buffers-padded");
+    return *simulated;
+  }
+  for (Operation *owner : owners)
+    owner->removeAttr(paddingOf.getName());
   return simulation;
 }
 

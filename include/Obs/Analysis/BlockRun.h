@@ -315,6 +315,11 @@ struct BlockCost {
 /// The cost of `run`, with warps of `warpSize` threads.
 BlockCost computeBlockCost(const BlockRun &run,
                            unsigned warpSize = KernelOp::kWarpSize);
+/// The cost of `run` had it made `accesses` instead of its own, which they
+/// stand for one for one, in the same order (the same accesses at other
+/// addresses: obs-plan-shared's paddings, tried without running again).
+BlockCost computeBlockCost(const BlockRun &run, ArrayRef<Access> accesses,
+                           unsigned warpSize = KernelOp::kWarpSize);
 
 /// The cost of `run` phase by phase: element p is what is done after p
 /// barriers and before the next (the stage that ends at barrier p, or the
@@ -322,6 +327,10 @@ BlockCost computeBlockCost(const BlockRun &run,
 /// phase of its first thread's access; their sum is computeBlockCost's.
 SmallVector<BlockCost>
 computePhaseCosts(const BlockRun &run, unsigned warpSize = KernelOp::kWarpSize);
+/// The same, had `run` made `accesses` (as computeBlockCost's).
+SmallVector<BlockCost> computePhaseCosts(const BlockRun &run,
+                                         ArrayRef<Access> accesses,
+                                         unsigned warpSize);
 
 } // namespace mlir::obs
 

@@ -583,13 +583,19 @@ def ObsPlanShared : Pass<"obs-plan-shared", "::mlir::obs::KernelOp"> {
     Before placing them, where the simulation shows bank conflicts (shared
     accesses that take more than 1.05 times the fewest wavefronts their
     widths allow), each buffer of an array
-    of rows (a sync or repeat of `!obs.arr<R x !obs.arr<C x T>>`) is tried
+    of rows (a sync or repeat of `!obs.arr<R x !obs.arr<C x T>>`), or of a
+    flat array of at least 64 elements (as rows of 32), is tried
     with 1 to 4 elements of padding after each row, and keeps the padding
     that takes the fewest wavefronts, if any takes fewer than none
     (`obs.shared_padding` on its owner). A warp that reads a column of a
     32 x 32 tile of i32 meets one bank 32 times; with rows of 33 elements,
-    32 banks once. Only addresses move: every place keeps its indices, so
-    the proofs and the lowering stay as they are.
+    32 banks once; a warp that reads every other word of a flat array meets
+    each even bank twice, and with 33 words to a row, once. Only addresses
+    move: every place keeps its indices, so the proofs stay as they are.
+    Each padding is tried on the simulation's own accesses moved where it
+    would put them (computeBlockCost over other accesses), not by running
+    the kernel again; the kernel as padded is simulated once, and keeps its
+    paddings only if it then takes fewer wavefronts.
 
     Reports the bytes used; a kernel that needs more than `max-shared-bytes`
     (48 KiB by default) is an error that gives the bytes needed.
@@ -599,8 +605,8 @@ def ObsPlanShared : Pass<"obs-plan-shared", "::mlir::obs::KernelOp"> {
            /*default=*/"::mlir::obs::KernelOp::kMaxSharedBytes",
            "Shared memory a block may use">,
     Option<"padRows", "pad-rows", "bool", /*default=*/"true",
-           "Pad the rows of shared arrays of rows where that removes bank "
-           "conflicts the simulation shows">
+           "Pad the rows of shared arrays of rows, and of flat arrays as rows "
+           "of 32, where that removes bank conflicts the simulation shows">
   ];
   let dependentDialects = kernelSimulationDialects;
   let statistics = [

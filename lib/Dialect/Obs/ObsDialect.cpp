@@ -230,10 +230,14 @@ static LogicalResult verifyPlanAttribute(Operation *op,
   }
   if (name == ObsDialect::SharedPaddingAttrHelper::getNameStr()) {
     auto padding = dyn_cast<IntegerAttr>(value);
-    if (!ownsSharedRows(op) || !nonNegative(value, 1) || padding.getInt() > 32)
+    // A lowered buffer's view carries its owner's padding too.
+    bool view = op->getName().getStringRef() == "memref.view";
+    if ((!ownsSharedRows(op) && !view) || !nonNegative(value, 1) ||
+        padding.getInt() > 32)
       return misplaced("belongs on an obs.sync or obs.repeat of an array of "
-                       "rows, as the elements its buffers leave after each "
-                       "row (an i64 from 1 to 32)");
+                       "rows, or of at least 64 elements (rows of 32), as the "
+                       "elements its buffers leave after each row (an i64 "
+                       "from 1 to 32), or on the memref.view of its buffer");
     return success();
   }
   if (name == ObsDialect::SyncIndexAttrHelper::getNameStr()) {

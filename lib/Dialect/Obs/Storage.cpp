@@ -18,6 +18,9 @@ SmallVector<MemRefType> mlir::obs::getStorageTypes(ArrType type,
     shape.push_back(static_cast<int64_t>(length));
   if (shape.size() >= 2)
     shape.back() += static_cast<int64_t>(rowPadding);
+  else if (rowPadding)
+    shape = {llvm::divideCeilSigned(shape.front(), kPaddedRowElements),
+             kPaddedRowElements + static_cast<int64_t>(rowPadding)};
   return llvm::map_to_vector(
       flattenElementType(type.getLeafType()), [&](Type scalar) {
         return MemRefType::get(shape, scalar, MemRefLayoutAttrInterface(),
@@ -29,7 +32,20 @@ bool mlir::obs::ownsSharedRows(Operation *op) {
   if (!isa<SyncOp, RepeatOp>(op) || op->getNumResults() != 1)
     return false;
   auto type = dyn_cast<ArrType>(op->getResult(0).getType());
-  return type && type.getShape().size() > 1;
+  return type && (type.getShape().size() > 1 ||
+                  type.getLength() >= 2 * kPaddedRowElements);
+}
+
+SmallVector<Value> mlir::obs::getStoragePlace(OpBuilder &builder, Location loc,
+                                              Value memref, ValueRange path) {
+  auto type = cast<MemRefType>(memref.getType());
+  if (type.getRank() == static_cast<int64_t>(path.size()))
+    return SmallVector<Value>(path);
+  // A padded one-dimensional buffer: rows of kPaddedRowElements.
+  Value width =
+      arith::ConstantIndexOp::create(builder, loc, kPaddedRowElements);
+  return {arith::DivUIOp::create(builder, loc, path.front(), width),
+          arith::RemUIOp::create(builder, loc, path.front(), width)};
 }
 
 uint64_t mlir::obs::getSharedPadding(Operation *owner) {
@@ -48,7 +64,8 @@ uint64_t mlir::obs::getArrayBytes(ArrType type, uint64_t rowPadding) {
 LeafReader mlir::obs::makeStorageReader(SmallVector<Value> components) {
   return [components](OpBuilder &builder, Location loc, ValueRange path) {
     return llvm::map_to_vector(components, [&](Value memref) -> Value {
-      return memref::LoadOp::create(builder, loc, memref, path);
+      return memref::LoadOp::create(
+          builder, loc, memref, getStoragePlace(builder, loc, memref, path));
     });
   };
 }
@@ -68,7 +85,9 @@ LeafReader mlir::obs::makePresentStorageReader(SmallVector<Value> components,
       OpBuilder then = ifPresent.getThenBodyBuilder();
       scf::YieldOp::create(
           then, loc,
-          memref::LoadOp::create(then, loc, memref, path).getResult());
+          memref::LoadOp::create(then, loc, memref,
+                                 getStoragePlace(then, loc, memref, path))
+              .getResult());
       OpBuilder otherwise = ifPresent.getElseBodyBuilder();
       scf::YieldOp::create(
           otherwise, loc,
@@ -83,5 +102,6 @@ void mlir::obs::storeLeaf(OpBuilder &builder, Location loc,
                           ValueRange components, ValueRange scalars,
                           ValueRange path) {
   for (auto [memref, scalar] : llvm::zip_equal(components, scalars))
-    memref::StoreOp::create(builder, loc, scalar, memref, path);
+    memref::StoreOp::create(builder, loc, scalar, memref,
+                            getStoragePlace(builder, loc, memref, path));
 }

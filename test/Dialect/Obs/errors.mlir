@@ -1584,9 +1584,9 @@ func.func @tiled_global(%x: memref<2x4xi32>, %y: memref<4x12xi32>) {
 // -----
 
 // The padding of shared rows belongs on a sync or repeat of an array of
-// rows.
+// rows, or of a flat array of at least two rows of 32.
 obs.kernel @flat_padding(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
-  // expected-error @+1 {{'obs.shared_padding' belongs on an obs.sync or obs.repeat of an array of rows, as the elements its buffers leave after each row (an i64 from 1 to 32)}}
+  // expected-error @+1 {{'obs.shared_padding' belongs on an obs.sync or obs.repeat of an array of rows, or of at least 64 elements (rows of 32), as the elements its buffers leave after each row (an i64 from 1 to 32), or on the memref.view of its buffer}}
   %s = obs.sync %a {obs.shared_padding = 1 : i64} : !obs.arr<8 x i32>
   obs.return %s : !obs.arr<8 x i32>
 }
@@ -1594,7 +1594,7 @@ obs.kernel @flat_padding(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
 // -----
 
 obs.kernel @too_much_padding(%a: !obs.arr<2 x !obs.arr<4 x i32>>) -> !obs.arr<2 x !obs.arr<4 x i32>> {
-  // expected-error @+1 {{'obs.shared_padding' belongs on an obs.sync or obs.repeat of an array of rows, as the elements its buffers leave after each row (an i64 from 1 to 32)}}
+  // expected-error @+1 {{'obs.shared_padding' belongs on an obs.sync or obs.repeat of an array of rows, or of at least 64 elements (rows of 32), as the elements its buffers leave after each row (an i64 from 1 to 32), or on the memref.view of its buffer}}
   %s = obs.sync %a {obs.shared_padding = 33 : i64} : !obs.arr<2 x !obs.arr<4 x i32>>
   obs.return %s : !obs.arr<2 x !obs.arr<4 x i32>>
 }

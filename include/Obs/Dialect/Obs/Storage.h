@@ -17,16 +17,25 @@
 
 namespace mlir::obs {
 
+/// The elements of a row of a padded one-dimensional buffer: a row of the
+/// 32 banks, for elements of 4 bytes.
+inline constexpr int64_t kPaddedRowElements = 32;
+
 /// The memref types that store an array of `type`, one per leaf scalar.
 /// `rowPadding` elements follow each innermost row of an array of rows
 /// (a shared buffer's padding against bank conflicts, `obs.shared_padding`):
-/// every place keeps its indices, only the addresses move.
+/// every place keeps its indices, only the addresses move. A
+/// one-dimensional array padded so is stored as rows of kPaddedRowElements
+/// (`memref<ceil(N/32) x (32 + padding)>`): element e at row e div 32,
+/// column e mod 32, which the readers and storeLeaf below compute.
 SmallVector<MemRefType> getStorageTypes(ArrType type,
                                         Attribute memorySpace = {},
                                         uint64_t rowPadding = 0);
 
-/// Whether `op` is a sync or repeat of an array of rows: an owner whose
-/// shared buffers may have their rows padded (obs.shared_padding).
+/// Whether `op` is a sync or repeat of an array of rows, or of a
+/// one-dimensional array of at least two rows of kPaddedRowElements: an
+/// owner whose shared buffers may have their rows padded
+/// (obs.shared_padding).
 bool ownsSharedRows(Operation *op);
 /// The elements `owner`'s shared buffers leave after each row: its
 /// obs.shared_padding, or 0.
@@ -35,6 +44,12 @@ uint64_t getSharedPadding(Operation *owner);
 /// The bytes the memrefs that store an array of `type` hold, with
 /// `rowPadding` elements after each row (see getStorageTypes).
 uint64_t getArrayBytes(ArrType type, uint64_t rowPadding = 0);
+
+/// The indices of element `path` in `memref`, which stores an array: `path`
+/// itself, or for a padded one-dimensional buffer (a memref of one more
+/// dimension than the path), its row and column.
+SmallVector<Value> getStoragePlace(OpBuilder &builder, Location loc,
+                                   Value memref, ValueRange path);
 
 /// Reads leaves from the memrefs that store an array.
 LeafReader makeStorageReader(SmallVector<Value> components);
