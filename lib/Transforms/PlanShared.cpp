@@ -42,14 +42,15 @@ struct ObsPlanSharedPass
   using ObsPlanSharedBase::ObsPlanSharedBase;
   void runOnOperation() override;
 
-  /// Pads the rows of `kernel`'s shared arrays of rows where that removes
-  /// bank conflicts `simulation` shows: each owner in turn tries 1 to 4
-  /// elements after each row and keeps the padding of fewest wavefronts,
-  /// if any takes fewer than what came before. Returns the simulation of
-  /// the kernel as padded.
-  FailureOr<std::shared_ptr<const KernelSimulation>>
-  padRowsOf(KernelOp kernel, std::shared_ptr<const KernelSimulation> simulation,
-            KernelSimulations &simulations);
+  /// Pads the rows of `kernel`'s shared arrays of rows (and of flat arrays,
+  /// as rows of 32) where that removes bank conflicts `simulation` shows:
+  /// each owner in turn tries 1 to 4 elements after each row and keeps the
+  /// padding of fewest wavefronts, if any takes fewer than what came
+  /// before. Each padding is costed on the run's accesses moved where it
+  /// would put them, not run again. `paddedBytes` gets the bytes of each
+  /// padded memory of the run.
+  void padRowsOf(KernelOp kernel, const KernelSimulation &simulation,
+                 llvm::DenseMap<unsigned, uint64_t> &paddedBytes);
 };
 
 } // namespace
@@ -117,10 +118,9 @@ static void padAccesses(MutableArrayRef<Access> accesses,
   }
 }
 
-FailureOr<std::shared_ptr<const KernelSimulation>>
-ObsPlanSharedPass::padRowsOf(KernelOp kernel,
-                             std::shared_ptr<const KernelSimulation> simulation,
-                             KernelSimulations &simulations) {
+void ObsPlanSharedPass::padRowsOf(
+    KernelOp kernel, const KernelSimulation &simulation,
+    llvm::DenseMap<unsigned, uint64_t> &paddedBytesOfRun) {
   // Only arrays of rows (or flat arrays of two rows of 32 and more) are
   // padded: a kernel without any costs no more.
   SmallVector<Operation *> owners;
@@ -129,11 +129,11 @@ ObsPlanSharedPass::padRowsOf(KernelOp kernel,
       owners.push_back(op);
   });
   if (owners.empty())
-    return simulation;
-  const BlockRun &run = simulation->run;
+    return;
+  const BlockRun &run = simulation.run;
   const BlockCost unpadded = computeBlockCost(run);
   if (!hasBankConflicts(unpadded))
-    return simulation;
+    return;
   // Each owner's workgroup memories (one per leaf scalar), by the index the
   // lowering gives the kernel's buffer owners in program order.
   llvm::DenseMap<Operation *, int64_t> ownerIndex;
@@ -141,7 +141,7 @@ ObsPlanSharedPass::padRowsOf(KernelOp kernel,
     if (isSharedBufferOwner(op))
       ownerIndex[op] = static_cast<int64_t>(ownerIndex.size());
   });
-  gpu::GPUFuncOp func = simulation->func;
+  gpu::GPUFuncOp func = simulation.func;
   unsigned firstWorkgroup =
       run.getMemories().size() - func.getNumWorkgroupAttributions();
   auto memoriesOf = [&](Operation *owner) {
@@ -167,12 +167,10 @@ ObsPlanSharedPass::padRowsOf(KernelOp kernel,
   auto paddingOf = ObsDialect::SharedPaddingAttrHelper(context);
   Builder builder(context);
   // Each padding is tried on the run's accesses moved where it would put
-  // them, not by running the kernel again: only addresses change. The
-  // paddings kept so far are in `padded`.
-  std::vector<Access> padded(run.getAccesses().begin(),
-                             run.getAccesses().end());
+  // them, not by running the kernel again: only addresses change. And only
+  // the owner's own accesses: a warp access touches one memref, so the
+  // block's wavefronts change by what the owner's do.
   BlockCost best = unpadded;
-  bool paddedAny = false;
   for (Operation *owner : owners) {
     ArrType type = cast<ArrType>(owner->getResult(0).getType());
     // A repeat owns two buffers of its array.
@@ -192,8 +190,16 @@ ObsPlanSharedPass::padRowsOf(KernelOp kernel,
       elementBytes[memory] =
           getTotalBytes(MemRefType::get({1}, memref.getElementType()));
     }
+    std::vector<Access> own;
+    for (const Access &access : run.getAccesses())
+      if (elementBytes.count(access.memory))
+        own.push_back(access);
+    BlockCost ownUnpadded = computeBlockCost(run, own);
+    if (!hasBankConflicts(ownUnpadded))
+      continue;
     std::optional<int64_t> chosen;
-    std::vector<Access> chosenAccesses;
+    BlockCost ownBest = ownUnpadded;
+    llvm::DenseMap<unsigned, uint64_t> chosenBytes;
     for (int64_t padding = 1; padding <= 4; ++padding) {
       if (unplanned + paddingBytes(padding) > maxSharedBytes)
         break;
@@ -212,42 +218,30 @@ ObsPlanSharedPass::padRowsOf(KernelOp kernel,
         paddedBytes[memory] =
             getTotalBytes(MemRefType::get(shape, memref.getElementType()));
       }
-      std::vector<Access> trial = padded;
+      std::vector<Access> trial = own;
       padAccesses(trial, elementBytes, paddedBytes, rowElements, padding);
       BlockCost cost = computeBlockCost(run, trial);
-      if (cost.sharedWavefronts < best.sharedWavefronts) {
-        best = cost;
+      if (cost.sharedWavefronts < ownBest.sharedWavefronts) {
+        ownBest = cost;
         chosen = padding;
-        chosenAccesses = std::move(trial);
+        chosenBytes = std::move(paddedBytes);
       }
     }
     if (!chosen)
       continue;
     paddingOf.setAttr(owner, builder.getI64IntegerAttr(*chosen));
+    addToStatistic(*this, numPadded, "buffers-padded");
     unplanned += paddingBytes(*chosen);
-    padded = std::move(chosenAccesses);
-    paddedAny = true;
+    for (auto [memory, bytes] : chosenBytes)
+      paddedBytesOfRun[memory] = bytes;
+    best.sharedWavefronts -=
+        ownUnpadded.sharedWavefronts - ownBest.sharedWavefronts;
+    best.sharedLeastWavefronts = best.sharedLeastWavefronts -
+                                 ownUnpadded.sharedLeastWavefronts +
+                                 ownBest.sharedLeastWavefronts;
     if (!hasBankConflicts(best))
       break;
   }
-  if (!paddedAny)
-    return simulation;
-  // The kernel as padded, run: what the passes after it see. Should it not
-  // take fewer wavefronts than unpadded after all, the paddings go.
-  FailureOr<std::shared_ptr<const KernelSimulation>> simulated =
-      simulations.simulate(kernel);
-  if (failed(simulated))
-    return failure();
-  if (computeBlockCost((*simulated)->run).sharedWavefronts <
-      unpadded.sharedWavefronts) {
-    for (Operation *owner : owners)
-      if (paddingOf.getAttr(owner))
-        addToStatistic(*this, numPadded, "buffers-padded");
-    return *simulated;
-  }
-  for (Operation *owner : owners)
-    owner->removeAttr(paddingOf.getName());
-  return simulation;
 }
 
 void ObsPlanSharedPass::runOnOperation() {
@@ -262,11 +256,11 @@ void ObsPlanSharedPass::runOnOperation() {
       simulations.simulate(kernel);
   if (failed(simulation))
     return signalPassFailure();
-  if (padRows) {
-    simulation = padRowsOf(kernel, *simulation, simulations);
-    if (failed(simulation))
-      return signalPassFailure();
-  }
+  // The paddings change only addresses: the run's live ranges stand, with
+  // the padded buffers' bytes. The planned kernel is simulated below.
+  llvm::DenseMap<unsigned, uint64_t> paddedBytes;
+  if (padRows)
+    padRowsOf(kernel, **simulation, paddedBytes);
   const BlockRun &run = (*simulation)->run;
   gpu::GPUFuncOp func = (*simulation)->func;
 
@@ -282,9 +276,11 @@ void ObsPlanSharedPass::runOnOperation() {
         index - firstWorkgroup,
         ObsDialect::OwnerIndexAttrHelper(func.getContext()).getName());
     bufferOfMemory[index] = buffers.size();
-    buffers.push_back({static_cast<unsigned>(index),
-                       owner ? cast<IntegerAttr>(owner).getInt() : -1,
-                       memory.bytes, ~0u, 0});
+    auto padded = paddedBytes.find(index);
+    buffers.push_back(
+        {static_cast<unsigned>(index),
+         owner ? cast<IntegerAttr>(owner).getInt() : -1,
+         padded != paddedBytes.end() ? padded->second : memory.bytes, ~0u, 0});
   }
   for (const Access &access : run.getAccesses()) {
     auto it = bufferOfMemory.find(access.memory);
