@@ -209,14 +209,9 @@ void ObsPlanSharedPass::padRowsOf(
       for (unsigned memory : memories) {
         auto memref =
             cast<MemRefType>(run.getMemories()[memory].root.getType());
-        SmallVector<int64_t> shape(memref.getShape());
-        if (shape.size() >= 2)
-          shape.back() += padding;
-        else
-          shape = {llvm::divideCeilSigned(shape.front(), kPaddedRowElements),
-                   kPaddedRowElements + padding};
-        paddedBytes[memory] =
-            getTotalBytes(MemRefType::get(shape, memref.getElementType()));
+        paddedBytes[memory] = getTotalBytes(
+            MemRefType::get(getPaddedShape(memref.getShape(), padding),
+                            memref.getElementType()));
       }
       std::vector<Access> trial = own;
       padAccesses(trial, elementBytes, paddedBytes, rowElements, padding);

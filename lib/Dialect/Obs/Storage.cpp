@@ -16,16 +16,25 @@ SmallVector<MemRefType> mlir::obs::getStorageTypes(ArrType type,
   SmallVector<int64_t> shape;
   for (uint64_t length : type.getShape())
     shape.push_back(static_cast<int64_t>(length));
-  if (shape.size() >= 2)
-    shape.back() += static_cast<int64_t>(rowPadding);
-  else if (rowPadding)
-    shape = {llvm::divideCeilSigned(shape.front(), kPaddedRowElements),
-             kPaddedRowElements + static_cast<int64_t>(rowPadding)};
+  shape = getPaddedShape(shape, rowPadding);
   return llvm::map_to_vector(
       flattenElementType(type.getLeafType()), [&](Type scalar) {
         return MemRefType::get(shape, scalar, MemRefLayoutAttrInterface(),
                                memorySpace);
       });
+}
+
+SmallVector<int64_t> mlir::obs::getPaddedShape(ArrayRef<int64_t> shape,
+                                               uint64_t rowPadding) {
+  SmallVector<int64_t> padded(shape);
+  if (!rowPadding)
+    return padded;
+  if (padded.size() >= 2) {
+    padded.back() += static_cast<int64_t>(rowPadding);
+    return padded;
+  }
+  return {llvm::divideCeilSigned(padded.front(), kPaddedRowElements),
+          kPaddedRowElements + static_cast<int64_t>(rowPadding)};
 }
 
 bool mlir::obs::ownsSharedRows(Operation *op) {

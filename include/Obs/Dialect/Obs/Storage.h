@@ -32,6 +32,12 @@ SmallVector<MemRefType> getStorageTypes(ArrType type,
                                         Attribute memorySpace = {},
                                         uint64_t rowPadding = 0);
 
+/// The shape of a memref of `shape` with `rowPadding` elements after each
+/// innermost row, as getStorageTypes pads a buffer (a flat one as rows of
+/// kPaddedRowElements).
+SmallVector<int64_t> getPaddedShape(ArrayRef<int64_t> shape,
+                                    uint64_t rowPadding);
+
 /// Whether `op` is a sync or repeat of an array of rows, or of a
 /// one-dimensional array of at least two rows of kPaddedRowElements: an
 /// owner whose shared buffers may have their rows padded
