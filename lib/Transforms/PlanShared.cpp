@@ -47,10 +47,12 @@ struct ObsPlanSharedPass
   /// each owner in turn tries 1 to 4 elements after each row and keeps the
   /// padding of fewest wavefronts, if any takes fewer than what came
   /// before. Each padding is costed on the run's accesses moved where it
-  /// would put them, not run again. `paddedBytes` gets the bytes of each
-  /// padded memory of the run.
-  void padRowsOf(KernelOp kernel, const KernelSimulation &simulation,
-                 llvm::DenseMap<unsigned, uint64_t> &paddedBytes);
+  /// would put them, not run again; the kernel as padded is run once, and
+  /// keeps its paddings only if it takes fewer wavefronts. Returns the
+  /// simulation of the kernel as padded.
+  FailureOr<std::shared_ptr<const KernelSimulation>>
+  padRowsOf(KernelOp kernel, std::shared_ptr<const KernelSimulation> simulation,
+            KernelSimulations &simulations);
 };
 
 } // namespace
@@ -118,9 +120,10 @@ static void padAccesses(MutableArrayRef<Access> accesses,
   }
 }
 
-void ObsPlanSharedPass::padRowsOf(
-    KernelOp kernel, const KernelSimulation &simulation,
-    llvm::DenseMap<unsigned, uint64_t> &paddedBytesOfRun) {
+FailureOr<std::shared_ptr<const KernelSimulation>>
+ObsPlanSharedPass::padRowsOf(KernelOp kernel,
+                             std::shared_ptr<const KernelSimulation> simulation,
+                             KernelSimulations &simulations) {
   // Only arrays of rows (or flat arrays of two rows of 32 and more) are
   // padded: a kernel without any costs no more.
   SmallVector<Operation *> owners;
@@ -129,11 +132,11 @@ void ObsPlanSharedPass::padRowsOf(
       owners.push_back(op);
   });
   if (owners.empty())
-    return;
-  const BlockRun &run = simulation.run;
+    return simulation;
+  const BlockRun &run = simulation->run;
   const BlockCost unpadded = computeBlockCost(run);
   if (!hasBankConflicts(unpadded))
-    return;
+    return simulation;
   // Each owner's workgroup memories (one per leaf scalar), by the index the
   // lowering gives the kernel's buffer owners in program order.
   llvm::DenseMap<Operation *, int64_t> ownerIndex;
@@ -141,7 +144,7 @@ void ObsPlanSharedPass::padRowsOf(
     if (isSharedBufferOwner(op))
       ownerIndex[op] = static_cast<int64_t>(ownerIndex.size());
   });
-  gpu::GPUFuncOp func = simulation.func;
+  gpu::GPUFuncOp func = simulation->func;
   unsigned firstWorkgroup =
       run.getMemories().size() - func.getNumWorkgroupAttributions();
   auto memoriesOf = [&](Operation *owner) {
@@ -171,6 +174,7 @@ void ObsPlanSharedPass::padRowsOf(
   // the owner's own accesses: a warp access touches one memref, so the
   // block's wavefronts change by what the owner's do.
   BlockCost best = unpadded;
+  bool paddedAny = false;
   for (Operation *owner : owners) {
     ArrType type = cast<ArrType>(owner->getResult(0).getType());
     // A repeat owns two buffers of its array.
@@ -199,7 +203,6 @@ void ObsPlanSharedPass::padRowsOf(
       continue;
     std::optional<int64_t> chosen;
     BlockCost ownBest = ownUnpadded;
-    llvm::DenseMap<unsigned, uint64_t> chosenBytes;
     for (int64_t padding = 1; padding <= 4; ++padding) {
       if (unplanned + paddingBytes(padding) > maxSharedBytes)
         break;
@@ -219,16 +222,13 @@ void ObsPlanSharedPass::padRowsOf(
       if (cost.sharedWavefronts < ownBest.sharedWavefronts) {
         ownBest = cost;
         chosen = padding;
-        chosenBytes = std::move(paddedBytes);
       }
     }
     if (!chosen)
       continue;
     paddingOf.setAttr(owner, builder.getI64IntegerAttr(*chosen));
-    addToStatistic(*this, numPadded, "buffers-padded");
     unplanned += paddingBytes(*chosen);
-    for (auto [memory, bytes] : chosenBytes)
-      paddedBytesOfRun[memory] = bytes;
+    paddedAny = true;
     best.sharedWavefronts -=
         ownUnpadded.sharedWavefronts - ownBest.sharedWavefronts;
     best.sharedLeastWavefronts = best.sharedLeastWavefronts -
@@ -237,6 +237,26 @@ void ObsPlanSharedPass::padRowsOf(
     if (!hasBankConflicts(best))
       break;
   }
+  if (!paddedAny)
+    return simulation;
+  // The kernel as padded, run: the buffers are placed by what it allocates
+  // (a repeat's buffers take the type of the array it starts from, padded
+  // or not), and the passes after see it. Should it not take fewer
+  // wavefronts after all, the paddings go.
+  FailureOr<std::shared_ptr<const KernelSimulation>> simulated =
+      simulations.simulate(kernel);
+  if (failed(simulated))
+    return failure();
+  if (computeBlockCost((*simulated)->run).sharedWavefronts <
+      unpadded.sharedWavefronts) {
+    for (Operation *owner : owners)
+      if (paddingOf.getAttr(owner))
+        addToStatistic(*this, numPadded, "buffers-padded");
+    return *simulated;
+  }
+  for (Operation *owner : owners)
+    owner->removeAttr(paddingOf.getName());
+  return simulation;
 }
 
 void ObsPlanSharedPass::runOnOperation() {
@@ -251,11 +271,11 @@ void ObsPlanSharedPass::runOnOperation() {
       simulations.simulate(kernel);
   if (failed(simulation))
     return signalPassFailure();
-  // The paddings change only addresses: the run's live ranges stand, with
-  // the padded buffers' bytes. The planned kernel is simulated below.
-  llvm::DenseMap<unsigned, uint64_t> paddedBytes;
-  if (padRows)
-    padRowsOf(kernel, **simulation, paddedBytes);
+  if (padRows) {
+    simulation = padRowsOf(kernel, *simulation, simulations);
+    if (failed(simulation))
+      return signalPassFailure();
+  }
   const BlockRun &run = (*simulation)->run;
   gpu::GPUFuncOp func = (*simulation)->func;
 
@@ -271,11 +291,9 @@ void ObsPlanSharedPass::runOnOperation() {
         index - firstWorkgroup,
         ObsDialect::OwnerIndexAttrHelper(func.getContext()).getName());
     bufferOfMemory[index] = buffers.size();
-    auto padded = paddedBytes.find(index);
-    buffers.push_back(
-        {static_cast<unsigned>(index),
-         owner ? cast<IntegerAttr>(owner).getInt() : -1,
-         padded != paddedBytes.end() ? padded->second : memory.bytes, ~0u, 0});
+    buffers.push_back({static_cast<unsigned>(index),
+                       owner ? cast<IntegerAttr>(owner).getInt() : -1,
+                       memory.bytes, ~0u, 0});
   }
   for (const Access &access : run.getAccesses()) {
     auto it = bufferOfMemory.find(access.memory);

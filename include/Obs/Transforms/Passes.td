@@ -594,9 +594,9 @@ def ObsPlanShared : Pass<"obs-plan-shared", "::mlir::obs::KernelOp"> {
     move: every place keeps its indices, so the proofs stay as they are.
     Each padding is tried on the simulation's own accesses moved where it
     would put them (computeBlockCost over other accesses), not by running
-    the kernel again; the buffers are then placed by the same run's live
-    ranges at their padded sizes, and the planned kernel is simulated once
-    to check the plan.
+    the kernel again; the kernel as padded is run once, its buffers are
+    placed by what that run allocates, and it keeps its paddings only if
+    it takes fewer wavefronts.
 
     Reports the bytes used; a kernel that needs more than `max-shared-bytes`
     (48 KiB by default) is an error that gives the bytes needed.
