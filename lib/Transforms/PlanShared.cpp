@@ -88,6 +88,17 @@ void SharedPlan::restore(KernelOp kernel) const {
                 padding);
 }
 
+/// `kernel`'s shared buffer owners in program order: the lowering's
+/// numbering of them (obs.owner_index).
+static SmallVector<Operation *> getSharedBufferOwners(KernelOp kernel) {
+  SmallVector<Operation *> owners;
+  kernel.walk([&](Operation *op) {
+    if (isSharedBufferOwner(op))
+      owners.push_back(op);
+  });
+  return owners;
+}
+
 /// Whether `cost`'s shared accesses take more than 1.05 times the fewest
 /// wavefronts their widths allow: bank conflicts.
 static bool hasBankConflicts(const BlockCost &cost) {
@@ -95,14 +106,13 @@ static bool hasBankConflicts(const BlockCost &cost) {
 }
 
 /// `accesses` as they would be with `padding` elements after every row of
-/// `rowElements` elements of each memory in `memories` (of elements of
-/// `elementBytes[memory]` bytes): element e moves to e + padding (e div
-/// rowElements), as getStorageTypes lays a padded buffer out. An access at
+/// `rowElements` elements of each memory in `elementBytes` (of elements of
+/// that many bytes): each element moves to its getPaddedPlace. An access at
 /// a place that depends on data stands for its whole buffer, padded.
 static void padAccesses(MutableArrayRef<Access> accesses,
                         const llvm::DenseMap<unsigned, uint64_t> &elementBytes,
                         const llvm::DenseMap<unsigned, uint64_t> &paddedBytes,
-                        uint64_t rowElements, uint64_t padding) {
+                        int64_t rowElements, int64_t padding) {
   for (Access &access : accesses) {
     auto bytes = elementBytes.find(access.memory);
     if (bytes == elementBytes.end())
@@ -113,9 +123,9 @@ static void padAccesses(MutableArrayRef<Access> accesses,
       continue;
     }
     uint64_t width = access.byteEnd - access.byteBegin;
-    uint64_t element = access.byteBegin / bytes->second;
+    int64_t element = access.byteBegin / bytes->second;
     access.byteBegin =
-        (element + padding * (element / rowElements)) * bytes->second;
+        getPaddedPlace(element, rowElements, padding) * bytes->second;
     access.byteEnd = access.byteBegin + width;
   }
 }
@@ -140,10 +150,8 @@ ObsPlanSharedPass::padRowsOf(KernelOp kernel,
   // Each owner's workgroup memories (one per leaf scalar), by the index the
   // lowering gives the kernel's buffer owners in program order.
   llvm::DenseMap<Operation *, int64_t> ownerIndex;
-  kernel.walk([&](Operation *op) {
-    if (isSharedBufferOwner(op))
-      ownerIndex[op] = static_cast<int64_t>(ownerIndex.size());
-  });
+  for (auto [index, owner] : llvm::enumerate(getSharedBufferOwners(kernel)))
+    ownerIndex[owner] = static_cast<int64_t>(index);
   gpu::GPUFuncOp func = simulation->func;
   unsigned firstWorkgroup =
       run.getMemories().size() - func.getNumWorkgroupAttributions();
@@ -182,17 +190,16 @@ ObsPlanSharedPass::padRowsOf(KernelOp kernel,
     auto paddingBytes = [&](int64_t padding) {
       return buffers * (getArrayBytes(type, padding) - getArrayBytes(type));
     };
-    uint64_t rowElements = type.getShape().size() > 1
-                               ? type.getShape().back()
-                               : static_cast<uint64_t>(kPaddedRowElements);
+    int64_t rowElements = type.getShape().size() > 1
+                              ? static_cast<int64_t>(type.getShape().back())
+                              : kPaddedRowElements;
     SmallVector<unsigned> memories = memoriesOf(owner);
     if (memories.empty())
       continue; // In registers or shuffles, or in place over another's.
     llvm::DenseMap<unsigned, uint64_t> elementBytes;
     for (unsigned memory : memories) {
       auto memref = cast<MemRefType>(run.getMemories()[memory].root.getType());
-      elementBytes[memory] =
-          getTotalBytes(MemRefType::get({1}, memref.getElementType()));
+      elementBytes[memory] = getElementBytes(memref);
     }
     std::vector<Access> own;
     for (const Access &access : run.getAccesses())
@@ -367,12 +374,7 @@ void ObsPlanSharedPass::runOnOperation() {
   for (const Buffer &buffer : buffers)
     offsets[buffer.owner].push_back(buffer.offset);
   // The simulation's owners are copies; the kernel's come in the same order.
-  SmallVector<Operation *> owners;
-  kernel.walk([&](Operation *op) {
-    if (isSharedBufferOwner(op))
-      owners.push_back(op);
-  });
-  for (auto [index, owner] : llvm::enumerate(owners)) {
+  for (auto [index, owner] : llvm::enumerate(getSharedBufferOwners(kernel))) {
     auto it = offsets.find(index);
     if (it != offsets.end())
       ObsDialect::SharedOffsetsAttrHelper(kernel.getContext())

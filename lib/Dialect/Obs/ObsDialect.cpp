@@ -4,6 +4,7 @@
 #include "Obs/Dialect/Obs/Storage.h"
 #include "Obs/Support/ErrorKinds.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -231,9 +232,8 @@ static LogicalResult verifyPlanAttribute(Operation *op,
   if (name == ObsDialect::SharedPaddingAttrHelper::getNameStr()) {
     auto padding = dyn_cast<IntegerAttr>(value);
     // A lowered buffer's view carries its owner's padding too.
-    bool view = op->getName().getStringRef() == "memref.view";
-    if ((!ownsSharedRows(op) && !view) || !nonNegative(value, 1) ||
-        padding.getInt() > 32)
+    if ((!ownsSharedRows(op) && !isa<memref::ViewOp>(op)) ||
+        !nonNegative(value, 1) || padding.getInt() > 32)
       return misplaced("belongs on an obs.sync or obs.repeat of an array of "
                        "rows, or of at least 64 elements (rows of 32), as the "
                        "elements its buffers leave after each row (an i64 "

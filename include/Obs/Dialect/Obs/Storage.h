@@ -38,6 +38,14 @@ SmallVector<MemRefType> getStorageTypes(ArrType type,
 SmallVector<int64_t> getPaddedShape(ArrayRef<int64_t> shape,
                                     uint64_t rowPadding);
 
+/// Where element `element` (row-major) of an array lies in its padded
+/// buffer, with `rowPadding` elements after each row of `rowElements`: the
+/// layout getPaddedShape gives.
+inline int64_t getPaddedPlace(int64_t element, int64_t rowElements,
+                              int64_t rowPadding) {
+  return element + rowPadding * (element / rowElements);
+}
+
 /// Whether `op` is a sync or repeat of an array of rows, or of a
 /// one-dimensional array of at least two rows of kPaddedRowElements: an
 /// owner whose shared buffers may have their rows padded
