@@ -12,6 +12,10 @@
 // So are a module's launches (obs-verify-launches, once per module): blocks
 // that write what another block reads.
 //
+// An editor that saves a file sends textDocument/didSave, which MLIR's server
+// ignores; obs's answers it as a change to the saved text, so the file's
+// diagnostics are published again on every save (SaveRelay below).
+//
 //===----------------------------------------------------------------------===//
 
 #include "Obs/Dialect/Obs/ObsOps.h"
@@ -21,6 +25,13 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Tools/mlir-lsp-server/MlirLspServerMain.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/LSP/Transport.h"
+#include <cstdio>
+#include <thread>
+#include <unistd.h>
 
 using namespace mlir;
 
@@ -90,7 +101,142 @@ static LogicalResult proveLaunches(Operation *module) {
   return success();
 }
 
+namespace {
+/// Stands between the editor and MLIR's server, which reads the process's
+/// standard input: it reads the editor's messages from what was standard
+/// input and hands them on through a pipe that now is, each as it came but
+/// textDocument/didSave. That becomes a textDocument/didChange to the text
+/// saved (the message's own, or the last the server was given), which the
+/// server answers as any change: it parses and proves the file again and
+/// publishes its diagnostics. The server asks for whole texts on change
+/// (and applies only those), so the last text of each file is known.
+class SaveRelay {
+public:
+  /// Moves standard input behind the relay, read in `style`; false (and
+  /// standard input untouched) when the pipe cannot be made.
+  bool start(llvm::lsp::JSONStreamStyle style) {
+    int ends[2];
+    if (pipe(ends) != 0)
+      return false;
+    int editor = dup(STDIN_FILENO);
+    if (editor < 0 || dup2(ends[0], STDIN_FILENO) < 0) {
+      close(ends[0]);
+      close(ends[1]);
+      return false;
+    }
+    close(ends[0]);
+    std::FILE *in = fdopen(editor, "r");
+    std::FILE *out = fdopen(ends[1], "w");
+    if (!in || !out)
+      return false;
+    std::thread([this, in, out, style] { relay(in, out, style); }).detach();
+    return true;
+  }
+
+private:
+  void relay(std::FILE *in, std::FILE *out, llvm::lsp::JSONStreamStyle style) {
+    llvm::lsp::JSONTransportInputOverFile input(in, style);
+    std::string message;
+    while (!input.isEndOfInput() && !input.hasError()) {
+      if (llvm::failed(input.readMessage(message))) {
+        // What MLIR's server would skip too (an empty or unframed message).
+        continue;
+      }
+      write(out, style, rewrite(message));
+    }
+    // The editor is gone: so is the server's input.
+    std::fclose(out);
+  }
+
+  /// `message`, or a didSave as the change to its file's saved text.
+  std::string rewrite(const std::string &message) {
+    llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(message);
+    if (!parsed) {
+      llvm::consumeError(parsed.takeError());
+      return message;
+    }
+    const llvm::json::Object *object = parsed->getAsObject();
+    const llvm::json::Object *params =
+        object ? object->getObject("params") : nullptr;
+    const llvm::json::Object *document =
+        params ? params->getObject("textDocument") : nullptr;
+    std::optional<llvm::StringRef> method =
+        object ? object->getString("method") : std::nullopt;
+    std::optional<llvm::StringRef> uri =
+        document ? document->getString("uri") : std::nullopt;
+    if (!method || !uri)
+      return message;
+    if (*method == "textDocument/didOpen") {
+      if (std::optional<llvm::StringRef> text = document->getString("text"))
+        texts[*uri] = {text->str(),
+                       document->getInteger("version").value_or(0)};
+    } else if (*method == "textDocument/didChange") {
+      const llvm::json::Array *changes = params->getArray("contentChanges");
+      const llvm::json::Object *change = changes && changes->size() == 1
+                                             ? changes->front().getAsObject()
+                                             : nullptr;
+      std::optional<llvm::StringRef> text =
+          change ? change->getString("text") : std::nullopt;
+      if (text)
+        texts[*uri] = {text->str(),
+                       document->getInteger("version").value_or(0)};
+    } else if (*method == "textDocument/didClose") {
+      texts.erase(*uri);
+    } else if (*method == "textDocument/didSave") {
+      auto known = texts.find(*uri);
+      if (std::optional<llvm::StringRef> text = params->getString("text"))
+        texts[*uri].first = text->str();
+      else if (known == texts.end())
+        return message;
+      const std::pair<std::string, int64_t> &saved = texts[*uri];
+      llvm::json::Object change{
+          {"jsonrpc", "2.0"},
+          {"method", "textDocument/didChange"},
+          {"params",
+           llvm::json::Object{
+               {"textDocument",
+                llvm::json::Object{{"uri", *uri}, {"version", saved.second}}},
+               {"contentChanges",
+                llvm::json::Array{llvm::json::Object{{"text", saved.first}}}},
+           }}};
+      return llvm::formatv("{0}", llvm::json::Value(std::move(change)));
+    }
+    return message;
+  }
+
+  static void write(std::FILE *out, llvm::lsp::JSONStreamStyle style,
+                    const std::string &message) {
+    if (style == llvm::lsp::JSONStreamStyle::Delimited)
+      std::fprintf(out, "%s\n// -----\n", message.c_str());
+    else
+      std::fprintf(out, "Content-Length: %zu\r\n\r\n%s", message.size(),
+                   message.c_str());
+    std::fflush(out);
+  }
+
+  /// Each open file's last text and version.
+  llvm::StringMap<std::pair<std::string, int64_t>> texts;
+};
+
+/// The style MlirLspServerMain will read its input in, from its own
+/// options (`-lit-test` is delimited input), which it parses itself.
+llvm::lsp::JSONStreamStyle getInputStyle(int argc, char **argv) {
+  for (int index = 1; index < argc; ++index) {
+    llvm::StringRef arg = llvm::StringRef(argv[index]).ltrim('-');
+    if (arg == "lit-test" || arg == "input-style=delimited" ||
+        (arg == "input-style" && index + 1 < argc &&
+         llvm::StringRef(argv[index + 1]) == "delimited"))
+      return llvm::lsp::JSONStreamStyle::Delimited;
+  }
+  return llvm::lsp::JSONStreamStyle::Standard;
+}
+} // namespace
+
 int main(int argc, char **argv) {
+  // Without the relay the server still runs; saves then publish nothing.
+  // Never destroyed: its thread may still be reading as the process exits.
+  auto *relay = new SaveRelay;
+  (void)relay->start(getInputStyle(argc, argv));
   DialectRegistry registry;
   obs::registerAllDialects(registry);
   registry.addExtension(+[](MLIRContext *context, obs::ObsDialect *dialect) {
