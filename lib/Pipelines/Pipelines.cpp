@@ -177,13 +177,21 @@ void mlir::obs::buildKernelsToGPUPipeline(OpPassManager &pm,
   // index arithmetic. Bottom-up: on fused element code (tens of thousands
   // of ops of index arithmetic under nested scf.if) the default top-down
   // walk takes several times as long to reach the same fixpoint.
+  // Each kernel and host function on its own, so that a module's kernels
+  // are specialised on the context's threads at once: every function is
+  // isolated from above, so canonicalization and CSE do the same there, and
+  // the range analysis reads a kernel's thread ids from its own attributes.
   GreedyRewriteConfig bottomUp;
   bottomUp.setUseTopDownTraversal(false);
-  pm.addPass(createCanonicalizerPass(bottomUp));
-  pm.addPass(createCSEPass());
-  pm.addPass(arith::createArithIntRangeOpts());
-  pm.addPass(createCanonicalizerPass(bottomUp));
-  pm.addPass(createCSEPass());
+  auto specialise = [&](OpPassManager &functions) {
+    functions.addPass(createCanonicalizerPass(bottomUp));
+    functions.addPass(createCSEPass());
+    functions.addPass(arith::createArithIntRangeOpts());
+    functions.addPass(createCanonicalizerPass(bottomUp));
+    functions.addPass(createCSEPass());
+  };
+  specialise(pm.nest<gpu::GPUModuleOp>().nest<gpu::GPUFuncOp>());
+  specialise(pm.nest<func::FuncOp>());
   // Now that equal shuffles have the same operands.
   pm.addNestedPass<gpu::GPUModuleOp>(createObsMergeShuffles());
 }
