@@ -573,13 +573,21 @@ LogicalResult ScatterOp::verify() {
       return emitOpError() << "is `global`, so its result must be returned "
                               "by its kernel, once, and have no other use";
   }
-  if (std::optional<ScatterCombine> combine = getCombine();
-      combine && isa<FloatType>(element) &&
-      (*combine == ScatterCombine::Or || *combine == ScatterCombine::And))
-    return emitOpError() << "cannot combine floats with `"
-                         << stringifyScatterCombine(*combine)
-                         << "`: `add`, `min` and `max` apply to floats";
-  return success();
+  std::optional<ScatterCombine> combine = getCombine();
+  if (!combine || !isa<FloatType>(element) ||
+      *combine == ScatterCombine::Min || *combine == ScatterCombine::Max)
+    return success();
+  // Collisions merge in whatever order the threads (and blocks) reach the
+  // place. min and max pick the same float in any order; a float sum rounds
+  // differently in each, so targets and thread orders would disagree.
+  if (*combine == ScatterCombine::Add)
+    return emitOpError() << "cannot combine floats with `add`: collisions "
+                            "merge in no fixed order, and a float sum's "
+                            "rounding depends on it; `min` and `max` apply "
+                            "to floats";
+  return emitOpError() << "cannot combine floats with `"
+                       << stringifyScatterCombine(*combine)
+                       << "`: `min` and `max` apply to floats";
 }
 
 std::pair<Value, Value> ScatterOp::buildPlace(OpBuilder &builder, Location loc,

@@ -1199,9 +1199,27 @@ obs.kernel @scatter_initial(%a: !obs.arr<8 x i32>, %p: !obs.arr<8 x i32>) -> !ob
 // -----
 
 obs.kernel @scatter_float_or(%a: !obs.arr<8 x f32>, %p: !obs.arr<8 x i32>) -> !obs.arr<8 x f32> {
-  // expected-error @+1 {{cannot combine floats with `or`: `add`, `min` and `max` apply to floats}}
+  // expected-error @+1 {{cannot combine floats with `or`: `min` and `max` apply to floats}}
   %s = obs.scatter %a at %p combine(or) initial(0.0 : f32) : !obs.arr<8 x f32>, !obs.arr<8 x i32> -> !obs.arr<8 x f32>
   obs.return %s : !obs.arr<8 x f32>
+}
+
+// -----
+
+// A float sum of collisions rounds by the order in which threads reach the
+// place: 1e8, 1, -1e8 and 1 into one place sum to 2, 1 or 0 by that order.
+obs.kernel @scatter_float_add(%a: !obs.arr<4 x f32>, %p: !obs.arr<4 x i32>) -> !obs.arr<1 x f32> {
+  // expected-error @+1 {{cannot combine floats with `add`: collisions merge in no fixed order, and a float sum's rounding depends on it; `min` and `max` apply to floats}}
+  %s = obs.scatter %a at %p combine(add) initial(0.0 : f32) : !obs.arr<4 x f32>, !obs.arr<4 x i32> -> !obs.arr<1 x f32>
+  obs.return %s : !obs.arr<1 x f32>
+}
+
+// -----
+
+obs.kernel @scatter_half_add_global(%a: !obs.arr<8 x f16>, %p: !obs.arr<8 x i32>) -> !obs.arr<4 x f16> {
+  // expected-error @+1 {{cannot combine floats with `add`}}
+  %s = obs.scatter %a at %p combine(add) global : !obs.arr<8 x f16>, !obs.arr<8 x i32> -> !obs.arr<4 x f16>
+  obs.return %s : !obs.arr<4 x f16>
 }
 
 // -----

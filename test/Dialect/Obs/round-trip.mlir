@@ -337,10 +337,10 @@ obs.kernel @scatters(%a: !obs.arr<8 x i32>, %f: !obs.arr<8 x f32>, %p: !obs.arr<
 // Global scatters: into the launch's memref, with or without a combine.
 // CHECK-LABEL: obs.kernel @global_scatters(
 // CHECK: obs.scatter %{{.*}} at %{{.*}} global : !obs.arr<8 x i32>, !obs.arr<8 x i32> -> !obs.arr<2147483647 x i32>
-// CHECK: obs.scatter %{{.*}} at %{{.*}} combine(add) global : !obs.arr<8 x f32>, !obs.arr<8 x i64> -> !obs.arr<4 x f32>
+// CHECK: obs.scatter %{{.*}} at %{{.*}} combine(min) global : !obs.arr<8 x f32>, !obs.arr<8 x i64> -> !obs.arr<4 x f32>
 obs.kernel @global_scatters(%a: !obs.arr<8 x i32>, %f: !obs.arr<8 x f32>, %p: !obs.arr<8 x i64>) -> (!obs.arr<2147483647 x i32>, !obs.arr<4 x f32>) {
   %s = obs.scatter %a at %a global : !obs.arr<8 x i32>, !obs.arr<8 x i32> -> !obs.arr<2147483647 x i32>
-  %m = obs.scatter %f at %p combine(add) global : !obs.arr<8 x f32>, !obs.arr<8 x i64> -> !obs.arr<4 x f32>
+  %m = obs.scatter %f at %p combine(min) global : !obs.arr<8 x f32>, !obs.arr<8 x i64> -> !obs.arr<4 x f32>
   obs.return %s, %m : !obs.arr<2147483647 x i32>, !obs.arr<4 x f32>
 }
 

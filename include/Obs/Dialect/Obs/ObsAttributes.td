@@ -248,8 +248,9 @@ def Obs_ScatterCombine : I32EnumAttr<"ScatterCombine",
 def Obs_ScatterCombineAttr : EnumAttr<Obs_Dialect, Obs_ScatterCombine,
                                       "scatter_combine"> {
   let assemblyFormat = "$value";
-  let summary = "`add`, `min`, `max` (signed on integers), `or` or `and` "
-                "(integers only)";
+  let summary = "`min` or `max` (signed on integers), `add`, `or` or `and` "
+                "(integers only: a float sum's rounding would depend on the "
+                "order of the collisions)";
 }
 
 def Obs_ScanKind : I32EnumAttr<"ScanKind",

@@ -872,10 +872,11 @@ def Obs_ScatterOp : Obs_Op<"scatter", [
     values.
 
     With `combine`, the values written to one place are merged with it, in
-    any order, starting from `initial`: `add`, `min`, `max` (signed on
-    integers) on integers and floats, `or`, `and` on integers. A histogram
-    is a scatter of ones with `combine(add)`. Floating-point `add` rounds in
-    the order the threads happen to run.
+    any order, starting from `initial`: `min`, `max` (signed on integers)
+    on integers and floats, `add`, `or`, `and` on integers. A histogram is
+    a scatter of ones with `combine(add)`. Every combine gives one answer
+    in every order; a float `add` would not (its rounding depends on which
+    collision comes first), so it is an error.
 
     The elements are scalars. A scatter is a stage of its own, like
     `obs.sync`: every thread of the block writes `initial` over the result
