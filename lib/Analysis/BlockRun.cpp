@@ -708,7 +708,9 @@ LogicalResult ThreadRunner::runFor(const Instruction &instruction,
     return skipLoop(instruction, loop.whenSkipped, lanes);
   for (uint32_t lane : lanes)
     if (!isKnown(loop.lower, lane) || !isKnown(loop.upper, lane) ||
-        !isKnown(loop.step, lane) || valueOf(loop.step, lane) <= 0) {
+        !isKnown(loop.step, lane) ||
+        (loop.isUnsigned ? valueOf(loop.step, lane) == 0
+                         : valueOf(loop.step, lane) <= 0)) {
       // Bounds that depend on data: any number of iterations.
       if (loop.skippable)
         return skipLoop(instruction, loop.whenSkipped, lanes);
@@ -723,23 +725,62 @@ LogicalResult ThreadRunner::runFor(const Instruction &instruction,
   SmallVector<uint32_t> iterating;
   ++loops;
   llvm::scope_exit leave([&] { --loops; });
+  // The counter as the lowered loop holds it: `width` bits, compared
+  // signed or unsigned.
+  auto below = [&](int64_t value, uint32_t lane) {
+    APInt at(loop.width, value, /*isSigned=*/true, /*implicitTrunc=*/true);
+    APInt upper(loop.width, valueOf(loop.upper, lane), /*isSigned=*/true,
+                /*implicitTrunc=*/true);
+    return loop.isUnsigned ? at.ult(upper) : at.slt(upper);
+  };
+  SmallVector<bool> ran(lanes.size());
   while (true) {
     iterating.clear();
-    for (auto [index, lane] : llvm::enumerate(lanes))
-      if (counter[index] < valueOf(loop.upper, lane)) {
+    for (auto [index, lane] : llvm::enumerate(lanes)) {
+      ran[index] = below(counter[index], lane);
+      if (ran[index]) {
         iterating.push_back(lane);
         setInt(loop.inductionVar, lane, counter[index]);
       }
+    }
     if (iterating.empty())
       break;
+    loopIterations += iterating.size();
+    if (loopIterations > kMaxLoopIterations)
+      return tagError(instruction.op->emitError()
+                          << "cannot prove the kernel safe: its loops run "
+                             "more than the limit of "
+                          << kMaxLoopIterations
+                          << " iterations (over all of a block's threads) "
+                             "that the analysis follows",
+                      ErrorKind::CompilerLimit);
     for (Slot carried : loop.iterArgs)
       forget(carried, iterating);
     // The iteration's compare and branch.
     addWarpOps(phaseOf(iterating.front()), 2 * countWarps(iterating));
     if (failed(runRange(loop.bodyBegin, loop.bodyEnd, iterating)))
       return failure();
-    for (auto [index, lane] : llvm::enumerate(lanes))
-      counter[index] += valueOf(loop.step, lane);
+    for (auto [index, lane] : llvm::enumerate(lanes)) {
+      if (!ran[index])
+        continue;
+      // A step past the counter's largest value wraps in the lowered loop,
+      // which then goes on where MLIR's loop would stop.
+      APInt at(loop.width, counter[index], /*isSigned=*/true,
+               /*implicitTrunc=*/true);
+      APInt step(loop.width, valueOf(loop.step, lane), /*isSigned=*/true,
+                 /*implicitTrunc=*/true);
+      bool overflow = false;
+      APInt next = loop.isUnsigned ? at.uadd_ov(step, overflow)
+                                   : at.sadd_ov(step, overflow);
+      if (overflow)
+        return tagError(instruction.op->emitOpError()
+                            << "is a loop whose counter steps past the "
+                               "largest value of its "
+                            << loop.width << " bits in thread " << lane
+                            << ", where its lowering wraps and goes on",
+                        ErrorKind::UnsafeProgram);
+      counter[index] = next.getSExtValue();
+    }
   }
   forgetResults(instruction, lanes);
   return success();

@@ -466,6 +466,10 @@ uint32_t ThreadProgram::compileFor(scf::ForOp loop) {
   compiled.upper = slots.lookup(loop.getUpperBound());
   compiled.step = slots.lookup(loop.getStep());
   compiled.inductionVar = slots.lookup(loop.getInductionVar());
+  Type counter = loop.getInductionVar().getType();
+  compiled.width = counter.isIndex() ? IndexType::kInternalStorageBitWidth
+                                     : counter.getIntOrFloatBitWidth();
+  compiled.isUnsigned = loop.getUnsignedCmp();
   for (Value carried : loop.getRegionIterArgs())
     compiled.iterArgs.push_back(slots.lookup(carried));
   compiled.skippable = isSkippable(loop);

@@ -140,6 +140,11 @@ struct SkippedAccesses {
 
 struct ForInstruction {
   Slot lower, upper, step, inductionVar;
+  /// The counter's width and whether the loop compares it unsigned: the
+  /// lowered loop adds the step in that width and stops only at the upper
+  /// bound.
+  unsigned width;
+  bool isUnsigned;
   SmallVector<Slot> iterArgs;
   uint32_t bodyBegin, bodyEnd;
   /// Whether the loop computes only from global memory and private scratch

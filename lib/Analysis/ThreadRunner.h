@@ -136,6 +136,11 @@ private:
   /// steps at each shuffle and a loop's carried values would have to live
   /// across the split (a GPU would run it).
   unsigned loops = 0;
+  /// The iterations of loops with known bounds the run has followed, over
+  /// all threads: the proof of a loop is running it, so it has a limit, as
+  /// accesses do (kMaxLoopIterations), for the loop that touches nothing.
+  uint64_t loopIterations = 0;
+  static constexpr uint64_t kMaxLoopIterations = uint64_t(1) << 26;
   /// The element each thread last checked a read of, per sync in
   /// shuffles, and its owner (-1: unknown), for the shuffles that follow
   /// the check: each must take its value from that owner's lane.

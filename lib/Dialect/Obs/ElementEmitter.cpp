@@ -1,6 +1,7 @@
 //===- ElementEmitter.cpp - emits the index functions of pull arrays ------===//
 
 #include "Obs/Dialect/Obs/ElementEmitter.h"
+#include "Obs/Dialect/Obs/DefinedArithmetic.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -277,10 +278,28 @@ void ElementEmitter::cloneDefiningOp(Operation *op) {
     return;
   }
   if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+    SmallVector<Value, 3> bounds = {emitScalar(forOp.getLowerBound()),
+                                    emitScalar(forOp.getUpperBound()),
+                                    emitScalar(forOp.getStep())};
+    bool isUnsigned = forOp.getUnsignedCmp();
+    // MLIR's loop runs while lb <= iv < ub, but its lowering stops only at
+    // ub: a counter of 32 bits or fewer that steps past its type's largest
+    // value would wrap and go on. As i64 (extended as the loop compares)
+    // it cannot.
+    auto narrow = dyn_cast<IntegerType>(bounds.front().getType());
+    bool widened = narrow && narrow.getWidth() <= 32;
+    if (widened) {
+      for (Value &bound : bounds)
+        bound = isUnsigned ? Value(arith::ExtUIOp::create(
+                                 builder, loc, builder.getI64Type(), bound))
+                           : Value(arith::ExtSIOp::create(
+                                 builder, loc, builder.getI64Type(), bound));
+      isUnsigned = false;
+    }
     auto rebuilt = scf::ForOp::create(
-        builder, loc, emitScalar(forOp.getLowerBound()),
-        emitScalar(forOp.getUpperBound()), emitScalar(forOp.getStep()),
-        emitScalars(forOp.getInitArgs()));
+        builder, loc, bounds[0], bounds[1], bounds[2],
+        emitScalars(forOp.getInitArgs()), /*bodyBuilder=*/nullptr, isUnsigned);
+    defineLoopStep(rebuilt);
     {
       OpBuilder::InsertionGuard guard(builder);
       Block *body = rebuilt.getBody();
@@ -288,7 +307,10 @@ void ElementEmitter::cloneDefiningOp(Operation *op) {
         body->back().erase();
       builder.setInsertionPointToEnd(body);
       Scope scope(*this);
-      mapScalar(forOp.getInductionVar(), rebuilt.getInductionVar());
+      Value counter = rebuilt.getInductionVar();
+      if (widened)
+        counter = arith::TruncIOp::create(builder, loc, narrow, counter);
+      mapScalar(forOp.getInductionVar(), counter);
       for (auto [from, to] : llvm::zip_equal(forOp.getRegionIterArgs(),
                                              rebuilt.getRegionIterArgs()))
         mapScalar(from, to);
@@ -313,14 +335,21 @@ void ElementEmitter::cloneDefiningOp(Operation *op) {
       operands.map(captured, emitScalar(captured));
   }
   Operation *clone = builder.clone(*op, operands);
+  // What MLIR leaves undefined (a division by zero, poison), defined as
+  // obs documents it, here and in what the clone nests (an scf.while).
+  defineNestedArithmetic(clone);
+  SmallVector<Value> defined = defineArithmetic(clone);
   // Fold as we go, so that a condition that is constant for this element
   // (fan's `i < N/2` under a known index) reaches emitChoice as a constant.
   SmallVector<Value> folded;
-  if (clone->getNumRegions() == 0 &&
-      succeeded(builder.tryFold(clone, folded)) && !folded.empty()) {
-    clone->erase();
+  Operation *result =
+      defined.empty() ? nullptr : defined.front().getDefiningOp();
+  if (result && result->getNumRegions() == 0 &&
+      result->getNumResults() == defined.size() &&
+      succeeded(builder.tryFold(result, folded)) && !folded.empty()) {
+    result->erase();
   } else {
-    folded.assign(clone->result_begin(), clone->result_end());
+    folded.assign(defined.begin(), defined.end());
   }
   for (auto [from, to] : llvm::zip_equal(op->getResults(), folded))
     mapScalar(from, to);

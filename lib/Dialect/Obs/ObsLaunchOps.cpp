@@ -574,8 +574,8 @@ LogicalResult ScatterOp::verify() {
                               "by its kernel, once, and have no other use";
   }
   std::optional<ScatterCombine> combine = getCombine();
-  if (!combine || !isa<FloatType>(element) ||
-      *combine == ScatterCombine::Min || *combine == ScatterCombine::Max)
+  if (!combine || !isa<FloatType>(element) || *combine == ScatterCombine::Min ||
+      *combine == ScatterCombine::Max)
     return success();
   // Collisions merge in whatever order the threads (and blocks) reach the
   // place. min and max pick the same float in any order; a float sum rounds

@@ -1,0 +1,51 @@
+//===- DefinedArithmetic.h - element code without undefined behaviour -*- C++
+//-*-===//
+//
+// Element code is arith and scf as MLIR defines them, where a division by
+// zero is undefined behaviour and an overflowing `nsw` add, a shift by the
+// width or more, a float out of an integer's range converted, and
+// `ub.poison` are poison. LLVM is free to exploit either: a bounds check of a
+// poison index folds away and the load runs, a division by zero traps on
+// x86. obs proves kernels by running their code, so every op it emits must
+// have one value on every target. The element emitter gives each op it
+// emits the meaning obs documents (docs/Rationale.md, "Element code has no
+// undefined behaviour"):
+//
+// - integers wrap: overflow flags and `exact` are dropped;
+// - x / 0 is 0 and x % 0 is x (and MIN / -1 wraps to MIN, MIN % -1 is 0);
+// - a shift by the width or more gives 0 (a signed right shift, the sign);
+// - a float converts to an integer saturated, NaN to 0 (PTX's cvt.rzi);
+// - `ub.poison` is 0;
+// - a loop whose step is not positive runs no iteration.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OBS_DIALECT_OBS_DEFINEDARITHMETIC_H
+#define OBS_DIALECT_OBS_DEFINEDARITHMETIC_H
+
+#include "mlir/IR/Operation.h"
+
+namespace mlir {
+namespace scf {
+class ForOp;
+} // namespace scf
+namespace obs {
+
+/// Gives `op`, just created, a defined result for every operand, guarding
+/// its operands and result where MLIR leaves them undefined. Returns the
+/// values that stand for its results from now on: its own, or the guarded
+/// ones (`op` itself may then be erased, as `ub.poison` is).
+SmallVector<Value> defineArithmetic(Operation *op);
+
+/// The same for every op nested in `op`'s regions (an `scf.while` cloned
+/// whole), in place.
+void defineNestedArithmetic(Operation *op);
+
+/// Makes `loop`, rebuilt from element code, run no iteration where its step
+/// is not positive (zero, or negative under a signed comparison).
+void defineLoopStep(scf::ForOp loop);
+
+} // namespace obs
+} // namespace mlir
+
+#endif // OBS_DIALECT_OBS_DEFINEDARITHMETIC_H

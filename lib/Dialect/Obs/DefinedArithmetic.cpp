@@ -1,0 +1,243 @@
+//===- DefinedArithmetic.cpp - element code without undefined behaviour --===//
+
+#include "Obs/Dialect/Obs/DefinedArithmetic.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::obs;
+
+namespace {
+
+/// The width `type` computes in: an integer's, or index's 64 bits (the
+/// width every target's code starts from; obs-gpu-index-width narrows
+/// only what it proves fits).
+unsigned getComputeWidth(Type type) {
+  if (auto integer = dyn_cast<IntegerType>(type))
+    return integer.getWidth();
+  return IndexType::kInternalStorageBitWidth;
+}
+
+Value constantOf(OpBuilder &b, Location loc, Type type, const APInt &value) {
+  return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, value));
+}
+
+Value constantOf(OpBuilder &b, Location loc, Type type, uint64_t value) {
+  return constantOf(b, loc, type, APInt(getComputeWidth(type), value));
+}
+
+/// Replaces the uses of `result` by what `guard` makes of it, but the
+/// guard's own, and returns that.
+Value guardResult(OpBuilder &b, Value result,
+                  llvm::function_ref<Value(Value)> guard) {
+  OpBuilder::InsertionGuard insertion(b);
+  b.setInsertionPointAfterValue(result);
+  Value guarded = guard(result);
+  result.replaceAllUsesExcept(guarded, guarded.getDefiningOp());
+  return guarded;
+}
+
+/// x / 0 is 0 and x % 0 is x; MIN / -1 wraps to MIN and MIN % -1 is 0: the
+/// op divides by 1 in both cases, and the quotient by
+/// zero is replaced. Returns what stands for the result.
+Value defineDivision(Operation *op) {
+  Value dividend = op->getOperand(0), divisor = op->getOperand(1);
+  Type type = divisor.getType();
+  if (!type.isIntOrIndex())
+    return op->getResult(0);
+  bool isSigned = isa<arith::DivSIOp, arith::RemSIOp, arith::CeilDivSIOp,
+                      arith::FloorDivSIOp>(op);
+  APInt constant;
+  bool known = matchPattern(divisor, m_ConstantInt(&constant));
+  if (known && !constant.isZero() && !(isSigned && constant.isAllOnes()))
+    return op->getResult(0);
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  unsigned width = getComputeWidth(type);
+  Value zero = constantOf(b, loc, type, 0);
+  Value one = constantOf(b, loc, type, 1);
+  Value byZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, divisor, zero);
+  Value divideByOne = byZero;
+  if (isSigned) {
+    // Only MIN is its own negation among the values other than 0.
+    Value minusOne = constantOf(b, loc, type, APInt::getAllOnes(width));
+    Value negated = arith::SubIOp::create(b, loc, zero, dividend);
+    Value isMin = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, negated,
+                              dividend),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, dividend,
+                              zero));
+    Value overflows = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, divisor,
+                              minusOne),
+        isMin);
+    divideByOne = arith::OrIOp::create(b, loc, byZero, overflows);
+  }
+  op->setOperand(1, arith::SelectOp::create(b, loc, divideByOne, one, divisor));
+  bool isRemainder = isa<arith::RemSIOp, arith::RemUIOp>(op);
+  return guardResult(b, op->getResult(0), [&](Value quotient) -> Value {
+    return arith::SelectOp::create(b, loc, byZero,
+                                   isRemainder ? dividend : zero, quotient);
+  });
+}
+
+/// A shift by the width or more gives 0, or the sign for `shrsi`: the op
+/// shifts by an amount in range, and a left or logical shift's result is
+/// replaced. Returns what stands for the result.
+Value defineShift(Operation *op) {
+  Value amount = op->getOperand(1);
+  Type type = amount.getType();
+  if (!type.isIntOrIndex())
+    return op->getResult(0);
+  unsigned width = getComputeWidth(type);
+  APInt constant;
+  if (matchPattern(amount, m_ConstantInt(&constant)) && constant.ult(width))
+    return op->getResult(0);
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  bool arithmetic = isa<arith::ShRSIOp>(op);
+  Value widthValue = constantOf(b, loc, type, width);
+  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                        amount, widthValue);
+  Value fallback = constantOf(b, loc, type, arithmetic ? width - 1 : 0);
+  op->setOperand(1, arith::SelectOp::create(b, loc, inRange, amount, fallback));
+  if (arithmetic)
+    return op->getResult(0);
+  return guardResult(b, op->getResult(0), [&](Value shifted) -> Value {
+    return arith::SelectOp::create(b, loc, inRange, shifted,
+                                   constantOf(b, loc, type, 0));
+  });
+}
+
+/// A float converts saturated, NaN to 0: the op converts the operand
+/// clamped to the floats inside the integer type's range, and a float at or
+/// past the type's bound gives the largest integer.
+Value defineFloatToInteger(Operation *op) {
+  Value input = op->getOperand(0);
+  auto floatType = dyn_cast<FloatType>(input.getType());
+  auto integerType = dyn_cast<IntegerType>(op->getResult(0).getType());
+  if (!floatType || !integerType)
+    return op->getResult(0);
+  bool isSigned = isa<arith::FPToSIOp>(op);
+  unsigned width = integerType.getWidth();
+  const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
+  // The least and largest floats that convert, rounded toward zero so that
+  // they are inside the range (or the float type's largest finite).
+  auto toFloat = [&](const APInt &bound, bool boundSigned,
+                     APFloat::roundingMode rounding) {
+    APFloat value(semantics);
+    (void)value.convertFromAPInt(bound, boundSigned, rounding);
+    return value;
+  };
+  APFloat least = toFloat(isSigned ? APInt::getSignedMinValue(width)
+                                   : APInt::getZero(width),
+                          isSigned, APFloat::rmTowardZero);
+  APFloat most = toFloat(isSigned ? APInt::getSignedMaxValue(width)
+                                  : APInt::getMaxValue(width),
+                         isSigned, APFloat::rmTowardZero);
+  // The type's bound (2^31 for i32, 2^8 for ui8): infinity where the float
+  // type has no such number.
+  APFloat bound =
+      toFloat(APInt::getOneBitSet(width + 1, isSigned ? width - 1 : width),
+              /*boundSigned=*/false, APFloat::rmNearestTiesToEven);
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  auto constantFloat = [&](const APFloat &value) -> Value {
+    return arith::ConstantOp::create(b, loc, floatType,
+                                     b.getFloatAttr(floatType, value));
+  };
+  Value clamped = arith::MinimumFOp::create(
+      b, loc, arith::MaximumFOp::create(b, loc, input, constantFloat(least)),
+      constantFloat(most));
+  Value isNumber =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ORD, input, input);
+  op->setOperand(
+      0, arith::SelectOp::create(b, loc, isNumber, clamped,
+                                 constantFloat(APFloat::getZero(semantics))));
+  Value atBound = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE,
+                                        input, constantFloat(bound));
+  APInt largest =
+      isSigned ? APInt::getSignedMaxValue(width) : APInt::getMaxValue(width);
+  return guardResult(b, op->getResult(0), [&](Value converted) -> Value {
+    return arith::SelectOp::create(
+        b, loc, atBound, constantOf(b, loc, integerType, largest), converted);
+  });
+}
+
+/// Integers wrap: what overflow flags and `exact` would make poison is the
+/// wrapped (or rounded) value.
+void dropPoisonFlags(Operation *op) {
+  if (auto flags = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(op);
+      flags &&
+      flags.getOverflowAttr().getValue() != arith::IntegerOverflowFlags::none)
+    op->setAttr(flags.getIntegerOverflowAttrName(),
+                arith::IntegerOverflowFlagsAttr::get(
+                    op->getContext(), arith::IntegerOverflowFlags::none));
+  llvm::TypeSwitch<Operation *>(op)
+      .Case<arith::DivSIOp, arith::DivUIOp, arith::ShRSIOp, arith::ShRUIOp>(
+          [](auto exact) { exact.setIsExact(false); });
+}
+
+} // namespace
+
+SmallVector<Value> mlir::obs::defineArithmetic(Operation *op) {
+  if (auto poison = dyn_cast<ub::PoisonOp>(op)) {
+    // Poison may be refined to any value: 0.
+    Type type = poison.getType();
+    if (!type.isIntOrIndexOrFloat())
+      return SmallVector<Value>(op->getResults());
+    OpBuilder b(op);
+    Value zero =
+        arith::ConstantOp::create(b, op->getLoc(), type, b.getZeroAttr(type));
+    poison.getResult().replaceAllUsesWith(zero);
+    op->erase();
+    return {zero};
+  }
+  dropPoisonFlags(op);
+  if (isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
+          arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(op))
+    return {defineDivision(op)};
+  if (isa<arith::ShLIOp, arith::ShRUIOp, arith::ShRSIOp>(op))
+    return {defineShift(op)};
+  if (isa<arith::FPToSIOp, arith::FPToUIOp>(op))
+    return {defineFloatToInteger(op)};
+  return SmallVector<Value>(op->getResults());
+}
+
+void mlir::obs::defineNestedArithmetic(Operation *op) {
+  SmallVector<Operation *> nested;
+  for (Region &region : op->getRegions())
+    region.walk([&](Operation *inner) { nested.push_back(inner); });
+  for (Operation *inner : nested)
+    if (auto loop = dyn_cast<scf::ForOp>(inner))
+      defineLoopStep(loop);
+    else
+      (void)defineArithmetic(inner);
+}
+
+void mlir::obs::defineLoopStep(scf::ForOp loop) {
+  Value step = loop.getStep();
+  APInt constant;
+  bool isUnsigned = loop.getUnsignedCmp();
+  if (matchPattern(step, m_ConstantInt(&constant)) &&
+      (isUnsigned ? !constant.isZero() : constant.isStrictlyPositive()))
+    return;
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
+  Type type = step.getType();
+  Value zero = constantOf(b, loc, type, 0);
+  Value positive = arith::CmpIOp::create(
+      b, loc, isUnsigned ? arith::CmpIPredicate::ne : arith::CmpIPredicate::sgt,
+      step, zero);
+  loop.setUpperBound(arith::SelectOp::create(
+      b, loc, positive, loop.getUpperBound(), loop.getLowerBound()));
+  loop.setStep(arith::SelectOp::create(b, loc, positive, step,
+                                       constantOf(b, loc, type, 1)));
+}

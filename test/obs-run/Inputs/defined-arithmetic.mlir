@@ -1,0 +1,215 @@
+// Element code whose MLIR meaning is undefined somewhere, with the meaning
+// obs gives it on every target (docs/Rationale.md, "Element code has no
+// undefined behaviour"). test/obs-run/defined-arithmetic.test runs each.
+
+// a / b and a % b, signed and unsigned: x / 0 is 0, x % 0 is x, MIN / -1
+// is MIN and MIN % -1 is 0. a << b, a >> b (arithmetic and logical, with
+// flags that would make an overflow poison): a shift by 32 or more gives
+// 0, or the sign.
+obs.kernel @divsi(%a: !obs.arr<8 x i32>, %b: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> attributes {threads = 8} {
+  %r = obs.generate : !obs.arr<8 x i32> {
+  ^bb0(%i: index):
+    %x = obs.index %a[%i] : !obs.arr<8 x i32>
+    %y = obs.index %b[%i] : !obs.arr<8 x i32>
+    %z = arith.divsi %x, %y : i32
+    obs.yield %z : i32
+  }
+  obs.return %r : !obs.arr<8 x i32>
+}
+
+obs.kernel @remsi(%a: !obs.arr<8 x i32>, %b: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> attributes {threads = 8} {
+  %r = obs.generate : !obs.arr<8 x i32> {
+  ^bb0(%i: index):
+    %x = obs.index %a[%i] : !obs.arr<8 x i32>
+    %y = obs.index %b[%i] : !obs.arr<8 x i32>
+    %z = arith.remsi %x, %y : i32
+    obs.yield %z : i32
+  }
+  obs.return %r : !obs.arr<8 x i32>
+}
+
+obs.kernel @divui(%a: !obs.arr<8 x i32>, %b: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> attributes {threads = 8} {
+  %r = obs.generate : !obs.arr<8 x i32> {
+  ^bb0(%i: index):
+    %x = obs.index %a[%i] : !obs.arr<8 x i32>
+    %y = obs.index %b[%i] : !obs.arr<8 x i32>
+    %z = arith.divui %x, %y exact : i32
+    obs.yield %z : i32
+  }
+  obs.return %r : !obs.arr<8 x i32>
+}
+
+obs.kernel @remui(%a: !obs.arr<8 x i32>, %b: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> attributes {threads = 8} {
+  %r = obs.generate : !obs.arr<8 x i32> {
+  ^bb0(%i: index):
+    %x = obs.index %a[%i] : !obs.arr<8 x i32>
+    %y = obs.index %b[%i] : !obs.arr<8 x i32>
+    %z = arith.remui %x, %y : i32
+    obs.yield %z : i32
+  }
+  obs.return %r : !obs.arr<8 x i32>
+}
+
+obs.kernel @ceildivsi(%a: !obs.arr<8 x i32>, %b: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> attributes {threads = 8} {
+  %r = obs.generate : !obs.arr<8 x i32> {
+  ^bb0(%i: index):
+    %x = obs.index %a[%i] : !obs.arr<8 x i32>
+    %y = obs.index %b[%i] : !obs.arr<8 x i32>
+    %z = arith.ceildivsi %x, %y : i32
+    obs.yield %z : i32
+  }
+  obs.return %r : !obs.arr<8 x i32>
+}
+
+obs.kernel @floordivsi(%a: !obs.arr<8 x i32>, %b: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> attributes {threads = 8} {
+  %r = obs.generate : !obs.arr<8 x i32> {
+  ^bb0(%i: index):
+    %x = obs.index %a[%i] : !obs.arr<8 x i32>
+    %y = obs.index %b[%i] : !obs.arr<8 x i32>
+    %z = arith.floordivsi %x, %y : i32
+    obs.yield %z : i32
+  }
+  obs.return %r : !obs.arr<8 x i32>
+}
+
+obs.kernel @shli(%a: !obs.arr<8 x i32>, %b: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> attributes {threads = 8} {
+  %r = obs.generate : !obs.arr<8 x i32> {
+  ^bb0(%i: index):
+    %x = obs.index %a[%i] : !obs.arr<8 x i32>
+    %y = obs.index %b[%i] : !obs.arr<8 x i32>
+    %z = arith.shli %x, %y overflow<nsw, nuw> : i32
+    obs.yield %z : i32
+  }
+  obs.return %r : !obs.arr<8 x i32>
+}
+
+obs.kernel @shrsi(%a: !obs.arr<8 x i32>, %b: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> attributes {threads = 8} {
+  %r = obs.generate : !obs.arr<8 x i32> {
+  ^bb0(%i: index):
+    %x = obs.index %a[%i] : !obs.arr<8 x i32>
+    %y = obs.index %b[%i] : !obs.arr<8 x i32>
+    %z = arith.shrsi %x, %y : i32
+    obs.yield %z : i32
+  }
+  obs.return %r : !obs.arr<8 x i32>
+}
+
+obs.kernel @shrui(%a: !obs.arr<8 x i32>, %b: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> attributes {threads = 8} {
+  %r = obs.generate : !obs.arr<8 x i32> {
+  ^bb0(%i: index):
+    %x = obs.index %a[%i] : !obs.arr<8 x i32>
+    %y = obs.index %b[%i] : !obs.arr<8 x i32>
+    %z = arith.shrui %x, %y exact : i32
+    obs.yield %z : i32
+  }
+  obs.return %r : !obs.arr<8 x i32>
+}
+
+// Indices computed by what was undefined: a shift by 64 (0), a remainder
+// by zero (element 0's: 7 % 0 = 7), poison (0), an nsw add that wraps:
+// each reads inside the array, as the proof saw it.
+obs.kernel @indices(%x: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> attributes {threads = 8} {
+  %r = obs.generate : !obs.arr<8 x i32> {
+  ^bb0(%i: index):
+    %c1 = arith.constant 1 : index
+    %c7 = arith.constant 7 : index
+    %c64 = arith.constant 64 : index
+    %max = arith.constant 9223372036854775807 : index
+    %gone = arith.shli %c1, %c64 : index
+    %k = arith.addi %gone, %i : index
+    %a = obs.index %x[%k] : !obs.arr<8 x i32>
+    %j = arith.remsi %c7, %i : index
+    %b = obs.index %x[%j] : !obs.arr<8 x i32>
+    %p = ub.poison : index
+    %c = obs.index %x[%p] : !obs.arr<8 x i32>
+    // i + MAX wraps to i + MIN, below MAX: the select takes i + MAX + 1 + MAX + 1 = i.
+    %w = arith.addi %i, %max overflow<nsw> : index
+    %below = arith.cmpi slt, %w, %max : index
+    %back = arith.addi %w, %max overflow<nsw> : index
+    %back1 = arith.addi %back, %c1 overflow<nsw> : index
+    %wk = arith.addi %back1, %c1 overflow<nsw> : index
+    %pick = arith.select %below, %wk, %c7 : index
+    %d = obs.index %x[%pick] : !obs.arr<8 x i32>
+    %ab = arith.addi %a, %b : i32
+    %cd = arith.addi %c, %d : i32
+    %s = arith.muli %ab, %cd : i32
+    obs.yield %s : i32
+  }
+  obs.return %r : !obs.arr<8 x i32>
+}
+
+// A float converts to an integer saturated, NaN to 0.
+obs.kernel @fptosi(%f: !obs.arr<8 x f32>) -> !obs.arr<8 x i32> attributes {threads = 8} {
+  %r = obs.map %f : !obs.arr<8 x f32> -> !obs.arr<8 x i32> {
+  ^bb0(%x: f32):
+    %s = arith.fptosi %x : f32 to i32
+    obs.yield %s : i32
+  }
+  obs.return %r : !obs.arr<8 x i32>
+}
+
+obs.kernel @fptoui(%f: !obs.arr<8 x f32>) -> !obs.arr<8 x i8> attributes {threads = 8} {
+  %r = obs.map %f : !obs.arr<8 x f32> -> !obs.arr<8 x i8> {
+  ^bb0(%x: f32):
+    %u = arith.fptoui %x : f32 to i8
+    obs.yield %u : i8
+  }
+  obs.return %r : !obs.arr<8 x i8>
+}
+
+// Loops over i8: unsigned from 0 to 250 by 3 (250 is -6 signed), adding
+// v + k / 40; signed from 0 to 120 by 100, adding v + k, which MLIR stops
+// after 100 (an i8 counter would wrap to -56 and go on).
+obs.kernel @loop_unsigned(%x: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> attributes {threads = 8} {
+  %r = obs.map %x : !obs.arr<8 x i32> -> !obs.arr<8 x i32> {
+  ^bb0(%v: i32):
+    %c0 = arith.constant 0 : i8
+    %c3 = arith.constant 3 : i8
+    %c40 = arith.constant 40 : i8
+    %c250 = arith.constant 250 : i8
+    %z = arith.constant 0 : i32
+    %u = scf.for unsigned %k = %c0 to %c250 step %c3 iter_args(%a = %z) -> (i32) : i8 {
+      %q = arith.divui %k, %c40 : i8
+      %w = arith.extui %q : i8 to i32
+      %n = arith.addi %a, %w : i32
+      %m = arith.addi %n, %v : i32
+      scf.yield %m : i32
+    }
+    obs.yield %u : i32
+  }
+  obs.return %r : !obs.arr<8 x i32>
+}
+
+obs.kernel @loop_signed(%x: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> attributes {threads = 8} {
+  %r = obs.map %x : !obs.arr<8 x i32> -> !obs.arr<8 x i32> {
+  ^bb0(%v: i32):
+    %c0 = arith.constant 0 : i8
+    %c100 = arith.constant 100 : i8
+    %c120 = arith.constant 120 : i8
+    %z = arith.constant 0 : i32
+    %s = scf.for %k = %c0 to %c120 step %c100 iter_args(%a = %z) -> (i32) : i8 {
+      %w = arith.extsi %k : i8 to i32
+      %n = arith.addi %a, %w : i32
+      %m = arith.addi %n, %v : i32
+      scf.yield %m : i32
+    }
+    obs.yield %s : i32
+  }
+  obs.return %r : !obs.arr<8 x i32>
+}
+
+// A loop from 0 to 10 by a step from the data (the sum of its counters):
+// one whose step is not positive runs no iteration.
+obs.kernel @loop_data_step(%x: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> attributes {threads = 8} {
+  %r = obs.map %x : !obs.arr<8 x i32> -> !obs.arr<8 x i32> {
+  ^bb0(%v: i32):
+    %i0 = arith.constant 0 : i32
+    %i10 = arith.constant 10 : i32
+    %d = scf.for %k = %i0 to %i10 step %v iter_args(%a = %i0) -> (i32) : i32 {
+      %n = arith.addi %a, %k : i32
+      scf.yield %n : i32
+    }
+    obs.yield %d : i32
+  }
+  obs.return %r : !obs.arr<8 x i32>
+}
