@@ -307,6 +307,18 @@ SmallVector<Value> ObsExpandNetworksPass::expand(
 
 void ObsExpandNetworksPass::runOnOperation() {
   KernelOp kernel = getOperation();
+  // A sort by an order that is not a strict weak order has no one answer:
+  // a network, the ranks every element's thread computes and the
+  // reference target's merge sort each give their own (`sle` sorted
+  // 5,1,7,2,6,0,4,3 as 0..7 on ref and as 5,0,1,2,3,4,5,6 on cpu). Every
+  // sort is checked, in element code too, named network or not, as device
+  // sorts are.
+  WalkResult orders = kernel.walk([](SortOp sort) {
+    return failed(checkStrictWeakOrder(sort)) ? WalkResult::interrupt()
+                                              : WalkResult::advance();
+  });
+  if (orders.wasInterrupted())
+    return signalPassFailure();
   SmallVector<Operation *> candidates;
   kernel.walk([&](Operation *op) {
     if (isa<ScanOp, ReduceOp, SortOp>(op) && atProgramLevel(op))

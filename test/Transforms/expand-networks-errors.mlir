@@ -46,3 +46,4 @@ obs.kernel @difference_sequential(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
   }
   obs.return %s : !obs.arr<8 x i32>
 }
+
