@@ -332,6 +332,27 @@ splitNumbers(StringRef text) {
   return numbers;
 }
 
+/// The 1-based line of the first empty field of `text`, two commas with
+/// only blanks between them (`1,,2`), which is a number left out, not a
+/// separator doubled.
+static std::optional<unsigned> findEmptyField(StringRef text) {
+  unsigned line = 1;
+  bool afterComma = false;
+  for (char c : text) {
+    if (c == '\n') {
+      ++line;
+      afterComma = false;
+    } else if (c == ',') {
+      if (afterComma)
+        return line;
+      afterComma = true;
+    } else if (c != ' ' && c != '\t' && c != '\r') {
+      afterComma = false;
+    }
+  }
+  return std::nullopt;
+}
+
 uint64_t HostArray::getRowScalars() const {
   return type.getShape().back() * getWidth();
 }
@@ -367,6 +388,9 @@ Error HostArray::checkRows(ArrayRef<std::pair<StringRef, unsigned>> numbers,
 
 Error HostArray::fillFromList(StringRef text, const Twine &origin,
                               bool fromFile) {
+  if (std::optional<unsigned> line = findEmptyField(text))
+    return makeError(origin + (fromFile ? ", line " + Twine(*line) : Twine()) +
+                     ": two commas with no number between them");
   SmallVector<std::pair<StringRef, unsigned>> numbers = splitNumbers(text);
   // The rows first: a row one number short is named by its line, not only
   // counted in the total.

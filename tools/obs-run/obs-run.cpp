@@ -97,7 +97,8 @@ static cl::opt<uint64_t> lengthOption(
              "(memref<?xT>) that an --input of no length of its own (iota, "
              "random) fills. Otherwise a dynamic memref takes its length "
              "from its input (a file or a list), and one with no --input "
-             "(an output) the length of the function's first argument"),
+             "(an output) the length of the function's first argument; at "
+             "most 2147483647"),
     cl::value_desc("N"), cl::cat(runCategory));
 
 static cl::opt<std::string> outputFile(
@@ -811,6 +812,13 @@ obs::Job describeEntryJob(ModuleOp module, bool needsData) {
     if (!memref.hasStaticShape() && needsData)
       length = dynamicLength(memref, index, job);
     addArray(job, arrayOfMemRef(memref, length));
+    // After the memory: a length no machine could hold says so first. A
+    // launch's memref of dynamic size holds at most 2^31 - 1 elements, the
+    // length of its nominal static type.
+    if (length > uint64_t(std::numeric_limits<int32_t>::max()))
+      fail("argument " + llvm::Twine(index) + " has " + llvm::Twine(length) +
+           " elements, more than the 2147483647 a memref of dynamic size "
+           "may hold");
   }
   if (entry.getNumResults())
     fail("@" + entryName +
