@@ -222,8 +222,12 @@ static LogicalResult verifyPlanAttribute(Operation *op,
     if (!bytes)
       return misplaced("needs the kernel's 'obs.shared_bytes': an offset is "
                        "into the arena the plan sizes");
+    // An offset is inside the arena; a kernel whose buffers are all empty
+    // (arrays of 0 elements) has an arena of 0 bytes, and its offsets 0.
+    int64_t arena = bytes.getInt();
     for (int64_t offset : offsets.asArrayRef())
-      if (offset < 0 || offset % 16 != 0 || offset >= bytes.getInt())
+      if (offset < 0 || offset % 16 != 0 ||
+          (arena ? offset >= arena : offset != 0))
         return misplaced("holds offset ")
                << offset << ", which is not a multiple of 16 within the "
                << bytes.getInt() << "-byte arena";

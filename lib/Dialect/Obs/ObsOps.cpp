@@ -287,10 +287,28 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
       [](Builder &builder, ArrayRef<Type> argTypes, ArrayRef<Type> results,
          function_interface_impl::VariadicFlag,
          std::string &) { return builder.getFunctionType(argTypes, results); };
-  return function_interface_impl::parseFunctionOp(
-      parser, result, /*allowVariadic=*/false,
-      getFunctionTypeAttrName(result.name), buildFuncType,
-      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  if (failed(function_interface_impl::parseFunctionOp(
+          parser, result, /*allowVariadic=*/false,
+          getFunctionTypeAttrName(result.name), buildFuncType,
+          getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name))))
+    return failure();
+  // `threads` and `strategy` written in the attribute dictionary become the
+  // op's properties, and one of the wrong kind would be dropped without a
+  // word (`threads = 1.5` ran on a thread per element).
+  if (Attribute threads =
+          result.attributes.get(getThreadsAttrName(result.name));
+      threads && !isa<IntegerAttr>(threads))
+    return parser.emitError(loc)
+           << "'threads' must be a positive integer (an i64), not " << threads;
+  if (Attribute strategy =
+          result.attributes.get(getStrategyAttrName(result.name));
+      strategy && !isa<WorkStrategyAttr>(strategy))
+    return parser.emitError(loc)
+           << "'strategy' must be a #obs.strategy<strided|blocked|compact|"
+              "cost>, not "
+           << strategy;
+  return success();
 }
 
 void KernelOp::print(OpAsmPrinter &p) {
