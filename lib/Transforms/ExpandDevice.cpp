@@ -70,10 +70,12 @@ ObsExpandDevicePass::populatePatterns(RewritePatternSet &patterns,
 
 void ObsExpandDevicePass::runOnOperation() {
   ModuleOp module = getOperation();
-  if (tile && (!llvm::isPowerOf2_64(tile) || tile > 65536)) {
+  // A tile of one element would make every level of a reduce or scan as
+  // long as the last, and the plan would never end.
+  if (tile && (!llvm::isPowerOf2_64(tile) || tile < 2 || tile > 65536)) {
     mlir::emitError(module.getLoc())
         << "obs-expand-device: tile=" << tile.getValue()
-        << " is not a power of two of at most 65536";
+        << " is not a power of two from 2 to 65536";
     return signalPassFailure();
   }
   if (failed(expandTiledLaunches(module)) ||

@@ -1,8 +1,12 @@
 // RUN: obs-opt %s --obs-expand-device -split-input-file | FileCheck %s
 // RUN: obs-opt %s --obs-expand-device=tile=4 -split-input-file | FileCheck %s --check-prefix=TILE4
 // RUN: not obs-opt %s --obs-expand-device=tile=6 2>&1 | FileCheck %s --check-prefix=BAD-TILE
+// RUN: not obs-opt %s --obs-expand-device=tile=1 2>&1 | FileCheck %s --check-prefix=ONE-TILE
 
-// BAD-TILE: obs-expand-device: tile=6 is not a power of two of at most 65536
+// BAD-TILE: obs-expand-device: tile=6 is not a power of two from 2 to 65536
+// A tile of one element made every level of a reduce or scan as long as
+// the last: the plan recursed until the stack overflowed.
+// ONE-TILE: obs-expand-device: tile=1 is not a power of two from 2 to 65536
 
 // A reduce of i32: tiles of 8,192 on 256 threads, absent elements the
 // identity; a tree folds each tile to its one-element total.

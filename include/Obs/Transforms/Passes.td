@@ -162,7 +162,8 @@ def ObsExpandDevice : Pass<"obs-expand-device", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"tile", "tile", "uint64_t", /*default=*/"0",
-           "Elements per tile, a power of two (0: chosen per element type). "
+           "Elements per tile, a power of two from 2 to 65536 (0: chosen "
+           "per element type). "
            "Small tiles make plans of many levels on short arrays">,
     ListOption<"algorithms", "algorithms", "std::string",
                "The device algorithms to expand with, of map, reduce, scan, "

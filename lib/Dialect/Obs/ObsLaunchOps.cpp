@@ -321,6 +321,18 @@ static LogicalResult verifyTiledLaunch(LaunchOp launch, KernelOp kernel) {
     }
     SmallVector<uint64_t> shape(operand.type.getShape());
     auto type = cast<MemRefType>(memref.getType());
+    // A tile of no rows or no columns tiles nothing, and places a block's
+    // tile by dividing by its sizes.
+    if (shape.size() >= 2 && (shape[0] == 0 || shape[1] == 0)) {
+      InFlightDiagnostic diag =
+          launch.emitOpError()
+          << "tiles its memrefs, but " << which << " " << position << " holds "
+          << operand.type
+          << ", a tile of no rows or no columns: a tile has at least one of "
+             "each";
+      diag.attachNote(kernel.getLoc()) << "the kernel";
+      return diag;
+    }
     Type scalar =
         flattenElementType(operand.type.getLeafType())[operand.component];
     bool ok = shape.size() >= 2 && type.getRank() == int64_t(shape.size()) &&

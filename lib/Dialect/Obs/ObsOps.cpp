@@ -339,44 +339,6 @@ LogicalResult KernelOp::verify() {
   return success();
 }
 
-/// Element code holds only what every target computes alike and the proof
-/// models: arith, math and ub ops, and scf's structured control flow
-/// (`scf.if`, `scf.for`, `scf.while`). Anything else is an error at the op
-/// (fail closed): a gpu op would compute with the thread or block that runs
-/// it, which obs's code never sees, a call hides code from the proof, and
-/// an op of another dialect may mean something no target runs. Ops of
-/// unregistered dialects, which only tests allow, pass here and are
-/// rejected by the proof if they reach it.
-static LogicalResult verifyElementOp(Operation *op) {
-  // math by its name: the dialect does not depend on it (a kernel that
-  // uses it has it loaded).
-  if (!op->isRegistered() ||
-      isa_and_present<ObsDialect, arith::ArithDialect, ub::UBDialect>(
-          op->getDialect()) ||
-      op->getDialect()->getNamespace() == "math" ||
-      isa<scf::IfOp, scf::ForOp, scf::WhileOp, scf::ConditionOp, scf::YieldOp>(
-          op))
-    return success();
-  InFlightDiagnostic diag = op->emitOpError()
-                            << "cannot be in element code, which holds only "
-                               "arith, math, ub, scf.if, scf.for, scf.while "
-                               "and obs ops: ";
-  StringRef name = op->getName().getStringRef();
-  if (name == "gpu.block_id")
-    diag << "the block's index is obs.block_id, the same in every target";
-  else if (name == "gpu.thread_id" || name == "gpu.lane_id")
-    diag << "which thread computes an element is its sync's work "
-            "assignment, so compute from the element's index";
-  else if (name == "gpu.shuffle")
-    diag << "threads exchange values through an array kept in shuffles "
-            "(obs.sync shuffle), which the proof checks";
-  else if (isa<CallOpInterface>(op))
-    diag << "the proof does not follow calls; write the callee's code here";
-  else
-    diag << "the proof models nothing else";
-  return tagError(diag, ErrorKind::UnsafeProgram);
-}
-
 std::optional<ConstantIntRanges> mlir::obs::inferIntegerRange(
     Value value,
     function_ref<std::optional<ConstantIntRanges>(Value)> leafRange,
@@ -409,14 +371,6 @@ std::optional<ConstantIntRanges> mlir::obs::inferIntegerRange(
                                   result = r;
                               });
   return result;
-}
-
-LogicalResult mlir::obs::verifyElementCode(Region &region) {
-  WalkResult result = region.walk([](Operation *nested) {
-    return failed(verifyElementOp(nested)) ? WalkResult::interrupt()
-                                           : WalkResult::advance();
-  });
-  return failure(result.wasInterrupted());
 }
 
 LogicalResult KernelOp::verifyRegions() {

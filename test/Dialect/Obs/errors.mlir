@@ -1544,6 +1544,34 @@ func.func @partial_tiles(%x: memref<4x12xi32>, %y: memref<5x12xi32>) {
 
 // -----
 
+// A tile of no columns (or no rows) tiles nothing: the verifier divided a
+// memref's sizes by the tile's with layouts (SIGFPE while parsing), and
+// obs-expand-device did without them.
+// expected-note @+1 {{the kernel}}
+obs.kernel @empty_tile(%a: !obs.arr<2 x !obs.arr<0 x i32>>) -> !obs.arr<2 x !obs.arr<0 x i32>> {
+  obs.return %a : !obs.arr<2 x !obs.arr<0 x i32>>
+}
+func.func @empty_tiles_laid_out(%x: memref<4x0xi32>, %y: memref<4x0xi32>) {
+  // expected-error @+1 {{tiles its memrefs, but ins 0 holds '!obs.arr<2 x !obs.arr<0 x i32>>', a tile of no rows or no columns: a tile has at least one of each}}
+  obs.launch @empty_tile grid(2, 3) ins(%x : memref<4x0xi32>) outs(%y : memref<4x0xi32>)
+      layouts [affine_map<(r, c) -> (r, c)>, affine_map<(r, c) -> (r, c)>]
+  return
+}
+
+// -----
+
+// expected-note @+1 {{the kernel}}
+obs.kernel @empty_tile(%a: !obs.arr<2 x !obs.arr<0 x i32>>) -> !obs.arr<2 x !obs.arr<0 x i32>> {
+  obs.return %a : !obs.arr<2 x !obs.arr<0 x i32>>
+}
+func.func @empty_tiles(%x: memref<4x0xi32>, %y: memref<4x0xi32>) {
+  // expected-error @+1 {{a tile of no rows or no columns}}
+  obs.launch @empty_tile grid(2, 3) ins(%x : memref<4x0xi32>) outs(%y : memref<4x0xi32>)
+  return
+}
+
+// -----
+
 obs.kernel @tile(%a: !obs.arr<2 x !obs.arr<4 x i32>>) -> !obs.arr<2 x !obs.arr<4 x i32>> {
   obs.return %a : !obs.arr<2 x !obs.arr<4 x i32>>
 }

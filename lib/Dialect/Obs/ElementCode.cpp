@@ -1,0 +1,65 @@
+//===- ElementCode.cpp - what element code may hold ----------------------===//
+//
+// The allowlist of element code, which every region that computes elements
+// (obs ops' bodies, device ops' regions) is held to: what the proof models
+// and every target computes alike (docs/Rationale.md, "Element code holds
+// only what the proof models").
+//
+//===----------------------------------------------------------------------===//
+
+#include "Obs/Dialect/Obs/ObsDialect.h"
+#include "Obs/Dialect/Obs/ObsOps.h"
+#include "Obs/Support/ErrorKinds.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::obs;
+
+/// Element code holds only what every target computes alike and the proof
+/// models: arith, math and ub ops, and scf's structured control flow
+/// (`scf.if`, `scf.for`, `scf.while`). Anything else is an error at the op
+/// (fail closed): a gpu op would compute with the thread or block that runs
+/// it, which obs's code never sees, a call hides code from the proof, and
+/// an op of another dialect may mean something no target runs. Ops of
+/// unregistered dialects, which only tests allow, pass here and are
+/// rejected by the proof if they reach it.
+static LogicalResult verifyElementOp(Operation *op) {
+  // math by its name: the dialect does not depend on it (a kernel that
+  // uses it has it loaded).
+  if (!op->isRegistered() ||
+      isa_and_present<ObsDialect, arith::ArithDialect, ub::UBDialect>(
+          op->getDialect()) ||
+      op->getDialect()->getNamespace() == "math" ||
+      isa<scf::IfOp, scf::ForOp, scf::WhileOp, scf::ConditionOp, scf::YieldOp>(
+          op))
+    return success();
+  InFlightDiagnostic diag = op->emitOpError()
+                            << "cannot be in element code, which holds only "
+                               "arith, math, ub, scf.if, scf.for, scf.while "
+                               "and obs ops: ";
+  StringRef name = op->getName().getStringRef();
+  if (name == "gpu.block_id")
+    diag << "the block's index is obs.block_id, the same in every target";
+  else if (name == "gpu.thread_id" || name == "gpu.lane_id")
+    diag << "which thread computes an element is its sync's work "
+            "assignment, so compute from the element's index";
+  else if (name == "gpu.shuffle")
+    diag << "threads exchange values through an array kept in shuffles "
+            "(obs.sync shuffle), which the proof checks";
+  else if (isa<CallOpInterface>(op))
+    diag << "the proof does not follow calls; write the callee's code here";
+  else
+    diag << "the proof models nothing else";
+  return tagError(diag, ErrorKind::UnsafeProgram);
+}
+
+LogicalResult mlir::obs::verifyElementCode(Region &region) {
+  WalkResult result = region.walk([](Operation *nested) {
+    return failed(verifyElementOp(nested)) ? WalkResult::interrupt()
+                                           : WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
