@@ -8,6 +8,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/SHA256.h"
 #include "llvm/Support/xxhash.h"
 
 using namespace mlir;
@@ -73,6 +74,21 @@ std::string CompileCache::pathOf(StringRef key, Entry entry) const {
   return std::string(path);
 }
 
+/// Every entry ends in a line of this tag and the SHA-256 of what comes
+/// before it, in hex (what `sha256sum` prints, so that a test can write an
+/// entry): an entry damaged on disk (a flipped byte in object code ran as
+/// other code, a damaged bytecode hung its reader) fails the check and is a
+/// miss.
+static constexpr llvm::StringLiteral kChecksumTag = "obs-sha256 ";
+static constexpr size_t kTrailerBytes = kChecksumTag.size() + 64 + 1;
+
+/// The trailer of `content`: the tag, its hash and a newline.
+static std::string getTrailer(StringRef content) {
+  std::array<uint8_t, 32> hash = llvm::SHA256::hash(ArrayRef(
+      reinterpret_cast<const uint8_t *>(content.data()), content.size()));
+  return (kChecksumTag + llvm::toHex(hash, /*LowerCase=*/true) + "\n").str();
+}
+
 std::unique_ptr<llvm::MemoryBuffer> CompileCache::load(StringRef key,
                                                        Entry entry) const {
   if (!isEnabled())
@@ -80,9 +96,14 @@ std::unique_ptr<llvm::MemoryBuffer> CompileCache::load(StringRef key,
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       llvm::MemoryBuffer::getFile(pathOf(key, entry), /*IsText=*/false,
                                   /*RequiresNullTerminator=*/false);
-  if (!buffer || (*buffer)->getBufferSize() == 0)
+  if (!buffer || (*buffer)->getBufferSize() <= kTrailerBytes)
     return nullptr;
-  return std::move(*buffer);
+  StringRef stored = (*buffer)->getBuffer();
+  StringRef content = stored.drop_back(kTrailerBytes);
+  if (stored.take_back(kTrailerBytes) != getTrailer(content))
+    return nullptr;
+  return llvm::MemoryBuffer::getMemBufferCopy(content,
+                                              (*buffer)->getBufferIdentifier());
 }
 
 void CompileCache::store(StringRef key,
@@ -98,9 +119,27 @@ void CompileCache::store(StringRef key,
     return;
   llvm::sys::Process::SafelyCloseFileDescriptor(descriptor);
   write(temporary);
-  uint64_t size = 0;
-  if (llvm::sys::fs::file_size(temporary, size) || size == 0 ||
-      llvm::sys::fs::rename(temporary, pathOf(key, entry)))
+  // The entry's checksum after what `write` wrote, then the entry in place.
+  bool kept = false;
+  if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> written =
+          llvm::MemoryBuffer::getFile(temporary, /*IsText=*/false,
+                                      /*RequiresNullTerminator=*/false);
+      written && (*written)->getBufferSize() > 0) {
+    std::string trailer = getTrailer((*written)->getBuffer());
+    written->reset();
+    std::error_code error;
+    {
+      llvm::raw_fd_ostream os(temporary, error, llvm::sys::fs::OF_Append);
+      if (!error) {
+        os << trailer;
+        os.close();
+        error = os.error();
+        os.clear_error();
+      }
+    }
+    kept = !error && !llvm::sys::fs::rename(temporary, pathOf(key, entry));
+  }
+  if (!kept)
     llvm::sys::fs::remove(temporary);
 }
 

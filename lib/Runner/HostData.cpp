@@ -223,9 +223,15 @@ Error HostArray::set(uint64_t k, const Number &value, StringRef spelling) {
     std::memcpy(slot, &real, 8);
     return Error::success();
   case ScalarType::F32: {
-    if (std::isfinite(real) && std::fabs(real) > FLT_MAX)
+    // A number fits where it rounds to a finite float: 3.4028235e+38, which
+    // --output writes for FLT_MAX, is a little above it and rounds to it.
+    APFloat single(real);
+    bool losesInfo;
+    APFloat::opStatus status = single.convert(
+        APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven, &losesInfo);
+    if (std::isfinite(real) && (status & APFloat::opOverflow))
       return makeError("'" + shown + "' does not fit f32");
-    float narrow = static_cast<float>(real);
+    float narrow = single.convertToFloat();
     std::memcpy(slot, &narrow, 4);
     return Error::success();
   }
@@ -537,7 +543,22 @@ static Expected<NpyHeader> parseNpyHeader(StringRef bytes, StringRef path) {
   header.descr = descr.drop_front()
                      .take_until([](char c) { return c == '\'' || c == '"'; })
                      .str();
-  header.fortranOrder = field("fortran_order").starts_with("True");
+  // Each key once (numpy would take a repeated key's last value), and an
+  // order that is True or False, as numpy writes and reads it.
+  for (StringRef key : {"descr", "fortran_order", "shape"})
+    if (dict.count(("'" + key + "'").str()) > 1)
+      return bad("its header names '" + key + "' twice");
+  StringRef order = field("fortran_order");
+  if (order.empty())
+    return bad("its header has no 'fortran_order'");
+  auto isWord = [&](StringRef word) {
+    return order.starts_with(word) &&
+           (order.size() == word.size() ||
+            StringRef(",} ").contains(order[word.size()]));
+  };
+  if (!isWord("True") && !isWord("False"))
+    return bad("its 'fortran_order' is neither True nor False");
+  header.fortranOrder = isWord("True");
   StringRef shape = field("shape");
   if (!shape.consume_front("("))
     return bad("its header has no 'shape'");
@@ -623,9 +644,12 @@ Error HostArray::fillFromNpy(StringRef path) {
   for (uint64_t k = 0; k < count; ++k) {
     uint64_t leaf = k / getWidth();
     unsigned c = k % getWidth();
-    std::memcpy(reinterpret_cast<char *>(storage[c].data()) +
-                    leaf * scalar.bytes,
-                data.data() + k * scalar.bytes, scalar.bytes);
+    char *slot =
+        reinterpret_cast<char *>(storage[c].data()) + leaf * scalar.bytes;
+    std::memcpy(slot, data.data() + k * scalar.bytes, scalar.bytes);
+    // A bool is any byte, true unless 0, as numpy reads it.
+    if (scalar.kind == ScalarType::I1)
+      *slot = *slot != 0;
   }
   return Error::success();
 }

@@ -10,8 +10,9 @@
 // LLVM's optimisation.
 //
 // Entries are written to a temporary file and renamed into place, so that
-// runs in parallel never read half an entry; an entry that cannot be loaded
-// is a miss, and is written again.
+// runs in parallel never read half an entry. Each ends in a hash of its
+// content, checked as it is loaded: an entry damaged on disk, like one that
+// cannot be loaded, is a miss, and is written again.
 //
 //===----------------------------------------------------------------------===//
 

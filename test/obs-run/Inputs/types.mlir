@@ -92,3 +92,8 @@ obs.kernel @row_sums(%g: !obs.arr<2 x !obs.arr<3 x i32>>) -> !obs.arr<2 x i32> {
   }
   obs.return %0 : !obs.arr<2 x i32>
 }
+
+obs.kernel @rev_f32(%a: !obs.arr<4 x f32>) -> !obs.arr<4 x f32> {
+  %0 = obs.rev %a : !obs.arr<4 x f32>
+  obs.return %0 : !obs.arr<4 x f32>
+}
