@@ -704,6 +704,20 @@ Error HostArray::write(StringRef path) const {
   raw_fd_ostream os(path, error);
   if (error)
     return makeError("cannot write '" + path + "': " + error.message());
+  if (Error written = writeTo(os, path))
+    return written;
+  // A full disk is the user's to hear about, in one line (the stream's
+  // destructor would stop with an LLVM ERROR).
+  os.close();
+  if (os.has_error()) {
+    error = os.error();
+    os.clear_error();
+    return makeError("cannot write '" + path + "': " + error.message());
+  }
+  return Error::success();
+}
+
+Error HostArray::writeTo(raw_fd_ostream &os, StringRef path) const {
   // Text, one number a line, unless it is to be a .npy.
   if (!path.ends_with(".npy")) {
     for (uint64_t k = 0; k < getNumScalars(); ++k)
@@ -782,4 +796,18 @@ void PackedMemRefs::addPointer(void *pointer) {
 void PackedMemRefs::addInteger(int64_t value) {
   fieldIntegers.push_back(value);
   packed.push_back(&fieldIntegers.back());
+}
+
+std::string obs_run::getNumberedPath(StringRef path, unsigned index,
+                                     unsigned count) {
+  if (count == 1)
+    return path.str();
+  // The extension's dot: in the file's name, not in a directory's.
+  size_t nameStart = path.find_last_of('/');
+  nameStart = nameStart == StringRef::npos ? 0 : nameStart + 1;
+  size_t dot = path.rfind('.');
+  if (dot == StringRef::npos || dot < nameStart)
+    dot = path.size();
+  return (path.take_front(dot) + "." + Twine(index) + path.drop_front(dot))
+      .str();
 }

@@ -441,8 +441,15 @@ Target::refine(ModuleOp module, const CompileOptions &options) const {
         [&](StringRef path) {
           std::error_code error;
           llvm::raw_fd_ostream file(path, error);
-          if (!error)
-            file << bytecode;
+          if (error)
+            return;
+          file << bytecode;
+          // A write that failed (a full disk) leaves nothing to keep.
+          file.close();
+          if (file.has_error()) {
+            file.clear_error();
+            (void)llvm::sys::fs::remove(path);
+          }
         },
         CompileCache::Entry::RefinedProgram);
   return copy;

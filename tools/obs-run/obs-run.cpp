@@ -313,22 +313,6 @@ void failOn(llvm::Error error, const llvm::Twine &context = "") {
     fail(context + llvm::toString(std::move(error)));
 }
 
-/// The file an output goes to: FILE itself, or FILE.i.ext with several.
-std::string outputPath(unsigned index, unsigned count) {
-  if (count == 1)
-    return outputFile;
-  llvm::StringRef path(outputFile);
-  // The extension's dot: in the file's name, not in a directory's.
-  size_t nameStart = path.find_last_of('/');
-  nameStart = nameStart == llvm::StringRef::npos ? 0 : nameStart + 1;
-  size_t dot = path.rfind('.');
-  if (dot == llvm::StringRef::npos || dot < nameStart)
-    dot = path.size();
-  return (path.take_front(dot) + "." + llvm::Twine(index) +
-          path.drop_front(dot))
-      .str();
-}
-
 /// Adds an array of `type` to `job`, unless the job's arrays would need
 /// more memory than this machine has: refused before anything is allocated.
 void addArray(obs::Job &job, obs::ArrType type) {
@@ -883,7 +867,8 @@ void writeResults(obs::Job &job) {
       llvm::outs() << "\n";
       continue;
     }
-    failOn(result.write(outputPath(index, numResults)));
+    failOn(
+        result.write(obs_run::getNumberedPath(outputFile, index, numResults)));
   }
 }
 
@@ -909,6 +894,19 @@ void takeOnlyListedOptions() {
       others.push_back(option);
   for (cl::Option *option : others)
     option->removeArgument();
+}
+
+/// `code`, or 1 where the standard output could not be written (a full
+/// disk): said in one line, where the stream's destructor would stop with
+/// an LLVM ERROR.
+static int finishOutput(int code) {
+  llvm::outs().flush();
+  if (!llvm::outs().has_error())
+    return code;
+  llvm::errs() << "obs-run: cannot write the standard output: "
+               << llvm::outs().error().message() << "\n";
+  llvm::outs().clear_error();
+  return 1;
 }
 
 int main(int argc, char **argv) {
@@ -970,7 +968,7 @@ int main(int argc, char **argv) {
   if (!emitStage.empty()) {
     if (obs::statisticsRequested())
       obs::printStatistics(llvm::errs());
-    return 0;
+    return finishOutput(0);
   }
 
   // The inputs as they were, for ref to run on: only with --check.
@@ -988,7 +986,8 @@ int main(int argc, char **argv) {
     TimingScope writing = timePhase("outputs");
     writeResults(*job);
     // Before the timing report, which goes to stderr as obs-run ends.
-    llvm::outs().flush();
+    if (int code = finishOutput(0))
+      return code;
   }
   return 0;
 }

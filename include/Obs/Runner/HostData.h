@@ -81,6 +81,8 @@ public:
   void print(llvm::raw_ostream &os) const;
   /// Writes FILE.txt (one scalar per line) or FILE.npy.
   llvm::Error write(llvm::StringRef path) const;
+  /// The same into `os`, opened on `path` (whose extension says the form).
+  llvm::Error writeTo(llvm::raw_fd_ostream &os, llvm::StringRef path) const;
 
 private:
   /// Fills the array from the numbers of `text`, a list or (`fromFile`) a
@@ -140,6 +142,11 @@ private:
   std::deque<int64_t> fieldIntegers;
   llvm::SmallVector<void *> packed;
 };
+
+/// The file output `index` of `count` goes to: `path` itself for one,
+/// else PATH.index.ext (`out.npy` gives `out.0.npy`, `out.1.npy`).
+std::string getNumberedPath(llvm::StringRef path, unsigned index,
+                            unsigned count);
 
 } // namespace obs_run
 
