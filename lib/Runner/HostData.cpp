@@ -339,11 +339,12 @@ splitNumbers(StringRef text) {
 }
 
 /// The 1-based line of the first empty field of `text`, two commas with
-/// only blanks between them (`1,,2`), which is a number left out, not a
-/// separator doubled.
+/// only blanks between them (`1,,2`) or a comma first (`,1`), which is a
+/// number left out, not a separator doubled.
 static std::optional<unsigned> findEmptyField(StringRef text) {
   unsigned line = 1;
-  bool afterComma = false;
+  // A comma first is a number left out before it too.
+  bool afterComma = true;
   for (char c : text) {
     if (c == '\n') {
       ++line;
@@ -396,7 +397,7 @@ Error HostArray::fillFromList(StringRef text, const Twine &origin,
                               bool fromFile) {
   if (std::optional<unsigned> line = findEmptyField(text))
     return makeError(origin + (fromFile ? ", line " + Twine(*line) : Twine()) +
-                     ": two commas with no number between them");
+                     ": a comma with no number before it");
   SmallVector<std::pair<StringRef, unsigned>> numbers = splitNumbers(text);
   // The rows first: a row one number short is named by its line, not only
   // counted in the total.
@@ -449,9 +450,13 @@ Error HostArray::fill(StringRef spec) {
                        "integer SEED, not 'random:" +
                        spec + "'");
     double low = 0, high = 100;
-    if (fields.size() == 3 && (fields[1].getAsDouble(low) ||
-                               fields[2].getAsDouble(high) || low > high))
-      return makeError("random:SEED:LO:HI needs numbers LO <= HI, not '" +
+    // Finite bounds (NaN compares as neither, and an infinite span made
+    // every number NaN), LO <= HI.
+    if (fields.size() == 3 &&
+        (fields[1].getAsDouble(low) || fields[2].getAsDouble(high) ||
+         !std::isfinite(low) || !std::isfinite(high) || !(low <= high)))
+      return makeError("random:SEED:LO:HI needs finite numbers LO <= HI, "
+                       "not '" +
                        fields[1] + "' and '" + fields[2] + "'");
     uint64_t state = seed;
     for (uint64_t k = 0; k < getNumScalars(); ++k) {
