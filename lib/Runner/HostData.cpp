@@ -484,7 +484,7 @@ Error HostArray::fill(StringRef spec) {
     return Error::success();
   }
   if (sys::fs::is_regular_file(spec)) {
-    if (spec.ends_with(".npy"))
+    if (spec.ends_with_insensitive(".npy"))
       return fillFromNpy(spec);
     ErrorOr<std::unique_ptr<MemoryBuffer>> file =
         MemoryBuffer::getFile(spec, /*IsText=*/true);
@@ -494,7 +494,10 @@ Error HostArray::fill(StringRef spec) {
     return fillFromList((*file)->getBuffer(), "'" + spec + "'",
                         /*fromFile=*/true);
   }
-  if (spec.ends_with(".npy") || spec.ends_with(".txt") || spec.contains('/'))
+  if (sys::fs::is_directory(spec))
+    return makeError("cannot read '" + spec + "': it is a directory");
+  if (spec.ends_with_insensitive(".npy") ||
+      spec.ends_with_insensitive(".txt") || spec.contains('/'))
     return makeError("cannot open '" + spec + "': no such file");
   // One word that is not a number is a misspelt form, not a list.
   Expected<Number> single = parseNumber(spec, {ScalarType::F64, 8, true});
@@ -585,11 +588,12 @@ Expected<std::optional<uint64_t>> obs_run::countInputScalars(StringRef spec) {
     return std::nullopt;
   if (sys::fs::is_regular_file(spec)) {
     ErrorOr<std::unique_ptr<MemoryBuffer>> file =
-        MemoryBuffer::getFile(spec, /*IsText=*/!spec.ends_with(".npy"));
+        MemoryBuffer::getFile(spec,
+                              /*IsText=*/!spec.ends_with_insensitive(".npy"));
     if (!file)
       return makeError("cannot read '" + spec +
                        "': " + file.getError().message());
-    if (!spec.ends_with(".npy"))
+    if (!spec.ends_with_insensitive(".npy"))
       return splitNumbers((*file)->getBuffer()).size();
     Expected<NpyHeader> header = parseNpyHeader((*file)->getBuffer(), spec);
     if (!header)
@@ -724,7 +728,7 @@ Error HostArray::write(StringRef path) const {
 
 Error HostArray::writeTo(raw_fd_ostream &os, StringRef path) const {
   // Text, one number a line, unless it is to be a .npy.
-  if (!path.ends_with(".npy")) {
+  if (!path.ends_with_insensitive(".npy")) {
     for (uint64_t k = 0; k < getNumScalars(); ++k)
       os << formatNumber(components[k % getWidth()], get(k)) << "\n";
     return Error::success();
