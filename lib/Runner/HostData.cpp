@@ -134,7 +134,11 @@ static Expected<Number> parseNumber(StringRef token, const ScalarType &type) {
   Number number;
   // A float's integer-looking token is read as a float too, so that "-0"
   // is -0.0.
-  if (!type.isFloat && !token.getAsInteger(10, number.integer))
+  // An integer may have a sign of either kind, as a float may.
+  StringRef digits = token;
+  if (digits.size() > 1 && digits.front() == '+' && digits[1] != '-')
+    digits = digits.drop_front();
+  if (!type.isFloat && !digits.getAsInteger(10, number.integer))
     return number;
   bool integral = !token.empty() &&
                   token.drop_front(token.front() == '-' || token.front() == '+')
