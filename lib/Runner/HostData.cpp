@@ -140,6 +140,18 @@ static Expected<Number> parseNumber(StringRef token, const ScalarType &type) {
     digits = digits.drop_front();
   if (!type.isFloat && !digits.getAsInteger(10, number.integer))
     return number;
+  // Hexadecimal, as floats read it (strtod): 0x10 is 16, -0x10 is -16.
+  if (!type.isFloat) {
+    StringRef hex = digits;
+    bool negative = hex.consume_front("-");
+    uint64_t magnitude;
+    if ((hex.consume_front("0x") || hex.consume_front("0X")) &&
+        !hex.getAsInteger(16, magnitude) &&
+        magnitude <= (negative ? uint64_t(1) << 63 : uint64_t(INT64_MAX))) {
+      number.integer = negative ? int64_t(0 - magnitude) : int64_t(magnitude);
+      return number;
+    }
+  }
   bool integral = !token.empty() &&
                   token.drop_front(token.front() == '-' || token.front() == '+')
                           .find_first_not_of("0123456789") == StringRef::npos;
