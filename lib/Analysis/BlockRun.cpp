@@ -700,6 +700,39 @@ LogicalResult ThreadRunner::skipLoop(const Instruction &instruction,
   return success();
 }
 
+/// Whether `counter` is below `upper` as `loop` compares its counter: in
+/// its width (values are held sign-extended), signed or unsigned.
+static bool isCounterBelow(const ForInstruction &loop, int64_t counter,
+                           int64_t upper) {
+  if (!loop.isUnsigned)
+    return llvm::SignExtend64(counter, loop.width) <
+           llvm::SignExtend64(upper, loop.width);
+  uint64_t mask = llvm::maskTrailingOnes<uint64_t>(loop.width);
+  return (uint64_t(counter) & mask) < (uint64_t(upper) & mask);
+}
+
+/// `counter` + `step` as `loop`'s lowered counter holds it (sign-extended
+/// from its width), or none where the sum leaves the width's range: there
+/// the lowered loop wraps.
+static std::optional<int64_t> stepCounter(const ForInstruction &loop,
+                                          int64_t counter, int64_t step) {
+  unsigned width = loop.width;
+  if (loop.isUnsigned) {
+    uint64_t mask = llvm::maskTrailingOnes<uint64_t>(width);
+    uint64_t from = uint64_t(counter) & mask;
+    uint64_t sum = from + (uint64_t(step) & mask);
+    if (sum < from || (sum & ~mask))
+      return std::nullopt;
+    return llvm::SignExtend64(sum, width);
+  }
+  int64_t sum;
+  if (llvm::AddOverflow(llvm::SignExtend64(counter, width),
+                        llvm::SignExtend64(step, width), sum) ||
+      !llvm::isIntN(width, sum))
+    return std::nullopt;
+  return sum;
+}
+
 LogicalResult ThreadRunner::runFor(const Instruction &instruction,
                                    Lanes lanes) {
   const ForInstruction &loop = program.fors[instruction.immediate];
@@ -725,19 +758,12 @@ LogicalResult ThreadRunner::runFor(const Instruction &instruction,
   SmallVector<uint32_t> iterating;
   ++loops;
   llvm::scope_exit leave([&] { --loops; });
-  // The counter as the lowered loop holds it: `width` bits, compared
-  // signed or unsigned.
-  auto below = [&](int64_t value, uint32_t lane) {
-    APInt at(loop.width, value, /*isSigned=*/true, /*implicitTrunc=*/true);
-    APInt upper(loop.width, valueOf(loop.upper, lane), /*isSigned=*/true,
-                /*implicitTrunc=*/true);
-    return loop.isUnsigned ? at.ult(upper) : at.slt(upper);
-  };
   SmallVector<bool> ran(lanes.size());
   while (true) {
     iterating.clear();
     for (auto [index, lane] : llvm::enumerate(lanes)) {
-      ran[index] = below(counter[index], lane);
+      ran[index] =
+          isCounterBelow(loop, counter[index], valueOf(loop.upper, lane));
       if (ran[index]) {
         iterating.push_back(lane);
         setInt(loop.inductionVar, lane, counter[index]);
@@ -765,21 +791,16 @@ LogicalResult ThreadRunner::runFor(const Instruction &instruction,
         continue;
       // A step past the counter's largest value wraps in the lowered loop,
       // which then goes on where MLIR's loop would stop.
-      APInt at(loop.width, counter[index], /*isSigned=*/true,
-               /*implicitTrunc=*/true);
-      APInt step(loop.width, valueOf(loop.step, lane), /*isSigned=*/true,
-                 /*implicitTrunc=*/true);
-      bool overflow = false;
-      APInt next = loop.isUnsigned ? at.uadd_ov(step, overflow)
-                                   : at.sadd_ov(step, overflow);
-      if (overflow)
+      std::optional<int64_t> next =
+          stepCounter(loop, counter[index], valueOf(loop.step, lane));
+      if (!next)
         return tagError(instruction.op->emitOpError()
                             << "is a loop whose counter steps past the "
                                "largest value of its "
                             << loop.width << " bits in thread " << lane
                             << ", where its lowering wraps and goes on",
                         ErrorKind::UnsafeProgram);
-      counter[index] = next.getSExtValue();
+      counter[index] = *next;
     }
   }
   forgetResults(instruction, lanes);

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/InferIntRangeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
@@ -466,9 +467,8 @@ uint32_t ThreadProgram::compileFor(scf::ForOp loop) {
   compiled.upper = slots.lookup(loop.getUpperBound());
   compiled.step = slots.lookup(loop.getStep());
   compiled.inductionVar = slots.lookup(loop.getInductionVar());
-  Type counter = loop.getInductionVar().getType();
-  compiled.width = counter.isIndex() ? IndexType::kInternalStorageBitWidth
-                                     : counter.getIntOrFloatBitWidth();
+  compiled.width =
+      ConstantIntRanges::getStorageBitwidth(loop.getInductionVar().getType());
   compiled.isUnsigned = loop.getUnsignedCmp();
   for (Value carried : loop.getRegionIterArgs())
     compiled.iterArgs.push_back(slots.lookup(carried));

@@ -335,15 +335,30 @@ static std::string formatArrayType(obs::ArrType type) {
 }
 
 /// The numbers of `text` (spaces, tabs, commas and newlines between them),
-/// each with its 1-based line.
+/// each with its 1-based line. `emptyField`, where given, gets the line of
+/// the first field left empty: two commas with only blanks between them
+/// (`1,,2`), or a comma first (`,1`), a number left out rather than a
+/// separator doubled.
 static SmallVector<std::pair<StringRef, unsigned>>
-splitNumbers(StringRef text) {
+splitNumbers(StringRef text, std::optional<unsigned> *emptyField = nullptr) {
   SmallVector<std::pair<StringRef, unsigned>> numbers;
   unsigned line = 1;
   while (!text.empty()) {
     size_t start = text.find_first_not_of(" \t\r,\n");
-    line += text.take_front(start == StringRef::npos ? text.size() : start)
-                .count('\n');
+    StringRef separators =
+        text.take_front(start == StringRef::npos ? text.size() : start);
+    if (emptyField && !*emptyField) {
+      // Commas in one line of the separators: one is a separator, but
+      // none may come first.
+      SmallVector<StringRef> lines;
+      separators.split(lines, '\n');
+      for (auto [index, within] : llvm::enumerate(lines))
+        if (within.count(',') > (numbers.empty() && index == 0 ? 0u : 1u)) {
+          *emptyField = line + index;
+          break;
+        }
+    }
+    line += separators.count('\n');
     if (start == StringRef::npos)
       break;
     text = text.drop_front(start);
@@ -352,28 +367,6 @@ splitNumbers(StringRef text) {
     text = text.drop_front(end == StringRef::npos ? text.size() : end);
   }
   return numbers;
-}
-
-/// The 1-based line of the first empty field of `text`, two commas with
-/// only blanks between them (`1,,2`) or a comma first (`,1`), which is a
-/// number left out, not a separator doubled.
-static std::optional<unsigned> findEmptyField(StringRef text) {
-  unsigned line = 1;
-  // A comma first is a number left out before it too.
-  bool afterComma = true;
-  for (char c : text) {
-    if (c == '\n') {
-      ++line;
-      afterComma = false;
-    } else if (c == ',') {
-      if (afterComma)
-        return line;
-      afterComma = true;
-    } else if (c != ' ' && c != '\t' && c != '\r') {
-      afterComma = false;
-    }
-  }
-  return std::nullopt;
 }
 
 uint64_t HostArray::getRowScalars() const {
@@ -411,10 +404,13 @@ Error HostArray::checkRows(ArrayRef<std::pair<StringRef, unsigned>> numbers,
 
 Error HostArray::fillFromList(StringRef text, const Twine &origin,
                               bool fromFile) {
-  if (std::optional<unsigned> line = findEmptyField(text))
-    return makeError(origin + (fromFile ? ", line " + Twine(*line) : Twine()) +
+  std::optional<unsigned> emptyField;
+  SmallVector<std::pair<StringRef, unsigned>> numbers =
+      splitNumbers(text, &emptyField);
+  if (emptyField)
+    return makeError(origin +
+                     (fromFile ? ", line " + Twine(*emptyField) : Twine()) +
                      ": a comma with no number before it");
-  SmallVector<std::pair<StringRef, unsigned>> numbers = splitNumbers(text);
   // The rows first: a row one number short is named by its line, not only
   // counted in the total.
   if (fromFile)

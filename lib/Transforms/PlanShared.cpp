@@ -135,23 +135,22 @@ ObsPlanSharedPass::padRowsOf(KernelOp kernel,
                              std::shared_ptr<const KernelSimulation> simulation,
                              KernelSimulations &simulations) {
   // Only arrays of rows (or flat arrays of two rows of 32 and more) are
-  // padded: a kernel without any costs no more.
+  // padded: a kernel without any costs no more. Each is known by the index
+  // the lowering gives the kernel's buffer owners in program order.
   SmallVector<Operation *> owners;
-  kernel.walk([&](Operation *op) {
-    if (ownsSharedRows(op))
-      owners.push_back(op);
-  });
+  llvm::DenseMap<Operation *, int64_t> ownerIndex;
+  for (auto [index, owner] : llvm::enumerate(getSharedBufferOwners(kernel))) {
+    ownerIndex[owner] = static_cast<int64_t>(index);
+    if (ownsSharedRows(owner))
+      owners.push_back(owner);
+  }
   if (owners.empty())
     return simulation;
   const BlockRun &run = simulation->run;
   const BlockCost unpadded = computeBlockCost(run);
   if (!hasBankConflicts(unpadded))
     return simulation;
-  // Each owner's workgroup memories (one per leaf scalar), by the index the
-  // lowering gives the kernel's buffer owners in program order.
-  llvm::DenseMap<Operation *, int64_t> ownerIndex;
-  for (auto [index, owner] : llvm::enumerate(getSharedBufferOwners(kernel)))
-    ownerIndex[owner] = static_cast<int64_t>(index);
+  // Each owner's workgroup memories, one per leaf scalar.
   gpu::GPUFuncOp func = simulation->func;
   unsigned firstWorkgroup =
       run.getMemories().size() - func.getNumWorkgroupAttributions();

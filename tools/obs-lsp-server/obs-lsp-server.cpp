@@ -118,17 +118,23 @@ public:
     int ends[2];
     if (pipe(ends) != 0)
       return false;
+    // Both streams first: standard input moves only once nothing can fail.
     int editor = dup(STDIN_FILENO);
-    if (editor < 0 || dup2(ends[0], STDIN_FILENO) < 0) {
+    std::FILE *in = editor < 0 ? nullptr : fdopen(editor, "r");
+    std::FILE *out = fdopen(ends[1], "w");
+    if (!in || !out || dup2(ends[0], STDIN_FILENO) < 0) {
+      if (in)
+        std::fclose(in);
+      else if (editor >= 0)
+        close(editor);
+      if (out)
+        std::fclose(out);
+      else
+        close(ends[1]);
       close(ends[0]);
-      close(ends[1]);
       return false;
     }
     close(ends[0]);
-    std::FILE *in = fdopen(editor, "r");
-    std::FILE *out = fdopen(ends[1], "w");
-    if (!in || !out)
-      return false;
     std::thread([this, in, out, style] { relay(in, out, style); }).detach();
     return true;
   }
@@ -166,29 +172,28 @@ private:
         document ? document->getString("uri") : std::nullopt;
     if (!method || !uri)
       return message;
-    if (*method == "textDocument/didOpen") {
-      if (std::optional<llvm::StringRef> text = document->getString("text"))
-        texts[*uri] = {text->str(),
-                       document->getInteger("version").value_or(0)};
-    } else if (*method == "textDocument/didChange") {
+    // The text an open or a (whole) change gives the file.
+    const llvm::json::Object *given = document;
+    if (*method == "textDocument/didChange") {
       const llvm::json::Array *changes = params->getArray("contentChanges");
-      const llvm::json::Object *change = changes && changes->size() == 1
-                                             ? changes->front().getAsObject()
-                                             : nullptr;
-      std::optional<llvm::StringRef> text =
-          change ? change->getString("text") : std::nullopt;
-      if (text)
+      given = changes && changes->size() == 1 ? changes->front().getAsObject()
+                                              : nullptr;
+    }
+    if (*method == "textDocument/didOpen" ||
+        *method == "textDocument/didChange") {
+      if (std::optional<llvm::StringRef> text =
+              given ? given->getString("text") : std::nullopt)
         texts[*uri] = {text->str(),
                        document->getInteger("version").value_or(0)};
     } else if (*method == "textDocument/didClose") {
       texts.erase(*uri);
     } else if (*method == "textDocument/didSave") {
-      auto known = texts.find(*uri);
       if (std::optional<llvm::StringRef> text = params->getString("text"))
         texts[*uri].first = text->str();
-      else if (known == texts.end())
+      auto known = texts.find(*uri);
+      if (known == texts.end())
         return message;
-      const std::pair<std::string, int64_t> &saved = texts[*uri];
+      const std::pair<std::string, int64_t> &saved = known->second;
       llvm::json::Object change{
           {"jsonrpc", "2.0"},
           {"method", "textDocument/didChange"},
@@ -206,11 +211,11 @@ private:
 
   static void write(std::FILE *out, llvm::lsp::JSONStreamStyle style,
                     const std::string &message) {
+    if (style != llvm::lsp::JSONStreamStyle::Delimited)
+      std::fprintf(out, "Content-Length: %zu\r\n\r\n", message.size());
+    std::fwrite(message.data(), 1, message.size(), out);
     if (style == llvm::lsp::JSONStreamStyle::Delimited)
-      std::fprintf(out, "%s\n// -----\n", message.c_str());
-    else
-      std::fprintf(out, "Content-Length: %zu\r\n\r\n%s", message.size(),
-                   message.c_str());
+      std::fputs("\n// -----\n", out);
     std::fflush(out);
   }
 

@@ -81,10 +81,11 @@ public:
   void print(llvm::raw_ostream &os) const;
   /// Writes FILE.txt (one scalar per line) or FILE.npy.
   llvm::Error write(llvm::StringRef path) const;
-  /// The same into `os`, opened on `path` (whose extension says the form).
-  llvm::Error writeTo(llvm::raw_fd_ostream &os, llvm::StringRef path) const;
 
 private:
+  /// write's content, into `os` opened on `path` (whose extension says the
+  /// form): write checks the stream after.
+  llvm::Error writeTo(llvm::raw_fd_ostream &os, llvm::StringRef path) const;
   /// Fills the array from the numbers of `text`, a list or (`fromFile`) a
   /// text file's, which `origin` names in errors.
   llvm::Error fillFromList(llvm::StringRef text, const llvm::Twine &origin,

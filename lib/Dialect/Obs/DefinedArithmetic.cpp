@@ -6,6 +6,7 @@
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/InferIntRangeInterface.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -17,9 +18,7 @@ namespace {
 /// width every target's code starts from; obs-gpu-index-width narrows
 /// only what it proves fits).
 unsigned getComputeWidth(Type type) {
-  if (auto integer = dyn_cast<IntegerType>(type))
-    return integer.getWidth();
-  return IndexType::kInternalStorageBitWidth;
+  return ConstantIntRanges::getStorageBitwidth(type);
 }
 
 Value constantOf(OpBuilder &b, Location loc, Type type, const APInt &value) {
@@ -185,6 +184,28 @@ void dropPoisonFlags(Operation *op) {
           [](auto exact) { exact.setIsExact(false); });
 }
 
+/// Makes `loop` run no iteration where its step is not positive (zero, or
+/// negative under a signed comparison).
+void defineLoopStep(scf::ForOp loop) {
+  Value step = loop.getStep();
+  APInt constant;
+  bool isUnsigned = loop.getUnsignedCmp();
+  if (matchPattern(step, m_ConstantInt(&constant)) &&
+      (isUnsigned ? !constant.isZero() : constant.isStrictlyPositive()))
+    return;
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
+  Type type = step.getType();
+  Value zero = constantOf(b, loc, type, 0);
+  Value positive = arith::CmpIOp::create(
+      b, loc, isUnsigned ? arith::CmpIPredicate::ne : arith::CmpIPredicate::sgt,
+      step, zero);
+  loop.setUpperBound(arith::SelectOp::create(
+      b, loc, positive, loop.getUpperBound(), loop.getLowerBound()));
+  loop.setStep(arith::SelectOp::create(b, loc, positive, step,
+                                       constantOf(b, loc, type, 1)));
+}
+
 } // namespace
 
 SmallVector<Value> mlir::obs::defineArithmetic(Operation *op) {
@@ -222,22 +243,33 @@ void mlir::obs::defineNestedArithmetic(Operation *op) {
       (void)defineArithmetic(inner);
 }
 
-void mlir::obs::defineLoopStep(scf::ForOp loop) {
-  Value step = loop.getStep();
-  APInt constant;
-  bool isUnsigned = loop.getUnsignedCmp();
-  if (matchPattern(step, m_ConstantInt(&constant)) &&
-      (isUnsigned ? !constant.isZero() : constant.isStrictlyPositive()))
-    return;
-  OpBuilder b(loop);
-  Location loc = loop.getLoc();
-  Type type = step.getType();
-  Value zero = constantOf(b, loc, type, 0);
-  Value positive = arith::CmpIOp::create(
-      b, loc, isUnsigned ? arith::CmpIPredicate::ne : arith::CmpIPredicate::sgt,
-      step, zero);
-  loop.setUpperBound(arith::SelectOp::create(
-      b, loc, positive, loop.getUpperBound(), loop.getLowerBound()));
-  loop.setStep(arith::SelectOp::create(b, loc, positive, step,
-                                       constantOf(b, loc, type, 1)));
+scf::ForOp mlir::obs::buildDefinedLoop(OpBuilder &builder, Location loc,
+                                       Value lower, Value upper, Value step,
+                                       ValueRange inits, bool isUnsigned) {
+  // The lowering stops only at ub: a narrow counter that steps past its
+  // type's largest value would wrap and go on. In i64 it cannot.
+  if (getComputeWidth(lower.getType()) <= 32) {
+    Type wide = builder.getI64Type();
+    auto widen = [&](Value bound) -> Value {
+      if (isUnsigned)
+        return arith::ExtUIOp::create(builder, loc, wide, bound);
+      return arith::ExtSIOp::create(builder, loc, wide, bound);
+    };
+    lower = widen(lower);
+    upper = widen(upper);
+    step = widen(step);
+    isUnsigned = false;
+  }
+  auto loop = scf::ForOp::create(builder, loc, lower, upper, step, inits,
+                                 /*bodyBuilder=*/nullptr, isUnsigned);
+  defineLoopStep(loop);
+  return loop;
+}
+
+Value mlir::obs::getDefinedCounter(OpBuilder &builder, scf::ForOp loop,
+                                   Type type) {
+  Value counter = loop.getInductionVar();
+  if (counter.getType() == type)
+    return counter;
+  return arith::TruncIOp::create(builder, loop.getLoc(), type, counter);
 }

@@ -278,28 +278,11 @@ void ElementEmitter::cloneDefiningOp(Operation *op) {
     return;
   }
   if (auto forOp = dyn_cast<scf::ForOp>(op)) {
-    SmallVector<Value, 3> bounds = {emitScalar(forOp.getLowerBound()),
-                                    emitScalar(forOp.getUpperBound()),
-                                    emitScalar(forOp.getStep())};
-    bool isUnsigned = forOp.getUnsignedCmp();
-    // MLIR's loop runs while lb <= iv < ub, but its lowering stops only at
-    // ub: a counter of 32 bits or fewer that steps past its type's largest
-    // value would wrap and go on. As i64 (extended as the loop compares)
-    // it cannot.
-    auto narrow = dyn_cast<IntegerType>(bounds.front().getType());
-    bool widened = narrow && narrow.getWidth() <= 32;
-    if (widened) {
-      for (Value &bound : bounds)
-        bound = isUnsigned ? Value(arith::ExtUIOp::create(
-                                 builder, loc, builder.getI64Type(), bound))
-                           : Value(arith::ExtSIOp::create(
-                                 builder, loc, builder.getI64Type(), bound));
-      isUnsigned = false;
-    }
-    auto rebuilt = scf::ForOp::create(
-        builder, loc, bounds[0], bounds[1], bounds[2],
-        emitScalars(forOp.getInitArgs()), /*bodyBuilder=*/nullptr, isUnsigned);
-    defineLoopStep(rebuilt);
+    // As element code's loop means it (DefinedArithmetic.h).
+    scf::ForOp rebuilt = buildDefinedLoop(
+        builder, loc, emitScalar(forOp.getLowerBound()),
+        emitScalar(forOp.getUpperBound()), emitScalar(forOp.getStep()),
+        emitScalars(forOp.getInitArgs()), forOp.getUnsignedCmp());
     {
       OpBuilder::InsertionGuard guard(builder);
       Block *body = rebuilt.getBody();
@@ -307,10 +290,9 @@ void ElementEmitter::cloneDefiningOp(Operation *op) {
         body->back().erase();
       builder.setInsertionPointToEnd(body);
       Scope scope(*this);
-      Value counter = rebuilt.getInductionVar();
-      if (widened)
-        counter = arith::TruncIOp::create(builder, loc, narrow, counter);
-      mapScalar(forOp.getInductionVar(), counter);
+      mapScalar(forOp.getInductionVar(),
+                getDefinedCounter(builder, rebuilt,
+                                  forOp.getInductionVar().getType()));
       for (auto [from, to] : llvm::zip_equal(forOp.getRegionIterArgs(),
                                              rebuilt.getRegionIterArgs()))
         mapScalar(from, to);

@@ -343,9 +343,7 @@ std::optional<ConstantIntRanges> mlir::obs::inferIntegerRange(
     Value value,
     function_ref<std::optional<ConstantIntRanges>(Value)> leafRange,
     unsigned depth) {
-  unsigned width = value.getType().isIndex()
-                       ? IndexType::kInternalStorageBitWidth
-                       : value.getType().getIntOrFloatBitWidth();
+  unsigned width = ConstantIntRanges::getStorageBitwidth(value.getType());
   APInt constant;
   if (matchPattern(value, m_ConstantInt(&constant)))
     return ConstantIntRanges::constant(constant.sextOrTrunc(width));

@@ -23,7 +23,7 @@
 #ifndef OBS_DIALECT_OBS_DEFINEDARITHMETIC_H
 #define OBS_DIALECT_OBS_DEFINEDARITHMETIC_H
 
-#include "mlir/IR/Operation.h"
+#include "mlir/IR/Builders.h"
 
 namespace mlir {
 namespace scf {
@@ -41,9 +41,18 @@ SmallVector<Value> defineArithmetic(Operation *op);
 /// whole), in place.
 void defineNestedArithmetic(Operation *op);
 
-/// Makes `loop`, rebuilt from element code, run no iteration where its step
-/// is not positive (zero, or negative under a signed comparison).
-void defineLoopStep(scf::ForOp loop);
+/// An scf.for from `lower` to `upper` by `step`, carrying `inits`, as
+/// element code's loop means it (MLIR's: lb <= iv < ub), which its lowering
+/// keeps only while the counter cannot wrap. A counter of 32 bits or fewer
+/// counts in i64, its bounds extended as `isUnsigned` compares them; a loop
+/// whose step is not positive runs no iteration. Its body is empty.
+scf::ForOp buildDefinedLoop(OpBuilder &builder, Location loc, Value lower,
+                            Value upper, Value step, ValueRange inits,
+                            bool isUnsigned);
+
+/// The counter of `loop`, made by buildDefinedLoop over bounds of `type`, as
+/// its body sees it: truncated back where it counts wider.
+Value getDefinedCounter(OpBuilder &builder, scf::ForOp loop, Type type);
 
 } // namespace obs
 } // namespace mlir
