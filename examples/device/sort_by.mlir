@@ -7,9 +7,9 @@
 //       --emit=plan --input=numbers.txt
 //
 // A `less` that is not one comparison of the first scalars gets a merge
-// sort from --obs-expand-device: every tile sorted stably by a bitonic
-// network of (element, position) pairs, then merge passes that double the
-// sorted runs. A merge block reads the previous pass's array whole (an
+// sort from --obs-expand-device: every tile sorted stably by merges of
+// runs that double in shared memory, then merge passes that double the
+// sorted runs across tiles. A merge block reads the previous pass's array whole (an
 // `obs.global` argument), finds its share of the two runs by a binary
 // search along the merge path, and merges it in shared memory.
 

@@ -392,13 +392,20 @@ void SharedHazardSearch::judgeWide(ArrayRef<uint32_t> epoch) {
                      [&](uint32_t b) { return records[b].firstPlace < from; }) -
                  byPlace.begin();
       // Past the first race's place, another has a later place and the
-      // same key (in another phase, where the phases order the two).
+      // same key: in another phase, where the phases order the two; and
+      // where only one of them writes, since then the write comes first
+      // in every pair that races (across threads by the rule of one
+      // epoch, within a thread by its own order). Only two writes of one
+      // phase are ordered by their positions, pair by pair. (A wide read
+      // of a stage that merges runs met thousands of writes of its
+      // buffer, each a race of one key, when obs-inplace tried it.)
+      bool keyFixed =
+          group.phase != access.phase || !(access.write && group.write);
       std::optional<uint32_t> racedAt;
       while (i < byPlace.size()) {
         const PlaceAccess &other = records[byPlace[i]];
         if (other.firstPlace >= end ||
-            (racedAt && group.phase != access.phase &&
-             other.firstPlace > *racedAt))
+            (racedAt && keyFixed && other.firstPlace > *racedAt))
           break;
         if (placeEnds[byPlace[i]] <= access.firstPlace) {
           ++i;

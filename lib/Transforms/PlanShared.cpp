@@ -326,41 +326,60 @@ void ObsPlanSharedPass::runOnOperation() {
            (separated(a, b) || separated(b, a));
   };
 
-  // First fit, buffers in the order they come into use.
-  SmallVector<unsigned> order(buffers.size());
-  std::iota(order.begin(), order.end(), 0);
-  stableSort(order, [&](unsigned a, unsigned b) {
-    return buffers[a].firstPhase < buffers[b].firstPhase;
-  });
-  SmallVector<unsigned> placed;
-  uint64_t total = 0;
-  for (unsigned index : order) {
-    Buffer &buffer = buffers[index];
-    uint64_t offset = 0;
-    bool moved = true;
-    while (moved) {
-      moved = false;
-      for (unsigned other : placed) {
-        const Buffer &o = buffers[other];
-        bool overlaps =
-            offset < o.offset + o.bytes && o.offset < offset + buffer.bytes;
-        if (overlaps && !compatible(o, buffer)) {
-          offset = llvm::alignTo(o.offset + o.bytes, kAlignment);
-          moved = true;
+  // First fit: each buffer at the lowest offset that no buffer placed
+  // before it and live with it covers. Returns the bytes the plan needs
+  // and how many buffers took bytes another had.
+  auto placeInOrder = [&](ArrayRef<unsigned> order) {
+    SmallVector<unsigned> placed;
+    uint64_t total = 0, reusing = 0;
+    auto overlaps = [](const Buffer &a, uint64_t offset, const Buffer &b) {
+      return offset < a.offset + a.bytes && a.offset < offset + b.bytes;
+    };
+    for (unsigned index : order) {
+      Buffer &buffer = buffers[index];
+      uint64_t offset = 0;
+      bool moved = true;
+      while (moved) {
+        moved = false;
+        for (unsigned other : placed) {
+          const Buffer &o = buffers[other];
+          if (overlaps(o, offset, buffer) && !compatible(o, buffer)) {
+            offset = llvm::alignTo(o.offset + o.bytes, kAlignment);
+            moved = true;
+          }
         }
       }
+      buffer.offset = offset;
+      reusing += llvm::any_of(placed, [&](unsigned other) {
+        return overlaps(buffers[other], offset, buffer);
+      });
+      placed.push_back(index);
+      total = std::max(total, offset + buffer.bytes);
     }
-    buffer.offset = offset;
-    if (llvm::any_of(placed, [&](unsigned other) {
-          const Buffer &o = buffers[other];
-          return offset < o.offset + o.bytes &&
-                 o.offset < offset + buffer.bytes;
-        }))
-      addToStatistic(*this, numReused, "buffers-reusing-memory");
-    placed.push_back(index);
-    total = std::max(total, offset + buffer.bytes);
-    addToStatistic(*this, numBuffers, "buffers");
-  }
+    return std::make_pair(total, reusing);
+  };
+  // Buffers in the order they come into use; and, where that leaves holes
+  // too small for what comes next (a merge's small crossings taking the
+  // offset a tile left, so that the next tile goes above both), largest
+  // first, as arena planners place tensors. The smaller plan wins; a tie
+  // keeps the first.
+  SmallVector<unsigned> byUse(buffers.size());
+  std::iota(byUse.begin(), byUse.end(), 0);
+  stableSort(byUse, [&](unsigned a, unsigned b) {
+    return buffers[a].firstPhase < buffers[b].firstPhase;
+  });
+  SmallVector<unsigned> bySize(byUse);
+  stableSort(bySize, [&](unsigned a, unsigned b) {
+    return buffers[a].bytes > buffers[b].bytes;
+  });
+  auto [firstTotal, firstReusing] = placeInOrder(byUse);
+  auto [total, reusing] = placeInOrder(bySize);
+  if (total >= firstTotal)
+    std::tie(total, reusing) = placeInOrder(byUse);
+  if (!buffers.empty())
+    addToStatistic(*this, numBuffers, "buffers", buffers.size());
+  if (reusing)
+    addToStatistic(*this, numReused, "buffers-reusing-memory", reusing);
   if (failed(kernel.checkSharedMemory(total, maxSharedBytes)))
     return signalPassFailure();
   addToStatistic(*this, numSharedBytes, "shared-bytes", total);

@@ -135,27 +135,37 @@ func.func @values_in_place(%k: memref<?xi8>, %v: memref<?xi32>, %k2: memref<?xi8
 
 // -----
 
-// A `less` the radix sort cannot follow (by magnitude) merges. The tiles
-// (2,048 i32 with their positions) are sorted by a bitonic network whose
-// stages are written compact; `less` is called on two present elements
-// only, positions order the rest.
-// CHECK-LABEL: obs.kernel private @by_magnitude_device_sort_sort_tile(%{{.*}}: !obs.arr<2048 x i32> {obs.absent = 0 : i32}) -> !obs.arr<2048 x i32> attributes {threads = 256 : i64}
+// A `less` the radix sort cannot follow (by magnitude) merges. A tile
+// (4,096 i32, 16 KiB) is sorted by merges of runs that double, from one
+// element to the tile, each round a synced array of the tile; from runs of
+// 8 on (pairs longer than a walk of 8), the round first finds the merge
+// path's crossing of every 8th diagonal (512 i32). The last round's
+// elements are the output. 12 rounds, 11 synced, 9 of them with
+// crossings: 21 syncs with the tile's load. `less` is called on present
+// elements only: runs stop at obs.extent.
+// CHECK-LABEL: obs.kernel private @by_magnitude_device_sort_sort_tile(%{{.*}}: !obs.arr<4096 x i32> {obs.absent = 0 : i32}) -> !obs.arr<4096 x i32> attributes {threads = 256 : i64}
 // CHECK: obs.extent
-// CHECK: obs.generate : !obs.arr<2048 x tuple<i32, i32>>
-// CHECK: obs.sync compact<256>
-// CHECK: scf.if
+// CHECK: obs.sync strided<256> %{{.*}} : !obs.arr<4096 x i32>
+// CHECK-COUNT-3: obs.sync strided<256> %{{.*}} : !obs.arr<4096 x i32>
+// CHECK: obs.sync strided<256> %{{.*}} : !obs.arr<512 x i32>
+// CHECK: scf.for
 // CHECK: arith.maxsi
+// CHECK: obs.sync strided<256> %{{.*}} : !obs.arr<4096 x i32>
+// CHECK-COUNT-15: obs.sync strided<256>
+// CHECK-NOT: obs.sync
+// CHECK: obs.return
 // The merge reads the previous pass's array whole, at places two binary
 // searches find (the tile's first and last crossings of the merge path),
 // then its window, then each thread's crossing every 8 outputs.
-// CHECK-LABEL: obs.kernel private @by_magnitude_device_sort_merge(%{{.*}}: !obs.arr<2147483647 x i32> {obs.absent = 0 : i32, obs.global}, %{{.*}}: !obs.arr<1 x i64> {obs.absent = 0 : i64}) -> !obs.arr<2048 x i32> attributes {threads = 256 : i64}
+// CHECK-LABEL: obs.kernel private @by_magnitude_device_sort_merge(%{{.*}}: !obs.arr<2147483647 x i32> {obs.absent = 0 : i32, obs.global}, %{{.*}}: !obs.arr<1 x i64> {obs.absent = 0 : i64}) -> !obs.arr<4096 x i32> attributes {threads = 256 : i64}
 // CHECK: obs.extent %{{.*}} : !obs.arr<2147483647 x i32>
 // CHECK: obs.block_id
 // CHECK: obs.sync strided<256> %{{.*}} : !obs.arr<2 x i64>
-// CHECK: obs.sync strided<256> %{{.*}} : !obs.arr<2048 x i32>
-// CHECK: obs.sync strided<256> %{{.*}} : !obs.arr<256 x i32>
+// CHECK: obs.sync strided<256> %{{.*}} : !obs.arr<4096 x i32>
+// CHECK: obs.sync strided<256> %{{.*}} : !obs.arr<512 x i32>
 // CHECK-LABEL: obs.kernel private @by_magnitude_device_sort_run_length_twice(
-// The plan: every pass a length up to 2^31 - 1 may need (20), each gated
+// The plan: every pass a length up to 2^31 - 1 may need (19: runs of
+// 4,096 up to 2^30), each gated
 // by the length, the last that runs writing the output.
 // CHECK-LABEL: func.func @by_magnitude(
 // CHECK-SAME: %[[IN:[^:]*]]: memref<?xi32>, %[[OUT:[^:]*]]: memref<?xi32>
@@ -170,7 +180,7 @@ func.func @values_in_place(%k: memref<?xi8>, %v: memref<?xi32>, %k2: memref<?xi8
 // CHECK: obs.launch @by_magnitude_device_sort_merge grid(%{{.*}}) ins(%[[SPARE0]], %[[RUNS0]] : memref<?xi32>, memref<?xi64>) outs(%[[SPARE1]] : memref<?xi32>)
 // CHECK: obs.launch @by_magnitude_device_sort_run_length_twice grid(%{{.*}}) ins(%[[RUNS0]] : memref<?xi64>) outs(%[[RUNS1]] : memref<?xi64>)
 // CHECK: obs.launch @by_magnitude_device_sort_merge grid(%{{.*}}) ins(%[[SPARE1]], %[[RUNS1]] : memref<?xi32>, memref<?xi64>) outs(%[[OUT]] : memref<?xi32>)
-// CHECK-COUNT-36: obs.launch @by_magnitude_device_sort_merge
+// CHECK-COUNT-34: obs.launch @by_magnitude_device_sort_merge
 // CHECK-NOT: obs.launch @by_magnitude_device_sort_merge
 // CHECK-NOT: obs.device_sort
 func.func @by_magnitude(%in: memref<?xi32>, %out: memref<?xi32>) {
@@ -190,18 +200,17 @@ func.func @by_magnitude(%in: memref<?xi32>, %out: memref<?xi32>) {
 // -----
 
 // A length known when compiling: 5,000 (i32, f32) pairs, in tiles of
-// 1,024, take three passes, and only the launches that length runs are
-// written: no one-tile sort into the outputs, no pass past the third.
+// 2,048 (16 KiB of 8-byte pairs), take two passes (runs of 2,048, then
+// 4,096 with 904), and only the launches that length runs are written: no
+// one-tile sort into the outputs, no pass past the second.
 // CHECK-LABEL: func.func @two_keys_known(
 // CHECK-SAME: %{{[^:]*}}: memref<5000xi32>, %{{[^:]*}}: memref<5000xf32>, %[[OK:[^:]*]]: memref<5000xi32>, %[[OV:[^:]*]]: memref<5000xf32>
-// CHECK: obs.launch @two_keys_known_device_sort_run_length_first grid(%[[C5:.*]]) outs
-// CHECK: obs.launch @two_keys_known_device_sort_sort_tile grid(%[[C5]]) ins({{.*}}) outs(%[[SPARE:[^,]*]],
+// CHECK: obs.launch @two_keys_known_device_sort_run_length_first grid(%[[C3:.*]]) outs
+// CHECK: obs.launch @two_keys_known_device_sort_sort_tile grid(%[[C3]]) ins({{.*}}) outs(%[[SPARE:[^,]*]],
 // CHECK-NOT: obs.launch @two_keys_known_device_sort_sort_tile
-// CHECK: obs.launch @two_keys_known_device_sort_merge grid(%[[C5]])
-// CHECK: obs.launch @two_keys_known_device_sort_run_length_twice grid(%[[C5]])
-// CHECK: obs.launch @two_keys_known_device_sort_merge grid(%[[C5]])
-// CHECK: obs.launch @two_keys_known_device_sort_run_length_twice grid(%[[C5]])
-// CHECK: obs.launch @two_keys_known_device_sort_merge grid(%[[C5]]) ins({{.*}}) outs(%[[OK]], %[[OV]] : memref<5000xi32>, memref<5000xf32>)
+// CHECK: obs.launch @two_keys_known_device_sort_merge grid(%[[C3]])
+// CHECK: obs.launch @two_keys_known_device_sort_run_length_twice grid(%[[C3]])
+// CHECK: obs.launch @two_keys_known_device_sort_merge grid(%[[C3]]) ins({{.*}}) outs(%[[OK]], %[[OV]] : memref<5000xi32>, memref<5000xf32>)
 // CHECK-NOT: obs.launch
 func.func @two_keys_known(%k: memref<5000xi32>, %v: memref<5000xf32>, %ok: memref<5000xi32>, %ov: memref<5000xf32>) {
   obs.device_sort ins(%k, %v : memref<5000xi32>, memref<5000xf32>) outs(%ok, %ov : memref<5000xi32>, memref<5000xf32>) {

@@ -41,8 +41,7 @@ Tiling mlir::obs::device_expansion::chooseSortTiling(uint64_t forced) {
 
 Tiling mlir::obs::device_expansion::chooseMergeTiling(TypeRange scalars,
                                                       uint64_t forced) {
-  // Each element carries its i32 position in the tile.
-  return chooseTilingOfBytes(4 + getScalarsBytes(scalars), kMergeTileBytes,
+  return chooseTilingOfBytes(getScalarsBytes(scalars), kMergeTileBytes,
                              kMostMergeTile, forced);
 }
 

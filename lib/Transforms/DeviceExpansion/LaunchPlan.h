@@ -43,8 +43,8 @@ inline constexpr uint64_t kFoldTileBytes = 32 * 1024;
 inline constexpr uint64_t kMostFoldTile = 8192;
 /// A radix sort's tile (see chooseSortTiling).
 inline constexpr uint64_t kRadixSortTile = 4096;
-/// A merge sort's tile: 16 KiB of elements with their positions, at most
-/// 4,096 (see chooseMergeTiling).
+/// A merge sort's tile: 16 KiB of elements, at most 4,096 (see
+/// chooseMergeTiling).
 inline constexpr uint64_t kMergeTileBytes = 16 * 1024;
 inline constexpr uint64_t kMostMergeTile = 4096;
 
@@ -81,10 +81,11 @@ Tiling chooseTiling(TypeRange scalars, uint64_t forced);
 Tiling chooseSortTiling(uint64_t forced);
 
 /// A merge sort's tiles: `forced` elements when it is not 0, otherwise 16
-/// KiB of elements with their i32 positions, a power of two between 256
-/// and 4,096: 2,048 i32, 1,024 i64 or (i32, i32) pairs. Its tile kernel
-/// sorts (element, position) pairs through a network's stages, two buffers
-/// of them in shared memory at most.
+/// KiB of elements, a power of two between 256 and 4,096: 4,096 i32, 2,048
+/// i64 or (i32, i32) pairs. Its tile kernel merges runs in shared memory,
+/// two tiles of elements and a crossing per 8 of them at most, and a merge
+/// pass moves a tile's elements through one window, so the tile is as long
+/// as 16 KiB allows: 4,096 i32 take 8 merge passes over 2^20 keys.
 Tiling chooseMergeTiling(TypeRange scalars, uint64_t forced);
 
 /// The element type of a kernel's array of `scalars`: the scalar, or the

@@ -25,7 +25,8 @@ public:
   void expand(DeviceSortOp sort);
 
 private:
-  /// A tile sorted stably by `less`, its absent elements after the rest.
+  /// A tile sorted stably by `less` (its absent elements dropped): merges
+  /// of runs in shared memory, from runs of one element to the whole tile.
   KernelOp getSortTileKernel();
   /// A tile of the merge of two sorted runs of the whole `obs.global`
   /// source, the runs as long as a one-element second argument says: tile
@@ -41,12 +42,23 @@ private:
   struct MergeRuns {
     Value pairStart, aLength, bStart, bLength, first, last;
   };
+  /// Two sorted runs of one array to merge: A's element i at `array[aStart
+  /// + i]` for i < `aLength`, B's at `array[bStart + i]` for i < `bLength`.
+  /// A's element goes first when neither is less (stable).
+  struct MergePair {
+    Value array, aStart, aLength, bStart, bLength;
+  };
   /// A merge block's tile in shared memory: `window` holds its `aShare`
   /// elements of A, then its `bShare` of B (`count` in all), then zeros.
   struct MergeWindow {
     Value window, aShare, bShare, count;
+    MergePair pair(Value zero) const {
+      return {window, zero, aShare, aShare, bShare};
+    }
   };
 
+  /// The sort-tile kernel's body: the tile's runs merged, round by round.
+  Value buildSortTileBody(ImplicitLocOpBuilder &b, Value elements);
   /// The merge kernel's body: its tile of the merge of two runs.
   SmallVector<Value> buildMergeBody(ImplicitLocOpBuilder &b, ValueRange args);
   /// Where the block's tile lies in the runs of `source`.
@@ -62,14 +74,18 @@ private:
   /// The window's merge path crossed at every kMergeStride-th diagonal.
   Value crossMergeWindow(ImplicitLocOpBuilder &b, const MergeWindow &w,
                          Value zero, Value stride);
-  /// Whether the window's merge takes A's element `a` before B's `j`.
-  Value takesFromA(ImplicitLocOpBuilder &b, const MergeWindow &w, Value zero,
-                   Value a, Value j);
-  /// The tile's element `q` of the merge, walked from its crossing.
-  SmallVector<Value> mergeTileElement(ImplicitLocOpBuilder &b, Value q,
-                                      const MergeWindow &w, Value crossings,
-                                      ValueRange zeros, Value zero, Value one,
-                                      Value stride);
+  /// How many of the first `diagonal` elements of `p`'s merge come from A,
+  /// by a binary search of `steps` steps (2^steps - 1 places at most).
+  Value crossRuns(ImplicitLocOpBuilder &b, const MergePair &p, Value diagonal,
+                  unsigned steps);
+  /// Whether `p`'s merge takes A's element `a` before B's `j`.
+  Value takesFromA(ImplicitLocOpBuilder &b, const MergePair &p, Value a,
+                   Value j);
+  /// `p`'s merge's element at diagonal `start + steps`, walked `steps`
+  /// steps from the merge path's crossing of `start`, where `crossing` of
+  /// the first `start` elements come from A.
+  SmallVector<Value> walkMerge(ImplicitLocOpBuilder &b, const MergePair &p,
+                               Value start, Value crossing, Value steps);
 
   KernelOp sortTile, mergeKernel, runLengthKernels[2];
 };
@@ -102,8 +118,9 @@ struct ExpandMergeSort : OpRewritePattern<DeviceSortOp> {
 //===----------------------------------------------------------------------===//
 
 /// How many consecutive outputs of a merge continue from one crossing of
-/// the merge path: the elements a thread merges in turn (CUB's items per
-/// thread), 8 outputs of a 2,048-element tile per thread of 256.
+/// the merge path: each output is walked from the crossing before it, at
+/// most kMergeStride - 1 steps (CUB's threads walk their items per thread
+/// from one crossing).
 constexpr uint64_t kMergeStride = 8;
 
 /// `array` synced, its work assigned as written: strided over the block's
@@ -177,82 +194,107 @@ static Value mergePathSplit(
 KernelOp MergeSortPlan::getSortTileKernel() {
   if (sortTile)
     return sortTile;
-  MLIRContext *context = op->getContext();
-  uint64_t tile = tiling.tile;
-  Type i32 = IntegerType::get(context, 32);
-  SmallVector<Type> taggedScalars(scalars);
-  taggedScalars.push_back(i32);
-  ArrType tagged = ArrType::get(tile, elementOf(context, taggedScalars));
   sortTile = buildKernel(
-      "sort_tile", {{tileType(tile), zerosOf(scalars)}}, tileType(tile),
-      [&](ImplicitLocOpBuilder &b, ValueRange args) {
-        Value elements = args.front();
-        Value present = ExtentOp::create(b, elements);
-        // Each element beside its position, or, absent, the tile plus its
-        // position: a tag that orders equivalent elements as they came and
-        // the absent ones after every present one, without `less`.
-        Value withPositions =
-            dsl::generate(b, tagged, [&](ImplicitLocOpBuilder &b, Value i) {
-              SmallVector<Value> scalars = dsl::index(b, elements, i);
-              Value inside = arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
-                                                   i, present);
-              Value position = indexToI32(b, i);
-              scalars.push_back(arith::SelectOp::create(
-                  b, inside, position,
-                  arith::AddIOp::create(b, position, constantI32(b, tile))));
-              return scalars;
-            });
-        Value sorted = dsl::sync(
-            b, dsl::bitonicSort(
-                   b, withPositions,
-                   [&](ImplicitLocOpBuilder &b, ValueRange x, ValueRange y) {
-                     Value xTag = x.back(), yTag = y.back();
-                     Value bound = constantI32(b, tile);
-                     Value both = arith::AndIOp::create(
-                         b,
-                         arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
-                                               xTag, bound),
-                         arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
-                                               yTag, bound));
-                     Value earlier = arith::CmpIOp::create(
-                         b, arith::CmpIPredicate::ult, xTag, yTag);
-                     auto order = scf::IfOp::create(b, b.getI1Type(), both,
-                                                    /*withElseRegion=*/true);
-                     OpBuilder::InsertionGuard guard(b);
-                     b.setInsertionPointToStart(order.thenBlock());
-                     // Two present elements: `less`, then their positions.
-                     Value before = less(b, x.drop_back(), y.drop_back());
-                     Value after = less(b, y.drop_back(), x.drop_back());
-                     Value tie = arith::AndIOp::create(
-                         b,
-                         arith::XOrIOp::create(
-                             b, after,
-                             arith::ConstantIntOp::create(b, 1, /*width=*/1)),
-                         earlier);
-                     scf::YieldOp::create(
-                         b, ValueRange{arith::OrIOp::create(b, before, tie)});
-                     b.setInsertionPointToStart(order.elseBlock());
-                     scf::YieldOp::create(b, ValueRange{earlier});
-                     return SmallVector<Value>{order.getResult(0)};
-                   }));
-        return SmallVector<Value>{dsl::generate(
-            b, tileType(tile), [&](ImplicitLocOpBuilder &b, Value i) {
-              SmallVector<Value> scalars = dsl::index(b, sorted, i);
-              scalars.pop_back();
-              return scalars;
-            })};
+      "sort_tile", {{tileType(tiling.tile), zerosOf(scalars)}},
+      tileType(tiling.tile), [&](ImplicitLocOpBuilder &b, ValueRange args) {
+        return SmallVector<Value>{buildSortTileBody(b, args.front())};
       });
-  // The network's stages, written out here rather than by
-  // obs-expand-networks, take the work assignment AssignWork's costing
-  // picks for them (each thread a compact run, which keeps most
-  // compare-swaps inside a warp), written, so that every compilation does
-  // not cost three candidates again; the proofs check it as any written
-  // one.
-  sortTile.walk([&](SyncOp sync) {
-    if (!sync.getHowAttr())
-      sync.setHowAttr(CompactAttr::get(context, tiling.threads));
-  });
   return sortTile;
+}
+
+/// The tile sorted as CUB's BlockMergeSort sorts it, by stable merges of
+/// runs that double, with no network and no positions: round r merges
+/// pairs of runs of 2^r elements, each a synced array in shared memory.
+/// Element q of a round is walked from the merge path's crossing of the
+/// kMergeStride-th diagonal before it (found by a binary search a stage
+/// before) or, while a pair of runs is no longer than kMergeStride, from
+/// the pair's start. Absent elements (past `obs.extent`) are left out of
+/// every run, so the order never compares them and they stay last.
+Value MergeSortPlan::buildSortTileBody(ImplicitLocOpBuilder &b,
+                                       Value elements) {
+  uint64_t tile = tiling.tile;
+  Type i32 = b.getI32Type();
+  Value zero = constantIndex(b, 0);
+  Value present = ExtentOp::create(b, elements);
+  SmallVector<Value> zeros =
+      llvm::map_to_vector(scalars, [&](Type scalar) -> Value {
+        return arith::getZeroConstant(b, b.getLoc(), scalar);
+      });
+  // Runs past `present` are cut there: a pair's A and B hold only present
+  // elements.
+  auto presentFrom = [&](ImplicitLocOpBuilder &b, Value start, uint64_t run) {
+    Value left = arith::SubIOp::create(
+        b, present, arith::MinUIOp::create(b, present, start));
+    return arith::MinUIOp::create(b, left, constantIndex(b, run));
+  };
+  // The pair of runs of `run` elements that `position` lies in, and its
+  // start.
+  auto pairAt = [&](ImplicitLocOpBuilder &b, Value array, Value position,
+                    uint64_t run) -> std::pair<MergePair, Value> {
+    Value pairStart = arith::MulIOp::create(
+        b, arith::DivUIOp::create(b, position, constantIndex(b, 2 * run)),
+        constantIndex(b, 2 * run));
+    Value bStart = arith::AddIOp::create(b, pairStart, constantIndex(b, run));
+    return {{array, pairStart, presentFrom(b, pairStart, run), bStart,
+             presentFrom(b, bStart, run)},
+            pairStart};
+  };
+  Value runs = syncStrided(b, elements, tiling.threads);
+  for (uint64_t run = 1; run < tile; run *= 2) {
+    Value array = runs;
+    // The crossings of every kMergeStride-th diagonal, where a pair is
+    // longer than that.
+    Value crossings;
+    if (2 * run > kMergeStride) {
+      crossings = syncStrided(
+          b,
+          dsl::generate(
+              b, ArrType::get(llvm::divideCeil(tile, kMergeStride), i32),
+              [&](ImplicitLocOpBuilder &b, Value d) {
+                Value diagonal =
+                    arith::MulIOp::create(b, d, constantIndex(b, kMergeStride));
+                auto [pair, pairStart] = pairAt(b, array, diagonal, run);
+                Value local = arith::MinUIOp::create(
+                    b, arith::SubIOp::create(b, diagonal, pairStart),
+                    arith::AddIOp::create(b, pair.aLength, pair.bLength));
+                Value crossing =
+                    crossRuns(b, pair, local, llvm::Log2_64(run) + 1);
+                return SmallVector<Value>{indexToI32(b, crossing)};
+              }),
+          tiling.threads);
+    }
+    uint64_t walkFrom = std::min<uint64_t>(2 * run, kMergeStride);
+    Value merged = dsl::generate(
+        b, tileType(tile),
+        [&](ImplicitLocOpBuilder &b, Value q) -> SmallVector<Value> {
+          Value inside =
+              arith::CmpIOp::create(b, arith::CmpIPredicate::ult, q, present);
+          auto element =
+              scf::IfOp::create(b, scalars, inside, /*withElseRegion=*/true);
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(element.elseBlock());
+          scf::YieldOp::create(b, zeros);
+          b.setInsertionPointToStart(element.thenBlock());
+          auto [pair, pairStart] = pairAt(b, array, q, run);
+          Value local = arith::SubIOp::create(b, q, pairStart);
+          Value steps =
+              arith::RemUIOp::create(b, local, constantIndex(b, walkFrom));
+          Value start = arith::SubIOp::create(b, local, steps);
+          Value crossing =
+              crossings
+                  ? i32ToIndex(
+                        b, dsl::index(b, crossings,
+                                      arith::DivUIOp::create(
+                                          b, q, constantIndex(b, kMergeStride)))
+                               .front())
+                  : zero;
+          scf::YieldOp::create(b, walkMerge(b, pair, start, crossing, steps));
+          return SmallVector<Value>(element.getResults());
+        });
+    // The last round's elements go to the output as they are computed.
+    runs = 2 * run < tile ? syncStrided(b, merged, tiling.threads) : merged;
+  }
+  return runs;
 }
 
 KernelOp MergeSortPlan::getRunLengthKernel(bool first) {
@@ -422,9 +464,6 @@ Value MergeSortPlan::crossMergeWindow(ImplicitLocOpBuilder &b,
                                       const MergeWindow &w, Value zero,
                                       Value stride) {
   uint64_t tile = tiling.tile;
-  auto lessFn = [this](ImplicitLocOpBuilder &b, ValueRange x, ValueRange y) {
-    return less(b, x, y);
-  };
   // The window's merge path crossed at every kMergeStride-th
   // diagonal (as CUB's threads find where their items start), by a
   // binary search each.
@@ -436,32 +475,40 @@ Value MergeSortPlan::crossMergeWindow(ImplicitLocOpBuilder &b,
           [&](ImplicitLocOpBuilder &b, Value d) {
             Value diagonal = arith::MinUIOp::create(
                 b, arith::MulIOp::create(b, d, stride), w.count);
-            Value crossing = mergePathSplit(
-                b, diagonal, w.aShare, w.bShare,
-                /*steps=*/llvm::Log2_64(tile) + 1, readFrom(w.window, zero),
-                readFrom(w.window, w.aShare), lessFn);
+            Value crossing = crossRuns(b, w.pair(zero), diagonal,
+                                       /*steps=*/llvm::Log2_64(tile) + 1);
             return SmallVector<Value>{indexToI32(b, crossing)};
           }),
       tiling.threads);
 }
 
-/// Whether the merge of the window's shares takes A's element `a` next
-/// rather than B's element `j`: the one step of the merge's walk.
-Value MergeSortPlan::takesFromA(ImplicitLocOpBuilder &b, const MergeWindow &w,
-                                Value zero, Value a, Value j) {
+Value MergeSortPlan::crossRuns(ImplicitLocOpBuilder &b, const MergePair &p,
+                               Value diagonal, unsigned steps) {
+  auto lessFn = [this](ImplicitLocOpBuilder &b, ValueRange x, ValueRange y) {
+    return less(b, x, y);
+  };
+  return mergePathSplit(b, diagonal, p.aLength, p.bLength, steps,
+                        readFrom(p.array, p.aStart),
+                        readFrom(p.array, p.bStart), lessFn);
+}
+
+/// Whether the merge of `p` takes A's element `a` next rather than B's
+/// element `j`: the one step of the merge's walk.
+Value MergeSortPlan::takesFromA(ImplicitLocOpBuilder &b, const MergePair &p,
+                                Value a, Value j) {
   // Whether the merge takes A's next element at (a, j): unless A is
   // spent, or B's next is less (A's first on a tie: stable).
   Value aLeft =
-      arith::CmpIOp::create(b, arith::CmpIPredicate::ult, a, w.aShare);
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ult, a, p.aLength);
   Value bLeft =
-      arith::CmpIOp::create(b, arith::CmpIPredicate::ult, j, w.bShare);
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ult, j, p.bLength);
   auto takeA = scf::IfOp::create(b, b.getI1Type(),
                                  arith::AndIOp::create(b, aLeft, bLeft),
                                  /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(takeA.thenBlock());
-  Value bLess = less(b, readFrom(w.window, w.aShare)(b, j),
-                     readFrom(w.window, zero)(b, a));
+  Value bLess = less(b, readFrom(p.array, p.bStart)(b, j),
+                     readFrom(p.array, p.aStart)(b, a));
   scf::YieldOp::create(
       b, ValueRange{arith::XOrIOp::create(
              b, bLess, arith::ConstantIntOp::create(b, 1, /*width=*/1))});
@@ -470,31 +517,17 @@ Value MergeSortPlan::takesFromA(ImplicitLocOpBuilder &b, const MergeWindow &w,
   return takeA.getResult(0);
 }
 
-/// The tile's element `q` of the merge: walked from the crossing before it
-/// in `crossings`, `zeros` past the window's `count`, so that each thread
-/// merges only a few steps.
-SmallVector<Value> MergeSortPlan::mergeTileElement(
-    ImplicitLocOpBuilder &b, Value q, const MergeWindow &w, Value crossings,
-    ValueRange zeros, Value zero, Value one, Value stride) {
-  Value inWindow =
-      arith::CmpIOp::create(b, arith::CmpIPredicate::ult, q, w.count);
-  auto merged =
-      scf::IfOp::create(b, scalars, inWindow, /*withElseRegion=*/true);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(merged.elseBlock());
-  scf::YieldOp::create(b, zeros);
-  b.setInsertionPointToStart(merged.thenBlock());
-  Value d = arith::DivUIOp::create(b, q, stride);
-  Value start = arith::MulIOp::create(b, d, stride);
-  Value a0 = i32ToIndex(b, dsl::index(b, crossings, d).front());
-  Value j0 = arith::SubIOp::create(b, start, a0);
-  auto walk = scf::ForOp::create(b, zero, arith::SubIOp::create(b, q, start),
-                                 one, ValueRange{a0, j0});
+SmallVector<Value> MergeSortPlan::walkMerge(ImplicitLocOpBuilder &b,
+                                            const MergePair &p, Value start,
+                                            Value crossing, Value steps) {
+  Value zero = constantIndex(b, 0), one = constantIndex(b, 1);
+  Value j0 = arith::SubIOp::create(b, start, crossing);
+  auto walk = scf::ForOp::create(b, zero, steps, one, ValueRange{crossing, j0});
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(walk.getBody());
     Value a = walk.getRegionIterArg(0), j = walk.getRegionIterArg(1);
-    Value takeA = takesFromA(b, w, zero, a, j);
+    Value takeA = takesFromA(b, p, a, j);
     Value stepA = arith::SelectOp::create(b, takeA, one, zero);
     scf::YieldOp::create(
         b, ValueRange{arith::AddIOp::create(b, a, stepA),
@@ -502,14 +535,14 @@ SmallVector<Value> MergeSortPlan::mergeTileElement(
                           b, j, arith::SubIOp::create(b, one, stepA))});
   }
   Value a = walk.getResult(0), j = walk.getResult(1);
-  auto pick = scf::IfOp::create(b, scalars, takesFromA(b, w, zero, a, j),
+  auto pick = scf::IfOp::create(b, scalars, takesFromA(b, p, a, j),
                                 /*withElseRegion=*/true);
-  scf::YieldOp::create(b, pick.getResults());
+  OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(pick.thenBlock());
-  scf::YieldOp::create(b, readFrom(w.window, zero)(b, a));
+  scf::YieldOp::create(b, readFrom(p.array, p.aStart)(b, a));
   b.setInsertionPointToStart(pick.elseBlock());
-  scf::YieldOp::create(b, readFrom(w.window, w.aShare)(b, j));
-  return SmallVector<Value>(merged.getResults());
+  scf::YieldOp::create(b, readFrom(p.array, p.bStart)(b, j));
+  return SmallVector<Value>(pick.getResults());
 }
 
 /// The merge kernel's body, from its arguments (the whole source and the
@@ -525,15 +558,28 @@ SmallVector<Value> MergeSortPlan::buildMergeBody(ImplicitLocOpBuilder &b,
         return arith::getZeroConstant(b, b.getLoc(), scalar);
       });
   MergeWindow w = loadMergeWindow(b, source, runs, splits, zeros);
-  Value zero = constantIndex(b, 0), one = constantIndex(b, 1);
+  Value zero = constantIndex(b, 0);
   Value stride = constantIndex(b, kMergeStride);
   Value crossings = crossMergeWindow(b, w, zero, stride);
   // Element q: from the crossing at the diagonal before it, the merge
-  // walked q mod kMergeStride steps.
+  // walked q mod kMergeStride steps; zeros past the window's `count`.
   return SmallVector<Value>{dsl::generate(
       b, tileType(tiling.tile),
       [&](ImplicitLocOpBuilder &b, Value q) -> SmallVector<Value> {
-        return mergeTileElement(b, q, w, crossings, zeros, zero, one, stride);
+        Value inWindow =
+            arith::CmpIOp::create(b, arith::CmpIPredicate::ult, q, w.count);
+        auto merged =
+            scf::IfOp::create(b, scalars, inWindow, /*withElseRegion=*/true);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(merged.elseBlock());
+        scf::YieldOp::create(b, zeros);
+        b.setInsertionPointToStart(merged.thenBlock());
+        Value d = arith::DivUIOp::create(b, q, stride);
+        Value start = arith::MulIOp::create(b, d, stride);
+        Value crossing = i32ToIndex(b, dsl::index(b, crossings, d).front());
+        scf::YieldOp::create(b, walkMerge(b, w.pair(zero), start, crossing,
+                                          arith::SubIOp::create(b, q, start)));
+        return SmallVector<Value>(merged.getResults());
       })};
 }
 
