@@ -89,22 +89,35 @@ private:
 };
 } // namespace
 
-/// Sample elements of `scalars` to try an identity on: small numbers of
-/// both signs, each scalar of a tuple varied together.
+/// A sample scalar of type `scalar` near `value`: value * 1.25 for a float
+/// (not every sample an integer), its low bit for an i1.
+static Attribute sampleOf(Type scalar, int64_t value) {
+  if (auto floatType = dyn_cast<FloatType>(scalar))
+    return FloatAttr::get(floatType, value * 1.25);
+  if (scalar.isInteger(1))
+    return IntegerAttr::get(scalar, value & 1);
+  return IntegerAttr::get(scalar, value);
+}
+
+/// Sample elements of `scalars` to try an identity and associativity on:
+/// small numbers of both signs and zero, each scalar of a tuple varied
+/// together; and, for a tuple, the same numbers rotated across its
+/// scalars, so that they differ. A combine of (flag, value) pairs whose
+/// identity fails only where the flag is 0 and the value is not passed
+/// samples that were all (v, v), and a scan's answer then changed with
+/// its tiling.
 static SmallVector<SmallVector<Attribute>> sampleElements(TypeRange scalars) {
+  static constexpr int64_t kValues[] = {1, 2, -3, 100, 0};
   SmallVector<SmallVector<Attribute>> samples;
-  for (int64_t value : {1, 2, -3, 100}) {
-    SmallVector<Attribute> sample;
-    for (Type scalar : scalars) {
-      if (auto floatType = dyn_cast<FloatType>(scalar))
-        sample.push_back(FloatAttr::get(floatType, value * 1.25));
-      else if (scalar.isInteger(1))
-        sample.push_back(IntegerAttr::get(scalar, value & 1));
-      else
-        sample.push_back(IntegerAttr::get(scalar, value));
+  unsigned rotations = scalars.size() > 1 ? 2 : 1;
+  for (unsigned rotated = 0; rotated < rotations; ++rotated)
+    for (size_t first = 0; first < std::size(kValues); ++first) {
+      SmallVector<Attribute> sample;
+      for (auto [index, scalar] : llvm::enumerate(scalars))
+        sample.push_back(sampleOf(
+            scalar, kValues[(first + rotated * index) % std::size(kValues)]));
+      samples.push_back(std::move(sample));
     }
-    samples.push_back(std::move(sample));
-  }
   return samples;
 }
 
@@ -205,13 +218,6 @@ static SmallVector<SmallVector<Attribute>>
 sampleOrderElements(TypeRange scalars) {
   static constexpr int64_t kValues[] = {-3, 0, 1, 2};
   static constexpr unsigned kVaried = 3;
-  auto attributeOf = [](Type scalar, int64_t value) -> Attribute {
-    if (auto floatType = dyn_cast<FloatType>(scalar))
-      return FloatAttr::get(floatType, value * 1.25);
-    if (scalar.isInteger(1))
-      return IntegerAttr::get(scalar, value & 1);
-    return IntegerAttr::get(scalar, value);
-  };
   unsigned varied = std::min<unsigned>(scalars.size(), kVaried);
   unsigned count = 1;
   for (unsigned i = 0; i < varied; ++i)
@@ -224,7 +230,7 @@ sampleOrderElements(TypeRange scalars) {
       int64_t value = kValues[rest % std::size(kValues)];
       if (index + 1 < varied)
         rest /= std::size(kValues);
-      sample.push_back(attributeOf(scalar, value));
+      sample.push_back(sampleOf(scalar, value));
     }
     samples.push_back(std::move(sample));
   }

@@ -31,6 +31,25 @@ func.func @minimum_with_zero(%in: memref<?xf32>, %out: memref<?xf32>) {
 
 // -----
 
+// (flag, value) pairs, "the last flagged value": (0, 0) is no identity,
+// since (0, 0) combined with (0, 1) keeps the 0. Samples whose scalars are
+// all equal ((1, 1), (2, 2), ...) never show it; the samples also rotate
+// the numbers across a tuple's scalars, and (0, 1) is one of them.
+func.func @last_flagged(%f: memref<?xi32>, %v: memref<?xi32>, %fo: memref<?xi32>, %vo: memref<?xi32>) {
+  // expected-error @+1 {{'obs.device_scan' op identity [0 : i32, 0 : i32] is not an identity of its combine: (0 : i32, 0 : i32) combined with (0 : i32, 1 : i32) is (0 : i32, 0 : i32), not (0 : i32, 1 : i32)}}
+  obs.device_scan inclusive ins(%f, %v : memref<?xi32>, memref<?xi32>) outs(%fo, %vo : memref<?xi32>, memref<?xi32>) identity [0 : i32, 0 : i32] {
+  ^bb0(%f1: i32, %v1: i32, %f2: i32, %v2: i32):
+    %z = arith.constant 0 : i32
+    %flagged = arith.cmpi ne, %f2, %z : i32
+    %rf = arith.ori %f1, %f2 : i32
+    %rv = arith.select %flagged, %v2, %v1 : i32
+    obs.yield %rf, %rv : i32, i32
+  }
+  return
+}
+
+// -----
+
 // Pairs: the identity of the second scalar is wrong.
 func.func @pairs(%k: memref<?xi32>, %v: memref<?xi32>, %ko: memref<1xi32>, %vo: memref<1xi32>) {
   // expected-error @+1 {{'obs.device_reduce' op identity [0 : i32, 5 : i32] is not an identity of its combine: (0 : i32, 5 : i32) combined with (1 : i32, 1 : i32) is (1 : i32, 6 : i32), not (1 : i32, 1 : i32)}}

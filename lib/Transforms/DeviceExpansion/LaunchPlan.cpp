@@ -22,9 +22,15 @@ Tiling mlir::obs::device_expansion::chooseTilingOfBytes(uint64_t bytes,
                                                         uint64_t budget,
                                                         uint64_t most,
                                                         uint64_t forced) {
-  uint64_t tile = forced ? forced
-                         : std::clamp<uint64_t>(llvm::bit_floor(budget / bytes),
-                                                kLeastTile, most);
+  // Elements too wide for kLeastTile of them in the budget get fewer (at
+  // least 2): a tile of 256 was the floor, and a scan of 25 i64 scalars
+  // then needed more shared memory than a block has, on the GPU targets
+  // only.
+  uint64_t fits = std::max<uint64_t>(2, llvm::bit_floor(budget / bytes));
+  uint64_t tile =
+      forced ? forced
+             : std::clamp<uint64_t>(fits, std::min<uint64_t>(kLeastTile, fits),
+                                    most);
   return {tile, std::min<uint64_t>(kMostTileThreads, tile)};
 }
 

@@ -32,9 +32,10 @@
 
 namespace mlir::obs::device_expansion {
 
-/// The fewest elements a tile holds, and the most threads a block of a
-/// device plan has: a tile of at least 256 elements keeps its block's
-/// launch worth its cost, and 256 threads is CUB's device tile's block too.
+/// The fewest elements a tile holds (unless 256 of its elements would not
+/// fit in shared memory), and the most threads a block of a device plan
+/// has: a tile of at least 256 elements keeps its block's launch worth its
+/// cost, and 256 threads is CUB's device tile's block too.
 inline constexpr uint64_t kLeastTile = 256;
 inline constexpr uint64_t kMostTileThreads = 256;
 /// A map's, reduction's or scan's tile: 32 KiB of elements, at most 8,192
@@ -61,7 +62,8 @@ uint64_t getScalarsBytes(TypeRange scalars);
 
 /// `forced` elements per tile when it is not 0; otherwise as many elements
 /// of `bytes` as `budget` bytes hold, a power of two between 256 and
-/// `most`. On at most 256 threads.
+/// `most`, or below 256 (at least 2) for elements so wide that 256 of them
+/// do not fit. On at most 256 threads.
 Tiling chooseTilingOfBytes(uint64_t bytes, uint64_t budget, uint64_t most,
                            uint64_t forced);
 
@@ -208,6 +210,10 @@ class FoldPlan : public LaunchPlan {
 public:
   using LaunchPlan::LaunchPlan;
 
+  /// An obs.device_reduce of `inputs` into `outputs`: emitReduce, through
+  /// a temporary where an output is an input.
+  void emitDeviceReduce(ImplicitLocOpBuilder &b, ValueRange inputs,
+                        ValueRange outputs, Value length, uint64_t most);
   /// Folds `inputs` (`length` elements, at most `most`) into `outputs`.
   void emitReduce(ImplicitLocOpBuilder &b, ValueRange inputs,
                   ValueRange outputs, Value length, uint64_t most,
@@ -225,8 +231,11 @@ private:
   /// `tile` scanned (`kind`), from the carry in a second argument's one
   /// element when `carried`, from the identity otherwise.
   KernelOp getScanTileKernel(ScanKind kind, bool carried);
+  /// One element copied: a reduction's result into an output that was
+  /// also its input.
+  KernelOp getCopyResultKernel();
 
-  KernelOp reduceTile;
+  KernelOp reduceTile, copyResult;
   /// By kind and whether carried.
   KernelOp scanTiles[2][2];
 };

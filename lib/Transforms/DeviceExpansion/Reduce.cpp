@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LaunchPlan.h"
+#include "Obs/Analysis/Allocations.h"
 
 using namespace mlir;
 using namespace mlir::obs;
@@ -26,6 +27,49 @@ KernelOp FoldPlan::getReduceTileKernel() {
                         [&](ImplicitLocOpBuilder &, Value) { return total; })};
                   });
   return reduceTile;
+}
+
+KernelOp FoldPlan::getCopyResultKernel() {
+  if (copyResult)
+    return copyResult;
+  copyResult = buildKernel(
+      "copy_result", {{tileType(1), absentOf(identity.getValue())}},
+      tileType(1), [&](ImplicitLocOpBuilder &b, ValueRange arguments) {
+        return SmallVector<Value>{dsl::generate(
+            b, tileType(1), [&](ImplicitLocOpBuilder &b, Value i) {
+              return dsl::index(b, arguments.front(), i);
+            })};
+      });
+  return copyResult;
+}
+
+void FoldPlan::emitDeviceReduce(ImplicitLocOpBuilder &b, ValueRange inputs,
+                                ValueRange outputs, Value length,
+                                uint64_t most) {
+  // In place (an output in the memory of an input: the same memref, or a
+  // view of the input's first element): the last level's one block would
+  // read the input through one view and write its result through
+  // another, which the launch proof cannot take as one place at run-time
+  // sizes. The result goes to a temporary first, then a one-element
+  // launch copies it out. A memref the views do not lead to an allocation
+  // of is taken as shared.
+  auto rootOf = [](Value memref) -> Value {
+    FailureOr<AllocationView> view = followToAllocation(
+        memref, /*user=*/nullptr, "", /*runTimeOffsets=*/true);
+    return succeeded(view) ? view->root : Value();
+  };
+  bool inPlace = llvm::any_of(outputs, [&](Value output) {
+    Value root = rootOf(output);
+    return llvm::any_of(
+        inputs, [&](Value input) { return !root || rootOf(input) == root; });
+  });
+  if (!inPlace)
+    return emitReduce(b, inputs, outputs, length, most, /*active=*/Value());
+  Value one = arith::ConstantIndexOp::create(b, 1);
+  SmallVector<Value> result = allocate(b, one);
+  emitReduce(b, inputs, result, length, most, /*active=*/Value());
+  launch(b, getCopyResultKernel(), one, result, outputs);
+  llvm::append_range(temporaries, result);
 }
 
 void FoldPlan::emitReduce(ImplicitLocOpBuilder &b, ValueRange inputs,
@@ -50,7 +94,7 @@ void mlir::obs::populateDeviceReduceExpansionPatterns(
       patterns.getContext(), options,
       [](FoldPlan &plan, ImplicitLocOpBuilder &b, DeviceReduceOp reduce,
          Value length, uint64_t most) {
-        plan.emitReduce(b, reduce.getInputs(), reduce.getOutputs(), length,
-                        most, /*active=*/Value());
+        plan.emitDeviceReduce(b, reduce.getInputs(), reduce.getOutputs(),
+                              length, most);
       });
 }

@@ -22,6 +22,19 @@ func.func @map_in_place(%a: memref<?xi32>, %out: memref<?xi32>) {
   return
 }
 
+// The sum of %a into its own first element (a view of it), then copied
+// out.
+func.func @reduce_in_place(%a: memref<?xi32>, %out: memref<?xi32>) {
+  %first = memref.subview %a[0] [1] [1] : memref<?xi32> to memref<1xi32, strided<[1]>>
+  obs.device_reduce ins(%a : memref<?xi32>) outs(%first : memref<1xi32, strided<[1]>>) identity [0 : i32] {
+  ^bb0(%x: i32, %y: i32):
+    %s = arith.addi %x, %y : i32
+    obs.yield %s : i32
+  }
+  memref.copy %a, %out : memref<?xi32> to memref<?xi32>
+  return
+}
+
 // A device scan whose output overlaps its input one element on: rejected.
 func.func @shifted(%in: memref<?xi32>, %out: memref<?xi32>) {
   %c0 = arith.constant 0 : index
