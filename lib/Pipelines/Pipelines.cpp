@@ -47,6 +47,9 @@ void mlir::obs::buildHostToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlow());
+  // expm1 and log1p through libm: convert-math-to-llvm loses their
+  // precision where they have it.
+  pm.addPass(createObsPreciseMathToLibm());
   pm.addPass(createConvertMathToLLVMPass());
   // What LLVM has no intrinsic for (erf, erfc, acosh, asinh, atanh, cbrt)
   // calls the C library, which the JIT resolves; a GPU's kernels take
@@ -65,7 +68,9 @@ void mlir::obs::buildHostToLLVMPipeline(OpPassManager &pm) {
 void mlir::obs::buildReferencePipeline(OpPassManager &pm) {
   // The oracle runs kernels as written, but only kernels that the GPU
   // targets would run without a race: they are proved as they would be
-  // there, on a copy, and nothing is changed.
+  // there, on a copy, and nothing is changed. Element code means what it
+  // means on every target before anything folds.
+  pm.addPass(createObsDefineElementCode());
   pm.addPass(createObsExpandDevice());
   pm.addPass(createObsDeduplicateKernels());
   // A scan or reduce without a network takes the serial network on the GPU
@@ -99,6 +104,8 @@ mlir::obs::describeRefinementPass(RefinementPass pass) {
 
 void mlir::obs::buildOptimizePipeline(OpPassManager &pm,
                                       const OptimizePipelineOptions &options) {
+  // Element code's meaning, before anything folds it.
+  pm.addPass(createObsDefineElementCode());
   // Device-level ops become kernels, which are refined like any other.
   pm.addPass(createObsExpandDevice());
   // What launches in place require of the kernels they launch, for the
@@ -162,7 +169,8 @@ void mlir::obs::buildKernelsToGPUPipeline(OpPassManager &pm,
                                           bool recordLaunches,
                                           bool guardEmptyGrids,
                                           bool runTimeChecks) {
-  // Nothing left to do after obs-optimize, which expands them first.
+  // Nothing left to do after obs-optimize, which does both first.
+  pm.addPass(createObsDefineElementCode());
   pm.addPass(createObsExpandDevice());
   pm.addPass(createObsDeduplicateKernels());
   OpPassManager &kernels = pm.nest<KernelOp>();

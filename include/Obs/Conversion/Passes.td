@@ -187,6 +187,25 @@ def ObsGPUToCPU : Pass<"obs-gpu-to-cpu", "::mlir::ModuleOp"> {
   ];
 }
 
+def ObsPreciseMathToLibm
+    : Pass<"obs-precise-math-to-libm", "::mlir::ModuleOp"> {
+  let summary = "Call libm for math.expm1 and math.log1p, which "
+                "convert-math-to-llvm computes as exp(x) - 1 and log(1 + x)";
+  let description = [{
+    `expm1` and `log1p` exist for small x, where `exp(x) - 1` and
+    `log(1 + x)` lose every digit: upstream's convert-math-to-llvm lowers
+    them so (log1p unless told not to), which gave 1.19e-7 for
+    `expm1(6e-8)` on ref and cpu, and 0 for `log1p(1e-40)`, where the PTX
+    calls libdevice's `__nv_expm1f`. This pass, before
+    convert-math-to-llvm on the host (ref, cpu and the cuda target's host
+    code), calls libm's `expm1` and `log1p` (`expm1f`, `log1pf` for f32;
+    f16 through f32) as convert-math-to-libm does, and leaves every other
+    math op to convert-math-to-llvm.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 def ObsHostMemoryToGPU : Pass<"obs-host-memory-to-gpu", "::mlir::ModuleOp"> {
   let summary = "Put the memory of host code lowered for the cuda target on "
                 "the device";

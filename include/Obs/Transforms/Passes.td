@@ -84,6 +84,27 @@ def ObsCollectLaunchOverlaps
   ];
 }
 
+def ObsDefineElementCode
+    : Pass<"obs-define-element-code", "::mlir::ModuleOp"> {
+  let summary = "Take poison and the flags folds assume out of element code, "
+                "before anything folds";
+  let description = [{
+    Element code has one meaning on every target (docs/Rationale.md,
+    "Element code has no undefined behaviour"): integers wrap and
+    `ub.poison` is 0. MLIR's folds read overflow flags, `exact`, fast-math
+    flags and poison their own way: `x + poison` folds to poison, and
+    `(x * y nsw) / y` to `x`. Where a canonicalization ran before the
+    element emitter defined an op, the cpu and cuda targets computed that
+    meaning (`[0, 0, 0, 0]` for `x + poison`, where ref gave `x`). This
+    pass drops the flags and replaces each scalar `ub.poison` by 0 in every
+    obs.kernel and in every device op's region, so that every later fold
+    keeps element code's meaning. It is the first pass of every pipeline.
+  }];
+  let statistics = [
+    Statistic<"numPoison", "poison-replaced", "ub.poison ops replaced by 0">
+  ];
+}
+
 def ObsDeduplicateKernels
     : Pass<"obs-deduplicate-kernels", "::mlir::ModuleOp"> {
   let summary = "Keep one of each set of private kernels that are identical "

@@ -170,20 +170,6 @@ Value defineFloatToInteger(Operation *op) {
   });
 }
 
-/// Integers wrap: what overflow flags and `exact` would make poison is the
-/// wrapped (or rounded) value.
-void dropPoisonFlags(Operation *op) {
-  if (auto flags = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(op);
-      flags &&
-      flags.getOverflowAttr().getValue() != arith::IntegerOverflowFlags::none)
-    op->setAttr(flags.getIntegerOverflowAttrName(),
-                arith::IntegerOverflowFlagsAttr::get(
-                    op->getContext(), arith::IntegerOverflowFlags::none));
-  llvm::TypeSwitch<Operation *>(op)
-      .Case<arith::DivSIOp, arith::DivUIOp, arith::ShRSIOp, arith::ShRUIOp>(
-          [](auto exact) { exact.setIsExact(false); });
-}
-
 /// Makes `loop` run no iteration where its step is not positive (zero, or
 /// negative under a signed comparison).
 void defineLoopStep(scf::ForOp loop) {
@@ -208,20 +194,43 @@ void defineLoopStep(scf::ForOp loop) {
 
 } // namespace
 
-SmallVector<Value> mlir::obs::defineArithmetic(Operation *op) {
+std::optional<Value> mlir::obs::takePoisonOut(Operation *op) {
   if (auto poison = dyn_cast<ub::PoisonOp>(op)) {
     // Poison may be refined to any value: 0.
     Type type = poison.getType();
     if (!type.isIntOrIndexOrFloat())
-      return SmallVector<Value>(op->getResults());
+      return std::nullopt;
     OpBuilder b(op);
     Value zero =
         arith::ConstantOp::create(b, op->getLoc(), type, b.getZeroAttr(type));
     poison.getResult().replaceAllUsesWith(zero);
     op->erase();
-    return {zero};
+    return zero;
   }
-  dropPoisonFlags(op);
+  // Integers wrap: what overflow flags and `exact` would make poison is the
+  // wrapped (or rounded) value. Fast-math flags (`nnan`, `ninf`) make a
+  // NaN or an infinity poison too, and let folds assume there is none.
+  if (auto flags = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(op);
+      flags &&
+      flags.getOverflowAttr().getValue() != arith::IntegerOverflowFlags::none)
+    op->setAttr(flags.getIntegerOverflowAttrName(),
+                arith::IntegerOverflowFlagsAttr::get(
+                    op->getContext(), arith::IntegerOverflowFlags::none));
+  if (auto fastMath = dyn_cast<arith::ArithFastMathInterface>(op);
+      fastMath && fastMath.getFastMathFlagsAttr() &&
+      fastMath.getFastMathFlagsAttr().getValue() != arith::FastMathFlags::none)
+    op->setAttr(fastMath.getFastMathAttrName(),
+                arith::FastMathFlagsAttr::get(op->getContext(),
+                                              arith::FastMathFlags::none));
+  llvm::TypeSwitch<Operation *>(op)
+      .Case<arith::DivSIOp, arith::DivUIOp, arith::ShRSIOp, arith::ShRUIOp>(
+          [](auto exact) { exact.setIsExact(false); });
+  return std::nullopt;
+}
+
+SmallVector<Value> mlir::obs::defineArithmetic(Operation *op) {
+  if (std::optional<Value> zero = takePoisonOut(op))
+    return {*zero};
   if (isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
           arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(op))
     return {defineDivision(op)};

@@ -586,6 +586,13 @@ LogicalResult ScatterOp::verify() {
                               "by its kernel, once, and have no other use";
   }
   std::optional<ScatterCombine> combine = getCombine();
+  // A combine is an atomic read-modify-write of the place, and no target
+  // has one for a single bit (LLVM's atomicrmw takes whole bytes); ref,
+  // which needs none, took i1 where cpu and cuda failed inside LLVM.
+  if (combine && element.isInteger(1))
+    return emitOpError() << "cannot combine i1 elements: a combine is an "
+                            "atomic update of its place, which takes a whole "
+                            "byte; scatter i8 values (0 or 1) instead";
   if (!combine || !isa<FloatType>(element) || *combine == ScatterCombine::Min ||
       *combine == ScatterCombine::Max)
     return success();

@@ -1224,6 +1224,24 @@ obs.kernel @scatter_half_add_global(%a: !obs.arr<8 x f16>, %p: !obs.arr<8 x i32>
 
 // -----
 
+// A combine is an atomic update of its place: no target has one for a bit
+// (ref took it, cpu and cuda failed inside LLVM).
+obs.kernel @scatter_bits_or(%v: !obs.arr<4 x i1>, %p: !obs.arr<4 x i32>) -> !obs.arr<2 x i1> {
+  // expected-error @+1 {{cannot combine i1 elements: a combine is an atomic update of its place, which takes a whole byte; scatter i8 values (0 or 1) instead}}
+  %h = obs.scatter %v at %p combine(or) initial(0 : i1) : !obs.arr<4 x i1>, !obs.arr<4 x i32> -> !obs.arr<2 x i1>
+  obs.return %h : !obs.arr<2 x i1>
+}
+
+// -----
+
+obs.kernel @scatter_bits_max_global(%v: !obs.arr<4 x i1>, %p: !obs.arr<4 x i32>) -> !obs.arr<2 x i1> {
+  // expected-error @+1 {{cannot combine i1 elements}}
+  %h = obs.scatter %v at %p combine(max) global : !obs.arr<4 x i1>, !obs.arr<4 x i32> -> !obs.arr<2 x i1>
+  obs.return %h : !obs.arr<2 x i1>
+}
+
+// -----
+
 obs.kernel @scatter_neither(%a: !obs.arr<8 x i32>, %p: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
   // expected-error @+1 {{needs either an `initial` value (a result in shared memory) or `global` (a result that is the launch's memref), and only one}}
   %s = obs.scatter %a at %p : !obs.arr<8 x i32>, !obs.arr<8 x i32> -> !obs.arr<8 x i32>
@@ -1422,6 +1440,82 @@ func.func @device_map_thread(%in: memref<?xi32>, %out: memref<?xi32>) {
     obs.yield %y : i32
   }
   return
+}
+
+// -----
+
+// Math ops that some target does not lower are rejected at the op, on
+// every target, with what to write instead (they failed to legalize on ref
+// and cpu, some on cuda too).
+obs.kernel @math_ipowi(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
+  %m = obs.map %a : !obs.arr<4 x i32> -> !obs.arr<4 x i32> {
+  ^bb0(%x: i32):
+    // expected-error @+1 {{'math.ipowi' op cannot be in element code: no target lowers an integer power; multiply in an scf.for}}
+    %r = math.ipowi %x, %x : i32
+    obs.yield %r : i32
+  }
+  obs.return %m : !obs.arr<4 x i32>
+}
+
+// -----
+
+obs.kernel @math_clampf(%a: !obs.arr<4 x f32>) -> !obs.arr<4 x f32> {
+  %m = obs.map %a : !obs.arr<4 x f32> -> !obs.arr<4 x f32> {
+  ^bb0(%x: f32):
+    // expected-error @+1 {{'math.clampf' op cannot be in element code: no target lowers it; write arith.maximumf then arith.minimumf}}
+    %r = math.clampf %x to [%x, %x] : f32
+    obs.yield %r : f32
+  }
+  obs.return %m : !obs.arr<4 x f32>
+}
+
+// -----
+
+obs.kernel @math_isinf(%a: !obs.arr<4 x f32>) -> !obs.arr<4 x i1> {
+  %m = obs.map %a : !obs.arr<4 x f32> -> !obs.arr<4 x i1> {
+  ^bb0(%x: f32):
+    // expected-error @+1 {{'math.isinf' op cannot be in element code: ref and cpu do not lower it; compare math.absf of the value with infinity (arith.cmpf oeq)}}
+    %r = math.isinf %x : f32
+    obs.yield %r : i1
+  }
+  obs.return %m : !obs.arr<4 x i1>
+}
+
+// -----
+
+obs.kernel @math_isnormal(%a: !obs.arr<4 x f64>) -> !obs.arr<4 x i1> {
+  %m = obs.map %a : !obs.arr<4 x f64> -> !obs.arr<4 x i1> {
+  ^bb0(%x: f64):
+    // expected-error @+1 {{'math.isnormal' op cannot be in element code: no target lowers it}}
+    %r = math.isnormal %x : f64
+    obs.yield %r : i1
+  }
+  obs.return %m : !obs.arr<4 x i1>
+}
+
+// -----
+
+// fpowi with an i64 exponent stopped LLVM's x86 backend; its i32 form is
+// fine (math_fpowi_i32 below raises no error).
+func.func @device_map_fpowi(%in: memref<?xf32>, %e: memref<?xi64>, %out: memref<?xf32>) {
+  obs.device_map ins(%in, %e : memref<?xf32>, memref<?xi64>) outs(%out : memref<?xf32>) {
+  ^bb0(%x: f32, %n: i64):
+    // expected-error @+1 {{'math.fpowi' op cannot be in element code: its exponent must be i32 (the power functions of libm and libdevice take an int)}}
+    %r = math.fpowi %x, %n : f32, i64
+    obs.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+obs.kernel @math_fpowi_i32(%a: !obs.arr<4 x f32>, %n: !obs.arr<4 x i32>) -> !obs.arr<4 x f32> {
+  %m = obs.map %a, %n : !obs.arr<4 x f32>, !obs.arr<4 x i32> -> !obs.arr<4 x f32> {
+  ^bb0(%x: f32, %k: i32):
+    %r = math.fpowi %x, %k : f32, i32
+    obs.yield %r : f32
+  }
+  obs.return %m : !obs.arr<4 x f32>
 }
 
 // -----

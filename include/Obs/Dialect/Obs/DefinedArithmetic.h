@@ -24,12 +24,22 @@
 #define OBS_DIALECT_OBS_DEFINEDARITHMETIC_H
 
 #include "mlir/IR/Builders.h"
+#include <optional>
 
 namespace mlir {
 namespace scf {
 class ForOp;
 } // namespace scf
 namespace obs {
+
+/// Takes out of `op` what MLIR makes poison and its folds may assume
+/// away: overflow flags, `exact` and fast-math flags are dropped (integers
+/// wrap), and a `ub.poison` of a scalar is replaced by 0 and erased, which
+/// returns the 0. Element code means these the same on every target, so
+/// obs-define-element-code does this before anything folds: a fold of
+/// `x + poison` to poison, or of `(x * y nsw) / y` to `x`, would otherwise
+/// choose a meaning the other targets do not.
+std::optional<Value> takePoisonOut(Operation *op);
 
 /// Gives `op`, just created, a defined result for every operand, guarding
 /// its operands and result where MLIR leaves them undefined. Returns the

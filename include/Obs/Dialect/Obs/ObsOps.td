@@ -876,7 +876,8 @@ def Obs_ScatterOp : Obs_Op<"scatter", [
     on integers and floats, `add`, `or`, `and` on integers. A histogram is
     a scatter of ones with `combine(add)`. Every combine gives one answer
     in every order; a float `add` would not (its rounding depends on which
-    collision comes first), so it is an error.
+    collision comes first), so it is an error. A combine is an atomic
+    update of whole bytes, so `i1` elements take none (scatter `i8`).
 
     The elements are scalars. A scatter is a stage of its own, like
     `obs.sync`: every thread of the block writes `initial` over the result
