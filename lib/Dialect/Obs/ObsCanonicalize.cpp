@@ -179,6 +179,23 @@ static bool isKnownInside(Value index, uint64_t length) {
          range->umax().getZExtValue() < length;
 }
 
+/// Whether `body` holds more ops than an index law inlines: a chain of
+/// stages without a sync, each reading its predecessor twice, doubles the
+/// code at every step (2^22 copies took 75 s and 5 GB of canonicalizing,
+/// before the emitter's limit on fused reads could say so). Past this, the
+/// index stays, and the emitter, which inlines it anyway, reports the
+/// limit.
+static bool isTooLargeToInline(Region &body) {
+  constexpr unsigned kMostInlinedOps = 8192;
+  unsigned ops = 0;
+  return body
+      .walk([&](Operation *) {
+        return ++ops > kMostInlinedOps ? WalkResult::interrupt()
+                                       : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 /// `(mkArr f n) ! i = f i`: an element of a generated array is its index
 /// function applied to the index, for i inside the array.
 struct IndexOfGenerate : OpRewritePattern<IndexOp> {
@@ -187,7 +204,8 @@ struct IndexOfGenerate : OpRewritePattern<IndexOp> {
                                 PatternRewriter &rewriter) const override {
     auto generate = index.getArray().getDefiningOp<GenerateOp>();
     if (!generate ||
-        !isKnownInside(index.getIndex(), generate.getType().getLength()))
+        !isKnownInside(index.getIndex(), generate.getType().getLength()) ||
+        isTooLargeToInline(generate.getBody()))
       return failure();
     rewriter.replaceOp(
         index, inlineRegion(rewriter, generate.getBody(), index.getIndex()));
@@ -201,7 +219,7 @@ struct IndexOfMap : OpRewritePattern<IndexOp> {
   LogicalResult matchAndRewrite(IndexOp index,
                                 PatternRewriter &rewriter) const override {
     auto map = index.getArray().getDefiningOp<MapOp>();
-    if (!map)
+    if (!map || isTooLargeToInline(map.getBody()))
       return failure();
     SmallVector<Value> elements;
     for (Value input : map.getInputs())
