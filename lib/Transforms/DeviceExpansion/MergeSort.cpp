@@ -57,6 +57,12 @@ private:
     }
   };
 
+  /// A zero of each scalar: what an element past the present ones holds.
+  SmallVector<Value> zeroScalars(ImplicitLocOpBuilder &b) {
+    return llvm::map_to_vector(scalars, [&](Type scalar) -> Value {
+      return arith::getZeroConstant(b, b.getLoc(), scalar);
+    });
+  }
   /// The sort-tile kernel's body: the tile's runs merged, round by round.
   Value buildSortTileBody(ImplicitLocOpBuilder &b, Value elements);
   /// The merge kernel's body: its tile of the merge of two runs.
@@ -216,10 +222,7 @@ Value MergeSortPlan::buildSortTileBody(ImplicitLocOpBuilder &b,
   Type i32 = b.getI32Type();
   Value zero = constantIndex(b, 0);
   Value present = ExtentOp::create(b, elements);
-  SmallVector<Value> zeros =
-      llvm::map_to_vector(scalars, [&](Type scalar) -> Value {
-        return arith::getZeroConstant(b, b.getLoc(), scalar);
-      });
+  SmallVector<Value> zeros = zeroScalars(b);
   // Runs past `present` are cut there: a pair's A and B hold only present
   // elements.
   auto presentFrom = [&](ImplicitLocOpBuilder &b, Value start, uint64_t run) {
@@ -553,10 +556,7 @@ SmallVector<Value> MergeSortPlan::buildMergeBody(ImplicitLocOpBuilder &b,
   Value source = args[0];
   MergeRuns runs = locateMergeRuns(b, source, args[1]);
   Value splits = findTileSplits(b, source, runs);
-  SmallVector<Value> zeros =
-      llvm::map_to_vector(scalars, [&](Type scalar) -> Value {
-        return arith::getZeroConstant(b, b.getLoc(), scalar);
-      });
+  SmallVector<Value> zeros = zeroScalars(b);
   MergeWindow w = loadMergeWindow(b, source, runs, splits, zeros);
   Value zero = constantIndex(b, 0);
   Value stride = constantIndex(b, kMergeStride);
