@@ -39,6 +39,9 @@ static std::unique_ptr<Pass> createSCFToControlFlow() {
 }
 
 void mlir::obs::buildHostToLLVMPipeline(OpPassManager &pm) {
+  // memref.realloc, which no conversion to LLVM takes, as alloc, copy and
+  // dealloc.
+  pm.addPass(memref::createExpandReallocPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // Views a host function makes (subview, expand_shape, collapse_shape,

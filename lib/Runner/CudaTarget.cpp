@@ -259,6 +259,7 @@ public:
     }
     static bool releasesAtExit = (std::atexit(releaseCudaAtExit), true);
     (void)releasesAtExit;
+    obsCudaSetFailureHandler(reports.deviceFailure);
     // Whatever fails from here on releases the runtime with the engine.
     auto fail = [](llvm::Error error) {
       obsCudaRelease();

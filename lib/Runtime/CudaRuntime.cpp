@@ -12,6 +12,7 @@
 #include "Obs/Runtime/CudaRuntime.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <dlfcn.h>
 #include <map>
@@ -44,6 +45,8 @@ constexpr unsigned kMemAttachGlobal = 1;    // CU_MEM_ATTACH_GLOBAL
 constexpr unsigned kEventDisableTiming = 2; // CU_EVENT_DISABLE_TIMING
 /// Shared memory a kernel may use without opting in.
 constexpr int32_t kSharedBytesWithoutOptIn = 48 * 1024;
+/// The largest grid a GPU runs (CUDA's gridDim limits).
+constexpr intptr_t kMostGridX = 2147483647, kMostGridYZ = 65535;
 
 /// The driver's entry points, looked up by their versioned names.
 struct Api {
@@ -393,6 +396,16 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
   if (!runtime.ready() || !function)
     return;
   const std::string &name = runtime.functionNames[function];
+  // The driver takes unsigned sizes: a grid of 2^32 + 1 blocks passed as
+  // is ran one. A GPU's grid is at most 2^31 - 1 blocks across and 65,535
+  // down and deep.
+  if (gridX > kMostGridX || gridY > kMostGridYZ || gridZ > kMostGridYZ) {
+    runtime.fail("kernel " + name + " is launched on a grid of " +
+                 std::to_string(gridX) + " x " + std::to_string(gridY) + " x " +
+                 std::to_string(gridZ) +
+                 " blocks, more than a GPU's 2147483647 x 65535 x 65535");
+    return;
+  }
   // More than 48 KiB of dynamic shared memory needs the kernel to opt in,
   // up to what the device allows.
   if (sharedBytes > kSharedBytesWithoutOptIn) {
@@ -459,11 +472,26 @@ void mgpuStreamDestroy(void *stream) {
   runtime.check(runtime.api.cuStreamDestroy(stream), "cuStreamDestroy");
 }
 
+/// Host code's failure handler (obsCudaSetFailureHandler).
+static std::atomic<void (*)(const char *)> failureHandler{nullptr};
+
 void mgpuStreamSynchronize(void *stream) {
-  OBS_RUNTIME_LOCKED(runtime);
-  if (runtime.ready())
-    runtime.check(runtime.api.cuStreamSynchronize(stream),
-                  "cuStreamSynchronize");
+  std::string failure;
+  {
+    OBS_RUNTIME_LOCKED(runtime);
+    if (runtime.ready())
+      runtime.check(runtime.api.cuStreamSynchronize(stream),
+                    "cuStreamSynchronize");
+    if (const char *error = runtime.getError())
+      failure = error;
+  }
+  // Outside the lock: the handler may exit, and release at exit locks.
+  if (auto *handler = failureHandler.load(); handler && !failure.empty())
+    handler(failure.c_str());
+}
+
+void obsCudaSetFailureHandler(void (*handler)(const char *message)) {
+  failureHandler.store(handler);
 }
 
 void mgpuStreamWaitEvent(void *stream, void *event) {

@@ -515,8 +515,11 @@ void reportArgumentContract(int64_t first, int64_t second) {
        "assume distinct allocations");
 }
 
+void reportDeviceFailure(const char *message) { fail(message); }
+
 constexpr obs::RuntimeReports kReports = {
-    reportScatterCollision, reportIndexOutside, reportArgumentContract};
+    reportScatterCollision, reportIndexOutside, reportArgumentContract,
+    reportDeviceFailure};
 
 /// Prints `bench: @symbol on TARGET: fastest F ms, median M ms over N runs,
 /// G GB/s` to stderr, then, on cuda, a line per kernel.

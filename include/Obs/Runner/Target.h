@@ -61,6 +61,11 @@ struct RuntimeReports {
   void (*scatterCollision)(int64_t block, int64_t place) = nullptr;
   void (*indexOutside)(int64_t block, int64_t index, int64_t length) = nullptr;
   void (*argumentContract)(int64_t first, int64_t second) = nullptr;
+  /// The cuda target's first failed driver call, as one line, where host
+  /// code next waits for the device (obsCudaSetFailureHandler): host code
+  /// that goes on after a failure may wait forever on data that no longer
+  /// changes. Null: host code runs to its end, and the run's error says.
+  void (*deviceFailure)(const char *message) = nullptr;
 };
 
 /// One launch as obs-record-launches reports it.

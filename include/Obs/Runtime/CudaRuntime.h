@@ -71,6 +71,14 @@ int obsCudaInit(void);
 /* The first failure since the last obsCudaRelease(), as one line, or null. */
 const char *obsCudaError(void);
 
+/* Calls `handler` with the first failure when host code next waits for a
+ * stream (mgpuStreamSynchronize, which comes before every read of device
+ * data), outside the runtime's lock; null: no handler. Host code goes on
+ * after a failure with every call a no-op, and a loop whose condition
+ * reads device data would then spin forever: obs-run's handler prints the
+ * failure and exits. */
+void obsCudaSetFailureHandler(void (*handler)(const char *message));
+
 /* The device's compute capability; 0, or nonzero on failure. */
 int obsCudaComputeCapability(int *major, int *minor);
 

@@ -134,6 +134,18 @@ void ObsHostMemoryToGPUPass::runOnOperation() {
                  "device cannot do in one copy on the cuda target";
           return WalkResult::interrupt();
         }
+        // A device copy is one run of bytes from a memref's base: a view
+        // at an offset, or with strides, is not (the lowering of
+        // gpu.memcpy needs identity layouts, and failed inside LLVM).
+        if (!cast<MemRefType>(copy.getSource().getType())
+                 .getLayout()
+                 .isIdentity()) {
+          copy.emitOpError()
+              << "copies a view with a layout (an offset or strides), which "
+                 "the device cannot do in one copy on the cuda target; copy "
+                 "with a kernel launched over the views";
+          return WalkResult::interrupt();
+        }
         gpu::MemcpyOp::create(builder, op->getLoc(), Type(), ValueRange(),
                               copy.getTarget(), copy.getSource());
         addToStatistic(*this, numCopies, "copies");
