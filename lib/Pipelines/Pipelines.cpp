@@ -60,7 +60,12 @@ void mlir::obs::buildHostToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // Allocations through the runner's functions, which track them: a
+  // dealloc of memory the code did not allocate is then one line, not a
+  // crash (Runner/Target.h, RuntimeReports::unknownFree).
+  FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
+  memrefOptions.useGenericFunctions = true;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
   // Host functions take MLIR's memref descriptors, which carry the sizes of
   // memrefs known only at run time (kernels keep bare pointers).
   pm.addPass(createConvertFuncToLLVMPass());

@@ -18,6 +18,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassInstrumentation.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -25,7 +26,9 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Triple.h"
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
+#include <mutex>
 
 using namespace mlir;
 using namespace mlir::obs;
@@ -68,6 +71,60 @@ static void recordLaunch(int64_t kernel, int64_t grid, int64_t threads,
     recordedLaunches().push_back({kernel, grid, threads, read, written});
 }
 
+/// Host code's allocations (FinalizeMemRefToLLVM's generic functions, which
+/// the host pipeline calls instead of malloc and free), tracked so that a
+/// memref.dealloc of memory the code did not allocate, or freed already,
+/// is one line rather than a crash of the process (a double free) or a
+/// hang (free of a caller's buffer).
+namespace {
+struct HostAllocations {
+  std::mutex mutex;
+  llvm::DenseSet<void *> live;
+  void (*unknownFree)() = nullptr;
+
+  static HostAllocations &get() {
+    static HostAllocations allocations;
+    return allocations;
+  }
+  void *track(void *pointer) {
+    if (pointer) {
+      std::lock_guard<std::mutex> lock(mutex);
+      live.insert(pointer);
+    }
+    return pointer;
+  }
+};
+} // namespace
+
+static void *allocateForHost(uint64_t bytes) {
+  return HostAllocations::get().track(std::malloc(bytes ? bytes : 1));
+}
+
+static void *allocateAlignedForHost(uint64_t alignment, uint64_t bytes) {
+  void *pointer = nullptr;
+  if (posix_memalign(&pointer, std::max<uint64_t>(alignment, sizeof(void *)),
+                     bytes ? bytes : 1) != 0)
+    return nullptr;
+  return HostAllocations::get().track(pointer);
+}
+
+static void freeForHost(void *pointer) {
+  if (!pointer)
+    return;
+  HostAllocations &allocations = HostAllocations::get();
+  void (*report)() = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(allocations.mutex);
+    if (allocations.live.erase(pointer)) {
+      std::free(pointer);
+      return;
+    }
+    report = allocations.unknownFree;
+  }
+  if (report)
+    report();
+}
+
 llvm::orc::SymbolMap
 mlir::obs::runner::getRuntimeSymbols(const RuntimeReports &reports,
                                      llvm::orc::MangleAndInterner mangle) {
@@ -80,6 +137,10 @@ mlir::obs::runner::getRuntimeSymbols(const RuntimeReports &reports,
   add(kRecordLaunchFunction, &recordLaunch);
   // A memref.copy between strided views calls MLIR's C runner utilities.
   add("memrefCopy", &memrefCopy);
+  HostAllocations::get().unknownFree = reports.unknownFree;
+  add("_mlir_memref_to_llvm_alloc", &allocateForHost);
+  add("_mlir_memref_to_llvm_aligned_alloc", &allocateAlignedForHost);
+  add("_mlir_memref_to_llvm_free", &freeForHost);
   add(kScatterCollisionFunction, reports.scatterCollision);
   add(kIndexOutsideFunction, reports.indexOutside);
   add(kArgumentContractFunction, reports.argumentContract);

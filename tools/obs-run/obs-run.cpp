@@ -515,11 +515,14 @@ void reportArgumentContract(int64_t first, int64_t second) {
        "assume distinct allocations");
 }
 
-void reportDeviceFailure(const char *message) { fail(message); }
+void reportUnknownFree() {
+  fail("error: a memref.dealloc frees memory its code did not allocate, or "
+       "freed already (a function's argument, or a second dealloc)");
+}
 
 constexpr obs::RuntimeReports kReports = {
     reportScatterCollision, reportIndexOutside, reportArgumentContract,
-    reportDeviceFailure};
+    [](const char *deviceFailure) { fail(deviceFailure); }, reportUnknownFree};
 
 /// Prints `bench: @symbol on TARGET: fastest F ms, median M ms over N runs,
 /// G GB/s` to stderr, then, on cuda, a line per kernel.

@@ -66,6 +66,11 @@ struct RuntimeReports {
   /// that goes on after a failure may wait forever on data that no longer
   /// changes. Null: host code runs to its end, and the run's error says.
   void (*deviceFailure)(const char *message) = nullptr;
+  /// A memref.dealloc in code run on the host of memory that code did not
+  /// allocate, or has freed already (a function's argument, a second
+  /// dealloc): the host allocation functions track what they made. Null:
+  /// such a dealloc frees nothing.
+  void (*unknownFree)() = nullptr;
 };
 
 /// One launch as obs-record-launches reports it.

@@ -74,3 +74,19 @@ func.func @grow(%in: memref<8xi32>, %out: memref<8xi32>) {
   memref.dealloc %t2 : memref<16xi32>
   return
 }
+
+// Host code that frees what it did not allocate: the caller's buffer, and
+// a temporary twice (memref's undefined behaviour).
+func.func @free_argument(%in: memref<8xi32>, %out: memref<8xi32>) {
+  memref.copy %in, %out : memref<8xi32> to memref<8xi32>
+  memref.dealloc %in : memref<8xi32>
+  return
+}
+func.func @free_twice(%in: memref<8xi32>, %out: memref<8xi32>) {
+  %t = memref.alloc() : memref<8xi32>
+  memref.copy %in, %t : memref<8xi32> to memref<8xi32>
+  memref.copy %t, %out : memref<8xi32> to memref<8xi32>
+  memref.dealloc %t : memref<8xi32>
+  memref.dealloc %t : memref<8xi32>
+  return
+}
