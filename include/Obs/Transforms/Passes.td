@@ -153,8 +153,8 @@ def ObsExpandDevice : Pass<"obs-expand-device", "::mlir::ModuleOp"> {
       pass counts each tile's digits, turns the counts into offsets by a
       reduce-then-scan over rows of counts, and scatters each tile stably.
       This is for a `less` that is one comparison of the first scalars.
-    * sort by any other `less`: a merge sort. Each tile sorted stably by a
-      bitonic network of (element, position) pairs, then merge passes
+    * sort by any other `less`: a merge sort. Each tile sorted stably by
+      merges of runs that double in shared memory, then merge passes
       that double the sorted runs (T, 2T, ...) until one run is left. A
       merge block reads the previous pass's array whole (an `obs.global`
       argument), finds its share of the two runs by binary searches along
