@@ -370,9 +370,10 @@ def Obs_DeviceSortOp : Obs_DeviceOp<"device_sort"> {
     counts a tile's digits, scans the counts across tiles, and scatters each
     tile's elements stably to their places. Any other `less` (a strict
     weak order: two keys, a descending second key, an absolute value) gets
-    a merge sort: each tile sorted stably by a bitonic network, then merge
-    passes that double the sorted runs, each block merging its share of
-    two runs found by a binary search along the merge path.
+    a merge sort: each tile sorted stably by merges of runs in shared
+    memory, then merge passes that double the sorted runs, each block
+    merging its share of two runs found by a binary search along the merge
+    path.
 
     ```mlir
     obs.device_sort ins(%keys, %values : memref<?xi32>, memref<?xf32>)
