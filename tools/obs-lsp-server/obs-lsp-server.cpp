@@ -20,6 +20,7 @@
 
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/InitAll.h"
+#include "Obs/Support/SourceNesting.h"
 #include "Obs/Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -154,14 +155,67 @@ private:
     std::fclose(out);
   }
 
-  /// `message`, or a didSave as the change to its file's saved text.
+  /// JSON nested deeper than this is dropped: llvm::json::parse descends
+  /// once per level on the stack, and 100,000 `[` crashed the server.
+  static constexpr unsigned kMostJsonNesting = 512;
+
+  /// Whether `message` nests arrays and objects deeper than
+  /// kMostJsonNesting (strings skipped).
+  static bool isNestedTooDeep(llvm::StringRef message) {
+    unsigned depth = 0;
+    bool inString = false;
+    for (size_t i = 0; i < message.size(); ++i) {
+      char c = message[i];
+      if (inString) {
+        if (c == '\\')
+          ++i;
+        else if (c == '"')
+          inString = false;
+      } else if (c == '"') {
+        inString = true;
+      } else if (c == '[' || c == '{') {
+        if (++depth > kMostJsonNesting)
+          return true;
+      } else if ((c == ']' || c == '}') && depth > 0) {
+        --depth;
+      }
+    }
+    return false;
+  }
+
+  /// A message MLIR's server ignores: what stands for one the relay drops
+  /// (the server's transport stops at a message that is not a JSON-RPC
+  /// object).
+  static std::string getIgnoredMessage() {
+    return R"({"jsonrpc":"2.0","method":"$/obs/dropped"})";
+  }
+
+  /// `text`, or, where its brackets nest past what MLIR's parser can take
+  /// on its stack (obs::findExcessiveNesting), the text up to the first
+  /// such bracket and a character the lexer rejects there: the server
+  /// reports an error at that place instead of overflowing its stack.
+  static std::string boundNesting(llvm::StringRef text) {
+    std::optional<size_t> excessive = obs::findExcessiveNesting(text);
+    if (!excessive)
+      return text.str();
+    return (text.take_front(*excessive) + "\x01").str();
+  }
+
+  /// `message`, or a didSave as the change to its file's saved text; a
+  /// message that would stop or crash MLIR's server becomes one it ignores,
+  /// and a text nested past the parser's stack is cut where it goes too
+  /// deep.
   std::string rewrite(const std::string &message) {
+    if (isNestedTooDeep(message))
+      return getIgnoredMessage();
     llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(message);
     if (!parsed) {
       llvm::consumeError(parsed.takeError());
       return message;
     }
     const llvm::json::Object *object = parsed->getAsObject();
+    if (!object || object->getString("jsonrpc") != "2.0")
+      return getIgnoredMessage();
     const llvm::json::Object *params =
         object ? object->getObject("params") : nullptr;
     const llvm::json::Object *document =
@@ -181,18 +235,35 @@ private:
     }
     if (*method == "textDocument/didOpen" ||
         *method == "textDocument/didChange") {
-      if (std::optional<llvm::StringRef> text =
-              given ? given->getString("text") : std::nullopt)
-        texts[*uri] = {text->str(),
-                       document->getInteger("version").value_or(0)};
-    } else if (*method == "textDocument/didClose") {
+      std::optional<llvm::StringRef> text =
+          given ? given->getString("text") : std::nullopt;
+      if (!text)
+        return message;
+      std::string bounded = boundNesting(*text);
+      texts[*uri] = {bounded, document->getInteger("version").value_or(0)};
+      if (bounded.size() == text->size())
+        return message;
+      // The same message, its text cut where it nests too deep.
+      llvm::json::Value copy = *parsed;
+      llvm::json::Object *copiedParams =
+          copy.getAsObject()->getObject("params");
+      llvm::json::Object *target =
+          *method == "textDocument/didOpen"
+              ? copiedParams->getObject("textDocument")
+              : copiedParams->getArray("contentChanges")->front().getAsObject();
+      (*target)["text"] = bounded;
+      return llvm::formatv("{0}", copy);
+    }
+    if (*method == "textDocument/didClose") {
       texts.erase(*uri);
     } else if (*method == "textDocument/didSave") {
-      if (std::optional<llvm::StringRef> text = params->getString("text"))
-        texts[*uri].first = text->str();
+      // Only an open file is the server's: a save of another (closed, or
+      // never opened) would open it with a text no editor shows.
       auto known = texts.find(*uri);
       if (known == texts.end())
         return message;
+      if (std::optional<llvm::StringRef> text = params->getString("text"))
+        known->second.first = boundNesting(*text);
       const std::pair<std::string, int64_t> &saved = known->second;
       llvm::json::Object change{
           {"jsonrpc", "2.0"},
