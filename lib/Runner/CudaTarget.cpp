@@ -67,9 +67,7 @@ class DeviceArrays {
 public:
   DeviceArrays(Job &job, bool hostShared) : job(job) {
     host = job.getBuffers();
-    for (obs_run::HostArray &array : job.arrays)
-      for (unsigned c = 0; c < array.getWidth(); ++c)
-        bytes.push_back(array.getBufferBytes(c));
+    bytes = job.getBufferBytes();
     for (auto [pointer, size] : llvm::zip_equal(host, bytes)) {
       device.push_back(mgpuMemAlloc(size, nullptr, hostShared));
       mgpuMemcpy(device.back(), pointer, size, nullptr);

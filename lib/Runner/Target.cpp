@@ -41,12 +41,19 @@ SmallVector<void *> Job::getBuffers() {
   return pointers;
 }
 
-uint64_t Job::getArrayBytes() const {
-  uint64_t bytes = 0;
+SmallVector<size_t> Job::getBufferBytes() const {
+  SmallVector<size_t> bytes;
   for (const obs_run::HostArray &array : arrays)
     for (unsigned c = 0; c < array.getWidth(); ++c)
-      bytes += array.getBufferBytes(c);
+      bytes.push_back(array.getBufferBytes(c));
   return bytes;
+}
+
+uint64_t Job::getArrayBytes() const {
+  uint64_t total = 0;
+  for (size_t bytes : getBufferBytes())
+    total += bytes;
+  return total;
 }
 
 //===----------------------------------------------------------------------===//
@@ -194,12 +201,8 @@ public:
     obs_run::PackedMemRefs arguments = packArguments(job);
     obs_run::PackedMemRefs timedArguments = packArguments(timed);
     SmallVector<void *> given = timed.getBuffers();
-    SmallVector<size_t> sizes;
-    for (obs_run::HostArray &array : timed.arrays)
-      for (unsigned c = 0; c < array.getWidth(); ++c)
-        sizes.push_back(array.getBufferBytes(c));
     std::vector<std::vector<char>> inputs;
-    for (auto [buffer, size] : llvm::zip_equal(given, sizes))
+    for (auto [buffer, size] : llvm::zip_equal(given, timed.getBufferBytes()))
       inputs.emplace_back(static_cast<char *>(buffer),
                           static_cast<char *>(buffer) + size);
     (*function)(arguments.get().data());

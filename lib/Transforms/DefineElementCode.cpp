@@ -12,7 +12,6 @@
 #include "Obs/Dialect/Obs/ObsDialect.h"
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/Passes.h"
-#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/BuiltinOps.h"
 
 namespace mlir::obs {
@@ -37,11 +36,9 @@ struct ObsDefineElementCodePass
         region.walk([&](Operation *inner) { elementCode.push_back(inner); });
       return WalkResult::skip();
     });
-    for (Operation *op : elementCode) {
-      bool isPoison = isa<ub::PoisonOp>(op);
-      if (takePoisonOut(op) && isPoison)
+    for (Operation *op : elementCode)
+      if (takePoisonOut(op))
         addToStatistic(*this, numPoison, "poison-replaced");
-    }
   }
 };
 } // namespace

@@ -265,6 +265,69 @@ ObsPlanSharedPass::padRowsOf(KernelOp kernel,
   return simulation;
 }
 
+/// Gives each of `buffers` its offset, first fit: at the lowest offset
+/// that no buffer placed before it and live with it (not `compatible`)
+/// covers. Returns the bytes the plan needs and how many buffers took bytes
+/// another had.
+static std::pair<uint64_t, uint64_t> placeBuffers(
+    MutableArrayRef<Buffer> buffers,
+    llvm::function_ref<bool(const Buffer &, const Buffer &)> compatible) {
+  auto placeInOrder = [&](ArrayRef<unsigned> order) {
+    SmallVector<unsigned> placed;
+    uint64_t total = 0, reusing = 0;
+    auto overlaps = [](const Buffer &a, uint64_t offset, const Buffer &b) {
+      return offset < a.offset + a.bytes && a.offset < offset + b.bytes;
+    };
+    for (unsigned index : order) {
+      Buffer &buffer = buffers[index];
+      uint64_t offset = 0;
+      bool moved = true;
+      while (moved) {
+        moved = false;
+        for (unsigned other : placed) {
+          const Buffer &o = buffers[other];
+          if (overlaps(o, offset, buffer) && !compatible(o, buffer)) {
+            offset = llvm::alignTo(o.offset + o.bytes, kAlignment);
+            moved = true;
+          }
+        }
+      }
+      buffer.offset = offset;
+      reusing += llvm::any_of(placed, [&](unsigned other) {
+        return overlaps(buffers[other], offset, buffer);
+      });
+      placed.push_back(index);
+      total = std::max(total, offset + buffer.bytes);
+    }
+    return std::make_pair(total, reusing);
+  };
+  // Buffers in the order they come into use; and, where that leaves holes
+  // too small for what comes next (a merge's small crossings taking the
+  // offset a tile left, so that the next tile goes above both), largest
+  // first, as arena planners place tensors. The smaller plan wins; a tie
+  // keeps the first.
+  SmallVector<unsigned> byUse(buffers.size());
+  std::iota(byUse.begin(), byUse.end(), 0);
+  stableSort(byUse, [&](unsigned a, unsigned b) {
+    return buffers[a].firstPhase < buffers[b].firstPhase;
+  });
+  SmallVector<unsigned> bySize(byUse);
+  stableSort(bySize, [&](unsigned a, unsigned b) {
+    return buffers[a].bytes > buffers[b].bytes;
+  });
+  auto [total, reusing] = placeInOrder(byUse);
+  SmallVector<uint64_t> byUseOffsets =
+      llvm::map_to_vector(buffers, [](const Buffer &b) { return b.offset; });
+  auto [bySizeTotal, bySizeReusing] = placeInOrder(bySize);
+  if (bySizeTotal < total) {
+    std::tie(total, reusing) = std::tie(bySizeTotal, bySizeReusing);
+  } else {
+    for (auto [buffer, offset] : llvm::zip_equal(buffers, byUseOffsets))
+      buffer.offset = offset;
+  }
+  return {total, reusing};
+}
+
 void ObsPlanSharedPass::runOnOperation() {
   KernelOp kernel = getOperation();
   // Plan from the kernel's buffers as the lowering allocates them alone.
@@ -326,56 +389,7 @@ void ObsPlanSharedPass::runOnOperation() {
            (separated(a, b) || separated(b, a));
   };
 
-  // First fit: each buffer at the lowest offset that no buffer placed
-  // before it and live with it covers. Returns the bytes the plan needs
-  // and how many buffers took bytes another had.
-  auto placeInOrder = [&](ArrayRef<unsigned> order) {
-    SmallVector<unsigned> placed;
-    uint64_t total = 0, reusing = 0;
-    auto overlaps = [](const Buffer &a, uint64_t offset, const Buffer &b) {
-      return offset < a.offset + a.bytes && a.offset < offset + b.bytes;
-    };
-    for (unsigned index : order) {
-      Buffer &buffer = buffers[index];
-      uint64_t offset = 0;
-      bool moved = true;
-      while (moved) {
-        moved = false;
-        for (unsigned other : placed) {
-          const Buffer &o = buffers[other];
-          if (overlaps(o, offset, buffer) && !compatible(o, buffer)) {
-            offset = llvm::alignTo(o.offset + o.bytes, kAlignment);
-            moved = true;
-          }
-        }
-      }
-      buffer.offset = offset;
-      reusing += llvm::any_of(placed, [&](unsigned other) {
-        return overlaps(buffers[other], offset, buffer);
-      });
-      placed.push_back(index);
-      total = std::max(total, offset + buffer.bytes);
-    }
-    return std::make_pair(total, reusing);
-  };
-  // Buffers in the order they come into use; and, where that leaves holes
-  // too small for what comes next (a merge's small crossings taking the
-  // offset a tile left, so that the next tile goes above both), largest
-  // first, as arena planners place tensors. The smaller plan wins; a tie
-  // keeps the first.
-  SmallVector<unsigned> byUse(buffers.size());
-  std::iota(byUse.begin(), byUse.end(), 0);
-  stableSort(byUse, [&](unsigned a, unsigned b) {
-    return buffers[a].firstPhase < buffers[b].firstPhase;
-  });
-  SmallVector<unsigned> bySize(byUse);
-  stableSort(bySize, [&](unsigned a, unsigned b) {
-    return buffers[a].bytes > buffers[b].bytes;
-  });
-  auto [firstTotal, firstReusing] = placeInOrder(byUse);
-  auto [total, reusing] = placeInOrder(bySize);
-  if (total >= firstTotal)
-    std::tie(total, reusing) = placeInOrder(byUse);
+  auto [total, reusing] = placeBuffers(buffers, compatible);
   if (!buffers.empty())
     addToStatistic(*this, numBuffers, "buffers", buffers.size());
   if (reusing)

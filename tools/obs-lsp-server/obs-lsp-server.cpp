@@ -213,23 +213,22 @@ private:
       llvm::consumeError(parsed.takeError());
       return message;
     }
-    const llvm::json::Object *object = parsed->getAsObject();
+    // Not const: a text that nests too deep is cut in place.
+    llvm::json::Object *object = parsed->getAsObject();
     if (!object || object->getString("jsonrpc") != "2.0")
       return getIgnoredMessage();
-    const llvm::json::Object *params =
-        object ? object->getObject("params") : nullptr;
-    const llvm::json::Object *document =
+    llvm::json::Object *params = object->getObject("params");
+    llvm::json::Object *document =
         params ? params->getObject("textDocument") : nullptr;
-    std::optional<llvm::StringRef> method =
-        object ? object->getString("method") : std::nullopt;
+    std::optional<llvm::StringRef> method = object->getString("method");
     std::optional<llvm::StringRef> uri =
         document ? document->getString("uri") : std::nullopt;
     if (!method || !uri)
       return message;
     // The text an open or a (whole) change gives the file.
-    const llvm::json::Object *given = document;
+    llvm::json::Object *given = document;
     if (*method == "textDocument/didChange") {
-      const llvm::json::Array *changes = params->getArray("contentChanges");
+      llvm::json::Array *changes = params->getArray("contentChanges");
       given = changes && changes->size() == 1 ? changes->front().getAsObject()
                                               : nullptr;
     }
@@ -244,15 +243,8 @@ private:
       if (bounded.size() == text->size())
         return message;
       // The same message, its text cut where it nests too deep.
-      llvm::json::Value copy = *parsed;
-      llvm::json::Object *copiedParams =
-          copy.getAsObject()->getObject("params");
-      llvm::json::Object *target =
-          *method == "textDocument/didOpen"
-              ? copiedParams->getObject("textDocument")
-              : copiedParams->getArray("contentChanges")->front().getAsObject();
-      (*target)["text"] = bounded;
-      return llvm::formatv("{0}", copy);
+      (*given)["text"] = bounded;
+      return llvm::formatv("{0}", *parsed);
     }
     if (*method == "textDocument/didClose") {
       texts.erase(*uri);

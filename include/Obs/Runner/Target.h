@@ -48,6 +48,8 @@ struct Job {
 
   /// Every array's buffers, a pointer per component, in order.
   SmallVector<void *> getBuffers();
+  /// The bytes of each of those buffers, in the same order.
+  SmallVector<size_t> getBufferBytes() const;
   /// The bytes of all the arrays: what a run moves when it reads or writes
   /// each once.
   uint64_t getArrayBytes() const;

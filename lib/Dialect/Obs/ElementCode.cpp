@@ -18,22 +18,15 @@
 using namespace mlir;
 using namespace mlir::obs;
 
-/// Element code holds only what every target computes alike and the proof
-/// models: arith, math and ub ops, and scf's structured control flow
-/// (`scf.if`, `scf.for`, `scf.while`). Anything else is an error at the op
-/// (fail closed): a gpu op would compute with the thread or block that runs
-/// it, which obs's code never sees, a call hides code from the proof, and
-/// an op of another dialect may mean something no target runs. Ops of
-/// unregistered dialects, which only tests allow, pass here and are
-/// rejected by the proof if they reach it.
-/// Why element code cannot hold the math op `name` (`op`), which some
+/// Why element code cannot hold the math op `op`, which some
 /// target cannot lower, with what to write instead; empty where every
 /// target lowers it. Every math op was tried on ref, cpu and the PTX for
 /// every element type: these four failed to legalize on at least one (so a
 /// kernel that ran on cuda failed on ref), and an `fpowi` exponent other
 /// than i32 stopped LLVM's x86 backend and called libdevice's `powi` with
 /// the wrong argument type.
-static std::string findUnloweredMath(Operation *op, StringRef name) {
+static std::string findUnloweredMath(Operation *op) {
+  StringRef name = op->getName().getStringRef();
   if (name == "math.ipowi")
     return "no target lowers an integer power; multiply in an scf.for";
   if (name == "math.clampf")
@@ -51,6 +44,15 @@ static std::string findUnloweredMath(Operation *op, StringRef name) {
   return "";
 }
 
+/// Element code holds only what every target computes alike and the proof
+/// models: arith, math and ub ops, and scf's structured control flow
+/// (`scf.if`, `scf.for`, `scf.while`). Anything else is an error at the op
+/// (fail closed): a gpu op would compute with the thread or block that runs
+/// it, which obs's code never sees, a call hides code from the proof, and
+/// an op of another dialect may mean something no target runs. Ops of
+/// unregistered dialects, which only tests allow, pass here and are
+/// rejected by the proof if they reach it. Of math, only what every target
+/// lowers (findUnloweredMath).
 static LogicalResult verifyElementOp(Operation *op) {
   // math by its name: the dialect does not depend on it (a kernel that
   // uses it has it loaded).
@@ -58,7 +60,7 @@ static LogicalResult verifyElementOp(Operation *op) {
   bool isMath =
       op->isRegistered() && op->getDialect()->getNamespace() == "math";
   if (isMath) {
-    std::string unlowered = findUnloweredMath(op, name);
+    std::string unlowered = findUnloweredMath(op);
     if (unlowered.empty())
       return success();
     return tagError(op->emitOpError()

@@ -58,10 +58,10 @@ void FoldPlan::emitDeviceReduce(ImplicitLocOpBuilder &b, ValueRange inputs,
         memref, /*user=*/nullptr, "", /*runTimeOffsets=*/true);
     return succeeded(view) ? view->root : Value();
   };
+  SmallVector<Value> inputRoots = llvm::map_to_vector(inputs, rootOf);
   bool inPlace = llvm::any_of(outputs, [&](Value output) {
     Value root = rootOf(output);
-    return llvm::any_of(
-        inputs, [&](Value input) { return !root || rootOf(input) == root; });
+    return !root || llvm::is_contained(inputRoots, root);
   });
   if (!inPlace)
     return emitReduce(b, inputs, outputs, length, most, /*active=*/Value());
