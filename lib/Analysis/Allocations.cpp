@@ -176,8 +176,8 @@ FailureOr<AllocationView> mlir::obs::followToAllocation(Value memref,
 namespace {
 using Variable = ValueBoundsConstraintSet::Variable;
 
-/// The elements of a row-major, contiguous memref within its allocation:
-/// [begin, end), each an affine sum of constants and values.
+/// The elements of a memref within its allocation lie in [begin, end), each
+/// an affine sum of constants and values.
 struct ElementInterval {
   Variable begin, end;
 };
@@ -212,17 +212,21 @@ private:
 } // namespace
 
 /// `memref`'s ElementInterval, where the views from its allocation are
-/// subviews (of memrefs with static strides) and casts; none otherwise.
+/// subviews (of memrefs with static strides) and casts; none otherwise. The
+/// interval runs from the view's first element to one past its last, which
+/// its own strides place: a view of rows and columns, or one with a stride
+/// above 1, holds only some of the interval's elements, but none outside it.
 static std::optional<ElementInterval> getElementInterval(Value memref) {
   auto type = cast<MemRefType>(memref.getType());
   if (type.getRank() == 0)
     return std::nullopt;
-  int64_t inner = 1;
-  for (int64_t size : type.getShape().drop_front()) {
-    if (ShapedType::isDynamic(size))
-      return std::nullopt;
-    inner *= size;
-  }
+  SmallVector<int64_t> strides;
+  int64_t ownOffset;
+  if (failed(type.getStridesAndOffset(strides, ownOffset)) ||
+      llvm::any_of(strides, [](int64_t stride) {
+        return ShapedType::isDynamic(stride) || stride < 1;
+      }))
+    return std::nullopt;
   AffineSum begin(memref.getContext());
   for (Value current = memref; !isAllocation(current);) {
     if (auto cast = current.getDefiningOp<memref::CastOp>()) {
@@ -232,25 +236,33 @@ static std::optional<ElementInterval> getElementInterval(Value memref) {
     auto subview = current.getDefiningOp<memref::SubViewOp>();
     if (!subview)
       return std::nullopt;
-    SmallVector<int64_t> strides;
+    SmallVector<int64_t> sourceStrides;
     int64_t offset;
-    if (failed(subview.getSourceType().getStridesAndOffset(strides, offset)) ||
-        llvm::any_of(strides, ShapedType::isDynamic))
+    if (failed(subview.getSourceType().getStridesAndOffset(sourceStrides,
+                                                           offset)) ||
+        llvm::any_of(sourceStrides, ShapedType::isDynamic))
       return std::nullopt;
     for (auto [place, stride] :
-         llvm::zip_equal(subview.getMixedOffsets(), strides))
+         llvm::zip_equal(subview.getMixedOffsets(), sourceStrides))
       begin.add(place, stride);
     current = subview.getSource();
     // The allocation's own offset is the same for every view of it: the
     // walk ends there.
   }
+  // The last element is at begin + sum_d (size_d - 1) stride_d. An empty
+  // view's end may fall before its begin; it meets nothing, so whatever
+  // the comparison then proves is true.
   AffineSum end = begin;
-  if (type.isDynamicDim(0))
-    end.add(Variable(memref, 0), inner);
-  else
-    end.add(OpFoldResult(
-                Builder(memref.getContext()).getIndexAttr(type.getDimSize(0))),
-            inner);
+  Builder builder(memref.getContext());
+  end.add(OpFoldResult(builder.getIndexAttr(1)), 1);
+  for (auto [dimension, stride] : llvm::enumerate(strides)) {
+    if (type.isDynamicDim(dimension))
+      end.add(Variable(memref, dimension), stride);
+    else
+      end.add(OpFoldResult(builder.getIndexAttr(type.getDimSize(dimension))),
+              stride);
+    end.add(OpFoldResult(builder.getIndexAttr(-1)), stride);
+  }
   return ElementInterval{begin.get(), end.get()};
 }
 

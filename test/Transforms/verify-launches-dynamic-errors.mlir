@@ -147,3 +147,52 @@ func.func @call_one_in_common(%buf: memref<?xi32>, %k: index, %grid: index) {
   call @apply(%cast, %hi, %grid) : (memref<?xi32, strided<[1], offset: ?>>, memref<?xi32, strided<[1], offset: ?>>, index) -> ()
   return
 }
+
+// -----
+
+obs.kernel @copy(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
+  obs.return %a : !obs.arr<4 x i32>
+}
+
+func.func private @apply_strided(%in: memref<4xi32, strided<[2], offset: ?>>, %out: memref<2xi32, strided<[1], offset: ?>>, %data: memref<8xi32>, %result: memref<8xi32>) {
+  obs.launch @copy grid(2) ins(%data : memref<8xi32>) outs(%result : memref<8xi32>)
+  return
+}
+
+// Places 0, 2, 4, 6 and 5, 6: the stride-2 view's elements span 7 places,
+// not 4, and meet the second view at place 6.
+// expected-note @+1 {{the allocation}}
+func.func @call_strided_views_meeting(%buf: memref<16xi32>, %data: memref<8xi32>, %result: memref<8xi32>, %k: index) {
+  %even = memref.subview %buf[%k][4][2] : memref<16xi32> to memref<4xi32, strided<[2], offset: ?>>
+  %five = arith.constant 5 : index
+  %at = arith.addi %k, %five : index
+  %pair = memref.subview %buf[%at][2][1] : memref<16xi32> to memref<2xi32, strided<[1], offset: ?>>
+  // expected-error @+1 {{passes one allocation as arguments 0 and 1}}
+  call @apply_strided(%even, %pair, %data, %result) : (memref<4xi32, strided<[2], offset: ?>>, memref<2xi32, strided<[1], offset: ?>>, memref<8xi32>, memref<8xi32>) -> ()
+  return
+}
+
+// -----
+
+obs.kernel @copy(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
+  obs.return %a : !obs.arr<4 x i32>
+}
+
+func.func private @apply_tiles(%in: memref<4x4xi32, strided<[8, 1], offset: ?>>, %out: memref<2x2xi32, strided<[8, 1], offset: ?>>, %data: memref<8xi32>, %result: memref<8xi32>) {
+  obs.launch @copy grid(2) ins(%data : memref<8xi32>) outs(%result : memref<8xi32>)
+  return
+}
+
+// Rows 0-3, columns 0-3 of an 8 x 8 matrix, and rows 2-3, columns 2-3:
+// both hold (2, 2), although the first's 16 elements end, counted
+// contiguously, before the second's first.
+// expected-note @+1 {{the allocation}}
+func.func @call_tiles_meeting(%matrix: memref<8x8xi32>, %data: memref<8xi32>, %result: memref<8xi32>, %k: index) {
+  %corner = memref.subview %matrix[%k, 0][4, 4][1, 1] : memref<8x8xi32> to memref<4x4xi32, strided<[8, 1], offset: ?>>
+  %two = arith.constant 2 : index
+  %row = arith.addi %k, %two : index
+  %inner = memref.subview %matrix[%row, 2][2, 2][1, 1] : memref<8x8xi32> to memref<2x2xi32, strided<[8, 1], offset: ?>>
+  // expected-error @+1 {{passes one allocation as arguments 0 and 1}}
+  call @apply_tiles(%corner, %inner, %data, %result) : (memref<4x4xi32, strided<[8, 1], offset: ?>>, memref<2x2xi32, strided<[8, 1], offset: ?>>, memref<8xi32>, memref<8xi32>) -> ()
+  return
+}

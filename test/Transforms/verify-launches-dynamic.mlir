@@ -104,3 +104,27 @@ func.func @apart(%buf: memref<?xi32>, %k: index, %j: index, %m: index, %grid: in
   obs.launch @copy grid(%grid) ins(%cast : memref<?xi32, strided<[1], offset: ?>>) outs(%after : memref<?xi32, strided<[1], offset: ?>>)
   return
 }
+
+// -----
+
+obs.kernel @copy(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
+  obs.return %a : !obs.arr<4 x i32>
+}
+
+func.func private @apply_tiles(%in: memref<2x4xi32, strided<[8, 1], offset: ?>>, %out: memref<2x8xi32, strided<[8, 1], offset: ?>>, %data: memref<8xi32>, %result: memref<8xi32>) {
+  obs.launch @copy grid(2) ins(%data : memref<8xi32>) outs(%result : memref<8xi32>)
+  return
+}
+
+// Rows k and k + 1 (columns 0-3) of an 8 x 8 matrix end at place
+// 8 (k + 1) + 4, before rows k + 2 and k + 3 start: distinct memory.
+// CHECK-LABEL: func.func @call_tiles_apart
+// CHECK: call @apply_tiles
+func.func @call_tiles_apart(%matrix: memref<8x8xi32>, %data: memref<8xi32>, %result: memref<8xi32>, %k: index) {
+  %top = memref.subview %matrix[%k, 0][2, 4][1, 1] : memref<8x8xi32> to memref<2x4xi32, strided<[8, 1], offset: ?>>
+  %two = arith.constant 2 : index
+  %row = arith.addi %k, %two : index
+  %below = memref.subview %matrix[%row, 0][2, 8][1, 1] : memref<8x8xi32> to memref<2x8xi32, strided<[8, 1], offset: ?>>
+  call @apply_tiles(%top, %below, %data, %result) : (memref<2x4xi32, strided<[8, 1], offset: ?>>, memref<2x8xi32, strided<[8, 1], offset: ?>>, memref<8xi32>, memref<8xi32>) -> ()
+  return
+}

@@ -70,14 +70,14 @@ FailureOr<AllocationView> followToAllocation(Value memref, Operation *user,
                                              const Twine &describe,
                                              bool runTimeOffsets = false);
 
-/// Whether the memrefs `first` and `second`, each row-major and contiguous
-/// over one allocation (isRowMajorAtAnyOffset), are proved to hold no
-/// element in common, whatever the values their places are computed from:
-/// the elements of each are an interval of the allocation's, its start an
-/// affine sum over the offsets of the subviews on the way (values or
-/// constants) and its end the start plus its elements, and
-/// ValueBoundsConstraintSet proves one interval ends before the other
-/// starts. Views the sum cannot follow (a memref.view, a reshape) are not
+/// Whether the memrefs `first` and `second`, views of one allocation, are
+/// proved to hold no element in common, whatever the values their places
+/// are computed from: the elements of each lie in an interval of the
+/// allocation's, from its first element (an affine sum over the offsets of
+/// the subviews on the way, values or constants) to its last (placed by
+/// its sizes and static strides), and ValueBoundsConstraintSet proves one
+/// interval ends before the other starts. Views the sum cannot follow (a
+/// memref.view, a reshape) or with strides known only at run time are not
 /// proved apart.
 bool provedApart(Value first, Value second);
 
