@@ -39,6 +39,9 @@ static std::unique_ptr<Pass> createSCFToControlFlow() {
 }
 
 void mlir::obs::buildHostToLLVMPipeline(OpPassManager &pm) {
+  // Functions named like the C library's take names of their own before
+  // anything declares the library's or LLVM sees them.
+  pm.addPass(createObsRenameLibrarySymbols());
   // memref.realloc, which no conversion to LLVM takes, as alloc, copy and
   // dealloc.
   pm.addPass(memref::createExpandReallocPass());

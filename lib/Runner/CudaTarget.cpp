@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Obs/Conversion/Passes.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/Runner/Target.h"
 #include "Obs/Runtime/CudaRuntime.h"
@@ -128,7 +129,7 @@ public:
   }
 
   llvm::Error prepare(const Job &job) override {
-    return engine->lookupPacked(job.symbol).takeError();
+    return engine->lookupPacked(getHostSymbolName(job.symbol)).takeError();
   }
 
   llvm::Error run(Job &job) override {
@@ -179,8 +180,8 @@ public:
 private:
   /// Runs the job's symbol on the device arrays, to its end.
   llvm::Error invoke(Job &job, DeviceArrays &arrays) {
-    if (llvm::Error error =
-            engine->invokePacked(job.symbol, arrays.getPacked()))
+    if (llvm::Error error = engine->invokePacked(getHostSymbolName(job.symbol),
+                                                 arrays.getPacked()))
       return obsCudaError()
                  ? (llvm::consumeError(std::move(error)), getRuntimeError())
                  : std::move(error);

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Obs/Runner/Target.h"
+#include "Obs/Conversion/Passes.h"
 #include "Obs/Runner/CompileCache.h"
 #include "Obs/Support/RuntimeFunctions.h"
 #include "TargetImpl.h"
@@ -247,10 +248,11 @@ private:
   }
 
   llvm::Expected<Function> lookupPacked(StringRef symbol) {
+    std::string lowered = getHostSymbolName(symbol);
     if (!jit)
-      return engine->lookupPacked(symbol);
+      return engine->lookupPacked(lowered);
     llvm::Expected<llvm::orc::ExecutorAddr> address =
-        jit->lookup(("_mlir_" + symbol).str());
+        jit->lookup("_mlir_" + lowered);
     if (!address)
       return address.takeError();
     return address->toPtr<Function>();

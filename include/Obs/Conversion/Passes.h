@@ -47,6 +47,14 @@ namespace mlir::obs {
                                 "shuffle",                                     \
                                 "in a permutation drawn from the seed"))
 
+/// The prefix obs-rename-library-symbols gives a host function named like a
+/// C library function.
+constexpr llvm::StringLiteral kLibraryNamePrefix = "obs.";
+
+/// The name of the host function `name` once the host code is lowered:
+/// `name`, or obs-rename-library-symbols' new name for it.
+std::string getHostSymbolName(StringRef name);
+
 #define GEN_PASS_DECL
 #include "Obs/Conversion/Passes.h.inc"
 

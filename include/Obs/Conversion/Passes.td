@@ -187,6 +187,25 @@ def ObsGPUToCPU : Pass<"obs-gpu-to-cpu", "::mlir::ModuleOp"> {
   ];
 }
 
+def ObsRenameLibrarySymbols
+    : Pass<"obs-rename-library-symbols", "::mlir::ModuleOp"> {
+  let summary = "Rename host functions named like C library functions";
+  let description = [{
+    A function the program defines (`func.func` with a body, in the
+    module) under a name LLVM knows as a C library function's on this host
+    (`erf`, `round`, `free`, ...) is renamed with the prefix `obs.`, with
+    every use. Left as it is, the name is the library's once the host code
+    is LLVM IR: convert-math-to-libm would call the user's function for a
+    kernel's `math.erf`, and LLVM folds a call of a function of that name
+    as the library's. Declarations keep their names: they are the library's
+    functions, or the runner's. obs-run and every runner find a renamed
+    entry or kernel by `getHostSymbolName`. A function whose new name is
+    taken is an error at it. The host pipelines of every target run this
+    first.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 def ObsPreciseMathToLibm
     : Pass<"obs-precise-math-to-libm", "::mlir::ModuleOp"> {
   let summary = "Call libm for math.expm1 and math.log1p, which "
