@@ -266,6 +266,27 @@ static std::optional<ElementInterval> getElementInterval(Value memref) {
   return ElementInterval{begin.get(), end.get()};
 }
 
+llvm::SetVector<Operation *> mlir::obs::getLaunchingFunctions(
+    ModuleOp module, llvm::function_ref<bool(Operation *)> isLaunch) {
+  SymbolTableCollection symbols;
+  llvm::SetVector<Operation *> launching;
+  module.walk([&](Operation *op) {
+    if (isLaunch(op))
+      if (auto function = op->getParentOfType<FunctionOpInterface>())
+        launching.insert(function);
+  });
+  for (bool grew = true; grew;) {
+    grew = false;
+    module.walk([&](CallOpInterface call) {
+      FunctionOpInterface callee = resolveCalledFunction(call, symbols);
+      auto caller = call->getParentOfType<FunctionOpInterface>();
+      if (callee && caller && launching.contains(callee))
+        grew |= launching.insert(caller);
+    });
+  }
+  return launching;
+}
+
 bool mlir::obs::provedApart(Value first, Value second) {
   std::optional<ElementInterval> a = getElementInterval(first),
                                  b = getElementInterval(second);

@@ -90,6 +90,9 @@ void mlir::obs::buildReferencePipeline(OpPassManager &pm) {
   markDefaults.markDefaults = true;
   pm.addNestedPass<KernelOp>(createObsExpandNetworks(markDefaults));
   pm.addPass(createObsVerifyReference());
+  // What the proof takes as given about the memrefs and grids launches are
+  // given, checked as the program runs.
+  pm.addPass(createObsCheckLaunches());
   pm.addPass(createObsLowerReference());
   buildHostToLLVMPipeline(pm);
 }
@@ -190,6 +193,11 @@ void mlir::obs::buildKernelsToGPUPipeline(OpPassManager &pm,
   kernels.addPass(createObsVerifySync());
   // The launch proof simulates the kernels it launches: flat ones.
   pm.addPass(createObsVerifyLaunches());
+  // The cpu target runs every grid it is given; cuda refuses those past a
+  // GPU's as it launches (see obs-check-launches).
+  ObsCheckLaunchesOptions checkOptions;
+  checkOptions.checkGrids = runTimeChecks;
+  pm.addPass(createObsCheckLaunches(checkOptions));
   if (recordLaunches)
     pm.addPass(createObsRecordLaunches());
   ConvertObsToGPUOptions gpuOptions;

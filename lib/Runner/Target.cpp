@@ -133,6 +133,57 @@ static void freeForHost(void *pointer) {
     report();
 }
 
+std::string mlir::obs::describeLaunchContractBreach(int64_t breach,
+                                                    int64_t first,
+                                                    int64_t second) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  switch (static_cast<LaunchContractBreach>(breach)) {
+  case LaunchContractBreach::LaunchOperandOutside:
+    os << "memref operand " << first
+       << " of a launch (its ins, then its outs) reaches past the allocation "
+          "it views";
+    break;
+  case LaunchContractBreach::LaunchOperandsMeet:
+    os << "memref operands " << first << " and " << second
+       << " of a launch (its ins, then its outs), views of one allocation "
+          "that the launch proof took to be apart, meet";
+    break;
+  case LaunchContractBreach::CallArgumentOutside:
+    os << "memref argument " << first
+       << " of a call of a function that launches kernels reaches past the "
+          "allocation it views";
+    break;
+  case LaunchContractBreach::CallArgumentsMeet:
+    os << "memref arguments " << first << " and " << second
+       << " of a call of a function that launches kernels, views of one "
+          "allocation that the launch proof took to be apart, meet";
+    break;
+  case LaunchContractBreach::GridTooLarge:
+    os << "a launch's grid of " << first << " blocks is past "
+       << kMostGridBlocks << ", CUDA's limit";
+    break;
+  case LaunchContractBreach::None:
+    os << "no breach";
+    break;
+  }
+  if (breach < static_cast<int64_t>(LaunchContractBreach::None) ||
+      breach > static_cast<int64_t>(LaunchContractBreach::GridTooLarge))
+    os << "an unknown breach " << breach << " of the launch contract";
+  return text;
+}
+
+/// The report of a broken launch contract where the tool gives none: the
+/// run cannot go on, and the library has no better way to say so.
+static void reportLaunchContract(int64_t breach, int64_t first,
+                                 int64_t second) {
+  if (breach == static_cast<int64_t>(LaunchContractBreach::None))
+    return;
+  llvm::errs() << "obs: " << describeLaunchContractBreach(breach, first, second)
+               << "\n";
+  std::abort();
+}
+
 llvm::orc::SymbolMap
 mlir::obs::runner::getRuntimeSymbols(const RuntimeReports &reports,
                                      llvm::orc::MangleAndInterner mangle) {
@@ -152,6 +203,8 @@ mlir::obs::runner::getRuntimeSymbols(const RuntimeReports &reports,
   add(kScatterCollisionFunction, reports.scatterCollision);
   add(kIndexOutsideFunction, reports.indexOutside);
   add(kArgumentContractFunction, reports.argumentContract);
+  add(kLaunchContractFunction,
+      reports.launchContract ? reports.launchContract : &reportLaunchContract);
   return symbols;
 }
 

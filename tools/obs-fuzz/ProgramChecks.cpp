@@ -173,6 +173,19 @@ void obsFuzzArgumentContract(int64_t first, int64_t second) {
   std::abort();
 }
 
+/// The run-time check of what the launch proof takes as given about a
+/// launch's memrefs and grid (obs-check-launches). The fuzzer's programs
+/// launch over whole, distinct buffers at grids it sizes, so a report is a
+/// bug: the child stops, and its crash is the finding.
+void obsFuzzLaunchContract(int64_t breach, int64_t first, int64_t second) {
+  if (breach == static_cast<int64_t>(obs::LaunchContractBreach::None))
+    return;
+  llvm::errs() << "obs-fuzz: "
+               << obs::describeLaunchContractBreach(breach, first, second)
+               << "\n";
+  std::abort();
+}
+
 /// Lowers a copy of `module` by `pipeline` and JIT-compiles it, or returns
 /// the diagnostics on failure.
 FailureOr<std::unique_ptr<obs::Executable>>
@@ -190,6 +203,7 @@ compile(ModuleOp module, StringRef pipeline, StepError &error) {
   reports.scatterCollision = obsFuzzScatterCollision;
   reports.indexOutside = obsFuzzIndexOutside;
   reports.argumentContract = obsFuzzArgumentContract;
+  reports.launchContract = obsFuzzLaunchContract;
   llvm::Expected<std::unique_ptr<obs::Executable>> executable =
       obs::compileForHost(**lowered, options, reports);
   if (!executable) {

@@ -26,6 +26,7 @@
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/Passes.h"
 #include "Progress.h"
+#include "RuntimeReports.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -279,6 +280,16 @@ Progress &getProgress() {
   return progress;
 }
 
+} // namespace
+
+[[noreturn]] void obs_run::fail(const llvm::Twine &message) {
+  getProgress().clear();
+  getProgress().write("obs-run: " + message + "\n");
+  exit(1);
+}
+
+namespace {
+
 /// Prints each diagnostic as one line: `file:line:col: error: message`.
 class OneLineDiagnostics {
 public:
@@ -301,12 +312,6 @@ private:
   MLIRContext &context;
   DiagnosticEngine::HandlerID id;
 };
-
-[[noreturn]] void fail(const llvm::Twine &message) {
-  getProgress().clear();
-  getProgress().write("obs-run: " + message + "\n");
-  exit(1);
-}
 
 void failOn(llvm::Error error, const llvm::Twine &context = "") {
   if (error)
@@ -485,45 +490,6 @@ std::string ptxOf(ModuleOp module) {
   return ptx;
 }
 
-/// What lowered code reports as it runs (Obs/Support/RuntimeFunctions.h):
-/// the run is wrong from there on, so it stops.
-void reportScatterCollision(int64_t block, int64_t place) {
-  fail("error: an obs.scatter without a combine writes place " +
-       llvm::Twine(place) + " of its result twice, in block " +
-       llvm::Twine(block) +
-       ": without a combine each place is written at most once");
-}
-
-void reportIndexOutside(int64_t block, int64_t index, int64_t length) {
-  std::string where =
-      block < 0 ? std::string() : (" in block " + llvm::Twine(block)).str();
-  fail("error: an obs.index reads index " + llvm::Twine(index) +
-       " of an array of " + llvm::Twine(length) + " elements" + where +
-       ": the index is outside the array");
-}
-
-void reportArgumentContract(int64_t first, int64_t second) {
-  if (first < 0)
-    return;
-  if (second < 0)
-    fail("error: memref argument " + llvm::Twine(first) +
-         " of a host function that launches kernels is not aligned to 16 "
-         "bytes: its kernels may load and store vectors");
-  fail("error: memref arguments " + llvm::Twine(first) + " and " +
-       llvm::Twine(second) +
-       " of a host function that launches kernels overlap: its kernels "
-       "assume distinct allocations");
-}
-
-void reportUnknownFree() {
-  fail("error: a memref.dealloc frees memory its code did not allocate, or "
-       "freed already (a function's argument, or a second dealloc)");
-}
-
-constexpr obs::RuntimeReports kReports = {
-    reportScatterCollision, reportIndexOutside, reportArgumentContract,
-    [](const char *deviceFailure) { fail(deviceFailure); }, reportUnknownFree};
-
 /// Prints `bench: @symbol on TARGET: fastest F ms, median M ms over N runs,
 /// G GB/s` to stderr, then, on cuda, a line per kernel.
 void printBench(const obs::Job &job, llvm::StringRef target,
@@ -555,7 +521,7 @@ void run(ModuleOp module, const obs::Target &target,
          const obs::CompileOptions &options, obs::Job &job) {
   TimingScope compiling = timePhase("compile for " + target.getName());
   llvm::Expected<std::unique_ptr<obs::Executable>> executable =
-      target.compile(module, timedIn(options, compiling), kReports);
+      target.compile(module, timedIn(options, compiling), getRunReports());
   if (!executable)
     failOn(executable.takeError());
   compiling.stop();
@@ -593,7 +559,7 @@ void printPlan(ModuleOp module, obs::CompileOptions options, obs::Job &job) {
       obs::ObsDialect::RecordedLaunchesAttrHelper(module.getContext())
           .getAttr(*lowered);
   llvm::Expected<std::unique_ptr<obs::Executable>> executable =
-      obs::compileForHost(*lowered, options, kReports);
+      obs::compileForHost(*lowered, options, getRunReports());
   if (!executable)
     failOn(executable.takeError());
   obs::clearRecordedLaunches();
@@ -771,6 +737,15 @@ FailureOr<obs::Job> describeKernelJob(ModuleOp module, uint64_t threads) {
     auto array = cast<obs::ArrType>(type);
     if (obs::HaloAttr halo = obs::getHalo(kernel, index))
       array = array.withLength(halo.getTileLength(array.getLength()));
+    // A global argument of the nominal length is any length: only a
+    // launch's memref gives it one (it was allocated whole, 8 GiB of i32,
+    // before its input was read).
+    if (obs::isGlobalArgument(kernel, index) &&
+        array.getLength() == uint64_t(std::numeric_limits<int32_t>::max()))
+      fail("argument " + llvm::Twine(index) + " of @" + kernelName +
+           " is obs.global of the nominal length 2147483647, which stands "
+           "for any length: run it through an entry (--entry) that launches "
+           "it on a memref");
     addArray(job, array);
   }
   job.numInputs = job.arrays.size();

@@ -11,11 +11,14 @@
 #ifndef OBS_ANALYSIS_ALLOCATIONS_H
 #define OBS_ANALYSIS_ALLOCATIONS_H
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
 
@@ -60,6 +63,13 @@ bool isConstantGlobal(Value root);
 /// one a func.constant names; null when the code does not show it.
 FunctionOpInterface resolveCalledFunction(CallOpInterface call,
                                           SymbolTableCollection &symbols);
+
+/// The functions of `module` that hold an op `isLaunch` accepts, and those
+/// that call one of them (directly, or through a func.constant, as
+/// resolveCalledFunction follows calls), transitively.
+llvm::SetVector<Operation *>
+getLaunchingFunctions(ModuleOp module,
+                      llvm::function_ref<bool(Operation *)> isLaunch);
 
 /// Follows `memref` through views to its allocation. `describe` names the
 /// memref in an error, which is reported at `user`; with no `user`, it

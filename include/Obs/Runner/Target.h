@@ -73,7 +73,18 @@ struct RuntimeReports {
   /// dealloc): the host allocation functions track what they made. Null:
   /// such a dealloc frees nothing.
   void (*unknownFree)() = nullptr;
+  /// A launch's or a launching call's memrefs or grid that break what the
+  /// launch proof takes as given (obs-check-launches; `breach` a
+  /// LaunchContractBreach, not None). Null: the runner's own report, one
+  /// line on stderr, then abort.
+  void (*launchContract)(int64_t breach, int64_t first,
+                         int64_t second) = nullptr;
 };
+
+/// What obs_launch_contract's report of `breach` (not None) with `first`
+/// and `second` means, as one sentence.
+std::string describeLaunchContractBreach(int64_t breach, int64_t first,
+                                         int64_t second);
 
 /// One launch as obs-record-launches reports it.
 struct RecordedLaunch {

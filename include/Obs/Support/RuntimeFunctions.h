@@ -46,6 +46,35 @@ constexpr llvm::StringLiteral kIndexOutsideFunction = "obs_index_outside";
 constexpr llvm::StringLiteral kArgumentContractFunction =
     "obs_argument_contract";
 
+/// `void obs_launch_contract(i64 breach, i64 first, i64 second)`: called
+/// before a launch, or a call of a function that launches kernels, with
+/// what of the launch proof's premises the memrefs and grid it is given at
+/// run time break: LaunchContractBreach::None when none, and the call
+/// returns; otherwise it does not.
+constexpr llvm::StringLiteral kLaunchContractFunction = "obs_launch_contract";
+
+/// The most blocks a grid may have: CUDA's limit on a grid's x dimension.
+constexpr int64_t kMostGridBlocks = 2147483647;
+
+/// What obs_launch_contract reports, with its `first` and `second`.
+enum class LaunchContractBreach : int64_t {
+  None = 0,
+  /// Memref operand `first` of a launch (ins, then outs) reaches past the
+  /// allocation it views.
+  LaunchOperandOutside = 1,
+  /// Memref operands `first` and `second` of a launch, views of one
+  /// allocation that the proof took to be apart, meet.
+  LaunchOperandsMeet = 2,
+  /// Memref argument `first` of a call of a function that launches kernels
+  /// reaches past the allocation it views.
+  CallArgumentOutside = 3,
+  /// Memref arguments `first` and `second` of such a call, views of one
+  /// allocation that the proof took to be apart, meet.
+  CallArgumentsMeet = 4,
+  /// A launch's grid, `first` blocks, is past CUDA's 2^31 - 1.
+  GridTooLarge = 5,
+};
+
 /// The private declaration of the runtime function `name` of `type` in
 /// `symbolTable`, added at its start when absent. A symbol of that name
 /// that is not such a function is an error at it: the name is the runner's.

@@ -2,6 +2,7 @@
 
 #include "KernelArguments.h"
 #include "Obs/Analysis/Allocations.h"
+#include "Obs/Support/ByteSpan.h"
 #include "Obs/Support/MemoryBytes.h"
 #include "Obs/Support/RuntimeFunctions.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -87,67 +88,17 @@ void KernelArgumentFacts::annotate() {
   }
 }
 
-namespace {
-/// Where a memref argument's elements lie, at run time: its aligned
-/// pointer, the bytes its elements span, [begin, end), and whether it has
-/// none.
-struct ByteSpan {
-  Value pointer, begin, end, empty;
-};
-} // namespace
-
-/// `memref`'s ByteSpan, computed from its descriptor.
-static ByteSpan emitByteSpan(ImplicitLocOpBuilder &b, Value memref) {
-  auto type = cast<MemRefType>(memref.getType());
-  Value zero = arith::ConstantIndexOp::create(b, 0);
-  Value one = arith::ConstantIndexOp::create(b, 1);
-  Value bytes = arith::ConstantIndexOp::create(b, getElementBytes(type));
-  auto metadata = memref::ExtractStridedMetadataOp::create(b, memref);
-  Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, memref);
-  // The last element's offset from the first: sum of (size - 1) * stride.
-  Value last = zero;
-  Value empty = arith::ConstantIntOp::create(b, 0, 1);
-  for (auto [size, stride] :
-       llvm::zip(metadata.getSizes(), metadata.getStrides())) {
-    empty = arith::OrIOp::create(
-        b, empty,
-        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, size, zero));
-    last = arith::AddIOp::create(
-        b, last,
-        arith::MulIOp::create(b, arith::SubIOp::create(b, size, one), stride));
-  }
-  Value begin = arith::AddIOp::create(
-      b, pointer, arith::MulIOp::create(b, metadata.getOffset(), bytes));
-  Value end = arith::AddIOp::create(
-      b, begin,
-      arith::MulIOp::create(b, arith::AddIOp::create(b, last, one), bytes));
-  return {pointer, begin, end, empty};
-}
-
 LogicalResult mlir::obs::addEntryChecks(ModuleOp module) {
   // The functions that launch kernels, and those that call them (directly
   // or through a func.constant, as the launch proof follows them).
-  SymbolTableCollection symbols;
-  llvm::SetVector<Operation *> launching;
-  module.walk([&](gpu::LaunchFuncOp launch) {
-    if (auto func = launch->getParentOfType<func::FuncOp>())
-      launching.insert(func);
-  });
-  for (bool grew = true; grew;) {
-    grew = false;
-    module.walk([&](CallOpInterface call) {
-      FunctionOpInterface callee = resolveCalledFunction(call, symbols);
-      auto caller = call->getParentOfType<func::FuncOp>();
-      if (callee && caller && launching.contains(callee))
-        grew |= launching.insert(caller);
-    });
-  }
+  llvm::SetVector<Operation *> launching = getLaunchingFunctions(
+      module, [](Operation *op) { return isa<gpu::LaunchFuncOp>(op); });
   MLIRContext *context = module.getContext();
   Type i64 = IntegerType::get(context, 64);
   func::FuncOp report;
   for (Operation *op : launching) {
-    auto func = cast<func::FuncOp>(op);
-    if (!func.isPublic() || func.isExternal())
+    auto func = dyn_cast<func::FuncOp>(op);
+    if (!func || !func.isPublic() || func.isExternal())
       continue;
     SmallVector<std::pair<int64_t, Value>> memrefs;
     for (BlockArgument argument : func.getArguments())
@@ -183,15 +134,7 @@ LogicalResult mlir::obs::addEntryChecks(ModuleOp module) {
     }
     for (unsigned i = 0; i < memrefs.size(); ++i)
       for (unsigned j = i + 1; j < memrefs.size(); ++j) {
-        const ByteSpan &first = spans[i], &second = spans[j];
-        Value apart = arith::OrIOp::create(
-            b, arith::OrIOp::create(b, first.empty, second.empty),
-            arith::OrIOp::create(
-                b,
-                arith::CmpIOp::create(b, arith::CmpIPredicate::ule, first.end,
-                                      second.begin),
-                arith::CmpIOp::create(b, arith::CmpIPredicate::ule, second.end,
-                                      first.begin)));
+        Value apart = emitSpansApart(b, spans[i], spans[j]);
         checks.push_back({apart, memrefs[i].first, memrefs[j].first});
       }
     auto constant = [&](int64_t value) -> Value {

@@ -1,0 +1,37 @@
+//===- ByteSpan.h - where a memref's elements lie at run time ---*- C++ -*-===//
+//
+// Host code's checks of what the proofs take as given about the memrefs a
+// program passes (convert-obs-to-gpu's entry checks, obs-check-launches)
+// compute where a memref's elements lie from its descriptor.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OBS_SUPPORT_BYTESPAN_H
+#define OBS_SUPPORT_BYTESPAN_H
+
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+
+namespace mlir::obs {
+
+/// Where a memref's elements lie, at run time, as index values: its aligned
+/// pointer, the bytes from its first element to past its last, [begin,
+/// end), and whether it has no element (an i1).
+struct ByteSpan {
+  Value pointer, begin, end, empty;
+};
+
+/// `memref`'s ByteSpan, computed from its descriptor.
+ByteSpan emitByteSpan(ImplicitLocOpBuilder &b, Value memref);
+
+/// Whether `inner` lies within `outer` (an i1): empty, or from `outer`'s
+/// begin to its end.
+Value emitSpanWithin(ImplicitLocOpBuilder &b, const ByteSpan &inner,
+                     const ByteSpan &outer);
+
+/// Whether `first` and `second` hold no byte in common (an i1).
+Value emitSpansApart(ImplicitLocOpBuilder &b, const ByteSpan &first,
+                     const ByteSpan &second);
+
+} // namespace mlir::obs
+
+#endif // OBS_SUPPORT_BYTESPAN_H

@@ -1,0 +1,103 @@
+// Launches whose memrefs or grids break what the launch proof takes as
+// given, known only as they run (launch-contract.test); found by an
+// adversarial run. Each was accepted, and ran past its buffers or raced.
+
+obs.kernel @inc(%a: !obs.arr<4 x i32> {obs.absent = 0 : i32}) -> !obs.arr<4 x i32> {
+  %c1 = arith.constant 1 : i32
+  %m = obs.map %a : !obs.arr<4 x i32> -> !obs.arr<4 x i32> {
+  ^bb0(%x: i32):
+    %y = arith.addi %x, %c1 : i32
+    obs.yield %y : i32
+  }
+  obs.return %m : !obs.arr<4 x i32>
+}
+
+obs.kernel @copy(%a: !obs.arr<4 x i32> {obs.absent = 0 : i32}) -> !obs.arr<4 x i32> {
+  obs.return %a : !obs.arr<4 x i32>
+}
+
+// Writes out[4, n + 4): a subview 4 places past the end.
+func.func @subview_past(%in: memref<?xi32>, %out: memref<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %n = memref.dim %in, %c0 : memref<?xi32>
+  %g = arith.ceildivui %n, %c4 : index
+  %v = memref.subview %out[%c4] [%n] [1] : memref<?xi32> to memref<?xi32, strided<[1], offset: ?>>
+  obs.launch @inc grid(%g) ins(%in : memref<?xi32>) outs(%v : memref<?xi32, strided<[1], offset: ?>>)
+  return
+}
+
+// Reads in[4, n + 4) through a reinterpret_cast.
+func.func @read_past(%in: memref<?xi32>, %out: memref<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %n = memref.dim %in, %c0 : memref<?xi32>
+  %g = arith.ceildivui %n, %c4 : index
+  %v = memref.reinterpret_cast %in to offset: [%c4], sizes: [%n], strides: [1] : memref<?xi32> to memref<?xi32, strided<[1], offset: ?>>
+  obs.launch @inc grid(%g) ins(%v : memref<?xi32, strided<[1], offset: ?>>) outs(%out : memref<?xi32>)
+  return
+}
+
+// The same views within their memrefs: out[4, n) from in[0, n - 4).
+func.func @within(%in: memref<?xi32>, %out: memref<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %n = memref.dim %in, %c0 : memref<?xi32>
+  %m = arith.subi %n, %c4 : index
+  %g = arith.ceildivui %m, %c4 : index
+  %from = memref.subview %in[0] [%m] [1] : memref<?xi32> to memref<?xi32, strided<[1]>>
+  %to = memref.subview %out[%c4] [%m] [1] : memref<?xi32> to memref<?xi32, strided<[1], offset: ?>>
+  obs.launch @inc grid(%g) ins(%from : memref<?xi32, strided<[1]>>) outs(%to : memref<?xi32, strided<[1], offset: ?>>)
+  return
+}
+
+// Two subviews of one buffer proved apart symbolically: the second starts
+// at n 2^61 + 1, which ValueBoundsConstraintSet takes to be past the
+// first's n elements, but which wraps to 1 for n = 8.
+func.func @wrapped_apart(%x: memref<?xi32>, %out: memref<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %big = arith.constant 2305843009213693952 : index
+  %n = memref.dim %x, %c0 : memref<?xi32>
+  %len = arith.addi %n, %c1 : index
+  %g = arith.ceildivui %n, %c4 : index
+  %buf = memref.alloc(%len) : memref<?xi32>
+  %head = memref.subview %buf[0] [%n] [1] : memref<?xi32> to memref<?xi32, strided<[1]>>
+  obs.launch @copy grid(%g) ins(%x : memref<?xi32>) outs(%head : memref<?xi32, strided<[1]>>)
+  %nb = arith.muli %n, %big : index
+  %o = arith.addi %nb, %c1 : index
+  %b = memref.subview %buf[%o] [%n] [1] : memref<?xi32> to memref<?xi32, strided<[1], offset: ?>>
+  obs.launch @inc grid(%g) ins(%head : memref<?xi32, strided<[1]>>) outs(%b : memref<?xi32, strided<[1], offset: ?>>)
+  obs.launch @copy grid(%g) ins(%head : memref<?xi32, strided<[1]>>) outs(%out : memref<?xi32>)
+  memref.dealloc %buf : memref<?xi32>
+  return
+}
+
+// A helper that launches, given two views that wrap around the same way.
+func.func private @apply(%in: memref<?xi32, strided<[1]>>, %out: memref<?xi32, strided<[1], offset: ?>>, %g: index) {
+  obs.launch @inc grid(%g) ins(%in : memref<?xi32, strided<[1]>>) outs(%out : memref<?xi32, strided<[1], offset: ?>>)
+  return
+}
+func.func @call_wrapped_apart(%x: memref<?xi32>, %out: memref<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %big = arith.constant 2305843009213693952 : index
+  %n = memref.dim %x, %c0 : memref<?xi32>
+  %g = arith.ceildivui %n, %c4 : index
+  %nb = arith.muli %n, %big : index
+  %o = arith.addi %nb, %c1 : index
+  %m = arith.subi %n, %c1 : index
+  %a = memref.subview %out[0] [%m] [1] : memref<?xi32> to memref<?xi32, strided<[1]>>
+  %b = memref.subview %out[%o] [%m] [1] : memref<?xi32> to memref<?xi32, strided<[1], offset: ?>>
+  call @apply(%a, %b, %g) : (memref<?xi32, strided<[1]>>, memref<?xi32, strided<[1], offset: ?>>, index) -> ()
+  return
+}
+
+// A grid of 2^32 + 1 blocks, past CUDA's 2^31 - 1, over 8 numbers.
+func.func @huge_grid(%in: memref<?xi32>, %out: memref<?xi32>) {
+  %g = arith.constant 4294967297 : index
+  obs.launch @inc grid(%g) ins(%in : memref<?xi32>) outs(%out : memref<?xi32>)
+  return
+}
