@@ -637,6 +637,13 @@ Symbolic SymbolicValues::evaluate(Operation &op) {
   Type type = resultValue.getType();
   if (!type.isIntOrIndex())
     return data();
+  // Symbolic values are 64-bit, as the simulation's are (IntegerEvaluation.h):
+  // a wider integer's value, or one computed from one, is not followed.
+  if (!isEvaluatedIntegerType(type) ||
+      llvm::any_of(op.getOperandTypes(), [](Type operand) {
+        return operand.isIntOrIndex() && !isEvaluatedIntegerType(operand);
+      }))
+    return unsupported(&op);
   APInt constantValue;
   if (matchPattern(resultValue, m_ConstantInt(&constantValue)))
     return constant(type.isInteger(1)

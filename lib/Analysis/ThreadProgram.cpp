@@ -484,7 +484,8 @@ uint32_t ThreadProgram::compileFor(scf::ForOp loop) {
 
 Step ThreadProgram::compileInteger(Operation &op, Instruction &instruction) {
   // Integer arithmetic, of addresses and conditions.
-  if (op.getNumResults() != 1 || !op.getResult(0).getType().isIntOrIndex())
+  if (op.getNumResults() != 1 ||
+      !isEvaluatedIntegerType(op.getResult(0).getType()))
     return Step::Unknown;
   instruction.resultWidth = getIntegerWidth(op.getResult(0).getType());
   if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
@@ -500,7 +501,7 @@ Step ThreadProgram::compileInteger(Operation &op, Instruction &instruction) {
     return Step::Constant;
   }
   if (llvm::any_of(op.getOperandTypes(),
-                   [](Type type) { return !type.isIntOrIndex(); }))
+                   [](Type type) { return !isEvaluatedIntegerType(type); }))
     return Step::Unknown;
   instruction.code = classifyIntegerOp(op);
   if (instruction.code == IntegerOpcode::Fold)

@@ -177,9 +177,10 @@ void ProbeProgram::compile(Operation &op, uint32_t index) {
   } else if (matchPattern(&op, m_Constant())) {
     // Known in every run: `constants` sets it.
   } else if (op.getNumResults() == 1 &&
-             op.getResult(0).getType().isIntOrIndex() &&
-             llvm::all_of(op.getOperandTypes(),
-                          [](Type type) { return type.isIntOrIndex(); })) {
+             isEvaluatedIntegerType(op.getResult(0).getType()) &&
+             llvm::all_of(op.getOperandTypes(), [](Type type) {
+               return isEvaluatedIntegerType(type);
+             })) {
     instruction.resultWidth = getIntegerWidth(op.getResult(0).getType());
     instruction.code = classifyIntegerOp(op);
     instruction.kind = Kind::Fold;

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelLoweringImpl.h"
+#include "Obs/Support/IntegerEvaluation.h"
 
 using namespace mlir;
 using namespace mlir::obs;
@@ -64,7 +65,7 @@ evaluateInEachThread(Value value, uint64_t blockThreads,
   llvm::DenseMap<Value, unsigned> position;
   for (auto [index, op] : llvm::enumerate(slice)) {
     if (op->getNumRegions() || op->getNumResults() != 1 ||
-        !op->getResult(0).getType().isIntOrIndex())
+        !isEvaluatedIntegerType(op->getResult(0).getType()))
       return std::nullopt;
     for (Value operand : op->getOperands())
       if (!position.count(operand))
@@ -132,7 +133,7 @@ evaluateSliceInEachThread(const llvm::SetVector<Operation *> &slice,
     if (step.code != IntegerOpcode::Fold) {
       Type operandType =
           op->getOperand(step.code == IntegerOpcode::Select ? 1 : 0).getType();
-      if (!operandType.isIntOrIndex())
+      if (!isEvaluatedIntegerType(operandType))
         return std::nullopt;
       step.operandWidth = getIntegerWidth(operandType);
     }

@@ -47,3 +47,42 @@ obs.kernel @difference_sequential(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
   obs.return %s : !obs.arr<8 x i32>
 }
 
+
+// -----
+
+// A difference inside a one-trip loop: the check skipped what it could not
+// fold, and accepted it. Loops run on the samples now.
+obs.kernel @scan_difference_in_loop(%a: !obs.arr<16 x i32>) -> !obs.arr<16 x i32> attributes {threads = 4} {
+  // expected-error @+1 {{'obs.scan' op combine is not associative, which every plan assumes: (1 : i32), (1 : i32) and (1 : i32) combine to (-1 : i32) from the left but to (1 : i32) from the right}}
+  %s = obs.scan %a network(sklansky) : !obs.arr<16 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %r = scf.for %k = %c0 to %c1 step %c1 iter_args(%acc = %x) -> (i32) {
+      %d = arith.subi %acc, %y : i32
+      scf.yield %d : i32
+    }
+    obs.yield %r : i32
+  }
+  obs.return %s : !obs.arr<16 x i32>
+}
+
+// -----
+
+// A combine the samples cannot evaluate (a loop past 4,096 trips) under a
+// network is not checked, and so not accepted.
+obs.kernel @scan_unevaluated(%a: !obs.arr<16 x i32>) -> !obs.arr<16 x i32> attributes {threads = 4} {
+  // expected-error @+1 {{'obs.scan' op combine cannot be evaluated on constants, so its laws (associativity, the identity) cannot be checked: every op of it must fold on constants, and every loop end within 4096 iterations}}
+  %s = obs.scan %a network(sklansky) : !obs.arr<16 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %many = arith.constant 100000 : index
+    %r = scf.for %k = %c0 to %many step %c1 iter_args(%acc = %x) -> (i32) {
+      scf.yield %acc : i32
+    }
+    %s = arith.addi %r, %y : i32
+    obs.yield %s : i32
+  }
+  obs.return %s : !obs.arr<16 x i32>
+}

@@ -34,3 +34,46 @@ obs.kernel @sort_in_element_code(%a: !obs.arr<4 x !obs.arr<8 x i32>>) -> !obs.ar
   }
   obs.return %r : !obs.arr<4 x !obs.arr<8 x i32>>
 }
+
+// -----
+
+// The same `sle`, inside a loop: the check used to skip what it could not
+// fold (a loop), and accepted it; ref and cpu then sorted differently.
+// Loops are run on the samples now.
+obs.kernel @sort_in_loop(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  // expected-error @+1 {{'obs.sort' op sorts by a `less` that is not a strict weak order, which a sort needs (without one, each plan sorts its own way): (-3 : i32) comes before itself}}
+  %s = obs.sort %a : !obs.arr<8 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %f = arith.constant false
+    %r = scf.for %k = %c0 to %c2 step %c1 iter_args(%acc = %f) -> (i1) {
+      %l = arith.cmpi sle, %x, %y : i32
+      scf.yield %l : i1
+    }
+    obs.yield %r : i1
+  }
+  obs.return %s : !obs.arr<8 x i32>
+}
+
+// -----
+
+// A `less` the samples cannot evaluate (a loop past 4,096 trips) is not
+// checked, and so not accepted.
+obs.kernel @sort_unevaluated(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  // expected-error @+1 {{'obs.sort' op sorts by a `less` that cannot be evaluated on constants, so whether it is a strict weak order cannot be checked: every op of it must fold on constants, and every loop end within 4096 iterations}}
+  %s = obs.sort %a : !obs.arr<8 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %many = arith.constant 100000 : index
+    %f = arith.constant false
+    %r = scf.for %k = %c0 to %many step %c1 iter_args(%acc = %f) -> (i1) {
+      %l = arith.cmpi slt, %x, %y : i32
+      scf.yield %l : i1
+    }
+    obs.yield %r : i1
+  }
+  obs.return %s : !obs.arr<8 x i32>
+}

@@ -21,6 +21,15 @@ namespace mlir::obs {
 /// The bit width of an integer or index type (an index has 64 bits).
 unsigned getIntegerWidth(Type type);
 
+/// Whether values of `type` are evaluated: integers of at most 64 bits and
+/// index. Evaluated values are kept in an int64_t, so a wider integer is
+/// unknown to every evaluation (the block simulation, the in-place probe,
+/// the register lowering's per-thread values), as data is: computed modulo
+/// 2^64, i * 2^64 >> 64 was taken to be 0 where it is i.
+inline bool isEvaluatedIntegerType(Type type) {
+  return type.isIntOrIndex() && getIntegerWidth(type) <= 64;
+}
+
 /// `value` wrapped to `width` bits and sign-extended, an i1 as 0 or 1: how
 /// evaluated values are kept.
 inline int64_t wrapToWidth(unsigned width, int64_t value) {

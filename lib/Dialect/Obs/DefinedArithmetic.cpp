@@ -241,20 +241,68 @@ SmallVector<Value> mlir::obs::defineArithmetic(Operation *op) {
   return SmallVector<Value>(op->getResults());
 }
 
+/// Rebuilds `loop`, nested in code cloned whole (an scf.while's body), as
+/// buildDefinedLoop would have built it, its body moved in.
+static void redefineLoop(scf::ForOp loop) {
+  OpBuilder b(loop);
+  DefinedLoop defined = buildDefinedLoop(
+      b, loop.getLoc(), loop.getLowerBound(), loop.getUpperBound(),
+      loop.getStep(), loop.getInitArgs(), loop.getUnsignedCmp());
+  Block *body = defined.loop.getBody();
+  if (!body->empty())
+    body->back().erase();
+  b.setInsertionPointToStart(body);
+  Value counter =
+      getDefinedCounter(b, defined, loop.getInductionVar().getType());
+  Block *old = loop.getBody();
+  loop.getInductionVar().replaceAllUsesWith(counter);
+  for (auto [from, to] : llvm::zip_equal(loop.getRegionIterArgs(),
+                                         defined.loop.getRegionIterArgs()))
+    from.replaceAllUsesWith(to);
+  body->getOperations().splice(body->end(), old->getOperations());
+  loop.replaceAllUsesWith(defined.loop.getResults());
+  loop.erase();
+}
+
 void mlir::obs::defineNestedArithmetic(Operation *op) {
   SmallVector<Operation *> nested;
   for (Region &region : op->getRegions())
     region.walk([&](Operation *inner) { nested.push_back(inner); });
   for (Operation *inner : nested)
     if (auto loop = dyn_cast<scf::ForOp>(inner))
-      defineLoopStep(loop);
+      redefineLoop(loop);
     else
       (void)defineArithmetic(inner);
 }
 
-scf::ForOp mlir::obs::buildDefinedLoop(OpBuilder &builder, Location loc,
-                                       Value lower, Value upper, Value step,
-                                       ValueRange inits, bool isUnsigned) {
+/// Whether a loop of a 64-bit counter from `upper` by `step` is known to
+/// stop before its counter steps past the type's largest value: a step of
+/// 1, or constant bounds that leave room for one more step.
+static bool cannotStepPastWidth(Value upper, Value step, bool isUnsigned) {
+  APInt stepValue, upperValue;
+  if (!matchPattern(step, m_ConstantInt(&stepValue)) ||
+      !(isUnsigned ? !stepValue.isZero() : stepValue.isStrictlyPositive()))
+    return false;
+  if (stepValue.isOne())
+    return true;
+  if (!matchPattern(upper, m_ConstantInt(&upperValue)))
+    return false;
+  // The last counter is below `upper`; the next is at most upper - 1 +
+  // step, which must not overflow.
+  bool overflow = false;
+  APInt one(upperValue.getBitWidth(), 1);
+  APInt last = isUnsigned ? upperValue.usub_ov(one, overflow)
+                          : upperValue.ssub_ov(one, overflow);
+  if (overflow)
+    return true; // No counter is below the smallest value: no iteration.
+  (void)(isUnsigned ? last.uadd_ov(stepValue, overflow)
+                    : last.sadd_ov(stepValue, overflow));
+  return !overflow;
+}
+
+DefinedLoop mlir::obs::buildDefinedLoop(OpBuilder &builder, Location loc,
+                                        Value lower, Value upper, Value step,
+                                        ValueRange inits, bool isUnsigned) {
   // The lowering stops only at ub: a narrow counter that steps past its
   // type's largest value would wrap and go on. In i64 it cannot.
   if (getComputeWidth(lower.getType()) <= 32) {
@@ -268,17 +316,51 @@ scf::ForOp mlir::obs::buildDefinedLoop(OpBuilder &builder, Location loc,
     upper = widen(upper);
     step = widen(step);
     isUnsigned = false;
+  } else if (!cannotStepPastWidth(upper, step, isUnsigned)) {
+    // A 64-bit counter has no wider type to count in: the loop counts its
+    // trips instead, ceil((ub - lb) / step) as unsigned (the distance of
+    // two 64-bit bounds fits), from 0 by 1, and the counter is
+    // lb + i step. No trip count steps past the type.
+    Type type = lower.getType();
+    Value zero = constantOf(builder, loc, type, 0);
+    Value one = constantOf(builder, loc, type, 1);
+    Value positive = arith::CmpIOp::create(
+        builder, loc,
+        isUnsigned ? arith::CmpIPredicate::ne : arith::CmpIPredicate::sgt, step,
+        zero);
+    Value below = arith::CmpIOp::create(builder, loc,
+                                        isUnsigned ? arith::CmpIPredicate::ult
+                                                   : arith::CmpIPredicate::slt,
+                                        lower, upper);
+    Value runs = arith::AndIOp::create(builder, loc, positive, below);
+    Value safeStep = arith::SelectOp::create(builder, loc, positive, step, one);
+    Value distance = arith::SubIOp::create(
+        builder, loc, arith::SubIOp::create(builder, loc, upper, lower), one);
+    Value trips = arith::AddIOp::create(
+        builder, loc, arith::DivUIOp::create(builder, loc, distance, safeStep),
+        one);
+    trips = arith::SelectOp::create(builder, loc, runs, trips, zero);
+    auto loop = scf::ForOp::create(builder, loc, zero, trips, one, inits,
+                                   /*bodyBuilder=*/nullptr,
+                                   /*unsignedCmp=*/true);
+    return {loop, lower, safeStep};
   }
   auto loop = scf::ForOp::create(builder, loc, lower, upper, step, inits,
                                  /*bodyBuilder=*/nullptr, isUnsigned);
   defineLoopStep(loop);
-  return loop;
+  return {loop, Value(), Value()};
 }
 
-Value mlir::obs::getDefinedCounter(OpBuilder &builder, scf::ForOp loop,
-                                   Type type) {
+Value mlir::obs::getDefinedCounter(OpBuilder &builder,
+                                   const DefinedLoop &defined, Type type) {
+  scf::ForOp loop = defined.loop;
+  Location loc = loop.getLoc();
   Value counter = loop.getInductionVar();
+  if (defined.tripLower)
+    counter = arith::AddIOp::create(
+        builder, loc, defined.tripLower,
+        arith::MulIOp::create(builder, loc, counter, defined.tripStep));
   if (counter.getType() == type)
     return counter;
-  return arith::TruncIOp::create(builder, loop.getLoc(), type, counter);
+  return arith::TruncIOp::create(builder, loc, type, counter);
 }

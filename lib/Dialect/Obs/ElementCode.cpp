@@ -44,6 +44,37 @@ static std::string findUnloweredMath(Operation *op) {
   return "";
 }
 
+/// Why `op`, an arith or math op, computes differently, or not at all, on
+/// some target for its types or attributes; empty when it does not.
+/// NVPTX has no f80 or f128 arithmetic and no conversion between floats
+/// and integers wider than 64 bits (each needs a library call, and LLVM
+/// stops with "unsupported library call operation"); and upstream's
+/// lowering of a rounding mode other than to-nearest-even only asserts the
+/// mode, so `arith.truncf ... downward` rounded to nearest everywhere.
+static std::string findUnportableTypes(Operation *op) {
+  auto isGPUlessFloat = [](Type type) {
+    return isa<Float80Type, Float128Type>(getElementTypeOrSelf(type));
+  };
+  if (llvm::any_of(op->getOperandTypes(), isGPUlessFloat) ||
+      llvm::any_of(op->getResultTypes(), isGPUlessFloat))
+    return "no GPU computes f80 or f128; compute in f64";
+  auto isWideInteger = [](Type type) {
+    auto integer = dyn_cast<IntegerType>(getElementTypeOrSelf(type));
+    return integer && integer.getWidth() > 64;
+  };
+  if (isa<arith::FPToSIOp, arith::FPToUIOp, arith::SIToFPOp, arith::UIToFPOp>(
+          op) &&
+      (llvm::any_of(op->getOperandTypes(), isWideInteger) ||
+       llvm::any_of(op->getResultTypes(), isWideInteger)))
+    return "no GPU converts between floats and integers wider than 64 bits; "
+           "convert through i64";
+  if (auto mode = op->getAttrOfType<arith::RoundingModeAttr>("roundingmode");
+      mode && mode.getValue() != arith::RoundingMode::to_nearest_even)
+    return "no target's lowering honours a rounding mode other than "
+           "to_nearest_even (they round to nearest)";
+  return "";
+}
+
 /// Element code holds only what every target computes alike and the proof
 /// models: arith, math and ub ops, and scf's structured control flow
 /// (`scf.if`, `scf.for`, `scf.while`). Anything else is an error at the op
@@ -59,6 +90,12 @@ static LogicalResult verifyElementOp(Operation *op) {
   StringRef name = op->getName().getStringRef();
   bool isMath =
       op->isRegistered() && op->getDialect()->getNamespace() == "math";
+  if (isMath || isa_and_present<arith::ArithDialect>(op->getDialect())) {
+    if (std::string unportable = findUnportableTypes(op); !unportable.empty())
+      return tagError(op->emitOpError()
+                          << "cannot be in element code: " << unportable,
+                      ErrorKind::UnsafeProgram);
+  }
   if (isMath) {
     std::string unlowered = findUnloweredMath(op);
     if (unlowered.empty())

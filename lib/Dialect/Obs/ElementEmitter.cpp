@@ -279,10 +279,11 @@ void ElementEmitter::cloneDefiningOp(Operation *op) {
   }
   if (auto forOp = dyn_cast<scf::ForOp>(op)) {
     // As element code's loop means it (DefinedArithmetic.h).
-    scf::ForOp rebuilt = buildDefinedLoop(
+    DefinedLoop defined = buildDefinedLoop(
         builder, loc, emitScalar(forOp.getLowerBound()),
         emitScalar(forOp.getUpperBound()), emitScalar(forOp.getStep()),
         emitScalars(forOp.getInitArgs()), forOp.getUnsignedCmp());
+    scf::ForOp rebuilt = defined.loop;
     {
       OpBuilder::InsertionGuard guard(builder);
       Block *body = rebuilt.getBody();
@@ -291,7 +292,7 @@ void ElementEmitter::cloneDefiningOp(Operation *op) {
       builder.setInsertionPointToEnd(body);
       Scope scope(*this);
       mapScalar(forOp.getInductionVar(),
-                getDefinedCounter(builder, rebuilt,
+                getDefinedCounter(builder, defined,
                                   forOp.getInductionVar().getType()));
       for (auto [from, to] : llvm::zip_equal(forOp.getRegionIterArgs(),
                                              rebuilt.getRegionIterArgs()))

@@ -1792,3 +1792,46 @@ func.func @two_shapes(%x: memref<4x12xi32>, %y: memref<4x24xf32>, %u: memref<4x1
       layouts [affine_map<(r, c) -> (r, c)>, affine_map<(r, c) -> (r, c)>, affine_map<(r, c) -> (r, c)>, affine_map<(r, c) -> (r, c)>]
   return
 }
+
+// -----
+
+// Types and modes no GPU computes as ref and cpu do: f128 math (LLVM
+// stopped with "unsupported library call operation" making the PTX), a
+// conversion of i128 to a float, a rounding mode upstream's lowering only
+// asserts (truncf `downward` rounded to nearest everywhere).
+obs.kernel @f128_math(%a: !obs.arr<4 x f64>) -> !obs.arr<4 x f64> {
+  %m = obs.map %a : !obs.arr<4 x f64> -> !obs.arr<4 x f64> {
+  ^bb0(%x: f64):
+    // expected-error @+1 {{'arith.extf' op cannot be in element code: no GPU computes f80 or f128; compute in f64}}
+    %w = arith.extf %x : f64 to f128
+    %s = math.sin %w : f128
+    %r = arith.truncf %s : f128 to f64
+    obs.yield %r : f64
+  }
+  obs.return %m : !obs.arr<4 x f64>
+}
+
+// -----
+
+obs.kernel @i128_to_float(%a: !obs.arr<4 x i64>) -> !obs.arr<4 x f32> {
+  %m = obs.map %a : !obs.arr<4 x i64> -> !obs.arr<4 x f32> {
+  ^bb0(%x: i64):
+    %w = arith.extsi %x : i64 to i128
+    // expected-error @+1 {{'arith.sitofp' op cannot be in element code: no GPU converts between floats and integers wider than 64 bits; convert through i64}}
+    %r = arith.sitofp %w : i128 to f32
+    obs.yield %r : f32
+  }
+  obs.return %m : !obs.arr<4 x f32>
+}
+
+// -----
+
+obs.kernel @truncf_downward(%a: !obs.arr<4 x f32>) -> !obs.arr<4 x f16> {
+  %m = obs.map %a : !obs.arr<4 x f32> -> !obs.arr<4 x f16> {
+  ^bb0(%x: f32):
+    // expected-error @+1 {{'arith.truncf' op cannot be in element code: no target's lowering honours a rounding mode other than to_nearest_even (they round to nearest)}}
+    %r = arith.truncf %x downward : f32 to f16
+    obs.yield %r : f16
+  }
+  obs.return %m : !obs.arr<4 x f16>
+}

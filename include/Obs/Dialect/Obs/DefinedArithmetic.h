@@ -23,13 +23,11 @@
 #ifndef OBS_DIALECT_OBS_DEFINEDARITHMETIC_H
 #define OBS_DIALECT_OBS_DEFINEDARITHMETIC_H
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include <optional>
 
 namespace mlir {
-namespace scf {
-class ForOp;
-} // namespace scf
 namespace obs {
 
 /// Takes out of `op` what MLIR makes poison and its folds may assume
@@ -51,18 +49,29 @@ SmallVector<Value> defineArithmetic(Operation *op);
 /// whole), in place.
 void defineNestedArithmetic(Operation *op);
 
+/// A loop buildDefinedLoop made. Where `tripLower` is set, the loop counts
+/// its trips from 0 by 1, and its counter is `tripLower + i * tripStep`.
+struct DefinedLoop {
+  scf::ForOp loop;
+  Value tripLower, tripStep;
+};
+
 /// An scf.for from `lower` to `upper` by `step`, carrying `inits`, as
 /// element code's loop means it (MLIR's: lb <= iv < ub), which its lowering
 /// keeps only while the counter cannot wrap. A counter of 32 bits or fewer
-/// counts in i64, its bounds extended as `isUnsigned` compares them; a loop
-/// whose step is not positive runs no iteration. Its body is empty.
-scf::ForOp buildDefinedLoop(OpBuilder &builder, Location loc, Value lower,
-                            Value upper, Value step, ValueRange inits,
-                            bool isUnsigned);
+/// counts in i64, its bounds extended as `isUnsigned` compares them; a
+/// 64-bit one that might step past its type's largest value (a step other
+/// than 1, unless constant bounds leave room) counts its trips instead; a
+/// loop whose step is not positive runs no iteration. Its body is empty.
+DefinedLoop buildDefinedLoop(OpBuilder &builder, Location loc, Value lower,
+                             Value upper, Value step, ValueRange inits,
+                             bool isUnsigned);
 
-/// The counter of `loop`, made by buildDefinedLoop over bounds of `type`, as
-/// its body sees it: truncated back where it counts wider.
-Value getDefinedCounter(OpBuilder &builder, scf::ForOp loop, Type type);
+/// The counter of `defined`, made by buildDefinedLoop over bounds of
+/// `type`, as its body sees it: computed from the trip where it counts
+/// trips, truncated back where it counts wider.
+Value getDefinedCounter(OpBuilder &builder, const DefinedLoop &defined,
+                        Type type);
 
 } // namespace obs
 } // namespace mlir
