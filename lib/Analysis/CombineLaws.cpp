@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::obs;
@@ -16,6 +17,18 @@ static constexpr int64_t kMostEvaluatedTrips = 4096;
 
 static std::optional<SmallVector<Attribute>>
 evaluateBlock(Block &block, DenseMap<Value, Attribute> &values);
+
+/// The constant `value` holds: evaluated, or a constant from outside the
+/// region (canonicalization hoists a combine's constants into the kernel).
+static Attribute lookupConstant(DenseMap<Value, Attribute> &values,
+                                Value value) {
+  if (Attribute known = values.lookup(value))
+    return known;
+  Attribute constant;
+  if (matchPattern(value, m_Constant(&constant)))
+    return values[value] = constant;
+  return {};
+}
 
 /// `block` run on `arguments` (bound to its arguments first).
 static std::optional<SmallVector<Attribute>>
@@ -33,15 +46,15 @@ evaluateBlockOn(Block &block, ArrayRef<Attribute> arguments,
 static std::optional<SmallVector<Attribute>>
 evaluateFor(scf::ForOp loop, DenseMap<Value, Attribute> &values) {
   auto lower =
-      dyn_cast_if_present<IntegerAttr>(values.lookup(loop.getLowerBound()));
+      dyn_cast_if_present<IntegerAttr>(lookupConstant(values, loop.getLowerBound()));
   auto upper =
-      dyn_cast_if_present<IntegerAttr>(values.lookup(loop.getUpperBound()));
-  auto step = dyn_cast_if_present<IntegerAttr>(values.lookup(loop.getStep()));
+      dyn_cast_if_present<IntegerAttr>(lookupConstant(values, loop.getUpperBound()));
+  auto step = dyn_cast_if_present<IntegerAttr>(lookupConstant(values, loop.getStep()));
   if (!lower || !upper || !step || !step.getValue().isStrictlyPositive())
     return std::nullopt;
   SmallVector<Attribute> carried;
   for (Value init : loop.getInitArgs())
-    carried.push_back(values.lookup(init));
+    carried.push_back(lookupConstant(values, init));
   if (llvm::is_contained(carried, Attribute()))
     return std::nullopt;
   bool isUnsigned = loop.getUnsignedCmp();
@@ -76,7 +89,7 @@ static std::optional<SmallVector<Attribute>>
 evaluateWhile(scf::WhileOp loop, DenseMap<Value, Attribute> &values) {
   SmallVector<Attribute> carried;
   for (Value init : loop.getInits())
-    carried.push_back(values.lookup(init));
+    carried.push_back(lookupConstant(values, init));
   for (int64_t trips = 0; trips <= kMostEvaluatedTrips; ++trips) {
     if (llvm::is_contained(carried, Attribute()))
       return std::nullopt;
@@ -108,7 +121,7 @@ evaluateBlock(Block &block, DenseMap<Value, Attribute> &values) {
     // its condition.
     SmallVector<Attribute> operands;
     for (Value operand : inner.getOperands())
-      operands.push_back(values.lookup(operand));
+      operands.push_back(lookupConstant(values, operand));
     if (isa<YieldOp, scf::YieldOp, scf::ConditionOp>(inner)) {
       if (llvm::is_contained(operands, Attribute()))
         return std::nullopt;
@@ -151,7 +164,7 @@ evaluateBlock(Block &block, DenseMap<Value, Attribute> &values) {
       return std::nullopt;
     for (auto [result, fold] : llvm::zip(inner.getResults(), folded)) {
       Attribute value = isa<Attribute>(fold) ? cast<Attribute>(fold)
-                                             : values.lookup(cast<Value>(fold));
+                                             : lookupConstant(values, cast<Value>(fold));
       if (!value)
         return std::nullopt;
       values[result] = value;

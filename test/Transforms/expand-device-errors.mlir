@@ -83,9 +83,10 @@ func.func @branching(%in: memref<?xi32>, %out: memref<1xi32>) {
 
 // -----
 
-// A combine that does not fold to constants (a loop) is not tried: this
-// wrong identity for a sum passes.
+// A combine with a loop runs on the samples (it was not tried, and this
+// wrong identity for a sum passed).
 func.func @unfolded(%in: memref<?xi32>, %out: memref<1xi32>) {
+  // expected-error @+1 {{'obs.device_reduce' op identity [3 : i32] is not an identity of its combine: (3 : i32) combined with (1 : i32) is (4 : i32), not (1 : i32)}}
   obs.device_reduce ins(%in : memref<?xi32>) outs(%out : memref<1xi32>) identity [3 : i32] {
   ^bb0(%a: i32, %x: i32):
     %c0 = arith.constant 0 : index

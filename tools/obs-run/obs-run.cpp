@@ -705,8 +705,10 @@ OwningOpRef<ModuleOp> parseProgram(MLIRContext &context) {
 
 /// The job of --kernel: its arguments, then its results, run alone on one
 /// block with `threads` threads (its own when 0). The module keeps only the
-/// kernel. Failure after the verifier's diagnostics.
-FailureOr<obs::Job> describeKernelJob(ModuleOp module, uint64_t threads) {
+/// kernel. Failure after the verifier's diagnostics. `needsData`: the job
+/// runs, on inputs.
+FailureOr<obs::Job> describeKernelJob(ModuleOp module, uint64_t threads,
+                                      bool needsData) {
   auto kernel = module.lookupSymbol<obs::KernelOp>(kernelName);
   if (!kernel) {
     std::string available;
@@ -740,7 +742,7 @@ FailureOr<obs::Job> describeKernelJob(ModuleOp module, uint64_t threads) {
     // A global argument of the nominal length is any length: only a
     // launch's memref gives it one (it was allocated whole, 8 GiB of i32,
     // before its input was read).
-    if (obs::isGlobalArgument(kernel, index) &&
+    if (needsData && obs::isGlobalArgument(kernel, index) &&
         array.getLength() == uint64_t(std::numeric_limits<int32_t>::max()))
       fail("argument " + llvm::Twine(index) + " of @" + kernelName +
            " is obs.global of the nominal length 2147483647, which stands "
@@ -933,7 +935,7 @@ int main(int argc, char **argv) {
     inputs.clear();
   FailureOr<obs::Job> job = kernelName.empty()
                                 ? describeEntryJob(*module, !emitsIR)
-                                : describeKernelJob(*module, threads);
+                                : describeKernelJob(*module, threads, !emitsIR);
   if (failed(job))
     return 1;
   job->brokenContract = testBreakContract;

@@ -103,12 +103,16 @@ SmallVector<Value> MapOp::emitElement(ElementEmitter &emitter, unsigned,
 /// ElementEmitter::emitCheckedIndex); null for an array of no elements,
 /// which has nothing to read.
 static Value checkedPlace(ElementEmitter &emitter, IndexOp index) {
+  uint64_t length = index.getArrayType().getLength();
   // An array whose reader takes any place (an obs.global argument at
   // run-time sizes: past its memref's end, the unsigned view of a negative
-  // place too, it reads its absent value) has no outside.
-  if (emitter.readsAnyPlace(index.getArray()))
+  // place too, it reads its absent value) has no outside when its length
+  // is the nominal 2^31 - 1, which stands for any. A shorter one is its
+  // length, as a global scatter's is: index 20 of a global
+  // `!obs.arr<16 x i32>` read place 20 of a longer memref.
+  constexpr uint64_t kNominalLength = 2147483647;
+  if (emitter.readsAnyPlace(index.getArray()) && length >= kNominalLength)
     return emitter.emitScalar(index.getIndex());
-  uint64_t length = index.getArrayType().getLength();
   Value place = emitter.emitCheckedIndex(emitter.emitScalar(index.getIndex()),
                                          length, index.getLoc());
   return length == 0 ? Value() : place;

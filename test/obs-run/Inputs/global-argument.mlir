@@ -92,3 +92,25 @@ func.func @second(%at: memref<?xi32>, %first: memref<?xi32>, %second: memref<?xi
   obs.launch @second_tile grid(%tiles) ins(%first, %second, %at : memref<?xi32>, memref<?xi32>, memref<?xi32>) outs(%out : memref<?xi32>)
   return
 }
+
+// A global argument of a length shorter than the nominal 2^31 - 1 at
+// run-time sizes: its length bounds it, as a global scatter's does. Index
+// 20 of 16 read place 20 of the 32-element memref on ref and cpu.
+obs.kernel @gather_sixteen_tile(%table: !obs.arr<16 x i32> {obs.global, obs.absent = -7 : i32}, %at: !obs.arr<4 x i32> {obs.absent = 0 : i32}) -> !obs.arr<4 x i32> attributes {threads = 4} {
+  %out = obs.generate : !obs.arr<4 x i32> {
+  ^bb0(%i: index):
+    %p = obs.index %at[%i] : !obs.arr<4 x i32>
+    %q = arith.index_cast %p : i32 to index
+    %x = obs.index %table[%q] : !obs.arr<16 x i32>
+    obs.yield %x : i32
+  }
+  obs.return %out : !obs.arr<4 x i32>
+}
+func.func @gather_sixteen(%at: memref<?xi32>, %table: memref<?xi32>, %out: memref<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %n = memref.dim %at, %c0 : memref<?xi32>
+  %tiles = arith.ceildivui %n, %c4 : index
+  obs.launch @gather_sixteen_tile grid(%tiles) ins(%table, %at : memref<?xi32>, memref<?xi32>) outs(%out : memref<?xi32>)
+  return
+}
