@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Arith/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/DLTI/DLTI.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -38,10 +39,13 @@
 #include "mlir/Transforms/Passes.h"
 
 void mlir::obs::registerAllDialects(DialectRegistry &registry) {
+  // DLTI: obs-gpu-index-width gives gpu.modules a data layout, which
+  // obs-opt must read back.
   registry.insert<ObsDialect, arith::ArithDialect, cf::ControlFlowDialect,
-                  func::FuncDialect, gpu::GPUDialect, index::IndexDialect,
-                  LLVM::LLVMDialect, NVVM::NVVMDialect, math::MathDialect,
-                  memref::MemRefDialect, scf::SCFDialect, ub::UBDialect>();
+                  DLTIDialect, func::FuncDialect, gpu::GPUDialect,
+                  index::IndexDialect, LLVM::LLVMDialect, NVVM::NVVMDialect,
+                  math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
+                  ub::UBDialect>();
   // What the GPU conversions convert other dialects with.
   arith::registerConvertArithToLLVMInterface(registry);
   cf::registerConvertControlFlowToLLVMInterface(registry);

@@ -39,6 +39,9 @@ static std::unique_ptr<Pass> createSCFToControlFlow() {
 }
 
 void mlir::obs::buildHostToLLVMPipeline(OpPassManager &pm) {
+  // Host code only: kernels' element code lowered as host code would no
+  // longer be element code.
+  pm.addPass(createObsVerifyHostCode());
   // Functions named like the C library's take names of their own before
   // anything declares the library's or LLVM sees them.
   pm.addPass(createObsRenameLibrarySymbols());

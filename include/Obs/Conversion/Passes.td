@@ -187,6 +187,19 @@ def ObsGPUToCPU : Pass<"obs-gpu-to-cpu", "::mlir::ModuleOp"> {
   ];
 }
 
+def ObsVerifyHostCode : Pass<"obs-verify-host-code", "::mlir::ModuleOp"> {
+  let summary = "Refuse a module that still holds obs ops before the host "
+                "pipeline";
+  let description = [{
+    The host pipeline (`obs-host-to-llvm`) lowers func, scf, arith, math,
+    memref and cf to the LLVM dialect, module-wide. On a module that still
+    holds obs kernels, it lowered their element code as host code, and the
+    kernels no longer verified. This pass, first in the host pipeline, is an
+    error at the first obs op left, saying to lower obs first (every
+    target's pipeline does before its host pipeline).
+  }];
+}
+
 def ObsRenameLibrarySymbols
     : Pass<"obs-rename-library-symbols", "::mlir::ModuleOp"> {
   let summary = "Rename host functions named like C library functions";

@@ -1,4 +1,7 @@
 // RUN: obs-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(obs-gpu-index-width))' | FileCheck %s
+// What the pass prints reads back: obs-opt registers DLTI, whose data
+// layout the pass gives a gpu.module.
+// RUN: obs-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(obs-gpu-index-width))' | obs-opt --split-input-file -o /dev/null
 // RUN: obs-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(obs-gpu-index-width))' --obs-statistics 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
 
 // Tests of lib/Transforms/GPU/GPUIndexWidth.cpp: a module whose every index the

@@ -1,0 +1,15 @@
+// RUN: obs-opt %s -split-input-file -verify-diagnostics --obs-host-to-llvm
+
+// The host pipeline lowers host code only: an obs kernel left in the module
+// had its element code lowered as host code, and no longer verified.
+// expected-error @+1 {{'obs.kernel' op is left for the host pipeline, which lowers host code only: lower obs first (obs-reference, obs-to-cpu or obs-to-ptx)}}
+obs.kernel @k(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  %c = arith.constant 3 : i32
+  %r = obs.map %a : !obs.arr<8 x i32> -> !obs.arr<8 x i32> {
+  ^bb0(%x: i32):
+    %p = arith.cmpi slt, %x, %c : i32
+    %y = scf.if %p -> i32 { scf.yield %x : i32 } else { scf.yield %c : i32 }
+    obs.yield %y : i32
+  }
+  obs.return %r : !obs.arr<8 x i32>
+}
