@@ -394,6 +394,26 @@ void ObsPlanSharedPass::runOnOperation() {
     addToStatistic(*this, numBuffers, "buffers", buffers.size());
   if (reusing)
     addToStatistic(*this, numReused, "buffers-reusing-memory", reusing);
+  // Syncs at warp scope order no other warp: no buffer reuses memory
+  // across them, and a plan made after obs-elide-warp-syncs (obs-optimize
+  // run twice) may not fit where the first did.
+  bool warpScoped = false;
+  kernel.walk([&](SyncOp sync) {
+    SyncScopeAttr scope = sync.getEffectiveScopeAttr();
+    warpScoped |= scope && scope.getValue() == SyncScope::Warp;
+  });
+  if (total > maxSharedBytes && warpScoped && !oneWarp) {
+    InFlightDiagnostic diag =
+        kernel.emitOpError()
+        << "@" << kernel.getSymName() << " needs " << total
+        << " bytes of shared memory, more than the "
+        << static_cast<uint64_t>(maxSharedBytes)
+        << " a block may use, with syncs at warp scope, which order no other "
+           "warp: no buffer reuses another's memory across them; plan shared "
+           "memory before obs-elide-warp-syncs, as obs-optimize does (once)";
+    tagError(diag, ErrorKind::CompilerLimit);
+    return signalPassFailure();
+  }
   if (failed(kernel.checkSharedMemory(total, maxSharedBytes)))
     return signalPassFailure();
   addToStatistic(*this, numSharedBytes, "shared-bytes", total);
