@@ -45,11 +45,12 @@ evaluateBlockOn(Block &block, ArrayRef<Attribute> arguments,
 /// would take the counter past its width (obs's loops never wrap).
 static std::optional<SmallVector<Attribute>>
 evaluateFor(scf::ForOp loop, DenseMap<Value, Attribute> &values) {
-  auto lower =
-      dyn_cast_if_present<IntegerAttr>(lookupConstant(values, loop.getLowerBound()));
-  auto upper =
-      dyn_cast_if_present<IntegerAttr>(lookupConstant(values, loop.getUpperBound()));
-  auto step = dyn_cast_if_present<IntegerAttr>(lookupConstant(values, loop.getStep()));
+  auto lower = dyn_cast_if_present<IntegerAttr>(
+      lookupConstant(values, loop.getLowerBound()));
+  auto upper = dyn_cast_if_present<IntegerAttr>(
+      lookupConstant(values, loop.getUpperBound()));
+  auto step =
+      dyn_cast_if_present<IntegerAttr>(lookupConstant(values, loop.getStep()));
   if (!lower || !upper || !step || !step.getValue().isStrictlyPositive())
     return std::nullopt;
   SmallVector<Attribute> carried;
@@ -163,8 +164,9 @@ evaluateBlock(Block &block, DenseMap<Value, Attribute> &values) {
         folded.size() != inner.getNumResults())
       return std::nullopt;
     for (auto [result, fold] : llvm::zip(inner.getResults(), folded)) {
-      Attribute value = isa<Attribute>(fold) ? cast<Attribute>(fold)
-                                             : lookupConstant(values, cast<Value>(fold));
+      Attribute value = isa<Attribute>(fold)
+                            ? cast<Attribute>(fold)
+                            : lookupConstant(values, cast<Value>(fold));
       if (!value)
         return std::nullopt;
       values[result] = value;
