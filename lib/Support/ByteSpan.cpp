@@ -1,4 +1,12 @@
 //===- ByteSpan.cpp - where a memref's elements lie at run time -----------===//
+//
+// Spans are computed in i128 from descriptors whose sizes, strides and
+// offset are each checked below 2^48: no real allocation is larger, and
+// no product or sum then wraps. In index arithmetic, a view of 2^62 i32
+// spanned 2^64 bytes, that is 0, and was taken to lie within its
+// allocation.
+//
+//===----------------------------------------------------------------------===//
 
 #include "Obs/Support/ByteSpan.h"
 #include "Obs/Support/MemoryBytes.h"
@@ -7,56 +15,86 @@
 
 using namespace mlir;
 
+/// The largest magnitude of a size, stride or offset a plausible span has.
+static constexpr int64_t kMostMagnitude = int64_t(1) << 48;
+
 obs::ByteSpan obs::emitByteSpan(ImplicitLocOpBuilder &b, Value memref) {
   auto type = cast<MemRefType>(memref.getType());
-  Value zero = arith::ConstantIndexOp::create(b, 0);
-  Value one = arith::ConstantIndexOp::create(b, 1);
-  Value bytes = arith::ConstantIndexOp::create(b, getElementBytes(type));
+  Type wide = b.getIntegerType(128);
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIntOp::create(b, wide, value);
+  };
+  auto widen = [&](Value index) -> Value {
+    return arith::ExtSIOp::create(
+        b, wide, arith::IndexCastOp::create(b, b.getI64Type(), index));
+  };
+  Value zero = constant(0), one = constant(1), most = constant(kMostMagnitude);
+  Value bytes = constant(getElementBytes(type));
   auto metadata = memref::ExtractStridedMetadataOp::create(b, memref);
   Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, memref);
-  // The last element's offset from the first: sum of (size - 1) * stride.
-  Value last = zero;
+  Value plausible = arith::ConstantIntOp::create(b, 1, 1);
+  auto bounded = [&](Value value) {
+    Value magnitude =
+        arith::MaxSIOp::create(b, value, arith::SubIOp::create(b, zero, value));
+    plausible = arith::AndIOp::create(
+        b, plausible,
+        arith::CmpIOp::create(b, arith::CmpIPredicate::slt, magnitude, most));
+  };
+  // The elements' offsets from the first, lowest and highest: sums of
+  // (size - 1) * stride, by the stride's sign.
+  Value low = zero, high = zero;
   Value empty = arith::ConstantIntOp::create(b, 0, 1);
   for (auto [size, stride] :
        llvm::zip(metadata.getSizes(), metadata.getStrides())) {
+    Value wideSize = widen(size), wideStride = widen(stride);
+    bounded(wideSize);
+    bounded(wideStride);
     empty = arith::OrIOp::create(
         b, empty,
-        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, size, zero));
-    last = arith::AddIOp::create(
-        b, last,
-        arith::MulIOp::create(b, arith::SubIOp::create(b, size, one), stride));
+        arith::CmpIOp::create(b, arith::CmpIPredicate::sle, wideSize, zero));
+    Value reach = arith::MulIOp::create(
+        b, arith::SubIOp::create(b, wideSize, one), wideStride);
+    low = arith::AddIOp::create(b, low, arith::MinSIOp::create(b, reach, zero));
+    high =
+        arith::AddIOp::create(b, high, arith::MaxSIOp::create(b, reach, zero));
   }
-  Value begin = arith::AddIOp::create(
-      b, pointer, arith::MulIOp::create(b, metadata.getOffset(), bytes));
+  Value offset = widen(metadata.getOffset());
+  bounded(offset);
+  Value first = arith::AddIOp::create(
+      b,
+      arith::ExtUIOp::create(
+          b, wide, arith::IndexCastUIOp::create(b, b.getI64Type(), pointer)),
+      arith::MulIOp::create(b, offset, bytes));
+  Value begin =
+      arith::AddIOp::create(b, first, arith::MulIOp::create(b, low, bytes));
   Value end = arith::AddIOp::create(
-      b, begin,
-      arith::MulIOp::create(b, arith::AddIOp::create(b, last, one), bytes));
-  return {pointer, begin, end, empty};
+      b, first,
+      arith::MulIOp::create(b, arith::AddIOp::create(b, high, one), bytes));
+  return {pointer, begin, end, empty, plausible};
 }
 
 Value obs::emitSpanWithin(ImplicitLocOpBuilder &b, const ByteSpan &inner,
                           const ByteSpan &outer) {
-  // Unsigned: a begin that wrapped below 0 is far past every end.
   Value within =
       arith::AndIOp::create(b,
-                            arith::CmpIOp::create(b, arith::CmpIPredicate::uge,
+                            arith::CmpIOp::create(b, arith::CmpIPredicate::sge,
                                                   inner.begin, outer.begin),
-                            arith::CmpIOp::create(b, arith::CmpIPredicate::ule,
+                            arith::CmpIOp::create(b, arith::CmpIPredicate::sle,
                                                   inner.end, outer.end));
-  within =
-      arith::AndIOp::create(b, within,
-                            arith::CmpIOp::create(b, arith::CmpIPredicate::ule,
-                                                  inner.begin, inner.end));
+  within = arith::AndIOp::create(b, within, inner.plausible);
   return arith::OrIOp::create(b, inner.empty, within);
 }
 
 Value obs::emitSpansApart(ImplicitLocOpBuilder &b, const ByteSpan &first,
                           const ByteSpan &second) {
-  return arith::OrIOp::create(
-      b, arith::OrIOp::create(b, first.empty, second.empty),
+  Value apart =
       arith::OrIOp::create(b,
-                           arith::CmpIOp::create(b, arith::CmpIPredicate::ule,
+                           arith::CmpIOp::create(b, arith::CmpIPredicate::sle,
                                                  first.end, second.begin),
-                           arith::CmpIOp::create(b, arith::CmpIPredicate::ule,
-                                                 second.end, first.begin)));
+                           arith::CmpIOp::create(b, arith::CmpIPredicate::sle,
+                                                 second.end, first.begin));
+  apart = arith::AndIOp::create(
+      b, apart, arith::AndIOp::create(b, first.plausible, second.plausible));
+  return arith::OrIOp::create(
+      b, apart, arith::OrIOp::create(b, first.empty, second.empty));
 }

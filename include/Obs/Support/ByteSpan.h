@@ -13,11 +13,14 @@
 
 namespace mlir::obs {
 
-/// Where a memref's elements lie, at run time, as index values: its aligned
-/// pointer, the bytes from its first element to past its last, [begin,
-/// end), and whether it has no element (an i1).
+/// Where a memref's elements lie, at run time: its aligned pointer (an
+/// index), the bytes from its lowest element to past its highest, [begin,
+/// end) (i128, which no span wraps), whether it has no element, and
+/// whether it is plausible (an i1: every size, stride and its offset below
+/// 2^48 in magnitude, as any real allocation's are; an implausible span is
+/// within nothing and apart from nothing).
 struct ByteSpan {
-  Value pointer, begin, end, empty;
+  Value pointer, begin, end, empty, plausible;
 };
 
 /// `memref`'s ByteSpan, computed from its descriptor.

@@ -101,3 +101,16 @@ func.func @huge_grid(%in: memref<?xi32>, %out: memref<?xi32>) {
   obs.launch @inc grid(%g) ins(%in : memref<?xi32>) outs(%out : memref<?xi32>)
   return
 }
+
+// A subview of 2^62 elements of an 8-element buffer: its 2^64 bytes wrap
+// to 0 in index arithmetic, and the check took it to lie within.
+func.func @huge_view(%in: memref<?xi32>, %out: memref<?xi32>) {
+  %g = arith.constant 64 : index
+  %big = arith.constant 4611686018427387904 : index
+  %t = memref.alloc() : memref<8xi32>
+  %o = memref.subview %t[0] [%big] [1] : memref<8xi32> to memref<?xi32, strided<[1]>>
+  obs.launch @copy grid(%g) ins(%in : memref<?xi32>) outs(%o : memref<?xi32, strided<[1]>>)
+  memref.copy %t, %out : memref<8xi32> to memref<?xi32>
+  memref.dealloc %t : memref<8xi32>
+  return
+}
