@@ -131,3 +131,33 @@ func.func @kept(%in: memref<8xi32>) {
   memref.dealloc %a : memref<8xi32>
   return
 }
+
+// -----
+
+// A constant global given to a helper whose launch writes its argument,
+// through a second helper: the launch wrote read-only memory (ref
+// crashed, cpu lost the writes). Found by an adversarial run; the direct
+// launch was rejected already.
+obs.kernel @copy(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
+  obs.return %a : !obs.arr<4 x i32>
+}
+
+memref.global "private" constant @table : memref<8xi32> = dense<[1, 2, 3, 4, 5, 6, 7, 8]>
+
+func.func private @apply(%in: memref<8xi32>, %out: memref<8xi32>) {
+  obs.launch @copy grid(2) ins(%in : memref<8xi32>) outs(%out : memref<8xi32>)
+  return
+}
+
+func.func private @forward(%in: memref<8xi32>, %out: memref<8xi32>) {
+  func.call @apply(%in, %out) : (memref<8xi32>, memref<8xi32>) -> ()
+  return
+}
+
+func.func @write_table(%in: memref<8xi32>) {
+  // expected-note @+1 {{the allocation}}
+  %t = memref.get_global @table : memref<8xi32>
+  // expected-error @+1 {{'func.call' op passes a constant global as argument 1 to a function whose launches write it, and a constant global is read-only}}
+  func.call @forward(%in, %t) : (memref<8xi32>, memref<8xi32>) -> ()
+  return
+}
