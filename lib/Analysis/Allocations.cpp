@@ -287,6 +287,50 @@ llvm::SetVector<Operation *> mlir::obs::getLaunchingFunctions(
   return launching;
 }
 
+ArgumentsReaching mlir::obs::getArgumentsReaching(
+    ModuleOp module,
+    llvm::function_ref<SmallVector<Value>(Operation *)> operandsOf,
+    llvm::function_ref<Value(Value)> rootOf) {
+  auto argumentOf = [&](Value memref,
+                        Operation *function) -> std::optional<unsigned> {
+    Value root = rootOf(memref);
+    auto argument = dyn_cast_if_present<BlockArgument>(root);
+    if (!argument || argument.getOwner()->getParentOp() != function)
+      return std::nullopt;
+    return argument.getArgNumber();
+  };
+  ArgumentsReaching reaching;
+  module.walk([&](Operation *op) {
+    SmallVector<Value> operands = operandsOf(op);
+    auto function = op->getParentOfType<FunctionOpInterface>();
+    if (operands.empty() || !function)
+      return;
+    for (Value operand : operands)
+      if (std::optional<unsigned> number = argumentOf(operand, function))
+        reaching[function].insert(*number);
+  });
+  SymbolTableCollection symbols;
+  for (bool grew = true; grew;) {
+    grew = false;
+    module.walk([&](CallOpInterface call) {
+      FunctionOpInterface callee = resolveCalledFunction(call, symbols);
+      auto caller = call->getParentOfType<FunctionOpInterface>();
+      if (!callee || !caller)
+        return;
+      auto it = reaching.find(callee);
+      if (it == reaching.end())
+        return;
+      SmallVector<unsigned> numbers(it->second.begin(), it->second.end());
+      for (unsigned number : numbers)
+        if (number < call.getArgOperands().size())
+          if (std::optional<unsigned> outer =
+                  argumentOf(call.getArgOperands()[number], caller))
+            grew |= reaching[caller].insert(*outer).second;
+    });
+  }
+  return reaching;
+}
+
 bool mlir::obs::provedApart(Value first, Value second) {
   std::optional<ElementInterval> a = getElementInterval(first),
                                  b = getElementInterval(second);

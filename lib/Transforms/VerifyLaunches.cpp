@@ -173,56 +173,6 @@ static StringAttr writableGlobalOf(Value root) {
   return get.getNameAttr().getAttr();
 }
 
-/// The number of the entry-block argument of `function` that `memref` views,
-/// if any.
-static std::optional<unsigned> viewedArgument(Value memref,
-                                              FunctionOpInterface function) {
-  FailureOr<AllocationView> view =
-      followToAllocation(memref, /*user=*/nullptr, "", /*runTimeOffsets=*/true);
-  if (failed(view))
-    return std::nullopt;
-  auto argument = dyn_cast<BlockArgument>(view->root);
-  if (!argument || argument.getOwner()->getParentOp() != function)
-    return std::nullopt;
-  return argument.getArgNumber();
-}
-
-/// Per function, the numbers of its memref arguments that its launches
-/// write (an `outs` operand over them), itself or through its calls.
-static llvm::DenseMap<Operation *, llvm::SmallSet<unsigned, 4>>
-getLaunchWrittenArguments(ModuleOp module, SymbolTableCollection &symbols) {
-  llvm::DenseMap<Operation *, llvm::SmallSet<unsigned, 4>> written;
-  module.walk([&](LaunchOp launch) {
-    auto function = launch->getParentOfType<FunctionOpInterface>();
-    if (!function)
-      return;
-    for (Value output : launch.getOutputs())
-      if (std::optional<unsigned> number = viewedArgument(output, function))
-        written[function].insert(*number);
-  });
-  for (bool grew = true; grew;) {
-    grew = false;
-    module.walk([&](CallOpInterface call) {
-      FunctionOpInterface callee = resolveCalledFunction(call, symbols);
-      auto caller = call->getParentOfType<FunctionOpInterface>();
-      if (!callee || !caller)
-        return;
-      auto it = written.find(callee);
-      if (it == written.end())
-        return;
-      SmallVector<unsigned> numbers(it->second.begin(), it->second.end());
-      for (unsigned number : numbers) {
-        if (number >= call.getArgOperands().size())
-          continue;
-        if (std::optional<unsigned> outer =
-                viewedArgument(call.getArgOperands()[number], caller))
-          grew |= written[caller].insert(*outer).second;
-      }
-    });
-  }
-  return written;
-}
-
 LogicalResult
 ObsVerifyLaunchesPass::proveCalls(ModuleOp module,
                                   SymbolTableCollection &symbols) {
@@ -258,8 +208,20 @@ ObsVerifyLaunchesPass::proveCalls(ModuleOp module,
   // proved as distinct allocations; a call that passes one allocation
   // twice, or a global the callee reaches itself, breaks that. A call the
   // proof cannot follow may reach a launching function with anything.
-  llvm::DenseMap<Operation *, llvm::SmallSet<unsigned, 4>> written =
-      getLaunchWrittenArguments(module, symbols);
+  // Per function, the arguments its launches write, itself or through its
+  // calls.
+  ArgumentsReaching written = getArgumentsReaching(
+      module,
+      [](Operation *op) {
+        auto launch = dyn_cast<LaunchOp>(op);
+        return launch ? SmallVector<Value>(launch.getOutputs())
+                      : SmallVector<Value>();
+      },
+      [](Value memref) -> Value {
+        FailureOr<AllocationView> view = followToAllocation(
+            memref, /*user=*/nullptr, "", /*runTimeOffsets=*/true);
+        return succeeded(view) ? view->root : Value();
+      });
   WalkResult result = module.walk([&](CallOpInterface call) {
     FunctionOpInterface callee = resolveCalledFunction(call, symbols);
     bool passesMemory = llvm::any_of(call.getArgOperands(), [](Value operand) {

@@ -19,6 +19,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
 
@@ -70,6 +71,22 @@ FunctionOpInterface resolveCalledFunction(CallOpInterface call,
 llvm::SetVector<Operation *>
 getLaunchingFunctions(ModuleOp module,
                       llvm::function_ref<bool(Operation *)> isLaunch);
+
+/// Per function, the numbers of its arguments that reach an operand of
+/// interest.
+using ArgumentsReaching =
+    llvm::DenseMap<Operation *, llvm::SmallSet<unsigned, 4>>;
+
+/// Per function of `module`, the numbers of its entry-block arguments whose
+/// memory reaches an operand `operandsOf` gives of one of its ops (the
+/// `outs` of a launch, the operands of a kernel's launch), as `rootOf`
+/// follows a memref to the value it views (null where it cannot), or that
+/// it passes to a call in such an argument of the callee (directly, or
+/// through a func.constant), transitively.
+ArgumentsReaching getArgumentsReaching(
+    ModuleOp module,
+    llvm::function_ref<SmallVector<Value>(Operation *)> operandsOf,
+    llvm::function_ref<Value(Value)> rootOf);
 
 /// Follows `memref` through views to its allocation. `describe` names the
 /// memref in an error, which is reported at `user`; with no `user`, it

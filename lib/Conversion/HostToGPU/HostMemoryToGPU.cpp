@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Obs/Analysis/Allocations.h"
 #include "Obs/Conversion/Passes.h"
 #include "Obs/Dialect/Obs/ObsDialect.h"
 #include "Obs/Support/Statistics.h"
@@ -82,27 +83,53 @@ void ObsHostMemoryToGPUPass::runOnOperation() {
   SymbolTable symbols(module);
   SmallVector<func::FuncOp> functions = hostFunctions(module);
 
-  // Memory a kernel is given must be memory the device can reach.
+  // Memory a kernel is given must be memory the device can reach: given
+  // to a launch, or to a function in an argument it gives to a kernel
+  // (itself or through its calls).
   bool failedAny = false;
+  auto checkReachable = [&](Operation *user, Value operand, StringRef given) {
+    if (!isa<BaseMemRefType>(operand.getType()))
+      return;
+    Operation *root = viewedRoot(operand).getDefiningOp();
+    StringRef what = isa_and_present<memref::AllocaOp>(root)
+                         ? "memory on the host's stack (memref.alloca)"
+                     : isa_and_present<memref::GetGlobalOp>(root)
+                         ? "a global of the host (memref.get_global)"
+                         : "";
+    if (what.empty())
+      return;
+    user->emitOpError() << given << what
+                        << ", which the device cannot reach on the cuda "
+                           "target; allocate it with memref.alloc";
+    failedAny = true;
+  };
+  ArgumentsReaching reachingKernels = getArgumentsReaching(
+      module,
+      [](Operation *op) {
+        auto launch = dyn_cast<gpu::LaunchFuncOp>(op);
+        return launch ? SmallVector<Value>(launch.getKernelOperands())
+                      : SmallVector<Value>();
+      },
+      viewedRoot);
+  SymbolTableCollection calls;
   for (func::FuncOp function : functions)
-    function.walk([&](gpu::LaunchFuncOp launch) {
-      for (Value operand : launch.getKernelOperands()) {
-        if (!isa<BaseMemRefType>(operand.getType()))
-          continue;
-        Operation *root = viewedRoot(operand).getDefiningOp();
-        StringRef what = isa_and_present<memref::AllocaOp>(root)
-                             ? "memory on the host's stack (memref.alloca)"
-                         : isa_and_present<memref::GetGlobalOp>(root)
-                             ? "a global of the host (memref.get_global)"
-                             : "";
-        if (what.empty())
-          continue;
-        launch.emitOpError()
-            << "gives a kernel " << what
-            << ", which the device cannot reach on the cuda target; "
-               "allocate it with memref.alloc";
-        failedAny = true;
+    function.walk([&](Operation *op) {
+      if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
+        for (Value operand : launch.getKernelOperands())
+          checkReachable(launch, operand, "gives a kernel ");
+        return;
       }
+      auto call = dyn_cast<CallOpInterface>(op);
+      FunctionOpInterface callee =
+          call ? resolveCalledFunction(call, calls) : FunctionOpInterface();
+      if (!callee)
+        return;
+      for (unsigned number : reachingKernels.lookup(callee))
+        if (number < call.getArgOperands().size())
+          checkReachable(call, call.getArgOperands()[number],
+                         ("passes, as argument " + Twine(number) +
+                          " of a function that gives it to a kernel, ")
+                             .str());
     });
   if (failedAny)
     return signalPassFailure();

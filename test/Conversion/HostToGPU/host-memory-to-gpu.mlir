@@ -88,6 +88,41 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// The same memory given to a helper that gives its argument to a kernel,
+// through a second helper: it reached the kernel as a host pointer (the
+// driver refused it; found by an adversarial run). A helper that only
+// reads its argument on the host may take it.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @f(%a: memref<8xi32>) kernel {
+      gpu.return
+    }
+  }
+  memref.global "private" constant @table : memref<8xi32> = dense<1>
+  func.func private @launch(%a: memref<8xi32>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @k::@f blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<8xi32>)
+    return
+  }
+  func.func private @forward(%host: memref<8xi32>, %a: memref<8xi32>) {
+    %c0 = arith.constant 0 : index
+    %x = memref.load %host[%c0] : memref<8xi32>
+    memref.store %x, %a[%c0] : memref<8xi32>
+    func.call @launch(%a) : (memref<8xi32>) -> ()
+    return
+  }
+  func.func @through_calls(%out: memref<8xi32>) {
+    %g = memref.get_global @table : memref<8xi32>
+    func.call @forward(%g, %out) : (memref<8xi32>, memref<8xi32>) -> ()
+    %s = memref.alloca() : memref<8xi32>
+    // expected-error @+1 {{'func.call' op passes, as argument 1 of a function that gives it to a kernel, memory on the host's stack (memref.alloca), which the device cannot reach on the cuda target; allocate it with memref.alloc}}
+    func.call @forward(%g, %s) : (memref<8xi32>, memref<8xi32>) -> ()
+    return
+  }
+}
+
+// -----
+
 // A copy the device cannot make in one piece.
 func.func @reshaping_copy(%a: memref<8xi32>, %b: memref<2x4xi32>) {
   %c = memref.expand_shape %a [[0, 1]] output_shape [2, 4] : memref<8xi32> into memref<2x4xi32>
