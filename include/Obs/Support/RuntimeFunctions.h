@@ -9,9 +9,11 @@
 //    before the data is known (a scatter without a combine whose places
 //    depend on data writes each place at most once), and report the first
 //    violation, which obs-run turns into an error and exit status 1;
-//  - the `cpu` and `cuda` targets' public host functions that launch
-//    kernels check that their callers keep the contract the kernels rely
-//    on (distinct allocations, aligned), and report a caller that does not.
+//  - the `cpu` and `cuda` targets' host functions that launch kernels
+//    check that their callers keep the contract the kernels rely on
+//    (distinct allocations, aligned), and report a caller that does not;
+//  - every target's host code checks before a launch what the launch
+//    proof takes as given about its memrefs and grid.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,8 +40,8 @@ constexpr llvm::StringLiteral kScatterCollisionFunction =
 /// (-1: the code does not know its block).
 constexpr llvm::StringLiteral kIndexOutsideFunction = "obs_index_outside";
 
-/// `void obs_argument_contract(i64 first, i64 second)`: called as a public
-/// host function that launches kernels starts, with (-1, -1) when its
+/// `void obs_argument_contract(i64 first, i64 second)`: called as a host
+/// function that launches kernels (public or private) starts, with (-1, -1) when its
 /// caller keeps the contract its kernels assume; otherwise memref argument
 /// `first` is not aligned to 16 bytes (`second` is -1), or memref arguments
 /// `first` and `second` overlap, and the call does not return.

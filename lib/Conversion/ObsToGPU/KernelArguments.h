@@ -47,8 +47,8 @@ private:
   llvm::MapVector<Operation *, SmallVector<Argument>> instances;
 };
 
-/// Adds to every public function of `module` that launches kernels (or
-/// calls one that does) the checks of the contract on its memref
+/// Adds to every function of `module` that launches kernels (or calls one
+/// that does), public or private, the checks of the contract on its memref
 /// arguments: each aligned to kArgumentAlignment, no two overlapping. A
 /// broken one is reported through obs_argument_contract
 /// (Obs/Support/RuntimeFunctions.h). Fails, with an error, where the
