@@ -163,12 +163,24 @@ std::string mlir::obs::describeLaunchContractBreach(int64_t breach,
     os << "a launch's grid of " << first << " blocks is past "
        << kMostGridBlocks << ", CUDA's limit";
     break;
+  case LaunchContractBreach::LaunchOperandLayout:
+    os << "memref operand " << first
+       << " of a launch (its ins, then its outs) has an offset or strides "
+          "other than the static ones its type says (a memref.cast that "
+          "claimed them)";
+    break;
+  case LaunchContractBreach::CallArgumentLayout:
+    os << "memref argument " << first
+       << " of a call of a function that launches kernels has an offset or "
+          "strides other than the static ones its type says (a memref.cast "
+          "that claimed them)";
+    break;
   case LaunchContractBreach::None:
     os << "no breach";
     break;
   }
   if (breach < static_cast<int64_t>(LaunchContractBreach::None) ||
-      breach > static_cast<int64_t>(LaunchContractBreach::GridTooLarge))
+      breach > static_cast<int64_t>(LaunchContractBreach::CallArgumentLayout))
     os << "an unknown breach " << breach << " of the launch contract";
   return text;
 }

@@ -20,6 +20,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::obs {
 #define GEN_PASS_DEF_OBSCHECKLAUNCHES
@@ -81,6 +82,41 @@ static SmallVector<GivenMemRef> getGivenMemRefs(Operation *site) {
   return given;
 }
 
+/// The memref.casts on the way from `memref` to its allocation that claim
+/// a static offset or stride their sources have only at run time: the one
+/// way a memref's descriptor may disagree with its type (every view's type
+/// follows from its operands). Canonicalization takes such a cast at its
+/// word (the metadata of its result folds to the claimed constants), so
+/// the check reads its source's.
+static SmallVector<memref::CastOp> getClaimingCasts(Value memref) {
+  SmallVector<memref::CastOp> claiming;
+  while (Operation *producer = memref.getDefiningOp()) {
+    if (auto cast = dyn_cast<memref::CastOp>(producer)) {
+      auto source = dyn_cast<MemRefType>(cast.getSource().getType());
+      auto result = dyn_cast<MemRefType>(cast.getType());
+      SmallVector<int64_t> sourceStrides, resultStrides;
+      int64_t sourceOffset, resultOffset;
+      bool claims =
+          source && result &&
+          succeeded(source.getStridesAndOffset(sourceStrides, sourceOffset)) &&
+          succeeded(result.getStridesAndOffset(resultStrides, resultOffset)) &&
+          (ShapedType::isDynamic(sourceOffset) !=
+               ShapedType::isDynamic(resultOffset) ||
+           llvm::any_of(llvm::zip(sourceStrides, resultStrides), [](auto pair) {
+             return ShapedType::isDynamic(std::get<0>(pair)) !=
+                    ShapedType::isDynamic(std::get<1>(pair));
+           }));
+      if (claims)
+        claiming.push_back(cast);
+    }
+    auto view = dyn_cast<ViewLikeOpInterface>(producer);
+    if (!view)
+      break;
+    memref = view.getViewSource();
+  }
+  return claiming;
+}
+
 /// The premises of `site` about `given`, computed at `b`.
 static SmallVector<Premise> emitPremises(ImplicitLocOpBuilder &b,
                                          Operation *site,
@@ -95,6 +131,38 @@ static SmallVector<Premise> emitPremises(ImplicitLocOpBuilder &b,
       entry->second = emitByteSpan(b, memref);
     return entry->second;
   };
+  // A static offset or stride of a memref's type is what the kernels
+  // compute with (their pointers are bare), so the descriptor must agree:
+  // a memref.cast of a view at a run-time offset to offset 0 made every
+  // launch in a loop work on the first segment.
+  for (const GivenMemRef &memref : given) {
+    Value agrees;
+    for (memref::CastOp claim : getClaimingCasts(memref.memref)) {
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      (void)cast<MemRefType>(claim.getType())
+          .getStridesAndOffset(strides, offset);
+      auto metadata =
+          memref::ExtractStridedMetadataOp::create(b, claim.getSource());
+      auto agree = [&](Value actual, int64_t claimed) {
+        if (ShapedType::isDynamic(claimed))
+          return;
+        Value equal =
+            arith::CmpIOp::create(b, arith::CmpIPredicate::eq, actual,
+                                  arith::ConstantIndexOp::create(b, claimed));
+        agrees = agrees ? arith::AndIOp::create(b, agrees, equal).getResult()
+                        : equal;
+      };
+      agree(metadata.getOffset(), offset);
+      for (auto [actual, claimed] : llvm::zip(metadata.getStrides(), strides))
+        agree(actual, claimed);
+    }
+    if (agrees)
+      premises.push_back({agrees,
+                          launch ? LaunchContractBreach::LaunchOperandLayout
+                                 : LaunchContractBreach::CallArgumentLayout,
+                          memref.number, -1});
+  }
   for (const GivenMemRef &memref : given) {
     if (memref.memref == memref.root)
       continue;

@@ -41,10 +41,10 @@ constexpr llvm::StringLiteral kScatterCollisionFunction =
 constexpr llvm::StringLiteral kIndexOutsideFunction = "obs_index_outside";
 
 /// `void obs_argument_contract(i64 first, i64 second)`: called as a host
-/// function that launches kernels (public or private) starts, with (-1, -1) when its
-/// caller keeps the contract its kernels assume; otherwise memref argument
-/// `first` is not aligned to 16 bytes (`second` is -1), or memref arguments
-/// `first` and `second` overlap, and the call does not return.
+/// function that launches kernels (public or private) starts, with (-1, -1)
+/// when its caller keeps the contract its kernels assume; otherwise memref
+/// argument `first` is not aligned to 16 bytes (`second` is -1), or memref
+/// arguments `first` and `second` overlap, and the call does not return.
 constexpr llvm::StringLiteral kArgumentContractFunction =
     "obs_argument_contract";
 
@@ -75,6 +75,12 @@ enum class LaunchContractBreach : int64_t {
   CallArgumentsMeet = 4,
   /// A launch's grid, `first` blocks, is past CUDA's 2^31 - 1.
   GridTooLarge = 5,
+  /// Memref operand `first` of a launch has an offset or strides other than
+  /// the static ones of its type (a memref.cast that claimed them).
+  LaunchOperandLayout = 6,
+  /// The same of memref argument `first` of a call of a function that
+  /// launches kernels.
+  CallArgumentLayout = 7,
 };
 
 /// The private declaration of the runtime function `name` of `type` in

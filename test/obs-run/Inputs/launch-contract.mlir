@@ -114,3 +114,34 @@ func.func @huge_view(%in: memref<?xi32>, %out: memref<?xi32>) {
   memref.dealloc %t : memref<8xi32>
   return
 }
+
+// in[4, n) through a subview at a run-time offset, cast to memref<?xi32>,
+// whose type says offset 0: the launch read in[0, n - 4), which the kernel
+// computes with from the static type, and a device op over such casts in
+// a loop sorted the first segment every time.
+func.func @cast_claims_offset(%in: memref<?xi32>, %out: memref<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %n = memref.dim %in, %c0 : memref<?xi32>
+  %m = arith.subi %n, %c4 : index
+  %g = arith.ceildivui %m, %c4 : index
+  // 4, known only at run time (from the output's length).
+  %out_length = memref.dim %out, %c0 : memref<?xi32>
+  %k = arith.subi %out_length, %m : index
+  %v = memref.subview %in[%k] [%m] [1] : memref<?xi32> to memref<?xi32, strided<[1], offset: ?>>
+  %c = memref.cast %v : memref<?xi32, strided<[1], offset: ?>> to memref<?xi32>
+  obs.launch @inc grid(%g) ins(%c : memref<?xi32>) outs(%out : memref<?xi32>)
+  return
+}
+
+// The same cast where the offset is 0: its claim holds, and it runs.
+func.func @cast_holds(%in: memref<?xi32>, %out: memref<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %n = memref.dim %in, %c0 : memref<?xi32>
+  %g = arith.ceildivui %n, %c4 : index
+  %v = memref.subview %in[%c0] [%n] [1] : memref<?xi32> to memref<?xi32, strided<[1], offset: ?>>
+  %c = memref.cast %v : memref<?xi32, strided<[1], offset: ?>> to memref<?xi32>
+  obs.launch @inc grid(%g) ins(%c : memref<?xi32>) outs(%out : memref<?xi32>)
+  return
+}
