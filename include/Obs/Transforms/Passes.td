@@ -29,6 +29,9 @@ def ObsCheckLaunches : Pass<"obs-check-launches", "::mlir::ModuleOp"> {
     checks to host code, before each `obs.launch` and each call of a
     function that launches kernels:
     - every memref operand that is a view lies within its allocation;
+    - a `memref.cast` on the way to its allocation that claims a static
+      offset or stride its source has only at run time claims it truly
+      (the kernels compute with the type's);
     - every two memref operands over one allocation that the proof took to
       be apart (different views at run-time places, of a launch whose sizes
       are known only at run time, or arguments of such a call) hold no byte
