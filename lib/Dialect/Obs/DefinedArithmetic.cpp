@@ -117,7 +117,8 @@ Value defineShift(Operation *op) {
 
 /// A float converts saturated, NaN to 0: the op converts the operand
 /// clamped to the floats inside the integer type's range, and a float at or
-/// past the type's bound gives the largest integer.
+/// past the type's bound gives the largest integer (at or below the
+/// negative one, the least).
 Value defineFloatToInteger(Operation *op) {
   Value input = op->getOperand(0);
   auto floatType = dyn_cast<FloatType>(input.getType());
@@ -164,9 +165,25 @@ Value defineFloatToInteger(Operation *op) {
                                         input, constantFloat(bound));
   APInt largest =
       isSigned ? APInt::getSignedMaxValue(width) : APInt::getMaxValue(width);
+  // And at or past the negative bound, the least integer: a float type
+  // without -2^31 (f16) clamped -inf to its least finite, -65504.
+  Value atNegativeBound;
+  if (isSigned)
+    atNegativeBound = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLE,
+                                            input, constantFloat(-bound));
   return guardResult(b, op->getResult(0), [&](Value converted) -> Value {
-    return arith::SelectOp::create(
-        b, loc, atBound, constantOf(b, loc, integerType, largest), converted);
+    // One use of `converted`: guardResult replaces every other.
+    Value atEitherBound = atBound;
+    Value boundValue = constantOf(b, loc, integerType, largest);
+    if (atNegativeBound) {
+      atEitherBound = arith::OrIOp::create(b, loc, atBound, atNegativeBound);
+      boundValue = arith::SelectOp::create(
+          b, loc, atNegativeBound,
+          constantOf(b, loc, integerType, APInt::getSignedMinValue(width)),
+          boundValue);
+    }
+    return arith::SelectOp::create(b, loc, atEitherBound, boundValue,
+                                   converted);
   });
 }
 

@@ -68,6 +68,16 @@ static std::string findUnportableTypes(Operation *op) {
        llvm::any_of(op->getResultTypes(), isWideInteger)))
     return "no GPU converts between floats and integers wider than 64 bits; "
            "convert through i64";
+  // bf16 from a float or integer wider than f32's significand: the host
+  // converts through f32 and rounds twice, where PTX's cvt rounds once.
+  if (isa<arith::TruncFOp, arith::SIToFPOp, arith::UIToFPOp>(op) &&
+      getElementTypeOrSelf(op->getResult(0).getType()).isBF16()) {
+    Type from = getElementTypeOrSelf(op->getOperand(0).getType());
+    if (from.isF64() ||
+        (isa<IntegerType>(from) && cast<IntegerType>(from).getWidth() > 16))
+      return "the host converts to bf16 through f32 and rounds twice, where "
+             "a GPU rounds once; convert to f32 first";
+  }
   if (auto mode = op->getAttrOfType<arith::RoundingModeAttr>("roundingmode");
       mode && mode.getValue() != arith::RoundingMode::to_nearest_even)
     return "no target's lowering honours a rounding mode other than "

@@ -1835,3 +1835,18 @@ obs.kernel @truncf_downward(%a: !obs.arr<4 x f32>) -> !obs.arr<4 x f16> {
   }
   obs.return %m : !obs.arr<4 x f16>
 }
+
+// -----
+
+// bf16 from an i32: the host converts through f32 and rounds twice
+// (2^30 + 2^22 + 1 gave 2^30), where PTX's cvt.rn.bf16.s32 rounds once.
+obs.kernel @i32_to_bf16(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x f32> {
+  %m = obs.map %a : !obs.arr<4 x i32> -> !obs.arr<4 x f32> {
+  ^bb0(%x: i32):
+    // expected-error @+1 {{'arith.sitofp' op cannot be in element code: the host converts to bf16 through f32 and rounds twice, where a GPU rounds once; convert to f32 first}}
+    %h = arith.sitofp %x : i32 to bf16
+    %r = arith.extf %h : bf16 to f32
+    obs.yield %r : f32
+  }
+  obs.return %m : !obs.arr<4 x f32>
+}

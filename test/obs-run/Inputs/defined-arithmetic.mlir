@@ -213,3 +213,24 @@ obs.kernel @loop_data_step(%x: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> attribute
   }
   obs.return %r : !obs.arr<8 x i32>
 }
+
+// fptosi of f16, which has no -2^31 or -2^63: saturated, -inf to the least
+// integer (it gave -65504, the least finite f16, on every target).
+obs.kernel @f16_to_i32(%a: !obs.arr<4 x f16>) -> !obs.arr<4 x i32> attributes {threads = 4} {
+  %r = obs.generate : !obs.arr<4 x i32> {
+  ^bb0(%i: index):
+    %x = obs.index %a[%i] : !obs.arr<4 x f16>
+    %z = arith.fptosi %x : f16 to i32
+    obs.yield %z : i32
+  }
+  obs.return %r : !obs.arr<4 x i32>
+}
+obs.kernel @f16_to_i64(%a: !obs.arr<4 x f16>) -> !obs.arr<4 x i64> attributes {threads = 4} {
+  %r = obs.generate : !obs.arr<4 x i64> {
+  ^bb0(%i: index):
+    %x = obs.index %a[%i] : !obs.arr<4 x f16>
+    %z = arith.fptosi %x : f16 to i64
+    obs.yield %z : i64
+  }
+  obs.return %r : !obs.arr<4 x i64>
+}
