@@ -209,6 +209,36 @@ void defineLoopStep(scf::ForOp loop) {
                                        constantOf(b, loc, type, 1)));
 }
 
+/// minnumf and maxnumf of +0 and -0 may return either (LLVM's minnum), and
+/// x86 chose by the surrounding code, so ref and cpu disagreed: of two
+/// zeros, the minimum is -0 where either is (-((-a) + (-b))) and the
+/// maximum +0 where either is (a + b). Returns what stands for the result.
+Value defineZeroMinMax(Operation *op) {
+  Value a = op->getOperand(0), b2 = op->getOperand(1);
+  auto floatType = dyn_cast<FloatType>(a.getType());
+  if (!floatType)
+    return op->getResult(0);
+  bool isMin = isa<arith::MinNumFOp>(op);
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  return guardResult(b, op->getResult(0), [&](Value result) -> Value {
+    Value zero = arith::ConstantOp::create(b, loc, floatType,
+                                           b.getFloatAttr(floatType, 0.0));
+    Value bothZero = arith::AndIOp::create(
+        b, loc,
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, a, zero),
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, b2, zero));
+    Value ofZeros = isMin ? arith::NegFOp::create(
+                                b, loc,
+                                arith::AddFOp::create(
+                                    b, loc, arith::NegFOp::create(b, loc, a),
+                                    arith::NegFOp::create(b, loc, b2)))
+                                .getResult()
+                          : arith::AddFOp::create(b, loc, a, b2).getResult();
+    return arith::SelectOp::create(b, loc, bothZero, ofZeros, result);
+  });
+}
+
 } // namespace
 
 std::optional<Value> mlir::obs::takePoisonOut(Operation *op) {
@@ -255,6 +285,8 @@ SmallVector<Value> mlir::obs::defineArithmetic(Operation *op) {
     return {defineShift(op)};
   if (isa<arith::FPToSIOp, arith::FPToUIOp>(op))
     return {defineFloatToInteger(op)};
+  if (isa<arith::MinNumFOp, arith::MaxNumFOp>(op))
+    return {defineZeroMinMax(op)};
   return SmallVector<Value>(op->getResults());
 }
 
