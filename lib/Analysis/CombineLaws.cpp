@@ -30,6 +30,14 @@ static Attribute lookupConstant(DenseMap<Value, Attribute> &values,
   return {};
 }
 
+/// What the laws' checks require of a combine or `less` they cannot
+/// otherwise check.
+static std::string describeEvaluable() {
+  return ("every op of it must fold on constants, and every loop end within " +
+          Twine(kMostEvaluatedTrips) + " iterations")
+      .str();
+}
+
 /// `block` run on `arguments` (bound to its arguments first).
 static std::optional<SmallVector<Attribute>>
 evaluateBlockOn(Block &block, ArrayRef<Attribute> arguments,
@@ -51,7 +59,7 @@ evaluateFor(scf::ForOp loop, DenseMap<Value, Attribute> &values) {
       lookupConstant(values, loop.getUpperBound()));
   auto step =
       dyn_cast_if_present<IntegerAttr>(lookupConstant(values, loop.getStep()));
-  if (!lower || !upper || !step || !step.getValue().isStrictlyPositive())
+  if (!lower || !upper || !step)
     return std::nullopt;
   SmallVector<Attribute> carried;
   for (Value init : loop.getInitArgs())
@@ -59,6 +67,10 @@ evaluateFor(scf::ForOp loop, DenseMap<Value, Attribute> &values) {
   if (llvm::is_contained(carried, Attribute()))
     return std::nullopt;
   bool isUnsigned = loop.getUnsignedCmp();
+  // A step that is not positive runs no iteration (defineLoopStep).
+  if (isUnsigned ? step.getValue().isZero()
+                 : !step.getValue().isStrictlyPositive())
+    return carried;
   APInt counter = lower.getValue();
   for (int64_t trips = 0;; ++trips) {
     bool below = isUnsigned ? counter.ult(upper.getValue())
@@ -323,9 +335,8 @@ LogicalResult mlir::obs::checkCombineLaws(Operation *op, ArrayAttr identity) {
   if (!counterexample && !allFolded)
     return op->emitOpError()
            << "combine cannot be evaluated on constants, so its laws "
-              "(associativity, the identity) cannot be checked: every op of "
-              "it must fold on constants, and every loop end within "
-           << kMostEvaluatedTrips << " iterations";
+              "(associativity, the identity) cannot be checked: "
+           << describeEvaluable();
   if (counterexample)
     return op->emitOpError()
            << "combine is not associative, which every plan assumes: "
@@ -386,9 +397,8 @@ LogicalResult mlir::obs::checkStrictWeakOrder(Operation *op) {
   if (llvm::is_contained(before, -1))
     return op->emitOpError()
            << "sorts by a `less` that cannot be evaluated on constants, so "
-              "whether it is a strict weak order cannot be checked: every op "
-              "of it must fold on constants, and every loop end within "
-           << kMostEvaluatedTrips << " iterations";
+              "whether it is a strict weak order cannot be checked: "
+           << describeEvaluable();
   auto lt = [&](size_t a, size_t b) { return before[a * n + b] == 1; };
   auto known = [&](size_t a, size_t b) { return before[a * n + b] >= 0; };
   auto incomparable = [&](size_t a, size_t b) {

@@ -27,6 +27,18 @@ mlir::obs::getOrDeclareRuntimeFunction(Operation *symbolTable, StringRef name,
   return function;
 }
 
+SmallVector<Value> mlir::obs::selectFirstFailure(OpBuilder &builder,
+                                                 Location loc,
+                                                 ArrayRef<RuntimeCheck> checks,
+                                                 ValueRange none) {
+  SmallVector<Value> chosen(none);
+  for (const RuntimeCheck &check : llvm::reverse(checks))
+    for (auto [value, reported] : llvm::zip_equal(chosen, check.reported))
+      value =
+          arith::SelectOp::create(builder, loc, check.holds, value, reported);
+  return chosen;
+}
+
 FailureOr<func::FuncOp> mlir::obs::getScatterCollisionReport(Operation *op) {
   Type i64 = IntegerType::get(op->getContext(), 64);
   return getOrDeclareRuntimeFunction(

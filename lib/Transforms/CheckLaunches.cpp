@@ -39,14 +39,6 @@ struct GivenMemRef {
   bool written;
 };
 
-/// One premise, as an i1 that holds when it does, and the breach reported
-/// when it does not.
-struct Premise {
-  Value holds;
-  LaunchContractBreach breach;
-  int64_t first, second;
-};
-
 struct ObsCheckLaunchesPass
     : obs::impl::ObsCheckLaunchesBase<ObsCheckLaunchesPass> {
   using ObsCheckLaunchesBase::ObsCheckLaunchesBase;
@@ -82,6 +74,20 @@ static SmallVector<GivenMemRef> getGivenMemRefs(Operation *site) {
   return given;
 }
 
+/// Which of a memref type's offset and strides are known only at run time;
+/// none for a layout without them.
+static std::optional<SmallVector<bool>> getDynamicLayout(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (!memref || failed(memref.getStridesAndOffset(strides, offset)))
+    return std::nullopt;
+  SmallVector<bool> dynamic = {ShapedType::isDynamic(offset)};
+  for (int64_t stride : strides)
+    dynamic.push_back(ShapedType::isDynamic(stride));
+  return dynamic;
+}
+
 /// The memref.casts on the way from `memref` to its allocation that claim
 /// a static offset or stride their sources have only at run time: the one
 /// way a memref's descriptor may disagree with its type (every view's type
@@ -91,23 +97,12 @@ static SmallVector<GivenMemRef> getGivenMemRefs(Operation *site) {
 static SmallVector<memref::CastOp> getClaimingCasts(Value memref) {
   SmallVector<memref::CastOp> claiming;
   while (Operation *producer = memref.getDefiningOp()) {
-    if (auto cast = dyn_cast<memref::CastOp>(producer)) {
-      auto source = dyn_cast<MemRefType>(cast.getSource().getType());
-      auto result = dyn_cast<MemRefType>(cast.getType());
-      SmallVector<int64_t> sourceStrides, resultStrides;
-      int64_t sourceOffset, resultOffset;
-      bool claims =
-          source && result &&
-          succeeded(source.getStridesAndOffset(sourceStrides, sourceOffset)) &&
-          succeeded(result.getStridesAndOffset(resultStrides, resultOffset)) &&
-          (ShapedType::isDynamic(sourceOffset) !=
-               ShapedType::isDynamic(resultOffset) ||
-           llvm::any_of(llvm::zip(sourceStrides, resultStrides), [](auto pair) {
-             return ShapedType::isDynamic(std::get<0>(pair)) !=
-                    ShapedType::isDynamic(std::get<1>(pair));
-           }));
-      if (claims)
-        claiming.push_back(cast);
+    if (auto claim = dyn_cast<memref::CastOp>(producer)) {
+      std::optional<SmallVector<bool>> from =
+          getDynamicLayout(claim.getSource().getType());
+      std::optional<SmallVector<bool>> to = getDynamicLayout(claim.getType());
+      if (from && to && *from != *to)
+        claiming.push_back(claim);
     }
     auto view = dyn_cast<ViewLikeOpInterface>(producer);
     if (!view)
@@ -117,13 +112,23 @@ static SmallVector<memref::CastOp> getClaimingCasts(Value memref) {
   return claiming;
 }
 
-/// The premises of `site` about `given`, computed at `b`.
-static SmallVector<Premise> emitPremises(ImplicitLocOpBuilder &b,
-                                         Operation *site,
-                                         ArrayRef<GivenMemRef> given,
-                                         bool checkGrids) {
+/// The premises of `site` about `given`, computed at `b`: each reports its
+/// LaunchContractBreach and what it names (i64 values).
+static SmallVector<RuntimeCheck> emitPremises(ImplicitLocOpBuilder &b,
+                                              Operation *site,
+                                              ArrayRef<GivenMemRef> given,
+                                              bool checkGrids) {
   auto launch = dyn_cast<LaunchOp>(site);
-  SmallVector<Premise> premises;
+  SmallVector<RuntimeCheck> premises;
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIntOp::create(b, value, 64);
+  };
+  auto premise = [&](Value holds, LaunchContractBreach breach, Value first,
+                     int64_t second) {
+    premises.push_back(
+        {holds,
+         {constant(static_cast<int64_t>(breach)), first, constant(second)}});
+  };
   llvm::DenseMap<Value, ByteSpan> spans;
   auto spanOf = [&](Value memref) {
     auto [entry, added] = spans.try_emplace(memref);
@@ -158,19 +163,18 @@ static SmallVector<Premise> emitPremises(ImplicitLocOpBuilder &b,
         agree(actual, claimed);
     }
     if (agrees)
-      premises.push_back({agrees,
-                          launch ? LaunchContractBreach::LaunchOperandLayout
-                                 : LaunchContractBreach::CallArgumentLayout,
-                          memref.number, -1});
+      premise(agrees,
+              launch ? LaunchContractBreach::LaunchOperandLayout
+                     : LaunchContractBreach::CallArgumentLayout,
+              constant(memref.number), -1);
   }
   for (const GivenMemRef &memref : given) {
     if (memref.memref == memref.root)
       continue;
-    premises.push_back(
-        {emitSpanWithin(b, spanOf(memref.memref), spanOf(memref.root)),
-         launch ? LaunchContractBreach::LaunchOperandOutside
-                : LaunchContractBreach::CallArgumentOutside,
-         memref.number, -1});
+    premise(emitSpanWithin(b, spanOf(memref.memref), spanOf(memref.root)),
+            launch ? LaunchContractBreach::LaunchOperandOutside
+                   : LaunchContractBreach::CallArgumentOutside,
+            constant(memref.number), -1);
   }
   // The pairs the proof took to be apart: a launch at run-time sizes
   // accepts two different views of one allocation, one written, only
@@ -184,23 +188,21 @@ static SmallVector<Premise> emitPremises(ImplicitLocOpBuilder &b,
         continue;
       if (!provedApart(first.memref, second.memref))
         continue;
-      premises.push_back(
-          {emitSpansApart(b, spanOf(first.memref), spanOf(second.memref)),
-           launch ? LaunchContractBreach::LaunchOperandsMeet
-                  : LaunchContractBreach::CallArgumentsMeet,
-           first.number, second.number});
+      premise(emitSpansApart(b, spanOf(first.memref), spanOf(second.memref)),
+              launch ? LaunchContractBreach::LaunchOperandsMeet
+                     : LaunchContractBreach::CallArgumentsMeet,
+              constant(first.number), second.number);
     }
-  std::optional<int64_t> constantGrid;
-  if (launch && launch.getDynamicGrid())
-    constantGrid = getConstantIntValue(launch.getDynamicGrid());
-  if (checkGrids && launch && launch.getDynamicGrid() &&
-      !(constantGrid && *constantGrid <= kMostGridBlocks)) {
-    Value grid = launch.getDynamicGrid();
-    Value most = arith::ConstantIndexOp::create(b, kMostGridBlocks);
-    premises.push_back(
-        {arith::CmpIOp::create(b, arith::CmpIPredicate::sle, grid, most),
-         LaunchContractBreach::GridTooLarge, -1, -1});
-  }
+  // A grid's breach reports the grid itself.
+  Value grid = launch ? launch.getDynamicGrid() : Value();
+  std::optional<int64_t> constantGrid =
+      grid ? getConstantIntValue(grid) : std::nullopt;
+  if (checkGrids && grid && !(constantGrid && *constantGrid <= kMostGridBlocks))
+    premise(arith::CmpIOp::create(
+                b, arith::CmpIPredicate::sle, grid,
+                arith::ConstantIndexOp::create(b, kMostGridBlocks)),
+            LaunchContractBreach::GridTooLarge,
+            arith::IndexCastOp::create(b, b.getI64Type(), grid), -1);
   return premises;
 }
 
@@ -224,7 +226,7 @@ void ObsCheckLaunchesPass::runOnOperation() {
   func::FuncOp report;
   for (Operation *site : sites) {
     ImplicitLocOpBuilder b(site->getLoc(), site);
-    SmallVector<Premise> premises =
+    SmallVector<RuntimeCheck> premises =
         emitPremises(b, site, getGivenMemRefs(site), checkGrids);
     if (premises.empty())
       continue;
@@ -236,32 +238,14 @@ void ObsCheckLaunchesPass::runOnOperation() {
         return signalPassFailure();
       report = *declared;
     }
-    // The first broken premise, or none: selects, not branches.
     auto constant = [&](int64_t value) -> Value {
       return arith::ConstantIntOp::create(b, value, 64);
     };
-    Value breach = constant(static_cast<int64_t>(LaunchContractBreach::None));
-    Value first = constant(-1), second = constant(-1);
-    for (const Premise &premise : llvm::reverse(premises)) {
-      breach = arith::SelectOp::create(
-          b, premise.holds, breach,
-          constant(static_cast<int64_t>(premise.breach)));
-      first = arith::SelectOp::create(b, premise.holds, first,
-                                      constant(premise.first));
-      second = arith::SelectOp::create(b, premise.holds, second,
-                                       constant(premise.second));
-    }
-    // A grid's breach reports the grid itself.
-    if (auto launch = dyn_cast<LaunchOp>(site);
-        checkGrids && launch && launch.getDynamicGrid()) {
-      Value tooLarge = arith::CmpIOp::create(
-          b, arith::CmpIPredicate::eq, breach,
-          constant(static_cast<int64_t>(LaunchContractBreach::GridTooLarge)));
-      first = arith::SelectOp::create(
-          b, tooLarge,
-          arith::IndexCastOp::create(b, i64, launch.getDynamicGrid()), first);
-    }
-    func::CallOp::create(b, report, ValueRange{breach, first, second});
+    SmallVector<Value> broken = selectFirstFailure(
+        b, b.getLoc(), premises,
+        {constant(static_cast<int64_t>(LaunchContractBreach::None)),
+         constant(-1), constant(-1)});
+    func::CallOp::create(b, report, broken);
     addToStatistic(*this, numChecked, "checked-launches");
   }
 }

@@ -397,12 +397,17 @@ void ObsPlanSharedPass::runOnOperation() {
   // Syncs at warp scope order no other warp: no buffer reuses memory
   // across them, and a plan made after obs-elide-warp-syncs (obs-optimize
   // run twice) may not fit where the first did.
-  bool warpScoped = false;
-  kernel.walk([&](SyncOp sync) {
-    SyncScopeAttr scope = sync.getEffectiveScopeAttr();
-    warpScoped |= scope && scope.getValue() == SyncScope::Warp;
-  });
-  if (total > maxSharedBytes && warpScoped && !oneWarp) {
+  auto holdsWarpScope = [&] {
+    return kernel
+        .walk([](SyncOp sync) {
+          SyncScopeAttr scope = sync.getEffectiveScopeAttr();
+          return scope && scope.getValue() == SyncScope::Warp
+                     ? WalkResult::interrupt()
+                     : WalkResult::advance();
+        })
+        .wasInterrupted();
+  };
+  if (total > maxSharedBytes && !oneWarp && holdsWarpScope()) {
     InFlightDiagnostic diag =
         kernel.emitOpError()
         << "@" << kernel.getSymName() << " needs " << total

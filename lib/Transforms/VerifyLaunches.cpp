@@ -178,12 +178,9 @@ ObsVerifyLaunchesPass::proveCalls(ModuleOp module,
                                   SymbolTableCollection &symbols) {
   // Functions that launch kernels, directly or through calls; and the
   // globals each function reaches itself or through its calls.
-  llvm::DenseSet<Operation *> launching;
+  llvm::SetVector<Operation *> launching = getLaunchingFunctions(
+      module, [](Operation *op) { return isa<LaunchOp>(op); });
   llvm::DenseMap<Operation *, llvm::SetVector<StringAttr>> globals;
-  module.walk([&](LaunchOp launch) {
-    if (auto function = launch->getParentOfType<FunctionOpInterface>())
-      launching.insert(function);
-  });
   module.walk([&](memref::GetGlobalOp get) {
     if (auto function = get->getParentOfType<FunctionOpInterface>())
       if (StringAttr name = writableGlobalOf(get.getResult()))
@@ -197,8 +194,6 @@ ObsVerifyLaunchesPass::proveCalls(ModuleOp module,
       auto caller = call->getParentOfType<FunctionOpInterface>();
       if (!callee || !caller)
         return;
-      if (launching.contains(callee) && launching.insert(caller).second)
-        grew = true;
       llvm::SetVector<StringAttr> reached = globals.lookup(callee);
       for (StringAttr name : reached)
         grew |= globals[caller].insert(name);

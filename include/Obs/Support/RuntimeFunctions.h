@@ -90,6 +90,22 @@ FailureOr<func::FuncOp> getOrDeclareRuntimeFunction(Operation *symbolTable,
                                                     StringRef name,
                                                     FunctionType type);
 
+/// One condition host code checks as it runs, and the values reported to
+/// the runner where it fails.
+struct RuntimeCheck {
+  /// An i1, true where the condition holds.
+  Value holds;
+  SmallVector<Value> reported;
+};
+
+/// The values `checks` report of the first that fails, or `none` where all
+/// hold, chosen by `arith.select`s: no branch, so that host code's
+/// launches stay one straight line (gpu-async-region). Every check reports
+/// as many values as `none` holds, of the same types.
+SmallVector<Value> selectFirstFailure(OpBuilder &builder, Location loc,
+                                      ArrayRef<RuntimeCheck> checks,
+                                      ValueRange none);
+
 /// The declaration of obs_scatter_collision in the nearest symbol table
 /// around `op`.
 FailureOr<func::FuncOp> getScatterCollisionReport(Operation *op);

@@ -87,7 +87,10 @@ void ObsHostMemoryToGPUPass::runOnOperation() {
   // to a launch, or to a function in an argument it gives to a kernel
   // (itself or through its calls).
   bool failedAny = false;
-  auto checkReachable = [&](Operation *user, Value operand, StringRef given) {
+  // `argument`: the number of the callee's argument `user`, a call,
+  // passes; none for a launch.
+  auto checkReachable = [&](Operation *user, Value operand,
+                            std::optional<unsigned> argument) {
     if (!isa<BaseMemRefType>(operand.getType()))
       return;
     Operation *root = viewedRoot(operand).getDefiningOp();
@@ -98,9 +101,15 @@ void ObsHostMemoryToGPUPass::runOnOperation() {
                          : "";
     if (what.empty())
       return;
-    user->emitOpError() << given << what
-                        << ", which the device cannot reach on the cuda "
-                           "target; allocate it with memref.alloc";
+    InFlightDiagnostic diag = user->emitOpError();
+    if (argument)
+      diag << "passes, as argument " << *argument
+           << " of a function that gives it to a kernel, ";
+    else
+      diag << "gives a kernel ";
+    diag << what
+         << ", which the device cannot reach on the cuda target; allocate it "
+            "with memref.alloc";
     failedAny = true;
   };
   ArgumentsReaching reachingKernels = getArgumentsReaching(
@@ -116,7 +125,7 @@ void ObsHostMemoryToGPUPass::runOnOperation() {
     function.walk([&](Operation *op) {
       if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
         for (Value operand : launch.getKernelOperands())
-          checkReachable(launch, operand, "gives a kernel ");
+          checkReachable(launch, operand, std::nullopt);
         return;
       }
       auto call = dyn_cast<CallOpInterface>(op);
@@ -126,10 +135,7 @@ void ObsHostMemoryToGPUPass::runOnOperation() {
         return;
       for (unsigned number : reachingKernels.lookup(callee))
         if (number < call.getArgOperands().size())
-          checkReachable(call, call.getArgOperands()[number],
-                         ("passes, as argument " + Twine(number) +
-                          " of a function that gives it to a kernel, ")
-                             .str());
+          checkReachable(call, call.getArgOperands()[number], number);
     });
   if (failedAny)
     return signalPassFailure();

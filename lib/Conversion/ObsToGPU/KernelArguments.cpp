@@ -121,9 +121,11 @@ LogicalResult mlir::obs::addEntryChecks(ModuleOp module) {
     ImplicitLocOpBuilder b(func.getLoc(),
                            OpBuilder::atBlockBegin(&func.front()));
     // The first broken part of the contract, as (first, second), or
-    // (-1, -1): one call, and no branch in the host code (whose launches
-    // stay one straight line for gpu-async-region).
-    SmallVector<std::tuple<Value, int64_t, int64_t>> checks;
+    // (-1, -1): one call.
+    auto constant = [&](int64_t value) -> Value {
+      return arith::ConstantIntOp::create(b, value, 64);
+    };
+    SmallVector<RuntimeCheck> checks;
     Value zero = arith::ConstantIndexOp::create(b, 0);
     Value alignment = arith::ConstantIndexOp::create(b, kArgumentAlignment);
     SmallVector<ByteSpan> spans;
@@ -133,24 +135,17 @@ LogicalResult mlir::obs::addEntryChecks(ModuleOp module) {
       Value aligned = arith::CmpIOp::create(
           b, arith::CmpIPredicate::eq,
           arith::RemUIOp::create(b, span.pointer, alignment), zero);
-      checks.push_back(
-          {arith::OrIOp::create(b, aligned, span.empty), number, -1});
+      checks.push_back({arith::OrIOp::create(b, aligned, span.empty),
+                        {constant(number), constant(-1)}});
     }
     for (unsigned i = 0; i < memrefs.size(); ++i)
-      for (unsigned j = i + 1; j < memrefs.size(); ++j) {
-        Value apart = emitSpansApart(b, spans[i], spans[j]);
-        checks.push_back({apart, memrefs[i].first, memrefs[j].first});
-      }
-    auto constant = [&](int64_t value) -> Value {
-      return arith::ConstantIntOp::create(b, value, 64);
-    };
-    Value first = constant(-1), second = constant(-1);
-    for (auto [holds, brokenFirst, brokenSecond] : llvm::reverse(checks)) {
-      first = arith::SelectOp::create(b, holds, first, constant(brokenFirst));
-      second =
-          arith::SelectOp::create(b, holds, second, constant(brokenSecond));
-    }
-    func::CallOp::create(b, report, ValueRange{first, second});
+      for (unsigned j = i + 1; j < memrefs.size(); ++j)
+        checks.push_back(
+            {emitSpansApart(b, spans[i], spans[j]),
+             {constant(memrefs[i].first), constant(memrefs[j].first)}});
+    SmallVector<Value> broken =
+        selectFirstFailure(b, b.getLoc(), checks, {constant(-1), constant(-1)});
+    func::CallOp::create(b, report, broken);
   }
   return success();
 }

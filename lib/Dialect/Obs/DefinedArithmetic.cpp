@@ -210,32 +210,30 @@ void defineLoopStep(scf::ForOp loop) {
 }
 
 /// minnumf and maxnumf of +0 and -0 may return either (LLVM's minnum), and
-/// x86 chose by the surrounding code, so ref and cpu disagreed: of two
-/// zeros, the minimum is -0 where either is (-((-a) + (-b))) and the
-/// maximum +0 where either is (a + b). Returns what stands for the result.
+/// x86 chose by the surrounding code, so ref and cpu disagreed. Of equal
+/// operands the result is their bits or'ed for the minimum (-0 where either
+/// is -0) and and'ed for the maximum (+0 where either is +0); other equal
+/// operands have the same bits. Returns what stands for the result.
 Value defineZeroMinMax(Operation *op) {
-  Value a = op->getOperand(0), b2 = op->getOperand(1);
-  auto floatType = dyn_cast<FloatType>(a.getType());
+  Value x = op->getOperand(0), y = op->getOperand(1);
+  auto floatType = dyn_cast<FloatType>(x.getType());
   if (!floatType)
     return op->getResult(0);
-  bool isMin = isa<arith::MinNumFOp>(op);
   OpBuilder b(op);
   Location loc = op->getLoc();
   return guardResult(b, op->getResult(0), [&](Value result) -> Value {
-    Value zero = arith::ConstantOp::create(b, loc, floatType,
-                                           b.getFloatAttr(floatType, 0.0));
-    Value bothZero = arith::AndIOp::create(
-        b, loc,
-        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, a, zero),
-        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, b2, zero));
-    Value ofZeros = isMin ? arith::NegFOp::create(
-                                b, loc,
-                                arith::AddFOp::create(
-                                    b, loc, arith::NegFOp::create(b, loc, a),
-                                    arith::NegFOp::create(b, loc, b2)))
-                                .getResult()
-                          : arith::AddFOp::create(b, loc, a, b2).getResult();
-    return arith::SelectOp::create(b, loc, bothZero, ofZeros, result);
+    Type bits = b.getIntegerType(floatType.getWidth());
+    Value xBits = arith::BitcastOp::create(b, loc, bits, x);
+    Value yBits = arith::BitcastOp::create(b, loc, bits, y);
+    Value ofEqual =
+        isa<arith::MinNumFOp>(op)
+            ? arith::OrIOp::create(b, loc, xBits, yBits).getResult()
+            : arith::AndIOp::create(b, loc, xBits, yBits).getResult();
+    Value equal =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x, y);
+    return arith::SelectOp::create(
+        b, loc, equal, arith::BitcastOp::create(b, loc, floatType, ofEqual),
+        result);
   });
 }
 
@@ -298,7 +296,7 @@ static void redefineLoop(scf::ForOp loop) {
       b, loop.getLoc(), loop.getLowerBound(), loop.getUpperBound(),
       loop.getStep(), loop.getInitArgs(), loop.getUnsignedCmp());
   Block *body = defined.loop.getBody();
-  if (!body->empty())
+  if (!body->empty() && isa<scf::YieldOp>(body->back()))
     body->back().erase();
   b.setInsertionPointToStart(body);
   Value counter =

@@ -1,7 +1,10 @@
-// RUN: obs-opt %s -split-input-file -verify-diagnostics --obs-host-to-llvm
+// RUN: obs-opt %s -split-input-file -verify-diagnostics --obs-verify-host-code | FileCheck %s
+// RUN: obs-opt %s -split-input-file -verify-diagnostics --obs-host-to-llvm -o /dev/null
 
-// The host pipeline lowers host code only: an obs kernel left in the module
-// had its element code lowered as host code, and no longer verified.
+// Tests of lib/Conversion/HostToLLVM/VerifyHostCode.cpp, first in the host
+// pipeline (obs-host-to-llvm): it lowers host code only. An obs kernel left
+// in the module had its element code lowered as host code, and no longer
+// verified; the pass stops at the first obs op, outermost first.
 // expected-error @+1 {{'obs.kernel' op is left for the host pipeline, which lowers host code only: lower obs first (obs-reference, obs-to-cpu or obs-to-ptx)}}
 obs.kernel @k(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
   %c = arith.constant 3 : i32
@@ -12,4 +15,14 @@ obs.kernel @k(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
     obs.yield %y : i32
   }
   obs.return %r : !obs.arr<8 x i32>
+}
+
+// -----
+
+// Host code alone passes, unchanged.
+// CHECK-LABEL: func.func @host
+// CHECK-NEXT: arith.addi
+func.func @host(%a: i32) -> i32 {
+  %b = arith.addi %a, %a : i32
+  return %b : i32
 }
