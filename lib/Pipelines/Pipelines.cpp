@@ -48,7 +48,7 @@ void mlir::obs::buildHostToLLVMPipeline(OpPassManager &pm) {
   // memref.realloc, which no conversion to LLVM takes, as alloc, copy and
   // dealloc.
   pm.addPass(memref::createExpandReallocPass());
-  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createSoundCanonicalizerPass());
   pm.addPass(createCSEPass());
   // Views a host function makes (subview, expand_shape, collapse_shape,
   // reinterpret_cast) become their offsets and strides, computed by affine
@@ -137,7 +137,7 @@ void mlir::obs::buildOptimizePipeline(OpPassManager &pm,
   kernels.addPass(createObsFlatten());
   // The laws simplify what flattening builds (segment views of segment
   // views), which every simulation below then runs through.
-  kernels.addPass(createCanonicalizerPass());
+  kernels.addPass(createSoundCanonicalizerPass());
   auto wanted = [&](RefinementPass pass) {
     return options.passes.empty() || llvm::is_contained(options.passes, pass);
   };
@@ -219,10 +219,10 @@ void mlir::obs::buildKernelsToGPUPipeline(OpPassManager &pm,
   GreedyRewriteConfig bottomUp;
   bottomUp.setUseTopDownTraversal(false);
   auto specialise = [&](OpPassManager &functions) {
-    functions.addPass(createCanonicalizerPass(bottomUp));
+    functions.addPass(createSoundCanonicalizerPass(bottomUp));
     functions.addPass(createCSEPass());
     functions.addPass(arith::createArithIntRangeOpts());
-    functions.addPass(createCanonicalizerPass(bottomUp));
+    functions.addPass(createSoundCanonicalizerPass(bottomUp));
     functions.addPass(createCSEPass());
   };
   specialise(pm.nest<gpu::GPUModuleOp>().nest<gpu::GPUFuncOp>());
@@ -271,7 +271,7 @@ void mlir::obs::buildPTXPipeline(OpPassManager &pm,
   ConvertGpuOpsToNVVMOpsOptions nvvmOptions;
   nvvmOptions.useBarePtrCallConv = true;
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(nvvmOptions));
-  pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createSoundCanonicalizerPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
   // After canonicalization, which takes the memref descriptors apart: an

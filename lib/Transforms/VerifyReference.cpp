@@ -35,7 +35,7 @@ struct ObsVerifyReferencePass
     OpPassManager &kernels = proof.nest<KernelOp>();
     kernels.addPass(createObsExpandNetworks());
     kernels.addPass(createObsFlatten());
-    kernels.addPass(createCanonicalizerPass());
+    kernels.addPass(createSoundCanonicalizerPass());
     // A kernel whose syncs are all open, and that reads and writes nowhere
     // but where its arrays say, is safe by construction; one no GPU block
     // could run (more than 1024 threads) still runs here.

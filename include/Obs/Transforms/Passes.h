@@ -6,6 +6,7 @@
 #include "Obs/Analysis/BlockRun.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "mlir/Pass/Pass.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir {
 namespace arith {
@@ -55,6 +56,20 @@ namespace mlir::obs {
 
 /// The reference target's proof (it holds a pipeline, so it is built here).
 std::unique_ptr<Pass> createObsVerifyReference();
+
+/// MLIR's canonicalizer, as `config` drives it (by default as the
+/// `canonicalize` pass's defaults do), without the upstream rewrites that
+/// change what integer and float code computes
+/// (getUnsoundCanonicalizations): every obs pipeline canonicalizes with
+/// this one, element code and host code alike.
+std::unique_ptr<Pass> createSoundCanonicalizerPass();
+std::unique_ptr<Pass>
+createSoundCanonicalizerPass(const GreedyRewriteConfig &config);
+
+/// The debug names of the upstream canonicalization patterns that
+/// createSoundCanonicalizerPass leaves out, each of which rewrites some
+/// program into one that computes something else.
+ArrayRef<std::string> getUnsoundCanonicalizations();
 
 #define GEN_PASS_REGISTRATION
 #include "Obs/Transforms/Passes.h.inc"
