@@ -8,6 +8,7 @@
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::obs;
@@ -311,6 +312,10 @@ void ElementEmitter::cloneDefiningOp(Operation *op) {
   IRMapping operands;
   for (Value operand : op->getOperands())
     operands.map(operand, emitScalar(operand));
+  if (Value simplified = emitIndexArithmetic(op, operands)) {
+    mapScalar(op->getResult(0), simplified);
+    return;
+  }
   if (op->getNumRegions()) {
     llvm::SetVector<Value> capturedValues;
     getUsedValuesDefinedAbove(op->getRegions(), capturedValues);
@@ -404,7 +409,161 @@ Value ElementEmitter::constantIndex(int64_t value) {
   return arith::ConstantIndexOp::create(builder, loc, value);
 }
 
+// Index functions compose: a flattened kernel's places are segments of
+// segments (`(i mod 32) mod 16`), halves of riffles, pairs of evens, and
+// each step divides, multiplies and takes remainders by constants. Emitted
+// as they compose, a 4,096-element bitonic sort's stages are about 30,000
+// such ops, which every simulation of the proof lowers and runs, and which
+// arith's folders and canonicalization leave (they know no bounds). So the
+// helpers below apply the identities of unsigned division by constants
+// where the bounds of their operands (upperBound) make them exact,
+// wrap-around included: `(x mod a) mod c = x mod c` when c divides a,
+// `x div c = 0` and `x mod c = x` when x < c, `(x div a) div c = x div ac`,
+// `(k c + v) div c = k + v div c` and `(x div c) c + x mod c = x`.
+
+/// The constant `value` holds, when it is one.
+static std::optional<uint64_t> getConstantIndex(Value value) {
+  APInt constant;
+  if (!matchPattern(value, m_ConstantInt(&constant)) ||
+      constant.getBitWidth() > 64)
+    return std::nullopt;
+  return constant.getZExtValue();
+}
+
+/// `op`'s operand that is not the constant, and the constant, when `op` is
+/// a binary op with one constant operand (the second, or the first of a
+/// commutative op).
+template <typename OpTy>
+static std::optional<std::pair<Value, uint64_t>> matchByConstant(Value value) {
+  auto op = value.getDefiningOp<OpTy>();
+  if (!op)
+    return std::nullopt;
+  if (std::optional<uint64_t> rhs = getConstantIndex(op.getRhs()))
+    return std::make_pair(op.getLhs(), *rhs);
+  if constexpr (std::is_same_v<OpTy, arith::MulIOp>)
+    if (std::optional<uint64_t> lhs = getConstantIndex(op.getLhs()))
+      return std::make_pair(op.getRhs(), *lhs);
+  return std::nullopt;
+}
+
+static std::optional<uint64_t> multiplyExactly(uint64_t a, uint64_t b) {
+  uint64_t product;
+  if (__builtin_mul_overflow(a, b, &product))
+    return std::nullopt;
+  return product;
+}
+
+static std::optional<uint64_t> addExactly(uint64_t a, uint64_t b) {
+  uint64_t sum;
+  if (__builtin_add_overflow(a, b, &sum))
+    return std::nullopt;
+  return sum;
+}
+
+std::optional<uint64_t> ElementEmitter::upperBound(Value value,
+                                                   unsigned depth) const {
+  if (std::optional<uint64_t> constant = getConstantIndex(value))
+    return constant;
+  if (valueRange)
+    if (std::optional<ConstantIntRanges> range = valueRange(value))
+      return range->umax().getActiveBits() <= 64
+                 ? std::optional(range->umax().getZExtValue())
+                 : std::nullopt;
+  if (depth == 0)
+    return std::nullopt;
+  if (auto rem = matchByConstant<arith::RemUIOp>(value)) {
+    if (rem->second == 0)
+      return std::nullopt;
+    std::optional<uint64_t> bound = upperBound(rem->first, depth - 1);
+    return std::min(rem->second - 1, bound.value_or(UINT64_MAX));
+  }
+  if (auto div = matchByConstant<arith::DivUIOp>(value)) {
+    if (div->second == 0)
+      return std::nullopt;
+    return upperBound(div->first, depth - 1).value_or(UINT64_MAX) / div->second;
+  }
+  if (auto mul = matchByConstant<arith::MulIOp>(value)) {
+    std::optional<uint64_t> bound = upperBound(mul->first, depth - 1);
+    return bound ? multiplyExactly(*bound, mul->second) : std::nullopt;
+  }
+  if (auto add = value.getDefiningOp<arith::AddIOp>()) {
+    std::optional<uint64_t> lhs = upperBound(add.getLhs(), depth - 1);
+    std::optional<uint64_t> rhs =
+        lhs ? upperBound(add.getRhs(), depth - 1) : std::nullopt;
+    return rhs ? addExactly(*lhs, *rhs) : std::nullopt;
+  }
+  if (auto select = value.getDefiningOp<arith::SelectOp>()) {
+    std::optional<uint64_t> lhs = upperBound(select.getTrueValue(), depth - 1);
+    std::optional<uint64_t> rhs =
+        lhs ? upperBound(select.getFalseValue(), depth - 1) : std::nullopt;
+    return rhs ? std::optional(std::max(*lhs, *rhs)) : std::nullopt;
+  }
+  return std::nullopt;
+}
+
+bool ElementEmitter::isMultipleOf(Value value, uint64_t divisor) const {
+  if (std::optional<uint64_t> constant = getConstantIndex(value))
+    return *constant % divisor == 0;
+  auto mul = matchByConstant<arith::MulIOp>(value);
+  if (!mul || mul->second % divisor != 0)
+    return false;
+  // A product that wraps is still a multiple of a power of two; of any
+  // other divisor only where it does not wrap.
+  if (llvm::isPowerOf2_64(divisor))
+    return true;
+  std::optional<uint64_t> bound = upperBound(mul->first);
+  return bound && multiplyExactly(*bound, mul->second);
+}
+
+Value ElementEmitter::emitIndexArithmetic(Operation *op,
+                                          const IRMapping &operands) {
+  // Only index arithmetic with nothing but its operands: no overflow flags
+  // (which make poison), no attributes the proof reads.
+  if (op->getNumOperands() != 2 || op->getNumResults() != 1 ||
+      !op->getResult(0).getType().isIndex() ||
+      !op->getDiscardableAttrDictionary().empty())
+    return {};
+  Value lhs = operands.lookup(op->getOperand(0));
+  Value rhs = operands.lookup(op->getOperand(1));
+  if (auto add = dyn_cast<arith::AddIOp>(op))
+    return add.getOverflowFlags() == arith::IntegerOverflowFlags::none
+               ? addIndex(lhs, rhs)
+               : Value();
+  if (auto mul = dyn_cast<arith::MulIOp>(op)) {
+    if (mul.getOverflowFlags() != arith::IntegerOverflowFlags::none)
+      return {};
+    if (getConstantIndex(lhs))
+      std::swap(lhs, rhs);
+  }
+  std::optional<uint64_t> constant = getConstantIndex(rhs);
+  if (!constant || *constant == 0 || *constant > uint64_t(INT64_MAX))
+    return {};
+  auto divisor = static_cast<int64_t>(*constant);
+  if (isa<arith::MulIOp>(op))
+    return mulIndex(lhs, divisor);
+  if (isa<arith::DivUIOp>(op))
+    return divIndex(lhs, divisor);
+  if (isa<arith::RemUIOp>(op))
+    return remIndex(lhs, divisor);
+  return {};
+}
+
 Value ElementEmitter::addIndex(Value lhs, Value rhs) {
+  // (x div c) c + x mod c, in either order, is x.
+  auto wholeOf = [](Value multiple, Value remainder) -> Value {
+    auto mul = matchByConstant<arith::MulIOp>(multiple);
+    auto rem = matchByConstant<arith::RemUIOp>(remainder);
+    if (!mul || !rem || mul->second != rem->second || rem->second == 0)
+      return {};
+    auto div = matchByConstant<arith::DivUIOp>(mul->first);
+    if (!div || div->first != rem->first || div->second != rem->second)
+      return {};
+    return rem->first;
+  };
+  if (Value whole = wholeOf(lhs, rhs))
+    return whole;
+  if (Value whole = wholeOf(rhs, lhs))
+    return whole;
   return builder.createOrFold<arith::AddIOp>(loc, lhs, rhs);
 }
 
@@ -421,16 +580,68 @@ Value ElementEmitter::subIndex(Value lhs, Value rhs) {
 Value ElementEmitter::mulIndex(Value lhs, int64_t rhs) {
   if (rhs == 1)
     return lhs;
+  // Products wrap alike however they associate.
+  if (auto mul = matchByConstant<arith::MulIOp>(lhs))
+    return mulIndex(mul->first, static_cast<int64_t>(
+                                    mul->second * static_cast<uint64_t>(rhs)));
   return builder.createOrFold<arith::MulIOp>(loc, lhs, constantIndex(rhs));
 }
 
 Value ElementEmitter::divIndex(Value lhs, int64_t rhs) {
   if (rhs == 1)
     return lhs;
+  if (rhs > 1) {
+    uint64_t divisor = rhs;
+    std::optional<uint64_t> bound = upperBound(lhs);
+    if (bound && *bound < divisor)
+      return constantIndex(0);
+    // (x div a) div c = x div ac.
+    if (auto div = matchByConstant<arith::DivUIOp>(lhs); div && div->second)
+      if (std::optional<uint64_t> both = multiplyExactly(div->second, divisor);
+          both && *both <= uint64_t(INT64_MAX))
+        return divIndex(div->first, static_cast<int64_t>(*both));
+    // (y ka) div c = y (ka / c) where c divides ka and nothing wraps.
+    if (auto mul = matchByConstant<arith::MulIOp>(lhs);
+        mul && mul->second % divisor == 0 && bound)
+      return mulIndex(mul->first, static_cast<int64_t>(mul->second / divisor));
+    // (u + v) div c = u div c + v div c where c divides u and the sum does
+    // not wrap (its bound is known).
+    if (auto add = lhs.getDefiningOp<arith::AddIOp>(); add && bound) {
+      Value u = add.getLhs(), v = add.getRhs();
+      if (!isMultipleOf(u, divisor))
+        std::swap(u, v);
+      if (isMultipleOf(u, divisor))
+        return addIndex(divIndex(u, rhs), divIndex(v, rhs));
+    }
+  }
   return builder.createOrFold<arith::DivUIOp>(loc, lhs, constantIndex(rhs));
 }
 
 Value ElementEmitter::remIndex(Value lhs, int64_t rhs) {
+  if (rhs == 1)
+    return constantIndex(0);
+  if (rhs > 1) {
+    uint64_t divisor = rhs;
+    std::optional<uint64_t> bound = upperBound(lhs);
+    if (bound && *bound < divisor)
+      return lhs;
+    // (x mod a) mod c = x mod c where c divides a.
+    if (auto rem = matchByConstant<arith::RemUIOp>(lhs);
+        rem && rem->second && rem->second % divisor == 0)
+      return remIndex(rem->first, rhs);
+    if (isMultipleOf(lhs, divisor))
+      return constantIndex(0);
+    // (u + v) mod c = v mod c where c divides u, and the sum does not wrap
+    // or c is a power of two (which divides 2^64).
+    if (auto add = lhs.getDefiningOp<arith::AddIOp>();
+        add && (bound || llvm::isPowerOf2_64(divisor))) {
+      Value u = add.getLhs(), v = add.getRhs();
+      if (!isMultipleOf(u, divisor))
+        std::swap(u, v);
+      if (isMultipleOf(u, divisor))
+        return remIndex(v, rhs);
+    }
+  }
   return builder.createOrFold<arith::RemUIOp>(loc, lhs, constantIndex(rhs));
 }
 

@@ -194,6 +194,19 @@ public:
   Value ultIndex(Value lhs, int64_t rhs);
   Value eqIndex(Value lhs, int64_t rhs);
 
+  /// `op`, index arithmetic by a constant (or a sum) on the emitted
+  /// `operands`, through the helpers above; null for any other op.
+  Value emitIndexArithmetic(Operation *op, const IRMapping &operands);
+
+  /// The largest value `value` can take as an unsigned index, from the
+  /// constants, remainders, quotients, products, sums and selects that
+  /// compute it and the ranges setValueRange gives; none where unknown.
+  std::optional<uint64_t> upperBound(Value value, unsigned depth = 8) const;
+  /// Whether `value` is a multiple of `divisor` (above 0) as the 64-bit
+  /// index it is: a constant multiple, or a product by one that does not
+  /// wrap (or wraps, for a power of two).
+  bool isMultipleOf(Value value, uint64_t divisor) const;
+
   /// A scope of bindings and emitted values. Values emitted inside it are
   /// forgotten when it ends, so code emitted in a nested block (an scf.if
   /// branch, a loop body) is never reused where it does not dominate.
