@@ -226,25 +226,118 @@ static Attribute sampleOf(Type scalar, int64_t value) {
   return IntegerAttr::get(scalar, value);
 }
 
-/// Sample elements of `scalars` to try an identity and associativity on:
-/// small numbers of both signs and zero, each scalar of a tuple varied
-/// together; and, for a tuple, the same numbers rotated across its
-/// scalars, so that they differ. A combine of (flag, value) pairs whose
-/// identity fails only where the flag is 0 and the value is not passed
-/// samples that were all (v, v), and a scan's answer then changed with
-/// its tiling.
-static SmallVector<SmallVector<Attribute>> sampleElements(TypeRange scalars) {
+/// The largest and least values of a signed integer `type` wider than one
+/// bit, as int64_t.
+static std::optional<std::pair<int64_t, int64_t>> getSignedExtremes(Type type) {
+  if (!type.isIntOrIndex())
+    return std::nullopt;
+  unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+  if (width < 2 || width > 64)
+    return std::nullopt;
+  return std::make_pair(llvm::minIntN(width), llvm::maxIntN(width));
+}
+
+/// What sampleElements varies a combine's integers over beyond the small
+/// numbers.
+struct ExtraSamples {
+  /// The type's least and largest: where a combine wraps.
+  bool extremes = false;
+  /// Near every integer constant c of the combine's region: c - 1, c,
+  /// c + 1, -c and c / 2 + 1, where a combine clamps or branches
+  /// (`min(x + y, 1000)` is associative on small numbers, and on 501, 501
+  /// and -1000 it is not).
+  bool nearConstants = false;
+  /// Near the identity's value e of each scalar: e - 1 and e + 1, where an
+  /// identity is a bound that is not the type's (a maximum's -4).
+  ArrayAttr identity;
+};
+
+/// The numbers beyond `base` that the integer scalar `index` of `op`'s
+/// combine, of `type`, takes (`extra` says which): at most 12, in the
+/// order above, within the type's range.
+static SmallVector<int64_t> getExtraIntegerValues(Operation *op, Type type,
+                                                  unsigned index,
+                                                  const ExtraSamples &extra,
+                                                  ArrayRef<int64_t> base) {
+  SmallVector<int64_t> values;
+  std::optional<std::pair<int64_t, int64_t>> range = getSignedExtremes(type);
+  if (!range)
+    return values;
+  auto add = [&](int64_t value) {
+    if (values.size() < 12 && value >= range->first && value <= range->second &&
+        !llvm::is_contained(base, value) && !llvm::is_contained(values, value))
+      values.push_back(value);
+  };
+  if (extra.extremes) {
+    add(range->first);
+    add(range->second);
+  }
+  if (extra.nearConstants)
+    op->walk([&](arith::ConstantOp constant) {
+      auto attr = dyn_cast<IntegerAttr>(constant.getValue());
+      if (!attr || attr.getValue().getSignificantBits() > 63)
+        return;
+      int64_t c = attr.getValue().getSExtValue();
+      if (c >= -2 && c <= 2)
+        return;
+      for (int64_t near : {c - 1, c, c + 1, -c, c / 2 + 1})
+        add(near);
+    });
+  if (extra.identity && index < extra.identity.size())
+    if (auto e = dyn_cast<IntegerAttr>(extra.identity[index]);
+        e && e.getValue().getSignificantBits() <= 63) {
+      int64_t value = e.getValue().getSExtValue();
+      if (value > range->first)
+        add(value - 1);
+      if (value < range->second)
+        add(value + 1);
+    }
+  return values;
+}
+
+/// Sample elements of `op`'s combine, of `scalars`, to try an identity and
+/// associativity on: first small numbers of both signs and zero, each
+/// scalar of a tuple varied together and, for a tuple, the same numbers
+/// rotated across its scalars, so that they differ (a combine of (flag,
+/// value) pairs whose identity fails only where the flag is 0 and the
+/// value is not passed samples that were all (v, v), and a scan's answer
+/// then changed with its tiling); then, alike, the integers' `extra`
+/// numbers (the others keep to the small ones). Floats take the small
+/// numbers only: every float sum reassociates with rounding, which a
+/// network is allowed (see "Networks"). `smallOnes` is set to how many
+/// samples come first.
+static SmallVector<SmallVector<Attribute>>
+sampleElements(Operation *op, TypeRange scalars, const ExtraSamples &extra,
+               size_t *smallOnes = nullptr) {
   static constexpr int64_t kValues[] = {1, 2, -3, 100, 0};
+  SmallVector<SmallVector<int64_t>> extras;
+  size_t extraCount = 0;
+  for (auto [index, scalar] : llvm::enumerate(scalars)) {
+    extras.push_back(getExtraIntegerValues(op, scalar, index, extra, kValues));
+    extraCount = std::max(extraCount, extras.back().size());
+  }
   SmallVector<SmallVector<Attribute>> samples;
   unsigned rotations = scalars.size() > 1 ? 2 : 1;
-  for (unsigned rotated = 0; rotated < rotations; ++rotated)
-    for (size_t first = 0; first < std::size(kValues); ++first) {
-      SmallVector<Attribute> sample;
-      for (auto [index, scalar] : llvm::enumerate(scalars))
-        sample.push_back(sampleOf(
-            scalar, kValues[(first + rotated * index) % std::size(kValues)]));
-      samples.push_back(std::move(sample));
-    }
+  auto addSamples = [&](size_t count, auto valueOf) {
+    for (unsigned rotated = 0; rotated < rotations; ++rotated)
+      for (size_t first = 0; first < count; ++first) {
+        SmallVector<Attribute> sample;
+        for (auto [index, scalar] : llvm::enumerate(scalars))
+          sample.push_back(
+              sampleOf(scalar, valueOf(index, first + rotated * index)));
+        samples.push_back(std::move(sample));
+      }
+  };
+  auto small = [&](size_t, size_t at) {
+    return kValues[at % std::size(kValues)];
+  };
+  addSamples(std::size(kValues), small);
+  if (smallOnes)
+    *smallOnes = samples.size();
+  addSamples(extraCount, [&](size_t index, size_t at) {
+    ArrayRef<int64_t> own = extras[index];
+    return own.empty() ? small(index, at) : own[at % own.size()];
+  });
   return samples;
 }
 
@@ -296,15 +389,22 @@ LogicalResult mlir::obs::checkCombineLaws(Operation *op, ArrayAttr identity) {
   TypeRange scalars =
       op->getRegion(0).front().getTerminator()->getOperandTypes();
   ConstantCombine combine(op);
-  SmallVector<SmallVector<Attribute>> samples = sampleElements(scalars);
 
   // The identity, where there is one: `e ⊕ x = x` and `x ⊕ e = x` for
-  // each sample `x`. A wrong identity (0 for a product, 0 for a minimum)
-  // would be folded into every partial tile's absent elements and into
-  // every exclusive scan: a wrong answer, not an error, without this check.
+  // each sample `x`, near the identity too. A wrong identity (0 for a
+  // product, 0 for a minimum, -4 for a maximum) would be folded into every
+  // partial tile's absent elements and into every exclusive scan: a wrong
+  // answer, not an error, without this check. Not at the type's extremes:
+  // a minimum's (largest, 0) is no identity of (largest, v) on the left,
+  // but only a scan's first carry is combined from the left, and that is
+  // the identity itself.
   if (identity) {
     ArrayRef<Attribute> e = identity.getValue();
-    for (const SmallVector<Attribute> &x : samples) {
+    ExtraSamples nearIdentity;
+    nearIdentity.nearConstants = true;
+    nearIdentity.identity = identity;
+    for (const SmallVector<Attribute> &x :
+         sampleElements(op, scalars, nearIdentity)) {
       for (bool identityFirst : {true, false}) {
         ArrayRef<Attribute> left = identityFirst ? e : ArrayRef(x),
                             right = identityFirst ? ArrayRef(x) : e;
@@ -325,9 +425,22 @@ LogicalResult mlir::obs::checkCombineLaws(Operation *op, ArrayAttr identity) {
   // combine freely (tiles, trees, networks), so one that is not (a
   // difference, an average) gives an answer that depends on the plan, on
   // which every target would agree.
+  // The small numbers first, then the extremes and the numbers near the
+  // combine's constants, so that a counterexample among the first is the
+  // one named.
+  ExtraSamples wider;
+  wider.extremes = true;
+  wider.nearConstants = true;
+  size_t smallOnes;
+  SmallVector<SmallVector<Attribute>> samples =
+      sampleElements(op, scalars, wider, &smallOnes);
   bool allFolded;
   std::optional<AssociativityCounterexample> counterexample =
-      tryAssociativity(combine, samples, &allFolded);
+      tryAssociativity(combine, ArrayRef(samples).take_front(smallOnes));
+  if (!counterexample)
+    counterexample = tryAssociativity(combine, samples, &allFolded);
+  else
+    allFolded = true;
   // A combine the evaluation cannot run on every sample (an op without a
   // folder, a loop past kMostEvaluatedTrips) is not checked, and so not
   // proved: it was accepted unchecked, and a difference hidden in a loop
@@ -351,27 +464,37 @@ LogicalResult mlir::obs::checkCombineLaws(Operation *op, ArrayAttr identity) {
 
 /// Sample elements of `scalars` to try an order on: every scalar varied on
 /// its own among four values (for at most three scalars; the others
-/// follow the last), so that orders by a second key meet ties in the first.
+/// follow the last), so that orders by a second key meet ties in the first;
+/// then the same with the first, the key, at its type's least and largest
+/// values for an integer, where an order by a difference (`x - y < 0`)
+/// wraps into a cycle. `smallOnes` is set to how many samples come first.
 static SmallVector<SmallVector<Attribute>>
-sampleOrderElements(TypeRange scalars) {
+sampleOrderElements(TypeRange scalars, size_t &smallOnes) {
   static constexpr int64_t kValues[] = {-3, 0, 1, 2};
   static constexpr unsigned kVaried = 3;
   unsigned varied = std::min<unsigned>(scalars.size(), kVaried);
-  unsigned count = 1;
-  for (unsigned i = 0; i < varied; ++i)
-    count *= std::size(kValues);
   SmallVector<SmallVector<Attribute>> samples;
-  for (unsigned code = 0; code < count; ++code) {
-    SmallVector<Attribute> sample;
-    unsigned rest = code;
-    for (auto [index, scalar] : llvm::enumerate(scalars)) {
-      int64_t value = kValues[rest % std::size(kValues)];
-      if (index + 1 < varied)
-        rest /= std::size(kValues);
-      sample.push_back(sampleOf(scalar, value));
+  auto addSamples = [&](ArrayRef<int64_t> keys) {
+    unsigned count = keys.size();
+    for (unsigned i = 1; i < varied; ++i)
+      count *= std::size(kValues);
+    for (unsigned code = 0; code < count; ++code) {
+      SmallVector<Attribute> sample;
+      unsigned rest = code;
+      for (auto [index, scalar] : llvm::enumerate(scalars)) {
+        ArrayRef<int64_t> own =
+            index == 0 || varied == 1 ? keys : ArrayRef(kValues);
+        sample.push_back(sampleOf(scalar, own[rest % own.size()]));
+        if (index + 1 < varied)
+          rest /= own.size();
+      }
+      samples.push_back(std::move(sample));
     }
-    samples.push_back(std::move(sample));
-  }
+  };
+  addSamples(kValues);
+  smallOnes = samples.size();
+  if (auto extremes = getSignedExtremes(scalars.front()))
+    addSamples({extremes->first, extremes->second});
   return samples;
 }
 
@@ -380,7 +503,9 @@ LogicalResult mlir::obs::checkStrictWeakOrder(Operation *op) {
   SmallVector<Type> scalars(TypeRange(block.getArgumentTypes())
                                 .take_front(block.getNumArguments() / 2));
   ConstantCombine less(op);
-  SmallVector<SmallVector<Attribute>> samples = sampleOrderElements(scalars);
+  size_t smallOnes;
+  SmallVector<SmallVector<Attribute>> samples =
+      sampleOrderElements(scalars, smallOnes);
   size_t n = samples.size();
   // Whether sample a comes before sample b: 1, 0, or -1 where it does not
   // fold.
@@ -411,29 +536,36 @@ LogicalResult mlir::obs::checkStrictWeakOrder(Operation *op) {
               "sort needs (without one, each plan sorts its own way): "
            << why;
   };
-  for (size_t a = 0; a < n; ++a)
-    if (lt(a, a))
-      return reject(element(a) + " comes before itself");
-  for (size_t a = 0; a < n; ++a)
-    for (size_t b = a + 1; b < n; ++b)
-      if (lt(a, b) && lt(b, a))
-        return reject(element(a) + " and " + element(b) +
-                      " each come before the other");
-  for (size_t a = 0; a < n; ++a)
-    for (size_t b = 0; b < n; ++b)
-      for (size_t c = 0; c < n; ++c) {
-        if (!known(a, c) || !known(c, a))
-          continue;
-        if (lt(a, b) && lt(b, c) && !lt(a, c))
-          return reject(element(a) + " comes before " + element(b) +
-                        ", which comes before " + element(c) + ", but " +
-                        element(a) + " does not come before " + element(c));
-        if (incomparable(a, b) && incomparable(b, c) && !incomparable(a, c))
-          return reject(element(a) + " ties with " + element(b) + ", and " +
-                        element(b) + " with " + element(c) + ", but " +
-                        element(a) + " and " + element(c) + " do not tie");
-      }
-  return success();
+  // The small samples first, so that a violation among them is the one
+  // named; then all of them.
+  auto check = [&](size_t m) -> LogicalResult {
+    for (size_t a = 0; a < m; ++a)
+      if (lt(a, a))
+        return reject(element(a) + " comes before itself");
+    for (size_t a = 0; a < m; ++a)
+      for (size_t b = a + 1; b < m; ++b)
+        if (lt(a, b) && lt(b, a))
+          return reject(element(a) + " and " + element(b) +
+                        " each come before the other");
+    for (size_t a = 0; a < m; ++a)
+      for (size_t b = 0; b < m; ++b)
+        for (size_t c = 0; c < m; ++c) {
+          if (!known(a, c) || !known(c, a))
+            continue;
+          if (lt(a, b) && lt(b, c) && !lt(a, c))
+            return reject(element(a) + " comes before " + element(b) +
+                          ", which comes before " + element(c) + ", but " +
+                          element(a) + " does not come before " + element(c));
+          if (incomparable(a, b) && incomparable(b, c) && !incomparable(a, c))
+            return reject(element(a) + " ties with " + element(b) + ", and " +
+                          element(b) + " with " + element(c) + ", but " +
+                          element(a) + " and " + element(c) + " do not tie");
+        }
+    return success();
+  };
+  if (failed(check(smallOnes)))
+    return failure();
+  return check(n);
 }
 
 bool mlir::obs::isAssociativeOnSamples(Operation *op) {
@@ -441,6 +573,10 @@ bool mlir::obs::isAssociativeOnSamples(Operation *op) {
       op->getRegion(0).front().getTerminator()->getOperandTypes();
   ConstantCombine combine(op);
   bool allFolded;
-  return !tryAssociativity(combine, sampleElements(scalars), &allFolded) &&
+  ExtraSamples wider;
+  wider.extremes = true;
+  wider.nearConstants = true;
+  return !tryAssociativity(combine, sampleElements(op, scalars, wider),
+                           &allFolded) &&
          allFolded;
 }
