@@ -169,6 +169,12 @@ std::string mlir::obs::describeLaunchContractBreach(int64_t breach,
           "other than the static ones its type says (a memref.cast that "
           "claimed them)";
     break;
+  case LaunchContractBreach::SortLengthsDiffer:
+    os << "memref operand " << first
+       << " of an obs.device_sort (its ins, then its outs) holds " << second
+       << " elements, and its first input another number: a sort's arrays "
+          "hold one number of elements";
+    break;
   case LaunchContractBreach::CallArgumentLayout:
     os << "memref argument " << first
        << " of a call of a function that launches kernels has an offset or "
@@ -180,7 +186,7 @@ std::string mlir::obs::describeLaunchContractBreach(int64_t breach,
     break;
   }
   if (breach < static_cast<int64_t>(LaunchContractBreach::None) ||
-      breach > static_cast<int64_t>(LaunchContractBreach::CallArgumentLayout))
+      breach > static_cast<int64_t>(LaunchContractBreach::SortLengthsDiffer))
     os << "an unknown breach " << breach << " of the launch contract";
   return text;
 }

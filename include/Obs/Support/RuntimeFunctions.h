@@ -81,6 +81,10 @@ enum class LaunchContractBreach : int64_t {
   /// The same of memref argument `first` of a call of a function that
   /// launches kernels.
   CallArgumentLayout = 7,
+  /// Memref operand `first` of an obs.device_sort (its ins, then its outs)
+  /// holds `second` elements, where its first input holds another number.
+  /// The last (describeLaunchContractBreach knows none past it).
+  SortLengthsDiffer = 8,
 };
 
 /// The private declaration of the runtime function `name` of `type` in

@@ -806,7 +806,29 @@ LogicalResult DeviceScanOp::verify() {
 }
 
 LogicalResult DeviceSortOp::verify() {
-  return verifySameElements(*this, getInputs(), getOutputs());
+  if (failed(verifySameElements(*this, getInputs(), getOutputs())))
+    return failure();
+  // One length for every array (a shorter one has no meaning to sort by or
+  // into); where a length is dynamic, the host code checks it as it runs.
+  auto lengthOf = [](Value memref) {
+    return cast<MemRefType>(memref.getType()).getDimSize(0);
+  };
+  int64_t first = lengthOf(getInputs().front());
+  SmallVector<Value> arrays(getInputs());
+  llvm::append_range(arrays, getOutputs());
+  for (auto [index, memref] : llvm::enumerate(arrays)) {
+    int64_t length = lengthOf(memref);
+    if (ShapedType::isDynamic(first) || ShapedType::isDynamic(length) ||
+        length == first)
+      continue;
+    unsigned numInputs = getInputs().size();
+    return emitOpError() << (index < numInputs ? "ins " : "outs ")
+                         << (index < numInputs ? index : index - numInputs)
+                         << " holds " << length << " elements and ins 0 holds "
+                         << first
+                         << ": a sort's arrays hold one number of elements";
+  }
+  return success();
 }
 
 LogicalResult DeviceSortOp::verifyRegions() {

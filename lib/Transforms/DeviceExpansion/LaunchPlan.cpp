@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LaunchPlan.h"
+#include "Obs/Support/RuntimeFunctions.h"
 
 using namespace mlir;
 using namespace mlir::obs;
@@ -79,6 +80,47 @@ uint64_t mlir::obs::device_expansion::mostLength(Value memref) {
 Value mlir::obs::device_expansion::lengthOf(ImplicitLocOpBuilder &b,
                                             Value memref) {
   return b.createOrFold<memref::DimOp>(memref, 0);
+}
+
+LogicalResult mlir::obs::device_expansion::emitSortLengthsCheck(
+    ImplicitLocOpBuilder &b, ValueRange memrefs, Value length) {
+  // Static lengths are the verifier's to compare.
+  std::optional<int64_t> known = getConstantIntValue(length);
+  auto needsCheck = [&](Value memref) {
+    int64_t size = cast<MemRefType>(memref.getType()).getDimSize(0);
+    return memref != memrefs.front() && (ShapedType::isDynamic(size) || !known);
+  };
+  if (llvm::none_of(memrefs, needsCheck))
+    return success();
+  Type i64 = b.getI64Type();
+  FailureOr<func::FuncOp> report = getOrDeclareRuntimeFunction(
+      SymbolTable::getNearestSymbolTable(b.getInsertionBlock()->getParentOp()),
+      kLaunchContractFunction,
+      FunctionType::get(b.getContext(), {i64, i64, i64}, {}));
+  if (failed(report))
+    return failure();
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIntOp::create(b, value, 64);
+  };
+  SmallVector<RuntimeCheck> checks;
+  for (auto [index, memref] : llvm::enumerate(memrefs)) {
+    if (!needsCheck(memref))
+      continue;
+    Value own = lengthOf(b, memref);
+    Value holds =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, own, length);
+    checks.push_back(
+        {holds,
+         {constant(
+              static_cast<int64_t>(LaunchContractBreach::SortLengthsDiffer)),
+          constant(index), arith::IndexCastOp::create(b, i64, own)}});
+  }
+  SmallVector<Value> broken = selectFirstFailure(
+      b, b.getLoc(), checks,
+      {constant(static_cast<int64_t>(LaunchContractBreach::None)), constant(-1),
+       constant(-1)});
+  func::CallOp::create(b, *report, broken);
+  return success();
 }
 
 Value mlir::obs::device_expansion::constantI32(ImplicitLocOpBuilder &b,

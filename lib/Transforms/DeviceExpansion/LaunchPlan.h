@@ -245,6 +245,14 @@ uint64_t mostLength(Value memref);
 
 Value lengthOf(ImplicitLocOpBuilder &b, Value memref);
 
+/// Checks, as the host code runs, that every memref of `memrefs` holds
+/// `length` elements, where their types do not already say so: the first
+/// that does not stops the program (obs_launch_contract,
+/// LaunchContractBreach::SortLengthsDiffer, naming it by its place in
+/// `memrefs`). Fails where the runtime function cannot be declared.
+LogicalResult emitSortLengthsCheck(ImplicitLocOpBuilder &b, ValueRange memrefs,
+                                   Value length);
+
 Value constantI32(ImplicitLocOpBuilder &b, int32_t value);
 
 Value indexToI32(ImplicitLocOpBuilder &b, Value index);

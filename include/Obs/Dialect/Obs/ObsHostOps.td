@@ -359,7 +359,10 @@ def Obs_DeviceSortOp : Obs_DeviceOp<"device_sort"> {
     first must come before the second), for `n`, the length of the inputs
     at run time. The sort is stable: equivalent elements keep their input
     order, so a tuple element sorts key-value pairs by their key (the
-    values ride along). `ins` and `outs` may be the same memrefs.
+    values ride along). `ins` and `outs` may be the same memrefs. Every
+    one holds `n` elements: static lengths that differ are an error of the
+    verifier, and run-time ones are checked before the sort's first
+    launch (the program stops with one line naming the memref).
 
     `--obs-expand-device` lowers it to an LSD radix sort where `less`
     orders the first scalar by its value: `arith.cmpi slt`, `ult` (or `sgt`,
