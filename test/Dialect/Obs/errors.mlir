@@ -1850,3 +1850,38 @@ obs.kernel @i32_to_bf16(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x f32> {
   }
   obs.return %m : !obs.arr<4 x f32>
 }
+
+// -----
+
+// Values of types element code does not hold: a tensor carried by a loop
+// (ref's and cpu's lowering failed on it, cuda took it), an f8 (LLVM's
+// translation failed, with no location).
+obs.kernel @tensor_in_loop(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  %m = obs.map %a : !obs.arr<8 x i32> -> !obs.arr<8 x i32> {
+  ^bb0(%x: i32):
+    // expected-error @+1 {{'arith.constant' op computes with 'tensor<2xi32>', which element code does not hold: it holds integers, indices, f16, bf16, f32 and f64, vectors of them, and obs's arrays}}
+    %v = arith.constant dense<[1, 2]> : tensor<2xi32>
+    %c0 = arith.constant 0 : index
+    %c4 = arith.constant 4 : index
+    %c1 = arith.constant 1 : index
+    %r:2 = scf.for %i = %c0 to %c4 step %c1 iter_args(%t = %v, %s = %x) -> (tensor<2xi32>, i32) {
+      %u = arith.addi %s, %x : i32
+      scf.yield %t, %u : tensor<2xi32>, i32
+    }
+    obs.yield %r#1 : i32
+  }
+  obs.return %m : !obs.arr<8 x i32>
+}
+
+// -----
+
+obs.kernel @f8_round_trip(%a: !obs.arr<8 x f32>) -> !obs.arr<8 x f32> {
+  %m = obs.map %a : !obs.arr<8 x f32> -> !obs.arr<8 x f32> {
+  ^bb0(%x: f32):
+    // expected-error @+1 {{'arith.truncf' op computes with 'f8E4M3FN', which element code does not hold}}
+    %h = arith.truncf %x : f32 to f8E4M3FN
+    %e = arith.extf %h : f8E4M3FN to f32
+    obs.yield %e : f32
+  }
+  obs.return %m : !obs.arr<8 x f32>
+}
