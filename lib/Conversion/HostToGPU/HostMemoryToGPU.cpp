@@ -87,8 +87,12 @@ void ObsHostMemoryToGPUPass::runOnOperation() {
   // to a launch, or to a function in an argument it gives to a kernel
   // (itself or through its calls).
   bool failedAny = false;
+  // Each memory once, at its first use: a device op's plan launches several
+  // kernels on it, and the same error came once per launch.
+  llvm::SmallPtrSet<Operation *, 4> reported;
   // `argument`: the number of the callee's argument `user`, a call,
-  // passes; none for a launch.
+  // passes; none for a launch (whose location is the user's launch or
+  // device op, not the gpu.launch_func it is now).
   auto checkReachable = [&](Operation *user, Value operand,
                             std::optional<unsigned> argument) {
     if (!isa<BaseMemRefType>(operand.getType()))
@@ -99,14 +103,14 @@ void ObsHostMemoryToGPUPass::runOnOperation() {
                      : isa_and_present<memref::GetGlobalOp>(root)
                          ? "a global of the host (memref.get_global)"
                          : "";
-    if (what.empty())
+    if (what.empty() || !reported.insert(root).second)
       return;
-    InFlightDiagnostic diag = user->emitOpError();
+    InFlightDiagnostic diag = mlir::emitError(user->getLoc());
     if (argument)
-      diag << "passes, as argument " << *argument
+      diag << "this call passes, as argument " << *argument
            << " of a function that gives it to a kernel, ";
     else
-      diag << "gives a kernel ";
+      diag << "this launches a kernel on ";
     diag << what
          << ", which the device cannot reach on the cuda target; allocate it "
             "with memref.alloc";

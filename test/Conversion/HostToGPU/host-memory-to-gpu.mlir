@@ -73,14 +73,17 @@ module attributes {gpu.container_module} {
   func.func @stack() {
     %c1 = arith.constant 1 : index
     %s = memref.alloca() : memref<8xi32>
-    // expected-error @+1 {{gives a kernel memory on the host's stack (memref.alloca), which the device cannot reach on the cuda target; allocate it with memref.alloc}}
+    // expected-error @+1 {{this launches a kernel on memory on the host's stack (memref.alloca), which the device cannot reach on the cuda target; allocate it with memref.alloc}}
+    gpu.launch_func @k::@f blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%s : memref<8xi32>)
+    // Once for the memory: a device op's plan launches several kernels on
+    // it, and the error came once for each.
     gpu.launch_func @k::@f blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%s : memref<8xi32>)
     return
   }
   func.func @global() {
     %c1 = arith.constant 1 : index
     %g = memref.get_global @table : memref<8xi32>
-    // expected-error @+1 {{gives a kernel a global of the host (memref.get_global), which the device cannot reach on the cuda target; allocate it with memref.alloc}}
+    // expected-error @+1 {{this launches a kernel on a global of the host (memref.get_global), which the device cannot reach on the cuda target; allocate it with memref.alloc}}
     gpu.launch_func @k::@f blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%g : memref<8xi32>)
     return
   }
@@ -115,7 +118,7 @@ module attributes {gpu.container_module} {
     %g = memref.get_global @table : memref<8xi32>
     func.call @forward(%g, %out) : (memref<8xi32>, memref<8xi32>) -> ()
     %s = memref.alloca() : memref<8xi32>
-    // expected-error @+1 {{'func.call' op passes, as argument 1 of a function that gives it to a kernel, memory on the host's stack (memref.alloca), which the device cannot reach on the cuda target; allocate it with memref.alloc}}
+    // expected-error @+1 {{this call passes, as argument 1 of a function that gives it to a kernel, memory on the host's stack (memref.alloca), which the device cannot reach on the cuda target; allocate it with memref.alloc}}
     func.call @forward(%g, %s) : (memref<8xi32>, memref<8xi32>) -> ()
     return
   }
