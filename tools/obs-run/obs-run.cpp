@@ -290,6 +290,19 @@ Progress &getProgress() {
 
 namespace {
 
+/// How many errors OneLineDiagnostics has printed: a compilation that
+/// failed after printing its own says nothing more (one line per error).
+unsigned printedDiagnostics = 0;
+
+/// Stops the run after a compilation that failed: quietly where the
+/// failure's diagnostics said why, with `message` where none did.
+[[noreturn]] void failCompilation(const llvm::Twine &message) {
+  if (printedDiagnostics == 0)
+    obs_run::fail(message);
+  getProgress().clear();
+  exit(1);
+}
+
 /// Prints each diagnostic as one line: `file:line:col: error: message`.
 class OneLineDiagnostics {
 public:
@@ -297,6 +310,7 @@ public:
     id = context.getDiagEngine().registerHandler([](Diagnostic &diagnostic) {
       if (diagnostic.getSeverity() != DiagnosticSeverity::Error)
         return success();
+      ++printedDiagnostics;
       std::string location;
       llvm::raw_string_ostream os(location);
       if (auto fileLoc = dyn_cast<FileLineColLoc>(diagnostic.getLocation()))
@@ -475,8 +489,8 @@ OwningOpRef<ModuleOp> lower(ModuleOp module, const obs::Target &target,
       target.lower(module, options, stage);
   getProgress().clear();
   if (failed(lowered))
-    fail("cannot lower '" + inputFile + "' for the " + target.getName() +
-         " target");
+    failCompilation("cannot lower '" + inputFile + "' for the " +
+                    target.getName() + " target");
   return std::move(*lowered);
 }
 
@@ -523,7 +537,7 @@ void run(ModuleOp module, const obs::Target &target,
   llvm::Expected<std::unique_ptr<obs::Executable>> executable =
       target.compile(module, timedIn(options, compiling), getRunReports());
   if (!executable)
-    failOn(executable.takeError());
+    failCompilation(llvm::toString(executable.takeError()));
   compiling.stop();
   {
     TimingScope jit = timePhase("JIT for " + target.getName());
