@@ -466,10 +466,10 @@ SmallVector<Type> ReferenceLowering::blockFunctionTypes(
        ++index)
     if (ScatterOp scatter = kernel.getGlobalScatter(index))
       blockTypes[bufferOfResult(kernel, operandArrays, index)] =
-          wholeMemRefType(scatter.getType().getElementType());
+          anyViewMemRefType(scatter.getType().getElementType());
   for (auto [buffer, operand] : llvm::enumerate(operandArrays))
     if (operand.whole && operand.array < kernel.getNumArguments())
-      blockTypes[buffer] = wholeMemRefType(
+      blockTypes[buffer] = anyViewMemRefType(
           cast<MemRefType>(blockTypes[buffer]).getElementType());
   blockTypes.append(checkedResults.size(),
                     wholeMemRefType(builder.getI1Type()));

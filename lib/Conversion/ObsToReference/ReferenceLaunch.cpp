@@ -32,6 +32,13 @@ MemRefType mlir::obs::reference::wholeMemRefType(Type element) {
   return MemRefType::get({ShapedType::kDynamic}, element);
 }
 
+MemRefType mlir::obs::reference::anyViewMemRefType(Type element) {
+  return MemRefType::get({ShapedType::kDynamic}, element,
+                         StridedLayoutAttr::get(element.getContext(),
+                                                ShapedType::kDynamic,
+                                                {ShapedType::kDynamic}));
+}
+
 Value mlir::obs::reference::allocateWrittenTable(OpBuilder &builder,
                                                  Location loc, Value length) {
   Value table = memref::AllocOp::create(
@@ -142,7 +149,8 @@ static void buildBlockLoop(OpBuilder &builder, Location loc, KernelOp kernel,
     // A global scatter's memref is the launch's own, whole.
     if (operandArrays[index].whole) {
       locals.push_back(memref::CastOp::create(
-          builder, loc, wholeMemRefType(type.getElementType()), grids[index]));
+          builder, loc, anyViewMemRefType(type.getElementType()),
+          grids[index]));
       continue;
     }
     Value local = memref::AllocOp::create(builder, loc, type);

@@ -28,6 +28,14 @@ bool needsBlockFunction(KernelOp kernel);
 /// length), or a table of its places.
 MemRefType wholeMemRefType(Type element);
 
+/// A 1-D memref of `element` with any offset and stride: how a kernel's
+/// function takes what it reads or scatters to whole (an `obs.global`
+/// argument, a global scatter's result), the launch's view as it is. A
+/// cast to `wholeMemRefType` took a view at a run-time offset to start at
+/// its allocation's (ref read elements 0 to 3 of a view at 3), and one at
+/// a static offset did not verify.
+MemRefType anyViewMemRefType(Type element);
+
 /// Allocates a zeroed table of `length` written flags.
 Value allocateWrittenTable(OpBuilder &builder, Location loc, Value length);
 
