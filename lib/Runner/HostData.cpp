@@ -166,6 +166,13 @@ static Expected<Number> parseNumber(StringRef token, const ScalarType &type) {
   if (!type.isFloat)
     return makeError("'" + token + "' is not an integer, as " + type.name() +
                      " needs");
+  // strtod makes a finite number too large for a double infinite: an
+  // infinity only where the token spells one.
+  StringRef magnitude =
+      token.drop_front(token.front() == '-' || token.front() == '+');
+  if (std::isinf(real) && !magnitude.equals_insensitive("inf") &&
+      !magnitude.equals_insensitive("infinity"))
+    return makeError("'" + token + "' does not fit " + type.name());
   number.isFloat = true;
   number.real = real;
   return number;
@@ -445,7 +452,11 @@ Error HostArray::fill(StringRef spec) {
       return makeError("iota:START needs an integer start, not '" + spec + "'");
     for (uint64_t k = 0; k < getNumScalars(); ++k) {
       Number number;
-      number.integer = start + static_cast<int64_t>(k);
+      if (k > uint64_t(INT64_MAX) ||
+          __builtin_add_overflow(start, static_cast<int64_t>(k),
+                                 &number.integer))
+        return makeError("iota, number " + Twine(k + 1) +
+                         ": past the largest 64-bit integer");
       if (Error error = set(k, number))
         return makeError("iota, number " + Twine(k + 1) + ": " +
                          toString(std::move(error)));
@@ -470,6 +481,23 @@ Error HostArray::fill(StringRef spec) {
       return makeError("random:SEED:LO:HI needs finite numbers LO <= HI, "
                        "not '" +
                        fields[1] + "' and '" + fields[2] + "'");
+    // Integers' bounds exactly, where written as integers (a double holds
+    // 123456789012345678 as ...680); otherwise the whole numbers between
+    // the real ones, where those fit i64.
+    std::optional<std::pair<int64_t, int64_t>> integerBounds =
+        std::make_pair(int64_t(0), int64_t(100));
+    if (fields.size() == 3) {
+      int64_t lowExact, highExact;
+      if (!fields[1].getAsInteger(10, lowExact) &&
+          !fields[2].getAsInteger(10, highExact))
+        integerBounds = std::make_pair(lowExact, highExact);
+      else if (std::ceil(low) >= -0x1.0p63 && std::floor(high) < 0x1.0p63 &&
+               std::ceil(low) <= std::floor(high))
+        integerBounds =
+            std::make_pair(int64_t(std::ceil(low)), int64_t(std::floor(high)));
+      else
+        integerBounds.reset();
+    }
     uint64_t state = seed;
     for (uint64_t k = 0; k < getNumScalars(); ++k) {
       const ScalarType &scalar = components[k % getWidth()];
@@ -479,15 +507,20 @@ Error HostArray::fill(StringRef spec) {
         number.isFloat = true;
         number.real = low + (bits >> 11) * 0x1.0p-53 * (high - low);
       } else {
-        double lowInt = scalar.kind == ScalarType::I1 && fields.size() == 1
-                            ? 0
-                            : std::ceil(low);
-        double highInt = scalar.kind == ScalarType::I1 && fields.size() == 1
-                             ? 1
-                             : std::floor(high);
-        uint64_t span = static_cast<uint64_t>(highInt - lowInt) + 1;
-        number.integer = static_cast<int64_t>(lowInt) +
-                         static_cast<int64_t>(span ? bits % span : bits);
+        int64_t lowInt = 0, highInt = 1;
+        if (scalar.kind != ScalarType::I1 || fields.size() != 1) {
+          if (!integerBounds)
+            return makeError("random:SEED:LO:HI for integers needs bounds "
+                             "that fit i64, not '" +
+                             fields[1] + "' and '" + fields[2] + "'");
+          lowInt = integerBounds->first;
+          highInt = integerBounds->second;
+        }
+        // In unsigned arithmetic: the span of the whole i64 range is 2^64,
+        // which wraps to 0 (every number).
+        uint64_t span = uint64_t(highInt) - uint64_t(lowInt) + 1;
+        number.integer = static_cast<int64_t>(uint64_t(lowInt) +
+                                              (span ? bits % span : bits));
       }
       if (Error error = set(k, number))
         return makeError("random, number " + Twine(k + 1) + ": " +
@@ -495,6 +528,18 @@ Error HostArray::fill(StringRef spec) {
     }
     return Error::success();
   }
+  // Numbers with commas between them are a list, even where a file has
+  // that name.
+  if (spec.contains(',') &&
+      llvm::all_of(splitNumbers(spec), [](const auto &entry) {
+        Expected<Number> number =
+            parseNumber(entry.first, {ScalarType::F64, 8, true});
+        if (number)
+          return true;
+        consumeError(number.takeError());
+        return false;
+      }))
+    return fillFromList(spec, "the list", /*fromFile=*/false);
   if (sys::fs::is_regular_file(spec)) {
     if (spec.ends_with_insensitive(".npy"))
       return fillFromNpy(spec);
@@ -587,8 +632,12 @@ static Expected<NpyHeader> parseNpyHeader(StringRef bytes, StringRef path) {
   SplitString(shape, dims, ", ");
   for (StringRef dim : dims) {
     uint64_t extent;
-    if (dim.getAsInteger(10, extent))
-      return bad("its shape has '" + dim + "'");
+    if (dim.getAsInteger(10, extent)) {
+      std::string shown;
+      llvm::raw_string_ostream os(shown);
+      llvm::printEscapedString(dim, os);
+      return bad("its shape has '" + shown + "'");
+    }
     header.shape.push_back(extent);
   }
   return header;
