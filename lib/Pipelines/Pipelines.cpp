@@ -42,6 +42,8 @@ void mlir::obs::buildHostToLLVMPipeline(OpPassManager &pm) {
   // Host code only: kernels' element code lowered as host code would no
   // longer be element code.
   pm.addPass(createObsVerifyHostCode());
+  // Before LLVM's lowering of floordivsi, which is wrong above 64 bits.
+  pm.addPass(createObsExpandRoundedDivisions());
   // Functions named like the C library's take names of their own before
   // anything declares the library's or LLVM sees them.
   pm.addPass(createObsRenameLibrarySymbols());
@@ -216,6 +218,9 @@ void mlir::obs::buildKernelsToGPUPipeline(OpPassManager &pm,
   // are specialised on the context's threads at once: every function is
   // isolated from above, so canonicalization and CSE do the same there, and
   // the range analysis reads a kernel's thread ids from its own attributes.
+  // Before the range analysis, which gives ceildivsi of the least integer
+  // the wrong sign.
+  pm.addPass(createObsExpandRoundedDivisions());
   GreedyRewriteConfig bottomUp;
   bottomUp.setUseTopDownTraversal(false);
   auto specialise = [&](OpPassManager &functions) {

@@ -807,6 +807,29 @@ def ObsVerifySync : Pass<"obs-verify-sync", "::mlir::obs::KernelOp"> {
   ];
 }
 
+def ObsExpandRoundedDivisions
+    : Pass<"obs-expand-rounded-divisions", "::mlir::ModuleOp"> {
+  let summary = "Write arith.floordivsi and arith.ceildivsi as a division, "
+                "a remainder and a select";
+  let description = [{
+    `floordivsi` is the truncating quotient less one where the remainder is
+    not zero and its sign is not the divisor's; `ceildivsi` is that quotient
+    plus one where the remainder is not zero and its sign is the divisor's.
+    Every obs pipeline writes them so before any integer range analysis and
+    lowering to LLVM, in kernels and host code alike, because upstream gets
+    two things wrong that obs's programs met (found by an adversarial run):
+    the lowering of `floordivsi` to LLVM adds 2^64 - 1 where it means -1 in
+    integers wider than 64 bits (an i128 -7 floordiv 2 was 2^64 - 4), and
+    the range inference of `ceildivsi` gives a dividend of the least integer
+    the wrong sign (`-128 ceildiv 3` over i8 is 42 by its range, which
+    `arith-int-range-optimizations` then substitutes, where -42 is right).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let statistics = [
+    Statistic<"numExpanded", "expanded", "Divisions written anew">,
+  ];
+}
+
 def ObsVerifyReference : Pass<"obs-verify-reference", "::mlir::ModuleOp"> {
   let summary = "Prove a module's kernels and launches as the GPU targets "
                 "would, without changing it";
