@@ -189,6 +189,17 @@ uint64_t obs_run::getPhysicalMemoryBytes() {
   return static_cast<uint64_t>(pages) * static_cast<uint64_t>(size);
 }
 
+bool obs_run::canAllocate(uint64_t bytes) {
+  // Kept through a volatile, or the compiler drops the pair and takes the
+  // allocation to succeed.
+  static void *volatile probe;
+  probe = std::malloc(bytes);
+  if (!probe)
+    return false;
+  std::free(probe);
+  return true;
+}
+
 HostArray::HostArray(obs::ArrType type)
     : type(type), leaves(type.getNumLeaves()) {
   for (Type scalar : obs::flattenElementType(type.getLeafType())) {

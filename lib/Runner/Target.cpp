@@ -19,7 +19,9 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassInstrumentation.h"
+#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -202,6 +204,21 @@ static void reportLaunchContract(int64_t breach, int64_t first,
   std::abort();
 }
 
+/// `value` rounded to bfloat16, to nearest even, as APFloat (MLIR's and
+/// LLVM's constant folding) and PTX's cvt.rn.bf16 round it: subnormals
+/// kept. x86's vcvtneps2bf16 flushes them, so the JIT leaves that
+/// instruction out (createEngine) and calls these instead.
+template <typename Float> static __bf16 roundToBFloat16(Float value) {
+  llvm::APFloat rounded(value);
+  bool lost;
+  rounded.convert(llvm::APFloat::BFloat(), llvm::APFloat::rmNearestTiesToEven,
+                  &lost);
+  auto bits = static_cast<uint16_t>(rounded.bitcastToAPInt().getZExtValue());
+  __bf16 result;
+  std::memcpy(&result, &bits, sizeof(bits));
+  return result;
+}
+
 llvm::orc::SymbolMap
 mlir::obs::runner::getRuntimeSymbols(const RuntimeReports &reports,
                                      llvm::orc::MangleAndInterner mangle) {
@@ -223,6 +240,9 @@ mlir::obs::runner::getRuntimeSymbols(const RuntimeReports &reports,
   add(kArgumentContractFunction, reports.argumentContract);
   add(kLaunchContractFunction,
       reports.launchContract ? reports.launchContract : &reportLaunchContract);
+  // LLVM's libcalls for float to bfloat16 where no instruction is used.
+  add("__truncsfbf2", &roundToBFloat16<float>);
+  add("__truncdfbf2", &roundToBFloat16<double>);
   return symbols;
 }
 
@@ -357,8 +377,25 @@ mlir::obs::runner::createEngine(ModuleOp lowered,
   if (optLevel == 0)
     options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::None;
   options.enableObjectDump = keepObject;
+  // This machine's code, but for the conversions to bfloat16 that flush
+  // subnormals to zero (AVX512-BF16's and AVX-NE-CONVERT's): a bf16 result
+  // of 2^-133 was 0 on ref and cpu, where folding and PTX keep it (found by
+  // an adversarial run). LLVM calls __truncsfbf2 instead
+  // (getRuntimeSymbols).
+  llvm::Expected<llvm::orc::JITTargetMachineBuilder> machine =
+      llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!machine)
+    return machine.takeError();
+  machine->getFeatures().AddFeature("avx512bf16", false);
+  machine->getFeatures().AddFeature("avxneconvert", false);
+  if (options.jitCodeGenOptLevel)
+    machine->setCodeGenOptLevel(*options.jitCodeGenOptLevel);
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> targetMachine =
+      machine->createTargetMachine();
+  if (!targetMachine)
+    return targetMachine.takeError();
   llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
-      ExecutionEngine::create(lowered, options);
+      ExecutionEngine::create(lowered, options, std::move(*targetMachine));
   if (!engine)
     return llvm::createStringError("cannot JIT-compile: " +
                                    llvm::toString(engine.takeError()));

@@ -344,31 +344,20 @@ void addArray(obs::Job &job, obs::ArrType type) {
         bytes && more ? llvm::checkedAddUnsigned(*bytes, *more) : std::nullopt;
   }
   uint64_t memory = obs_run::getPhysicalMemoryBytes();
-  if (!bytes || (memory && *bytes > memory)) {
-    std::string spelled;
-    llvm::raw_string_ostream(spelled) << type;
+  std::string spelled;
+  llvm::raw_string_ostream(spelled) << type;
+  if (!bytes || (memory && *bytes > memory))
     fail("the arrays need " +
          (bytes ? llvm::Twine(*bytes) : llvm::Twine("2^64 or more")) +
          " bytes, more than the " + llvm::Twine(memory) +
          " bytes of this machine's memory (the last, " + spelled + ")");
-  }
-  // The process may have less than the machine (ulimit -v): an allocation
-  // that fails there stops with one line, not LLVM's out-of-memory abort.
+  // The process may have less than the machine (ulimit -v).
   uint64_t needed = 0;
   for (MemRefType storage : obs::getStorageTypes(type))
     needed += obs::getTotalBytesIfCountable(storage).value_or(0);
-  // Kept through a volatile, or the compiler drops the pair and takes the
-  // allocation to succeed.
-  static void *volatile probe;
-  probe = std::malloc(needed + 64);
-  if (probe) {
-    std::free(probe);
-  } else {
-    std::string spelled;
-    llvm::raw_string_ostream(spelled) << type;
+  if (!obs_run::canAllocate(needed + 64))
     fail("cannot allocate the " + llvm::Twine(needed) + " bytes of " + spelled +
          ": this process may not have that much memory");
-  }
   job.arrays.emplace_back(type);
 }
 

@@ -112,6 +112,11 @@ private:
 /// This machine's physical memory in bytes, or 0 where it cannot be told.
 uint64_t getPhysicalMemoryBytes();
 
+/// Whether this process can allocate `bytes` now: the machine's memory is
+/// not the process's (ulimit -v), and an allocation that fails in
+/// HostArray stops the program with LLVM's out-of-memory abort.
+bool canAllocate(uint64_t bytes);
+
 /// Formats an error for obs-run's one-line reports.
 llvm::Error makeError(const llvm::Twine &message);
 
