@@ -82,16 +82,22 @@ Value mlir::obs::device_expansion::lengthOf(ImplicitLocOpBuilder &b,
   return b.createOrFold<memref::DimOp>(memref, 0);
 }
 
-LogicalResult mlir::obs::device_expansion::emitSortLengthsCheck(
-    ImplicitLocOpBuilder &b, ValueRange memrefs, Value length) {
+LogicalResult
+mlir::obs::device_expansion::emitSortLengthsCheck(DeviceSortOp sort) {
+  SmallVector<Value> memrefs(sort.getInputs());
+  llvm::append_range(memrefs, sort.getOutputs());
   // Static lengths are the verifier's to compare.
-  std::optional<int64_t> known = getConstantIntValue(length);
+  auto sizeOf = [](Value memref) {
+    return cast<MemRefType>(memref.getType()).getDimSize(0);
+  };
+  bool known = !ShapedType::isDynamic(sizeOf(memrefs.front()));
   auto needsCheck = [&](Value memref) {
-    int64_t size = cast<MemRefType>(memref.getType()).getDimSize(0);
-    return memref != memrefs.front() && (ShapedType::isDynamic(size) || !known);
+    return memref != memrefs.front() &&
+           (ShapedType::isDynamic(sizeOf(memref)) || !known);
   };
   if (llvm::none_of(memrefs, needsCheck))
     return success();
+  ImplicitLocOpBuilder b(sort.getLoc(), sort);
   Type i64 = b.getI64Type();
   FailureOr<func::FuncOp> report = getOrDeclareRuntimeFunction(
       SymbolTable::getNearestSymbolTable(b.getInsertionBlock()->getParentOp()),
@@ -102,6 +108,7 @@ LogicalResult mlir::obs::device_expansion::emitSortLengthsCheck(
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIntOp::create(b, value, 64);
   };
+  Value length = lengthOf(b, memrefs.front());
   SmallVector<RuntimeCheck> checks;
   for (auto [index, memref] : llvm::enumerate(memrefs)) {
     if (!needsCheck(memref))

@@ -245,13 +245,13 @@ uint64_t mostLength(Value memref);
 
 Value lengthOf(ImplicitLocOpBuilder &b, Value memref);
 
-/// Checks, as the host code runs, that every memref of `memrefs` holds
-/// `length` elements, where their types do not already say so: the first
-/// that does not stops the program (obs_launch_contract,
-/// LaunchContractBreach::SortLengthsDiffer, naming it by its place in
-/// `memrefs`). Fails where the runtime function cannot be declared.
-LogicalResult emitSortLengthsCheck(ImplicitLocOpBuilder &b, ValueRange memrefs,
-                                   Value length);
+/// Checks, as the host code runs before `sort`, that each of its memrefs
+/// (ins, then outs) holds as many elements as its first input, where
+/// their types do not already say so: the first that does not stops the
+/// program (obs_launch_contract, LaunchContractBreach::SortLengthsDiffer,
+/// naming it by its place). Fails, before changing anything, where the
+/// runtime function cannot be declared.
+LogicalResult emitSortLengthsCheck(DeviceSortOp sort);
 
 Value constantI32(ImplicitLocOpBuilder &b, int32_t value);
 

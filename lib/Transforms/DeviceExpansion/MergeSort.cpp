@@ -106,12 +106,7 @@ struct ExpandMergeSort : OpRewritePattern<DeviceSortOp> {
                                 PatternRewriter &rewriter) const override {
     if (failed(checkStrictWeakOrder(sort)))
       return failure();
-    // Every array of the sort holds as many elements as its first input.
-    ImplicitLocOpBuilder b(sort.getLoc(), sort);
-    SmallVector<Value> arrays(sort.getInputs());
-    llvm::append_range(arrays, sort.getOutputs());
-    if (failed(emitSortLengthsCheck(b, arrays,
-                                    lengthOf(b, sort.getInputs().front()))))
+    if (failed(emitSortLengthsCheck(sort)))
       return failure();
     MergeSortPlan plan(sort, options);
     plan.expand(sort);

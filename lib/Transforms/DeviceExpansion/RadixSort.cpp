@@ -156,12 +156,7 @@ struct ExpandRadixSort : OpRewritePattern<DeviceSortOp> {
       if (failed(checkStrictWeakOrder(sort)))
         return failure();
     }
-    // Every array of the sort holds as many elements as its first input.
-    ImplicitLocOpBuilder b(sort.getLoc(), sort);
-    SmallVector<Value> arrays(sort.getInputs());
-    llvm::append_range(arrays, sort.getOutputs());
-    if (failed(emitSortLengthsCheck(b, arrays,
-                                    lengthOf(b, sort.getInputs().front()))))
+    if (failed(emitSortLengthsCheck(sort)))
       return failure();
     RadixSortPlan plan(sort, *keyOrder, options);
     plan.expand(sort);
