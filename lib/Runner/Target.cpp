@@ -10,6 +10,7 @@
 #include "Obs/Runner/Target.h"
 #include "Obs/Conversion/Passes.h"
 #include "Obs/Runner/CompileCache.h"
+#include "Obs/Support/Chips.h"
 #include "Obs/Support/RuntimeFunctions.h"
 #include "TargetImpl.h"
 #include "mlir/Bytecode/BytecodeWriter.h"
@@ -782,10 +783,8 @@ llvm::Error mlir::obs::checkChip(StringRef chip) {
     return llvm::createStringError("unknown chip '" + chip +
                                    "': expected an NVPTX architecture such "
                                    "as sm_80, sm_90 or sm_100");
-  // obs's kernels synchronise warps with bar.warp.sync, which NVPTX selects
-  // from sm_30 (before, LLVM stopped with "Cannot select").
-  unsigned version = 0;
-  if (chip.drop_front(3).consumeInteger(10, version) || version < 30)
+  std::optional<unsigned> version = getChipNumber(chip);
+  if (!version || *version < kOldestChip)
     return llvm::createStringError("chip '" + chip +
                                    "' is older than obs's kernels need: "
                                    "they synchronise warps (bar.warp.sync), "

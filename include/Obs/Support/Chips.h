@@ -13,6 +13,11 @@
 
 namespace mlir::obs {
 
+/// The oldest chip obs emits PTX for: its kernels synchronise warps with
+/// bar.warp.sync, which NVPTX selects from sm_30 (before, it stopped with
+/// "Cannot select" and a stack dump).
+inline constexpr unsigned kOldestChip = 30;
+
 /// The number of a chip named `sm_XX` (with any suffix, as `sm_90a`): 90;
 /// none for another name.
 inline std::optional<unsigned> getChipNumber(llvm::StringRef chip) {
