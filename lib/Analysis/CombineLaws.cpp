@@ -252,12 +252,32 @@ struct ExtraSamples {
   ArrayAttr identity;
 };
 
-/// The numbers beyond `base` that the integer scalar `index` of `op`'s
-/// combine, of `type`, takes (`extra` says which): at most 12, in the
-/// order above, within the type's range.
-static SmallVector<int64_t> getExtraIntegerValues(Operation *op, Type type,
-                                                  unsigned index,
+/// What associativity is tried on: where a combine wraps, clamps or
+/// branches.
+static const ExtraSamples kAssociativitySamples = {/*extremes=*/true,
+                                                   /*nearConstants=*/true,
+                                                   /*identity=*/nullptr};
+
+/// The integer constants of `op`'s region that are not small numbers.
+static SmallVector<int64_t> getRegionConstants(Operation *op) {
+  SmallVector<int64_t> constants;
+  op->walk([&](arith::ConstantOp constant) {
+    auto attr = dyn_cast<IntegerAttr>(constant.getValue());
+    if (!attr || attr.getValue().getSignificantBits() > 63)
+      return;
+    int64_t c = attr.getValue().getSExtValue();
+    if (c < -2 || c > 2)
+      constants.push_back(c);
+  });
+  return constants;
+}
+
+/// The numbers beyond `base` that the integer scalar `index` of a combine,
+/// of `type`, takes (`extra` says which; `constants` are its region's): at
+/// most 12, in the order above, within the type's range.
+static SmallVector<int64_t> getExtraIntegerValues(Type type, unsigned index,
                                                   const ExtraSamples &extra,
+                                                  ArrayRef<int64_t> constants,
                                                   ArrayRef<int64_t> base) {
   SmallVector<int64_t> values;
   std::optional<std::pair<int64_t, int64_t>> range = getSignedExtremes(type);
@@ -273,16 +293,9 @@ static SmallVector<int64_t> getExtraIntegerValues(Operation *op, Type type,
     add(range->second);
   }
   if (extra.nearConstants)
-    op->walk([&](arith::ConstantOp constant) {
-      auto attr = dyn_cast<IntegerAttr>(constant.getValue());
-      if (!attr || attr.getValue().getSignificantBits() > 63)
-        return;
-      int64_t c = attr.getValue().getSExtValue();
-      if (c >= -2 && c <= 2)
-        return;
+    for (int64_t c : constants)
       for (int64_t near : {c - 1, c, c + 1, -c, c / 2 + 1})
         add(near);
-    });
   if (extra.identity && index < extra.identity.size())
     if (auto e = dyn_cast<IntegerAttr>(extra.identity[index]);
         e && e.getValue().getSignificantBits() <= 63) {
@@ -312,8 +325,12 @@ sampleElements(Operation *op, TypeRange scalars, const ExtraSamples &extra,
   static constexpr int64_t kValues[] = {1, 2, -3, 100, 0};
   SmallVector<SmallVector<int64_t>> extras;
   size_t extraCount = 0;
+  SmallVector<int64_t> constants;
+  if (extra.nearConstants)
+    constants = getRegionConstants(op);
   for (auto [index, scalar] : llvm::enumerate(scalars)) {
-    extras.push_back(getExtraIntegerValues(op, scalar, index, extra, kValues));
+    extras.push_back(
+        getExtraIntegerValues(scalar, index, extra, constants, kValues));
     extraCount = std::max(extraCount, extras.back().size());
   }
   SmallVector<SmallVector<Attribute>> samples;
@@ -400,9 +417,8 @@ LogicalResult mlir::obs::checkCombineLaws(Operation *op, ArrayAttr identity) {
   // the identity itself.
   if (identity) {
     ArrayRef<Attribute> e = identity.getValue();
-    ExtraSamples nearIdentity;
-    nearIdentity.nearConstants = true;
-    nearIdentity.identity = identity;
+    ExtraSamples nearIdentity = {/*extremes=*/false, /*nearConstants=*/true,
+                                 identity};
     for (const SmallVector<Attribute> &x :
          sampleElements(op, scalars, nearIdentity)) {
       for (bool identityFirst : {true, false}) {
@@ -428,12 +444,9 @@ LogicalResult mlir::obs::checkCombineLaws(Operation *op, ArrayAttr identity) {
   // The small numbers first, then the extremes and the numbers near the
   // combine's constants, so that a counterexample among the first is the
   // one named.
-  ExtraSamples wider;
-  wider.extremes = true;
-  wider.nearConstants = true;
   size_t smallOnes;
   SmallVector<SmallVector<Attribute>> samples =
-      sampleElements(op, scalars, wider, &smallOnes);
+      sampleElements(op, scalars, kAssociativitySamples, &smallOnes);
   bool allFolded;
   std::optional<AssociativityCounterexample> counterexample =
       tryAssociativity(combine, ArrayRef(samples).take_front(smallOnes));
@@ -573,10 +586,8 @@ bool mlir::obs::isAssociativeOnSamples(Operation *op) {
       op->getRegion(0).front().getTerminator()->getOperandTypes();
   ConstantCombine combine(op);
   bool allFolded;
-  ExtraSamples wider;
-  wider.extremes = true;
-  wider.nearConstants = true;
-  return !tryAssociativity(combine, sampleElements(op, scalars, wider),
+  return !tryAssociativity(combine,
+                           sampleElements(op, scalars, kAssociativitySamples),
                            &allFolded) &&
          allFolded;
 }

@@ -521,8 +521,8 @@ Error HostArray::fill(StringRef spec) {
         int64_t lowInt = 0, highInt = 1;
         if (scalar.kind != ScalarType::I1 || fields.size() != 1) {
           if (!integerBounds)
-            return makeError("random:SEED:LO:HI for integers needs bounds "
-                             "that fit i64, not '" +
+            return makeError("random:SEED:LO:HI for integers needs a whole "
+                             "number between its bounds within i64, not '" +
                              fields[1] + "' and '" + fields[2] + "'");
           lowInt = integerBounds->first;
           highInt = integerBounds->second;

@@ -785,9 +785,10 @@ llvm::Error mlir::obs::checkChip(StringRef chip) {
                                    "as sm_80, sm_90 or sm_100");
   std::optional<unsigned> version = getChipNumber(chip);
   if (!version || *version < kOldestChip)
-    return llvm::createStringError("chip '" + chip +
-                                   "' is older than obs's kernels need: "
-                                   "they synchronise warps (bar.warp.sync), "
-                                   "from sm_30");
+    return llvm::createStringError(
+        "chip '" + chip +
+        "' is older than obs's kernels need: they synchronise warps "
+        "(bar.warp.sync), from sm_" +
+        llvm::Twine(kOldestChip));
   return llvm::Error::success();
 }

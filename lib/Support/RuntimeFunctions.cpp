@@ -39,6 +39,35 @@ SmallVector<Value> mlir::obs::selectFirstFailure(OpBuilder &builder,
   return chosen;
 }
 
+FailureOr<func::FuncOp> mlir::obs::getLaunchContractReport(Operation *op) {
+  Type i64 = IntegerType::get(op->getContext(), 64);
+  return getOrDeclareRuntimeFunction(
+      SymbolTable::getNearestSymbolTable(op), kLaunchContractFunction,
+      FunctionType::get(op->getContext(), {i64, i64, i64}, {}));
+}
+
+mlir::obs::RuntimeCheck
+mlir::obs::makeLaunchContractCheck(OpBuilder &builder, Location loc,
+                                   Value holds, LaunchContractBreach breach,
+                                   Value first, Value second) {
+  Value kind = arith::ConstantIntOp::create(builder, loc,
+                                            static_cast<int64_t>(breach), 64);
+  return {holds, {kind, first, second}};
+}
+
+void mlir::obs::emitLaunchContractCall(OpBuilder &builder, Location loc,
+                                       func::FuncOp report,
+                                       ArrayRef<RuntimeCheck> checks) {
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIntOp::create(builder, loc, value, 64);
+  };
+  SmallVector<Value> broken = selectFirstFailure(
+      builder, loc, checks,
+      {constant(static_cast<int64_t>(LaunchContractBreach::None)), constant(-1),
+       constant(-1)});
+  func::CallOp::create(builder, loc, report, broken);
+}
+
 FailureOr<func::FuncOp> mlir::obs::getScatterCollisionReport(Operation *op) {
   Type i64 = IntegerType::get(op->getContext(), 64);
   return getOrDeclareRuntimeFunction(

@@ -125,9 +125,8 @@ static SmallVector<RuntimeCheck> emitPremises(ImplicitLocOpBuilder &b,
   };
   auto premise = [&](Value holds, LaunchContractBreach breach, Value first,
                      int64_t second) {
-    premises.push_back(
-        {holds,
-         {constant(static_cast<int64_t>(breach)), first, constant(second)}});
+    premises.push_back(makeLaunchContractCheck(b, b.getLoc(), holds, breach,
+                                               first, constant(second)));
   };
   llvm::DenseMap<Value, ByteSpan> spans;
   auto spanOf = [&](Value memref) {
@@ -221,8 +220,6 @@ void ObsCheckLaunchesPass::runOnOperation() {
         sites.push_back(op);
     }
   });
-  MLIRContext *context = module.getContext();
-  Type i64 = IntegerType::get(context, 64);
   func::FuncOp report;
   for (Operation *site : sites) {
     ImplicitLocOpBuilder b(site->getLoc(), site);
@@ -231,21 +228,12 @@ void ObsCheckLaunchesPass::runOnOperation() {
     if (premises.empty())
       continue;
     if (!report) {
-      FailureOr<func::FuncOp> declared = getOrDeclareRuntimeFunction(
-          module, kLaunchContractFunction,
-          FunctionType::get(context, {i64, i64, i64}, {}));
+      FailureOr<func::FuncOp> declared = getLaunchContractReport(module);
       if (failed(declared))
         return signalPassFailure();
       report = *declared;
     }
-    auto constant = [&](int64_t value) -> Value {
-      return arith::ConstantIntOp::create(b, value, 64);
-    };
-    SmallVector<Value> broken = selectFirstFailure(
-        b, b.getLoc(), premises,
-        {constant(static_cast<int64_t>(LaunchContractBreach::None)),
-         constant(-1), constant(-1)});
-    func::CallOp::create(b, report, broken);
+    emitLaunchContractCall(b, b.getLoc(), report, premises);
     addToStatistic(*this, numChecked, "checked-launches");
   }
 }

@@ -338,25 +338,28 @@ void addArray(obs::Job &job, obs::ArrType type) {
   // Counted with overflow checks: a length or an .npy shape may be any
   // 64-bit number, whose bytes would wrap around to a small count.
   std::optional<uint64_t> bytes = job.getArrayBytes();
+  std::optional<uint64_t> own = 0;
   for (MemRefType storage : obs::getStorageTypes(type)) {
     std::optional<uint64_t> more = obs::getTotalBytesIfCountable(storage);
     bytes =
         bytes && more ? llvm::checkedAddUnsigned(*bytes, *more) : std::nullopt;
+    own = own && more ? llvm::checkedAddUnsigned(*own, *more) : std::nullopt;
   }
+  auto spelled = [&] {
+    std::string text;
+    llvm::raw_string_ostream(text) << type;
+    return text;
+  };
   uint64_t memory = obs_run::getPhysicalMemoryBytes();
-  std::string spelled;
-  llvm::raw_string_ostream(spelled) << type;
   if (!bytes || (memory && *bytes > memory))
     fail("the arrays need " +
          (bytes ? llvm::Twine(*bytes) : llvm::Twine("2^64 or more")) +
          " bytes, more than the " + llvm::Twine(memory) +
-         " bytes of this machine's memory (the last, " + spelled + ")");
-  // The process may have less than the machine (ulimit -v).
-  uint64_t needed = 0;
-  for (MemRefType storage : obs::getStorageTypes(type))
-    needed += obs::getTotalBytesIfCountable(storage).value_or(0);
-  if (!obs_run::canAllocate(needed + 64))
-    fail("cannot allocate the " + llvm::Twine(needed) + " bytes of " + spelled +
+         " bytes of this machine's memory (the last, " + spelled() + ")");
+  // The process may have less than the machine (ulimit -v). The count fits:
+  // it is part of the total above.
+  if (!obs_run::canAllocate(*own + 64))
+    fail("cannot allocate the " + llvm::Twine(*own) + " bytes of " + spelled() +
          ": this process may not have that much memory");
   job.arrays.emplace_back(type);
 }

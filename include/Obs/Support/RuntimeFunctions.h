@@ -110,6 +110,22 @@ SmallVector<Value> selectFirstFailure(OpBuilder &builder, Location loc,
                                       ArrayRef<RuntimeCheck> checks,
                                       ValueRange none);
 
+/// The declaration of obs_launch_contract in the nearest symbol table
+/// around `op`.
+FailureOr<func::FuncOp> getLaunchContractReport(Operation *op);
+
+/// A premise of the launch contract: where `holds` (an i1) fails, `breach`
+/// with `first` and `second` (i64s) is reported.
+RuntimeCheck makeLaunchContractCheck(OpBuilder &builder, Location loc,
+                                     Value holds, LaunchContractBreach breach,
+                                     Value first, Value second);
+
+/// Emits one call of `report` (getLaunchContractReport) with the first of
+/// `checks` (makeLaunchContractCheck) that fails, LaunchContractBreach::None
+/// where none does.
+void emitLaunchContractCall(OpBuilder &builder, Location loc,
+                            func::FuncOp report, ArrayRef<RuntimeCheck> checks);
+
 /// The declaration of obs_scatter_collision in the nearest symbol table
 /// around `op`.
 FailureOr<func::FuncOp> getScatterCollisionReport(Operation *op);

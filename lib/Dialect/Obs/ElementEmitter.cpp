@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/Support/MathExtras.h"
@@ -368,12 +369,7 @@ ElementEmitter::emitChoice(Value cond, TypeRange types,
 
 Value ElementEmitter::emitCheckedIndex(Value index, uint64_t length,
                                        Location at) {
-  auto noLeaf = [](Value) -> std::optional<ConstantIntRanges> {
-    return std::nullopt;
-  };
-  std::optional<ConstantIntRanges> range =
-      valueRange ? inferIntegerRange(index, valueRange)
-                 : inferIntegerRange(index, noLeaf);
+  std::optional<ConstantIntRanges> range = inferRange(index);
   if (range && range->umax().getActiveBits() <= 64 &&
       range->umax().getZExtValue() < length)
     return index;
@@ -416,18 +412,18 @@ Value ElementEmitter::constantIndex(int64_t value) {
 // such ops, which every simulation of the proof lowers and runs, and which
 // arith's folders and canonicalization leave (they know no bounds). So the
 // helpers below apply the identities of unsigned division by constants
-// where the bounds of their operands (upperBound) make them exact,
+// where the bounds of their operands (upperBound, arith's range
+// inference) make them exact,
 // wrap-around included: `(x mod a) mod c = x mod c` when c divides a,
 // `x div c = 0` and `x mod c = x` when x < c, `(x div a) div c = x div ac`,
 // `(k c + v) div c = k + v div c` and `(x div c) c + x mod c = x`.
 
-/// The constant `value` holds, when it is one.
+/// The constant index `value` holds, as the unsigned number it is.
 static std::optional<uint64_t> getConstantIndex(Value value) {
-  APInt constant;
-  if (!matchPattern(value, m_ConstantInt(&constant)) ||
-      constant.getBitWidth() > 64)
+  std::optional<int64_t> constant = getConstantIntValue(value);
+  if (!constant)
     return std::nullopt;
-  return constant.getZExtValue();
+  return static_cast<uint64_t>(*constant);
 }
 
 /// `op`'s operand that is not the constant, and the constant, when `op` is
@@ -453,52 +449,22 @@ static std::optional<uint64_t> multiplyExactly(uint64_t a, uint64_t b) {
   return product;
 }
 
-static std::optional<uint64_t> addExactly(uint64_t a, uint64_t b) {
-  uint64_t sum;
-  if (__builtin_add_overflow(a, b, &sum))
+std::optional<ConstantIntRanges>
+ElementEmitter::inferRange(Value value, unsigned depth) const {
+  auto noLeaf = [](Value) -> std::optional<ConstantIntRanges> {
     return std::nullopt;
-  return sum;
+  };
+  return valueRange ? inferIntegerRange(value, valueRange, depth)
+                    : inferIntegerRange(value, noLeaf, depth);
 }
 
-std::optional<uint64_t> ElementEmitter::upperBound(Value value,
-                                                   unsigned depth) const {
-  if (std::optional<uint64_t> constant = getConstantIndex(value))
-    return constant;
-  if (valueRange)
-    if (std::optional<ConstantIntRanges> range = valueRange(value))
-      return range->umax().getActiveBits() <= 64
-                 ? std::optional(range->umax().getZExtValue())
-                 : std::nullopt;
-  if (depth == 0)
+std::optional<uint64_t> ElementEmitter::upperBound(Value value) const {
+  // Arith's range inference gives a sum or product that may wrap the whole
+  // range, so a largest value below 2^64 - 1 also says it does not wrap.
+  std::optional<ConstantIntRanges> range = inferRange(value, /*depth=*/8);
+  if (!range || range->umax().getActiveBits() > 64 || range->umax().isAllOnes())
     return std::nullopt;
-  if (auto rem = matchByConstant<arith::RemUIOp>(value)) {
-    if (rem->second == 0)
-      return std::nullopt;
-    std::optional<uint64_t> bound = upperBound(rem->first, depth - 1);
-    return std::min(rem->second - 1, bound.value_or(UINT64_MAX));
-  }
-  if (auto div = matchByConstant<arith::DivUIOp>(value)) {
-    if (div->second == 0)
-      return std::nullopt;
-    return upperBound(div->first, depth - 1).value_or(UINT64_MAX) / div->second;
-  }
-  if (auto mul = matchByConstant<arith::MulIOp>(value)) {
-    std::optional<uint64_t> bound = upperBound(mul->first, depth - 1);
-    return bound ? multiplyExactly(*bound, mul->second) : std::nullopt;
-  }
-  if (auto add = value.getDefiningOp<arith::AddIOp>()) {
-    std::optional<uint64_t> lhs = upperBound(add.getLhs(), depth - 1);
-    std::optional<uint64_t> rhs =
-        lhs ? upperBound(add.getRhs(), depth - 1) : std::nullopt;
-    return rhs ? addExactly(*lhs, *rhs) : std::nullopt;
-  }
-  if (auto select = value.getDefiningOp<arith::SelectOp>()) {
-    std::optional<uint64_t> lhs = upperBound(select.getTrueValue(), depth - 1);
-    std::optional<uint64_t> rhs =
-        lhs ? upperBound(select.getFalseValue(), depth - 1) : std::nullopt;
-    return rhs ? std::optional(std::max(*lhs, *rhs)) : std::nullopt;
-  }
-  return std::nullopt;
+  return range->umax().getZExtValue();
 }
 
 bool ElementEmitter::isMultipleOf(Value value, uint64_t divisor) const {
@@ -513,6 +479,18 @@ bool ElementEmitter::isMultipleOf(Value value, uint64_t divisor) const {
     return true;
   std::optional<uint64_t> bound = upperBound(mul->first);
   return bound && multiplyExactly(*bound, mul->second);
+}
+
+std::optional<std::pair<Value, Value>>
+ElementEmitter::splitOffMultiple(Value sum, uint64_t divisor) const {
+  auto add = sum.getDefiningOp<arith::AddIOp>();
+  if (!add)
+    return std::nullopt;
+  if (isMultipleOf(add.getLhs(), divisor))
+    return std::make_pair(add.getLhs(), add.getRhs());
+  if (isMultipleOf(add.getRhs(), divisor))
+    return std::make_pair(add.getRhs(), add.getLhs());
+  return std::nullopt;
 }
 
 Value ElementEmitter::emitIndexArithmetic(Operation *op,
@@ -606,13 +584,9 @@ Value ElementEmitter::divIndex(Value lhs, int64_t rhs) {
       return mulIndex(mul->first, static_cast<int64_t>(mul->second / divisor));
     // (u + v) div c = u div c + v div c where c divides u and the sum does
     // not wrap (its bound is known).
-    if (auto add = lhs.getDefiningOp<arith::AddIOp>(); add && bound) {
-      Value u = add.getLhs(), v = add.getRhs();
-      if (!isMultipleOf(u, divisor))
-        std::swap(u, v);
-      if (isMultipleOf(u, divisor))
-        return addIndex(divIndex(u, rhs), divIndex(v, rhs));
-    }
+    if (auto split = splitOffMultiple(lhs, divisor); split && bound)
+      return addIndex(divIndex(split->first, rhs),
+                      divIndex(split->second, rhs));
   }
   return builder.createOrFold<arith::DivUIOp>(loc, lhs, constantIndex(rhs));
 }
@@ -633,14 +607,9 @@ Value ElementEmitter::remIndex(Value lhs, int64_t rhs) {
       return constantIndex(0);
     // (u + v) mod c = v mod c where c divides u, and the sum does not wrap
     // or c is a power of two (which divides 2^64).
-    if (auto add = lhs.getDefiningOp<arith::AddIOp>();
-        add && (bound || llvm::isPowerOf2_64(divisor))) {
-      Value u = add.getLhs(), v = add.getRhs();
-      if (!isMultipleOf(u, divisor))
-        std::swap(u, v);
-      if (isMultipleOf(u, divisor))
-        return remIndex(v, rhs);
-    }
+    if (auto split = splitOffMultiple(lhs, divisor);
+        split && (bound || llvm::isPowerOf2_64(divisor)))
+      return remIndex(split->second, rhs);
   }
   return builder.createOrFold<arith::RemUIOp>(loc, lhs, constantIndex(rhs));
 }

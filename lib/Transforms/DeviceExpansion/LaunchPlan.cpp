@@ -97,36 +97,24 @@ mlir::obs::device_expansion::emitSortLengthsCheck(DeviceSortOp sort) {
   };
   if (llvm::none_of(memrefs, needsCheck))
     return success();
-  ImplicitLocOpBuilder b(sort.getLoc(), sort);
-  Type i64 = b.getI64Type();
-  FailureOr<func::FuncOp> report = getOrDeclareRuntimeFunction(
-      SymbolTable::getNearestSymbolTable(b.getInsertionBlock()->getParentOp()),
-      kLaunchContractFunction,
-      FunctionType::get(b.getContext(), {i64, i64, i64}, {}));
+  FailureOr<func::FuncOp> report = getLaunchContractReport(sort);
   if (failed(report))
     return failure();
-  auto constant = [&](int64_t value) -> Value {
-    return arith::ConstantIntOp::create(b, value, 64);
-  };
+  ImplicitLocOpBuilder b(sort.getLoc(), sort);
   Value length = lengthOf(b, memrefs.front());
   SmallVector<RuntimeCheck> checks;
   for (auto [index, memref] : llvm::enumerate(memrefs)) {
     if (!needsCheck(memref))
       continue;
     Value own = lengthOf(b, memref);
-    Value holds =
-        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, own, length);
-    checks.push_back(
-        {holds,
-         {constant(
-              static_cast<int64_t>(LaunchContractBreach::SortLengthsDiffer)),
-          constant(index), arith::IndexCastOp::create(b, i64, own)}});
+    checks.push_back(makeLaunchContractCheck(
+        b, b.getLoc(),
+        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, own, length),
+        LaunchContractBreach::SortLengthsDiffer,
+        arith::ConstantIntOp::create(b, index, 64),
+        arith::IndexCastOp::create(b, b.getI64Type(), own)));
   }
-  SmallVector<Value> broken = selectFirstFailure(
-      b, b.getLoc(), checks,
-      {constant(static_cast<int64_t>(LaunchContractBreach::None)), constant(-1),
-       constant(-1)});
-  func::CallOp::create(b, *report, broken);
+  emitLaunchContractCall(b, b.getLoc(), *report, checks);
   return success();
 }
 

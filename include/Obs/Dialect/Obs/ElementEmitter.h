@@ -198,15 +198,6 @@ public:
   /// `operands`, through the helpers above; null for any other op.
   Value emitIndexArithmetic(Operation *op, const IRMapping &operands);
 
-  /// The largest value `value` can take as an unsigned index, from the
-  /// constants, remainders, quotients, products, sums and selects that
-  /// compute it and the ranges setValueRange gives; none where unknown.
-  std::optional<uint64_t> upperBound(Value value, unsigned depth = 8) const;
-  /// Whether `value` is a multiple of `divisor` (above 0) as the 64-bit
-  /// index it is: a constant multiple, or a product by one that does not
-  /// wrap (or wraps, for a power of two).
-  bool isMultipleOf(Value value, uint64_t divisor) const;
-
   /// A scope of bindings and emitted values. Values emitted inside it are
   /// forgotten when it ends, so code emitted in a nested block (an scf.if
   /// branch, a loop body) is never reused where it does not dominate.
@@ -239,6 +230,20 @@ private:
   static bool stopsAt(const Bindings &scope, Value value);
 
   Value lookupScalar(Value value) const;
+  /// The range of `value` by inferIntegerRange within `depth` ops, with
+  /// the ranges setValueRange gives.
+  std::optional<ConstantIntRanges> inferRange(Value value,
+                                              unsigned depth = 16) const;
+  /// The largest value `value` can take as an unsigned index, by
+  /// inferRange; none where unknown or where it may wrap (2^64 - 1).
+  std::optional<uint64_t> upperBound(Value value) const;
+  /// Whether `value` is a multiple of `divisor` (above 0) as the 64-bit
+  /// index it is: a constant multiple, or a product by one that does not
+  /// wrap (or wraps, for a power of two).
+  bool isMultipleOf(Value value, uint64_t divisor) const;
+  /// `sum`, an addition, as (a multiple of `divisor`, the other addend).
+  std::optional<std::pair<Value, Value>>
+  splitOffMultiple(Value sum, uint64_t divisor) const;
   const LeafReader *lookupArray(Value value) const;
   /// Reports `message` at `culprit` (once) and returns poison of `types`.
   SmallVector<Value> fail(Value culprit, const Twine &message, TypeRange types);
