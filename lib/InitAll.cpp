@@ -28,6 +28,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/MemRef/Transforms/RuntimeOpVerification.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -60,6 +61,9 @@ void mlir::obs::registerAllDialects(DialectRegistry &registry) {
   // index arithmetic.
   arith::registerValueBoundsOpInterfaceExternalModels(registry);
   memref::registerValueBoundsOpInterfaceExternalModels(registry);
+  // The checks host functions' memory accesses and views get as they run
+  // (obs-check-host-memory).
+  memref::registerRuntimeVerifiableOpInterfaceExternalModels(registry);
   // PTX through gpu-module-to-binary, and the JIT.
   NVVM::registerNVVMTargetInterfaceExternalModels(registry);
   registerBuiltinDialectTranslation(registry);

@@ -58,6 +58,9 @@ void mlir::obs::buildHostToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlow());
+  // The host functions' checks (obs-check-host-memory) call the runner's
+  // report where they fail, once their loops are branches.
+  pm.addPass(createObsLowerHostChecks());
   // expm1 and log1p through libm: convert-math-to-llvm loses their
   // precision where they have it.
   pm.addPass(createObsPreciseMathToLibm());
@@ -85,7 +88,9 @@ void mlir::obs::buildReferencePipeline(OpPassManager &pm) {
   // The oracle runs kernels as written, but only kernels that the GPU
   // targets would run without a race: they are proved as they would be
   // there, on a copy, and nothing is changed. Element code means what it
-  // means on every target before anything folds.
+  // means on every target before anything folds. Host functions check
+  // their accesses as they run, as written.
+  pm.addPass(createObsCheckHostMemory());
   pm.addPass(createObsDefineElementCode());
   pm.addPass(createObsExpandDevice());
   pm.addPass(createObsDeduplicateKernels());
@@ -123,6 +128,9 @@ mlir::obs::describeRefinementPass(RefinementPass pass) {
 
 void mlir::obs::buildOptimizePipeline(OpPassManager &pm,
                                       const OptimizePipelineOptions &options) {
+  // The host functions' accesses as written, before obs adds host code of
+  // its own.
+  pm.addPass(createObsCheckHostMemory());
   // Element code's meaning, before anything folds it.
   pm.addPass(createObsDefineElementCode());
   // Device-level ops become kernels, which are refined like any other.
@@ -188,7 +196,8 @@ void mlir::obs::buildKernelsToGPUPipeline(OpPassManager &pm,
                                           bool recordLaunches,
                                           bool guardEmptyGrids,
                                           bool runTimeChecks) {
-  // Nothing left to do after obs-optimize, which does both first.
+  // Nothing left to do after obs-optimize, which does all three first.
+  pm.addPass(createObsCheckHostMemory());
   pm.addPass(createObsDefineElementCode());
   pm.addPass(createObsExpandDevice());
   pm.addPass(createObsDeduplicateKernels());

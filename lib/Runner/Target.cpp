@@ -205,6 +205,13 @@ static void reportLaunchContract(int64_t breach, int64_t first,
   std::abort();
 }
 
+/// The runner's own report of a failed host check, where the tool gives
+/// none.
+static void reportHostCheck(const char *message) {
+  llvm::errs() << "obs: " << message << "\n";
+  std::abort();
+}
+
 /// `value` rounded to bfloat16, to nearest even, as APFloat (MLIR's and
 /// LLVM's constant folding) and PTX's cvt.rn.bf16 round it: subnormals
 /// kept. x86's vcvtneps2bf16 flushes them, so the JIT leaves that
@@ -241,6 +248,8 @@ mlir::obs::runner::getRuntimeSymbols(const RuntimeReports &reports,
   add(kArgumentContractFunction, reports.argumentContract);
   add(kLaunchContractFunction,
       reports.launchContract ? reports.launchContract : &reportLaunchContract);
+  add(kHostCheckFunction,
+      reports.hostCheck ? reports.hostCheck : &reportHostCheck);
   // LLVM's libcalls for float to bfloat16 where no instruction is used.
   add("__truncsfbf2", &roundToBFloat16<float>);
   add("__truncdfbf2", &roundToBFloat16<double>);

@@ -49,6 +49,10 @@ void reportLaunchContract(int64_t breach, int64_t first, int64_t second) {
   fail("error: " + obs::describeLaunchContractBreach(breach, first, second));
 }
 
+void reportHostCheck(const char *message) {
+  fail("error: " + llvm::Twine(message));
+}
+
 } // namespace
 
 const obs::RuntimeReports &obs_run::getRunReports() {
@@ -57,6 +61,7 @@ const obs::RuntimeReports &obs_run::getRunReports() {
                                               reportArgumentContract,
                                               [](const char *deviceFailure) { fail(deviceFailure); },
                                               reportUnknownFree,
-                                              reportLaunchContract};
+                                              reportLaunchContract,
+                                              reportHostCheck};
   return reports;
 }

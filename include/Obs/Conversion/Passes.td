@@ -200,6 +200,22 @@ def ObsVerifyHostCode : Pass<"obs-verify-host-code", "::mlir::ModuleOp"> {
   }];
 }
 
+def ObsLowerHostChecks : Pass<"obs-lower-host-checks", "::mlir::ModuleOp"> {
+  let summary = "Lower host functions' cf.assert to a call of the runner's "
+                "obs_host_check";
+  let description = [{
+    The checks `obs-check-host-memory` adds (and any `cf.assert` a host
+    function holds) branch, where they fail, to one call of the runner's
+    `void obs_host_check(ptr message)` with the assert's message, which
+    stops the run with that one line and exit status 1 (obs-run), where
+    upstream's lowering of `cf.assert` prints and aborts. Part of the host
+    pipeline, after scf is lowered to cf and before cf is lowered to LLVM.
+  }];
+  let dependentDialects = ["::mlir::cf::ControlFlowDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 def ObsRenameLibrarySymbols
     : Pass<"obs-rename-library-symbols", "::mlir::ModuleOp"> {
   let summary = "Rename host functions named like C library functions";

@@ -55,6 +55,11 @@ constexpr llvm::StringLiteral kArgumentContractFunction =
 /// returns; otherwise it does not.
 constexpr llvm::StringLiteral kLaunchContractFunction = "obs_launch_contract";
 
+/// `void obs_host_check(ptr message)`: a check of a host function's
+/// (obs-check-host-memory's, or a cf.assert of its own) failed; `message`,
+/// a C string, says where and what. The call does not return.
+constexpr llvm::StringLiteral kHostCheckFunction = "obs_host_check";
+
 /// The most blocks a grid may have: CUDA's limit on a grid's x dimension.
 constexpr int64_t kMostGridBlocks = 2147483647;
 

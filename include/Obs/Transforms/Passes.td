@@ -830,6 +830,45 @@ def ObsExpandRoundedDivisions
   ];
 }
 
+def ObsCheckHostMemory : Pass<"obs-check-host-memory", "::mlir::ModuleOp"> {
+  let summary = "Check host functions' memory accesses and views as they "
+                "run, and refuse their writes into constant globals";
+  let description = [{
+    Kernels prove every place they read and write; host functions
+    (`func.func`) index their memrefs with values only the run knows. Each
+    op of a host function that MLIR can check as it runs
+    (`RuntimeVerifiableOpInterface`: `memref.load`, `memref.store`, the
+    atomics, `memref.copy` between memrefs of different lengths,
+    `memref.cast`, `memref.expand_shape`, `memref.dim`) gets that check
+    before it, and each view it makes (`memref.subview`,
+    `memref.reinterpret_cast`, `memref.view`) obs's own after it: its
+    elements within its source's bytes, computed in i128 so that nothing
+    wraps, and a subview's places within each dimension of its source
+    (LLVM 22's check of a subview at a run-time offset crashes, and it has
+    none for the other two). Each check is a `cf.assert` whose message is
+    the op's location,
+    its name and what failed. `obs-lower-host-checks` makes each failed
+    check one call of the runner's `obs_host_check`, which stops the run
+    with that message (Obs/Support/RuntimeFunctions.h) on every target.
+
+    A store, atomic or copy into a constant global is an error here: the
+    memory is read-only, and the JIT's code may keep its constants.
+
+    A host function is checked once, and marked `obs.host_checked`: every
+    pipeline runs this pass first, on the program as written, before
+    device-level ops are expanded into host code obs builds (whose places
+    obs computes itself), and a program obs-optimize refined is not checked
+    again when it is lowered.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::memref::MemRefDialect"];
+  let statistics = [
+    Statistic<"numChecked", "checked-ops",
+              "host ops given a check as they run">,
+  ];
+}
+
 def ObsVerifyReference : Pass<"obs-verify-reference", "::mlir::ModuleOp"> {
   let summary = "Prove a module's kernels and launches as the GPU targets "
                 "would, without changing it";

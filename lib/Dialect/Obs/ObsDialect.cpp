@@ -189,11 +189,43 @@ void SyncPlanAttr::print(AsmPrinter &printer) const {
   printer << '>';
 }
 
+/// Checks the attributes obs puts on host code and modules; none where
+/// `name` is not one of them.
+static std::optional<LogicalResult>
+verifyHostCodeAttribute(Operation *op, StringRef name, Attribute value) {
+  auto misplaced = [&](StringRef what) {
+    return op->emitError() << "'" << name << "' " << what;
+  };
+  if (name == ObsDialect::HostMemorySharedAttrHelper::getNameStr()) {
+    if (!isa<UnitAttr>(value) || !isa<ModuleOp>(op))
+      return misplaced("is a unit attribute on a module");
+    return success();
+  }
+  if (name == ObsDialect::HostCheckedAttrHelper::getNameStr()) {
+    // Named, not cast: the dialect does not depend on func's.
+    if (!isa<UnitAttr>(value) || op->getName().getStringRef() != "func.func")
+      return misplaced("is a unit attribute on a host func.func");
+    return success();
+  }
+  if (name == ObsDialect::RecordedLaunchesAttrHelper::getNameStr()) {
+    auto names = dyn_cast<ArrayAttr>(value);
+    if (!names || !isa<ModuleOp>(op) ||
+        !llvm::all_of(
+            names, [](Attribute name) { return isa<FlatSymbolRefAttr>(name); }))
+      return misplaced("is an array of kernel symbols on a module");
+    return success();
+  }
+  return std::nullopt;
+}
+
 /// Checks the plan's attributes other than launch_overlaps.
 static LogicalResult verifyPlanAttribute(Operation *op,
                                          NamedAttribute attribute) {
   StringRef name = attribute.getName().strref();
   Attribute value = attribute.getValue();
+  if (std::optional<LogicalResult> host =
+          verifyHostCodeAttribute(op, name, value))
+    return *host;
   auto misplaced = [&](StringRef what) {
     return op->emitError() << "'" << name << "' " << what;
   };
@@ -302,11 +334,6 @@ static LogicalResult verifyPlanAttribute(Operation *op,
       return misplaced("is a unit attribute");
     return success();
   }
-  if (name == ObsDialect::HostMemorySharedAttrHelper::getNameStr()) {
-    if (!isa<UnitAttr>(value) || !isa<ModuleOp>(op))
-      return misplaced("is a unit attribute on a module");
-    return success();
-  }
   if (name == ObsDialect::DataAttrHelper::getNameStr()) {
     // Named, not cast: the dialect does not depend on gpu's.
     if (!isa<UnitAttr>(value) || op->getName().getStringRef() != "gpu.block_id")
@@ -317,14 +344,6 @@ static LogicalResult verifyPlanAttribute(Operation *op,
     // Named, not cast: the dialect does not depend on memref's.
     if (!isa<UnitAttr>(value) || op->getName().getStringRef() != "memref.store")
       return misplaced("is a unit attribute on a memref.store");
-    return success();
-  }
-  if (name == ObsDialect::RecordedLaunchesAttrHelper::getNameStr()) {
-    auto names = dyn_cast<ArrayAttr>(value);
-    if (!names || !isa<ModuleOp>(op) ||
-        !llvm::all_of(
-            names, [](Attribute name) { return isa<FlatSymbolRefAttr>(name); }))
-      return misplaced("is an array of kernel symbols on a module");
     return success();
   }
   if (name == ObsDialect::AbsentAttrHelper::getNameStr() ||

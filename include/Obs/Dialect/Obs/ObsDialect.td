@@ -57,6 +57,10 @@ def Obs_Dialect : Dialect {
   //  - host_memory_shared, on a module lowered for the cuda target whose host
   //    code reads or writes memory itself: its memory is the kind host and
   //    device share (obs-host-memory-to-gpu), its arguments' included;
+  //  - host_checked, on a host func.func whose memref accesses and views
+  //    obs-check-host-memory has given their run-time checks: they are
+  //    not given them again (a program obs-optimize refined, lowered
+  //    later), and code obs adds to the function later is obs's own;
   //  - recorded_launches, on a module instrumented by obs-record-launches:
   //    the names of the kernels its records number;
   //  - data, on a lowered gpu.block_id: the block index as the kernel's own
@@ -118,6 +122,7 @@ def Obs_Dialect : Dialect {
     "::mlir::IntegerAttr":$owner_index,
     "::mlir::UnitAttr":$arena,
     "::mlir::UnitAttr":$host_memory_shared,
+    "::mlir::UnitAttr":$host_checked,
     "::mlir::UnitAttr":$data,
     "::mlir::UnitAttr":$checked_scatter,
     "::mlir::IntegerAttr":$register_read,

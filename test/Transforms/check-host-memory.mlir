@@ -1,0 +1,89 @@
+// RUN: obs-opt %s -split-input-file -verify-diagnostics --obs-check-host-memory | FileCheck %s
+// Run twice, a function is checked once (obs.host_checked).
+// RUN: obs-opt %s -split-input-file -verify-diagnostics --obs-check-host-memory --obs-check-host-memory | FileCheck %s --check-prefix=TWICE
+
+// Tests of lib/Transforms/CheckHostMemory.cpp: a host function's accesses
+// and views get run-time checks whose messages name the op's line;
+// test/obs-run/host-memory.test runs them.
+
+// A load and a store: each index against its memref's size, before the
+// access.
+// CHECK-LABEL: func.func @access
+// CHECK-SAME: attributes {obs.host_checked}
+// CHECK: cf.assert %{{.*}}, "{{.*}}check-host-memory.mlir:[[# @LINE + 8]]:8: 'memref.load' op reads outside its memref"
+// CHECK-NEXT: memref.load
+// CHECK: cf.assert %{{.*}}, "{{.*}}check-host-memory.mlir:[[# @LINE + 7]]:3: 'memref.store' op writes outside its memref"
+// CHECK-NEXT: memref.store
+// TWICE-LABEL: func.func @access
+// TWICE-COUNT-2: cf.assert
+// TWICE-NOT: cf.assert
+func.func @access(%m: memref<?xi32>, %i: index) {
+  %x = memref.load %m[%i] : memref<?xi32>
+  memref.store %x, %m[%i] : memref<?xi32>
+  return
+}
+
+// -----
+
+// A subview: after it, its bytes within its source's and its places
+// within the source's dimension.
+// CHECK-LABEL: func.func @subview
+// TWICE-LABEL: func.func @subview
+// CHECK: %[[VIEW:.*]] = memref.subview
+// CHECK: memref.extract_strided_metadata %[[VIEW]]
+// CHECK: memref.dim %arg0, %c0
+// CHECK: cf.assert %{{.*}}, "{{.*}}:[[# @LINE + 2]]:8: 'memref.subview' op views places outside the memref it views"
+func.func @subview(%m: memref<?xi32>, %at: index, %n: index) {
+  %v = memref.subview %m[%at] [%n] [1] : memref<?xi32> to memref<?xi32, strided<[1], offset: ?>>
+  return
+}
+
+// -----
+
+// memref.view and reinterpret_cast, which upstream does not check.
+// CHECK-LABEL: func.func @views
+// CHECK: memref.view
+// CHECK: memref.extract_strided_metadata
+// CHECK: cf.assert %{{.*}}, "{{.*}}'memref.view' op views places outside the memref it views"
+// CHECK: memref.reinterpret_cast
+// CHECK: memref.extract_strided_metadata
+// CHECK: cf.assert %{{.*}}, "{{.*}}'memref.reinterpret_cast' op views places outside the memref it views"
+func.func @views(%bytes: memref<?xi8>, %shift: index, %n: index, %m: memref<?xi32>) {
+  %v = memref.view %bytes[%shift][%n] : memref<?xi8> to memref<?xi32>
+  %r = memref.reinterpret_cast %m to offset: [%shift], sizes: [%n], strides: [1] : memref<?xi32> to memref<?xi32, strided<[1], offset: ?>>
+  return
+}
+
+// -----
+
+// A copy between memrefs of run-time lengths: the lengths agree.
+// CHECK-LABEL: func.func @copy
+// CHECK: cf.assert %{{.*}}, "{{.*}}'memref.copy' op size of 0-th source/target dim does not match"
+// CHECK-NEXT: memref.copy
+func.func @copy(%a: memref<?xi32>, %b: memref<?xi32>) {
+  memref.copy %a, %b : memref<?xi32> to memref<?xi32>
+  return
+}
+
+// -----
+
+// Kernels and external functions are not host code to check.
+// CHECK-LABEL: func.func private @external
+// CHECK-NOT: obs.host_checked
+func.func private @external(memref<?xi32>)
+
+// -----
+
+// Writes into a constant global are refused, through views too.
+memref.global "private" constant @table : memref<4xi32> = dense<[1, 2, 3, 4]>
+func.func @write_constant(%x: i32) {
+  %c0 = arith.constant 0 : index
+  %t = memref.get_global @table : memref<4xi32>
+  // expected-error @below {{'memref.store' op writes into a constant global, which is read-only}}
+  memref.store %x, %t[%c0] : memref<4xi32>
+  %v = memref.subview %t[1] [2] [1] : memref<4xi32> to memref<2xi32, strided<[1], offset: 1>>
+  %w = memref.alloc() : memref<2xi32>
+  // expected-error @below {{'memref.copy' op writes into a constant global, which is read-only}}
+  memref.copy %w, %v : memref<2xi32> to memref<2xi32, strided<[1], offset: 1>>
+  return
+}
