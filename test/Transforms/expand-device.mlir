@@ -164,7 +164,13 @@ func.func @quotients(%in: memref<?xi32>, %out: memref<?xi32>) {
 // CHECK: arith.addf %[[X]], %[[F]] : f32
 // CHECK-LABEL: func.func @shifted(
 // CHECK-SAME: %[[IN:.*]]: memref<?xf32>, %[[BY:.*]]: memref<1xi32>, %[[OUT:.*]]: memref<?xf32>
-// CHECK: obs.launch @shifted_device_map_map_tile grid(%{{.*}}) ins(%[[IN]], %[[BY]] : memref<?xf32>, memref<1xi32>) outs(%[[OUT]] : memref<?xf32>)
+// The output as its first n elements, n the input's length: a longer
+// output's places past n are left as they were.
+// CHECK: %[[N:.*]] = memref.dim %[[IN]]
+// CHECK: %[[OWN:.*]] = memref.dim %[[OUT]]
+// CHECK: %[[FIRST:.*]] = arith.minui %[[N]], %[[OWN]] : index
+// CHECK: %[[VIEW:.*]] = memref.subview %[[OUT]][0] [%[[FIRST]]] [1]
+// CHECK: obs.launch @shifted_device_map_map_tile grid(%{{.*}}) ins(%[[IN]], %[[BY]] : memref<?xf32>, memref<1xi32>) outs(%[[VIEW]] : memref<?xf32, strided<[1]>>)
 func.func @shifted(%in: memref<?xf32>, %by: memref<1xi32>, %out: memref<?xf32>) {
   obs.device_map ins(%in : memref<?xf32>) scalars(%by : memref<1xi32>) outs(%out : memref<?xf32>) {
   ^bb0(%x: f32, %s: i32):

@@ -7,6 +7,7 @@
 
 #include "LaunchPlan.h"
 #include "Obs/Support/RuntimeFunctions.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace mlir::obs;
@@ -80,6 +81,33 @@ uint64_t mlir::obs::device_expansion::mostLength(Value memref) {
 Value mlir::obs::device_expansion::lengthOf(ImplicitLocOpBuilder &b,
                                             Value memref) {
   return b.createOrFold<memref::DimOp>(memref, 0);
+}
+
+SmallVector<Value>
+mlir::obs::device_expansion::viewFirstElements(ImplicitLocOpBuilder &b,
+                                               ValueRange outputs, Value length,
+                                               ValueRange inputs) {
+  std::optional<int64_t> knownLength = getConstantIntValue(length);
+  SmallVector<Value> viewed;
+  for (Value output : outputs) {
+    auto type = cast<MemRefType>(output.getType());
+    int64_t size = type.getDimSize(0);
+    bool holdsLength =
+        llvm::is_contained(inputs, output) ||
+        (knownLength && !ShapedType::isDynamic(size) && size <= *knownLength);
+    if (holdsLength || type.getRank() != 1) {
+      viewed.push_back(output);
+      continue;
+    }
+    // Its first min(length, its own length): a shorter output is written
+    // up to its end, as before.
+    Value first = b.createOrFold<arith::MinUIOp>(length, lengthOf(b, output));
+    viewed.push_back(memref::SubViewOp::create(
+        b, output, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
+        ArrayRef<OpFoldResult>{first},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1)}));
+  }
+  return viewed;
 }
 
 LogicalResult

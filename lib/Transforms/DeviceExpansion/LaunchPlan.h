@@ -245,6 +245,17 @@ uint64_t mostLength(Value memref);
 
 Value lengthOf(ImplicitLocOpBuilder &b, Value memref);
 
+/// `outputs` as a device op that computes its first `length` elements
+/// writes them: each output that may hold more than `length` elements, as
+/// its first `length` (a subview; an output that is one of `inputs` holds
+/// `length` already). A launch writes its output's tiles whole, and the
+/// places past `length` were written with what the last tile computed
+/// for absent elements (a scan's last prefix, a map's zeros), where the
+/// op leaves them as they were.
+SmallVector<Value> viewFirstElements(ImplicitLocOpBuilder &b,
+                                     ValueRange outputs, Value length,
+                                     ValueRange inputs);
+
 /// Checks, as the host code runs before `sort`, that each of its memrefs
 /// (ins, then outs) holds as many elements as its first input, where
 /// their types do not already say so: the first that does not stops the

@@ -114,10 +114,12 @@ void MapPlan::expand(DeviceMapOp map) {
   for (unsigned index = scalars.size(); index < arguments.size(); ++index)
     kernel.setArgAttr(index, global.getName(), UnitAttr::get(op->getContext()));
   ImplicitLocOpBuilder b(op->getLoc(), op);
-  Value tiles = ceilTiles(b, lengthOf(b, map.getInputs().front()));
+  Value length = lengthOf(b, map.getInputs().front());
+  Value tiles = ceilTiles(b, length);
   SmallVector<Value> inputs(map.getInputs());
   llvm::append_range(inputs, map.getScalars());
-  launch(b, kernel, tiles, inputs, map.getOutputs());
+  launch(b, kernel, tiles, inputs,
+         viewFirstElements(b, map.getOutputs(), length, map.getInputs()));
 }
 
 void mlir::obs::populateDeviceMapExpansionPatterns(

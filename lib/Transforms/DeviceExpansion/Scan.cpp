@@ -106,7 +106,9 @@ void mlir::obs::populateDeviceScanExpansionPatterns(
       patterns.getContext(), options,
       [](FoldPlan &plan, ImplicitLocOpBuilder &b, DeviceScanOp scan,
          Value length, uint64_t most) {
-        plan.emitScan(b, scan.getKind(), scan.getInputs(), scan.getOutputs(),
-                      length, most, /*active=*/Value());
+        plan.emitScan(
+            b, scan.getKind(), scan.getInputs(),
+            viewFirstElements(b, scan.getOutputs(), length, scan.getInputs()),
+            length, most, /*active=*/Value());
       });
 }

@@ -238,7 +238,8 @@ def Obs_DeviceMapOp : Obs_DeviceOp<"device_map"> {
     each output; it is applied to present elements only (a division by an
     element cannot trap on a place that is not there). The other `ins` and
     `outs` should hold `n` elements too: one that is shorter is read as
-    zeros past its end and written only up to its end. `scalars` are
+    zeros past its end and written only up to its end; an output that is
+    longer keeps its places from `n` on as they were. `scalars` are
     broadcast: every element reads the same value, such as a reduction's
     result, which lives on the device.
     `--obs-expand-device` turns it into a launch of one kernel over tiles of
@@ -322,7 +323,8 @@ def Obs_DeviceScanOp : Obs_DeviceOp<"device_scan"> {
   let description = [{
     `inclusive`: `out[i] = e ⊕ a[0] ⊕ ... ⊕ a[i]`; `exclusive`:
     `out[i] = e ⊕ a[0] ⊕ ... ⊕ a[i-1]` (so `out[0] = e`), for every `i`
-    below `n`, the length of the inputs at run time, an associative `⊕`
+    below `n`, the length of the inputs at run time (an output's places
+    from `n` on are left as they were), an associative `⊕`
     given by the region (the earlier element's scalars, then the later
     one's) and its identity `e`. `⊕` need not be commutative (a recurrence
     is a scan over affine maps). `--obs-expand-device` lowers it to
