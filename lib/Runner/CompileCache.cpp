@@ -10,6 +10,7 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/xxhash.h"
+#include "llvm/TargetParser/Host.h"
 
 using namespace mlir;
 using namespace mlir::obs;
@@ -58,7 +59,16 @@ std::string CompileCache::getKey(ModuleOp module, StringRef pipeline) const {
     return "";
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << buildIdentity() << "\n" << pipeline << "\n";
+  // The host's processor and its features: object code compiled for one
+  // (AVX-512) may not run on another sharing the cache directory.
+  os << buildIdentity() << "\n" << llvm::sys::getHostCPUName() << "\n";
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  SmallVector<StringRef> enabled;
+  for (const auto &feature : features)
+    if (feature.getValue())
+      enabled.push_back(feature.getKey());
+  llvm::sort(enabled);
+  os << llvm::join(enabled, ",") << "\n" << pipeline << "\n";
   // Locations too: they are in the code's messages.
   module->print(os, OpPrintingFlags().enableDebugInfo().printGenericOpForm());
   llvm::XXH128_hash_t hash = llvm::xxh3_128bits(
@@ -74,33 +84,61 @@ std::string CompileCache::pathOf(StringRef key, Entry entry) const {
   return std::string(path);
 }
 
-/// Every entry ends in a line of this tag and the SHA-256 of what comes
-/// before it, in hex (what `sha256sum` prints, so that a test can write an
-/// entry): an entry damaged on disk (a flipped byte in object code ran as
-/// other code, a damaged bytecode hung its reader) fails the check and is a
-/// miss.
+/// Every entry ends in a line of the first tag and its key, then a line of
+/// the second and the SHA-256 of all that comes before it, in hex (what
+/// `sha256sum` prints, so that a test can write an entry). An entry damaged
+/// on disk (a flipped byte in object code ran as other code, a damaged
+/// bytecode hung its reader) fails the check, and so does another key's
+/// entry copied under this one's name (it ran as the other program): each
+/// is a miss.
+static constexpr llvm::StringLiteral kKeyTag = "obs-key ";
 static constexpr llvm::StringLiteral kChecksumTag = "obs-sha256 ";
-static constexpr size_t kTrailerBytes = kChecksumTag.size() + 64 + 1;
 
-/// The trailer of `content`: the tag, its hash and a newline.
-static std::string getTrailer(StringRef content) {
-  std::array<uint8_t, 32> hash = llvm::SHA256::hash(ArrayRef(
-      reinterpret_cast<const uint8_t *>(content.data()), content.size()));
-  return (kChecksumTag + llvm::toHex(hash, /*LowerCase=*/true) + "\n").str();
+/// The bytes of the trailer after an entry's content, for `key`.
+static size_t getTrailerBytes(StringRef key) {
+  return kKeyTag.size() + key.size() + 1 + kChecksumTag.size() + 64 + 1;
 }
+
+/// The trailer of `content` stored for `key`: its key line, then the tag,
+/// the hash of the content and key line, and a newline.
+static std::string getTrailer(StringRef content, StringRef key) {
+  std::string keyLine = (kKeyTag + key + "\n").str();
+  llvm::SHA256 hasher;
+  hasher.update(content);
+  hasher.update(keyLine);
+  std::array<uint8_t, 32> hash = hasher.final();
+  return keyLine +
+         (kChecksumTag + llvm::toHex(hash, /*LowerCase=*/true) + "\n").str();
+}
+
+/// The most bytes an entry may hold: a program's object code or bytecode is
+/// far smaller. Larger, or not a regular file (a FIFO, which blocked the
+/// read forever; a link to /dev/zero, read until memory ran out), it is a
+/// miss before it is read.
+static constexpr uint64_t kMostEntryBytes = uint64_t(1) << 30;
 
 std::unique_ptr<llvm::MemoryBuffer> CompileCache::load(StringRef key,
                                                        Entry entry) const {
   if (!isEnabled())
     return nullptr;
+  std::string path = pathOf(key, entry);
+  llvm::sys::fs::file_status status;
+  if (llvm::sys::fs::status(path, status) ||
+      !llvm::sys::fs::is_regular_file(status) ||
+      status.getSize() > kMostEntryBytes)
+    return nullptr;
+  // The file is read as it is now, not mapped: another process may replace
+  // it (atomically, by rename) meanwhile.
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      llvm::MemoryBuffer::getFile(pathOf(key, entry), /*IsText=*/false,
-                                  /*RequiresNullTerminator=*/false);
-  if (!buffer || (*buffer)->getBufferSize() <= kTrailerBytes)
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false,
+                                  /*IsVolatile=*/true);
+  size_t trailerBytes = getTrailerBytes(key);
+  if (!buffer || (*buffer)->getBufferSize() <= trailerBytes)
     return nullptr;
   StringRef stored = (*buffer)->getBuffer();
-  StringRef content = stored.drop_back(kTrailerBytes);
-  if (stored.take_back(kTrailerBytes) != getTrailer(content))
+  StringRef content = stored.drop_back(trailerBytes);
+  if (stored.take_back(trailerBytes) != getTrailer(content, key))
     return nullptr;
   return llvm::MemoryBuffer::getMemBufferCopy(content,
                                               (*buffer)->getBufferIdentifier());
@@ -125,7 +163,7 @@ void CompileCache::store(StringRef key,
           llvm::MemoryBuffer::getFile(temporary, /*IsText=*/false,
                                       /*RequiresNullTerminator=*/false);
       written && (*written)->getBufferSize() > 0) {
-    std::string trailer = getTrailer((*written)->getBuffer());
+    std::string trailer = getTrailer((*written)->getBuffer(), key);
     written->reset();
     std::error_code error;
     {

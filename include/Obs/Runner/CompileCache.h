@@ -10,9 +10,12 @@
 // LLVM's optimisation.
 //
 // Entries are written to a temporary file and renamed into place, so that
-// runs in parallel never read half an entry. Each ends in a hash of its
-// content, checked as it is loaded: an entry damaged on disk, like one that
-// cannot be loaded, is a miss, and is written again.
+// runs in parallel never read half an entry. Each ends in its key and a
+// hash of its content and key, checked as it is loaded: an entry damaged
+// on disk, another key's entry under this one's name, one that is not a
+// regular file or is implausibly large, like one that cannot be loaded, is
+// a miss, and is written again. The key holds the host's processor and
+// features, for the object code compiled for them.
 //
 //===----------------------------------------------------------------------===//
 
