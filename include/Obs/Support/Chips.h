@@ -28,6 +28,12 @@ inline std::optional<unsigned> getChipNumber(llvm::StringRef chip) {
   return number;
 }
 
+/// Whether obs emits PTX for `chip`: an `sm_XX` of at least kOldestChip.
+inline bool isPTXChip(llvm::StringRef chip) {
+  std::optional<unsigned> number = getChipNumber(chip);
+  return number && *number >= kOldestChip;
+}
+
 } // namespace mlir::obs
 
 #endif // OBS_SUPPORT_CHIPS_H

@@ -98,6 +98,20 @@ bool pointsIntoKernelArgument(Value pointer) {
 struct ObsNVVMReductionsPass
     : mlir::obs::impl::ObsNVVMReductionsBase<ObsNVVMReductionsPass> {
   using ObsNVVMReductionsBase::ObsNVVMReductionsBase;
+
+  /// The PTX pipeline's one look at its chip before NVPTX, which stops
+  /// with a stack dump on one too old (obs-run checks its --chip itself):
+  /// once, before any gpu.module, so that a module without one is no
+  /// reason to take a bad chip.
+  LogicalResult initialize(MLIRContext *context) override {
+    if (chip.empty() || isPTXChip(chip))
+      return success();
+    return emitError(UnknownLoc::get(context))
+           << "obs-nvvm-reductions: chip '" << chip
+           << "' is not one obs emits PTX for: an NVPTX architecture sm_"
+           << kOldestChip << " or newer, such as sm_80, sm_90 or sm_100";
+  }
+
   void runOnOperation() override {
     SmallVector<LLVM::AtomicRMWOp> atomics;
     getOperation().walk([&](LLVM::AtomicRMWOp atomic) {
@@ -105,16 +119,6 @@ struct ObsNVVMReductionsPass
         atomics.push_back(atomic);
     });
     std::optional<unsigned> chipNumber = getChipNumber(chip);
-    // The PTX pipeline's one look at its chip before NVPTX, which stops
-    // with a stack dump on one too old (obs-run checks its --chip itself).
-    if (!chip.empty() && (!chipNumber || *chipNumber < kOldestChip)) {
-      // At its location only: the op itself is the whole module.
-      mlir::emitError(getOperation().getLoc())
-          << "chip '" << chip
-          << "' is not one obs emits PTX for: an NVPTX architecture sm_"
-          << kOldestChip << " or newer, such as sm_80, sm_90 or sm_100";
-      return signalPassFailure();
-    }
     unsigned rewritten = 0;
     for (LLVM::AtomicRMWOp atomic : atomics) {
       Value address = atomic.getPtr();

@@ -108,6 +108,17 @@ struct ObsNVVMWarpReductionsPass
     : mlir::obs::impl::ObsNVVMWarpReductionsBase<ObsNVVMWarpReductionsPass> {
   using ObsNVVMWarpReductionsBase::ObsNVVMWarpReductionsBase;
 
+  /// A chip obs emits no PTX for is an error, once, before any gpu.module
+  /// (an empty chip: none named, no redux.sync).
+  LogicalResult initialize(MLIRContext *context) override {
+    if (chip.empty() || isPTXChip(chip))
+      return success();
+    return emitError(UnknownLoc::get(context))
+           << "obs-nvvm-warp-reductions: chip '" << chip
+           << "' is not one obs emits PTX for: an NVPTX architecture sm_"
+           << kOldestChip << " or newer, such as sm_80, sm_90 or sm_100";
+  }
+
   void runOnOperation() override {
     std::optional<unsigned> chipNumber = getChipNumber(chip);
     if (!chipNumber || *chipNumber < 80)
