@@ -82,6 +82,12 @@ Value obs::emitSpanWithin(ImplicitLocOpBuilder &b, const ByteSpan &inner,
                             arith::CmpIOp::create(b, arith::CmpIPredicate::sle,
                                                   inner.end, outer.end));
   within = arith::AndIOp::create(b, within, inner.plausible);
+  // An empty outer span holds nothing, though its begin and end are one
+  // element apart (as every span's are at least): a view of one element of
+  // an empty allocation read heap bytes.
+  Value outerHolds = arith::XOrIOp::create(
+      b, outer.empty, arith::ConstantIntOp::create(b, 1, 1));
+  within = arith::AndIOp::create(b, within, outerHolds);
   return arith::OrIOp::create(b, inner.empty, within);
 }
 

@@ -14,11 +14,14 @@
 #include "Obs/Support/ByteSpan.h"
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/Passes.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/Interfaces/RuntimeVerifiableOpInterface.h"
@@ -64,18 +67,60 @@ static std::string describeFailure(Operation *op, StringRef what) {
          op->getName().getStringRef().str() + "' op " + failure;
 }
 
-/// The memref `memref` is a view of, through views and casts: an
-/// allocation, an argument, or what cannot be looked through.
-static Value findViewedMemory(Value memref) {
-  while (Operation *def = memref.getDefiningOp()) {
-    if (auto cast = dyn_cast<memref::CastOp>(def))
-      memref = cast.getSource();
-    else if (auto view = dyn_cast<ViewLikeOpInterface>(def))
-      memref = view.getViewSource();
-    else
-      break;
+/// Whether `memref` may be a constant global's memory: followed through
+/// views and casts, both values a select or an scf.if may give, a loop's
+/// start and next values, and a host function's argument to what each of
+/// its calls passes (a store in a function that a constant global reaches
+/// through a call, a select or a branch was lost silently).
+static bool mayBeConstantGlobal(Value memref, ModuleOp module,
+                                llvm::DenseSet<Value> &visited) {
+  if (!visited.insert(memref).second)
+    return false;
+  auto follow = [&](Value next) {
+    return mayBeConstantGlobal(next, module, visited);
+  };
+  if (auto argument = dyn_cast<BlockArgument>(memref)) {
+    Operation *owner = argument.getOwner()->getParentOp();
+    if (auto loop = dyn_cast<scf::ForOp>(owner)) {
+      OpOperand *init = loop.getTiedLoopInit(argument);
+      return init && (follow(init->get()) ||
+                      follow(loop.getTiedLoopYieldedValue(argument)->get()));
+    }
+    auto function = dyn_cast<func::FuncOp>(owner);
+    if (!function || argument.getOwner() != &function.getBody().front())
+      return false;
+    std::optional<SymbolTable::UseRange> uses =
+        SymbolTable::getSymbolUses(function, module);
+    if (!uses)
+      return false;
+    for (const SymbolTable::SymbolUse &use : *uses)
+      if (auto call = dyn_cast<func::CallOp>(use.getUser()))
+        if (follow(call.getOperand(argument.getArgNumber())))
+          return true;
+    return false;
   }
-  return memref;
+  Operation *def = memref.getDefiningOp();
+  if (isConstantGlobal(memref))
+    return true;
+  if (auto cast = dyn_cast<memref::CastOp>(def))
+    return follow(cast.getSource());
+  if (auto view = dyn_cast<ViewLikeOpInterface>(def))
+    return follow(view.getViewSource());
+  if (auto select = dyn_cast<arith::SelectOp>(def))
+    return follow(select.getTrueValue()) || follow(select.getFalseValue());
+  if (auto choice = dyn_cast<scf::IfOp>(def)) {
+    unsigned index = cast<OpResult>(memref).getResultNumber();
+    return llvm::any_of(choice->getRegions(), [&](Region &region) {
+      return !region.empty() &&
+             follow(region.front().getTerminator()->getOperand(index));
+    });
+  }
+  if (auto loop = dyn_cast<scf::ForOp>(def)) {
+    unsigned index = cast<OpResult>(memref).getResultNumber();
+    return follow(loop.getInitArgs()[index]) ||
+           follow(loop.getYieldedValues()[index]);
+  }
+  return false;
 }
 
 /// The memref `op` writes, if it writes one itself.
@@ -88,17 +133,73 @@ static Value getWrittenMemRef(Operation *op) {
     return atomic.getMemref();
   if (auto atomic = dyn_cast<memref::GenericAtomicRMWOp>(op))
     return atomic.getMemref();
+  if (auto store = dyn_cast<affine::AffineStoreOp>(op))
+    return store.getMemRef();
   return {};
+}
+
+/// Checks, before `op` (an affine.load or affine.store, which are not
+/// memref ops when this pass runs: they become ones after it), that each
+/// place its map computes lies within its memref's dimension.
+static void emitAffineAccessCheck(Operation *op) {
+  ImplicitLocOpBuilder b(op->getLoc(), op);
+  Value memref;
+  AffineMap map;
+  ValueRange operands;
+  if (auto load = dyn_cast<affine::AffineLoadOp>(op)) {
+    memref = load.getMemRef();
+    map = load.getAffineMap();
+    operands = load.getMapOperands();
+  } else {
+    auto store = cast<affine::AffineStoreOp>(op);
+    memref = store.getMemRef();
+    map = store.getAffineMap();
+    operands = store.getMapOperands();
+  }
+  std::optional<SmallVector<Value, 8>> places =
+      affine::expandAffineMap(b, b.getLoc(), map, operands);
+  if (!places)
+    return;
+  Value zero = arith::ConstantIndexOp::create(b, 0);
+  Value holds = arith::ConstantIntOp::create(b, 1, 1);
+  for (auto [dim, place] : llvm::enumerate(*places)) {
+    Value size = memref::DimOp::create(b, memref, dim);
+    holds = arith::AndIOp::create(
+        b, holds,
+        arith::AndIOp::create(
+            b, arith::CmpIOp::create(b, arith::CmpIPredicate::sge, place, zero),
+            arith::CmpIOp::create(b, arith::CmpIPredicate::slt, place, size)));
+  }
+  cf::AssertOp::create(b, holds,
+                       describeFailure(op, isa<affine::AffineLoadOp>(op)
+                                               ? "reads outside its memref"
+                                               : "writes outside its memref"));
+}
+
+/// An expand_shape MLIR cannot lower: a group of more than one size known
+/// only at run time (upstream's lowering and its run-time check stop with a
+/// crash on one).
+static bool expandsIntoSeveralDynamicSizes(memref::ExpandShapeOp expand) {
+  MemRefType type = expand.getResultType();
+  return llvm::any_of(expand.getReassociationIndices(),
+                      [&](const ReassociationIndices &group) {
+                        return llvm::count_if(group, [&](int64_t dim) {
+                                 return type.isDynamicDim(dim);
+                               }) > 1;
+                      });
 }
 
 /// Whether `op` makes a view that obs checks itself: upstream's checks of
 /// subview and reinterpret_cast are missing or crash in LLVM 22 (a subview
 /// at a run-time offset), and memref.view has none.
 static bool isCheckedView(Operation *op) {
-  return isa<memref::SubViewOp, memref::ReinterpretCastOp, memref::ViewOp>(op);
+  return isa<memref::SubViewOp, memref::ReinterpretCastOp, memref::ViewOp,
+             memref::CollapseShapeOp>(op);
 }
 
-/// Checks, after `view` (a subview, reinterpret_cast or view), that its
+/// Checks, after `view` (a subview, reinterpret_cast, view or collapse_shape,
+/// which reads dimensions of run-time strides as one run even where they
+/// are none: a transposed view, an overlapping one), that its
 /// elements lie within its source's bytes (ByteSpan: in i128, so that no
 /// size or offset wraps), and for a subview that each dimension's places
 /// lie within the source's dimension, as the op means.
@@ -162,22 +263,32 @@ struct ObsCheckHostMemoryPass
   LogicalResult checkFunction(func::FuncOp function) {
     SmallVector<Operation *> checked;
     bool refused = false;
-    function.walk(
-        [&](Operation *op) {
-          if (Value written = getWrittenMemRef(op);
-              written && isConstantGlobal(findViewedMemory(written))) {
-            op->emitOpError()
-                << "writes into a constant global, which is read-only";
-            refused = true;
-          }
-          if (isCheckedView(op) || isa<RuntimeVerifiableOpInterface>(op))
-            checked.push_back(op);
-        });
+    ModuleOp module = getOperation();
+    function.walk([&](Operation *op) {
+      llvm::DenseSet<Value> visited;
+      if (Value written = getWrittenMemRef(op);
+          written && mayBeConstantGlobal(written, module, visited)) {
+        op->emitOpError() << "writes into a constant global, which is "
+                             "read-only (through views, calls or branches)";
+        refused = true;
+      }
+      if (auto expand = dyn_cast<memref::ExpandShapeOp>(op);
+          expand && expandsIntoSeveralDynamicSizes(expand)) {
+        expand.emitOpError() << "expands one dimension into more than one of "
+                                "run-time size, which MLIR cannot lower";
+        refused = true;
+      }
+      if (isCheckedView(op) || isa<RuntimeVerifiableOpInterface>(op) ||
+          isa<affine::AffineLoadOp, affine::AffineStoreOp>(op))
+        checked.push_back(op);
+    });
     if (refused)
       return failure();
     for (Operation *op : checked) {
       if (isCheckedView(op)) {
         emitViewCheck(op);
+      } else if (isa<affine::AffineLoadOp, affine::AffineStoreOp>(op)) {
+        emitAffineAccessCheck(op);
       } else {
         OpBuilder b(op);
         cast<RuntimeVerifiableOpInterface>(op).generateRuntimeVerification(

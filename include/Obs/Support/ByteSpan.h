@@ -27,7 +27,7 @@ struct ByteSpan {
 ByteSpan emitByteSpan(ImplicitLocOpBuilder &b, Value memref);
 
 /// Whether `inner` lies within `outer` (an i1): empty, or from `outer`'s
-/// begin to its end.
+/// begin to its end in an `outer` that is not empty.
 Value emitSpanWithin(ImplicitLocOpBuilder &b, const ByteSpan &inner,
                      const ByteSpan &outer);
 

@@ -845,14 +845,22 @@ def ObsCheckHostMemory : Pass<"obs-check-host-memory", "::mlir::ModuleOp"> {
     elements within its source's bytes, computed in i128 so that nothing
     wraps, and a subview's places within each dimension of its source
     (LLVM 22's check of a subview at a run-time offset crashes, and it has
-    none for the other two). Each check is a `cf.assert` whose message is
-    the op's location,
+    none for the other two), and each `memref.collapse_shape`'s elements
+    within its source's (dimensions of run-time strides are read as one run
+    even where they are none). `affine.load` and `affine.store`, which
+    become memref ops only later, get their places checked against their
+    memref's sizes. An `expand_shape` of more than one run-time size in one
+    group, which upstream's lowering crashes on, is an error. Each check is
+    a `cf.assert` whose message is the op's location,
     its name and what failed. `obs-lower-host-checks` makes each failed
     check one call of the runner's `obs_host_check`, which stops the run
     with that message (Obs/Support/RuntimeFunctions.h) on every target.
 
     A store, atomic or copy into a constant global is an error here: the
-    memory is read-only, and the JIT's code may keep its constants.
+    memory is read-only, and the JIT's code may keep its constants. The
+    memref written is followed through views and casts, selects, `scf.if`
+    and `scf.for` results, and a host function's arguments to what its
+    calls pass.
 
     A host function is checked once, and marked `obs.host_checked`: every
     pipeline runs this pass first, on the program as written, before
@@ -860,7 +868,8 @@ def ObsCheckHostMemory : Pass<"obs-check-host-memory", "::mlir::ModuleOp"> {
     obs computes itself), and a program obs-optimize refined is not checked
     again when it is lowered.
   }];
-  let dependentDialects = ["::mlir::arith::ArithDialect",
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
                            "::mlir::cf::ControlFlowDialect",
                            "::mlir::memref::MemRefDialect"];
   let statistics = [

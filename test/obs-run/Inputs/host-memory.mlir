@@ -82,3 +82,74 @@ func.func @write_constant(%in: memref<4xi32>, %out: memref<4xi32>) {
   memref.copy %t, %out : memref<4xi32> to memref<4xi32>
   return
 }
+
+// Places from affine maps: n + 2 of an n-element memref.
+func.func @affine_past(%in: memref<?xi32>, %out: memref<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %in, %c0 : memref<?xi32>
+  %x = affine.load %in[%n + 2] : memref<?xi32>
+  affine.store %x, %out[%n + 2] : memref<?xi32>
+  return
+}
+
+// A transposed 4 x 4 view, its strides known only at run time (a subview
+// with strides from data, in[0][0] = 1), collapsed to 16 places as if it
+// were one run: place 15 is element 60 of 16.
+func.func @collapse_transposed(%in: memref<4x4xi32>, %out: memref<4x4xi32>) {
+  %c0 = arith.constant 0 : index
+  %c15 = arith.constant 15 : index
+  %one32 = memref.load %in[%c0, %c0] : memref<4x4xi32>
+  %one = arith.index_cast %one32 : i32 to index
+  %t = memref.transpose %in (i, j) -> (j, i) : memref<4x4xi32> to memref<4x4xi32, strided<[1, 4]>>
+  %s = memref.subview %t[0, 0] [4, 4] [%one, %one] : memref<4x4xi32, strided<[1, 4]>> to memref<4x4xi32, strided<[?, ?]>>
+  %f = memref.collapse_shape %s [[0, 1]] : memref<4x4xi32, strided<[?, ?]>> into memref<16xi32, strided<[?]>>
+  %x = memref.load %f[%c15] : memref<16xi32, strided<[?]>>
+  memref.store %x, %out[%c0, %c0] : memref<4x4xi32>
+  return
+}
+
+// One element viewed in an empty allocation.
+func.func @view_of_empty(%in: memref<?xi32>, %out: memref<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %empty = memref.alloc(%c0) : memref<?xi32>
+  %one = memref.reinterpret_cast %empty to offset: [0], sizes: [1], strides: [1] : memref<?xi32> to memref<1xi32>
+  %x = memref.load %one[%c0] : memref<1xi32>
+  memref.store %x, %out[%c0] : memref<?xi32>
+  memref.dealloc %empty : memref<?xi32>
+  return
+}
+
+// A constant global that reaches a store through a call.
+func.func private @write_first(%t: memref<4xi32>) {
+  %c0 = arith.constant 0 : index
+  %v = arith.constant 99 : i32
+  memref.store %v, %t[%c0] : memref<4xi32>
+  return
+}
+func.func @write_constant_in_call(%in: memref<4xi32>, %out: memref<4xi32>) {
+  %t = memref.get_global @table : memref<4xi32>
+  func.call @write_first(%t) : (memref<4xi32>) -> ()
+  memref.copy %t, %out : memref<4xi32> to memref<4xi32>
+  return
+}
+
+// A constant global or an argument, chosen as the program runs.
+func.func @write_constant_chosen(%in: memref<4xi32>, %out: memref<4xi32>) {
+  %c0 = arith.constant 0 : index
+  %t = memref.get_global @table : memref<4xi32>
+  %first = memref.load %in[%c0] : memref<4xi32>
+  %zero = arith.constant 0 : i32
+  %pick = arith.cmpi eq, %first, %zero : i32
+  %m = arith.select %pick, %t, %out : memref<4xi32>
+  memref.store %first, %m[%c0] : memref<4xi32>
+  return
+}
+
+// Two sizes of run-time length in one group, which MLIR cannot lower (it
+// crashed).
+func.func @expand_two_dynamic(%in: memref<?xi32>, %out: memref<?xi32>) {
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %e = memref.expand_shape %in [[0, 1]] output_shape [%c2, %c4] : memref<?xi32> into memref<?x?xi32>
+  return
+}
