@@ -62,7 +62,7 @@ void mlir::obs::registerAllDialects(DialectRegistry &registry) {
   arith::registerValueBoundsOpInterfaceExternalModels(registry);
   memref::registerValueBoundsOpInterfaceExternalModels(registry);
   // The checks host functions' memory accesses and views get as they run
-  // (obs-check-host-memory).
+  // (obs-check-host-code).
   memref::registerRuntimeVerifiableOpInterfaceExternalModels(registry);
   // PTX through gpu-module-to-binary, and the JIT.
   NVVM::registerNVVMTargetInterfaceExternalModels(registry);

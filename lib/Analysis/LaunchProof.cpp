@@ -554,11 +554,22 @@ LogicalResult StaticLaunchProof::checkRead(const AllocationUnits &units,
   return success();
 }
 
+/// The most places of one block computed into a table at once beyond an
+/// allocation's size (placesOfBlock).
+static constexpr uint64_t kMostPlacesAtOnce = uint64_t(1) << 20;
+
 bool StaticLaunchProof::placesOfBlock(const OperandPlaces &places,
                                       int64_t block,
                                       const AllocationUnits &allocation,
                                       SmallVectorImpl<int64_t> &units) {
   uint64_t rows = places.arrayShape.front();
+  // More places than the allocation holds (a kernel of 2^31 elements over
+  // 8, which ran out of memory here) are taken element by element, by the
+  // caller, which stops at the first outside.
+  uint64_t allocationUnits = allocation.end - allocation.begin;
+  if (rows * places.rowOffsets.size() >
+      std::max<uint64_t>(allocationUnits, kMostPlacesAtOnce))
+    return false;
   outerIndices.resize(rows);
   if (!places.layout.evaluateRange(block, 0, rows, outerIndices.data(),
                                    layoutStack))

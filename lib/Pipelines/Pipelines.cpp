@@ -58,7 +58,7 @@ void mlir::obs::buildHostToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlow());
-  // The host functions' checks (obs-check-host-memory) call the runner's
+  // The host functions' checks (obs-check-host-code) call the runner's
   // report where they fail, once their loops are branches.
   pm.addPass(createObsLowerHostChecks());
   // expm1 and log1p through libm: convert-math-to-llvm loses their
@@ -90,7 +90,7 @@ void mlir::obs::buildReferencePipeline(OpPassManager &pm) {
   // there, on a copy, and nothing is changed. Element code means what it
   // means on every target before anything folds. Host functions check
   // their accesses as they run, as written.
-  pm.addPass(createObsCheckHostMemory());
+  pm.addPass(createObsCheckHostCode());
   pm.addPass(createObsDefineElementCode());
   pm.addPass(createObsExpandDevice());
   pm.addPass(createObsDeduplicateKernels());
@@ -130,7 +130,7 @@ void mlir::obs::buildOptimizePipeline(OpPassManager &pm,
                                       const OptimizePipelineOptions &options) {
   // The host functions' accesses as written, before obs adds host code of
   // its own.
-  pm.addPass(createObsCheckHostMemory());
+  pm.addPass(createObsCheckHostCode());
   // Element code's meaning, before anything folds it.
   pm.addPass(createObsDefineElementCode());
   // Device-level ops become kernels, which are refined like any other.
@@ -197,7 +197,7 @@ void mlir::obs::buildKernelsToGPUPipeline(OpPassManager &pm,
                                           bool guardEmptyGrids,
                                           bool runTimeChecks) {
   // Nothing left to do after obs-optimize, which does all three first.
-  pm.addPass(createObsCheckHostMemory());
+  pm.addPass(createObsCheckHostCode());
   pm.addPass(createObsDefineElementCode());
   pm.addPass(createObsExpandDevice());
   pm.addPass(createObsDeduplicateKernels());

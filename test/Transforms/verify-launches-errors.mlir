@@ -428,3 +428,19 @@ func.func @two_names_of_one_global() {
   obs.launch @copy grid(2) ins(%in : memref<8xi32>) outs(%out : memref<8xi32>)
   return
 }
+
+// -----
+
+// A kernel of 2^31 elements a block over 8: its places are taken element by
+// element, and the first outside is the error (a table of every place of
+// the block, made first, ran out of memory: an LLVM ERROR and a stack dump,
+// found by mutating this file's kernels).
+obs.kernel @huge(%a: !obs.arr<2147483648 x i32>) -> !obs.arr<2147483648 x i32> {
+  obs.return %a : !obs.arr<2147483648 x i32>
+}
+func.func @huge_over_eight(%s: memref<8xi32>, %t: memref<8xi32>) {
+  // expected-error @+1 {{layout 0 places element 4 of block 0 at -1, outside 'memref<8xi32>'}}
+  obs.launch @huge grid(2) ins(%s : memref<8xi32>) outs(%t : memref<8xi32>)
+      layouts [affine_map<(b, i) -> (b * 4 + 3 - i)>, affine_map<(b, i) -> (b * 4 + 3 - i)>]
+  return
+}

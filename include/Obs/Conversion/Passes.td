@@ -204,7 +204,7 @@ def ObsLowerHostChecks : Pass<"obs-lower-host-checks", "::mlir::ModuleOp"> {
   let summary = "Lower host functions' cf.assert to a call of the runner's "
                 "obs_host_check";
   let description = [{
-    The checks `obs-check-host-memory` adds (and any `cf.assert` a host
+    The checks `obs-check-host-code` adds (and any `cf.assert` a host
     function holds) branch, where they fail, to one call of the runner's
     `void obs_host_check(ptr message)` with the assert's message, which
     stops the run with that one line and exit status 1 (obs-run), where

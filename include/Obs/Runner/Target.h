@@ -79,7 +79,7 @@ struct RuntimeReports {
   /// line on stderr, then abort.
   void (*launchContract)(int64_t breach, int64_t first,
                          int64_t second) = nullptr;
-  /// A host function's check that failed (obs-check-host-memory): a memref
+  /// A host function's check that failed (obs-check-host-code): a memref
   /// access or view outside its memory, or a cf.assert of its own, with
   /// its message (the op's location, name and what failed). Null: the
   /// runner's own report, the message on stderr, then abort.

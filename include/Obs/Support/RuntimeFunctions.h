@@ -56,7 +56,7 @@ constexpr llvm::StringLiteral kArgumentContractFunction =
 constexpr llvm::StringLiteral kLaunchContractFunction = "obs_launch_contract";
 
 /// `void obs_host_check(ptr message)`: a check of a host function's
-/// (obs-check-host-memory's, or a cf.assert of its own) failed; `message`,
+/// (obs-check-host-code's, or a cf.assert of its own) failed; `message`,
 /// a C string, says where and what. The call does not return.
 constexpr llvm::StringLiteral kHostCheckFunction = "obs_host_check";
 

@@ -830,9 +830,10 @@ def ObsExpandRoundedDivisions
   ];
 }
 
-def ObsCheckHostMemory : Pass<"obs-check-host-memory", "::mlir::ModuleOp"> {
-  let summary = "Check host functions' memory accesses and views as they "
-                "run, and refuse their writes into constant globals";
+def ObsCheckHostCode : Pass<"obs-check-host-code", "::mlir::ModuleOp"> {
+  let summary = "Check host functions' memory accesses, views and integer "
+                "divisions as they run, and refuse their writes into "
+                "constant globals";
   let description = [{
     Kernels prove every place they read and write; host functions
     (`func.func`) index their memrefs with values only the run knows. Each
@@ -850,8 +851,12 @@ def ObsCheckHostMemory : Pass<"obs-check-host-memory", "::mlir::ModuleOp"> {
     even where they are none). `affine.load` and `affine.store`, which
     become memref ops only later, get their places checked against their
     memref's sizes. An `expand_shape` of more than one run-time size in one
-    group, which upstream's lowering crashes on, is an error. Each check is
-    a `cf.assert` whose message is the op's location,
+    group, which upstream's lowering crashes on, is an error. An integer
+    division or remainder (scalars and indices) checks that its divisor is
+    not 0 and, signed, that it is not the least integer by -1: LLVM leaves
+    both undefined and the host traps (SIGFPE), where kernels' element code
+    defines them. Each check is a `cf.assert` whose message is the op's
+    location,
     its name and what failed. `obs-lower-host-checks` makes each failed
     check one call of the runner's `obs_host_check`, which stops the run
     with that message (Obs/Support/RuntimeFunctions.h) on every target.

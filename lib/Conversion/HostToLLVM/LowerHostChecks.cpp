@@ -1,6 +1,6 @@
 //===- LowerHostChecks.cpp - host cf.assert to the runner's report --------===//
 //
-// obs-lower-host-checks: a host function's cf.assert (obs-check-host-memory's
+// obs-lower-host-checks: a host function's cf.assert (obs-check-host-code's
 // checks, or the program's own) branches where it fails to one call of the
 // runner's obs_host_check with its message. Upstream's lowering prints the
 // message and aborts, which a runner cannot turn into one line and an exit
@@ -33,7 +33,7 @@ struct ObsLowerHostChecksPass
     bool nested = false;
     ObsDialect::HostCheckedAttrHelper checkedMark(&getContext());
     for (auto function : module.getOps<func::FuncOp>()) {
-      // The mark has served (obs-check-host-memory): the LLVM function this
+      // The mark has served (obs-check-host-code): the LLVM function this
       // one becomes is no host func.func.
       checkedMark.removeAttr(function);
       function.walk([&](cf::AssertOp check) {

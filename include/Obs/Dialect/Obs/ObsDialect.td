@@ -58,7 +58,7 @@ def Obs_Dialect : Dialect {
   //    code reads or writes memory itself: its memory is the kind host and
   //    device share (obs-host-memory-to-gpu), its arguments' included;
   //  - host_checked, on a host func.func whose memref accesses and views
-  //    obs-check-host-memory has given their run-time checks: they are
+  //    obs-check-host-code has given their run-time checks: they are
   //    not given them again (a program obs-optimize refined, lowered
   //    later), and code obs adds to the function later is obs's own;
   //  - recorded_launches, on a module instrumented by obs-record-launches:

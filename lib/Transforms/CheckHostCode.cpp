@@ -1,11 +1,12 @@
-//===- CheckHostMemory.cpp - host functions' accesses checked as they run -===//
+//===- CheckHostCode.cpp - host functions checked as they run -------------===//
 //
-// obs-check-host-memory: kernels prove every place they touch; host
-// functions index their memrefs with values only the run knows. Each op of
-// a host function that MLIR's RuntimeVerifiableOpInterface can check gets
-// that check, with a message that names the op's source line, and each
-// memref.view one of obs's own; obs-lower-host-checks turns them into calls
-// of the runner's report. Writes into constant globals are refused here.
+// obs-check-host-code: kernels prove every place they touch and define
+// their arithmetic; host functions index their memrefs and divide with
+// values only the run knows. Each op of a host function that MLIR's
+// RuntimeVerifiableOpInterface can check gets that check, with a message
+// that names the op's source line; each view, affine access and integer
+// division one of obs's own; obs-lower-host-checks turns them into calls of
+// the runner's report. Writes into constant globals are refused here.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,7 +29,7 @@
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::obs {
-#define GEN_PASS_DEF_OBSCHECKHOSTMEMORY
+#define GEN_PASS_DEF_OBSCHECKHOSTCODE
 #include "Obs/Transforms/Passes.h.inc"
 } // namespace mlir::obs
 
@@ -176,6 +177,52 @@ static void emitAffineAccessCheck(Operation *op) {
                                                : "writes outside its memref"));
 }
 
+/// Whether `op` is an integer division or remainder of scalars, which LLVM
+/// leaves undefined for a divisor of 0 (and, signed, the least integer by
+/// -1): the host traps (SIGFPE) where kernels' element code defines them.
+static bool isIntegerDivision(Operation *op) {
+  return isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
+             arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(op) &&
+         op->getResult(0).getType().isIntOrIndex();
+}
+
+/// Checks, before `op` (isIntegerDivision), that its divisor is not 0 and,
+/// for a signed one, that it is not the least integer divided by -1.
+static void emitDivisionCheck(Operation *op) {
+  ImplicitLocOpBuilder b(op->getLoc(), op);
+  Value dividend = op->getOperand(0), divisor = op->getOperand(1);
+  Type type = divisor.getType();
+  Value zero = arith::ConstantOp::create(b, b.getZeroAttr(type));
+  Value holds =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ne, divisor, zero);
+  bool isSigned = isa<arith::DivSIOp, arith::RemSIOp, arith::CeilDivSIOp,
+                      arith::FloorDivSIOp>(op);
+  if (isSigned) {
+    unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+    Value least = arith::ConstantOp::create(
+        b, type.isIndex() ? cast<TypedAttr>(b.getIndexAttr(
+                                APInt::getSignedMinValue(width).getSExtValue()))
+                          : cast<TypedAttr>(b.getIntegerAttr(
+                                type, APInt::getSignedMinValue(width))));
+    Value minusOne = arith::ConstantOp::create(
+        b, type.isIndex() ? cast<TypedAttr>(b.getIndexAttr(-1))
+                          : cast<TypedAttr>(b.getIntegerAttr(
+                                type, APInt::getAllOnes(width))));
+    Value overflows = arith::AndIOp::create(
+        b, arith::CmpIOp::create(b, arith::CmpIPredicate::eq, dividend, least),
+        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, divisor, minusOne));
+    holds = arith::AndIOp::create(
+        b, holds,
+        arith::XOrIOp::create(b, overflows,
+                              arith::ConstantIntOp::create(b, 1, 1)));
+  }
+  cf::AssertOp::create(
+      b, holds,
+      describeFailure(op, isSigned ? "divides by zero, or the least integer "
+                                     "by -1, which overflows"
+                                   : "divides by zero"));
+}
+
 /// An expand_shape MLIR cannot lower: a group of more than one size known
 /// only at run time (upstream's lowering and its run-time check stop with a
 /// crash on one).
@@ -245,8 +292,8 @@ static void emitViewCheck(Operation *view) {
 }
 
 namespace {
-struct ObsCheckHostMemoryPass
-    : obs::impl::ObsCheckHostMemoryBase<ObsCheckHostMemoryPass> {
+struct ObsCheckHostCodePass
+    : obs::impl::ObsCheckHostCodeBase<ObsCheckHostCodePass> {
   void runOnOperation() override {
     bool failedAny = false;
     for (auto function : getOperation().getOps<func::FuncOp>()) {
@@ -279,7 +326,8 @@ struct ObsCheckHostMemoryPass
         refused = true;
       }
       if (isCheckedView(op) || isa<RuntimeVerifiableOpInterface>(op) ||
-          isa<affine::AffineLoadOp, affine::AffineStoreOp>(op))
+          isa<affine::AffineLoadOp, affine::AffineStoreOp>(op) ||
+          isIntegerDivision(op))
         checked.push_back(op);
     });
     if (refused)
@@ -289,6 +337,8 @@ struct ObsCheckHostMemoryPass
         emitViewCheck(op);
       } else if (isa<affine::AffineLoadOp, affine::AffineStoreOp>(op)) {
         emitAffineAccessCheck(op);
+      } else if (isIntegerDivision(op)) {
+        emitDivisionCheck(op);
       } else {
         OpBuilder b(op);
         cast<RuntimeVerifiableOpInterface>(op).generateRuntimeVerification(

@@ -1,8 +1,8 @@
-// RUN: obs-opt %s -split-input-file -verify-diagnostics --obs-check-host-memory | FileCheck %s
+// RUN: obs-opt %s -split-input-file -verify-diagnostics --obs-check-host-code | FileCheck %s
 // Run twice, a function is checked once (obs.host_checked).
-// RUN: obs-opt %s -split-input-file -verify-diagnostics --obs-check-host-memory --obs-check-host-memory | FileCheck %s --check-prefix=TWICE
+// RUN: obs-opt %s -split-input-file -verify-diagnostics --obs-check-host-code --obs-check-host-code | FileCheck %s --check-prefix=TWICE
 
-// Tests of lib/Transforms/CheckHostMemory.cpp: a host function's accesses
+// Tests of lib/Transforms/CheckHostCode.cpp: a host function's accesses
 // and views get run-time checks whose messages name the op's line;
 // test/obs-run/host-memory.test runs them.
 
@@ -10,9 +10,9 @@
 // access.
 // CHECK-LABEL: func.func @access
 // CHECK-SAME: attributes {obs.host_checked}
-// CHECK: cf.assert %{{.*}}, "{{.*}}check-host-memory.mlir:[[# @LINE + 8]]:8: 'memref.load' op reads outside its memref"
+// CHECK: cf.assert %{{.*}}, "{{.*}}check-host-code.mlir:[[# @LINE + 8]]:8: 'memref.load' op reads outside its memref"
 // CHECK-NEXT: memref.load
-// CHECK: cf.assert %{{.*}}, "{{.*}}check-host-memory.mlir:[[# @LINE + 7]]:3: 'memref.store' op writes outside its memref"
+// CHECK: cf.assert %{{.*}}, "{{.*}}check-host-code.mlir:[[# @LINE + 7]]:3: 'memref.store' op writes outside its memref"
 // CHECK-NEXT: memref.store
 // TWICE-LABEL: func.func @access
 // TWICE-COUNT-2: cf.assert

@@ -1,5 +1,5 @@
 // Host functions that read and write their memrefs themselves
-// (host-memory.test). Every line number below is named by the test.
+// (host-code.test). Every line number below is named by the test.
 
 // Stores 7 at places 8 to 63 of an 8-element memref.
 func.func @store_past(%in: memref<8xi32>, %out: memref<8xi32>) {
@@ -151,5 +151,21 @@ func.func @expand_two_dynamic(%in: memref<?xi32>, %out: memref<?xi32>) {
   %c2 = arith.constant 2 : index
   %c4 = arith.constant 4 : index
   %e = memref.expand_shape %in [[0, 1]] output_shape [%c2, %c4] : memref<?xi32> into memref<?x?xi32>
+  return
+}
+
+// out[0] = in[0] / in[1], in[0] mod in[1], signed, in i32 and i128.
+func.func @divide(%in: memref<?xi32>, %out: memref<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x = memref.load %in[%c0] : memref<?xi32>
+  %y = memref.load %in[%c1] : memref<?xi32>
+  %q = arith.divsi %x, %y : i32
+  %wx = arith.extsi %x : i32 to i128
+  %wy = arith.extsi %y : i32 to i128
+  %wr = arith.remsi %wx, %wy : i128
+  %r = arith.trunci %wr : i128 to i32
+  memref.store %q, %out[%c0] : memref<?xi32>
+  memref.store %r, %out[%c1] : memref<?xi32>
   return
 }
