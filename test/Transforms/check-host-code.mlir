@@ -87,3 +87,26 @@ func.func @write_constant(%x: i32) {
   memref.copy %w, %v : memref<2xi32> to memref<2xi32, strided<[1], offset: 1>>
   return
 }
+
+// -----
+
+// A host division checks its divisor; a device op's element code is obs's
+// to define (x / 0 is 0 there), and gets nothing.
+// CHECK-LABEL: func.func @divisions
+// CHECK: cf.assert %{{.*}}, "{{.*}}'arith.divsi' op divides by zero, or the least integer by -1, which overflows"
+// CHECK-NEXT: arith.divsi
+// CHECK: obs.device_map
+// CHECK-NOT: cf.assert
+// CHECK: arith.divui
+// CHECK-NOT: cf.assert
+// CHECK: return
+func.func @divisions(%in: memref<?xi32>, %out: memref<?xi32>, %x: i32, %y: i32) -> i32 {
+  %q = arith.divsi %x, %y : i32
+  obs.device_map ins(%in : memref<?xi32>) outs(%out : memref<?xi32>) {
+  ^bb0(%v: i32):
+    %zero = arith.constant 0 : i32
+    %w = arith.divui %v, %zero : i32
+    obs.yield %w : i32
+  }
+  return %q : i32
+}
