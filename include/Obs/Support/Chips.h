@@ -9,7 +9,9 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
 #include <optional>
+#include <string>
 
 namespace mlir::obs {
 
@@ -32,6 +34,15 @@ inline std::optional<unsigned> getChipNumber(llvm::StringRef chip) {
 inline bool isPTXChip(llvm::StringRef chip) {
   std::optional<unsigned> number = getChipNumber(chip);
   return number && *number >= kOldestChip;
+}
+
+/// What a pass option naming `chip`, not isPTXChip, is told.
+inline std::string describeNonPTXChip(llvm::StringRef chip) {
+  return ("chip '" + chip +
+          "' is not one obs emits PTX for: an NVPTX architecture sm_" +
+          llvm::Twine(kOldestChip) + " or newer, such as sm_80, sm_90 or " +
+          "sm_100")
+      .str();
 }
 
 } // namespace mlir::obs

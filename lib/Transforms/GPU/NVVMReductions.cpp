@@ -107,9 +107,7 @@ struct ObsNVVMReductionsPass
     if (chip.empty() || isPTXChip(chip))
       return success();
     return emitError(UnknownLoc::get(context))
-           << "obs-nvvm-reductions: chip '" << chip
-           << "' is not one obs emits PTX for: an NVPTX architecture sm_"
-           << kOldestChip << " or newer, such as sm_80, sm_90 or sm_100";
+           << "obs-nvvm-reductions: " << describeNonPTXChip(chip);
   }
 
   void runOnOperation() override {
