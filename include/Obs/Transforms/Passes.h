@@ -6,7 +6,9 @@
 #include "Obs/Analysis/BlockRun.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include <functional>
 
 namespace mlir {
 namespace arith {
@@ -55,7 +57,13 @@ namespace mlir::obs {
 #include "Obs/Transforms/Passes.h.inc"
 
 /// The reference target's proof (it holds a pipeline, so it is built here).
-std::unique_ptr<Pass> createObsVerifyReference();
+/// `buildDefaultRefinement`, when given, adds to a module pass manager what
+/// the GPU targets run by default before their proof (obs-optimize): a
+/// kernel whose written claims hold only under the work assignment that
+/// refinement chooses (a written `inplace` on a sync left open) is then
+/// proved as they run it, and accepted as they accept it.
+std::unique_ptr<Pass> createObsVerifyReference(
+    std::function<void(OpPassManager &)> buildDefaultRefinement = {});
 
 /// MLIR's canonicalizer, as `config` drives it (by default as the
 /// `canonicalize` pass's defaults do), without the upstream rewrites that
