@@ -68,62 +68,6 @@ static std::string describeFailure(Operation *op, StringRef what) {
          op->getName().getStringRef().str() + "' op " + failure;
 }
 
-/// Whether `memref` may be a constant global's memory: followed through
-/// views and casts, both values a select or an scf.if may give, a loop's
-/// start and next values, and a host function's argument to what each of
-/// its calls passes (a store in a function that a constant global reaches
-/// through a call, a select or a branch was lost silently).
-static bool mayBeConstantGlobal(Value memref, ModuleOp module,
-                                llvm::DenseSet<Value> &visited) {
-  if (!visited.insert(memref).second)
-    return false;
-  auto follow = [&](Value next) {
-    return mayBeConstantGlobal(next, module, visited);
-  };
-  if (auto argument = dyn_cast<BlockArgument>(memref)) {
-    Operation *owner = argument.getOwner()->getParentOp();
-    if (auto loop = dyn_cast<scf::ForOp>(owner)) {
-      OpOperand *init = loop.getTiedLoopInit(argument);
-      return init && (follow(init->get()) ||
-                      follow(loop.getTiedLoopYieldedValue(argument)->get()));
-    }
-    auto function = dyn_cast<func::FuncOp>(owner);
-    if (!function || argument.getOwner() != &function.getBody().front())
-      return false;
-    std::optional<SymbolTable::UseRange> uses =
-        SymbolTable::getSymbolUses(function, module);
-    if (!uses)
-      return false;
-    for (const SymbolTable::SymbolUse &use : *uses)
-      if (auto call = dyn_cast<func::CallOp>(use.getUser()))
-        if (follow(call.getOperand(argument.getArgNumber())))
-          return true;
-    return false;
-  }
-  Operation *def = memref.getDefiningOp();
-  if (isConstantGlobal(memref))
-    return true;
-  if (auto cast = dyn_cast<memref::CastOp>(def))
-    return follow(cast.getSource());
-  if (auto view = dyn_cast<ViewLikeOpInterface>(def))
-    return follow(view.getViewSource());
-  if (auto select = dyn_cast<arith::SelectOp>(def))
-    return follow(select.getTrueValue()) || follow(select.getFalseValue());
-  if (auto choice = dyn_cast<scf::IfOp>(def)) {
-    unsigned index = cast<OpResult>(memref).getResultNumber();
-    return llvm::any_of(choice->getRegions(), [&](Region &region) {
-      return !region.empty() &&
-             follow(region.front().getTerminator()->getOperand(index));
-    });
-  }
-  if (auto loop = dyn_cast<scf::ForOp>(def)) {
-    unsigned index = cast<OpResult>(memref).getResultNumber();
-    return follow(loop.getInitArgs()[index]) ||
-           follow(loop.getYieldedValues()[index]);
-  }
-  return false;
-}
-
 /// The memref `op` writes, if it writes one itself.
 static Value getWrittenMemRef(Operation *op) {
   if (auto store = dyn_cast<memref::StoreOp>(op))
@@ -137,6 +81,61 @@ static Value getWrittenMemRef(Operation *op) {
   if (auto store = dyn_cast<affine::AffineStoreOp>(op))
     return store.getMemRef();
   return {};
+}
+
+/// Refuses every write into a constant global's memory in `module`'s host
+/// functions, wherever the global reaches it: its uses followed forward
+/// through views and casts, selects, scf.if and scf.for results and loop
+/// values, and calls into the callee's arguments (a store in a function
+/// that a constant global reached through a call, a select or a branch was
+/// lost silently). Element code (obs ops' regions) writes no memref.
+static LogicalResult refuseConstantGlobalWrites(ModuleOp module) {
+  SymbolTableCollection symbols;
+  SmallVector<Value> worklist;
+  module.walk([&](memref::GetGlobalOp get) {
+    if (isConstantGlobal(get.getResult()))
+      worklist.push_back(get.getResult());
+  });
+  llvm::DenseSet<Value> reached(worklist.begin(), worklist.end());
+  auto reach = [&](Value value) {
+    if (reached.insert(value).second)
+      worklist.push_back(value);
+  };
+  bool refused = false;
+  while (!worklist.empty()) {
+    Value memref = worklist.pop_back_val();
+    for (OpOperand &use : memref.getUses()) {
+      Operation *user = use.getOwner();
+      if (getWrittenMemRef(user) == memref) {
+        user->emitOpError() << "writes into a constant global, which is "
+                               "read-only (through views, calls or branches)";
+        refused = true;
+      } else if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+                 view && view.getViewSource() == memref) {
+        reach(user->getResult(0));
+      } else if (isa<memref::CastOp, arith::SelectOp>(user)) {
+        reach(user->getResult(0));
+      } else if (auto yield = dyn_cast<scf::YieldOp>(user);
+                 yield && isa<scf::IfOp, scf::ForOp>(yield->getParentOp())) {
+        Operation *parent = yield->getParentOp();
+        reach(parent->getResult(use.getOperandNumber()));
+        if (auto loop = dyn_cast<scf::ForOp>(parent))
+          reach(loop.getRegionIterArgs()[use.getOperandNumber()]);
+      } else if (auto loop = dyn_cast<scf::ForOp>(user)) {
+        // A loop value's start: the value in the body, and the result.
+        if (BlockArgument inside = loop.getTiedLoopRegionIterArg(&use))
+          reach(inside);
+        if (OpResult result = loop.getTiedLoopResult(&use))
+          reach(result);
+      } else if (auto call = dyn_cast<func::CallOp>(user)) {
+        auto callee = symbols.lookupNearestSymbolFrom<func::FuncOp>(
+            call, call.getCalleeAttr());
+        if (callee && !callee.isExternal())
+          reach(callee.getArgument(use.getOperandNumber()));
+      }
+    }
+  }
+  return failure(refused);
 }
 
 /// Checks, before `op` (an affine.load or affine.store, which are not
@@ -198,23 +197,19 @@ static void emitDivisionCheck(Operation *op) {
   bool isSigned = isa<arith::DivSIOp, arith::RemSIOp, arith::CeilDivSIOp,
                       arith::FloorDivSIOp>(op);
   if (isSigned) {
+    // An index is 64 bits here, as on the host.
     unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
-    Value least = arith::ConstantOp::create(
-        b, type.isIndex() ? cast<TypedAttr>(b.getIndexAttr(
-                                APInt::getSignedMinValue(width).getSExtValue()))
-                          : cast<TypedAttr>(b.getIntegerAttr(
-                                type, APInt::getSignedMinValue(width))));
-    Value minusOne = arith::ConstantOp::create(
-        b, type.isIndex() ? cast<TypedAttr>(b.getIndexAttr(-1))
-                          : cast<TypedAttr>(b.getIntegerAttr(
-                                type, APInt::getAllOnes(width))));
-    Value overflows = arith::AndIOp::create(
-        b, arith::CmpIOp::create(b, arith::CmpIPredicate::eq, dividend, least),
-        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, divisor, minusOne));
+    auto constant = [&](const APInt &value) -> Value {
+      return arith::ConstantOp::create(b, b.getIntegerAttr(type, value));
+    };
+    Value notLeast =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ne, dividend,
+                              constant(APInt::getSignedMinValue(width)));
+    Value notMinusOne =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ne, divisor,
+                              constant(APInt::getAllOnes(width)));
     holds = arith::AndIOp::create(
-        b, holds,
-        arith::XOrIOp::create(b, overflows,
-                              arith::ConstantIntOp::create(b, 1, 1)));
+        b, holds, arith::OrIOp::create(b, notLeast, notMinusOne));
   }
   cf::AssertOp::create(
       b, holds,
@@ -291,13 +286,33 @@ static void emitViewCheck(Operation *view) {
       describeFailure(view, "views places outside the memref it views"));
 }
 
+/// Emits `op`'s run-time check, if it has one; whether it had.
+static bool emitCheck(Operation *op) {
+  if (isCheckedView(op)) {
+    emitViewCheck(op);
+  } else if (isa<affine::AffineLoadOp, affine::AffineStoreOp>(op)) {
+    emitAffineAccessCheck(op);
+  } else if (isIntegerDivision(op)) {
+    emitDivisionCheck(op);
+  } else if (auto verifiable = dyn_cast<RuntimeVerifiableOpInterface>(op)) {
+    OpBuilder b(op);
+    verifiable.generateRuntimeVerification(b, op->getLoc(), describeFailure);
+  } else {
+    return false;
+  }
+  return true;
+}
+
 namespace {
 struct ObsCheckHostCodePass
     : obs::impl::ObsCheckHostCodeBase<ObsCheckHostCodePass> {
   void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (failed(refuseConstantGlobalWrites(module)))
+      return signalPassFailure();
+    ObsDialect::HostCheckedAttrHelper checkedMark(&getContext());
     bool failedAny = false;
-    for (auto function : getOperation().getOps<func::FuncOp>()) {
-      ObsDialect::HostCheckedAttrHelper checkedMark(&getContext());
+    for (auto function : module.getOps<func::FuncOp>()) {
       if (function.isExternal() || checkedMark.isAttrPresent(function))
         continue;
       failedAny |= failed(checkFunction(function));
@@ -308,49 +323,27 @@ struct ObsCheckHostCodePass
   }
 
   LogicalResult checkFunction(func::FuncOp function) {
-    SmallVector<Operation *> checked;
+    SmallVector<Operation *> ops;
     bool refused = false;
-    ModuleOp module = getOperation();
     function.walk<WalkOrder::PreOrder>([&](Operation *op) {
       // An obs op's regions are element code, whose arithmetic obs defines
       // (a division by 0 is 0) and whose places the kernels' proofs cover.
       if (isa_and_present<ObsDialect>(op->getDialect()))
         return WalkResult::skip();
-      llvm::DenseSet<Value> visited;
-      if (Value written = getWrittenMemRef(op);
-          written && mayBeConstantGlobal(written, module, visited)) {
-        op->emitOpError() << "writes into a constant global, which is "
-                             "read-only (through views, calls or branches)";
-        refused = true;
-      }
       if (auto expand = dyn_cast<memref::ExpandShapeOp>(op);
           expand && expandsIntoSeveralDynamicSizes(expand)) {
         expand.emitOpError() << "expands one dimension into more than one of "
                                 "run-time size, which MLIR cannot lower";
         refused = true;
       }
-      if (isCheckedView(op) || isa<RuntimeVerifiableOpInterface>(op) ||
-          isa<affine::AffineLoadOp, affine::AffineStoreOp>(op) ||
-          isIntegerDivision(op))
-        checked.push_back(op);
+      ops.push_back(op);
       return WalkResult::advance();
     });
     if (refused)
       return failure();
-    for (Operation *op : checked) {
-      if (isCheckedView(op)) {
-        emitViewCheck(op);
-      } else if (isa<affine::AffineLoadOp, affine::AffineStoreOp>(op)) {
-        emitAffineAccessCheck(op);
-      } else if (isIntegerDivision(op)) {
-        emitDivisionCheck(op);
-      } else {
-        OpBuilder b(op);
-        cast<RuntimeVerifiableOpInterface>(op).generateRuntimeVerification(
-            b, op->getLoc(), describeFailure);
-      }
-      addToStatistic(*this, numChecked, "checked-ops");
-    }
+    for (Operation *op : ops)
+      if (emitCheck(op))
+        addToStatistic(*this, numChecked, "checked-ops");
     return success();
   }
 };

@@ -110,3 +110,19 @@ func.func @divisions(%in: memref<?xi32>, %out: memref<?xi32>, %x: i32, %y: i32) 
   }
   return %q : i32
 }
+
+// -----
+
+// A constant global carried through a loop's value reaches the store.
+memref.global "private" constant @carried : memref<4xi32> = dense<0>
+func.func @through_loop(%other: memref<4xi32>, %n: index, %x: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t = memref.get_global @carried : memref<4xi32>
+  %last = scf.for %i = %c0 to %n step %c1 iter_args(%m = %other) -> memref<4xi32> {
+    scf.yield %t : memref<4xi32>
+  }
+  // expected-error @below {{'memref.store' op writes into a constant global, which is read-only (through views, calls or branches)}}
+  memref.store %x, %last[%c0] : memref<4xi32>
+  return
+}
