@@ -53,22 +53,28 @@ static std::string buildIdentity() {
              status.getLastModificationTime().time_since_epoch().count());
 }
 
+/// The host's processor and its features, read once: object code compiled
+/// for one (AVX-512) may not run on another sharing the cache directory.
+static const std::string &describeHost() {
+  static const std::string host = [] {
+    SmallVector<StringRef> enabled;
+    llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+    for (const auto &feature : features)
+      if (feature.getValue())
+        enabled.push_back(feature.getKey());
+    llvm::sort(enabled);
+    return (llvm::sys::getHostCPUName() + " " + llvm::join(enabled, ",")).str();
+  }();
+  return host;
+}
+
 std::string CompileCache::getKey(ModuleOp module, StringRef pipeline) const {
   // The key prints the whole program: only a cache that is on needs it.
   if (!isEnabled())
     return "";
   std::string text;
   llvm::raw_string_ostream os(text);
-  // The host's processor and its features: object code compiled for one
-  // (AVX-512) may not run on another sharing the cache directory.
-  os << buildIdentity() << "\n" << llvm::sys::getHostCPUName() << "\n";
-  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-  SmallVector<StringRef> enabled;
-  for (const auto &feature : features)
-    if (feature.getValue())
-      enabled.push_back(feature.getKey());
-  llvm::sort(enabled);
-  os << llvm::join(enabled, ",") << "\n" << pipeline << "\n";
+  os << buildIdentity() << "\n" << describeHost() << "\n" << pipeline << "\n";
   // Locations too: they are in the code's messages.
   module->print(os, OpPrintingFlags().enableDebugInfo().printGenericOpForm());
   llvm::XXH128_hash_t hash = llvm::xxh3_128bits(
