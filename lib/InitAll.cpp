@@ -14,6 +14,7 @@
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Dialect/Affine/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -59,6 +60,7 @@ void mlir::obs::registerAllDialects(DialectRegistry &registry) {
   // What the launch proof compares views at run-time places with
   // (Obs/Analysis/Allocations.h, provedApart): sizes through subviews and
   // index arithmetic.
+  affine::registerValueBoundsOpInterfaceExternalModels(registry);
   arith::registerValueBoundsOpInterfaceExternalModels(registry);
   memref::registerValueBoundsOpInterfaceExternalModels(registry);
   // The checks host functions' memory accesses and views get as they run

@@ -341,6 +341,20 @@ bool mlir::obs::provedApart(Value first, Value second) {
          ValueBoundsConstraintSet::compare(b->end, Comparison::LE, a->begin);
 }
 
+bool mlir::obs::provedWithin(Value view, Value root) {
+  if (view == root)
+    return true;
+  std::optional<ElementInterval> inner = getElementInterval(view),
+                                 outer = getElementInterval(root);
+  if (!inner || !outer)
+    return false;
+  using Comparison = ValueBoundsConstraintSet::ComparisonOperator;
+  return ValueBoundsConstraintSet::compare(inner->begin, Comparison::GE,
+                                           outer->begin) &&
+         ValueBoundsConstraintSet::compare(inner->end, Comparison::LE,
+                                           outer->end);
+}
+
 uint64_t mlir::obs::getAllocationAlignment(Value root) {
   auto type = cast<MemRefType>(root.getType());
   uint64_t elementBytes = getElementBytes(type);

@@ -47,48 +47,6 @@ struct ObsCheckLaunchesPass
 
 } // namespace
 
-/// Whether `view` is `root` itself, or a view of its first elements that
-/// cannot reach past it: a subview (of such a prefix) at offset 0 with
-/// strides of 1, each size at most its source's by construction (a static
-/// size within a static one, or the minimum of a size and the source's
-/// own). The device ops' expansions launch over such views of their
-/// outputs (viewFirstElements), and a check before such a launch would
-/// make cuda's stream wait for the device.
-static bool isPrefixOf(Value view, Value root) {
-  while (view != root) {
-    auto subview = view.getDefiningOp<memref::SubViewOp>();
-    if (!subview || !llvm::all_of(subview.getMixedOffsets(), isZeroInteger) ||
-        !llvm::all_of(subview.getMixedStrides(), isOneInteger))
-      return false;
-    Value source = subview.getSource();
-    auto sourceType = cast<MemRefType>(source.getType());
-    for (auto [index, size] : llvm::enumerate(subview.getMixedSizes())) {
-      size_t dim = index;
-      std::optional<int64_t> known = getConstantIntValue(size);
-      int64_t bound = sourceType.getDimSize(dim);
-      if (known && !ShapedType::isDynamic(bound) && *known <= bound)
-        continue;
-      auto least = dyn_cast_if_present<Value>(size)
-                       ? cast<Value>(size).getDefiningOp<arith::MinUIOp>()
-                       : arith::MinUIOp();
-      auto isOwnSize = [&](Value operand) {
-        std::optional<int64_t> constant = getConstantIntValue(operand);
-        if (constant && !ShapedType::isDynamic(bound) && *constant <= bound)
-          return true;
-        auto dimOp = operand.getDefiningOp<memref::DimOp>();
-        std::optional<int64_t> dimIndex =
-            dimOp ? dimOp.getConstantIndex() : std::nullopt;
-        return dimOp && dimOp.getSource() == source && dimIndex &&
-               static_cast<size_t>(*dimIndex) == dim;
-      };
-      if (!least || !(isOwnSize(least.getLhs()) || isOwnSize(least.getRhs())))
-        return false;
-    }
-    view = source;
-  }
-  return true;
-}
-
 /// The memrefs `site` (a launch or a call) is given that can be followed to
 /// their allocations: what cannot is rejected by the proof, or never
 /// reaches a launch.
@@ -210,7 +168,10 @@ static SmallVector<RuntimeCheck> emitPremises(ImplicitLocOpBuilder &b,
               constant(memref.number), -1);
   }
   for (const GivenMemRef &memref : given) {
-    if (isPrefixOf(memref.memref, memref.root))
+    // A view proved within (a device op's output as its first n elements,
+    // viewFirstElements) needs no check: on cuda one would make the stream
+    // wait for the device before the launch.
+    if (provedWithin(memref.memref, memref.root))
       continue;
     premise(emitSpanWithin(b, spanOf(memref.memref), spanOf(memref.root)),
             launch ? LaunchContractBreach::LaunchOperandOutside

@@ -14,6 +14,7 @@
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/DeviceExpansion.h"
 #include "Obs/Transforms/Passes.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

@@ -84,3 +84,41 @@ func.func @call(%buf: memref<?xi32>, %k: index) {
   call @apply(%lo, %hi) : (memref<?xi32, strided<[1]>>, memref<?xi32, strided<[1], offset: ?>>) -> ()
   return
 }
+
+// -----
+
+obs.kernel @copy(%a: !obs.arr<4 x i32> {obs.absent = 0 : i32}) -> !obs.arr<4 x i32> {
+  obs.return %a : !obs.arr<4 x i32>
+}
+
+// A view of a memref's first min(n, its size) elements (a device op's
+// output, viewFirstElements) is proved within it (provedWithin): no check,
+// which on cuda would make the stream wait before the launch. One of n
+// elements, n unbounded, is checked. (Without the grids' checks, which
+// are left to cuda's runtime.)
+// NO-GRIDS-LABEL: func.func @prefix
+// NO-GRIDS-NOT: call @obs_launch_contract
+// NO-GRIDS: obs.launch
+func.func @prefix(%in: memref<?xi32>, %out: memref<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %n = memref.dim %in, %c0 : memref<?xi32>
+  %own = memref.dim %out, %c0 : memref<?xi32>
+  %first = affine.min affine_map<()[s0, s1] -> (s0, s1)>()[%n, %own]
+  %g = arith.ceildivui %first, %c4 : index
+  %v = memref.subview %out[0] [%first] [1] : memref<?xi32> to memref<?xi32, strided<[1]>>
+  obs.launch @copy grid(%g) ins(%in : memref<?xi32>) outs(%v : memref<?xi32, strided<[1]>>)
+  return
+}
+// NO-GRIDS-LABEL: func.func @unbounded
+// NO-GRIDS: call @obs_launch_contract
+// NO-GRIDS: obs.launch
+func.func @unbounded(%in: memref<?xi32>, %out: memref<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %n = memref.dim %in, %c0 : memref<?xi32>
+  %g = arith.ceildivui %n, %c4 : index
+  %v = memref.subview %out[0] [%n] [1] : memref<?xi32> to memref<?xi32, strided<[1]>>
+  obs.launch @copy grid(%g) ins(%in : memref<?xi32>) outs(%v : memref<?xi32, strided<[1]>>)
+  return
+}

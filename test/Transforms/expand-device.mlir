@@ -168,7 +168,7 @@ func.func @quotients(%in: memref<?xi32>, %out: memref<?xi32>) {
 // output's places past n are left as they were.
 // CHECK: %[[N:.*]] = memref.dim %[[IN]]
 // CHECK: %[[OWN:.*]] = memref.dim %[[OUT]]
-// CHECK: %[[FIRST:.*]] = arith.minui %[[N]], %[[OWN]] : index
+// CHECK: %[[FIRST:.*]] = affine.min #{{.*}}()[%[[N]], %[[OWN]]]
 // CHECK: %[[VIEW:.*]] = memref.subview %[[OUT]][0] [%[[FIRST]]] [1]
 // CHECK: obs.launch @shifted_device_map_map_tile grid(%{{.*}}) ins(%[[IN]], %[[BY]] : memref<?xf32>, memref<1xi32>) outs(%[[VIEW]] : memref<?xf32, strided<[1]>>)
 func.func @shifted(%in: memref<?xf32>, %by: memref<1xi32>, %out: memref<?xf32>) {

@@ -108,6 +108,14 @@ FailureOr<AllocationView> followToAllocation(Value memref, Operation *user,
 /// proved apart.
 bool provedApart(Value first, Value second);
 
+/// Whether the memref `view`, a view of the allocation `root` (or `root`
+/// itself), is proved to hold only elements of it, whatever the values its
+/// places are computed from: its interval (as provedApart's) begins at or
+/// after the allocation's and ends at or before it, as
+/// ValueBoundsConstraintSet proves (a subview of the first min(n, size)
+/// elements, an affine.min of the allocation's own size, is within).
+bool provedWithin(Value view, Value root);
+
 /// The bytes the pointer to the allocation `root` (which isAllocation
 /// accepts) is known to be aligned to: a function argument's
 /// kArgumentAlignment, an allocation's `alignment`, and at least its

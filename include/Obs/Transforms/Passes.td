@@ -236,7 +236,8 @@ def ObsExpandDevice : Pass<"obs-expand-device", "::mlir::ModuleOp"> {
                "pattern (Obs/Transforms/DeviceExpansion.h), and a device op "
                "none of them expands is an error">
   ];
-  let dependentDialects = ["::mlir::arith::ArithDialect",
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect"];
   let statistics = [

@@ -7,6 +7,7 @@
 
 #include "LaunchPlan.h"
 #include "Obs/Support/RuntimeFunctions.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
@@ -100,8 +101,15 @@ mlir::obs::device_expansion::viewFirstElements(ImplicitLocOpBuilder &b,
       continue;
     }
     // Its first min(length, its own length): a shorter output is written
-    // up to its end, as before.
-    Value first = b.createOrFold<arith::MinUIOp>(length, lengthOf(b, output));
+    // up to its end, as before. An affine.min, whose bounds
+    // ValueBoundsConstraintSet knows: the launch's contract then proves the
+    // view within its memref (provedWithin) and checks nothing at run time.
+    OpFoldResult first = affine::makeComposedFoldedAffineMin(
+        b, b.getLoc(),
+        AffineMap::get(0, 2,
+                       {b.getAffineSymbolExpr(0), b.getAffineSymbolExpr(1)},
+                       b.getContext()),
+        {length, lengthOf(b, output)});
     viewed.push_back(memref::SubViewOp::create(
         b, output, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
         ArrayRef<OpFoldResult>{first},
