@@ -519,8 +519,21 @@ void mlir::obs::reportHazard(const KernelSimulation &simulation,
         [&](Operation *op) { position[op] = position.size(); });
     wrapsAround = position.lookup(second.op) <= position.lookup(first.op);
   }
-  std::string where = describeElement(first.element, "a shared buffer");
-  if (reuse)
+  // Global memory meets itself only where a launch passes one memory as an
+  // input and an output (obs-collect-launch-overlaps).
+  bool global = !simulation.run.getMemories()[first.memory].workgroup;
+  auto role = [](const Access &access) {
+    return access.write ? "an output in global memory"
+                        : "an input in global memory";
+  };
+  std::string where;
+  if (global)
+    where = describeElement(first.element, role(first)) +
+            ", which the launch places at " +
+            describeElement(second.element, role(second)) + ",";
+  else
+    where = describeElement(first.element, "a shared buffer");
+  if (reuse && !global)
     where += ", which shares memory with " +
              describeElement(second.element, "another buffer");
 
@@ -552,7 +565,7 @@ void mlir::obs::reportHazard(const KernelSimulation &simulation,
              << firstVerb << " " << where << " before the barrier and "
              << describeThread(second.thread) << " " << secondVerb
              << " it after it (" << stringifyHazardKind(hazard.kind);
-  if (reuse)
+  if (reuse && !global)
     diagnostic << " through buffer reuse";
   if (wrapsAround)
     diagnostic << ", across repeat iterations";

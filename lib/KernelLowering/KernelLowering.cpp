@@ -698,7 +698,26 @@ LogicalResult KernelLowering::lower() {
       return failure();
   }
   gpu::ReturnOp::create(builder, loc());
-  return success();
+  // A plan gives each buffer it places one offset per component: more are
+  // a plan made for other buffers (as fewer are, above), not to be ignored.
+  // In program order, so that the first is always the one reported.
+  ObsDialect::SharedOffsetsAttrHelper offsetsOf(kernel.getContext());
+  WalkResult stale = kernel.walk([&](Operation *owner) {
+    auto used = nextOffset.find(owner);
+    DenseI64ArrayAttr offsets = offsetsOf.getAttr(owner);
+    if (used == nextOffset.end() || !offsets ||
+        static_cast<size_t>(offsets.size()) == used->second)
+      return WalkResult::advance();
+    tagError(owner->emitOpError()
+                 << "holds " << offsets.size() << " offsets in "
+                 << ObsDialect::SharedOffsetsAttrHelper::getNameStr()
+                 << ", but its buffer has " << used->second
+                 << " components: the plan is stale; run obs-plan-shared "
+                    "again",
+             ErrorKind::RejectedChoice);
+    return WalkResult::interrupt();
+  });
+  return failure(stale.wasInterrupted());
 }
 
 FailureOr<gpu::GPUFuncOp> mlir::obs::lowerKernelToGPUFunc(

@@ -189,6 +189,7 @@ struct ObsAssignWorkPass
     }
     uint64_t mostPerThread = 0;
     bool assignedAny = false;
+    SmallVector<SyncOp> touching;
     kernel.walk([&](SyncOp sync) {
       if (sync.getWorkAssignment())
         return;
@@ -201,8 +202,12 @@ struct ObsAssignWorkPass
       // positions could never keep it, neither in the stage that computes
       // the array nor in one that reads it (a compact stage reads under a
       // branch, where no shuffle may be), so those stages are dealt out by
-      // position instead.
-      if (chosen == WorkStrategy::Compact && touchesWrittenKeptByThreads(sync))
+      // position instead (blocked ones too, where blocked breaks the claim:
+      // keepWrittenClaims).
+      bool touches = touchesWrittenKeptByThreads(sync);
+      if (touches)
+        touching.push_back(sync);
+      if (chosen == WorkStrategy::Compact && touches)
         how = StridedAttr::get(kernel.getContext(), blockThreads);
       else if (chosen == WorkStrategy::Blocked)
         how = BlockedAttr::get(
@@ -252,6 +257,8 @@ struct ObsAssignWorkPass
       sync.setPlannedStorage(nullptr);
       addToStatistic(*this, numTakenBack, "decisions-taken-back");
     });
+    if (chosen == WorkStrategy::Blocked && !touching.empty())
+      keepWrittenClaims(kernel, touching, blockThreads);
     // Any sync's scope or placement may rest on who computed what before:
     // a stage now dealt out differently reads the previous sync's array
     // from other threads, whatever that sync's own assignment. A pass's
@@ -266,6 +273,40 @@ struct ObsAssignWorkPass
     if (!decidedBefore.empty() && failed(keepSafe(kernel, decidedBefore)))
       return failure();
     return success();
+  }
+
+  /// Deals `touching` out by position again where the assignment just made
+  /// breaks a registers or shuffle storage the user wrote: ref proves such
+  /// a claim of the stages as written (each dealt out by position over the
+  /// block, or as obs-optimize deals it), and the GPU targets refused what
+  /// ref ran when blocked paired other threads (found by an adversarial
+  /// run: a kernel's `strategy = blocked`). The claim may hold under
+  /// blocked (a stage that reads pairs), so blocked is tried first.
+  void keepWrittenClaims(KernelOp kernel, ArrayRef<SyncOp> touching,
+                         uint64_t blockThreads) {
+    // The trial's diagnostics are not the user's: the kernel is proved
+    // later, as it is left. Only this thread's: other kernels are refined
+    // beside this one.
+    std::thread::id here = std::this_thread::get_id();
+    ScopedDiagnosticHandler quiet(kernel.getContext(), [here](Diagnostic &) {
+      return success(std::this_thread::get_id() == here);
+    });
+    FailureOr<std::shared_ptr<const KernelSimulation>> simulated =
+        getAnalysis<KernelSimulations>().simulate(kernel);
+    if (failed(simulated))
+      return;
+    const KernelSimulation &simulation = **simulated;
+    bool breaksWritten =
+        llvm::any_of(simulation.run.getRegisterViolations(),
+                     [&](const RegisterReadViolation &wrong) {
+                       SyncOp sync = simulation.syncs[wrong.sync];
+                       StorageAttr written = sync.getStorageAttr();
+                       return written && written.getValue() != Storage::Shared;
+                     });
+    if (!breaksWritten)
+      return;
+    for (SyncOp sync : touching)
+      sync.setPlannedHow(StridedAttr::get(kernel.getContext(), blockThreads));
   }
 
   /// Whether `sync`'s array, or one its stage reads, is kept in registers

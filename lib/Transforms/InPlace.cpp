@@ -162,12 +162,21 @@ struct ObsInPlacePass : mlir::obs::impl::ObsInPlaceBase<ObsInPlacePass> {
     SimulationCount count(*this, numSimulations, numSimulationsReused,
                           numSimulationsRescoped, numSimulationsShared,
                           simulations);
+    // A shared-memory plan (obs-plan-shared run before) gave each buffer
+    // bytes for the time it was live; writing a stage over its input makes
+    // that input live longer, into bytes the plan may have handed on. No
+    // race shows that, so the plan goes: the choices are made, and
+    // simulated, on buffers of their own, and the plan comes back only when
+    // no sync went in place. Taken first, so that a stale plan (one made
+    // for other buffers, which obs-optimize plans again after this pass) is
+    // not simulated.
+    SharedPlan plan = takeSharedPlan(kernel);
     std::shared_ptr<const KernelSimulation> before;
     FailureOr<bool> safe = isSafeToRefine(kernel, simulations, &before);
     if (failed(safe))
       return signalPassFailure();
     if (!*safe)
-      return;
+      return plan.restore(kernel);
     // The simulation's syncs are the kernel's one for one only for a flat
     // kernel.
     llvm::DenseSet<unsigned> failing;
@@ -187,13 +196,6 @@ struct ObsInPlacePass : mlir::obs::impl::ObsInPlaceBase<ObsInPlacePass> {
       else
         candidates.push_back(sync);
     });
-    // A shared-memory plan (obs-plan-shared run before) gave each buffer
-    // bytes for the time it was live; writing a stage over its input makes
-    // that input live longer, into bytes the plan may have handed on. No
-    // race shows that, so the plan goes: the choices are made, and
-    // simulated, on buffers of their own, and the plan comes back only when
-    // no sync went in place.
-    SharedPlan plan = takeSharedPlan(kernel);
     auto inPlace = PlacementAttr::get(kernel.getContext(), Placement::InPlace);
     auto apply = [&](SyncOp sync) { sync.setPlannedPlacement(inPlace); };
     auto undo = [](SyncOp sync) { sync.setPlannedPlacement(nullptr); };

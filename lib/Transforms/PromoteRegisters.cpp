@@ -70,11 +70,17 @@ struct ObsPromoteRegistersPass
     SimulationCount count(*this, numSimulations, numSimulationsReused,
                           numSimulationsRescoped, numSimulationsShared,
                           simulations);
+    // A shared-memory plan (obs-plan-shared run before) placed the buffers
+    // this pass may take away: the choices are made, and simulated, on
+    // buffers of their own, and the plan comes back only when none is
+    // taken. Taken first, so that a stale plan (one made for other buffers,
+    // which obs-optimize plans again after this pass) is not simulated.
+    SharedPlan plan = takeSharedPlan(kernel);
     FailureOr<bool> safe = isSafeToRefine(kernel, simulations);
     if (failed(safe))
       return signalPassFailure();
     if (!*safe)
-      return;
+      return plan.restore(kernel);
     uint64_t blockThreads = kernel.getBlockThreads();
     llvm::DenseSet<Operation *> overwritten = findOverwritten(kernel);
     // Registers, and shuffles where registers do not take (refineSyncs
@@ -95,8 +101,7 @@ struct ObsPromoteRegistersPass
         mayShuffle.insert(sync);
     });
     if (candidates.empty())
-      return;
-    std::optional<SharedPlan> plan = takeSharedPlan(kernel);
+      return plan.restore(kernel);
     MLIRContext *context = kernel.getContext();
     auto registers = StorageAttr::get(context, Storage::Registers);
     auto shuffled = StorageAttr::get(context, Storage::Shuffle);
@@ -131,8 +136,8 @@ struct ObsPromoteRegistersPass
       addToStatistic(*this, numPromoted, "syncs-in-registers", inRegisters);
     if (inShuffles)
       addToStatistic(*this, numShuffled, "syncs-in-shuffles", inShuffles);
-    if (plan && inRegisters + inShuffles == 0)
-      plan->restore(kernel);
+    if (inRegisters + inShuffles == 0)
+      plan.restore(kernel);
   }
 };
 } // namespace

@@ -108,7 +108,27 @@ obs.kernel @twice(%x: !obs.arr<6 x i32> {obs.halo = #obs.halo<1, clamp>}) -> !ob
 
 func.func @run_twice(%a: memref<8xi32>, %b: memref<8xi32>, %c: memref<12xi32>, %d: memref<12xi32>) {
   obs.launch @twice grid(2) ins(%a : memref<8xi32>) outs(%b : memref<8xi32>)
-  // expected-error @+1 {{'obs.launch' op launches @twice over 12 places of its argument 0, which has a halo, where another launch passes 8: a halo argument is one memref whole in every block, of one length for all of the kernel's launches (or of lengths known at run time)}}
+  // expected-error @+1 {{'obs.launch' op launches @twice over 12 places of its argument 0, which has a halo, where another launch passes 8 places: a halo argument is one memref whole in every block, so all of the kernel's launches pass it at one static length, or all at lengths known at run time}}
   obs.launch @twice grid(3) ins(%c : memref<12xi32>) outs(%d : memref<12xi32>)
+  return
+}
+
+// -----
+
+// Nor at a static length and at one known at run time, which the error
+// names as such (not as the bound of run-time lengths).
+obs.kernel @mixed(%x: !obs.arr<6 x i32> {obs.halo = #obs.halo<1, clamp>, obs.absent = 0 : i32}) -> !obs.arr<4 x i32> attributes {threads = 4} {
+  %r = obs.generate : !obs.arr<4 x i32> {
+  ^bb0(%i: index):
+    %v = obs.index %x[%i] : !obs.arr<6 x i32>
+    obs.yield %v : i32
+  }
+  obs.return %r : !obs.arr<4 x i32>
+}
+
+func.func @run_mixed(%a: memref<8xi32>, %b: memref<8xi32>, %c: memref<?xi32>, %d: memref<?xi32>, %g: index) {
+  obs.launch @mixed grid(2) ins(%a : memref<8xi32>) outs(%b : memref<8xi32>)
+  // expected-error @+1 {{'obs.launch' op launches @mixed over a length known at run time of its argument 0, which has a halo, where another launch passes 8 places}}
+  obs.launch @mixed grid(%g) ins(%c : memref<?xi32>) outs(%d : memref<?xi32>)
   return
 }

@@ -24,8 +24,14 @@ std::string mlir::obs::reference::blockFunctionName(KernelOp kernel) {
 }
 
 bool mlir::obs::reference::needsBlockFunction(KernelOp kernel) {
+  // An obs.index at a place from data reports the block it fails in, as
+  // on the GPU targets.
+  auto readsByIndex = [&] {
+    return kernel.walk([](IndexOp) { return WalkResult::interrupt(); })
+        .wasInterrupted();
+  };
   return usesBlockPosition(kernel) || hasGlobalResults(kernel) ||
-         hasGlobalArguments(kernel);
+         hasGlobalArguments(kernel) || readsByIndex();
 }
 
 MemRefType mlir::obs::reference::wholeMemRefType(Type element) {

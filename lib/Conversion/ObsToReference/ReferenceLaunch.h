@@ -16,7 +16,7 @@
 namespace mlir::obs::reference {
 
 /// The name of the function that runs one block of a kernel whose code asks
-/// where its block is, or that returns a global scatter.
+/// where its block is, reads by obs.index, or returns a global scatter.
 std::string blockFunctionName(KernelOp kernel);
 
 /// Whether a launch runs `kernel`'s blocks through a block function: one

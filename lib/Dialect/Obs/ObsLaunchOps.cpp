@@ -110,6 +110,14 @@ LogicalResult LaunchOp::verify() {
                           ValueRange memrefs) -> LogicalResult {
     for (auto [index, memref] : llvm::enumerate(memrefs)) {
       auto type = cast<MemRefType>(memref.getType());
+      // obs places a launch's memrefs on the device itself (the host
+      // program's memory on cpu and ref, device memory on cuda); a memref
+      // of another space has no meaning there, and the lowerings' views of
+      // it dropped the space (an internal error on some targets only).
+      if (type.getMemorySpace())
+        return emitOpError()
+               << which << " " << index << " has type " << type
+               << ": a launch's memrefs are in the default memory space";
       if (llvm::any_of(type.getShape().drop_front(), ShapedType::isDynamic))
         return emitOpError()
                << which << " " << index << " has type " << type
@@ -370,6 +378,7 @@ static LogicalResult verifyTiledLaunch(LaunchOp launch, KernelOp kernel) {
               "dimensions";
     else
       diag << ", " << rows << " x " << columns << " tiles";
+    diag << ", with no layout";
     return diag;
   }
   if (!laidOut)
@@ -688,11 +697,12 @@ deviceScalars(Operation *op, ValueRange memrefs, StringRef which) {
   for (auto [index, memref] : llvm::enumerate(memrefs)) {
     auto type = cast<MemRefType>(memref.getType());
     if (!isScalarElementType(type.getElementType()) ||
-        !type.getLayout().isIdentity())
+        !type.getLayout().isIdentity() || type.getMemorySpace())
       return op->emitOpError()
              << which << " " << index << " has type " << type
              << ": a device array is memrefs of i1, i8, i16, i32, i64, f16, "
-                "f32 or f64 with no layout, one per scalar of its element";
+                "f32 or f64 with no layout, in the default memory space, one "
+                "per scalar of its element";
     types.push_back(type.getElementType());
   }
   return types;
@@ -755,11 +765,12 @@ LogicalResult DeviceMapOp::verify() {
     auto type = cast<MemRefType>(scalar.getType());
     if (type.getShape() != ArrayRef<int64_t>{1} ||
         !isScalarElementType(type.getElementType()) ||
-        !type.getLayout().isIdentity())
+        !type.getLayout().isIdentity() || type.getMemorySpace())
       return emitOpError()
              << "scalars " << index << " has type " << type
-             << ": a broadcast scalar is a memref<1xT> with no layout, T "
-                "one of i1, i8, i16, i32, i64, f16, f32 or f64";
+             << ": a broadcast scalar is a memref<1xT> with no layout, in "
+                "the default memory space, T one of i1, i8, i16, i32, i64, "
+                "f16, f32 or f64";
   }
   return success();
 }

@@ -42,14 +42,21 @@ FailureOr<uint64_t> getWholeLength(KernelOp kernel, unsigned index,
     uint64_t here = launch.hasDynamicSizes()
                         ? uint64_t(kDynamicGridLength)
                         : tile * uint64_t(*launch.getStaticGridSize());
-    if (length && *length != here)
+    if (length && *length != here) {
+      auto describe = [](uint64_t places) {
+        return places == uint64_t(kDynamicGridLength)
+                   ? std::string("a length known at run time")
+                   : std::to_string(places) + " places";
+      };
       return launch.emitOpError()
-             << "launches @" << kernel.getSymName() << " over " << here
-             << " places of its argument " << index
-             << ", which has a halo, where another launch passes " << *length
-             << ": a halo argument is one memref whole in every block, of "
-                "one length for all of the kernel's launches (or of lengths "
-                "known at run time)";
+             << "launches @" << kernel.getSymName() << " over "
+             << describe(here) << " of its argument " << index
+             << ", which has a halo, where another launch passes "
+             << describe(*length)
+             << ": a halo argument is one memref whole in every block, so "
+                "all of the kernel's launches pass it at one static length, "
+                "or all at lengths known at run time";
+    }
     length = here;
   }
   return *length;

@@ -98,3 +98,15 @@ obs.kernel @stale_plan(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32>
   %u = obs.rev %t : !obs.arr<64 x i32>
   obs.return %u : !obs.arr<64 x i32>
 }
+
+// -----
+
+// Nor are offsets past a buffer's components ignored: a plan made for a
+// buffer of three components is made for another buffer than this one.
+obs.kernel @extra_offsets(%a: !obs.arr<64 x tuple<i32, i64>>) -> !obs.arr<64 x tuple<i32, i64>>
+    attributes {obs.shared_bytes = 1024 : i64} {
+  // expected-error @+1 {{'obs.sync' op holds 3 offsets in obs.shared_offsets, but its buffer has 2 components: the plan is stale; run obs-plan-shared again}}
+  %s = obs.sync %a {obs.shared_offsets = array<i64: 0, 256, 512>} : !obs.arr<64 x tuple<i32, i64>>
+  %r = obs.rev %s : !obs.arr<64 x tuple<i32, i64>>
+  obs.return %r : !obs.arr<64 x tuple<i32, i64>>
+}

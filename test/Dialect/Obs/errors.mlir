@@ -1030,7 +1030,7 @@ func.func @device_no_inputs(%out: memref<?xi32>) {
 // -----
 
 func.func @device_index_elements(%in: memref<?xindex>, %out: memref<?xi32>) {
-  // expected-error @+1 {{'obs.device_map' op ins 0 has type 'memref<?xindex>': a device array is memrefs of i1, i8, i16, i32, i64, f16, f32 or f64 with no layout, one per scalar of its element}}
+  // expected-error @+1 {{'obs.device_map' op ins 0 has type 'memref<?xindex>': a device array is memrefs of i1, i8, i16, i32, i64, f16, f32 or f64 with no layout, in the default memory space, one per scalar of its element}}
   obs.device_map ins(%in : memref<?xindex>) outs(%out : memref<?xi32>) {
   ^bb0(%x: index):
     %c = arith.constant 0 : i32
@@ -1041,8 +1041,57 @@ func.func @device_index_elements(%in: memref<?xindex>, %out: memref<?xi32>) {
 
 // -----
 
+// A memref of another memory space: obs places a launch's and a device
+// op's memrefs on the device itself. ref ran these while cpu and cuda failed
+// inside their lowerings (views that dropped the space).
+
+obs.kernel @inc_in_space(%t: !obs.arr<4 x i32> {obs.absent = 0 : i32}) -> !obs.arr<4 x i32> attributes {threads = 4} {
+  obs.return %t : !obs.arr<4 x i32>
+}
+func.func @launch_in_space(%x: memref<?xi32, 1>, %o: memref<?xi32>, %g: index) {
+  // expected-error @+1 {{'obs.launch' op ins 0 has type 'memref<?xi32, 1>': a launch's memrefs are in the default memory space}}
+  obs.launch @inc_in_space grid(%g) ins(%x : memref<?xi32, 1>) outs(%o : memref<?xi32>)
+  return
+}
+
+// -----
+
+obs.kernel private @tile_in_space(%t: !obs.arr<2 x !obs.arr<3 x i32>>) -> !obs.arr<2 x !obs.arr<3 x i32>> attributes {threads = 3} {
+  obs.return %t : !obs.arr<2 x !obs.arr<3 x i32>>
+}
+func.func @tiled_launch_in_space(%in: memref<4x9xi32>, %out: memref<4x9xi32, 1>) {
+  // expected-error @+1 {{'obs.launch' op outs 0 has type 'memref<4x9xi32, 1>': a launch's memrefs are in the default memory space}}
+  obs.launch @tile_in_space grid(2, 3) ins(%in : memref<4x9xi32>) outs(%out : memref<4x9xi32, 1>)
+  return
+}
+
+// -----
+
+func.func @device_reduce_in_space(%in: memref<?xi32>, %out: memref<1xi32, 1>) {
+  // expected-error @+1 {{'obs.device_reduce' op outs 0 has type 'memref<1xi32, 1>': a device array is memrefs of i1, i8, i16, i32, i64, f16, f32 or f64 with no layout, in the default memory space}}
+  obs.device_reduce ins(%in : memref<?xi32>) outs(%out : memref<1xi32, 1>) identity [0 : i32] {
+  ^bb0(%x: i32, %y: i32):
+    %s = arith.addi %x, %y : i32
+    obs.yield %s : i32
+  }
+  return
+}
+
+// -----
+
+func.func @device_map_scalar_in_space(%in: memref<?xi32>, %s: memref<1xi32, 1>, %out: memref<?xi32>) {
+  // expected-error @+1 {{'obs.device_map' op scalars 0 has type 'memref<1xi32, 1>': a broadcast scalar is a memref<1xT> with no layout, in the default memory space}}
+  obs.device_map ins(%in : memref<?xi32>) scalars(%s : memref<1xi32, 1>) outs(%out : memref<?xi32>) {
+  ^bb0(%x: i32, %y: i32):
+    obs.yield %x : i32
+  }
+  return
+}
+
+// -----
+
 func.func @device_map_scalar_length(%in: memref<?xi32>, %s: memref<2xi32>, %out: memref<?xi32>) {
-  // expected-error @+1 {{'obs.device_map' op scalars 0 has type 'memref<2xi32>': a broadcast scalar is a memref<1xT> with no layout, T one of i1, i8, i16, i32, i64, f16, f32 or f64}}
+  // expected-error @+1 {{'obs.device_map' op scalars 0 has type 'memref<2xi32>': a broadcast scalar is a memref<1xT> with no layout, in the default memory space, T one of i1, i8, i16, i32, i64, f16, f32 or f64}}
   obs.device_map ins(%in : memref<?xi32>) scalars(%s : memref<2xi32>) outs(%out : memref<?xi32>) {
   ^bb0(%x: i32, %y: i32):
     obs.yield %x : i32
@@ -1619,7 +1668,7 @@ obs.kernel @tile(%a: !obs.arr<2 x !obs.arr<4 x i32>>) -> !obs.arr<2 x !obs.arr<4
   obs.return %a : !obs.arr<2 x !obs.arr<4 x i32>>
 }
 func.func @wrong_tiles(%x: memref<4x12xi32>, %y: memref<4x8xi32>) {
-  // expected-error @+1 {{tiles its memrefs, but outs 0 is 'memref<4x8xi32>' for tiles of 2 x 4: it must be 'memref<4x12xi32>', 2 x 3 tiles}}
+  // expected-error @+1 {{tiles its memrefs, but outs 0 is 'memref<4x8xi32>' for tiles of 2 x 4: it must be 'memref<4x12xi32>', 2 x 3 tiles, with no layout}}
   obs.launch @tile grid(2, 3) ins(%x : memref<4x12xi32>) outs(%y : memref<4x8xi32>)
   return
 }
@@ -1630,7 +1679,7 @@ obs.kernel @tile(%a: !obs.arr<2 x !obs.arr<4 x i32>>) -> !obs.arr<2 x !obs.arr<4
   obs.return %a : !obs.arr<2 x !obs.arr<4 x i32>>
 }
 func.func @partial_tiles(%x: memref<4x12xi32>, %y: memref<5x12xi32>) {
-  // expected-error @+1 {{tiles its memrefs, but outs 0 is 'memref<5x12xi32>' for tiles of 2 x 4: it must be 'memref<2x4xi32>' or any whole number of tiles in each of its first two dimensions}}
+  // expected-error @+1 {{tiles its memrefs, but outs 0 is 'memref<5x12xi32>' for tiles of 2 x 4: it must be 'memref<2x4xi32>' or any whole number of tiles in each of its first two dimensions, with no layout}}
   obs.launch @tile grid(2, 3) ins(%x : memref<4x12xi32>) outs(%y : memref<5x12xi32>)
       layouts [affine_map<(r, c) -> (r, c)>, affine_map<(r, c) -> (r, c)>]
   return

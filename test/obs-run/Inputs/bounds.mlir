@@ -80,6 +80,12 @@ obs.kernel @gather(%x: !obs.arr<64 x i32>, %p: !obs.arr<64 x i32>) -> !obs.arr<6
   obs.return %s : !obs.arr<64 x i32>
 }
 
+// The gather over two blocks: a place out of range names its block.
+func.func @gather_blocks(%x: memref<128xi32>, %p: memref<128xi32>, %y: memref<128xi32>) {
+  obs.launch @gather grid(2) ins(%x, %p : memref<128xi32>, memref<128xi32>) outs(%y : memref<128xi32>)
+  return
+}
+
 // x[i + 1] where x[i] is positive: past the end in thread 63 only where
 // the data says so, which the proof cannot know. Checked as it runs.
 obs.kernel @next_if_positive(%x: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> attributes {threads = 64} {
