@@ -9,7 +9,7 @@
 
 func.func @reduce(%in: memref<?xf32>, %sum: memref<1xf32>) {
   obs.device_reduce ins(%in : memref<?xf32>) outs(%sum : memref<1xf32>)
-      identity [0.0 : f32] {
+      identity [-0.0 : f32] {
   ^bb0(%acc: f32, %x: f32):
     %s = arith.addf %acc, %x : f32
     obs.yield %s : f32

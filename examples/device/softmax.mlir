@@ -37,7 +37,7 @@ func.func @softmax(%x: memref<?xf32>, %out: memref<?xf32>) {
   // Their sum.
   %sum = memref.alloc() : memref<1xf32>
   obs.device_reduce ins(%exps : memref<?xf32>) outs(%sum : memref<1xf32>)
-      identity [0.0 : f32] {
+      identity [-0.0 : f32] {
   ^bb0(%a: f32, %b: f32):
     %s = arith.addf %a, %b : f32
     obs.yield %s : f32

@@ -411,17 +411,39 @@ LogicalResult mlir::obs::checkCombineLaws(Operation *op, ArrayAttr identity) {
   // each sample `x`, near the identity too. A wrong identity (0 for a
   // product, 0 for a minimum, -4 for a maximum) would be folded into every
   // partial tile's absent elements and into every exclusive scan: a wrong
-  // answer, not an error, without this check. Not at the type's extremes:
-  // a minimum's (largest, 0) is no identity of (largest, v) on the left,
-  // but only a scan's first carry is combined from the left, and that is
-  // the identity itself.
+  // answer, not an error, without this check. The plans combine the
+  // identity only on the right (absent elements follow present ones, and
+  // the first tile of a scan takes no carry), so on the right it must hold
+  // everywhere: at the type's extremes, at -0.0 (bitwise: 0.0 is no
+  // identity of a float sum, -0.0 is), and at itself (absent elements
+  // combine with each other). On the left it is tried on the ordinary
+  // samples only: a minimum's (largest, 0) is no identity of (largest, v)
+  // on the left, and a reduce or scan of such pairs is still one answer.
   if (identity) {
     ArrayRef<Attribute> e = identity.getValue();
     ExtraSamples nearIdentity = {/*extremes=*/false, /*nearConstants=*/true,
                                  identity};
-    for (const SmallVector<Attribute> &x :
-         sampleElements(op, scalars, nearIdentity)) {
+    SmallVector<SmallVector<Attribute>> samples =
+        sampleElements(op, scalars, nearIdentity);
+    size_t bothSides = samples.size();
+    ExtraSamples everywhere = {/*extremes=*/true, /*nearConstants=*/false,
+                               identity};
+    llvm::append_range(samples, sampleElements(op, scalars, everywhere));
+    samples.push_back(SmallVector<Attribute>(e));
+    SmallVector<Attribute> signedZeros;
+    for (Type scalar : scalars)
+      signedZeros.push_back(
+          isa<FloatType>(scalar)
+              ? Attribute(FloatAttr::get(
+                    scalar, APFloat::getZero(
+                                cast<FloatType>(scalar).getFloatSemantics(),
+                                /*Negative=*/true)))
+              : sampleOf(scalar, 0));
+    samples.push_back(std::move(signedZeros));
+    for (auto [index, x] : llvm::enumerate(samples)) {
       for (bool identityFirst : {true, false}) {
+        if (identityFirst && index >= bothSides)
+          continue;
         ArrayRef<Attribute> left = identityFirst ? e : ArrayRef(x),
                             right = identityFirst ? ArrayRef(x) : e;
         std::optional<SmallVector<Attribute>> result = combine(left, right);

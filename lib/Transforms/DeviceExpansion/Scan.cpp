@@ -29,18 +29,32 @@ KernelOp FoldPlan::getScanTileKernel(ScanKind kind, bool carried) {
       [&](ImplicitLocOpBuilder &b, ValueRange args) {
         Value scanned =
             dsl::scan(b, args.front(), combineFn(), ScanNetwork::Sklansky);
-        // What comes before the tile: the carry, or nothing (the
-        // identity, which the combine then leaves out).
+        // What comes before the tile: the carry, or nothing. The first
+        // tile has nothing before it: its carry (the identity) is not
+        // combined, as one tile alone combines none, so that an identity
+        // that holds only on the right (a minimum's (largest, 0) before
+        // (largest, v); +0.0 before -0.0) gives one answer at every length
+        // (found by an adversarial run: the first element's value changed
+        // from 4,096 elements to 4,097).
         SmallVector<Value> carry;
-        if (carried)
+        Value firstTile;
+        if (carried) {
           carry = dsl::index(b, args[1], arith::ConstantIndexOp::create(b, 0));
+          firstTile = arith::CmpIOp::create(
+              b, arith::CmpIPredicate::eq, BlockIdOp::create(b),
+              arith::ConstantIndexOp::create(b, 0));
+        }
+        // `x` after the carry: `carry ⊕ x`, or `x` in the first tile.
+        auto afterCarry = [&](ImplicitLocOpBuilder &b, ValueRange x) {
+          SmallVector<Value> combined = combine(b, carry, x);
+          for (auto [value, alone] : llvm::zip_equal(combined, x))
+            value = arith::SelectOp::create(b, firstTile, alone, value);
+          return combined;
+        };
         if (kind == ScanKind::Inclusive) {
           if (!carried)
             return SmallVector<Value>{scanned};
-          return SmallVector<Value>{dsl::map(
-              b, scanned, element, [&](ImplicitLocOpBuilder &b, ValueRange x) {
-                return combine(b, carry, x);
-              })};
+          return SmallVector<Value>{dsl::map(b, scanned, element, afterCarry)};
         }
         // Exclusive: element i is what comes before the tile combined with
         // the inclusive scan's element i - 1.
@@ -60,7 +74,7 @@ KernelOp FoldPlan::getScanTileKernel(ScanKind kind, bool carried) {
                 Value before = arith::SubIOp::create(
                     b, i, arith::ConstantIndexOp::create(b, 1));
                 SmallVector<Value> previous = dsl::index(b, scanned, before);
-                scf::YieldOp::create(b, carried ? combine(b, carry, previous)
+                scf::YieldOp::create(b, carried ? afterCarry(b, previous)
                                                 : previous);
               }
               return SmallVector<Value>(choice.getResults());

@@ -23,7 +23,7 @@ func.func @scan_i64(%in: memref<?xi64>, %out: memref<?xi64>) {
 
 // The sum in f64.
 func.func @reduce_f64(%in: memref<?xf64>, %out: memref<1xf64>) {
-  obs.device_reduce ins(%in : memref<?xf64>) outs(%out : memref<1xf64>) identity [0.0 : f64] {
+  obs.device_reduce ins(%in : memref<?xf64>) outs(%out : memref<1xf64>) identity [-0.0 : f64] {
   ^bb0(%x: f64, %y: f64):
     %s = arith.addf %x, %y : f64
     obs.yield %s : f64

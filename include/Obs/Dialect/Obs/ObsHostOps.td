@@ -288,11 +288,18 @@ def Obs_DeviceMapOp : Obs_DeviceOp<"device_map"> {
 def Obs_DeviceReduceOp : Obs_DeviceOp<"device_reduce"> {
   let summary = "folds an array of any length with an associative combine";
   let description = [{
-    `outs[..][0] = e ⊕ a[0] ⊕ a[1] ⊕ ... ⊕ a[n-1]`, for `n`, the length of
+    `outs[..][0] = a[0] ⊕ a[1] ⊕ ... ⊕ a[n-1]`, for `n`, the length of
     the inputs at run time (0 gives `e`), an associative `⊕` given by the
     region (the accumulated element's scalars, then the next element's),
-    and its identity `e` (`x ⊕ e = e ⊕ x = x`), one typed constant per
-    scalar of the element. The combination may be reassociated (a
+    and its identity `e`, one typed constant per scalar of the element.
+    The plans combine `e` on the right only (absent elements of a partial
+    tile), so `x ⊕ e = x` must hold for every `x`: obs-expand-device tries
+    it on samples that include the type's extremes, -0.0 and `e` itself
+    (a float sum's identity is -0.0), and `e ⊕ x = x` on ordinary
+    samples, and refuses an identity that fails either. A minimum of
+    (key, value) pairs whose ties keep the left pair may take (largest
+    key, 0): it is no identity of (largest key, v) on the left, which no
+    plan asks of it. The combination may be reassociated (a
     floating-point sum may round differently from a sequential one) but not
     reordered: `⊕` need not be commutative. `--obs-expand-device` lowers it
     to a launch plan that reads each element once.
@@ -321,12 +328,14 @@ def Obs_DeviceReduceOp : Obs_DeviceOp<"device_reduce"> {
 def Obs_DeviceScanOp : Obs_DeviceOp<"device_scan"> {
   let summary = "the prefix combination of an array of any length";
   let description = [{
-    `inclusive`: `out[i] = e ⊕ a[0] ⊕ ... ⊕ a[i]`; `exclusive`:
-    `out[i] = e ⊕ a[0] ⊕ ... ⊕ a[i-1]` (so `out[0] = e`), for every `i`
-    below `n`, the length of the inputs at run time (an output's places
-    from `n` on are left as they were), an associative `⊕`
-    given by the region (the earlier element's scalars, then the later
-    one's) and its identity `e`. `⊕` need not be commutative (a recurrence
+    `inclusive`: `out[i] = a[0] ⊕ ... ⊕ a[i]`; `exclusive`: `out[0] = e`
+    and `out[i] = a[0] ⊕ ... ⊕ a[i-1]`, for every `i` below `n`, the
+    length of the inputs at run time (an output's places from `n` on are
+    left as they were), an associative `⊕` given by the region (the
+    earlier element's scalars, then the later one's) and its identity `e`
+    (checked as `obs.device_reduce`'s: `x ⊕ e = x` everywhere, the
+    first tile taking no carry, so that the answer does not depend on
+    the tiles). `⊕` need not be commutative (a recurrence
     is a scan over affine maps). `--obs-expand-device` lowers it to
     reduce-then-scan: block totals, a scan of the totals (itself a device
     scan), and a scan of each block's elements from its total's prefix.
