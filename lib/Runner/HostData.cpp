@@ -175,6 +175,30 @@ static Expected<Number> parseNumber(StringRef token, const ScalarType &type) {
     return makeError("'" + token + "' does not fit " + type.name());
   number.isFloat = true;
   number.real = real;
+  // An f32 or f16 is read in its own format: through a double it would be
+  // rounded twice, and a decimal just past halfway between two floats
+  // first rounds to the halfway point, then to the even one, the wrong way
+  // (1.0000000596046447753906251 read as 1.0f; found by an adversarial
+  // run). Where APFloat does not read the spelling (a hexadecimal integer,
+  // which strtod does), the double is exact or close enough to it.
+  if (type.kind == ScalarType::F32 || type.kind == ScalarType::F16) {
+    APFloat own(type.kind == ScalarType::F32 ? APFloat::IEEEsingle()
+                                             : APFloat::IEEEhalf());
+    StringRef spelled = token.drop_front(token.front() == '+');
+    Expected<APFloat::opStatus> status =
+        own.convertFromString(spelled, APFloat::rmNearestTiesToEven);
+    if (!status) {
+      consumeError(status.takeError());
+      return number;
+    }
+    if ((*status & APFloat::opOverflow) && std::isfinite(real))
+      return makeError("'" + token + "' does not fit " + type.name());
+    // A float of either format is a double exactly.
+    bool losesInfo;
+    own.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
+                &losesInfo);
+    number.real = own.convertToDouble();
+  }
   return number;
 }
 

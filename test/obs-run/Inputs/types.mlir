@@ -97,3 +97,22 @@ obs.kernel @rev_f32(%a: !obs.arr<4 x f32>) -> !obs.arr<4 x f32> {
   %0 = obs.rev %a : !obs.arr<4 x f32>
   obs.return %0 : !obs.arr<4 x f32>
 }
+
+// The bits of each f32 and f16 as read: a decimal is rounded once, to the
+// nearest float of its own format (errors.test).
+obs.kernel @bits_f32(%a: !obs.arr<3 x f32>) -> !obs.arr<3 x i32> {
+  %r = obs.map %a : !obs.arr<3 x f32> -> !obs.arr<3 x i32> {
+  ^bb0(%x: f32):
+    %b = arith.bitcast %x : f32 to i32
+    obs.yield %b : i32
+  }
+  obs.return %r : !obs.arr<3 x i32>
+}
+obs.kernel @bits_f16(%a: !obs.arr<2 x f16>) -> !obs.arr<2 x i16> {
+  %r = obs.map %a : !obs.arr<2 x f16> -> !obs.arr<2 x i16> {
+  ^bb0(%x: f16):
+    %b = arith.bitcast %x : f16 to i16
+    obs.yield %b : i16
+  }
+  obs.return %r : !obs.arr<2 x i16>
+}
