@@ -87,8 +87,10 @@ static std::string formatNumber(const ScalarType &type, const Number &value) {
   if (!type.isFloat)
     return std::to_string(value.integer);
   double x = value.real;
+  // A NaN's sign is a bit the program may set and read (copysign, a
+  // bitcast), and "-nan" reads back with it.
   if (std::isnan(x))
-    return "nan";
+    return std::signbit(x) ? "-nan" : "nan";
   if (std::isinf(x))
     return x < 0 ? "-inf" : "inf";
   char text[64];
@@ -144,10 +146,12 @@ static Expected<Number> parseNumber(StringRef token, const ScalarType &type) {
   if (!type.isFloat) {
     StringRef hex = digits;
     bool negative = hex.consume_front("-");
-    uint64_t magnitude;
-    if ((hex.consume_front("0x") || hex.consume_front("0X")) &&
-        !hex.getAsInteger(16, magnitude) &&
-        magnitude <= (negative ? uint64_t(1) << 63 : uint64_t(INT64_MAX))) {
+    if ((hex.consume_front("0x") || hex.consume_front("0X")) && !hex.empty() &&
+        hex.find_first_not_of("0123456789abcdefABCDEF") == StringRef::npos) {
+      uint64_t magnitude;
+      if (hex.getAsInteger(16, magnitude) ||
+          magnitude > (negative ? uint64_t(1) << 63 : uint64_t(INT64_MAX)))
+        return makeError("'" + token + "' does not fit " + type.name());
       number.integer = negative ? int64_t(0 - magnitude) : int64_t(magnitude);
       return number;
     }
@@ -720,7 +724,16 @@ Error HostArray::fillFromNpy(StringRef path) {
                        "cannot be read from .npy; use a text "
                        "file");
   const ScalarType &scalar = components.front();
-  if (header->descr != scalar.npyDescr())
+  // A byte has no byte order: numpy writes '|i1', and '<i1' or '>i1' mean
+  // the same.
+  auto sameDescr = [&](StringRef descr) {
+    std::string own = scalar.npyDescr();
+    if (scalar.bytes == 1 && descr.size() == own.size() &&
+        StringRef("<>|=").contains(descr.front()))
+      return descr.drop_front() == StringRef(own).drop_front();
+    return descr == own;
+  };
+  if (!sameDescr(header->descr))
     return makeError("'" + path + "' holds dtype " + header->descr +
                      ", but the argument holds " + scalar.name() + " (" +
                      scalar.npyDescr() + ")");
@@ -915,4 +928,13 @@ std::string obs_run::getNumberedPath(StringRef path, unsigned index,
     dot = path.size();
   return (path.take_front(dot) + "." + Twine(index) + path.drop_front(dot))
       .str();
+}
+
+std::string HostArray::describeElement() const {
+  if (getWidth() == 1)
+    return components.front().name();
+  std::string text = "(";
+  for (auto [index, component] : llvm::enumerate(components))
+    text += (index ? ", " : "") + component.name();
+  return text + ")";
 }

@@ -831,7 +831,7 @@ void fillInputs(obs::Job &job) {
     failOn(job.arrays[index].fill(inputs[index]),
            "input " + llvm::Twine(index + 1) + " (" +
                llvm::Twine(job.arrays[index].getNumScalars()) + " numbers of " +
-               job.arrays[index].getComponentType(0).name() + "): ");
+               job.arrays[index].describeElement() + "): ");
 }
 
 /// Prints the program after --emit's stage (but plan) for `target`.

@@ -61,6 +61,9 @@ public:
   /// The number of scalars the user reads or writes: leaves x width.
   uint64_t getNumScalars() const { return leaves * getWidth(); }
   const ScalarType &getComponentType(unsigned c) const { return components[c]; }
+  /// The element's type as a user reads it: `i32`, or `(i32, i8, f16)` for
+  /// a tuple.
+  std::string describeElement() const;
 
   /// The buffer of component `c` (what the kernel receives), and its size.
   void *getBuffer(unsigned c) { return storage[c].data(); }
