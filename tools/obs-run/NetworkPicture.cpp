@@ -277,8 +277,9 @@ LogicalResult mlir::obs::drawNetwork(KernelOp kernel, llvm::raw_ostream &os) {
   const BlockRun &run = simulation->run;
   if (run.dependsOnData())
     return kernel.emitOpError()
-           << "reads elements at indices that depend on data; its network "
-              "has no fixed picture";
+           << "reads or writes elements at places that depend on data (an "
+              "obs.index at a place from data, a scatter's places); its "
+              "network has no fixed picture";
 
   unsigned phases = run.getBarriers().size() + 1;
   Network network = collectStages(run, phases);

@@ -855,7 +855,7 @@ void emit(ModuleOp module, const obs::Target &target,
         lower(module, *getTarget("cpu"), options, "obs");
     auto kernel = lowered->lookupSymbol<obs::KernelOp>(kernelName);
     if (!kernel || failed(obs::drawNetwork(kernel, llvm::outs())))
-      fail("cannot draw @" + kernelName);
+      failCompilation("cannot draw @" + kernelName);
     return;
   }
   OwningOpRef<ModuleOp> lowered = lower(module, target, options, emitStage);
