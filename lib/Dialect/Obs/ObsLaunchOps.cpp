@@ -771,6 +771,15 @@ LogicalResult DeviceMapOp::verify() {
              << ": a broadcast scalar is a memref<1xT> with no layout, in "
                 "the default memory space, T one of i1, i8, i16, i32, i64, "
                 "f16, f32 or f64";
+    // Every element reads the scalar; an output over it would be written
+    // while other blocks still read it (the launch proof refuses any
+    // overlap, but names the operands of the plan, not these).
+    for (auto [position, output] : llvm::enumerate(getOutputs()))
+      if (output == scalar)
+        return emitOpError()
+               << "scalars " << index << " is also outs " << position
+               << ": every element reads a broadcast scalar, so no output "
+                  "may write it";
   }
   return success();
 }

@@ -1090,6 +1090,17 @@ func.func @device_map_scalar_in_space(%in: memref<?xi32>, %s: memref<1xi32, 1>, 
 
 // -----
 
+func.func @device_map_scalar_written(%in: memref<?xi32>, %s: memref<1xi32>) {
+  // expected-error @+1 {{'obs.device_map' op scalars 0 is also outs 0: every element reads a broadcast scalar, so no output may write it}}
+  obs.device_map ins(%in : memref<?xi32>) scalars(%s : memref<1xi32>) outs(%s : memref<1xi32>) {
+  ^bb0(%x: i32, %y: i32):
+    obs.yield %x : i32
+  }
+  return
+}
+
+// -----
+
 func.func @device_map_scalar_length(%in: memref<?xi32>, %s: memref<2xi32>, %out: memref<?xi32>) {
   // expected-error @+1 {{'obs.device_map' op scalars 0 has type 'memref<2xi32>': a broadcast scalar is a memref<1xT> with no layout, in the default memory space, T one of i1, i8, i16, i32, i64, f16, f32 or f64}}
   obs.device_map ins(%in : memref<?xi32>) scalars(%s : memref<2xi32>) outs(%out : memref<?xi32>) {
