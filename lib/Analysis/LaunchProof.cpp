@@ -73,6 +73,16 @@ std::string mlir::obs::nameLaunchOperand(LaunchOp launch, unsigned operand) {
                           : ("outs " + Twine(operand - inputs)).str();
 }
 
+std::string mlir::obs::nameLaunchBlock(LaunchOp launch, int64_t block) {
+  IntegerAttr columns =
+      ObsDialect::TiledColumnsAttrHelper(launch.getContext()).getAttr(launch);
+  if (!columns || columns.getInt() < 1)
+    return ("block " + Twine(block)).str();
+  return ("block (" + Twine(block / columns.getInt()) + ", " +
+          Twine(block % columns.getInt()) + ")")
+      .str();
+}
+
 namespace {
 
 /// Who last wrote a place: a block, an operand and an element of it.
@@ -413,8 +423,8 @@ std::optional<int64_t> StaticLaunchProof::linearOf(const OperandPlaces &places,
   if (!outer || *outer < 0 || *outer >= places.outerExtent) {
     InFlightDiagnostic diag =
         launch.emitOpError()
-        << "layout " << places.operand << " places element " << row
-        << " of block " << block << " at "
+        << "layout " << places.operand << " places element " << row << " of "
+        << nameLaunchBlock(launch, block) << " at "
         << (outer ? std::to_string(*outer) : std::string("no index"))
         << ", outside " << memrefs[places.operand].getType();
     tagError(diag, ErrorKind::RejectedChoice);
@@ -513,10 +523,10 @@ LogicalResult StaticLaunchProof::recordWrite(AllocationUnits &units,
   if (writer.block >= 0) {
     InFlightDiagnostic diag =
         launch.emitOpError()
-        << "writes one place twice: element " << writer.element << " of block "
-        << writer.block << " through "
+        << "writes one place twice: element " << writer.element << " of "
+        << nameLaunchBlock(launch, writer.block) << " through "
         << nameLaunchOperand(launch, writer.operand) << ", and element "
-        << element << " of block " << block << " through "
+        << element << " of " << nameLaunchBlock(launch, block) << " through "
         << nameLaunchOperand(launch, places.operand);
     diag.attachNote(units.root.getLoc()) << "the allocation";
     return tagError(diag, ErrorKind::RejectedChoice);
@@ -535,9 +545,10 @@ LogicalResult StaticLaunchProof::checkRead(const AllocationUnits &units,
   if (writer.block != block) {
     InFlightDiagnostic diag =
         launch.emitOpError()
-        << "block " << writer.block << " writes element " << writer.element
-        << " through " << nameLaunchOperand(launch, writer.operand)
-        << " where block " << block << " reads element " << element
+        << nameLaunchBlock(launch, writer.block) << " writes element "
+        << writer.element << " through "
+        << nameLaunchOperand(launch, writer.operand) << " where "
+        << nameLaunchBlock(launch, block) << " reads element " << element
         << " through " << nameLaunchOperand(launch, places.operand)
         << ": blocks run in any order, so a launch's blocks may "
            "not write what another block reads";

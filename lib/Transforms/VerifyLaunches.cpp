@@ -136,9 +136,9 @@ ObsVerifyLaunchesPass::proveOverlaps(LaunchOp launch, KernelOp kernel,
       break;
     }
   InFlightDiagnostic diag = launch.emitOpError();
-  diag << "in block " << at->block << ", thread " << read.thread << " (warp "
-       << read.thread / kWarpSize << ") reads element "
-       << at->elements.readElement << " through "
+  diag << "in " << nameLaunchBlock(launch, at->block) << ", thread "
+       << read.thread << " (warp " << read.thread / kWarpSize
+       << ") reads element " << at->elements.readElement << " through "
        << nameLaunchOperand(launch, at->elements.readMemory) << " and thread "
        << write.thread << " (warp " << write.thread / kWarpSize
        << ") writes that place as element " << at->elements.writtenElement

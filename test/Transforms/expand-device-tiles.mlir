@@ -18,6 +18,7 @@
 // CHECK: %[[YS:.*]] = memref.expand_shape %[[Y]] {{\[}}[0], [1, 2]] output_shape [4, 3, 4] : memref<4x12xi32> into memref<4x3x4xi32>
 // CHECK: %[[YR:.*]] = memref.collapse_shape %[[YS]] {{\[}}[0, 1], [2]] : memref<4x3x4xi32> into memref<12x4xi32>
 // CHECK: obs.launch @tile grid(6) ins(%[[XR]] : memref<12x4xi32>) outs(%[[YR]] : memref<12x4xi32>) layouts [#[[TILES]], #[[TILES]]]
+// CHECK-SAME: {obs.tiled_columns = 3 : i64}
 // CHECK-NOT: grid(2, 3)
 // UNEXPANDED: error: 'obs.launch' op tiles 2-D memrefs over a grid of rows and columns, which obs-expand-device lowers to a grid of one dimension: run it first
 obs.kernel @tile(%a: !obs.arr<2 x !obs.arr<4 x i32>>) -> !obs.arr<2 x !obs.arr<4 x i32>> {
@@ -65,13 +66,14 @@ func.func @transpose_tiles(%x: memref<4x12xi32>, %y: memref<4x12xf32>, %out: mem
 
 // The launch proof sees the tiles' places in the memrefs themselves: two
 // blocks that write one tile (every row of blocks writes row 0 of tiles)
-// are refused, blocks 0 and 3 being blocks (0, 0) and (1, 0).
+// are refused, named as the grid has them: blocks (0, 0) and (1, 0) of
+// the expanded launch's 0 and 3 (obs.tiled_columns).
 obs.kernel @tile(%a: !obs.arr<2 x !obs.arr<4 x i32>>) -> !obs.arr<2 x !obs.arr<4 x i32>> {
   obs.return %a : !obs.arr<2 x !obs.arr<4 x i32>>
 }
 // expected-note @+1 {{the allocation}}
 func.func @one_tile_twice(%x: memref<4x12xi32>, %y: memref<4x12xi32>) {
-  // expected-error @+1 {{writes one place twice: element 0 of block 0 through outs 0, and element 0 of block 3 through outs 0}}
+  // expected-error @+1 {{writes one place twice: element 0 of block (0, 0) through outs 0, and element 0 of block (1, 0) through outs 0}}
   obs.launch @tile grid(2, 3) ins(%x : memref<4x12xi32>) outs(%y : memref<4x12xi32>)
       layouts [affine_map<(r, c) -> (r, c)>, affine_map<(r, c) -> (0, c)>]
   return
@@ -95,13 +97,13 @@ func.func @past_the_last_column(%x: memref<4x12xi32>, %y: memref<8x12xi32>) {
 // -----
 
 // Tiles moved in place, read and written in one matrix, race: block
-// (1, 0), block 2, writes tile (0, 1), which block (0, 1), block 1, reads.
+// (1, 0) writes tile (0, 1), which block (0, 1) reads.
 obs.kernel @tile(%a: !obs.arr<2 x !obs.arr<4 x i32>>) -> !obs.arr<2 x !obs.arr<4 x i32>> {
   obs.return %a : !obs.arr<2 x !obs.arr<4 x i32>>
 }
 // expected-note @+1 {{the allocation}}
 func.func @in_place(%x: memref<8x8xi32>) {
-  // expected-error @+1 {{block 2 writes element 0 through outs 0 where block 1 reads element 0 through ins 0}}
+  // expected-error @+1 {{block (1, 0) writes element 0 through outs 0 where block (0, 1) reads element 0 through ins 0}}
   obs.launch @tile grid(4, 2) ins(%x : memref<8x8xi32>) outs(%x : memref<8x8xi32>)
       layouts [affine_map<(r, c) -> (r, c)>, affine_map<(r, c) -> (r floordiv 2 + c * 2, r mod 2)>]
   return

@@ -70,6 +70,10 @@ private:
 /// "outs N".
 std::string nameLaunchOperand(LaunchOp launch, unsigned operand);
 
+/// How the proof's errors name block `block` of `launch`: "block N", or
+/// "block (R, C)" for a launch expanded from a tiled one.
+std::string nameLaunchBlock(LaunchOp launch, int64_t block);
+
 } // namespace mlir::obs
 
 #endif // OBS_ANALYSIS_LAUNCHPROOF_H

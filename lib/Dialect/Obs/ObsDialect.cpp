@@ -234,6 +234,12 @@ static LogicalResult verifyPlanAttribute(Operation *op,
     return integer && integer.getType().isInteger(64) &&
            integer.getInt() >= least;
   };
+  if (name == ObsDialect::TiledColumnsAttrHelper::getNameStr()) {
+    if (!isa<LaunchOp>(op) || !nonNegative(value, 1))
+      return misplaced("belongs on an obs.launch, as the columns of the "
+                       "tiled grid it was expanded from (a positive i64)");
+    return success();
+  }
   if (name == ObsDialect::SharedBytesAttrHelper::getNameStr()) {
     if (!isa<KernelOp>(op) || !nonNegative(value, 0))
       return misplaced("belongs on an obs.kernel, as its arena's bytes (a "

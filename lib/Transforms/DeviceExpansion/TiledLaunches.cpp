@@ -88,6 +88,9 @@ static void expandTiledLaunch(LaunchOp launch, KernelOp kernel) {
   // What else the launch carries (attributes of the user's) stays with it.
   for (NamedAttribute attr : launch->getDiscardableAttrs())
     expanded->setAttr(attr.getName(), attr.getValue());
+  // The proof names blocks as the user wrote them: (row, column).
+  ObsDialect::TiledColumnsAttrHelper(context).setAttr(
+      expanded, b.getI64IntegerAttr(columns));
   launch.erase();
 }
 

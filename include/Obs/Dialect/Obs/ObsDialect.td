@@ -57,6 +57,10 @@ def Obs_Dialect : Dialect {
   //  - host_memory_shared, on a module lowered for the cuda target whose host
   //    code reads or writes memory itself: its memory is the kind host and
   //    device share (obs-host-memory-to-gpu), its arguments' included;
+  //  - tiled_columns, on the launch of one dimension that
+  //    obs-expand-device makes of a tiled launch (`grid(R, C)`): C, so that
+  //    the launch proof names its block b as the user wrote it, (b floordiv
+  //    C, b mod C);
   //  - host_checked, on a host func.func whose memref accesses and views
   //    obs-check-host-code has given their run-time checks: they are
   //    not given them again (a program obs-optimize refined, lowered
@@ -123,6 +127,7 @@ def Obs_Dialect : Dialect {
     "::mlir::UnitAttr":$arena,
     "::mlir::UnitAttr":$host_memory_shared,
     "::mlir::UnitAttr":$host_checked,
+    "::mlir::IntegerAttr":$tiled_columns,
     "::mlir::UnitAttr":$data,
     "::mlir::UnitAttr":$checked_scatter,
     "::mlir::IntegerAttr":$register_read,
