@@ -11,12 +11,22 @@
 using namespace mlir;
 using namespace mlir::obs;
 
-/// The most iterations the evaluation of one loop of a combine runs: a
-/// loop that runs longer on a sample leaves it unevaluated.
+/// The most loop iterations one evaluation of a combine runs, all its
+/// loops together: one that runs longer on a sample leaves it unevaluated.
+/// Per loop, two nested loops of 4,000 iterations each ran 16 million per
+/// sample, and the check of thousands of samples never ended (an
+/// adversarial run).
 static constexpr int64_t kMostEvaluatedTrips = 4096;
 
-static std::optional<SmallVector<Attribute>>
-evaluateBlock(Block &block, DenseMap<Value, Attribute> &values);
+namespace {
+/// The values an evaluation knows, and the loop iterations it has left.
+struct Evaluation : DenseMap<Value, Attribute> {
+  int64_t tripsLeft = kMostEvaluatedTrips;
+};
+} // namespace
+
+static std::optional<SmallVector<Attribute>> evaluateBlock(Block &block,
+                                                           Evaluation &values);
 
 /// The constant `value` holds: evaluated, or a constant from outside the
 /// region (canonicalization hoists a combine's constants into the kernel).
@@ -33,15 +43,15 @@ static Attribute lookupConstant(DenseMap<Value, Attribute> &values,
 /// What the laws' checks require of a combine or `less` they cannot
 /// otherwise check.
 static std::string describeEvaluable() {
-  return ("every op of it must fold on constants, and every loop end within " +
-          Twine(kMostEvaluatedTrips) + " iterations")
+  return ("every op of it must fold on constants, and its loops end within " +
+          Twine(kMostEvaluatedTrips) + " iterations in all")
       .str();
 }
 
 /// `block` run on `arguments` (bound to its arguments first).
 static std::optional<SmallVector<Attribute>>
 evaluateBlockOn(Block &block, ArrayRef<Attribute> arguments,
-                DenseMap<Value, Attribute> &values) {
+                Evaluation &values) {
   for (auto [argument, value] :
        llvm::zip_equal(block.getArguments(), arguments))
     values[argument] = value;
@@ -51,8 +61,8 @@ evaluateBlockOn(Block &block, ArrayRef<Attribute> arguments,
 /// What `loop` gives, run on constants as its defined meaning has it: from
 /// its lower bound while below its upper one, stopping where the step
 /// would take the counter past its width (obs's loops never wrap).
-static std::optional<SmallVector<Attribute>>
-evaluateFor(scf::ForOp loop, DenseMap<Value, Attribute> &values) {
+static std::optional<SmallVector<Attribute>> evaluateFor(scf::ForOp loop,
+                                                         Evaluation &values) {
   auto lower = dyn_cast_if_present<IntegerAttr>(
       lookupConstant(values, loop.getLowerBound()));
   auto upper = dyn_cast_if_present<IntegerAttr>(
@@ -72,12 +82,12 @@ evaluateFor(scf::ForOp loop, DenseMap<Value, Attribute> &values) {
                  : !step.getValue().isStrictlyPositive())
     return carried;
   APInt counter = lower.getValue();
-  for (int64_t trips = 0;; ++trips) {
+  for (;;) {
     bool below = isUnsigned ? counter.ult(upper.getValue())
                             : counter.slt(upper.getValue());
     if (!below)
       break;
-    if (trips == kMostEvaluatedTrips)
+    if (values.tripsLeft-- == 0)
       return std::nullopt;
     SmallVector<Attribute> arguments = {
         IntegerAttr::get(lower.getType(), counter)};
@@ -97,13 +107,15 @@ evaluateFor(scf::ForOp loop, DenseMap<Value, Attribute> &values) {
 }
 
 /// What `loop` gives, run on constants: its condition, then its body, for
-/// at most kMostEvaluatedTrips rounds.
-static std::optional<SmallVector<Attribute>>
-evaluateWhile(scf::WhileOp loop, DenseMap<Value, Attribute> &values) {
+/// as many rounds as the evaluation has left.
+static std::optional<SmallVector<Attribute>> evaluateWhile(scf::WhileOp loop,
+                                                           Evaluation &values) {
   SmallVector<Attribute> carried;
   for (Value init : loop.getInits())
     carried.push_back(lookupConstant(values, init));
-  for (int64_t trips = 0; trips <= kMostEvaluatedTrips; ++trips) {
+  for (;; --values.tripsLeft) {
+    if (values.tripsLeft < 0)
+      return std::nullopt;
     if (llvm::is_contained(carried, Attribute()))
       return std::nullopt;
     std::optional<SmallVector<Attribute>> tested =
@@ -127,8 +139,8 @@ evaluateWhile(scf::WhileOp loop, DenseMap<Value, Attribute> &values) {
 
 /// What `block` yields, from `values` known for what it uses: its ops
 /// folded one by one, an scf.if on a constant by its taken side, loops run.
-static std::optional<SmallVector<Attribute>>
-evaluateBlock(Block &block, DenseMap<Value, Attribute> &values) {
+static std::optional<SmallVector<Attribute>> evaluateBlock(Block &block,
+                                                           Evaluation &values) {
   for (Operation &inner : block) {
     // Only the operands a fold sees need be known: an scf.if needs only
     // its condition.
@@ -203,7 +215,7 @@ public:
   std::optional<SmallVector<Attribute>> operator()(ArrayRef<Attribute> x,
                                                    ArrayRef<Attribute> y) {
     Block &block = copy->getRegion(0).front();
-    DenseMap<Value, Attribute> values;
+    Evaluation values;
     SmallVector<Attribute> arguments(x);
     llvm::append_range(arguments, y);
     for (auto [argument, value] : llvm::zip(block.getArguments(), arguments))
@@ -240,7 +252,9 @@ static std::optional<std::pair<int64_t, int64_t>> getSignedExtremes(Type type) {
 /// What sampleElements varies a combine's integers over beyond the small
 /// numbers.
 struct ExtraSamples {
-  /// The type's least and largest: where a combine wraps.
+  /// The type's least and largest: where a combine wraps. A float's
+  /// (largest finite values, infinities) only with `identity`: a float sum
+  /// is not associative there.
   bool extremes = false;
   /// Near every integer constant c of the combine's region: c - 1, c,
   /// c + 1, -c and c / 2 + 1, where a combine clamps or branches
@@ -258,53 +272,137 @@ static const ExtraSamples kAssociativitySamples = {/*extremes=*/true,
                                                    /*nearConstants=*/true,
                                                    /*identity=*/nullptr};
 
-/// The integer constants of `op`'s region that are not small numbers.
-static SmallVector<int64_t> getRegionConstants(Operation *op) {
-  SmallVector<int64_t> constants;
-  op->walk([&](arith::ConstantOp constant) {
-    auto attr = dyn_cast<IntegerAttr>(constant.getValue());
-    if (!attr || attr.getValue().getSignificantBits() > 63)
-      return;
-    int64_t c = attr.getValue().getSExtValue();
-    if (c < -2 || c > 2)
-      constants.push_back(c);
+/// Whether `value` decides where the combine branches or clamps: an operand
+/// of a comparison, a select, a minimum or a maximum.
+static bool decides(Value value) {
+  return llvm::any_of(value.getUsers(), [](Operation *user) {
+    return isa<arith::CmpIOp, arith::CmpFOp, arith::SelectOp, arith::MinSIOp,
+               arith::MaxSIOp, arith::MinUIOp, arith::MaxUIOp,
+               arith::MinimumFOp, arith::MaximumFOp, arith::MinNumFOp,
+               arith::MaxNumFOp>(user);
   });
-  return constants;
 }
 
-/// The numbers beyond `base` that the integer scalar `index` of a combine,
-/// of `type`, takes (`extra` says which; `constants` are its region's): at
-/// most 12, in the order above, within the type's range.
-static SmallVector<int64_t> getExtraIntegerValues(Type type, unsigned index,
-                                                  const ExtraSamples &extra,
-                                                  ArrayRef<int64_t> constants,
-                                                  ArrayRef<int64_t> base) {
-  SmallVector<int64_t> values;
+/// The whole-number constants `op`'s region uses that are not small
+/// numbers: defined in it, or captured from around it (canonicalization
+/// hoists them out of a kernel's regions), integers and whole floats alike.
+/// Those that decide a comparison, a select, a minimum or a maximum come
+/// first: the samples near constants are bounded, and constants that only
+/// shift a value (added, then taken off again) took every place before the
+/// bound of a window (an adversarial run).
+static SmallVector<int64_t> getRegionConstants(Operation *op) {
+  SmallVector<int64_t> deciding, others;
+  llvm::SmallPtrSet<Operation *, 8> seen;
+  auto consider = [&](Operation *definer) {
+    if (!definer || !seen.insert(definer).second)
+      return;
+    Attribute value;
+    if (!matchPattern(definer, m_Constant(&value)) ||
+        definer->getNumResults() != 1)
+      return;
+    std::optional<int64_t> whole;
+    if (auto integer = dyn_cast<IntegerAttr>(value)) {
+      if (integer.getValue().getSignificantBits() <= 63)
+        whole = integer.getValue().getSExtValue();
+    } else if (auto real = dyn_cast<FloatAttr>(value)) {
+      double x = real.getValueAsDouble();
+      if (std::isfinite(x) && x == std::trunc(x) && std::fabs(x) < 0x1p62)
+        whole = static_cast<int64_t>(x);
+    }
+    if (!whole || (*whole >= -2 && *whole <= 2))
+      return;
+    (decides(definer->getResult(0)) ? deciding : others).push_back(*whole);
+  };
+  op->walk([&](Operation *inner) {
+    consider(inner);
+    for (Value operand : inner->getOperands())
+      if (Operation *definer = operand.getDefiningOp();
+          definer && !op->isAncestor(definer))
+        consider(definer);
+  });
+  llvm::append_range(deciding, others);
+  return deciding;
+}
+
+/// The most samples beyond the small numbers one scalar takes.
+static constexpr size_t kMostExtraValues = 16;
+
+/// The values beyond `base` that scalar `index` of a combine, of `type`,
+/// takes (`extra` says which; `constants` are its region's): at most
+/// kMostExtraValues, in the order above. An integer stays within its type's
+/// range. A float takes the numbers near the constants too (whole numbers,
+/// whose sums are exact), and for `extra.extremes` its largest finite
+/// values and infinities (a maximum whose identity is -4.0 passed the small
+/// numbers, and a reduce of -10 gave -4).
+static SmallVector<Attribute> getExtraValues(Type type, unsigned index,
+                                             const ExtraSamples &extra,
+                                             ArrayRef<int64_t> constants,
+                                             ArrayRef<int64_t> base) {
+  SmallVector<Attribute> values;
+  auto floatType = dyn_cast<FloatType>(type);
   std::optional<std::pair<int64_t, int64_t>> range = getSignedExtremes(type);
-  if (!range)
+  if (!floatType && !range)
     return values;
-  auto add = [&](int64_t value) {
-    if (values.size() < 12 && value >= range->first && value <= range->second &&
-        !llvm::is_contained(base, value) && !llvm::is_contained(values, value))
+  auto addAttr = [&](Attribute value) {
+    if (values.size() < kMostExtraValues && !llvm::is_contained(values, value))
       values.push_back(value);
   };
+  auto add = [&](int64_t value) {
+    if (floatType) {
+      // Exactly the whole number, where the type holds it.
+      APFloat x(floatType.getFloatSemantics());
+      if (x.convertFromAPInt(APInt(64, value, /*isSigned=*/true),
+                             /*IsSigned=*/true,
+                             APFloat::rmNearestTiesToEven) == APFloat::opOK)
+        addAttr(FloatAttr::get(floatType, x));
+      return;
+    }
+    if (value >= range->first && value <= range->second &&
+        !llvm::is_contained(base, value))
+      addAttr(IntegerAttr::get(type, value));
+  };
   if (extra.extremes) {
-    add(range->first);
-    add(range->second);
+    if (floatType && !extra.identity) {
+      // No float extremes for associativity.
+    } else if (floatType) {
+      const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
+      for (bool negative : {true, false}) {
+        addAttr(FloatAttr::get(floatType,
+                               APFloat::getLargest(semantics, negative)));
+        addAttr(
+            FloatAttr::get(floatType, APFloat::getInf(semantics, negative)));
+      }
+    } else {
+      add(range->first);
+      add(range->second);
+    }
   }
   if (extra.nearConstants)
     for (int64_t c : constants)
       for (int64_t near : {c - 1, c, c + 1, -c, c / 2 + 1})
         add(near);
-  if (extra.identity && index < extra.identity.size())
-    if (auto e = dyn_cast<IntegerAttr>(extra.identity[index]);
-        e && e.getValue().getSignificantBits() <= 63) {
-      int64_t value = e.getValue().getSExtValue();
+  if (extra.identity && index < extra.identity.size()) {
+    Attribute e = extra.identity[index];
+    if (auto integer = dyn_cast<IntegerAttr>(e);
+        integer && !floatType &&
+        integer.getValue().getSignificantBits() <= 63) {
+      int64_t value = integer.getValue().getSExtValue();
       if (value > range->first)
         add(value - 1);
       if (value < range->second)
         add(value + 1);
+    } else if (auto real = dyn_cast<FloatAttr>(e); real && floatType) {
+      double x = real.getValueAsDouble();
+      if (std::isfinite(x))
+        for (double near : {x - 1, x + 1}) {
+          APFloat value(near);
+          bool losesInfo;
+          value.convert(floatType.getFloatSemantics(),
+                        APFloat::rmNearestTiesToEven, &losesInfo);
+          addAttr(FloatAttr::get(floatType, value));
+        }
     }
+  }
   return values;
 }
 
@@ -314,23 +412,24 @@ static SmallVector<int64_t> getExtraIntegerValues(Type type, unsigned index,
 /// rotated across its scalars, so that they differ (a combine of (flag,
 /// value) pairs whose identity fails only where the flag is 0 and the
 /// value is not passed samples that were all (v, v), and a scan's answer
-/// then changed with its tiling); then, alike, the integers' `extra`
-/// numbers (the others keep to the small ones). Floats take the small
-/// numbers only: every float sum reassociates with rounding, which a
-/// network is allowed (see "Networks"). `smallOnes` is set to how many
-/// samples come first.
+/// then changed with its tiling); then, alike, the `extra` values; then,
+/// for a tuple, each scalar's extra values with the others 0 (a minimum
+/// whose ties compare a second key by a difference met the second key's
+/// extremes only beside the first key's). Float sums reassociate with
+/// rounding, which a network is allowed (see "Networks"): floats take no
+/// extremes here, and near constants only whole numbers, whose sums are
+/// exact. `smallOnes` is set to how many samples come first.
 static SmallVector<SmallVector<Attribute>>
 sampleElements(Operation *op, TypeRange scalars, const ExtraSamples &extra,
                size_t *smallOnes = nullptr) {
   static constexpr int64_t kValues[] = {1, 2, -3, 100, 0};
-  SmallVector<SmallVector<int64_t>> extras;
+  SmallVector<SmallVector<Attribute>> extras;
   size_t extraCount = 0;
   SmallVector<int64_t> constants;
   if (extra.nearConstants)
     constants = getRegionConstants(op);
   for (auto [index, scalar] : llvm::enumerate(scalars)) {
-    extras.push_back(
-        getExtraIntegerValues(scalar, index, extra, constants, kValues));
+    extras.push_back(getExtraValues(scalar, index, extra, constants, kValues));
     extraCount = std::max(extraCount, extras.back().size());
   }
   SmallVector<SmallVector<Attribute>> samples;
@@ -340,21 +439,28 @@ sampleElements(Operation *op, TypeRange scalars, const ExtraSamples &extra,
       for (size_t first = 0; first < count; ++first) {
         SmallVector<Attribute> sample;
         for (auto [index, scalar] : llvm::enumerate(scalars))
-          sample.push_back(
-              sampleOf(scalar, valueOf(index, first + rotated * index)));
+          sample.push_back(valueOf(index, first + rotated * index));
         samples.push_back(std::move(sample));
       }
   };
-  auto small = [&](size_t, size_t at) {
-    return kValues[at % std::size(kValues)];
+  auto small = [&](size_t index, size_t at) {
+    return sampleOf(scalars[index], kValues[at % std::size(kValues)]);
   };
   addSamples(std::size(kValues), small);
   if (smallOnes)
     *smallOnes = samples.size();
   addSamples(extraCount, [&](size_t index, size_t at) {
-    ArrayRef<int64_t> own = extras[index];
+    ArrayRef<Attribute> own = extras[index];
     return own.empty() ? small(index, at) : own[at % own.size()];
   });
+  if (scalars.size() > 1)
+    for (auto [varied, own] : llvm::enumerate(extras))
+      for (Attribute value : own) {
+        SmallVector<Attribute> sample;
+        for (auto [index, scalar] : llvm::enumerate(scalars))
+          sample.push_back(index == varied ? value : sampleOf(scalar, 0));
+        samples.push_back(std::move(sample));
+      }
   return samples;
 }
 
@@ -497,39 +603,73 @@ LogicalResult mlir::obs::checkCombineLaws(Operation *op, ArrayAttr identity) {
   return success();
 }
 
-/// Sample elements of `scalars` to try an order on: every scalar varied on
-/// its own among four values (for at most three scalars; the others
-/// follow the last), so that orders by a second key meet ties in the first;
-/// then the same with the first, the key, at its type's least and largest
-/// values for an integer, where an order by a difference (`x - y < 0`)
-/// wraps into a cycle. `smallOnes` is set to how many samples come first.
+/// Sample elements of `op`'s `less`, of `scalars`, to try an order on:
+/// every scalar varied on its own among four values (for at most three
+/// scalars; the others follow the last), so that orders by a second key
+/// meet ties in the first; then each pair of scalars varied on its own
+/// among them, the others 0 (an order that compared a's fourth scalar with
+/// b's third met only samples whose two were equal); then each scalar at
+/// its extra values, the others 0: an integer's least and largest values,
+/// where an order by a difference (`x - y < 0`) wraps into a cycle, a
+/// float's largest finite values and infinities, and for both the numbers
+/// near the order's constants (a tolerance `x + 10 < y`, a serial-number
+/// order's 32768), for every scalar, not the first only (an adversarial
+/// run found each of them accepted, and sorts that lost elements).
+/// `smallOnes` is set to how many samples come first.
 static SmallVector<SmallVector<Attribute>>
-sampleOrderElements(TypeRange scalars, size_t &smallOnes) {
+sampleOrderElements(Operation *op, TypeRange scalars, size_t &smallOnes) {
   static constexpr int64_t kValues[] = {-3, 0, 1, 2};
   static constexpr unsigned kVaried = 3;
+  // Pairs among the first kPaired scalars only: the samples' pairs are
+  // all evaluated.
+  static constexpr unsigned kPaired = 6;
   unsigned varied = std::min<unsigned>(scalars.size(), kVaried);
   SmallVector<SmallVector<Attribute>> samples;
-  auto addSamples = [&](ArrayRef<int64_t> keys) {
-    unsigned count = keys.size();
-    for (unsigned i = 1; i < varied; ++i)
-      count *= std::size(kValues);
-    for (unsigned code = 0; code < count; ++code) {
-      SmallVector<Attribute> sample;
-      unsigned rest = code;
-      for (auto [index, scalar] : llvm::enumerate(scalars)) {
-        ArrayRef<int64_t> own =
-            index == 0 || varied == 1 ? keys : ArrayRef(kValues);
-        sample.push_back(sampleOf(scalar, own[rest % own.size()]));
-        if (index + 1 < varied)
-          rest /= own.size();
-      }
-      samples.push_back(std::move(sample));
+  unsigned count = 1;
+  for (unsigned i = 0; i < varied; ++i)
+    count *= std::size(kValues);
+  for (unsigned code = 0; code < count; ++code) {
+    SmallVector<Attribute> sample;
+    unsigned rest = code;
+    for (auto [index, scalar] : llvm::enumerate(scalars)) {
+      sample.push_back(sampleOf(scalar, kValues[rest % std::size(kValues)]));
+      if (index + 1 < varied)
+        rest /= std::size(kValues);
     }
-  };
-  addSamples(kValues);
+    samples.push_back(std::move(sample));
+  }
   smallOnes = samples.size();
-  if (auto extremes = getSignedExtremes(scalars.front()))
-    addSamples({extremes->first, extremes->second});
+  auto zerosBut = [&](ArrayRef<std::pair<unsigned, Attribute>> set) {
+    SmallVector<Attribute> sample;
+    for (auto [index, scalar] : llvm::enumerate(scalars))
+      sample.push_back(sampleOf(scalar, 0));
+    for (auto [index, value] : set)
+      sample[index] = value;
+    return sample;
+  };
+  unsigned paired = std::min<unsigned>(scalars.size(), kPaired);
+  for (unsigned j = 0; j < paired; ++j)
+    for (unsigned k = j + 1; k < paired; ++k)
+      for (int64_t x : kValues)
+        for (int64_t y : kValues)
+          samples.push_back(zerosBut(
+              {{j, sampleOf(scalars[j], x)}, {k, sampleOf(scalars[k], y)}}));
+  ExtraSamples extra = {/*extremes=*/true, /*nearConstants=*/true,
+                        /*identity=*/nullptr};
+  SmallVector<int64_t> constants = getRegionConstants(op);
+  for (auto [index, scalar] : llvm::enumerate(scalars)) {
+    // A float's extremes too: an order takes no sums.
+    SmallVector<Attribute> values =
+        getExtraValues(scalar, index, extra, constants, kValues);
+    if (auto floatType = dyn_cast<FloatType>(scalar))
+      for (bool negative : {true, false})
+        for (APFloat x :
+             {APFloat::getLargest(floatType.getFloatSemantics(), negative),
+              APFloat::getInf(floatType.getFloatSemantics(), negative)})
+          values.push_back(FloatAttr::get(floatType, x));
+    for (Attribute value : values)
+      samples.push_back(zerosBut({{static_cast<unsigned>(index), value}}));
+  }
   return samples;
 }
 
@@ -540,7 +680,7 @@ LogicalResult mlir::obs::checkStrictWeakOrder(Operation *op) {
   ConstantCombine less(op);
   size_t smallOnes;
   SmallVector<SmallVector<Attribute>> samples =
-      sampleOrderElements(scalars, smallOnes);
+      sampleOrderElements(op, scalars, smallOnes);
   size_t n = samples.size();
   // Whether sample a comes before sample b: 1, 0, or -1 where it does not
   // fold.

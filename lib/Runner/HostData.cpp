@@ -87,10 +87,12 @@ static std::string formatNumber(const ScalarType &type, const Number &value) {
   if (!type.isFloat)
     return std::to_string(value.integer);
   double x = value.real;
-  // A NaN's sign is a bit the program may set and read (copysign, a
-  // bitcast), and "-nan" reads back with it.
+  // Every NaN is "nan": the sign of a NaN an operation makes is the
+  // machine's (x86 makes -nan where a GPU makes nan), and printing it made
+  // one program's text differ between targets. An .npy output keeps the
+  // bits.
   if (std::isnan(x))
-    return std::signbit(x) ? "-nan" : "nan";
+    return "nan";
   if (std::isinf(x))
     return x < 0 ? "-inf" : "inf";
   char text[64];

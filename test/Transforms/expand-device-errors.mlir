@@ -132,3 +132,47 @@ func.func @one_element_input(%x: memref<?xf32>, %s: memref<1xf32>, %y: memref<?x
   }
   return
 }
+
+// -----
+
+// Identities an adversarial run found accepted. A float maximum's -4.0:
+// floats take their extremes on the right of the identity, and the numbers
+// next to it (a reduce of -10 gave -4).
+func.func @float_max_minus_four(%in: memref<?xf32>, %out: memref<1xf32>) {
+  // expected-error @+1 {{'obs.device_reduce' op identity [-4.000000e+00 : f32] is not an identity of its combine: (-4.000000e+00 : f32) combined with (-5.000000e+00 : f32) is (-4.000000e+00 : f32), not (-5.000000e+00 : f32)}}
+  obs.device_reduce ins(%in : memref<?xf32>) outs(%out : memref<1xf32>) identity [-4.0 : f32] {
+  ^bb0(%x: f32, %y: f32):
+    %m = arith.maximumf %x, %y : f32
+    obs.yield %m : f32
+  }
+  return
+}
+
+// -----
+
+// A window behind constants that only shift the sum: the constants that
+// decide a comparison or a select are sampled near first.
+func.func @window_behind_decoys(%in: memref<?xi32>, %out: memref<?xi32>) {
+  // expected-error @+1 {{'obs.device_scan' op identity [0 : i32] is not an identity of its combine: (0 : i32) combined with (1001 : i32) is (1000 : i32), not (1001 : i32)}}
+  obs.device_scan inclusive ins(%in : memref<?xi32>) outs(%out : memref<?xi32>) identity [0 : i32] {
+  ^bb0(%x: i32, %y: i32):
+    %a = arith.constant 10 : i32
+    %b = arith.constant 20 : i32
+    %c = arith.constant 30 : i32
+    %x1 = arith.addi %x, %a : i32
+    %x2 = arith.addi %x1, %b : i32
+    %x3 = arith.addi %x2, %c : i32
+    %y1 = arith.subi %x3, %a : i32
+    %y2 = arith.subi %y1, %b : i32
+    %y3 = arith.subi %y2, %c : i32
+    %s = arith.addi %y3, %y : i32
+    %lo = arith.constant 1000 : i32
+    %hi = arith.constant 2000 : i32
+    %g = arith.cmpi sgt, %s, %lo : i32
+    %l = arith.cmpi slt, %s, %hi : i32
+    %w = arith.andi %g, %l : i1
+    %m = arith.select %w, %lo, %s : i32
+    obs.yield %m : i32
+  }
+  return
+}

@@ -62,7 +62,7 @@ obs.kernel @sort_in_loop(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
 // A `less` the samples cannot evaluate (a loop past 4,096 trips) is not
 // checked, and so not accepted.
 obs.kernel @sort_unevaluated(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
-  // expected-error @+1 {{'obs.sort' op sorts by a `less` that cannot be evaluated on constants, so whether it is a strict weak order cannot be checked: every op of it must fold on constants, and every loop end within 4096 iterations}}
+  // expected-error @+1 {{'obs.sort' op sorts by a `less` that cannot be evaluated on constants, so whether it is a strict weak order cannot be checked: every op of it must fold on constants, and its loops end within 4096 iterations in all}}
   %s = obs.sort %a : !obs.arr<8 x i32> {
   ^bb0(%x: i32, %y: i32):
     %c0 = arith.constant 0 : index
@@ -76,4 +76,92 @@ obs.kernel @sort_unevaluated(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
     obs.yield %r : i1
   }
   obs.return %s : !obs.arr<8 x i32>
+}
+
+// -----
+
+// Orders an adversarial run found accepted, and sorts on cpu that lost
+// elements: each is now tried where it fails. A second key ordered by a
+// difference, which wraps at its extremes (every scalar takes its type's
+// least and largest values, not the first only).
+obs.kernel @second_key_difference(%a: !obs.arr<4 x tuple<i32, i32>>) -> !obs.arr<4 x tuple<i32, i32>> {
+  // expected-error @+1 {{(0 : i32, 0 : i32) and (0 : i32, -2147483648 : i32) each come before the other}}
+  %r = obs.sort %a : !obs.arr<4 x tuple<i32, i32>> {
+  ^bb0(%x0: i32, %x1: i32, %y0: i32, %y1: i32):
+    %lt0 = arith.cmpi slt, %x0, %y0 : i32
+    %eq0 = arith.cmpi eq, %x0, %y0 : i32
+    %d = arith.subi %x1, %y1 : i32
+    %c0 = arith.constant 0 : i32
+    %lt1 = arith.cmpi slt, %d, %c0 : i32
+    %tie = arith.andi %eq0, %lt1 : i1
+    %c = arith.ori %lt0, %tie : i1
+    obs.yield %c : i1
+  }
+  obs.return %r : !obs.arr<4 x tuple<i32, i32>>
+}
+
+// -----
+
+// A fourth scalar compared with a third: pairs of scalars vary on their
+// own (the fourth followed the third in every sample).
+obs.kernel @fourth_against_third(%a: !obs.arr<4 x tuple<i32, i32, i32, i32>>) -> !obs.arr<4 x tuple<i32, i32, i32, i32>> {
+  // expected-error @+1 {{comes before itself}}
+  %r = obs.sort %a : !obs.arr<4 x tuple<i32, i32, i32, i32>> {
+  ^bb0(%x0: i32, %x1: i32, %x2: i32, %x3: i32, %y0: i32, %y1: i32, %y2: i32, %y3: i32):
+    %c = arith.cmpi slt, %x3, %y2 : i32
+    obs.yield %c : i1
+  }
+  obs.return %r : !obs.arr<4 x tuple<i32, i32, i32, i32>>
+}
+
+// -----
+
+// A tolerance, `x + 10 < y`: its incomparability is not transitive, which
+// the numbers near the order's constant show (floats take them too).
+obs.kernel @tolerance(%a: !obs.arr<8 x f32>) -> !obs.arr<8 x f32> {
+  // expected-error @+1 {{(-3.750000e+00 : f32) ties with (0.000000e+00 : f32), and (0.000000e+00 : f32) with (9.000000e+00 : f32), but (-3.750000e+00 : f32) and (9.000000e+00 : f32) do not tie}}
+  %r = obs.sort %a : !obs.arr<8 x f32> {
+  ^bb0(%x: f32, %y: f32):
+    %t = arith.constant 10.0 : f32
+    %xt = arith.addf %x, %t : f32
+    %c = arith.cmpf olt, %xt, %y : f32
+    obs.yield %c : i1
+  }
+  obs.return %r : !obs.arr<8 x f32>
+}
+
+// -----
+
+// Irreflexive except at one value, taken from outside the region (the
+// constants a region captures are sampled near as its own are).
+obs.kernel @except_seven(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  %seven = arith.constant 7 : i32
+  // expected-error @+1 {{(7 : i32) comes before itself}}
+  %r = obs.sort %a : !obs.arr<8 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %lt = arith.cmpi slt, %x, %y : i32
+    %e1 = arith.cmpi eq, %x, %seven : i32
+    %e2 = arith.cmpi eq, %y, %seven : i32
+    %e = arith.andi %e1, %e2 : i1
+    %c = arith.ori %lt, %e : i1
+    obs.yield %c : i1
+  }
+  obs.return %r : !obs.arr<8 x i32>
+}
+
+// -----
+
+// A serial-number order (RFC 1982, 16 bits): cyclic.
+obs.kernel @serial_numbers(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  // expected-error @+1 {{(-3 : i32) comes before (0 : i32), which comes before (32767 : i32), but (-3 : i32) does not come before (32767 : i32)}}
+  %r = obs.sort %a network(bitonic) : !obs.arr<8 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %d = arith.subi %x, %y : i32
+    %m = arith.constant 65535 : i32
+    %h = arith.constant 32768 : i32
+    %w = arith.andi %d, %m : i32
+    %c = arith.cmpi sgt, %w, %h : i32
+    obs.yield %c : i1
+  }
+  obs.return %r : !obs.arr<8 x i32>
 }
