@@ -333,6 +333,19 @@ struct ObsCheckHostCodePass
       // (a division by 0 is 0) and whose places the kernels' proofs cover.
       if (isa_and_present<ObsDialect>(op->getDialect()))
         return WalkResult::skip();
+      // A constant dimension outside the memref's rank: MLIR's folds index
+      // the shape with it (a segmentation fault in canonicalization, and in
+      // the launch proof's bounds), before the run-time check could say.
+      if (auto dim = dyn_cast<memref::DimOp>(op)) {
+        auto type = dyn_cast<MemRefType>(dim.getSource().getType());
+        std::optional<int64_t> index = dim.getConstantIndex();
+        if (type && index && (*index < 0 || *index >= type.getRank())) {
+          dim.emitOpError()
+              << "takes dimension " << *index << " of a memref of "
+              << type.getRank() << " dimensions";
+          refused = true;
+        }
+      }
       if (auto expand = dyn_cast<memref::ExpandShapeOp>(op);
           expand && expandsIntoSeveralDynamicSizes(expand)) {
         expand.emitOpError() << "expands one dimension into more than one of "

@@ -126,3 +126,19 @@ func.func @through_loop(%other: memref<4xi32>, %n: index, %x: i32) {
   memref.store %x, %last[%c0] : memref<4xi32>
   return
 }
+
+// -----
+
+// A constant dimension outside the memref's rank is refused where it is
+// written: MLIR's folds index the shape with it, and canonicalization and
+// the launch proof's bounds crashed (an adversarial run) before the
+// run-time check could say.
+func.func @dimension_outside(%in: memref<?xi32>, %big: memref<?x4xi32>) -> (index, index) {
+  %minus = arith.constant -1 : index
+  %two = arith.constant 2 : index
+  // expected-error @below {{'memref.dim' op takes dimension -1 of a memref of 1 dimensions}}
+  %n = memref.dim %in, %minus : memref<?xi32>
+  // expected-error @below {{'memref.dim' op takes dimension 2 of a memref of 2 dimensions}}
+  %m = memref.dim %big, %two : memref<?x4xi32>
+  return %n, %m : index, index
+}
