@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BenchReport.h"
 #include "NetworkPicture.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/Dialect/Obs/Storage.h"
@@ -142,7 +143,8 @@ static cl::opt<std::string> emitStage(
     "emit",
     cl::desc("Print the IR after a stage instead of running:\n"
              "  obs   the obs program the target lowers\n"
-             "  gpu   the gpu.module and host code (cpu and cuda)\n"
+             "  gpu   the gpu.module and host code (cpu and cuda; cpu's "
+             "without --target)\n"
              "  llvm  the LLVM dialect the target compiles\n"
              "  ptx   the kernel's PTX\n"
              "  svg   the kernel drawn as a network: a wire per element, a "
@@ -513,31 +515,6 @@ std::string ptxOf(ModuleOp module) {
   return ptx;
 }
 
-/// Prints `bench: @symbol on TARGET: fastest F ms, median M ms over N runs,
-/// G GB/s` to stderr, then, on cuda, a line per kernel.
-void printBench(const obs::Job &job, llvm::StringRef target,
-                obs::BenchResult result) {
-  std::vector<float> &times = result.milliseconds;
-  llvm::sort(times);
-  float median = times[times.size() / 2];
-  auto gbPerSecond = [](uint64_t bytes, float milliseconds) {
-    return milliseconds > 0 ? bytes / (milliseconds * 1e6) : 0.0;
-  };
-  llvm::errs() << "bench: @" << job.symbol << " on " << target << ": fastest "
-               << llvm::format("%.3f", times.front()) << " ms, median "
-               << llvm::format("%.3f", median) << " ms over " << times.size()
-               << " runs, "
-               << llvm::format("%.2f", gbPerSecond(result.bytes, median))
-               << " GB/s of " << result.bytes << " bytes\n";
-  for (const obs::BenchResult::Kernel &kernel : result.kernels)
-    llvm::errs() << "bench:   launch " << kernel.name << ": "
-                 << kernel.launchesPerRun << " per run, "
-                 << llvm::format("%.3f", kernel.millisecondsPerRun) << " ms, "
-                 << llvm::format("%.2f", gbPerSecond(kernel.bytesPerRun,
-                                                     kernel.millisecondsPerRun))
-                 << " GB/s of " << kernel.bytesPerRun << " bytes\n";
-}
-
 /// Compiles `module` for `target` with `options` and runs `job` on it
 /// (timed, with --bench).
 void run(ModuleOp module, const obs::Target &target,
@@ -690,6 +667,13 @@ void checkOptions() {
          "': expected obs, gpu, llvm, ptx, svg or plan");
   if (emitStage == "svg" && kernelName.empty())
     fail("--emit=svg draws a kernel: give --kernel=NAME");
+  // The gpu stage is the cpu and cuda targets': ref lowers obs ops to loops
+  // directly, and the unrefined kernels it would show run nowhere.
+  if (emitStage == "gpu" && targetName == "ref") {
+    if (targetName.getNumOccurrences())
+      fail("--emit=gpu is a stage of the cpu and cuda targets, not ref");
+    targetName.setValue("cpu");
+  }
   if (emitStage != "plan")
     return;
   // The plan is what the entry runs on its inputs: it needs them.
