@@ -270,6 +270,12 @@ public:
       if (obsCudaComputeCapability(&major, &minor) != 0)
         return fail(getRuntimeError());
       forDevice.chip = "sm_" + std::to_string(major) + std::to_string(minor);
+      // The chip is the device's, not one the user gave: said as such.
+      if (llvm::Error error = checkChip(forDevice.chip))
+        return fail(llvm::createStringError(
+            "device 0 has compute capability " + std::to_string(major) + "." +
+            std::to_string(minor) + ", for which obs cannot compile (" +
+            llvm::toString(std::move(error)) + "); give --chip=sm_XX"));
     }
     if (llvm::Error error = checkChip(forDevice.chip))
       return fail(std::move(error));

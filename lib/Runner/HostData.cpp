@@ -594,6 +594,9 @@ Error HostArray::fill(StringRef spec) {
   }
   if (sys::fs::is_directory(spec))
     return makeError("cannot read '" + spec + "': it is a directory");
+  // A device or a fifo is not read (a fifo would block until written).
+  if (sys::fs::exists(spec))
+    return makeError("cannot read '" + spec + "': it is not a regular file");
   if (spec.ends_with_insensitive(".npy") ||
       spec.ends_with_insensitive(".txt") || spec.contains('/'))
     return makeError("cannot open '" + spec + "': no such file");

@@ -43,6 +43,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -77,6 +78,9 @@ static cl::opt<unsigned>
                        "at 1024, one program in 25 is a long scan of an "
                        "array over half a block's shared memory instead"),
               cl::init(1024), cl::cat(fuzzCategory));
+/// The most random pipelines a program may take (--pipelines): each
+/// compiles the program again.
+static constexpr unsigned kMostPipelines = 64;
 static cl::opt<unsigned> pipelinesPerProgram(
     "pipelines",
     cl::desc("Random refinement pipelines per program, besides the kernel as "
@@ -389,7 +393,9 @@ Program reduce(Program program, uint64_t inputSeed,
   return program;
 }
 
-void save(const std::string &name, const Program &program, uint64_t inputSeed,
+/// Writes `program` to `name`.mlir under --save, with what failed; false
+/// (with a line on stderr) where it cannot.
+bool save(const std::string &name, const Program &program, uint64_t inputSeed,
           const Configuration *configuration, const std::string &what) {
   std::string path = saveDir + "/" + name + ".mlir";
   std::error_code ec;
@@ -397,7 +403,7 @@ void save(const std::string &name, const Program &program, uint64_t inputSeed,
   if (ec) {
     llvm::errs() << "obs-fuzz: cannot write '" << path << "': " << ec.message()
                  << "\n";
-    return;
+    return false;
   }
   os << "// obs-fuzz --seed=" << seed << ": " << what << "\n";
   os << "// Input: --input=random:" << inputSeed << ":-100:100\n";
@@ -409,6 +415,14 @@ void save(const std::string &name, const Program &program, uint64_t inputSeed,
        << ".mlir --pass-pipeline='builtin.module(" << configuration->pipeline()
        << ")'\n";
   os << "\n" << printProgram(program);
+  os.close();
+  if (os.has_error()) {
+    llvm::errs() << "obs-fuzz: cannot write '" << path
+                 << "': " << os.error().message() << "\n";
+    os.clear_error();
+    return false;
+  }
+  return true;
 }
 
 } // namespace
@@ -661,12 +675,16 @@ void handleKernelReport(KernelTotals &totals, uint64_t index,
   llvm::sys::fs::create_directories(saveDir);
   std::string name =
       "fuzz-" + std::to_string(seed) + "-" + std::to_string(index);
-  save(name, program, inputSeed, failing, what);
+  // Not reduced where it cannot be kept: the reduction runs it again and
+  // again.
+  if (!save(name, program, inputSeed, failing, what))
+    return;
   // A timeout is not reduced: each candidate could take the whole timeout.
   Program reduced = program;
   if (failing && StringRef(report.message) != "timed out")
     reduced = reduce(program, inputSeed, *failing, report.outcome, crashed);
-  save(name + "-reduced", reduced, inputSeed, failing, what);
+  if (!save(name + "-reduced", reduced, inputSeed, failing, what))
+    return;
   llvm::outs() << "  saved " << saveDir << "/" << name << ".mlir ("
                << countSteps(program) << " steps) and " << name
                << "-reduced.mlir (" << countSteps(reduced) << " steps)\n";
@@ -737,6 +755,26 @@ int fuzzKernels() {
 bool checkOptions() {
   if (maxLength < 1 || maxLength > 1024) {
     llvm::errs() << "obs-fuzz: --max-length must be 1 to 1024\n";
+    return false;
+  }
+  // An empty directory saved into the root (`/fuzz-1-0.mlir`).
+  if (saveDir.empty()) {
+    llvm::errs() << "obs-fuzz: --save needs a directory\n";
+    return false;
+  }
+  if (timeout < 1) {
+    llvm::errs() << "obs-fuzz: --timeout must be at least 1 second\n";
+    return false;
+  }
+  // NaN compares false, and was taken as no limit.
+  if (!(maxWork >= 0) || !std::isfinite(maxWork)) {
+    llvm::errs() << "obs-fuzz: --max-work must be a finite number, 0 or "
+                    "more\n";
+    return false;
+  }
+  if (pipelinesPerProgram > kMostPipelines) {
+    llvm::errs() << "obs-fuzz: --pipelines must be at most " << kMostPipelines
+                 << "\n";
     return false;
   }
   return true;

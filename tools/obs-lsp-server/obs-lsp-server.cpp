@@ -225,10 +225,25 @@ private:
         document ? document->getString("uri") : std::nullopt;
     if (!method || !uri)
       return message;
-    // The text an open or a (whole) change gives the file.
+    // The text an open or a (whole) change gives the file. Whole texts
+    // replace one another: of several, the last is the file's (MLIR's
+    // server took none of a change of two, and a fixed error stayed shown).
     llvm::json::Object *given = document;
+    bool rewritten = false;
     if (*method == "textDocument/didChange") {
       llvm::json::Array *changes = params->getArray("contentChanges");
+      bool allWhole =
+          changes && !changes->empty() &&
+          llvm::all_of(*changes, [](const llvm::json::Value &change) {
+            const llvm::json::Object *object = change.getAsObject();
+            return object && !object->get("range");
+          });
+      if (allWhole && changes->size() > 1) {
+        llvm::json::Value last = changes->back();
+        changes->clear();
+        changes->push_back(std::move(last));
+        rewritten = true;
+      }
       given = changes && changes->size() == 1 ? changes->front().getAsObject()
                                               : nullptr;
     }
@@ -236,12 +251,16 @@ private:
         *method == "textDocument/didChange") {
       std::optional<llvm::StringRef> text =
           given ? given->getString("text") : std::nullopt;
-      if (!text)
-        return message;
+      // Only what MLIR's server takes is remembered for a later save: it
+      // refuses a version that is not an integer (a save then opened the
+      // file it had refused).
+      std::optional<int64_t> version = document->getInteger("version");
+      if (!text || !version)
+        return rewritten ? llvm::formatv("{0}", *parsed).str() : message;
       std::string bounded = boundNesting(*text);
-      texts[*uri] = {bounded, document->getInteger("version").value_or(0)};
+      texts[*uri] = {bounded, *version};
       if (bounded.size() == text->size())
-        return message;
+        return rewritten ? llvm::formatv("{0}", *parsed).str() : message;
       // The same message, its text cut where it nests too deep.
       (*given)["text"] = bounded;
       return llvm::formatv("{0}", *parsed);

@@ -829,7 +829,11 @@ void emit(ModuleOp module, const obs::Target &target,
     failOn(obs::checkChip(chip));
     OwningOpRef<ModuleOp> lowered =
         lower(module, *getTarget("cuda"), options, "");
-    llvm::outs() << ptxOf(*lowered);
+    std::string ptx = ptxOf(*lowered);
+    // Nothing printed and exit 0 read as an empty kernel.
+    if (ptx.empty())
+      fail("@" + entryName + " launches no kernel: there is no PTX to print");
+    llvm::outs() << ptx;
     return;
   }
   if (emitStage == "svg") {

@@ -51,6 +51,12 @@ ptxOperation(LLVM::AtomicBinOp kind, Type type,
   if (isFloat && (kind != LLVM::AtomicBinOp::fadd ||
                   (width == 64 && chipNumber && *chipNumber < 60)))
     return std::nullopt;
+  // PTX has 64-bit and, or, min and max from sm_32 only (64-bit add from
+  // the first chips): below it the atomic is left to LLVM's expansion
+  // (a compare-and-swap loop), as its NVPTX backend expands it.
+  if (!isFloat && width == 64 && kind != LLVM::AtomicBinOp::add && chipNumber &&
+      *chipNumber < 32)
+    return std::nullopt;
   StringRef constraint =
       isFloat ? (width == 32 ? "f" : "d") : (width == 32 ? "r" : "l");
   auto form = [&](StringRef op, StringRef kindOfType) {

@@ -26,3 +26,15 @@ func.func @host(%a: i32) -> i32 {
   %b = arith.addi %a, %a : i32
   return %b : i32
 }
+
+// -----
+
+// Nor does it compile kernels: a gpu.func (obs-run --emit=gpu's output
+// given to ref's pipeline) reached memref-to-llvm, which reported its
+// workgroup memory without failing, and obs-opt exited 0.
+gpu.module @kernels {
+  // expected-error @+1 {{'gpu.func' op is left for the host pipeline, which compiles no kernels: the cpu target runs a gpu.module's functions (obs-gpu-to-cpu), and a GPU its binary (gpu-module-to-binary)}}
+  gpu.func @k(%a: memref<8xi32>) workgroup(%w: memref<8xi32, #gpu.address_space<workgroup>>) kernel {
+    gpu.return
+  }
+}

@@ -1,6 +1,7 @@
 // RUN: obs-opt %s --pass-pipeline='builtin.module(gpu.module(obs-nvvm-reductions))' | FileCheck %s --check-prefixes=CHECK,KEPT
 // RUN: obs-opt %s --pass-pipeline='builtin.module(gpu.module(obs-nvvm-reductions{relax-orderings}))' | FileCheck %s --check-prefixes=RELAXED,KEPT
 // RUN: obs-opt %s --pass-pipeline='builtin.module(gpu.module(obs-nvvm-reductions{relax-orderings chip=sm_52}))' | FileCheck %s --check-prefix=SM52
+// RUN: obs-opt %s --pass-pipeline='builtin.module(gpu.module(obs-nvvm-reductions{relax-orderings chip=sm_30}))' | FileCheck %s --check-prefix=SM30
 
 // Tests of lib/Transforms/GPU/NVVMReductions.cpp: an atomic whose old value is
 // unused, in global or shared memory, of an operation `red` has, becomes
@@ -12,6 +13,7 @@ gpu.module @kernels {
   // CHECK-LABEL: llvm.func @k(
   // RELAXED-LABEL: llvm.func @k(
   // SM52-LABEL: llvm.func @k(
+  // SM30-LABEL: llvm.func @k(
   llvm.func @k(%global: !llvm.ptr, %other: !llvm.ptr<1>, %shared: !llvm.ptr<3>, %i: i64, %v: i32, %w: i64, %f: f32, %d: f64, %b: i8, %vector: vector<2xf32>, %pointer: !llvm.ptr) attributes {nvvm.kernel} {
     // A kernel argument's element is global memory. An acq_rel atomic
     // stays one, but for relax-orderings.
@@ -27,10 +29,14 @@ gpu.module @kernels {
     %1 = llvm.atomicrmw max %shared, %v monotonic : !llvm.ptr<3>, i32
     // CHECK: llvm.atomicrmw umin %arg1, %arg5 seq_cst
     // RELAXED: "red.global.min.u64 [$0], $1;", "l,l,~{memory}" %arg1, %arg5
+    // PTX has 64-bit min, max, and and or from sm_32: below, atomics stay
+    // (LLVM expands them to compare-and-swap loops; an adversarial run).
+    // SM30: llvm.atomicrmw umin %arg1, %arg5 seq_cst
     %2 = llvm.atomicrmw umin %other, %w seq_cst : !llvm.ptr<1>, i64
     // RELAXED: "red.shared.or.b32 [$0], $1;"
     %3 = llvm.atomicrmw _or %shared, %v acq_rel : !llvm.ptr<3>, i32
     // RELAXED: "red.global.and.b64 [$0], $1;"
+    // SM30: llvm.atomicrmw _and %arg1, %arg5 acq_rel
     %4 = llvm.atomicrmw _and %other, %w acq_rel : !llvm.ptr<1>, i64
     // RELAXED: "red.shared.add.f32 [$0], $1;", "l,f,~{memory}"
     // SM52: "red.shared.add.f32 [$0], $1;", "l,f,~{memory}"
