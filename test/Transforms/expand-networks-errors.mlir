@@ -171,3 +171,40 @@ obs.kernel @nested_loops(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
   }
   obs.return %r : !obs.arr<8 x i32>
 }
+
+// -----
+
+// A window built from a shift: sums in [1024, 2048) drop their low bits.
+// The powers of two a shift by a constant bounds are sampled near (a third
+// adversarial run: its scan of 2,048 ones ended at 2,048, not 1,024).
+obs.kernel @shift_window(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  // expected-error @+1 {{'obs.scan' op combine is not associative, which every plan assumes}}
+  %r = obs.scan %a network(sklansky) : !obs.arr<8 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %k = arith.constant 10 : i32
+    %one = arith.constant 1 : i32
+    %s = arith.addi %x, %y : i32
+    %h = arith.shrsi %s, %k : i32
+    %w = arith.cmpi eq, %h, %one : i32
+    %low = arith.shli %h, %k : i32
+    %m = arith.select %w, %low, %s : i32
+    obs.yield %m : i32
+  }
+  obs.return %r : !obs.arr<8 x i32>
+}
+
+// -----
+
+// A float clamp at a constant that is not whole: sampled near the whole
+// numbers on either side (its scan changed with --threads).
+obs.kernel @clamp_at_a_half(%a: !obs.arr<8 x f32>) -> !obs.arr<8 x f32> {
+  // expected-error @+1 {{'obs.scan' op combine is not associative, which every plan assumes}}
+  %r = obs.scan %a network(sklansky) : !obs.arr<8 x f32> {
+  ^bb0(%x: f32, %y: f32):
+    %s = arith.addf %x, %y : f32
+    %c = arith.constant 1000.5 : f32
+    %m = arith.minimumf %s, %c : f32
+    obs.yield %m : f32
+  }
+  obs.return %r : !obs.arr<8 x f32>
+}

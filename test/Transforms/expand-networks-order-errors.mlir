@@ -165,3 +165,40 @@ obs.kernel @serial_numbers(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
   }
   obs.return %r : !obs.arr<8 x i32>
 }
+
+// -----
+
+// Bounds the order computes from its constants (a third adversarial run):
+// buckets of 16 by a shift (`x >> 4`), sampled near 16 and 32...
+obs.kernel @buckets(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  // expected-error @+1 {{(-3 : i32) ties with (0 : i32), and (0 : i32) with (16 : i32), but (-3 : i32) and (16 : i32) do not tie}}
+  %r = obs.sort %a : !obs.arr<8 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %c4 = arith.constant 4 : i32
+    %c1 = arith.constant 1 : i32
+    %bx = arith.shrsi %x, %c4 : i32
+    %by = arith.shrsi %y, %c4 : i32
+    %bx1 = arith.addi %bx, %c1 : i32
+    %less = arith.cmpi slt, %bx1, %by : i32
+    obs.yield %less : i1
+  }
+  obs.return %r : !obs.arr<8 x i32>
+}
+
+// -----
+
+// ... and a tolerance computed as 4 * 4, sampled near 16.
+obs.kernel @computed_tolerance(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  // expected-error @+1 {{(-3 : i32) ties with (0 : i32), and (0 : i32) with (15 : i32), but (-3 : i32) and (15 : i32) do not tie}}
+  %r = obs.sort %a : !obs.arr<8 x i32> {
+  ^bb0(%x: i32, %y: i32):
+    %c4 = arith.constant 4 : i64
+    %t = arith.muli %c4, %c4 : i64
+    %xl = arith.extsi %x : i32 to i64
+    %yl = arith.extsi %y : i32 to i64
+    %xt = arith.addi %xl, %t : i64
+    %less = arith.cmpi slt, %xt, %yl : i64
+    obs.yield %less : i1
+  }
+  obs.return %r : !obs.arr<8 x i32>
+}
