@@ -49,9 +49,16 @@ obs::ByteSpan obs::emitByteSpan(ImplicitLocOpBuilder &b, Value memref) {
     Value wideSize = widen(size), wideStride = widen(stride);
     bounded(wideSize);
     bounded(wideStride);
+    // A negative size is no memref at all (MLIR leaves it undefined): it
+    // was taken as empty, so any offset passed, and a view of -1 elements
+    // from data let launches and device ops write past their allocation
+    // (heap corruption; an adversarial run).
+    plausible = arith::AndIOp::create(
+        b, plausible,
+        arith::CmpIOp::create(b, arith::CmpIPredicate::sge, wideSize, zero));
     empty = arith::OrIOp::create(
         b, empty,
-        arith::CmpIOp::create(b, arith::CmpIPredicate::sle, wideSize, zero));
+        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, wideSize, zero));
     Value reach = arith::MulIOp::create(
         b, arith::SubIOp::create(b, wideSize, one), wideStride);
     low = arith::AddIOp::create(b, low, arith::MinSIOp::create(b, reach, zero));
@@ -88,7 +95,9 @@ Value obs::emitSpanWithin(ImplicitLocOpBuilder &b, const ByteSpan &inner,
   Value outerHolds = arith::XOrIOp::create(
       b, outer.empty, arith::ConstantIntOp::create(b, 1, 1));
   within = arith::AndIOp::create(b, within, outerHolds);
-  return arith::OrIOp::create(b, inner.empty, within);
+  // Empty holds nothing, but only a memref: a negative size is none.
+  return arith::AndIOp::create(b, inner.plausible,
+                               arith::OrIOp::create(b, inner.empty, within));
 }
 
 Value obs::emitSpansApart(ImplicitLocOpBuilder &b, const ByteSpan &first,
@@ -99,8 +108,10 @@ Value obs::emitSpansApart(ImplicitLocOpBuilder &b, const ByteSpan &first,
                                                  first.end, second.begin),
                            arith::CmpIOp::create(b, arith::CmpIPredicate::sle,
                                                  second.end, first.begin));
-  apart = arith::AndIOp::create(
-      b, apart, arith::AndIOp::create(b, first.plausible, second.plausible));
-  return arith::OrIOp::create(
-      b, apart, arith::OrIOp::create(b, first.empty, second.empty));
+  Value bothPlausible =
+      arith::AndIOp::create(b, first.plausible, second.plausible);
+  return arith::AndIOp::create(
+      b, bothPlausible,
+      arith::OrIOp::create(b, apart,
+                           arith::OrIOp::create(b, first.empty, second.empty)));
 }

@@ -278,10 +278,15 @@ static void emitViewCheck(Operation *view) {
       Value inside = arith::AndIOp::create(
           b, arith::CmpIOp::create(b, arith::CmpIPredicate::sge, first, zero),
           arith::CmpIOp::create(b, arith::CmpIPredicate::slt, last, bound));
+      // Empty is a size of 0: a negative one is no view (see ByteSpan).
       Value empty =
-          arith::CmpIOp::create(b, arith::CmpIPredicate::sle, count, zero);
-      holds = arith::AndIOp::create(b, holds,
-                                    arith::OrIOp::create(b, empty, inside));
+          arith::CmpIOp::create(b, arith::CmpIPredicate::eq, count, zero);
+      Value counted =
+          arith::CmpIOp::create(b, arith::CmpIPredicate::sge, count, zero);
+      holds = arith::AndIOp::create(
+          b, holds,
+          arith::AndIOp::create(b, counted,
+                                arith::OrIOp::create(b, empty, inside)));
     }
   }
   cf::AssertOp::create(
@@ -289,10 +294,35 @@ static void emitViewCheck(Operation *view) {
       describeFailure(view, "views places outside the memref it views"));
 }
 
+/// Checks that an allocation's sizes known only at run time are not
+/// negative: `memref.alloc(-1)` allocated a huge size's worth of nothing,
+/// and the ops that wrote it corrupted the heap (an adversarial run).
+static void emitAllocationCheck(Operation *allocation) {
+  ImplicitLocOpBuilder b(allocation->getLoc(), allocation);
+  Value zero = arith::ConstantIndexOp::create(b, 0);
+  OperandRange sizes =
+      isa<memref::AllocOp>(allocation)
+          ? cast<memref::AllocOp>(allocation).getDynamicSizes()
+          : cast<memref::AllocaOp>(allocation).getDynamicSizes();
+  Value holds;
+  for (Value size : sizes) {
+    Value counted =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::sge, size, zero);
+    holds =
+        holds ? arith::AndIOp::create(b, holds, counted).getResult() : counted;
+  }
+  if (holds)
+    cf::AssertOp::create(
+        b, holds,
+        describeFailure(allocation, "allocates a negative number of elements"));
+}
+
 /// Emits `op`'s run-time check, if it has one; whether it had.
 static bool emitCheck(Operation *op) {
   if (isCheckedView(op)) {
     emitViewCheck(op);
+  } else if (isa<memref::AllocOp, memref::AllocaOp>(op)) {
+    emitAllocationCheck(op);
   } else if (isa<affine::AffineLoadOp, affine::AffineStoreOp>(op)) {
     emitAffineAccessCheck(op);
   } else if (isIntegerDivision(op)) {

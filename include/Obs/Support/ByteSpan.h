@@ -16,9 +16,9 @@ namespace mlir::obs {
 /// Where a memref's elements lie, at run time: its aligned pointer (an
 /// index), the bytes from its lowest element to past its highest, [begin,
 /// end) (i128, which no span wraps), whether it has no element, and
-/// whether it is plausible (an i1: every size, stride and its offset below
-/// 2^48 in magnitude, as any real allocation's are; an implausible span is
-/// within nothing and apart from nothing).
+/// whether it is plausible (an i1: no size negative, and every size, stride
+/// and its offset below 2^48 in magnitude, as any real allocation's are; an
+/// implausible span is within nothing and apart from nothing).
 struct ByteSpan {
   Value pointer, begin, end, empty, plausible;
 };
@@ -26,12 +26,14 @@ struct ByteSpan {
 /// `memref`'s ByteSpan, computed from its descriptor.
 ByteSpan emitByteSpan(ImplicitLocOpBuilder &b, Value memref);
 
-/// Whether `inner` lies within `outer` (an i1): empty, or from `outer`'s
-/// begin to its end in an `outer` that is not empty.
+/// Whether `inner` lies within `outer` (an i1): a memref (no negative size,
+/// no magnitude past the bound), and empty, or from `outer`'s begin to its
+/// end in an `outer` that is not empty.
 Value emitSpanWithin(ImplicitLocOpBuilder &b, const ByteSpan &inner,
                      const ByteSpan &outer);
 
-/// Whether `first` and `second` hold no byte in common (an i1).
+/// Whether `first` and `second` are memrefs that hold no byte in common (an
+/// i1).
 Value emitSpansApart(ImplicitLocOpBuilder &b, const ByteSpan &first,
                      const ByteSpan &second);
 

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LaunchPlan.h"
+#include "Obs/Analysis/Allocations.h"
 #include "Obs/Support/RuntimeFunctions.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -82,6 +83,20 @@ uint64_t mlir::obs::device_expansion::mostLength(Value memref) {
 Value mlir::obs::device_expansion::lengthOf(ImplicitLocOpBuilder &b,
                                             Value memref) {
   return b.createOrFold<memref::DimOp>(memref, 0);
+}
+
+bool mlir::obs::device_expansion::mayShareMemory(ValueRange outputs,
+                                                 ValueRange inputs) {
+  auto rootOf = [](Value memref) -> Value {
+    FailureOr<AllocationView> view = followToAllocation(
+        memref, /*user=*/nullptr, "", /*runTimeOffsets=*/true);
+    return succeeded(view) ? view->root : Value();
+  };
+  SmallVector<Value> inputRoots = llvm::map_to_vector(inputs, rootOf);
+  return llvm::any_of(outputs, [&](Value output) {
+    Value root = rootOf(output);
+    return !root || llvm::is_contained(inputRoots, root);
+  });
 }
 
 SmallVector<Value>

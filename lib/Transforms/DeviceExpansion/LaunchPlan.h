@@ -245,6 +245,13 @@ uint64_t mostLength(Value memref);
 
 Value lengthOf(ImplicitLocOpBuilder &b, Value memref);
 
+/// Whether an output may share memory with an input: a view of an
+/// input's allocation (the same memref, a cast, a subview, a
+/// reinterpret_cast), or a memref whose views lead to no allocation the
+/// analysis follows, taken as shared. A plan that writes its outputs while
+/// it still reads its inputs goes through a temporary first.
+bool mayShareMemory(ValueRange outputs, ValueRange inputs);
+
 /// `outputs` as a device op that computes its first `length` elements
 /// writes them: each output that may hold more than `length` elements, as
 /// its first `length` (a subview; an output that is one of `inputs` holds

@@ -567,11 +567,11 @@ void RadixSortPlan::expand(DeviceSortOp sort) {
   temporaries.push_back(shifts);
   unsigned passes = keyOrder.getPasses();
   // An odd number of passes ends in the outputs only if it starts from the
-  // inputs; when an output is an input it starts from a copy.
-  bool inPlace = llvm::any_of(outputs, [&](Value output) {
-    return llvm::is_contained(inputs, output);
-  });
-  bool copyFirst = inPlace && passes % 2 == 1;
+  // inputs; when an output shares an input's memory it starts from a copy.
+  // By allocation, not by value: an i8 sort into a reinterpret_cast of its
+  // input scattered over what it read (refused by the launch proof, in its
+  // own terms; an adversarial run).
+  bool copyFirst = passes % 2 == 1 && mayShareMemory(outputs, inputs);
   SmallVector<Value> spare;
   if (passes > 1 || copyFirst) {
     spare = allocate(b, length);

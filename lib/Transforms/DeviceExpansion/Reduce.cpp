@@ -51,19 +51,8 @@ void FoldPlan::emitDeviceReduce(ImplicitLocOpBuilder &b, ValueRange inputs,
   // read the input through one view and write its result through
   // another, which the launch proof cannot take as one place at run-time
   // sizes. The result goes to a temporary first, then a one-element
-  // launch copies it out. A memref the views do not lead to an allocation
-  // of is taken as shared.
-  auto rootOf = [](Value memref) -> Value {
-    FailureOr<AllocationView> view = followToAllocation(
-        memref, /*user=*/nullptr, "", /*runTimeOffsets=*/true);
-    return succeeded(view) ? view->root : Value();
-  };
-  SmallVector<Value> inputRoots = llvm::map_to_vector(inputs, rootOf);
-  bool inPlace = llvm::any_of(outputs, [&](Value output) {
-    Value root = rootOf(output);
-    return !root || llvm::is_contained(inputRoots, root);
-  });
-  if (!inPlace)
+  // launch copies it out.
+  if (!mayShareMemory(outputs, inputs))
     return emitReduce(b, inputs, outputs, length, most, /*active=*/Value());
   Value one = arith::ConstantIndexOp::create(b, 1);
   SmallVector<Value> result = allocate(b, one);

@@ -169,3 +169,48 @@ func.func @divide(%in: memref<?xi32>, %out: memref<?xi32>) {
   memref.store %r, %out[%c1] : memref<?xi32>
   return
 }
+
+// Sizes from data that are negative (test/obs-run/host-code.test): a view
+// of -1 elements was taken as empty, and what it was passed to wrote past
+// its allocation (heap corruption, a hang).
+func.func @negative_subview(%in: memref<?xi32>, %out: memref<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %first = memref.load %in[%c0] : memref<?xi32>
+  %size = arith.index_cast %first : i32 to index
+  %small = memref.alloc() : memref<2xi32>
+  %view = memref.subview %small[0] [%size] [1] : memref<2xi32> to memref<?xi32, strided<[1]>>
+  %whole = memref.cast %view : memref<?xi32, strided<[1]>> to memref<?xi32>
+  obs.device_map ins(%in : memref<?xi32>) outs(%whole : memref<?xi32>) {
+  ^bb0(%x: i32):
+    obs.yield %x : i32
+  }
+  memref.dealloc %small : memref<2xi32>
+  return
+}
+
+func.func @negative_reinterpret(%in: memref<?xi32>, %out: memref<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %first = memref.load %in[%c0] : memref<?xi32>
+  %size = arith.index_cast %first : i32 to index
+  %small = memref.alloc() : memref<2xi32>
+  %view = memref.reinterpret_cast %small to offset: [0], sizes: [%size], strides: [1] : memref<2xi32> to memref<?xi32>
+  obs.device_map ins(%in : memref<?xi32>) outs(%view : memref<?xi32>) {
+  ^bb0(%x: i32):
+    obs.yield %x : i32
+  }
+  memref.dealloc %small : memref<2xi32>
+  return
+}
+
+func.func @negative_alloc(%in: memref<?xi32>, %out: memref<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %first = memref.load %in[%c0] : memref<?xi32>
+  %size = arith.index_cast %first : i32 to index
+  %made = memref.alloc(%size) : memref<?xi32>
+  obs.device_map ins(%in : memref<?xi32>) outs(%made : memref<?xi32>) {
+  ^bb0(%x: i32):
+    obs.yield %x : i32
+  }
+  memref.dealloc %made : memref<?xi32>
+  return
+}
