@@ -13,6 +13,7 @@
 #include "Obs/Analysis/Allocations.h"
 #include "Obs/Dialect/Obs/ObsDialect.h"
 #include "Obs/Support/ByteSpan.h"
+#include "Obs/Support/MemoryBytes.h"
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -294,27 +295,72 @@ static void emitViewCheck(Operation *view) {
       describeFailure(view, "views places outside the memref it views"));
 }
 
-/// Checks that an allocation's sizes known only at run time are not
-/// negative: `memref.alloc(-1)` allocated a huge size's worth of nothing,
-/// and the ops that wrote it corrupted the heap (an adversarial run).
+/// The most bytes an allocation may take: as many as ByteSpan's plausible
+/// spans reach (2^48), more than any machine obs runs on holds.
+static constexpr int64_t kMostAllocationBytes = int64_t(1) << 48;
+
+/// Checks an allocation's sizes known only at run time: none negative
+/// (`memref.alloc(-1)` allocated a huge size's worth of nothing), their
+/// bytes in all within kMostAllocationBytes (2^62 + 1 i32 wrapped to 4
+/// bytes, and every index below it passed the store's check; 2^40
+/// elements made malloc return null, and the first store segfaulted), and,
+/// for the heap, the memory given (all three found by adversarial runs).
 static void emitAllocationCheck(Operation *allocation) {
   ImplicitLocOpBuilder b(allocation->getLoc(), allocation);
-  Value zero = arith::ConstantIndexOp::create(b, 0);
+  auto type = cast<MemRefType>(allocation->getResult(0).getType());
   OperandRange sizes =
       isa<memref::AllocOp>(allocation)
           ? cast<memref::AllocOp>(allocation).getDynamicSizes()
           : cast<memref::AllocaOp>(allocation).getDynamicSizes();
-  Value holds;
+  if (sizes.empty())
+    return;
+  Value zero = arith::ConstantIndexOp::create(b, 0);
+  Type wide = b.getIntegerType(128);
+  Value counted, bytes = arith::ConstantIntOp::create(
+                     b, wide, static_cast<int64_t>(getElementBytes(type)));
+  Value most = arith::ConstantIntOp::create(b, wide, kMostAllocationBytes + 1);
+  for (int64_t size : type.getShape())
+    if (!ShapedType::isDynamic(size))
+      bytes = arith::MinSIOp::create(
+          b,
+          arith::MulIOp::create(b, bytes,
+                                arith::ConstantIntOp::create(b, wide, size)),
+          most);
   for (Value size : sizes) {
-    Value counted =
+    Value nonNegative =
         arith::CmpIOp::create(b, arith::CmpIPredicate::sge, size, zero);
-    holds =
-        holds ? arith::AndIOp::create(b, holds, counted).getResult() : counted;
+    counted = counted
+                  ? arith::AndIOp::create(b, counted, nonNegative).getResult()
+                  : nonNegative;
+    // Each size below 2^48 first, so that the product of at most a few
+    // sizes stays within i128.
+    Value wideSize = arith::ExtSIOp::create(
+        b, wide, arith::IndexCastOp::create(b, b.getI64Type(), size));
+    Value capped = arith::MinSIOp::create(
+        b, wideSize,
+        arith::ConstantIntOp::create(b, wide, kMostAllocationBytes));
+    bytes = arith::MinSIOp::create(b, arith::MulIOp::create(b, bytes, capped),
+                                   most);
   }
-  if (holds)
-    cf::AssertOp::create(
-        b, holds,
-        describeFailure(allocation, "allocates a negative number of elements"));
+  cf::AssertOp::create(
+      b, counted,
+      describeFailure(allocation, "allocates a negative number of elements"));
+  Value fits = arith::CmpIOp::create(
+      b, arith::CmpIPredicate::sle, bytes,
+      arith::ConstantIntOp::create(b, wide, kMostAllocationBytes));
+  cf::AssertOp::create(
+      b, fits, describeFailure(allocation, "allocates more than 2^48 bytes"));
+  if (!isa<memref::AllocOp>(allocation))
+    return;
+  b.setInsertionPointAfter(allocation);
+  Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(
+      b, allocation->getResult(0));
+  Value given = arith::OrIOp::create(
+      b, arith::CmpIOp::create(b, arith::CmpIPredicate::ne, pointer, zero),
+      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, bytes,
+                            arith::ConstantIntOp::create(b, wide, 0)));
+  cf::AssertOp::create(
+      b, given, describeFailure(allocation, "could not allocate its memory"));
 }
 
 /// Emits `op`'s run-time check, if it has one; whether it had.

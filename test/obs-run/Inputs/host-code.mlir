@@ -214,3 +214,18 @@ func.func @negative_alloc(%in: memref<?xi32>, %out: memref<?xi32>) {
   memref.dealloc %made : memref<?xi32>
   return
 }
+
+// A size from data whose bytes wrap: 4 * 2,000,000,000^2 bytes is past
+// 2^64, and wrapped to a small allocation every index below the size then
+// passed (test/obs-run/host-code.test).
+func.func @wrapping_alloc(%in: memref<?xi32>, %out: memref<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %first = memref.load %in[%c0] : memref<?xi32>
+  %size = arith.index_cast %first : i32 to index
+  %squared = arith.muli %size, %size : index
+  %made = memref.alloc(%squared) : memref<?xi32>
+  %x = memref.load %made[%c0] : memref<?xi32>
+  memref.store %x, %out[%c0] : memref<?xi32>
+  memref.dealloc %made : memref<?xi32>
+  return
+}
