@@ -299,6 +299,26 @@ static void emitViewCheck(Operation *view) {
 /// spans reach (2^48), more than any machine obs runs on holds.
 static constexpr int64_t kMostAllocationBytes = int64_t(1) << 48;
 
+/// The most bytes a memref.alloca of run-time size may take: a thread's
+/// stack is a few megabytes.
+static constexpr int64_t kMostStackBytes = int64_t(1) << 22;
+
+/// Checks that a host loop's step known only at run time is positive:
+/// MLIR's scf.for needs one, and a step of 0 from data ran forever, one
+/// of -1 walked down past the memory it read (an adversarial run).
+static void emitLoopStepCheck(scf::ForOp loop) {
+  ImplicitLocOpBuilder b(loop.getLoc(), loop);
+  Value step = loop.getStep();
+  Value zero = arith::ConstantOp::create(b, b.getZeroAttr(step.getType()));
+  Value positive =
+      arith::CmpIOp::create(b,
+                            loop.getUnsignedCmp() ? arith::CmpIPredicate::ne
+                                                  : arith::CmpIPredicate::sgt,
+                            step, zero);
+  cf::AssertOp::create(b, positive,
+                       describeFailure(loop, "steps by 0 or less"));
+}
+
 /// Checks an allocation's sizes known only at run time: none negative
 /// (`memref.alloc(-1)` allocated a huge size's worth of nothing), their
 /// bytes in all within kMostAllocationBytes (2^62 + 1 i32 wrapped to 4
@@ -350,8 +370,16 @@ static void emitAllocationCheck(Operation *allocation) {
       arith::ConstantIntOp::create(b, wide, kMostAllocationBytes));
   cf::AssertOp::create(
       b, fits, describeFailure(allocation, "allocates more than 2^48 bytes"));
-  if (!isa<memref::AllocOp>(allocation))
+  if (!isa<memref::AllocOp>(allocation)) {
+    // The stack holds megabytes: 2^40 bytes of alloca crashed.
+    Value onStack = arith::CmpIOp::create(
+        b, arith::CmpIPredicate::sle, bytes,
+        arith::ConstantIntOp::create(b, wide, kMostStackBytes));
+    cf::AssertOp::create(
+        b, onStack,
+        describeFailure(allocation, "allocates more than 4 MiB on the stack"));
     return;
+  }
   b.setInsertionPointAfter(allocation);
   Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(
       b, allocation->getResult(0));
@@ -369,6 +397,9 @@ static bool emitCheck(Operation *op) {
     emitViewCheck(op);
   } else if (isa<memref::AllocOp, memref::AllocaOp>(op)) {
     emitAllocationCheck(op);
+  } else if (auto loop = dyn_cast<scf::ForOp>(op);
+             loop && !getConstantIntValue(loop.getStep())) {
+    emitLoopStepCheck(loop);
   } else if (isa<affine::AffineLoadOp, affine::AffineStoreOp>(op)) {
     emitAffineAccessCheck(op);
   } else if (isIntegerDivision(op)) {

@@ -229,3 +229,33 @@ func.func @wrapping_alloc(%in: memref<?xi32>, %out: memref<?xi32>) {
   memref.dealloc %made : memref<?xi32>
   return
 }
+
+// A loop's step from data (the first number): 0 ran forever, -1 walked
+// down past the memory it read (test/obs-run/host-code.test).
+func.func @step_from_data(%in: memref<?xi32>, %out: memref<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %first = memref.load %in[%c0] : memref<?xi32>
+  %step = arith.index_cast %first : i32 to index
+  %n = memref.dim %in, %c0 : memref<?xi32>
+  %zero = arith.constant 0 : i32
+  %sum = scf.for %i = %c0 to %n step %step iter_args(%acc = %zero) -> (i32) {
+    %x = memref.load %in[%i] : memref<?xi32>
+    %y = arith.addi %acc, %x : i32
+    scf.yield %y : i32
+  }
+  memref.store %sum, %out[%c0] : memref<?xi32>
+  return
+}
+
+// A stack allocation of 2^40 i32 from data (the first number, squared).
+func.func @huge_alloca(%in: memref<?xi32>, %out: memref<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %first = memref.load %in[%c0] : memref<?xi32>
+  %size = arith.index_cast %first : i32 to index
+  %squared = arith.muli %size, %size : index
+  %made = memref.alloca(%squared) : memref<?xi32>
+  %x = memref.load %made[%c0] : memref<?xi32>
+  memref.store %x, %out[%c0] : memref<?xi32>
+  return
+}
