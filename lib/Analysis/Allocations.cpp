@@ -147,6 +147,23 @@ FailureOr<AllocationView> mlir::obs::followToAllocation(Value memref,
     if (auto view = dyn_cast_if_present<memref::ViewOp>(producer)) {
       APInt shift;
       if (matchPattern(view.getByteShift(), m_ConstantInt(&shift))) {
+        // A GPU loads and stores an element only at a multiple of its
+        // size: a view of i32 at byte 1 ran on ref and cpu, and its
+        // kernel's st.global.b32 would fault (an adversarial run).
+        int64_t elementBytes =
+            static_cast<int64_t>(getElementBytes(view.getType()));
+        if (shift.getSExtValue() % elementBytes != 0) {
+          if (!user)
+            return failure();
+          InFlightDiagnostic diag =
+              user->emitOpError()
+              << "cannot take " << describe << ": it is a view at byte "
+              << shift.getSExtValue() << " of its memory, not a multiple of "
+              << "its elements' " << elementBytes
+              << " bytes, where a GPU loads and stores them";
+          diag.attachNote(view.getLoc()) << "the view";
+          return tagError(diag, ErrorKind::RejectedChoice);
+        }
         placement.baseBytes += shift.getSExtValue();
         current = view.getSource();
         continue;

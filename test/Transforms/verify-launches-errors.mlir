@@ -240,6 +240,25 @@ func.func @mixed_sizes() {
 
 // -----
 
+// A view whose byte shift is not a multiple of its elements' size: a GPU
+// loads and stores an i32 only at a multiple of 4, and a kernel given an
+// i32 view at byte 1 would fault where ref and cpu ran it (an adversarial
+// run).
+obs.kernel @copy_misaligned(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
+  obs.return %a : !obs.arr<4 x i32>
+}
+func.func @misaligned_view(%in: memref<8xi32>) {
+  %c1 = arith.constant 1 : index
+  %bytes = memref.alloc() : memref<64xi8>
+  // expected-note @+1 {{the view}}
+  %out = memref.view %bytes[%c1][] : memref<64xi8> to memref<8xi32>
+  // expected-error @+1 {{cannot take outs 0: it is a view at byte 1 of its memory, not a multiple of its elements' 4 bytes, where a GPU loads and stores them}}
+  obs.launch @copy_misaligned grid(2) ins(%in : memref<8xi32>) outs(%out : memref<8xi32>)
+  return
+}
+
+// -----
+
 // A memref chosen at run time cannot be followed to one allocation.
 obs.kernel @copy(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
   obs.return %a : !obs.arr<4 x i32>
