@@ -252,10 +252,12 @@ static std::optional<std::pair<int64_t, int64_t>> getSignedExtremes(Type type) {
 /// What sampleElements varies a combine's integers over beyond the small
 /// numbers.
 struct ExtraSamples {
-  /// The type's least and largest: where a combine wraps. A float's
-  /// (largest finite values, infinities) only with `identity`: a float sum
-  /// is not associative there.
+  /// The integer type's least and largest: where a combine wraps.
   bool extremes = false;
+  /// A float's largest finite values, infinities and -0.0: where an
+  /// identity or an order fails (a maximum's -4.0, a sum's 0.0), but not
+  /// associativity, which a float sum lacks there.
+  bool floatExtremes = false;
   /// Near every integer constant c of the combine's region: c - 1, c,
   /// c + 1, -c and c / 2 + 1, where a combine clamps or branches
   /// (`min(x + y, 1000)` is associative on small numbers, and on 501, 501
@@ -268,9 +270,9 @@ struct ExtraSamples {
 
 /// What associativity is tried on: where a combine wraps, clamps or
 /// branches.
-static const ExtraSamples kAssociativitySamples = {/*extremes=*/true,
-                                                   /*nearConstants=*/true,
-                                                   /*identity=*/nullptr};
+static const ExtraSamples kAssociativitySamples = {
+    /*extremes=*/true, /*floatExtremes=*/false, /*nearConstants=*/true,
+    /*identity=*/nullptr};
 
 /// Whether `value` decides where the combine branches or clamps: an operand
 /// of a comparison, a select, a minimum or a maximum.
@@ -292,81 +294,71 @@ static bool decides(Value value) {
 /// bound of a window (an adversarial run).
 static SmallVector<int64_t> getRegionConstants(Operation *op) {
   SmallVector<int64_t> deciding, others;
-  llvm::SmallPtrSet<Operation *, 8> seen;
-  auto consider = [&](Operation *definer) {
-    if (!definer || !seen.insert(definer).second)
-      return;
-    Attribute value;
-    if (!matchPattern(definer, m_Constant(&value)) ||
-        definer->getNumResults() != 1)
-      return;
-    SmallVector<int64_t, 2> wholes;
-    if (auto integer = dyn_cast<IntegerAttr>(value)) {
+  auto record = [&](int64_t c, bool decidesHere) {
+    SmallVector<int64_t> &into = decidesHere ? deciding : others;
+    if ((c < -2 || c > 2) && !llvm::is_contained(into, c))
+      into.push_back(c);
+  };
+  // An integer as itself, a float by the whole numbers on either side:
+  // samples near those reach it (a clamp at 1000.5 passed samples that
+  // never did; an adversarial run).
+  auto recordValue = [&](Attribute value, Value of) {
+    bool decidesHere = decides(of);
+    if (auto integer = dyn_cast_if_present<IntegerAttr>(value)) {
       if (integer.getValue().getSignificantBits() <= 63)
-        wholes.push_back(integer.getValue().getSExtValue());
-    } else if (auto real = dyn_cast<FloatAttr>(value)) {
-      // A float that is not whole, by the whole numbers on either side:
-      // samples near those reach it (a clamp at 1000.5 passed samples that
-      // never did; an adversarial run).
+        record(integer.getValue().getSExtValue(), decidesHere);
+    } else if (auto real = dyn_cast_if_present<FloatAttr>(value)) {
       double x = real.getValueAsDouble();
       if (std::isfinite(x) && std::fabs(x) < 0x1p62) {
-        wholes.push_back(static_cast<int64_t>(std::floor(x)));
-        if (x != std::floor(x))
-          wholes.push_back(static_cast<int64_t>(std::ceil(x)));
+        record(static_cast<int64_t>(std::floor(x)), decidesHere);
+        record(static_cast<int64_t>(std::ceil(x)), decidesHere);
       }
     }
-    for (int64_t whole : wholes)
-      if (whole < -2 || whole > 2)
-        (decides(definer->getResult(0)) ? deciding : others).push_back(whole);
   };
   // Constants the region computes from constants (a tolerance written
   // 4 * 4), and the powers of two a shift by a constant puts bounds at (a
   // bucket `x >> 4`, a window `(x >> 10) == 1`): an adversarial run found
   // orders and combines whose bounds were these, never sampled near.
   DenseMap<Value, Attribute> known;
-  auto addWhole = [&](Attribute value, bool decidesHere) {
-    auto integer = dyn_cast_if_present<IntegerAttr>(value);
-    if (!integer || integer.getValue().getSignificantBits() > 63)
-      return;
-    int64_t c = integer.getValue().getSExtValue();
-    if (c >= -2 && c <= 2)
-      return;
-    SmallVector<int64_t> &into = decidesHere ? deciding : others;
-    if (!llvm::is_contained(into, c))
-      into.push_back(c);
+  auto constantOf = [&](Value value) {
+    Attribute constant = known.lookup(value);
+    if (!constant && matchPattern(value, m_Constant(&constant)))
+      known[value] = constant;
+    return constant;
   };
   op->walk([&](Operation *inner) {
-    consider(inner);
-    for (Value operand : inner->getOperands())
-      if (Operation *definer = operand.getDefiningOp();
-          definer && !op->isAncestor(definer))
-        consider(definer);
-    if (inner == op || inner->getNumRegions() || inner->getNumResults() != 1)
-      return;
+    // Its constant operands, those captured from around the region too.
     SmallVector<Attribute> operands;
     for (Value operand : inner->getOperands()) {
-      Attribute value = known.lookup(operand);
-      if (!value)
-        matchPattern(operand, m_Constant(&value));
-      operands.push_back(value);
+      Attribute constant = constantOf(operand);
+      operands.push_back(constant);
+      if (Operation *definer = operand.getDefiningOp();
+          constant && definer && !op->isAncestor(definer))
+        recordValue(constant, operand);
     }
+    if (inner == op || inner->getNumRegions() || inner->getNumResults() != 1)
+      return;
     if (isa<arith::ShRSIOp, arith::ShRUIOp, arith::ShLIOp>(inner))
       if (auto amount = dyn_cast_if_present<IntegerAttr>(operands[1]);
           amount && amount.getValue().ult(62) && !amount.getValue().isZero()) {
         int64_t k = amount.getValue().getZExtValue();
-        Builder builder(op->getContext());
-        addWhole(builder.getI64IntegerAttr(int64_t(1) << k), true);
-        addWhole(builder.getI64IntegerAttr(int64_t(2) << k), true);
+        record(int64_t(1) << k, /*decidesHere=*/true);
+        record(int64_t(2) << k, /*decidesHere=*/true);
       }
-    if (llvm::is_contained(operands, Attribute()) ||
-        matchPattern(inner, m_Constant()))
+    Value result = inner->getResult(0);
+    if (Attribute constant; matchPattern(inner, m_Constant(&constant))) {
+      recordValue(constant, result);
       return;
+    }
+    if (llvm::is_contained(operands, Attribute()))
+      return;
+    // Folded on a copy: a fold may update its op in place.
     SmallVector<OpFoldResult> folded;
     Operation *copy = inner->clone();
     if (succeeded(copy->fold(operands, folded)) && folded.size() == 1)
       if (auto value = dyn_cast<Attribute>(folded.front())) {
-        known[inner->getResult(0)] = value;
-        addWhole(value, decides(inner->getResult(0)));
+        known[result] = value;
+        recordValue(value, result);
       }
     copy->destroy();
   });
@@ -381,9 +373,9 @@ static constexpr size_t kMostExtraValues = 16;
 /// takes (`extra` says which; `constants` are its region's): at most
 /// kMostExtraValues, in the order above. An integer stays within its type's
 /// range. A float takes the numbers near the constants too (whole numbers,
-/// whose sums are exact), and for `extra.extremes` its largest finite
-/// values and infinities (a maximum whose identity is -4.0 passed the small
-/// numbers, and a reduce of -10 gave -4).
+/// whose sums are exact), and for `extra.floatExtremes` its largest finite
+/// values, infinities and -0.0 (a maximum whose identity is -4.0 passed the
+/// small numbers, and a reduce of -10 gave -4).
 static SmallVector<Attribute> getExtraValues(Type type, unsigned index,
                                              const ExtraSamples &extra,
                                              ArrayRef<int64_t> constants,
@@ -411,21 +403,19 @@ static SmallVector<Attribute> getExtraValues(Type type, unsigned index,
         !llvm::is_contained(base, value))
       addAttr(IntegerAttr::get(type, value));
   };
-  if (extra.extremes) {
-    if (floatType && !extra.identity) {
-      // No float extremes for associativity.
-    } else if (floatType) {
-      const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
-      for (bool negative : {true, false}) {
-        addAttr(FloatAttr::get(floatType,
-                               APFloat::getLargest(semantics, negative)));
-        addAttr(
-            FloatAttr::get(floatType, APFloat::getInf(semantics, negative)));
-      }
-    } else {
-      add(range->first);
-      add(range->second);
+  if (extra.extremes && !floatType) {
+    add(range->first);
+    add(range->second);
+  }
+  if (extra.floatExtremes && floatType) {
+    const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
+    for (bool negative : {true, false}) {
+      addAttr(
+          FloatAttr::get(floatType, APFloat::getLargest(semantics, negative)));
+      addAttr(FloatAttr::get(floatType, APFloat::getInf(semantics, negative)));
     }
+    addAttr(FloatAttr::get(floatType,
+                           APFloat::getZero(semantics, /*Negative=*/true)));
   }
   if (extra.nearConstants)
     for (int64_t c : constants)
@@ -456,7 +446,7 @@ static SmallVector<Attribute> getExtraValues(Type type, unsigned index,
   return values;
 }
 
-/// Sample elements of `op`'s combine, of `scalars`, to try an identity and
+/// Sample elements of a combine, of `scalars`, to try an identity and
 /// associativity on: first small numbers of both signs and zero, each
 /// scalar of a tuple varied together and, for a tuple, the same numbers
 /// rotated across its scalars, so that they differ (a combine of (flag,
@@ -466,19 +456,17 @@ static SmallVector<Attribute> getExtraValues(Type type, unsigned index,
 /// for a tuple, each scalar's extra values with the others 0 (a minimum
 /// whose ties compare a second key by a difference met the second key's
 /// extremes only beside the first key's). Float sums reassociate with
-/// rounding, which a network is allowed (see "Networks"): floats take no
-/// extremes here, and near constants only whole numbers, whose sums are
-/// exact. `smallOnes` is set to how many samples come first.
+/// rounding, which a network is allowed (see "Networks"): near constants,
+/// floats take only whole numbers, whose sums are exact. `constants` are the
+/// combine's (getRegionConstants). `smallOnes` is set to how many samples
+/// come first.
 static SmallVector<SmallVector<Attribute>>
-sampleElements(Operation *op, TypeRange scalars, const ExtraSamples &extra,
-               size_t *smallOnes = nullptr,
+sampleElements(TypeRange scalars, const ExtraSamples &extra,
+               ArrayRef<int64_t> constants, size_t *smallOnes = nullptr,
                SmallVectorImpl<int> *variedScalar = nullptr) {
   static constexpr int64_t kValues[] = {1, 2, -3, 100, 0};
   SmallVector<SmallVector<Attribute>> extras;
   size_t extraCount = 0;
-  SmallVector<int64_t> constants;
-  if (extra.nearConstants)
-    constants = getRegionConstants(op);
   for (auto [index, scalar] : llvm::enumerate(scalars)) {
     extras.push_back(getExtraValues(scalar, index, extra, constants, kValues));
     extraCount = std::max(extraCount, extras.back().size());
@@ -598,11 +586,34 @@ static bool isTriedTriple(ArrayRef<int> variedScalar, size_t smallOnes,
   return true;
 }
 
+/// A counterexample to `combine`'s associativity among its samples (of
+/// `scalars`, near `constants`): the small numbers first, so that one
+/// among them is the one named, then every tried triple (isTriedTriple).
+/// `allFolded` says whether every triple folded.
+static std::optional<AssociativityCounterexample>
+findAssociativityCounterexample(ConstantCombine &combine, TypeRange scalars,
+                                ArrayRef<int64_t> constants, bool &allFolded) {
+  size_t smallOnes;
+  SmallVector<int> variedScalar;
+  SmallVector<SmallVector<Attribute>> samples = sampleElements(
+      scalars, kAssociativitySamples, constants, &smallOnes, &variedScalar);
+  if (std::optional<AssociativityCounterexample> small =
+          tryAssociativity(combine, ArrayRef(samples).take_front(smallOnes))) {
+    allFolded = true;
+    return small;
+  }
+  return tryAssociativity(
+      combine, samples, &allFolded, [&](size_t a, size_t b, size_t c) {
+        return isTriedTriple(variedScalar, smallOnes, a, b, c);
+      });
+}
+
 LogicalResult mlir::obs::checkCombineLaws(Operation *op, ArrayAttr identity) {
   // The combine yields one element: its scalars.
   TypeRange scalars =
       op->getRegion(0).front().getTerminator()->getOperandTypes();
   ConstantCombine combine(op);
+  SmallVector<int64_t> constants = getRegionConstants(op);
 
   // The identity, where there is one: `e ⊕ x = x` and `x ⊕ e = x` for
   // each sample `x`, near the identity too. A wrong identity (0 for a
@@ -618,25 +629,15 @@ LogicalResult mlir::obs::checkCombineLaws(Operation *op, ArrayAttr identity) {
   // on the left, and a reduce or scan of such pairs is still one answer.
   if (identity) {
     ArrayRef<Attribute> e = identity.getValue();
-    ExtraSamples nearIdentity = {/*extremes=*/false, /*nearConstants=*/true,
-                                 identity};
+    ExtraSamples nearIdentity = {/*extremes=*/false, /*floatExtremes=*/false,
+                                 /*nearConstants=*/true, identity};
     SmallVector<SmallVector<Attribute>> samples =
-        sampleElements(op, scalars, nearIdentity);
+        sampleElements(scalars, nearIdentity, constants);
     size_t bothSides = samples.size();
-    ExtraSamples everywhere = {/*extremes=*/true, /*nearConstants=*/false,
-                               identity};
-    llvm::append_range(samples, sampleElements(op, scalars, everywhere));
+    ExtraSamples everywhere = {/*extremes=*/true, /*floatExtremes=*/true,
+                               /*nearConstants=*/false, identity};
+    llvm::append_range(samples, sampleElements(scalars, everywhere, {}));
     samples.push_back(SmallVector<Attribute>(e));
-    SmallVector<Attribute> signedZeros;
-    for (Type scalar : scalars)
-      signedZeros.push_back(
-          isa<FloatType>(scalar)
-              ? Attribute(FloatAttr::get(
-                    scalar, APFloat::getZero(
-                                cast<FloatType>(scalar).getFloatSemantics(),
-                                /*Negative=*/true)))
-              : sampleOf(scalar, 0));
-    samples.push_back(std::move(signedZeros));
     for (auto [index, x] : llvm::enumerate(samples)) {
       for (bool identityFirst : {true, false}) {
         if (identityFirst && index >= bothSides)
@@ -663,20 +664,9 @@ LogicalResult mlir::obs::checkCombineLaws(Operation *op, ArrayAttr identity) {
   // The small numbers first, then the extremes and the numbers near the
   // combine's constants, so that a counterexample among the first is the
   // one named.
-  size_t smallOnes;
-  SmallVector<int> variedScalar;
-  SmallVector<SmallVector<Attribute>> samples = sampleElements(
-      op, scalars, kAssociativitySamples, &smallOnes, &variedScalar);
   bool allFolded;
   std::optional<AssociativityCounterexample> counterexample =
-      tryAssociativity(combine, ArrayRef(samples).take_front(smallOnes));
-  if (!counterexample)
-    counterexample = tryAssociativity(
-        combine, samples, &allFolded, [&](size_t a, size_t b, size_t c) {
-          return isTriedTriple(variedScalar, smallOnes, a, b, c);
-        });
-  else
-    allFolded = true;
+      findAssociativityCounterexample(combine, scalars, constants, allFolded);
   // A combine the evaluation cannot run on every sample (an op without a
   // folder, a loop past kMostEvaluatedTrips) is not checked, and so not
   // proved: it was accepted unchecked, and a difference hidden in a loop
@@ -749,22 +739,14 @@ sampleOrderElements(Operation *op, TypeRange scalars, size_t &smallOnes) {
         for (int64_t y : kValues)
           samples.push_back(zerosBut(
               {{j, sampleOf(scalars[j], x)}, {k, sampleOf(scalars[k], y)}}));
-  ExtraSamples extra = {/*extremes=*/true, /*nearConstants=*/true,
-                        /*identity=*/nullptr};
+  // A float's extremes too: an order takes no sums.
+  ExtraSamples extra = {/*extremes=*/true, /*floatExtremes=*/true,
+                        /*nearConstants=*/true, /*identity=*/nullptr};
   SmallVector<int64_t> constants = getRegionConstants(op);
-  for (auto [index, scalar] : llvm::enumerate(scalars)) {
-    // A float's extremes too: an order takes no sums.
-    SmallVector<Attribute> values =
-        getExtraValues(scalar, index, extra, constants, kValues);
-    if (auto floatType = dyn_cast<FloatType>(scalar))
-      for (bool negative : {true, false})
-        for (APFloat x :
-             {APFloat::getLargest(floatType.getFloatSemantics(), negative),
-              APFloat::getInf(floatType.getFloatSemantics(), negative)})
-          values.push_back(FloatAttr::get(floatType, x));
-    for (Attribute value : values)
+  for (auto [index, scalar] : llvm::enumerate(scalars))
+    for (Attribute value :
+         getExtraValues(scalar, index, extra, constants, kValues))
       samples.push_back(zerosBut({{static_cast<unsigned>(index), value}}));
-  }
   return samples;
 }
 
@@ -843,14 +825,7 @@ bool mlir::obs::isAssociativeOnSamples(Operation *op) {
       op->getRegion(0).front().getTerminator()->getOperandTypes();
   ConstantCombine combine(op);
   bool allFolded;
-  size_t smallOnes;
-  SmallVector<int> variedScalar;
-  SmallVector<SmallVector<Attribute>> samples = sampleElements(
-      op, scalars, kAssociativitySamples, &smallOnes, &variedScalar);
-  return !tryAssociativity(combine, samples, &allFolded,
-                           [&](size_t a, size_t b, size_t c) {
-                             return isTriedTriple(variedScalar, smallOnes, a, b,
-                                                  c);
-                           }) &&
+  return !findAssociativityCounterexample(combine, scalars,
+                                          getRegionConstants(op), allFolded) &&
          allFolded;
 }

@@ -276,9 +276,9 @@ public:
             "device 0 has compute capability " + std::to_string(major) + "." +
             std::to_string(minor) + ", for which obs cannot compile (" +
             llvm::toString(std::move(error)) + "); give --chip=sm_XX"));
-    }
-    if (llvm::Error error = checkChip(forDevice.chip))
+    } else if (llvm::Error error = checkChip(forDevice.chip)) {
       return fail(std::move(error));
+    }
     FailureOr<OwningOpRef<ModuleOp>> lowered = lower(module, forDevice);
     if (failed(lowered))
       return fail(runner::makeLoweringError(*this));

@@ -15,8 +15,11 @@
 
 using namespace mlir;
 
-/// The largest magnitude of a size, stride or offset a plausible span has.
-static constexpr int64_t kMostMagnitude = int64_t(1) << 48;
+Value obs::emitWideIndex(ImplicitLocOpBuilder &b, Value index) {
+  return arith::ExtSIOp::create(
+      b, b.getIntegerType(128),
+      arith::IndexCastOp::create(b, b.getI64Type(), index));
+}
 
 obs::ByteSpan obs::emitByteSpan(ImplicitLocOpBuilder &b, Value memref) {
   auto type = cast<MemRefType>(memref.getType());
@@ -24,11 +27,9 @@ obs::ByteSpan obs::emitByteSpan(ImplicitLocOpBuilder &b, Value memref) {
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIntOp::create(b, wide, value);
   };
-  auto widen = [&](Value index) -> Value {
-    return arith::ExtSIOp::create(
-        b, wide, arith::IndexCastOp::create(b, b.getI64Type(), index));
-  };
-  Value zero = constant(0), one = constant(1), most = constant(kMostMagnitude);
+  auto widen = [&](Value index) { return emitWideIndex(b, index); };
+  Value zero = constant(0), one = constant(1),
+        most = constant(kMostPlausibleBytes);
   Value bytes = constant(getElementBytes(type));
   auto metadata = memref::ExtractStridedMetadataOp::create(b, memref);
   Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, memref);
@@ -88,7 +89,6 @@ Value obs::emitSpanWithin(ImplicitLocOpBuilder &b, const ByteSpan &inner,
                                                   inner.begin, outer.begin),
                             arith::CmpIOp::create(b, arith::CmpIPredicate::sle,
                                                   inner.end, outer.end));
-  within = arith::AndIOp::create(b, within, inner.plausible);
   // An empty outer span holds nothing, though its begin and end are one
   // element apart (as every span's are at least): a view of one element of
   // an empty allocation read heap bytes.

@@ -41,6 +41,18 @@ static SyncPlanAttr takeBackRelaxations(SyncPlanAttr plan) {
 }
 
 namespace {
+/// Drops the diagnostics this thread emits while it lives: those of trials
+/// that are not the user's (a candidate's refinement, a trial assignment),
+/// and only this thread's, since other kernels are refined beside this one
+/// and their errors are the user's.
+struct QuietOnThisThread : ScopedDiagnosticHandler {
+  explicit QuietOnThisThread(MLIRContext *context)
+      : ScopedDiagnosticHandler(
+            context, [here = std::this_thread::get_id()](Diagnostic &) {
+              return success(std::this_thread::get_id() == here);
+            }) {}
+};
+
 /// A copy of a kernel dealt out by one strategy and refined (the cost
 /// strategy's candidate).
 struct RefinedCopy {
@@ -284,13 +296,8 @@ struct ObsAssignWorkPass
   /// blocked (a stage that reads pairs), so blocked is tried first.
   void keepWrittenClaims(KernelOp kernel, ArrayRef<SyncOp> touching,
                          uint64_t blockThreads) {
-    // The trial's diagnostics are not the user's: the kernel is proved
-    // later, as it is left. Only this thread's: other kernels are refined
-    // beside this one.
-    std::thread::id here = std::this_thread::get_id();
-    ScopedDiagnosticHandler quiet(kernel.getContext(), [here](Diagnostic &) {
-      return success(std::this_thread::get_id() == here);
-    });
+    // The kernel is proved later, as it is left.
+    QuietOnThisThread quiet(kernel.getContext());
     FailureOr<std::shared_ptr<const KernelSimulation>> simulated =
         getAnalysis<KernelSimulations>().simulate(kernel);
     if (failed(simulated))
@@ -396,12 +403,7 @@ struct ObsAssignWorkPass
     for (const auto &create : refinements)
       refine.addPass(create());
     refine.addPass(std::make_unique<CaptureSimulation>(copy.simulation));
-    // Only this thread's diagnostics: other kernels are refined beside
-    // this one, and their errors are the user's.
-    std::thread::id here = std::this_thread::get_id();
-    ScopedDiagnosticHandler quiet(context, [here](Diagnostic &) {
-      return success(std::this_thread::get_id() == here);
-    });
+    QuietOnThisThread quiet(context);
     // Only the kernel's own refinements count in the statistics: the
     // copy's are kept, for the copy that is kept.
     ScratchStatistics scratchCounts(copy.statistics);

@@ -257,10 +257,9 @@ static void emitViewCheck(Operation *view) {
                                emitByteSpan(b, source));
   if (auto subview = dyn_cast<memref::SubViewOp>(view)) {
     Type wide = b.getIntegerType(128);
-    auto widen = [&](OpFoldResult value) -> Value {
-      Value index = getValueOrCreateConstantIndexOp(b, b.getLoc(), value);
-      return arith::ExtSIOp::create(
-          b, wide, arith::IndexCastOp::create(b, b.getI64Type(), index));
+    auto widen = [&](OpFoldResult value) {
+      return emitWideIndex(
+          b, getValueOrCreateConstantIndexOp(b, b.getLoc(), value));
     };
     Value zero = arith::ConstantIntOp::create(b, wide, 0);
     Value one = arith::ConstantIntOp::create(b, wide, 1);
@@ -268,7 +267,8 @@ static void emitViewCheck(Operation *view) {
          llvm::enumerate(subview.getMixedOffsets(), subview.getMixedSizes(),
                          subview.getMixedStrides())) {
       // Empty, or its first place at least 0 and its last below the
-      // source's size (strides are positive in a subview's meaning).
+      // source's size (strides are positive in a subview's meaning). A
+      // negative size is no view: the span above is implausible then.
       Value first = widen(offset), count = widen(size);
       Value last = arith::AddIOp::create(
           b, first,
@@ -279,25 +279,16 @@ static void emitViewCheck(Operation *view) {
       Value inside = arith::AndIOp::create(
           b, arith::CmpIOp::create(b, arith::CmpIPredicate::sge, first, zero),
           arith::CmpIOp::create(b, arith::CmpIPredicate::slt, last, bound));
-      // Empty is a size of 0: a negative one is no view (see ByteSpan).
       Value empty =
           arith::CmpIOp::create(b, arith::CmpIPredicate::eq, count, zero);
-      Value counted =
-          arith::CmpIOp::create(b, arith::CmpIPredicate::sge, count, zero);
-      holds = arith::AndIOp::create(
-          b, holds,
-          arith::AndIOp::create(b, counted,
-                                arith::OrIOp::create(b, empty, inside)));
+      holds = arith::AndIOp::create(b, holds,
+                                    arith::OrIOp::create(b, empty, inside));
     }
   }
   cf::AssertOp::create(
       b, holds,
       describeFailure(view, "views places outside the memref it views"));
 }
-
-/// The most bytes an allocation may take: as many as ByteSpan's plausible
-/// spans reach (2^48), more than any machine obs runs on holds.
-static constexpr int64_t kMostAllocationBytes = int64_t(1) << 48;
 
 /// The most bytes a memref.alloca of run-time size may take: a thread's
 /// stack is a few megabytes.
@@ -321,7 +312,7 @@ static void emitLoopStepCheck(scf::ForOp loop) {
 
 /// Checks an allocation's sizes known only at run time: none negative
 /// (`memref.alloc(-1)` allocated a huge size's worth of nothing), their
-/// bytes in all within kMostAllocationBytes (2^62 + 1 i32 wrapped to 4
+/// bytes in all within kMostPlausibleBytes (2^62 + 1 i32 wrapped to 4
 /// bytes, and every index below it passed the store's check; 2^40
 /// elements made malloc return null, and the first store segfaulted), and,
 /// for the heap, the memory given (all three found by adversarial runs).
@@ -338,7 +329,7 @@ static void emitAllocationCheck(Operation *allocation) {
   Type wide = b.getIntegerType(128);
   Value counted, bytes = arith::ConstantIntOp::create(
                      b, wide, static_cast<int64_t>(getElementBytes(type)));
-  Value most = arith::ConstantIntOp::create(b, wide, kMostAllocationBytes + 1);
+  Value most = arith::ConstantIntOp::create(b, wide, kMostPlausibleBytes + 1);
   for (int64_t size : type.getShape())
     if (!ShapedType::isDynamic(size))
       bytes = arith::MinSIOp::create(
@@ -354,11 +345,9 @@ static void emitAllocationCheck(Operation *allocation) {
                   : nonNegative;
     // Each size below 2^48 first, so that the product of at most a few
     // sizes stays within i128.
-    Value wideSize = arith::ExtSIOp::create(
-        b, wide, arith::IndexCastOp::create(b, b.getI64Type(), size));
     Value capped = arith::MinSIOp::create(
-        b, wideSize,
-        arith::ConstantIntOp::create(b, wide, kMostAllocationBytes));
+        b, emitWideIndex(b, size),
+        arith::ConstantIntOp::create(b, wide, kMostPlausibleBytes));
     bytes = arith::MinSIOp::create(b, arith::MulIOp::create(b, bytes, capped),
                                    most);
   }
@@ -367,7 +356,7 @@ static void emitAllocationCheck(Operation *allocation) {
       describeFailure(allocation, "allocates a negative number of elements"));
   Value fits = arith::CmpIOp::create(
       b, arith::CmpIPredicate::sle, bytes,
-      arith::ConstantIntOp::create(b, wide, kMostAllocationBytes));
+      arith::ConstantIntOp::create(b, wide, kMostPlausibleBytes));
   cf::AssertOp::create(
       b, fits, describeFailure(allocation, "allocates more than 2^48 bytes"));
   if (!isa<memref::AllocOp>(allocation)) {

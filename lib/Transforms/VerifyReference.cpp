@@ -38,7 +38,6 @@ struct ObsVerifyReferencePass
     if (buildDefaultRefinement) {
       buildDefaultRefinement(refinedProof);
       refinedProof.addPass(createObsVerifyLaunches());
-      hasRefinedProof = true;
     }
     OpPassManager &kernels = proof.nest<KernelOp>();
     kernels.addPass(createObsExpandNetworks());
@@ -54,8 +53,7 @@ struct ObsVerifyReferencePass
   }
   ObsVerifyReferencePass(const ObsVerifyReferencePass &other)
       : ObsVerifyReferenceBase(other), proof(other.proof),
-        refinedProof(other.refinedProof),
-        hasRefinedProof(other.hasRefinedProof) {}
+        refinedProof(other.refinedProof) {}
 
   void getDependentDialects(DialectRegistry &registry) const override {
     ObsVerifyReferenceBase::getDependentDialects(registry);
@@ -79,7 +77,7 @@ struct ObsVerifyReferencePass
   }
 
   void runOnOperation() override {
-    if (!hasRefinedProof) {
+    if (refinedProof.size() == 0) {
       if (failed(proveCopy(proof)))
         return signalPassFailure();
       return markAllAnalysesPreserved();
@@ -114,9 +112,8 @@ struct ObsVerifyReferencePass
 
   OpPassManager proof;
   /// The default refinement and the proof after it, where the pipeline
-  /// that made this pass gave one.
+  /// that made this pass gave one (empty where it gave none).
   OpPassManager refinedProof;
-  bool hasRefinedProof = false;
 };
 } // namespace
 

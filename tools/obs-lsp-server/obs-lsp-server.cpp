@@ -255,12 +255,17 @@ private:
       // refuses a version that is not an integer (a save then opened the
       // file it had refused).
       std::optional<int64_t> version = document->getInteger("version");
-      if (!text || !version)
+      // The message as the server is to see it: as sent, or with its
+      // changes reduced to the last.
+      auto forwarded = [&] {
         return rewritten ? llvm::formatv("{0}", *parsed).str() : message;
+      };
+      if (!text || !version)
+        return forwarded();
       std::string bounded = boundNesting(*text);
       texts[*uri] = {bounded, *version};
       if (bounded.size() == text->size())
-        return rewritten ? llvm::formatv("{0}", *parsed).str() : message;
+        return forwarded();
       // The same message, its text cut where it nests too deep.
       (*given)["text"] = bounded;
       return llvm::formatv("{0}", *parsed);

@@ -13,6 +13,14 @@
 
 namespace mlir::obs {
 
+/// The largest magnitude of a size, stride or offset a plausible span has,
+/// and so the most bytes any real allocation takes (2^48).
+constexpr int64_t kMostPlausibleBytes = int64_t(1) << 48;
+
+/// `index` as an i128, sign-extended: the width spans are computed in, so
+/// that products and sums of plausible values never wrap.
+Value emitWideIndex(ImplicitLocOpBuilder &b, Value index);
+
 /// Where a memref's elements lie, at run time: its aligned pointer (an
 /// index), the bytes from its lowest element to past its highest, [begin,
 /// end) (i128, which no span wraps), whether it has no element, and
