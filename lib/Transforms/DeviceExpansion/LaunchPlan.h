@@ -253,7 +253,7 @@ Value lengthOf(ImplicitLocOpBuilder &b, Value memref);
 bool mayShareMemory(ValueRange outputs, ValueRange inputs);
 
 /// `outputs` as a device op that computes its first `length` elements
-/// writes them: each output that may hold more than `length` elements, as
+/// writes them (and later inputs as it reads them): each output that may hold more than `length` elements, as
 /// its first `length` (a subview; an output that is one of `inputs` holds
 /// `length` already). A launch writes its output's tiles whole, and the
 /// places past `length` were written with what the last tile computed
@@ -282,8 +282,10 @@ Value i32ToIndex(ImplicitLocOpBuilder &b, Value value);
 /// builder before the op, the op, its length and the longest it may be),
 /// frees the plan's temporaries and erases the op.
 template <typename FoldOp> struct ExpandFold : OpRewritePattern<FoldOp> {
+  /// Emits the plan of `fold` over `inputs`: its inputs, each viewed as
+  /// its first `length` elements.
   using Emit = void (*)(FoldPlan &, ImplicitLocOpBuilder &, FoldOp,
-                        Value length, uint64_t most);
+                        ValueRange inputs, Value length, uint64_t most);
 
   ExpandFold(MLIRContext *context, const DeviceExpansionOptions &options,
              Emit emit)
@@ -298,7 +300,16 @@ template <typename FoldOp> struct ExpandFold : OpRewritePattern<FoldOp> {
                   fold.getIdentity(), options.statistics);
     ImplicitLocOpBuilder b(fold.getLoc(), fold);
     Value input = fold.getInputs().front();
-    emit(plan, b, fold, lengthOf(b, input), mostLength(input));
+    Value length = lengthOf(b, input);
+    // `n` is the first input's length: a later input that is longer is
+    // read up to `n` only. Its tiles would otherwise read it whole, so
+    // that a sum counted its elements past `n` in the last tile, an answer
+    // that changed with the tile size (adversarial run: 8,192 of 10,000
+    // ones counted after a first input of 5,000).
+    SmallVector<Value> inputs = {input};
+    llvm::append_range(inputs, viewFirstElements(b, fold.getInputs().drop_front(),
+                                                 length, input));
+    emit(plan, b, fold, inputs, length, mostLength(input));
     plan.finish(b);
     rewriter.eraseOp(fold);
     return success();

@@ -82,8 +82,7 @@ void mlir::obs::populateDeviceReduceExpansionPatterns(
   patterns.add<ExpandFold<DeviceReduceOp>>(
       patterns.getContext(), options,
       [](FoldPlan &plan, ImplicitLocOpBuilder &b, DeviceReduceOp reduce,
-         Value length, uint64_t most) {
-        plan.emitDeviceReduce(b, reduce.getInputs(), reduce.getOutputs(),
-                              length, most);
+         ValueRange inputs, Value length, uint64_t most) {
+        plan.emitDeviceReduce(b, inputs, reduce.getOutputs(), length, most);
       });
 }

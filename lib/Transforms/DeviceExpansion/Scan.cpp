@@ -119,10 +119,18 @@ void mlir::obs::populateDeviceScanExpansionPatterns(
   patterns.add<ExpandFold<DeviceScanOp>>(
       patterns.getContext(), options,
       [](FoldPlan &plan, ImplicitLocOpBuilder &b, DeviceScanOp scan,
-         Value length, uint64_t most) {
-        plan.emitScan(
-            b, scan.getKind(), scan.getInputs(),
-            viewFirstElements(b, scan.getOutputs(), length, scan.getInputs()),
-            length, most, /*active=*/Value());
+         ValueRange inputs, Value length, uint64_t most) {
+        // An output that is an input (in place) is written through the
+        // view the input is read through, so that the launch proof sees
+        // one place read and written by one block.
+        SmallVector<Value> outputs = viewFirstElements(
+            b, scan.getOutputs(), length, scan.getInputs());
+        for (auto [output, original] :
+             llvm::zip_equal(outputs, scan.getOutputs()))
+          for (auto [input, viewed] : llvm::zip_equal(scan.getInputs(), inputs))
+            if (original == input)
+              output = viewed;
+        plan.emitScan(b, scan.getKind(), inputs, outputs, length, most,
+                      /*active=*/Value());
       });
 }

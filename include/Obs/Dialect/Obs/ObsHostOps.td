@@ -289,7 +289,9 @@ def Obs_DeviceReduceOp : Obs_DeviceOp<"device_reduce"> {
   let summary = "folds an array of any length with an associative combine";
   let description = [{
     `outs[..][0] = a[0] ⊕ a[1] ⊕ ... ⊕ a[n-1]`, for `n`, the length of
-    the inputs at run time (0 gives `e`), an associative `⊕` given by the
+    the first input at run time (0 gives `e`; a later input is read up to
+    `n`, and one that is shorter reads as `e`'s scalars past its end), an
+    associative `⊕` given by the
     region (the accumulated element's scalars, then the next element's),
     and its identity `e`, one typed constant per scalar of the element.
     The plans combine `e` on the right only (absent elements of a partial
@@ -330,7 +332,8 @@ def Obs_DeviceScanOp : Obs_DeviceOp<"device_scan"> {
   let description = [{
     `inclusive`: `out[i] = a[0] ⊕ ... ⊕ a[i]`; `exclusive`: `out[0] = e`
     and `out[i] = a[0] ⊕ ... ⊕ a[i-1]`, for every `i` below `n`, the
-    length of the inputs at run time (an output's places from `n` on are
+    length of the first input at run time (later inputs are read as
+    `obs.device_reduce`'s; an output's places from `n` on are
     left as they were), an associative `⊕` given by the region (the
     earlier element's scalars, then the later one's) and its identity `e`
     (checked as `obs.device_reduce`'s: `x ⊕ e = x` everywhere, the
