@@ -641,8 +641,18 @@ LogicalResult KernelLowering::lower() {
   for (BlockArgument argument : kernel.getArguments()) {
     unsigned width = getFlattenedSize(arrType(argument).getLeafType());
     SmallVector<TypedAttr> absent;
-    if (dynamic)
-      absent = *getAbsentValues(kernel, argument.getArgNumber());
+    if (dynamic) {
+      // The launch verifier asks for it; a pass that made the launch
+      // after the verifier ran may not have given it.
+      std::optional<SmallVector<TypedAttr>> given =
+          getAbsentValues(kernel, argument.getArgNumber());
+      if (!given)
+        return kernel.emitOpError()
+               << "is launched at sizes known only at run time, but argument "
+               << argument.getArgNumber()
+               << " does not say what its absent elements read as";
+      absent = std::move(*given);
+    }
     // An `obs.global` argument is the launch's memref whole: place i is
     // element i in every block (and, at run-time sizes, absent past its
     // end, which only a layout's reader checks).

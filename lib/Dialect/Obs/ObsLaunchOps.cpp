@@ -523,9 +523,13 @@ LaunchOp::verifyOperandsAgainstKernel(SymbolTableCollection &symbolTable) {
                      *this, kernel, operandsOf(inputs), operandsOf(outputs))))
     return failure();
   if (dynamic) {
-    // A partial block reads its absent elements as the kernel says.
+    // A partial block reads its absent elements as the kernel says. A
+    // halo argument's places outside the memref read as its boundary says
+    // (`zero`: the absent value, or zeros without one, which the expansion
+    // then writes as its absent value).
     for (unsigned index = 0, e = kernel.getNumArguments(); index < e; ++index)
-      if (!kernel.getArgAttr(index,
+      if (!getHalo(kernel, index) &&
+          !kernel.getArgAttr(index,
                              ObsDialect::AbsentAttrHelper::getNameStr())) {
         InFlightDiagnostic diag =
             emitOpError()

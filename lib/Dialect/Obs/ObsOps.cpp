@@ -931,12 +931,22 @@ static ParseResult
 parseGrid(OpAsmParser &parser,
           std::optional<OpAsmParser::UnresolvedOperand> &value,
           IntegerAttr &constant, IntegerAttr &columns) {
+  // Rows and columns tile 2-D memrefs by their static shapes: a grid
+  // known only at run time is one number of blocks.
+  auto runTimeRows = [&]() {
+    return parser.emitError(parser.getCurrentLocation(),
+                            "a grid of rows and columns takes constant sizes, "
+                            "grid(R, C); a grid known only at run time is one "
+                            "number of blocks, grid(%blocks)");
+  };
   OpAsmParser::UnresolvedOperand operand;
   OptionalParseResult parsedValue = parser.parseOptionalOperand(operand);
   if (parsedValue.has_value()) {
     if (failed(*parsedValue))
       return failure();
     value = operand;
+    if (succeeded(parser.parseOptionalComma()))
+      return runTimeRows();
     return success();
   }
   int64_t grid;
@@ -945,7 +955,10 @@ parseGrid(OpAsmParser &parser,
   constant = parser.getBuilder().getI64IntegerAttr(grid);
   if (succeeded(parser.parseOptionalComma())) {
     int64_t across;
-    if (parser.parseInteger(across))
+    OptionalParseResult parsedColumns = parser.parseOptionalInteger(across);
+    if (!parsedColumns.has_value())
+      return runTimeRows();
+    if (failed(*parsedColumns))
       return failure();
     columns = parser.getBuilder().getI64IntegerAttr(across);
   }

@@ -125,11 +125,19 @@ void expandHaloArgument(KernelOp kernel, unsigned index, uint64_t length) {
   // The value of a place outside: the argument's absent value, or zeros.
   SmallVector<TypedAttr> absent;
   if (std::optional<SmallVector<TypedAttr>> given =
-          getAbsentValues(kernel, index))
+          getAbsentValues(kernel, index)) {
     absent = *given;
-  else
+  } else {
     for (Type scalar : flattenElementType(array.getLeafType()))
       absent.push_back(cast<TypedAttr>(OpBuilder(context).getZeroAttr(scalar)));
+    // The global argument it becomes reads as absent past its end at
+    // run-time sizes (the readers below never ask for such a place), and a
+    // launch at run-time sizes needs every argument's absent value.
+    SmallVector<Attribute> zeros(absent.begin(), absent.end());
+    kernel.setArgAttr(index, ObsDialect::AbsentAttrHelper::getNameStr(),
+                      zeros.size() == 1 ? zeros.front()
+                                        : ArrayAttr::get(context, zeros));
+  }
 
   // What reads the tile now reads the pull array of its places instead.
   SmallVector<OpOperand *> readers = llvm::map_to_vector(

@@ -253,12 +253,12 @@ Value lengthOf(ImplicitLocOpBuilder &b, Value memref);
 bool mayShareMemory(ValueRange outputs, ValueRange inputs);
 
 /// `outputs` as a device op that computes its first `length` elements
-/// writes them (and later inputs as it reads them): each output that may hold more than `length` elements, as
-/// its first `length` (a subview; an output that is one of `inputs` holds
-/// `length` already). A launch writes its output's tiles whole, and the
-/// places past `length` were written with what the last tile computed
-/// for absent elements (a scan's last prefix, a map's zeros), where the
-/// op leaves them as they were.
+/// writes them (and later inputs as it reads them): each output that may hold
+/// more than `length` elements, as its first `length` (a subview; an output
+/// that is one of `inputs` holds `length` already). A launch writes its
+/// output's tiles whole, and the places past `length` were written with what
+/// the last tile computed for absent elements (a scan's last prefix, a map's
+/// zeros), where the op leaves them as they were.
 SmallVector<Value> viewFirstElements(ImplicitLocOpBuilder &b,
                                      ValueRange outputs, Value length,
                                      ValueRange inputs);
@@ -307,8 +307,9 @@ template <typename FoldOp> struct ExpandFold : OpRewritePattern<FoldOp> {
     // that changed with the tile size (adversarial run: 8,192 of 10,000
     // ones counted after a first input of 5,000).
     SmallVector<Value> inputs = {input};
-    llvm::append_range(inputs, viewFirstElements(b, fold.getInputs().drop_front(),
-                                                 length, input));
+    llvm::append_range(
+        inputs,
+        viewFirstElements(b, fold.getInputs().drop_front(), length, input));
     emit(plan, b, fold, inputs, length, mostLength(input));
     plan.finish(b);
     rewriter.eraseOp(fold);

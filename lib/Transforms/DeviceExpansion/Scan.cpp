@@ -123,8 +123,8 @@ void mlir::obs::populateDeviceScanExpansionPatterns(
         // An output that is an input (in place) is written through the
         // view the input is read through, so that the launch proof sees
         // one place read and written by one block.
-        SmallVector<Value> outputs = viewFirstElements(
-            b, scan.getOutputs(), length, scan.getInputs());
+        SmallVector<Value> outputs =
+            viewFirstElements(b, scan.getOutputs(), length, scan.getInputs());
         for (auto [output, original] :
              llvm::zip_equal(outputs, scan.getOutputs()))
           for (auto [input, viewed] : llvm::zip_equal(scan.getInputs(), inputs))

@@ -1945,3 +1945,21 @@ obs.kernel @f8_round_trip(%a: !obs.arr<8 x f32>) -> !obs.arr<8 x f32> {
   }
   obs.return %m : !obs.arr<8 x f32>
 }
+
+// -----
+
+// A grid of rows and columns tiles 2-D memrefs by their static shapes; one
+// known at run time is refused as such (it was "expected ')'").
+func.func @run_time_rows(%in: memref<?x128xi32>, %out: memref<?x128xi32>, %rows: index) {
+  // expected-error @+1 {{a grid of rows and columns takes constant sizes, grid(R, C); a grid known only at run time is one number of blocks, grid(%blocks)}}
+  obs.launch @t grid(%rows, 2) ins(%in : memref<?x128xi32>) outs(%out : memref<?x128xi32>)
+  return
+}
+
+// -----
+
+func.func @run_time_columns(%in: memref<64x128xi32>, %out: memref<64x128xi32>, %columns: index) {
+  // expected-error @+1 {{a grid of rows and columns takes constant sizes}}
+  obs.launch @t grid(4, %columns) ins(%in : memref<64x128xi32>) outs(%out : memref<64x128xi32>)
+  return
+}
