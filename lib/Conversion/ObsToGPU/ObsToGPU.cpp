@@ -208,6 +208,21 @@ static bool passesRunTimeOffsets(LaunchOp launch) {
   });
 }
 
+/// The bytes of parameters `func` takes in PTX: a memref is one pointer (the
+/// bare-pointer convention), an index 64 bits (at most: obs-gpu-index-width
+/// may narrow it later), each aligned to its size.
+static uint64_t getParameterBytes(gpu::GPUFuncOp func) {
+  uint64_t bytes = 0;
+  for (Type type : func.getArgumentTypes()) {
+    uint64_t size = 8;
+    if (type.isIntOrFloat())
+      size = std::max<uint64_t>(
+          1, llvm::divideCeil(type.getIntOrFloatBitWidth(), 8));
+    bytes = llvm::alignTo(bytes, size) + size;
+  }
+  return bytes;
+}
+
 FailureOr<gpu::GPUFuncOp> InstanceLowering::lower(KernelOp kernel,
                                                   StringRef name, int64_t grid,
                                                   const KernelLayouts *layouts,
@@ -218,6 +233,21 @@ FailureOr<gpu::GPUFuncOp> InstanceLowering::lower(KernelOp kernel,
   if (failed(func) ||
       failed(kernel.checkSharedMemory(sharedBytesOf(*func), maxSharedBytes)))
     return failure();
+  // A GPU refuses to load a kernel whose parameters are more than PTX
+  // allows (ptxas: "uses too much parameter space"): found by an
+  // adversarial run, a device_map of 140 inputs and 140 outputs accepted
+  // and run on ref and cpu.
+  uint64_t parameterBytes = getParameterBytes(*func);
+  if (parameterBytes > KernelOp::kMaxParameterBytes) {
+    tagError(kernel.emitOpError()
+                 << "@" << kernel.getSymName() << " takes " << parameterBytes
+                 << " bytes of parameters in " << func->getNumArguments()
+                 << " (pointers, lengths and scalars), more than the "
+                 << KernelOp::kMaxParameterBytes
+                 << " a kernel may take: give it fewer arrays or scalars",
+             ErrorKind::CompilerLimit);
+    return failure();
+  }
   return func;
 }
 

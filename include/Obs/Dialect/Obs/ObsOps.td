@@ -90,6 +90,9 @@ def Obs_KernelOp : Obs_Op<"kernel", [
     /// The most static shared memory a block may use, in bytes (48 KiB on
     /// every CUDA GPU; more needs dynamic shared memory and an opt-in).
     static constexpr uint64_t kMaxSharedBytes = 48 * 1024;
+    /// The most bytes of parameters a kernel may take: PTX ISA 7.8's 4,352
+    /// (0x1100; 32,764 needs ISA 8.1, CUDA 12.1 and sm_70).
+    static constexpr uint64_t kMaxParameterBytes = 4352;
     /// The threads of a warp, which `warp` syncs order among themselves.
     static constexpr unsigned kWarpSize = 32;
 
