@@ -178,6 +178,10 @@ std::string mlir::obs::describeLaunchContractBreach(int64_t breach,
        << " elements, and its first input another number: a sort's arrays "
           "hold one number of elements";
     break;
+  case LaunchContractBreach::SortTooLong:
+    os << "an obs.device_sort's first input holds " << first
+       << " elements, past 2147483647, the most a sort takes";
+    break;
   case LaunchContractBreach::CallArgumentLayout:
     os << "memref argument " << first
        << " of a call of a function that launches kernels has an offset or "
@@ -189,7 +193,7 @@ std::string mlir::obs::describeLaunchContractBreach(int64_t breach,
     break;
   }
   if (breach < static_cast<int64_t>(LaunchContractBreach::None) ||
-      breach > static_cast<int64_t>(LaunchContractBreach::SortLengthsDiffer))
+      breach > static_cast<int64_t>(LaunchContractBreach::SortTooLong))
     os << "an unknown breach " << breach << " of the launch contract";
   return text;
 }

@@ -88,8 +88,11 @@ enum class LaunchContractBreach : int64_t {
   CallArgumentLayout = 7,
   /// Memref operand `first` of an obs.device_sort (its ins, then its outs)
   /// holds `second` elements, where its first input holds another number.
-  /// The last (describeLaunchContractBreach knows none past it).
   SortLengthsDiffer = 8,
+  /// An obs.device_sort's first input holds `first` elements, past 2^31 -
+  /// 1: its plans count and place elements in 32 bits. The last
+  /// (describeLaunchContractBreach knows none past it).
+  SortTooLong = 9,
 };
 
 /// The private declaration of the runtime function `name` of `type` in

@@ -838,6 +838,12 @@ LogicalResult DeviceSortOp::verify() {
     return cast<MemRefType>(memref.getType()).getDimSize(0);
   };
   int64_t first = lengthOf(getInputs().front());
+  // Its plans count and place elements in 32 bits; where the length is
+  // dynamic, the host code checks it as it runs.
+  constexpr int64_t kMostElements = std::numeric_limits<int32_t>::max();
+  if (!ShapedType::isDynamic(first) && first > kMostElements)
+    return emitOpError() << "sorts " << first << " elements, more than the "
+                         << kMostElements << " a sort takes";
   SmallVector<Value> arrays(getInputs());
   llvm::append_range(arrays, getOutputs());
   for (auto [index, memref] : llvm::enumerate(arrays)) {

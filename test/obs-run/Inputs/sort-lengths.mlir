@@ -27,3 +27,19 @@ func.func @halves_into_ten(%in: memref<?xi32>, %out: memref<10xi32>) {
   }
   return
 }
+// 2^31 bytes, one more than a sort takes: refused before the first launch,
+// so the buffer's pages are never touched.
+func.func @too_long(%r: memref<1xi8>) {
+  %c0 = arith.constant 0 : index
+  %n = arith.constant 2147483648 : index
+  %buf = memref.alloc(%n) : memref<?xi8>
+  obs.device_sort ins(%buf : memref<?xi8>) outs(%buf : memref<?xi8>) {
+  ^bb0(%x: i8, %y: i8):
+    %less = arith.cmpi slt, %x, %y : i8
+    obs.yield %less : i1
+  }
+  %x0 = memref.load %buf[%c0] : memref<?xi8>
+  memref.store %x0, %r[%c0] : memref<1xi8>
+  memref.dealloc %buf : memref<?xi8>
+  return
+}

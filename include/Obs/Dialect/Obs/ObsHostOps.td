@@ -376,7 +376,9 @@ def Obs_DeviceSortOp : Obs_DeviceOp<"device_sort"> {
     values ride along). `ins` and `outs` may be the same memrefs. Every
     one holds `n` elements: static lengths that differ are an error of the
     verifier, and run-time ones are checked before the sort's first
-    launch (the program stops with one line naming the memref).
+    launch (the program stops with one line naming the memref). `n` is
+    at most 2^31 - 1 (2147483647), checked the same way: the plans count
+    and place elements in 32 bits.
 
     `--obs-expand-device` lowers it to an LSD radix sort where `less`
     orders the first scalar by its value: `arith.cmpi slt`, `ult` (or `sgt`,
