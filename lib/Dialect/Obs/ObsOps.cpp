@@ -318,14 +318,29 @@ void KernelOp::print(OpAsmPrinter &p) {
 }
 
 LogicalResult KernelOp::verify() {
+  // Rows of no elements are memrefs with a dimension of 0 (memref<4x0xi8>),
+  // which the GPU's calling convention cannot pass as a pointer: the PTX
+  // lowering failed on them where ref and cpu ran (adversarial run). An
+  // array of nothing is !obs.arr<0 x T>.
+  auto checkArray = [&](StringRef what, unsigned index,
+                        Type type) -> LogicalResult {
+    auto array = dyn_cast<ArrType>(type);
+    if (!array)
+      return emitOpError() << what << " " << index
+                           << " must be an !obs.arr, but is " << type;
+    if (array.getDepth() > 1 && array.getNumLeaves() == 0)
+      return emitOpError() << what << " " << index << " of type " << type
+                           << " holds rows of no elements: a kernel passes "
+                              "an array of nothing as "
+                           << ArrType::get(0, array.getLeafType());
+    return success();
+  };
   for (auto [index, type] : llvm::enumerate(getArgumentTypes()))
-    if (!isa<ArrType>(type))
-      return emitOpError() << "argument " << index << " must be an !obs.arr, "
-                           << "but is " << type;
+    if (failed(checkArray("argument", index, type)))
+      return failure();
   for (auto [index, type] : llvm::enumerate(getResultTypes()))
-    if (!isa<ArrType>(type))
-      return emitOpError() << "result " << index << " must be an !obs.arr, "
-                           << "but is " << type;
+    if (failed(checkArray("result", index, type)))
+      return failure();
   if (getThreads() && *getThreads() > int64_t(kMaxThreads))
     return tagError(emitOpError()
                         << "asks for " << *getThreads()
