@@ -369,6 +369,8 @@ private:
   /// placesOfBlock's outermost indices and the layout's stack.
   SmallVector<int64_t> outerIndices;
   std::vector<int64_t> layoutStack;
+  /// The places visited so far, at most kMostStaticLaunchPlaces.
+  uint64_t visited = 0;
 };
 
 } // namespace
@@ -648,6 +650,19 @@ LogicalResult StaticLaunchProof::proveAllocation(Value root,
             return failure();
           continue;
         }
+        // Past the bound, the tables would outgrow the compiler's memory
+        // (a launch of 2^30 elements in and out ran out of it: adversarial
+        // run). What the proof found before is reported first.
+        visited += blockUnits.size();
+        if (visited > kMostStaticLaunchPlaces)
+          return tagError(
+              launch.emitOpError()
+                  << "has more than " << kMostStaticLaunchPlaces
+                  << " places, which the proof of a launch at static sizes "
+                     "compares one by one: launch it over memrefs of sizes "
+                     "known at run time (memref<?x...>), whose proof does "
+                     "not grow with them",
+              ErrorKind::CompilerLimit);
         for (auto [element, unit] : llvm::enumerate(blockUnits))
           if (failed(reads ? checkRead(units, unit, places, block, element)
                            : recordWrite(units, unit, places, block, element)))

@@ -463,3 +463,30 @@ func.func @huge_over_eight(%s: memref<8xi32>, %t: memref<8xi32>) {
       layouts [affine_map<(b, i) -> (b * 4 + 3 - i)>, affine_map<(b, i) -> (b * 4 + 3 - i)>]
   return
 }
+
+// -----
+
+// The proof of a launch at static sizes compares its places one by one,
+// at about 24 bytes of memory each: a launch of 2^30 elements in and out
+// exhausted the compiler's memory (LLVM ERROR: out of memory, adversarial
+// run). Past 2^25 places it is refused, naming the launch at sizes known
+// at run time, whose proof does not grow with them.
+obs.kernel private @inc(%a: !obs.arr<1024 x i64>) -> !obs.arr<1024 x i64> attributes {threads = 256} {
+  obs.return %a : !obs.arr<1024 x i64>
+}
+func.func @too_many_places(%in: memref<1073741824xi64>, %out: memref<1073741824xi64>) {
+  // expected-error @+1 {{'obs.launch' op has more than 33554432 places, which the proof of a launch at static sizes compares one by one: launch it over memrefs of sizes known at run time (memref<?x...>), whose proof does not grow with them}}
+  obs.launch @inc grid(1048576) ins(%in : memref<1073741824xi64>) outs(%out : memref<1073741824xi64>)
+  return
+}
+
+// -----
+
+// 2^25 places are proved.
+obs.kernel private @inc_at_limit(%a: !obs.arr<1024 x i64>) -> !obs.arr<1024 x i64> attributes {threads = 256} {
+  obs.return %a : !obs.arr<1024 x i64>
+}
+func.func @places_at_limit(%in: memref<16777216xi64>, %out: memref<16777216xi64>) {
+  obs.launch @inc_at_limit grid(16384) ins(%in : memref<16777216xi64>) outs(%out : memref<16777216xi64>)
+  return
+}

@@ -755,11 +755,13 @@ FailureOr<obs::Job> describeKernelJob(ModuleOp module, uint64_t threads,
            " is obs.global of the nominal length 2147483647, which stands "
            "for any length: run it through an entry (--entry) that launches "
            "it on a memref");
-    addArray(job, array);
+    if (needsData)
+      addArray(job, array);
   }
-  job.numInputs = job.arrays.size();
-  for (Type type : kernel.getResultTypes())
-    addArray(job, cast<obs::ArrType>(type));
+  job.numInputs = kernel.getNumArguments();
+  if (needsData)
+    for (Type type : kernel.getResultTypes())
+      addArray(job, cast<obs::ArrType>(type));
   return job;
 }
 
@@ -782,8 +784,12 @@ obs::Job describeEntryJob(ModuleOp module, bool needsData) {
       fail("@" + entryName +
            " must take memrefs of scalar elements, static sizes but for "
            "the outermost, and no layout");
+    // Emitting IR needs no data: no array is made (a static memref of
+    // 2^30 i64 took 8 GiB for --emit=ptx).
+    if (!needsData)
+      continue;
     uint64_t length = 0;
-    if (!memref.hasStaticShape() && needsData)
+    if (!memref.hasStaticShape())
       length = dynamicLength(memref, index, job);
     addArray(job, arrayOfMemRef(memref, length));
     // After the memory: a length no machine could hold says so first. A
