@@ -46,9 +46,9 @@ func.func @run_clamped(%x: memref<?xi32>, %y: memref<?xi32>) {
 
 // Zeros, at static sizes: the global argument is the memref's 8 places; a
 // place outside reads place 0 and takes the absent value (zero without an
-// obs.absent) instead.
+// obs.absent, which the global argument then takes as its own) instead.
 // CHECK-LABEL: obs.kernel @padded(
-// CHECK-SAME: %[[X:.*]]: !obs.arr<8 x i32> {obs.global}) -> !obs.arr<4 x i32>
+// CHECK-SAME: %[[X:.*]]: !obs.arr<8 x i32> {obs.absent = 0 : i32, obs.global}) -> !obs.arr<4 x i32>
 // CHECK: obs.generate : !obs.arr<6 x i32>
 // CHECK: %[[NOT_BEFORE:.*]] = arith.cmpi sge, %[[PLACE:.*]], %[[ZERO:.*]] : index
 // CHECK: %[[BEFORE_END:.*]] = arith.cmpi slt, %[[PLACE]], %{{.*}} : index
@@ -77,7 +77,7 @@ func.func @run_padded(%x: memref<8xi32>, %y: memref<8xi32>) {
 // non-negative. A kernel no launch names is one block over its tile: its
 // global argument is the tile's 4 places.
 // CHECK-LABEL: obs.kernel @wrapped(
-// CHECK-SAME: %[[X:.*]]: !obs.arr<4 x i32> {obs.global})
+// CHECK-SAME: %[[X:.*]]: !obs.arr<4 x i32> {obs.absent = 0 : i32, obs.global})
 // CHECK: %[[LENGTH:.*]] = arith.maxsi %{{.*}}, %{{.*}} : index
 // CHECK: %[[REMAINDER:.*]] = arith.remsi %{{.*}}, %[[LENGTH]] : index
 // CHECK: %[[NEGATIVE:.*]] = arith.cmpi slt, %[[REMAINDER]], %{{.*}} : index

@@ -103,10 +103,14 @@ func.func @sum_10000(%in: memref<10000xi32>, %out: memref<1xi32>) {
 // CHECK-NEXT: ^bb0(%[[X:.*]]: i32, %[[Y:.*]]: i32):
 // CHECK: arith.muli %[[C]]#0, %[[X]] : i32
 // CHECK-LABEL: func.func @pairs(
-// CHECK: obs.launch @pairs_device_scan_scan_one_tile grid(%{{.*}}) ins(%{{.*}}, %{{.*}} : memref<?xi32>, memref<?xi32>)
+// The second input is read as its first n elements, n the first's length.
+// CHECK: %[[N:.*]] = memref.dim %{{.*}}, %{{.*}} : memref<?xi32>
+// CHECK: %[[FIRST_N:.*]] = affine.min #{{.*}}()[%[[N]], %{{.*}}]
+// CHECK: %[[SECOND:.*]] = memref.subview %{{.*}}[0] [%[[FIRST_N]]] [1] : memref<?xi32> to memref<?xi32, strided<[1]>>
+// CHECK: obs.launch @pairs_device_scan_scan_one_tile grid(%{{.*}}) ins(%{{.*}}, %[[SECOND]] : memref<?xi32>, memref<?xi32, strided<[1]>>)
 // CHECK: obs.launch @pairs_device_scan_reduce_tile
 // CHECK: obs.launch @pairs_device_scan_exclusive_scan_one_tile
-// CHECK: obs.launch @pairs_device_scan_scan_tile grid(%{{.*}}) ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : memref<?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>)
+// CHECK: obs.launch @pairs_device_scan_scan_tile grid(%{{.*}}) ins(%{{.*}}, %[[SECOND]], %{{.*}}, %{{.*}} : memref<?xi32>, memref<?xi32, strided<[1]>>, memref<?xi32>, memref<?xi32>)
 func.func @pairs(%a: memref<?xi32>, %b: memref<?xi32>, %c: memref<?xi32>, %d: memref<?xi32>) {
   // Affine maps x -> m x + k, composed: associative (over the integers mod
   // 2^32), not commutative.
