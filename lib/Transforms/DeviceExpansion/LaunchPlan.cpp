@@ -133,6 +133,29 @@ mlir::obs::device_expansion::viewFirstElements(ImplicitLocOpBuilder &b,
   return viewed;
 }
 
+SmallVector<Value>
+mlir::obs::device_expansion::viewLaterInputs(ImplicitLocOpBuilder &b,
+                                             ValueRange inputs, Value length) {
+  SmallVector<Value> viewed = {inputs.front()};
+  llvm::append_range(viewed, viewFirstElements(b, inputs.drop_front(), length,
+                                               inputs.front()));
+  return viewed;
+}
+
+SmallVector<Value> mlir::obs::device_expansion::viewOutputs(
+    ImplicitLocOpBuilder &b, ValueRange outputs, Value length,
+    ValueRange inputs, ValueRange viewedInputs) {
+  SmallVector<Value> viewed;
+  for (Value output : outputs) {
+    auto input = llvm::find(inputs, output);
+    viewed.push_back(
+        input != inputs.end()
+            ? viewedInputs[std::distance(inputs.begin(), input)]
+            : viewFirstElements(b, output, length, inputs.front()).front());
+  }
+  return viewed;
+}
+
 LogicalResult
 mlir::obs::device_expansion::emitSortLengthsCheck(DeviceSortOp sort) {
   SmallVector<Value> memrefs(sort.getInputs());

@@ -267,6 +267,22 @@ SmallVector<Value> viewFirstElements(ImplicitLocOpBuilder &b,
                                      ValueRange outputs, Value length,
                                      ValueRange inputs);
 
+/// A device op's `inputs` as its plan reads them for `length`, the first
+/// input's length: the first as it is, each later one as its first
+/// `length` elements (viewFirstElements). A tile reads its inputs whole,
+/// so that a longer later input was read past `length`.
+SmallVector<Value> viewLaterInputs(ImplicitLocOpBuilder &b, ValueRange inputs,
+                                   Value length);
+
+/// A device op's `outputs` as its plan writes them: an output that is one
+/// of `inputs` through that input's view in `viewedInputs`
+/// (viewLaterInputs), so that the launch proof sees one place read and
+/// written by one block and a longer later input keeps its places from
+/// `length` on; any other as viewFirstElements makes it.
+SmallVector<Value> viewOutputs(ImplicitLocOpBuilder &b, ValueRange outputs,
+                               Value length, ValueRange inputs,
+                               ValueRange viewedInputs);
+
 /// Checks, as the host code runs before `sort`, that its first input holds
 /// at most kMostDeviceElements (LaunchContractBreach::SortTooLong; an
 /// error here where its type says more) and each of its memrefs (ins, then
@@ -312,11 +328,8 @@ template <typename FoldOp> struct ExpandFold : OpRewritePattern<FoldOp> {
     // that a sum counted its elements past `n` in the last tile, an answer
     // that changed with the tile size (adversarial run: 8,192 of 10,000
     // ones counted after a first input of 5,000).
-    SmallVector<Value> inputs = {input};
-    llvm::append_range(
-        inputs,
-        viewFirstElements(b, fold.getInputs().drop_front(), length, input));
-    emit(plan, b, fold, inputs, length, mostLength(input));
+    emit(plan, b, fold, viewLaterInputs(b, fold.getInputs(), length), length,
+         mostLength(input));
     plan.finish(b);
     rewriter.eraseOp(fold);
     return success();

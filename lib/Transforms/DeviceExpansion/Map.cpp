@@ -116,10 +116,14 @@ void MapPlan::expand(DeviceMapOp map) {
   ImplicitLocOpBuilder b(op->getLoc(), op);
   Value length = lengthOf(b, map.getInputs().front());
   Value tiles = ceilTiles(b, length);
-  SmallVector<Value> inputs(map.getInputs());
+  // Later inputs are read, and outputs written, up to `length` only: an
+  // output in place on a longer later input had its places past `length`
+  // written with the last tile's zeros (adversarial run).
+  SmallVector<Value> inputs = viewLaterInputs(b, map.getInputs(), length);
+  SmallVector<Value> outputs =
+      viewOutputs(b, map.getOutputs(), length, map.getInputs(), inputs);
   llvm::append_range(inputs, map.getScalars());
-  launch(b, kernel, tiles, inputs,
-         viewFirstElements(b, map.getOutputs(), length, map.getInputs()));
+  launch(b, kernel, tiles, inputs, outputs);
 }
 
 void mlir::obs::populateDeviceMapExpansionPatterns(

@@ -58,3 +58,15 @@ func.func @scan_later_longer(%first: memref<?xi32>, %second: memref<?xi32>,
   memref.dealloc %copy : memref<?xi32>
   return
 }
+// A map in place on its second input, longer than the first: the places
+// from n on keep their numbers; the output copies the input after.
+func.func @map_in_place_later_longer(%b: memref<?xi32>, %a: memref<?xi32>,
+                                     %out: memref<?xi32>) {
+  obs.device_map ins(%a, %b : memref<?xi32>, memref<?xi32>) outs(%b : memref<?xi32>) {
+  ^bb0(%x: i32, %y: i32):
+    %s = arith.addi %x, %y : i32
+    obs.yield %s : i32
+  }
+  memref.copy %b, %out : memref<?xi32> to memref<?xi32>
+  return
+}
