@@ -380,6 +380,23 @@ static void emitAllocationCheck(Operation *allocation) {
       b, given, describeFailure(allocation, "could not allocate its memory"));
 }
 
+/// Checks, before `copy`, that its source and target share no byte: it
+/// lowers to a memcpy (cuMemcpy on cuda), which leaves overlapping memory
+/// undefined (a copy from a view into the same buffer one element on gave
+/// [1, 1, 2, 3, ...] for [1, 2, 3, 4, ...]: an adversarial run). A memref
+/// copied onto itself is left alone.
+static void emitCopyOverlapCheck(memref::CopyOp copy) {
+  if (copy.getSource() == copy.getTarget())
+    return;
+  ImplicitLocOpBuilder b(copy.getLoc(), copy);
+  Value apart = emitSpansApart(b, emitByteSpan(b, copy.getSource()),
+                               emitByteSpan(b, copy.getTarget()));
+  cf::AssertOp::create(
+      b, apart,
+      describeFailure(copy, "copies between memrefs that share memory, which "
+                            "a copy leaves undefined"));
+}
+
 /// Emits `op`'s run-time check, if it has one; whether it had.
 static bool emitCheck(Operation *op) {
   if (isCheckedView(op)) {
@@ -394,6 +411,8 @@ static bool emitCheck(Operation *op) {
   } else if (isIntegerDivision(op)) {
     emitDivisionCheck(op);
   } else if (auto verifiable = dyn_cast<RuntimeVerifiableOpInterface>(op)) {
+    if (auto copy = dyn_cast<memref::CopyOp>(op))
+      emitCopyOverlapCheck(copy);
     OpBuilder b(op);
     verifiable.generateRuntimeVerification(b, op->getLoc(), describeFailure);
   } else {
