@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelArguments.h"
+#include "Obs/Analysis/Allocations.h"
 #include "Obs/Conversion/Passes.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/KernelLowering/KernelLowering.h"
@@ -484,6 +485,20 @@ void ConvertObsToGPUPass::runOnOperation() {
       lowering.lowerToHostFunction(kernel);
   }
   lowering.annotateArguments();
+  // A launching function checks as it starts that its memref arguments
+  // are aligned (addEntryChecks), so every host allocation is: one that
+  // reached it through a call kept its element's alignment (an alloca of
+  // i32, 4), and the stack gave 16 or not (an adversarial run: refused on
+  // cpu, run on ref). Those a launch takes directly have it already.
+  for (auto function : module.getOps<func::FuncOp>())
+    function.walk([](Operation *op) {
+      if (auto alloc = dyn_cast<memref::AllocOp>(op);
+          alloc && alloc.getAlignment().value_or(0) < kArgumentAlignment)
+        alloc.setAlignment(kArgumentAlignment);
+      else if (auto alloca = dyn_cast<memref::AllocaOp>(op);
+               alloca && alloca.getAlignment().value_or(0) < kArgumentAlignment)
+        alloca.setAlignment(kArgumentAlignment);
+    });
   if (failed(addEntryChecks(module)))
     return signalPassFailure();
 }
