@@ -61,6 +61,12 @@ void mlir::obs::buildHostToLLVMPipeline(OpPassManager &pm) {
   // The host functions' checks (obs-check-host-code) call the runner's
   // report where they fail, once their loops are branches.
   pm.addPass(createObsLowerHostChecks());
+  // Identical blocks are merged here, where their new arguments are still
+  // memrefs that the conversions below take: gpu-to-llvm's own greedy
+  // rewrite, after the host code is LLVM, merged an scf.if's branches that
+  // launch one kernel on different memrefs into an llvm.cond_br passing
+  // memrefs, which nothing converted (an adversarial run; cuda only).
+  pm.addPass(createSoundCanonicalizerPass());
   // expm1 and log1p through libm: convert-math-to-llvm loses their
   // precision where they have it.
   pm.addPass(createObsPreciseMathToLibm());
