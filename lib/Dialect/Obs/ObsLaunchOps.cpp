@@ -531,11 +531,26 @@ LaunchOp::verifyOperandsAgainstKernel(SymbolTableCollection &symbolTable) {
       if (!getHalo(kernel, index) &&
           !kernel.getArgAttr(index,
                              ObsDialect::AbsentAttrHelper::getNameStr())) {
+        // What makes its sizes run-time ones: a user who wrote a static
+        // grid and one memref<?> (a global scatter's bound) sees which.
+        std::string why = "its grid is a value";
+        SmallVector<Value> memrefs(getInputs());
+        llvm::append_range(memrefs, getOutputs());
+        for (auto [position, memref] : llvm::enumerate(memrefs))
+          if (!getDynamicGrid() &&
+              !cast<MemRefType>(memref.getType()).hasStaticShape()) {
+            unsigned numInputs = getInputs().size();
+            why = (position < numInputs ? "ins " : "outs ") +
+                  std::to_string(position < numInputs ? position
+                                                      : position - numInputs) +
+                  " has a size known only at run time";
+            break;
+          }
         InFlightDiagnostic diag =
             emitOpError()
-            << "has sizes known only at run time, so its last blocks may be "
-               "partial, but argument "
-            << index << " of @" << getKernel() << " does not say what its "
+            << "has sizes known only at run time (" << why
+            << "), so its last blocks may be partial, but argument " << index
+            << " of @" << getKernel() << " does not say what its "
             << "absent elements read as: give it an 'obs.absent' value";
         diag.attachNote(kernel.getLoc()) << "the kernel";
         return diag;

@@ -873,8 +873,23 @@ obs.kernel @copy(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
   obs.return %a : !obs.arr<4 x i32>
 }
 func.func @dynamic_without_absent(%in: memref<?xi32>, %out: memref<?xi32>, %g: index) {
-  // expected-error @+1 {{has sizes known only at run time, so its last blocks may be partial, but argument 0 of @copy does not say what its absent elements read as: give it an 'obs.absent' value}}
+  // expected-error @+1 {{has sizes known only at run time (its grid is a value), so its last blocks may be partial, but argument 0 of @copy does not say what its absent elements read as: give it an 'obs.absent' value}}
   obs.launch @copy grid(%g) ins(%in : memref<?xi32>) outs(%out : memref<?xi32>)
+  return
+}
+
+// -----
+
+// A static grid with one memref of run-time size (a global scatter's
+// bound): the message names it, where it blamed only a static argument.
+// expected-note @+1 {{the kernel}}
+obs.kernel @scatter_bound(%v: !obs.arr<8 x i32>, %p: !obs.arr<8 x i64>) -> !obs.arr<2147483647 x i32> attributes {threads = 8} {
+  %s = obs.scatter %v at %p global : !obs.arr<8 x i32>, !obs.arr<8 x i64> -> !obs.arr<2147483647 x i32>
+  obs.return %s : !obs.arr<2147483647 x i32>
+}
+func.func @static_grid_dynamic_bound(%v: memref<8xi32>, %p: memref<8xi64>, %o: memref<?xi32>) {
+  // expected-error @+1 {{has sizes known only at run time (outs 0 has a size known only at run time), so its last blocks may be partial, but argument 0 of @scatter_bound does not say what its absent elements read as}}
+  obs.launch @scatter_bound grid(1) ins(%v, %p : memref<8xi32>, memref<8xi64>) outs(%o : memref<?xi32>)
   return
 }
 
