@@ -293,6 +293,8 @@ void mlir::obs::buildPTXPipeline(OpPassManager &pm,
   // reads.
   pm.addNestedPass<gpu::GPUModuleOp>(createObsGPUIndexWidth());
   pm.addNestedPass<gpu::GPUModuleOp>(createSCFToControlFlow());
+  // Before libdevice's approximate square roots are chosen for them.
+  pm.addNestedPass<gpu::GPUModuleOp>(createObsPreciseGPUMath());
   ConvertGpuOpsToNVVMOpsOptions nvvmOptions;
   nvvmOptions.useBarePtrCallConv = true;
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(nvvmOptions));

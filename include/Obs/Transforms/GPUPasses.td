@@ -40,6 +40,31 @@ def ObsGPUIndexWidth : Pass<"obs-gpu-index-width", "::mlir::gpu::GPUModuleOp"> {
   ];
 }
 
+def ObsPreciseGPUMath
+    : Pass<"obs-precise-gpu-math", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Correctly rounded square roots in a gpu.module, as on the "
+                "host";
+  let description = [{
+    convert-gpu-to-nvvm calls libdevice for `math.sqrt` on f32 (and f16,
+    through f32): `__nv_sqrtf`, which is `sqrt.approx.f32` unless the
+    module asks for precise square roots, and for `math.rsqrt`
+    `__nv_rsqrtf` and `__nv_rsqrt`, `rsqrt.approx`. The host (ref, cpu)
+    computes an IEEE square root, correctly rounded, and `1 / sqrt(x)`
+    for rsqrt, so the PTX answered differently (read in the PTX: an
+    adversarial run; nvcc's default is the precise square root too). This
+    pass, before convert-gpu-to-nvvm, makes `math.sqrt` of f16 and f32
+    LLVM's `llvm.intr.sqrt`, which NVPTX lowers to `sqrt.rn.f32`, and
+    every `math.rsqrt` a division of 1 by the square root (`div.rn`). An
+    f64 square root is libdevice's `sqrt.rn.f64` already.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect"];
+  let statistics = [
+    Statistic<"numRewritten", "rewritten", "math.sqrt and math.rsqrt ops "
+              "made precise">
+  ];
+}
+
 def ObsMergeShuffles : Pass<"obs-merge-shuffles", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Merge a block's identical shfl.sync ops, and drop unused ones";
   let description = [{

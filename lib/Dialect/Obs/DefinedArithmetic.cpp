@@ -105,8 +105,13 @@ Value defineShift(Operation *op) {
   Value widthValue = constantOf(b, loc, type, width);
   Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                         amount, widthValue);
-  Value fallback = constantOf(b, loc, type, arithmetic ? width - 1 : 0);
-  op->setOperand(1, arith::SelectOp::create(b, loc, inRange, amount, fallback));
+  // The amount clamped to width - 1 (an arithmetic shift's meaning past it)
+  // rather than chosen by `inRange`: NVPTX folded that choice into PTX's
+  // own clamping of shift amounts, but truncated a 64-bit amount to 32 bits
+  // first, so that a shift by 2^32 shifted by 0 (found by reading the PTX,
+  // in an adversarial run).
+  op->setOperand(1, arith::MinUIOp::create(
+                        b, loc, amount, constantOf(b, loc, type, width - 1)));
   if (arithmetic)
     return op->getResult(0);
   return guardResult(b, op->getResult(0), [&](Value shifted) -> Value {
@@ -171,20 +176,33 @@ Value defineFloatToInteger(Operation *op) {
   if (isSigned)
     atNegativeBound = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLE,
                                             input, constantFloat(-bound));
-  return guardResult(b, op->getResult(0), [&](Value converted) -> Value {
-    // One use of `converted`: guardResult replaces every other.
-    Value atEitherBound = atBound;
-    Value boundValue = constantOf(b, loc, integerType, largest);
-    if (atNegativeBound) {
-      atEitherBound = arith::OrIOp::create(b, loc, atBound, atNegativeBound);
-      boundValue = arith::SelectOp::create(
-          b, loc, atNegativeBound,
-          constantOf(b, loc, integerType, APInt::getSignedMinValue(width)),
-          boundValue);
-    }
-    return arith::SelectOp::create(b, loc, atEitherBound, boundValue,
-                                   converted);
-  });
+  Value guarded =
+      guardResult(b, op->getResult(0), [&](Value converted) -> Value {
+        // One use of `converted`: guardResult replaces every other.
+        Value atEitherBound = atBound;
+        Value boundValue = constantOf(b, loc, integerType, largest);
+        if (atNegativeBound) {
+          atEitherBound =
+              arith::OrIOp::create(b, loc, atBound, atNegativeBound);
+          boundValue = arith::SelectOp::create(
+              b, loc, atNegativeBound,
+              constantOf(b, loc, integerType, APInt::getSignedMinValue(width)),
+              boundValue);
+        }
+        return arith::SelectOp::create(b, loc, atEitherBound, boundValue,
+                                       converted);
+      });
+  // To an i1 through an i8 (the clamped float is 0 or 1, 0 or -1): NVPTX
+  // converts a float to an i1 by comparing its bits with 0's, so that 1.0
+  // gave false and 0.0 true (read in the PTX: an adversarial run).
+  if (width == 1) {
+    Value converted = op->getResult(0);
+    converted.setType(b.getI8Type());
+    b.setInsertionPointAfter(op);
+    Value truncated = arith::TruncIOp::create(b, loc, integerType, converted);
+    converted.replaceAllUsesExcept(truncated, truncated.getDefiningOp());
+  }
+  return guarded;
 }
 
 /// Makes `loop` run no iteration where its step is not positive (zero, or

@@ -1,0 +1,75 @@
+//===- PreciseGPUMath.cpp - correctly rounded square roots in PTX ---------===//
+//
+// libdevice's square roots are approximate unless the module asks for
+// precise ones; the host's are IEEE's. See the pass's description in
+// GPUPasses.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Obs/Support/Statistics.h"
+#include "Obs/Transforms/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::obs {
+#define GEN_PASS_DEF_OBSPRECISEGPUMATH
+#include "Obs/Transforms/Passes.h.inc"
+} // namespace mlir::obs
+
+using namespace mlir;
+using namespace mlir::obs;
+
+/// The correctly rounded square root of `value`: PTX's `sqrt.rn.f32` for f16
+/// (through f32, whose root rounds to the same f16) and f32, written as
+/// inline PTX (convert-gpu-to-nvvm takes llvm.intr.sqrt for illegal);
+/// math.sqrt for f64 (libdevice's sqrt.rn.f64).
+static Value buildPreciseSqrt(OpBuilder &b, Location loc, Value value) {
+  Type type = value.getType();
+  if (!type.isF16() && !type.isF32())
+    return math::SqrtOp::create(b, loc, value);
+  Value wide = type.isF16()
+                   ? arith::ExtFOp::create(b, loc, b.getF32Type(), value)
+                   : value;
+  Value root =
+      LLVM::InlineAsmOp::create(
+          b, loc, b.getF32Type(), ValueRange{wide}, "sqrt.rn.f32 $0, $1;",
+          "=f,f", /*has_side_effects=*/false, /*is_align_stack=*/false,
+          LLVM::TailCallKind::None, /*asm_dialect=*/LLVM::AsmDialectAttr(),
+          /*operand_attrs=*/ArrayAttr())
+          .getResult(0);
+  return type.isF16() ? arith::TruncFOp::create(b, loc, type, root).getResult()
+                      : root;
+}
+
+namespace {
+struct ObsPreciseGPUMathPass
+    : mlir::obs::impl::ObsPreciseGPUMathBase<ObsPreciseGPUMathPass> {
+  void runOnOperation() override {
+    SmallVector<Operation *> roots;
+    // Scalars: element code computes on scalars (a vector's square root
+    // is left to the libraries).
+    getOperation().walk([&](Operation *op) {
+      Type type = op->getNumResults() ? op->getResult(0).getType() : Type();
+      if ((isa<math::RsqrtOp>(op) && isa<FloatType>(type)) ||
+          (isa<math::SqrtOp>(op) && (type.isF16() || type.isF32())))
+        roots.push_back(op);
+    });
+    for (Operation *op : roots) {
+      OpBuilder b(op);
+      Location loc = op->getLoc();
+      Value root = buildPreciseSqrt(b, loc, op->getOperand(0));
+      if (isa<math::RsqrtOp>(op)) {
+        Value one = arith::ConstantOp::create(
+            b, loc, root.getType(), b.getFloatAttr(root.getType(), 1.0));
+        root = arith::DivFOp::create(b, loc, one, root);
+      }
+      op->getResult(0).replaceAllUsesWith(root);
+      op->erase();
+      addToStatistic(*this, numRewritten, "rewritten");
+    }
+  }
+};
+} // namespace

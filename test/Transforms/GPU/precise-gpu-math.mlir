@@ -1,0 +1,36 @@
+// RUN: obs-opt %s --pass-pipeline='builtin.module(gpu.module(obs-precise-gpu-math))' --obs-statistics 2>%t.stats | FileCheck %s
+// RUN: FileCheck %s --check-prefix=STATS < %t.stats
+
+// Tests of lib/Transforms/GPU/PreciseGPUMath.cpp: libdevice's f32 square
+// root is sqrt.approx.f32 and its rsqrt rsqrt.approx, where the host's are
+// IEEE's (an adversarial run read them in the PTX). f32 and f16 square
+// roots become inline sqrt.rn.f32 (f16 through f32); every rsqrt is 1
+// divided by the root; an f64 root stays math.sqrt (libdevice's
+// sqrt.rn.f64).
+
+// STATS: obs-precise-gpu-math
+// STATS: 4 rewritten
+
+gpu.module @kernels {
+  // CHECK-LABEL: func.func @roots(
+  func.func @roots(%x: f32, %h: f16, %d: f64) -> (f32, f16, f64, f32, f64) {
+    // CHECK: %[[X:.*]] = llvm.inline_asm "sqrt.rn.f32 $0, $1;", "=f,f" %arg0 : (f32) -> f32
+    %a = math.sqrt %x : f32
+    // CHECK: %[[WIDE:.*]] = arith.extf %arg1 : f16 to f32
+    // CHECK: %[[HROOT:.*]] = llvm.inline_asm "sqrt.rn.f32 $0, $1;", "=f,f" %[[WIDE]] : (f32) -> f32
+    // CHECK: %[[H:.*]] = arith.truncf %[[HROOT]] : f32 to f16
+    %b = math.sqrt %h : f16
+    // CHECK: %[[D:.*]] = math.sqrt %arg2 : f64
+    %c = math.sqrt %d : f64
+    // CHECK: %[[XROOT:.*]] = llvm.inline_asm "sqrt.rn.f32 $0, $1;", "=f,f" %arg0 : (f32) -> f32
+    // CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+    // CHECK: %[[R:.*]] = arith.divf %[[ONE]], %[[XROOT]] : f32
+    %e = math.rsqrt %x : f32
+    // CHECK: %[[DROOT:.*]] = math.sqrt %arg2 : f64
+    // CHECK: %[[DONE:.*]] = arith.constant 1.000000e+00 : f64
+    // CHECK: %[[RD:.*]] = arith.divf %[[DONE]], %[[DROOT]] : f64
+    %f = math.rsqrt %d : f64
+    // CHECK: return %[[X]], %[[H]], %[[D]], %[[R]], %[[RD]]
+    return %a, %b, %c, %e, %f : f32, f16, f64, f32, f64
+  }
+}
