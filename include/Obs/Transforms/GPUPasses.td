@@ -52,10 +52,12 @@ def ObsPreciseGPUMath
     computes an IEEE square root, correctly rounded, and `1 / sqrt(x)`
     for rsqrt, so the PTX answered differently (read in the PTX: an
     adversarial run; nvcc's default is the precise square root too). This
-    pass, before convert-gpu-to-nvvm, makes `math.sqrt` of f16 and f32
-    LLVM's `llvm.intr.sqrt`, which NVPTX lowers to `sqrt.rn.f32`, and
-    every `math.rsqrt` a division of 1 by the square root (`div.rn`). An
-    f64 square root is libdevice's `sqrt.rn.f64` already.
+    pass, before convert-gpu-to-nvvm, writes `math.sqrt` of f16, bf16 and
+    f32 as PTX's `sqrt.rn.f32` (inline; the 16-bit types through f32,
+    which rounds their roots once: f32 has more than twice their digits
+    and two), and every `math.rsqrt` as a division of 1 by the square
+    root (`rcp.rn`). An f64 square root is libdevice's `sqrt.rn.f64`
+    already.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::arith::ArithDialect"];

@@ -23,16 +23,17 @@ using namespace mlir;
 using namespace mlir::obs;
 
 /// The correctly rounded square root of `value`: PTX's `sqrt.rn.f32` for f16
-/// (through f32, whose root rounds to the same f16) and f32, written as
+/// and bf16 (through f32, whose root rounds to the same 16-bit float: f32
+/// has more than twice their digits and two) and f32, written as
 /// inline PTX (convert-gpu-to-nvvm takes llvm.intr.sqrt for illegal);
 /// math.sqrt for f64 (libdevice's sqrt.rn.f64).
 static Value buildPreciseSqrt(OpBuilder &b, Location loc, Value value) {
   Type type = value.getType();
-  if (!type.isF16() && !type.isF32())
+  if (!type.isF16() && !type.isBF16() && !type.isF32())
     return math::SqrtOp::create(b, loc, value);
-  Value wide = type.isF16()
-                   ? arith::ExtFOp::create(b, loc, b.getF32Type(), value)
-                   : value;
+  Value wide = type.isF32()
+                   ? value
+                   : arith::ExtFOp::create(b, loc, b.getF32Type(), value);
   Value root =
       LLVM::InlineAsmOp::create(
           b, loc, b.getF32Type(), ValueRange{wide}, "sqrt.rn.f32 $0, $1;",
@@ -40,8 +41,8 @@ static Value buildPreciseSqrt(OpBuilder &b, Location loc, Value value) {
           LLVM::TailCallKind::None, /*asm_dialect=*/LLVM::AsmDialectAttr(),
           /*operand_attrs=*/ArrayAttr())
           .getResult(0);
-  return type.isF16() ? arith::TruncFOp::create(b, loc, type, root).getResult()
-                      : root;
+  return type.isF32() ? root
+                      : arith::TruncFOp::create(b, loc, type, root).getResult();
 }
 
 namespace {
@@ -54,7 +55,8 @@ struct ObsPreciseGPUMathPass
     getOperation().walk([&](Operation *op) {
       Type type = op->getNumResults() ? op->getResult(0).getType() : Type();
       if ((isa<math::RsqrtOp>(op) && isa<FloatType>(type)) ||
-          (isa<math::SqrtOp>(op) && (type.isF16() || type.isF32())))
+          (isa<math::SqrtOp>(op) &&
+           (type.isF16() || type.isBF16() || type.isF32())))
         roots.push_back(op);
     });
     for (Operation *op : roots) {

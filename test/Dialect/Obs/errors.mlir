@@ -1936,6 +1936,36 @@ obs.kernel @i32_to_bf16(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x f32> {
 
 // -----
 
+// A 16-bit fma is computed in f32 and rounded again: bf16's on every
+// target, f16's on the GPU (an adversarial run: the bf16 fma of 1.5,
+// 1 + 2^-7 and -2^-133 gave the tie's even neighbour, 1.5 + 2^-6, where
+// one rounding gives 1.5 + 2^-7).
+obs.kernel @fma_bf16(%a: !obs.arr<4 x f32>) -> !obs.arr<4 x f32> {
+  %m = obs.map %a : !obs.arr<4 x f32> -> !obs.arr<4 x f32> {
+  ^bb0(%x: f32):
+    %h = arith.truncf %x : f32 to bf16
+    // expected-error @+1 {{'math.fma' op cannot be in element code: a 16-bit fma is computed in f32 and rounds twice on some targets; extend to f32 (or f64), fma there, and truncate}}
+    %f = math.fma %h, %h, %h : bf16
+    %r = arith.extf %f : bf16 to f32
+    obs.yield %r : f32
+  }
+  obs.return %m : !obs.arr<4 x f32>
+}
+
+// -----
+
+obs.kernel @fma_f16(%a: !obs.arr<4 x f16>) -> !obs.arr<4 x f16> {
+  %m = obs.map %a : !obs.arr<4 x f16> -> !obs.arr<4 x f16> {
+  ^bb0(%x: f16):
+    // expected-error @+1 {{'math.fma' op cannot be in element code: a 16-bit fma}}
+    %r = math.fma %x, %x, %x : f16
+    obs.yield %r : f16
+  }
+  obs.return %m : !obs.arr<4 x f16>
+}
+
+// -----
+
 // Values of types element code does not hold: a tensor carried by a loop
 // (ref's and cpu's lowering failed on it, cuda took it), an f8 (LLVM's
 // translation failed, with no location).

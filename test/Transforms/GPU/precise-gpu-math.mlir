@@ -4,16 +4,16 @@
 // Tests of lib/Transforms/GPU/PreciseGPUMath.cpp: libdevice's f32 square
 // root is sqrt.approx.f32 and its rsqrt rsqrt.approx, where the host's are
 // IEEE's (an adversarial run read them in the PTX). f32 and f16 square
-// roots become inline sqrt.rn.f32 (f16 through f32); every rsqrt is 1
+// roots become inline sqrt.rn.f32 (f16 and bf16 through f32); every rsqrt is 1
 // divided by the root; an f64 root stays math.sqrt (libdevice's
 // sqrt.rn.f64).
 
 // STATS: obs-precise-gpu-math
-// STATS: 4 rewritten
+// STATS: 5 rewritten
 
 gpu.module @kernels {
   // CHECK-LABEL: func.func @roots(
-  func.func @roots(%x: f32, %h: f16, %d: f64) -> (f32, f16, f64, f32, f64) {
+  func.func @roots(%x: f32, %h: f16, %d: f64, %g: bf16) -> (f32, f16, f64, f32, f64, bf16) {
     // CHECK: %[[X:.*]] = llvm.inline_asm "sqrt.rn.f32 $0, $1;", "=f,f" %arg0 : (f32) -> f32
     %a = math.sqrt %x : f32
     // CHECK: %[[WIDE:.*]] = arith.extf %arg1 : f16 to f32
@@ -30,7 +30,11 @@ gpu.module @kernels {
     // CHECK: %[[DONE:.*]] = arith.constant 1.000000e+00 : f64
     // CHECK: %[[RD:.*]] = arith.divf %[[DONE]], %[[DROOT]] : f64
     %f = math.rsqrt %d : f64
-    // CHECK: return %[[X]], %[[H]], %[[D]], %[[R]], %[[RD]]
-    return %a, %b, %c, %e, %f : f32, f16, f64, f32, f64
+    // CHECK: %[[GWIDE:.*]] = arith.extf %arg3 : bf16 to f32
+    // CHECK: %[[GROOT:.*]] = llvm.inline_asm "sqrt.rn.f32 $0, $1;", "=f,f" %[[GWIDE]] : (f32) -> f32
+    // CHECK: %[[G:.*]] = arith.truncf %[[GROOT]] : f32 to bf16
+    %g2 = math.sqrt %g : bf16
+    // CHECK: return %[[X]], %[[H]], %[[D]], %[[R]], %[[RD]], %[[G]]
+    return %a, %b, %c, %e, %f, %g2 : f32, f16, f64, f32, f64, bf16
   }
 }
