@@ -427,7 +427,9 @@ std::optional<int64_t> StaticLaunchProof::linearOf(const OperandPlaces &places,
         launch.emitOpError()
         << "layout " << places.operand << " places element " << row << " of "
         << nameLaunchBlock(launch, block) << " at "
-        << (outer ? std::to_string(*outer) : std::string("no index"))
+        << (outer ? std::to_string(*outer)
+                  : std::string("no index (its arithmetic overflows 64 bits, "
+                                "or divides by 0)"))
         << ", outside " << memrefs[places.operand].getType();
     tagError(diag, ErrorKind::RejectedChoice);
     return std::nullopt;

@@ -54,9 +54,28 @@ obs.kernel @copy8(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
 // 2^62 * (i floordiv 2) twice (once through a mod, which keeps the two
 // from being folded into one wrapped constant) overflows from element 2 on.
 func.func @overflow(%in: memref<16xi32>, %out: memref<16xi32>) {
-  // expected-error @+1 {{layout 0 places element 2 of block 0 at no index, outside 'memref<16xi32>'}}
+  // expected-error @+1 {{layout 0 places element 2 of block 0 at no index (its arithmetic overflows 64 bits, or divides by 0), outside 'memref<16xi32>'}}
   obs.launch @copy8 grid(2) ins(%in : memref<16xi32>) outs(%out : memref<16xi32>)
       layouts [affine_map<(b, i) -> ((i floordiv 2) * 4611686018427387904 + ((i floordiv 2) * 4611686018427387904) mod 9223372036854775807 + b * 8 + i)>,
                affine_map<(b, i) -> (b * 8 + i)>]
+  return
+}
+
+// -----
+
+obs.kernel @copy2(%a: !obs.arr<2 x i32>) -> !obs.arr<2 x i32> {
+  obs.return %a : !obs.arr<2 x i32>
+}
+
+// A ceildiv of the least integer: the targets expand it as
+// -((0 - a) / b) (affine::expandAffineExpr), which wraps, so its place is
+// no place, as an overflow's (the proof took the exact quotient, -2^62,
+// where every target computed 2^62: it proved a permutation while two
+// blocks wrote one place and none wrote another; an adversarial run).
+func.func @ceildiv_of_least(%in: memref<4xi32>, %out: memref<4xi32>) {
+  // expected-error @+1 {{layout 1 places element 1 of block 0 at no index (its arithmetic overflows 64 bits, or divides by 0), outside 'memref<4xi32>'}}
+  obs.launch @copy2 grid(2) ins(%in : memref<4xi32>) outs(%out : memref<4xi32>)
+      layouts [affine_map<(b, i) -> (b * 2 + i)>,
+               affine_map<(b, i) -> (b * 2 + ((i * -4611686018427387904 * 2 + b) ceildiv 2) floordiv 4611686018427387904 + 1)>]
   return
 }

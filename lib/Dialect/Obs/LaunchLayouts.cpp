@@ -92,7 +92,12 @@ bool CompiledLayout::apply(Kind kind, int64_t &lhs, int64_t rhs) {
   default:
     break;
   }
-  if (rhs == 0 || (lhs == INT64_MIN && rhs == -1))
+  // The targets compute a layout as affine::expandAffineExpr writes it,
+  // in 64-bit arithmetic: a ceildiv negates its dividend first, which
+  // wraps for the least integer (the proof's exact quotient was -2^62
+  // where every target's was 2^62, so it proved places the launch never
+  // wrote: an adversarial run). Such a place is no place here either.
+  if (rhs == 0 || (lhs == INT64_MIN && (rhs == -1 || kind == Kind::CeilDiv)))
     return false;
   lhs = kind == Kind::FloorDiv  ? llvm::divideFloorSigned(lhs, rhs)
         : kind == Kind::CeilDiv ? llvm::divideCeilSigned(lhs, rhs)
