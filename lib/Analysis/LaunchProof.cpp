@@ -663,7 +663,7 @@ LogicalResult StaticLaunchProof::proveAllocation(Value root,
                   << " places, which the proof of a launch at static sizes "
                      "compares one by one: launch it over memrefs of sizes "
                      "known at run time (memref<?x...>), whose proof does "
-                     "not grow with them",
+                     "not grow with them, or split it",
               ErrorKind::CompilerLimit);
         for (auto [element, unit] : llvm::enumerate(blockUnits))
           if (failed(reads ? checkRead(units, unit, places, block, element)

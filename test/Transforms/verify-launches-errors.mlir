@@ -475,7 +475,7 @@ obs.kernel private @inc(%a: !obs.arr<1024 x i64>) -> !obs.arr<1024 x i64> attrib
   obs.return %a : !obs.arr<1024 x i64>
 }
 func.func @too_many_places(%in: memref<1073741824xi64>, %out: memref<1073741824xi64>) {
-  // expected-error @+1 {{'obs.launch' op has more than 33554432 places, which the proof of a launch at static sizes compares one by one: launch it over memrefs of sizes known at run time (memref<?x...>), whose proof does not grow with them}}
+  // expected-error @+1 {{'obs.launch' op has more than 33554432 places, which the proof of a launch at static sizes compares one by one: launch it over memrefs of sizes known at run time (memref<?x...>), whose proof does not grow with them, or split it}}
   obs.launch @inc grid(1048576) ins(%in : memref<1073741824xi64>) outs(%out : memref<1073741824xi64>)
   return
 }

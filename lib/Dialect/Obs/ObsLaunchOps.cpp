@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Obs/Dialect/Obs/CompiledLayout.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/Support/ErrorKinds.h"
 #include "Obs/Support/Formatting.h"
@@ -256,21 +257,76 @@ verifyNoPlacesOfTheirOwn(LaunchOp launch, KernelOp kernel,
   return success();
 }
 
+/// A bound on the magnitude of every value `expr` computes over dims in
+/// [0, `extents`), or none past 2^62: below it, no step of the expression
+/// (nor of getBoundForAffineExpr's bounds of it) wraps in 64 bits.
+static std::optional<uint64_t> boundMagnitude(AffineExpr expr,
+                                              ArrayRef<int64_t> extents) {
+  constexpr uint64_t kMost = uint64_t(1) << 62;
+  if (auto dim = dyn_cast<AffineDimExpr>(expr))
+    return static_cast<uint64_t>(extents[dim.getPosition()]);
+  if (auto constant = dyn_cast<AffineConstantExpr>(expr)) {
+    uint64_t magnitude = constant.getValue() < 0
+                             ? 0 - static_cast<uint64_t>(constant.getValue())
+                             : static_cast<uint64_t>(constant.getValue());
+    return magnitude < kMost ? std::optional<uint64_t>(magnitude)
+                             : std::nullopt;
+  }
+  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!binary)
+    return std::nullopt;
+  std::optional<uint64_t> lhs = boundMagnitude(binary.getLHS(), extents);
+  std::optional<uint64_t> rhs = boundMagnitude(binary.getRHS(), extents);
+  if (!lhs || !rhs)
+    return std::nullopt;
+  uint64_t result = 0;
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    result = *lhs + *rhs;
+    break;
+  case AffineExprKind::Mul:
+    // Both below 2^62: a product past 2^62 is refused below, and one
+    // that overflows 64 bits is caught by the division back.
+    result = *lhs * *rhs;
+    if (*lhs != 0 && result / *lhs != *rhs)
+      return std::nullopt;
+    break;
+  case AffineExprKind::Mod:
+    result = *rhs;
+    break;
+  default: // floordiv and ceildiv by at least 1 in magnitude
+    result = *lhs + 1;
+    break;
+  }
+  return result < kMost ? std::optional<uint64_t>(result) : std::nullopt;
+}
+
+/// The most blocks whose tiles verifyTilesInside places one by one: the
+/// launch proof compares that many places at most (LaunchProof.h).
+static constexpr int64_t kMostTiledBlocksChecked = int64_t(1) << 25;
+
 /// Fails, with the error at `launch`, where layout `index`, `tile`, sends a
 /// block of the `rows` x `columns` grid outside the `down` x `across` tiles
 /// of its memref `type`. A tile column past the last would otherwise be,
 /// once the launch is expanded to rows of one tile's width, the next row's
 /// first tile: inside the memref, where the launch proof could not tell it
-/// from the tile the layout means. Linear layouts are bounded over the
-/// grid at once; others are evaluated block by block.
+/// from the tile the layout means. Layouts whose every value stays far
+/// from 2^63 are bounded over the grid at once; others are evaluated block
+/// by block, exactly (a bound of r * 2^62 wrapped to a negative maximum,
+/// and the evaluation wrapped too: a tile at row 2^62 was taken for tile 0,
+/// found by an adversarial run).
 static LogicalResult verifyTilesInside(LaunchOp launch, size_t index,
                                        AffineMap tile, int64_t rows,
                                        int64_t columns, int64_t down,
                                        int64_t across, MemRefType type) {
   SmallVector<std::optional<int64_t>> lower{0, 0}, upper{rows - 1, columns - 1};
-  SmallVector<int64_t> limits{down, across};
+  SmallVector<int64_t> limits{down, across}, extents{rows, columns};
   bool bounded = true;
   for (auto [result, limit] : llvm::zip_equal(tile.getResults(), limits)) {
+    if (!boundMagnitude(result, extents)) {
+      bounded = false;
+      break;
+    }
     std::optional<int64_t> least =
         getBoundForAffineExpr(result, 2, 0, lower, upper, /*isUpper=*/false);
     std::optional<int64_t> most =
@@ -279,15 +335,26 @@ static LogicalResult verifyTilesInside(LaunchOp launch, size_t index,
   }
   if (bounded)
     return success();
+  if (rows * columns > kMostTiledBlocksChecked)
+    return launch.emitOpError()
+           << "has " << rows << " x " << columns << " blocks, more than the "
+           << kMostTiledBlocksChecked << " whose tiles layout " << index
+           << " places one by one: split it into launches of fewer blocks";
+  CompiledLayout row(tile.getResult(0)), column(tile.getResult(1));
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < columns; ++c) {
-      SmallVector<int64_t> at = tile.compose(ArrayRef<int64_t>{r, c});
-      if (at[0] >= 0 && at[0] < down && at[1] >= 0 && at[1] < across)
+      std::optional<int64_t> at[] = {row(r, c), column(r, c)};
+      if (at[0] && at[1] && *at[0] >= 0 && *at[0] < down && *at[1] >= 0 &&
+          *at[1] < across)
         continue;
+      auto spell = [](std::optional<int64_t> value) {
+        return value ? std::to_string(*value) : std::string("none");
+      };
       return launch.emitOpError()
              << "layout " << index << " places block (" << r << ", " << c
-             << ") at tile (" << at[0] << ", " << at[1] << "), outside the "
-             << down << " x " << across << " tiles of " << type;
+             << ") at tile (" << spell(at[0]) << ", " << spell(at[1])
+             << "), outside the " << down << " x " << across << " tiles of "
+             << type;
     }
   return success();
 }

@@ -1865,6 +1865,49 @@ func.func @modular_tiles(%x: memref<4x12xi32>, %y: memref<4x12xi32>) {
 
 // -----
 
+// A layout whose values come near 2^63 is evaluated block by block,
+// exactly: r * 2^62 has the bound 3 * 2^62, which wrapped to a negative
+// maximum, and the evaluation wrapped too, so that tile 2^62 (block 1) and
+// tile 2^64 (block 4) were taken for tile 0 (an adversarial run).
+obs.kernel @tile_of_two(%t: !obs.arr<4 x !obs.arr<2 x i32>>) -> !obs.arr<4 x !obs.arr<2 x i32>> {
+  obs.return %t : !obs.arr<4 x !obs.arr<2 x i32>>
+}
+func.func @tiles_near_overflow(%in: memref<16x2xi32>, %out: memref<16x2xi32>) {
+  // expected-error @+1 {{layout 0 places block (1, 0) at tile (4611686018427387904, 0), outside the 4 x 1 tiles of 'memref<16x2xi32>'}}
+  obs.launch @tile_of_two grid(4, 1) ins(%in : memref<16x2xi32>) outs(%out : memref<16x2xi32>)
+      layouts [affine_map<(r, c) -> (r * 4611686018427387904, c)>, affine_map<(r, c) -> (r, c)>]
+  return
+}
+
+// -----
+
+obs.kernel @tile_of_two(%t: !obs.arr<4 x !obs.arr<2 x i32>>) -> !obs.arr<4 x !obs.arr<2 x i32>> {
+  obs.return %t : !obs.arr<4 x !obs.arr<2 x i32>>
+}
+func.func @tiles_past_int64(%in: memref<16x2xi32>, %out: memref<16x2xi32>) {
+  // (MLIR folds the sum to r * -2^63.)
+  // expected-error @+1 {{layout 0 places block (1, 0) at tile (-9223372036854775808, 0), outside the 4 x 1 tiles of 'memref<16x2xi32>'}}
+  obs.launch @tile_of_two grid(4, 1) ins(%in : memref<16x2xi32>) outs(%out : memref<16x2xi32>)
+      layouts [affine_map<(r, c) -> (r * 4611686018427387904 + r * 4611686018427387904, c)>, affine_map<(r, c) -> (r, c)>]
+  return
+}
+
+// -----
+
+// Block by block over more blocks than the launch proof would compare: a
+// grid of 8,000 x 8,000 took 25 s to verify before the proof refused it.
+obs.kernel @tile_of_one(%t: !obs.arr<1 x !obs.arr<1 x i32>>) -> !obs.arr<1 x !obs.arr<1 x i32>> {
+  obs.return %t : !obs.arr<1 x !obs.arr<1 x i32>>
+}
+func.func @too_many_tiles(%in: memref<8000x8000xi32>, %out: memref<8000x8000xi32>) {
+  // expected-error @+1 {{has 8000 x 8000 blocks, more than the 33554432 whose tiles layout 0 places one by one: split it into launches of fewer blocks}}
+  obs.launch @tile_of_one grid(8000, 8000) ins(%in : memref<8000x8000xi32>) outs(%out : memref<8000x8000xi32>)
+      layouts [affine_map<(r, c) -> (r mod 2 + (r floordiv 2) * 2, c)>, affine_map<(r, c) -> (r, c)>]
+  return
+}
+
+// -----
+
 // The memrefs of one array (a tuple's) have one shape.
 obs.kernel @pairs(%a: !obs.arr<2 x !obs.arr<4 x tuple<i32, f32>>>) -> !obs.arr<2 x !obs.arr<4 x tuple<i32, f32>>> {
   obs.return %a : !obs.arr<2 x !obs.arr<4 x tuple<i32, f32>>>
