@@ -667,6 +667,15 @@ LogicalResult ScatterOp::verify() {
     return emitOpError() << "needs either an `initial` value (a result in "
                             "shared memory) or `global` (a result that is "
                             "the launch's memref), and only one";
+  if (TypedAttr initial = getInitialAttr();
+      initial && !isa<IntegerAttr, FloatAttr>(initial)) {
+    std::string spelled;
+    llvm::raw_string_ostream(spelled) << element;
+    return emitOpError() << "has the initial value " << initial
+                         << ", which is no number: give a constant of the "
+                            "element type, as initial(0 : "
+                         << spelled << ")";
+  }
   if (getInitialAttr() && getInitialAttr().getType() != element)
     return emitOpError() << "has an initial value of type "
                          << getInitialAttr().getType()

@@ -1273,6 +1273,16 @@ obs.kernel @scatter_initial(%a: !obs.arr<8 x i32>, %p: !obs.arr<8 x i32>) -> !ob
 
 // -----
 
+// A string is no initial value: it said "of type 'none'" (an adversarial
+// run).
+obs.kernel @scatter_initial_string(%a: !obs.arr<8 x i32>, %p: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
+  // expected-error @+1 {{has the initial value "x", which is no number: give a constant of the element type, as initial(0 : i32)}}
+  %s = obs.scatter %a at %p initial("x") : !obs.arr<8 x i32>, !obs.arr<8 x i32> -> !obs.arr<8 x i32>
+  obs.return %s : !obs.arr<8 x i32>
+}
+
+// -----
+
 obs.kernel @scatter_float_or(%a: !obs.arr<8 x f32>, %p: !obs.arr<8 x i32>) -> !obs.arr<8 x f32> {
   // expected-error @+1 {{cannot combine floats with `or`: `min` and `max` apply to floats}}
   %s = obs.scatter %a at %p combine(or) initial(0.0 : f32) : !obs.arr<8 x f32>, !obs.arr<8 x i32> -> !obs.arr<8 x f32>
