@@ -42,8 +42,8 @@ def ObsGPUIndexWidth : Pass<"obs-gpu-index-width", "::mlir::gpu::GPUModuleOp"> {
 
 def ObsPreciseGPUMath
     : Pass<"obs-precise-gpu-math", "::mlir::gpu::GPUModuleOp"> {
-  let summary = "Correctly rounded square roots in a gpu.module, as on the "
-                "host";
+  let summary = "Correctly rounded square roots, and 16-bit magnitudes, in a "
+                "gpu.module, as on the host";
   let description = [{
     convert-gpu-to-nvvm calls libdevice for `math.sqrt` on f32 (and f16,
     through f32): `__nv_sqrtf`, which is `sqrt.approx.f32` unless the
@@ -57,13 +57,15 @@ def ObsPreciseGPUMath
     which rounds their roots once: f32 has more than twice their digits
     and two), and every `math.rsqrt` as a division of 1 by the square
     root (`rcp.rn`). An f64 square root is libdevice's `sqrt.rn.f64`
-    already.
+    already. And a 16-bit `math.absf`, which NVPTX computes through f32
+    (whose conversions make a NaN's payload the canonical one), clears
+    the sign bit as the host does.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::arith::ArithDialect"];
   let statistics = [
-    Statistic<"numRewritten", "rewritten", "math.sqrt and math.rsqrt ops "
-              "made precise">
+    Statistic<"numRewritten", "rewritten", "math.sqrt, math.rsqrt and "
+              "16-bit math.absf ops made precise">
   ];
 }
 

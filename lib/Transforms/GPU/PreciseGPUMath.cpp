@@ -45,6 +45,19 @@ static Value buildPreciseSqrt(OpBuilder &b, Location loc, Value value) {
                       : arith::TruncFOp::create(b, loc, type, root).getResult();
 }
 
+/// `value`'s magnitude, its sign bit cleared, as IEEE's abs: NVPTX computes
+/// a 16-bit absf through f32, and its conversions make a NaN's payload
+/// the canonical one (read in the PTX by an adversarial run), where the
+/// host only clears the bit.
+static Value buildSignCleared(OpBuilder &b, Location loc, Value value) {
+  Type bits = b.getI16Type();
+  Value raw = arith::BitcastOp::create(b, loc, bits, value);
+  Value mask =
+      arith::ConstantOp::create(b, loc, bits, b.getIntegerAttr(bits, 0x7fff));
+  return arith::BitcastOp::create(b, loc, value.getType(),
+                                  arith::AndIOp::create(b, loc, raw, mask));
+}
+
 namespace {
 struct ObsPreciseGPUMathPass
     : mlir::obs::impl::ObsPreciseGPUMathBase<ObsPreciseGPUMathPass> {
@@ -56,12 +69,20 @@ struct ObsPreciseGPUMathPass
       Type type = op->getNumResults() ? op->getResult(0).getType() : Type();
       if ((isa<math::RsqrtOp>(op) && isa<FloatType>(type)) ||
           (isa<math::SqrtOp>(op) &&
-           (type.isF16() || type.isBF16() || type.isF32())))
+           (type.isF16() || type.isBF16() || type.isF32())) ||
+          (isa<math::AbsFOp>(op) && (type.isF16() || type.isBF16())))
         roots.push_back(op);
     });
     for (Operation *op : roots) {
       OpBuilder b(op);
       Location loc = op->getLoc();
+      if (isa<math::AbsFOp>(op)) {
+        op->getResult(0).replaceAllUsesWith(
+            buildSignCleared(b, loc, op->getOperand(0)));
+        op->erase();
+        addToStatistic(*this, numRewritten, "rewritten");
+        continue;
+      }
       Value root = buildPreciseSqrt(b, loc, op->getOperand(0));
       if (isa<math::RsqrtOp>(op)) {
         Value one = arith::ConstantOp::create(

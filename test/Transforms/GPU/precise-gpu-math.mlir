@@ -6,10 +6,12 @@
 // IEEE's (an adversarial run read them in the PTX). f32 and f16 square
 // roots become inline sqrt.rn.f32 (f16 and bf16 through f32); every rsqrt is 1
 // divided by the root; an f64 root stays math.sqrt (libdevice's
-// sqrt.rn.f64).
+// sqrt.rn.f64). A 16-bit absf, which NVPTX computes through f32 (making
+// a NaN's payload the canonical one), clears the sign bit as the host does;
+// an f32 absf stays.
 
 // STATS: obs-precise-gpu-math
-// STATS: 5 rewritten
+// STATS: 7 rewritten
 
 gpu.module @kernels {
   // CHECK-LABEL: func.func @roots(
@@ -36,5 +38,21 @@ gpu.module @kernels {
     %g2 = math.sqrt %g : bf16
     // CHECK: return %[[X]], %[[H]], %[[D]], %[[R]], %[[RD]], %[[G]]
     return %a, %b, %c, %e, %f, %g2 : f32, f16, f64, f32, f64, bf16
+  }
+  // CHECK-LABEL: func.func @magnitudes(
+  func.func @magnitudes(%h: f16, %g: bf16, %x: f32) -> (f16, bf16, f32) {
+    // CHECK: %[[HBITS:.*]] = arith.bitcast %arg0 : f16 to i16
+    // CHECK: %[[MASK:.*]] = arith.constant 32767 : i16
+    // CHECK: %[[HCLEARED:.*]] = arith.andi %[[HBITS]], %[[MASK]] : i16
+    // CHECK: %[[HABS:.*]] = arith.bitcast %[[HCLEARED]] : i16 to f16
+    %a = math.absf %h : f16
+    // CHECK: %[[GBITS:.*]] = arith.bitcast %arg1 : bf16 to i16
+    // CHECK: %[[GCLEARED:.*]] = arith.andi %[[GBITS]], %{{.*}} : i16
+    // CHECK: %[[GABS:.*]] = arith.bitcast %[[GCLEARED]] : i16 to bf16
+    %b = math.absf %g : bf16
+    // CHECK: %[[XABS:.*]] = math.absf %arg2 : f32
+    %c = math.absf %x : f32
+    // CHECK: return %[[HABS]], %[[GABS]], %[[XABS]]
+    return %a, %b, %c : f16, bf16, f32
   }
 }
