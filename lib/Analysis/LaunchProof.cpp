@@ -369,7 +369,7 @@ private:
   /// placesOfBlock's outermost indices and the layout's stack.
   SmallVector<int64_t> outerIndices;
   std::vector<int64_t> layoutStack;
-  /// The places visited so far, at most kMostStaticLaunchPlaces.
+  /// The places visited so far, at most LaunchOp::kMostProvedPlaces.
   uint64_t visited = 0;
 };
 
@@ -656,10 +656,10 @@ LogicalResult StaticLaunchProof::proveAllocation(Value root,
         // (a launch of 2^30 elements in and out ran out of it: adversarial
         // run). What the proof found before is reported first.
         visited += blockUnits.size();
-        if (visited > kMostStaticLaunchPlaces)
+        if (visited > LaunchOp::kMostProvedPlaces)
           return tagError(
               launch.emitOpError()
-                  << "has more than " << kMostStaticLaunchPlaces
+                  << "has more than " << LaunchOp::kMostProvedPlaces
                   << " places, which the proof of a launch at static sizes "
                      "compares one by one: launch it over memrefs of sizes "
                      "known at run time (memref<?x...>), whose proof does "

@@ -39,14 +39,6 @@ struct LaunchOverlap {
 LogicalResult proveLaunchPlaces(LaunchOp launch, KernelOp kernel,
                                 SmallVectorImpl<LaunchOverlap> &overlaps);
 
-/// The most places the proof of a launch at static sizes visits (its grid
-/// times its operands' elements, for each allocation): it compares them one
-/// by one, at about 24 bytes of memory each. A larger one is refused,
-/// naming the launch at sizes known at run time, whose proof does not grow
-/// with them (a launch of 2^30 elements exhausted the compiler's memory:
-/// adversarial run).
-inline constexpr uint64_t kMostStaticLaunchPlaces = uint64_t(1) << 25;
-
 /// proveLaunchPlaces for the launches of one pass run, remembered in the
 /// context for large static launches (kRememberedPlaces places or more),
 /// whose proof visits every place: obs-collect-launch-overlaps, in

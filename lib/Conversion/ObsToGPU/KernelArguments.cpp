@@ -48,14 +48,9 @@ void KernelArgumentFacts::recordLaunch(gpu::GPUFuncOp func,
       continue;
     }
     // The pointer a launch passes is the allocation's (a view's offset is
-    // in the instance's own indexing), moved only by memref.view.
-    Operation *producer = view->root.getDefiningOp();
-    if (auto alloc = dyn_cast_if_present<memref::AllocOp>(producer);
-        alloc && !alloc.getAlignment())
-      alloc.setAlignment(kArgumentAlignment);
-    if (auto alloca = dyn_cast_if_present<memref::AllocaOp>(producer);
-        alloca && !alloca.getAlignment())
-      alloca.setAlignment(kArgumentAlignment);
+    // in the instance's own indexing), moved only by memref.view; every
+    // host allocation is aligned before the launches are lowered
+    // (alignHostAllocations).
     uint64_t alignment = getAllocationAlignment(view->root);
     if (uint64_t shift = static_cast<uint64_t>(view->baseBytes))
       alignment = std::min(alignment, shift & -shift);

@@ -91,13 +91,16 @@ allocateWriteCounts(OpBuilder &b, Location loc, KernelOp kernel,
     if (type.hasStaticShape() &&
         type.getDimSize(0) ==
             cast<MemRefType>(memref.getType()).getDimSize(0)) {
-      counts = memref::AllocOp::create(b, loc, type);
+      auto allocation = memref::AllocOp::create(b, loc, type);
+      allocation.setAlignment(kArgumentAlignment);
+      counts = allocation;
       allocations.push_back(counts);
     } else {
       // A memref of the run-time length, as the instance's nominal type.
-      Value allocation = memref::AllocOp::create(
+      auto allocation = memref::AllocOp::create(
           b, loc, MemRefType::get({ShapedType::kDynamic}, b.getI32Type()),
           ValueRange{length});
+      allocation.setAlignment(kArgumentAlignment);
       allocations.push_back(allocation);
       counts = memref::ReinterpretCastOp::create(b, loc, type, allocation,
                                                  /*offset=*/0, type.getShape(),
@@ -411,6 +414,27 @@ void InstanceLowering::lowerToHostFunction(KernelOp kernel) {
   host.setSymNameAttr(name);
 }
 
+/// Aligns every allocation of `module`'s host functions to
+/// kArgumentAlignment. A launching function checks as it starts that its
+/// memref arguments are (addEntryChecks), and its kernels' pointers are
+/// annotated so (KernelArgumentFacts, which reads the allocations'
+/// alignment): an allocation that reached it through a call kept its
+/// element's alignment (an alloca of i32, 4), and the stack gave 16 or not
+/// (an adversarial run: refused on cpu, run on ref).
+static void alignHostAllocations(ModuleOp module) {
+  auto align = [](auto allocation) {
+    if (allocation.getAlignment().value_or(0) < kArgumentAlignment)
+      allocation.setAlignment(kArgumentAlignment);
+  };
+  for (auto function : module.getOps<func::FuncOp>())
+    function.walk([&](Operation *op) {
+      if (auto alloc = dyn_cast<memref::AllocOp>(op))
+        align(alloc);
+      else if (auto alloca = dyn_cast<memref::AllocaOp>(op))
+        align(alloca);
+    });
+}
+
 void ConvertObsToGPUPass::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *context = &getContext();
@@ -422,6 +446,7 @@ void ConvertObsToGPUPass::runOnOperation() {
   SmallVector<KernelOp> kernels(module.getOps<KernelOp>());
   if (kernels.empty())
     return;
+  alignHostAllocations(module);
 
   // The grid sizes each kernel is launched with; every public kernel also
   // gets a one-block instance, which its host function launches.
@@ -485,20 +510,6 @@ void ConvertObsToGPUPass::runOnOperation() {
       lowering.lowerToHostFunction(kernel);
   }
   lowering.annotateArguments();
-  // A launching function checks as it starts that its memref arguments
-  // are aligned (addEntryChecks), so every host allocation is: one that
-  // reached it through a call kept its element's alignment (an alloca of
-  // i32, 4), and the stack gave 16 or not (an adversarial run: refused on
-  // cpu, run on ref). Those a launch takes directly have it already.
-  for (auto function : module.getOps<func::FuncOp>())
-    function.walk([](Operation *op) {
-      if (auto alloc = dyn_cast<memref::AllocOp>(op);
-          alloc && alloc.getAlignment().value_or(0) < kArgumentAlignment)
-        alloc.setAlignment(kArgumentAlignment);
-      else if (auto alloca = dyn_cast<memref::AllocaOp>(op);
-               alloca && alloca.getAlignment().value_or(0) < kArgumentAlignment)
-        alloca.setAlignment(kArgumentAlignment);
-    });
   if (failed(addEntryChecks(module)))
     return signalPassFailure();
 }

@@ -301,10 +301,6 @@ static std::optional<uint64_t> boundMagnitude(AffineExpr expr,
   return result < kMost ? std::optional<uint64_t>(result) : std::nullopt;
 }
 
-/// The most blocks whose tiles verifyTilesInside places one by one: the
-/// launch proof compares that many places at most (LaunchProof.h).
-static constexpr int64_t kMostTiledBlocksChecked = int64_t(1) << 25;
-
 /// Fails, with the error at `launch`, where layout `index`, `tile`, sends a
 /// block of the `rows` x `columns` grid outside the `down` x `across` tiles
 /// of its memref `type`. A tile column past the last would otherwise be,
@@ -335,10 +331,10 @@ static LogicalResult verifyTilesInside(LaunchOp launch, size_t index,
   }
   if (bounded)
     return success();
-  if (rows * columns > kMostTiledBlocksChecked)
+  if (static_cast<uint64_t>(rows * columns) > LaunchOp::kMostProvedPlaces)
     return launch.emitOpError()
            << "has " << rows << " x " << columns << " blocks, more than the "
-           << kMostTiledBlocksChecked << " whose tiles layout " << index
+           << LaunchOp::kMostProvedPlaces << " whose tiles layout " << index
            << " places one by one: split it into launches of fewer blocks";
   CompiledLayout row(tile.getResult(0)), column(tile.getResult(1));
   for (int64_t r = 0; r < rows; ++r)
@@ -601,18 +597,19 @@ LaunchOp::verifyOperandsAgainstKernel(SymbolTableCollection &symbolTable) {
         // What makes its sizes run-time ones: a user who wrote a static
         // grid and one memref<?> (a global scatter's bound) sees which.
         std::string why = "its grid is a value";
-        SmallVector<Value> memrefs(getInputs());
-        llvm::append_range(memrefs, getOutputs());
-        for (auto [position, memref] : llvm::enumerate(memrefs))
-          if (!getDynamicGrid() &&
-              !cast<MemRefType>(memref.getType()).hasStaticShape()) {
-            unsigned numInputs = getInputs().size();
-            why = (position < numInputs ? "ins " : "outs ") +
-                  std::to_string(position < numInputs ? position
-                                                      : position - numInputs) +
-                  " has a size known only at run time";
-            break;
-          }
+        if (!getDynamicGrid()) {
+          auto isDynamic = [](Value memref) {
+            return !cast<MemRefType>(memref.getType()).hasStaticShape();
+          };
+          auto input = llvm::find_if(getInputs(), isDynamic);
+          why = input != getInputs().end()
+                    ? "ins " + std::to_string(
+                                   std::distance(getInputs().begin(), input))
+                    : "outs " + std::to_string(std::distance(
+                                    getOutputs().begin(),
+                                    llvm::find_if(getOutputs(), isDynamic)));
+          why += " has a size known only at run time";
+        }
         InFlightDiagnostic diag =
             emitOpError()
             << "has sizes known only at run time (" << why
@@ -929,9 +926,7 @@ LogicalResult DeviceSortOp::verify() {
     return cast<MemRefType>(memref.getType()).getDimSize(0);
   };
   int64_t first = lengthOf(getInputs().front());
-  // Its plans count and place elements in 32 bits; where the length is
-  // dynamic, the host code checks it as it runs.
-  constexpr int64_t kMostElements = std::numeric_limits<int32_t>::max();
+  // Where the length is dynamic, the host code checks it as it runs.
   if (!ShapedType::isDynamic(first) && first > kMostElements)
     return emitOpError() << "sorts " << first << " elements, more than the "
                          << kMostElements << " a sort takes";

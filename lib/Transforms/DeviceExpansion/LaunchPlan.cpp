@@ -187,7 +187,7 @@ mlir::obs::device_expansion::emitSortLengthsCheck(DeviceSortOp sort) {
         b, b.getLoc(),
         arith::CmpIOp::create(
             b, arith::CmpIPredicate::ule, length,
-            arith::ConstantIndexOp::create(b, kMostDeviceElements)),
+            arith::ConstantIndexOp::create(b, DeviceSortOp::kMostElements)),
         LaunchContractBreach::SortTooLong,
         arith::IndexCastOp::create(b, b.getI64Type(), length),
         arith::ConstantIntOp::create(b, 0, 64)));

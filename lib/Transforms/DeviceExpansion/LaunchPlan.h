@@ -42,10 +42,6 @@ inline constexpr uint64_t kMostTileThreads = 256;
 /// (see chooseTiling).
 inline constexpr uint64_t kFoldTileBytes = 32 * 1024;
 inline constexpr uint64_t kMostFoldTile = 8192;
-/// The most elements a device sort takes: its plans count and place
-/// elements in 32 bits (docs/Rationale.md, "The device level").
-inline constexpr int64_t kMostDeviceElements =
-    std::numeric_limits<int32_t>::max();
 /// A radix sort's tile (see chooseSortTiling).
 inline constexpr uint64_t kRadixSortTile = 4096;
 /// A merge sort's tile: 16 KiB of elements, at most 4,096 (see
@@ -284,7 +280,7 @@ SmallVector<Value> viewOutputs(ImplicitLocOpBuilder &b, ValueRange outputs,
                                ValueRange viewedInputs);
 
 /// Checks, as the host code runs before `sort`, that its first input holds
-/// at most kMostDeviceElements (LaunchContractBreach::SortTooLong; an
+/// at most DeviceSortOp::kMostElements (LaunchContractBreach::SortTooLong; an
 /// error here where its type says more) and each of its memrefs (ins, then
 /// outs) as many as its first input, where their types do not already say
 /// so: the first that does not stops the program (obs_launch_contract,

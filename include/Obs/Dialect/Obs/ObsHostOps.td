@@ -169,6 +169,12 @@ def Obs_LaunchOp : Obs_Op<"launch", [
   ];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
+    /// The most places the proof of a launch at static sizes compares one
+    /// by one (its grid times its operands' elements, per allocation; a
+    /// tiled launch's blocks whose tiles its verifier places one by one),
+    /// at about 24 bytes of memory each: a launch of 2^30 elements
+    /// exhausted the compiler's memory (an adversarial run).
+    static constexpr uint64_t kMostProvedPlaces = uint64_t(1) << 25;
     /// Whether its grid has two dimensions, `grid(rows, columns)`: blocks
     /// that tile 2-D memrefs, which --obs-expand-device lowers to a grid of
     /// one dimension with layouts (expandTiledLaunches).
@@ -409,6 +415,11 @@ def Obs_DeviceSortOp : Obs_DeviceOp<"device_sort"> {
   let assemblyFormat = [{
     `ins` `(` $inputs `:` type($inputs) `)`
     `outs` `(` $outputs `:` type($outputs) `)` $body attr-dict
+  }];
+  let extraClassDeclaration = deviceOpDeclarations # [{
+    /// The most elements a sort takes: its plans count and place elements
+    /// in 32 bits.
+    static constexpr int64_t kMostElements = 2147483647;
   }];
 }
 
