@@ -101,19 +101,18 @@ Value defineShift(Operation *op) {
     return op->getResult(0);
   OpBuilder b(op);
   Location loc = op->getLoc();
-  bool arithmetic = isa<arith::ShRSIOp>(op);
-  Value widthValue = constantOf(b, loc, type, width);
-  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                        amount, widthValue);
   // The amount clamped to width - 1 (an arithmetic shift's meaning past it)
-  // rather than chosen by `inRange`: NVPTX folded that choice into PTX's
-  // own clamping of shift amounts, but truncated a 64-bit amount to 32 bits
-  // first, so that a shift by 2^32 shifted by 0 (found by reading the PTX,
-  // in an adversarial run).
+  // rather than chosen by the result's compare: NVPTX folded that choice
+  // into PTX's own clamping of shift amounts, but truncated a 64-bit amount
+  // to 32 bits first, so that a shift by 2^32 shifted by 0 (found by
+  // reading the PTX, in an adversarial run).
   op->setOperand(1, arith::MinUIOp::create(
                         b, loc, amount, constantOf(b, loc, type, width - 1)));
-  if (arithmetic)
+  if (isa<arith::ShRSIOp>(op))
     return op->getResult(0);
+  Value inRange =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, amount,
+                            constantOf(b, loc, type, width));
   return guardResult(b, op->getResult(0), [&](Value shifted) -> Value {
     return arith::SelectOp::create(b, loc, inRange, shifted,
                                    constantOf(b, loc, type, 0));

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LaunchPlan.h"
 #include "Obs/Builder/Combinators.h"
 #include "Obs/Dialect/Obs/ObsDialect.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
@@ -133,10 +134,9 @@ void expandHaloArgument(KernelOp kernel, unsigned index, uint64_t length) {
     // The global argument it becomes reads as absent past its end at
     // run-time sizes (the readers below never ask for such a place), and a
     // launch at run-time sizes needs every argument's absent value.
-    SmallVector<Attribute> zeros(absent.begin(), absent.end());
     kernel.setArgAttr(index, ObsDialect::AbsentAttrHelper::getNameStr(),
-                      zeros.size() == 1 ? zeros.front()
-                                        : ArrayAttr::get(context, zeros));
+                      device_expansion::absentOf(SmallVector<Attribute>(
+                          absent.begin(), absent.end())));
   }
 
   // What reads the tile now reads the pull array of its places instead.

@@ -164,11 +164,6 @@ mlir::obs::device_expansion::emitSortLengthsCheck(DeviceSortOp sort) {
   auto sizeOf = [](Value memref) {
     return cast<MemRefType>(memref.getType()).getDimSize(0);
   };
-  // The plans count and place elements in 32 bits: a longer sort would
-  // place its elements past 2^31 - 1 at negative places, which the
-  // scatter skips (found by an adversarial run: a sort of 2^31 + 4,096
-  // bytes would have lost its last 4,096).
-  // (A static length past it is the verifier's to refuse.)
   bool known = !ShapedType::isDynamic(sizeOf(memrefs.front()));
   auto needsCheck = [&](Value memref) {
     return memref != memrefs.front() &&
@@ -182,6 +177,10 @@ mlir::obs::device_expansion::emitSortLengthsCheck(DeviceSortOp sort) {
   ImplicitLocOpBuilder b(sort.getLoc(), sort);
   Value length = lengthOf(b, memrefs.front());
   SmallVector<RuntimeCheck> checks;
+  // The plans count and place elements in 32 bits: a longer sort would
+  // place its elements past 2^31 - 1 at negative places, which the scatter
+  // skips (an adversarial run: a sort of 2^31 + 4,096 bytes would have lost
+  // its last 4,096). A static length past it is the verifier's to refuse.
   if (!known)
     checks.push_back(makeLaunchContractCheck(
         b, b.getLoc(),
