@@ -6,14 +6,17 @@
 // (`grid(32, 32)`): block (r, c) reads tile (r, c) of the input and writes
 // tile (c, r) of the output, as its layouts say. Its kernel sees only its
 // tile, an array of 32 rows of 32: it stages the tile in shared memory
-// (`obs.sync`), then reads it back by columns. The tile is dealt out by
-// leaf (thread t copies element t of each row), so each warp access of
-// global memory reads or writes 32 consecutive elements of a row: one
-// 128-byte line. A warp that reads a column
-// of a 32 x 32 tile of i32 would meet one bank 32 times; obs-plan-shared
-// sees that in the simulation and pads each row of the buffer, so the
+// (`obs.sync`), then reads it back by columns. The block is 256 threads,
+// 8 warps (the 32 x 8 block of the classic CUDA transpose), and the tile
+// is dealt out by leaf: thread t copies elements t, t + 256, ... in
+// row-major order, so lane l of warp w copies column l of rows w, w + 8,
+// ... and each warp access of global memory reads or writes 32
+// consecutive elements of a row: one 128-byte line. Reading the staged
+// tile back, lane l reads row l: a warp reads a column of the tile, which
+// would meet one bank 32 times; obs-plan-shared sees that in the
+// simulation and pads each row of the buffer by one element, so the
 // column's 32 elements lie in 32 banks (`--obs-report-cost` shows every
-// shared access at the fewest wavefronts its width allows).
+// shared access at one wavefront).
 //
 // The launch proof compares the places each block reads and writes in
 // the two matrices: no block writes what another reads or writes.
@@ -23,7 +26,7 @@
 // MATRIX.txt holds 1,048,576 numbers, one a line, row after row.
 
 obs.kernel private @transpose_tile(%tile: !obs.arr<32 x !obs.arr<32 x i32>>)
-    -> !obs.arr<32 x !obs.arr<32 x i32>> attributes {threads = 32} {
+    -> !obs.arr<32 x !obs.arr<32 x i32>> attributes {threads = 256} {
   %staged = obs.sync %tile : !obs.arr<32 x !obs.arr<32 x i32>>
   %transposed = obs.generate : !obs.arr<32 x !obs.arr<32 x i32>> {
   ^bb0(%i: index):
