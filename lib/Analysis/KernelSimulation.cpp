@@ -5,9 +5,14 @@
 #include "Obs/KernelLowering/Flatten.h"
 #include "Obs/KernelLowering/KernelLowering.h"
 #include "Obs/Support/ErrorKinds.h"
+#include "Obs/Support/MemoryBytes.h"
 #include "Obs/Support/StableSort.h"
 #include "Obs/Support/Statistics.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/SetVector.h"
 #include <mutex>
 
@@ -708,6 +713,147 @@ mlir::obs::refineSyncs(KernelOp kernel, ArrayRef<SyncOp> candidates,
   }
 }
 
+/// A view of the shared-memory arena, and the bytes of the arena it holds.
+struct ArenaView {
+  Operation *view;
+  uint64_t begin, end;
+};
+
+/// The views of the arena an op's memref may be: the memref.view the
+/// lowering made of the arena for each component of an owner's array (at
+/// the plan's offset), found from the op's memref through views and casts
+/// of it, and through selects between views (a repeat's two buffers, which
+/// each iteration chooses).
+static SmallVector<ArenaView> getArenaViews(Operation *op) {
+  SmallVector<ArenaView> views;
+  SmallVector<Value> pending;
+  for (Value operand : op->getOperands())
+    if (isa<MemRefType>(operand.getType())) {
+      pending.push_back(operand);
+      break;
+    }
+  while (!pending.empty()) {
+    Operation *defining = pending.pop_back_val().getDefiningOp();
+    if (auto select = dyn_cast_if_present<arith::SelectOp>(defining)) {
+      pending.append({select.getTrueValue(), select.getFalseValue()});
+      continue;
+    }
+    if (auto view = dyn_cast_if_present<memref::ViewOp>(defining)) {
+      std::optional<int64_t> shift = getConstantIntValue(view.getByteShift());
+      if (shift && *shift >= 0)
+        views.push_back({view, static_cast<uint64_t>(*shift),
+                         *shift + getTotalBytes(view.getType())});
+      continue;
+    }
+    if (auto view = dyn_cast_if_present<ViewLikeOpInterface>(defining))
+      pending.push_back(view.getViewSource());
+  }
+  return views;
+}
+
+/// Of `views`, the one an access of `[begin, end)` goes through: the one
+/// that holds those bytes, starting closest before them where views
+/// overlap; null when none does.
+static Operation *getViewOfBytes(ArrayRef<ArenaView> views, uint64_t begin,
+                                 uint64_t end) {
+  const ArenaView *found = nullptr;
+  for (const ArenaView &view : views)
+    if (view.begin <= begin && end <= view.end &&
+        (!found || view.begin >= found->begin))
+      found = &view;
+  return found ? found->view : nullptr;
+}
+
+/// Rejects a shared-memory plan (obs.shared_offsets) under which one
+/// buffer overwrites what another still holds: a read through one buffer's
+/// view of a byte that another buffer wrote last. obs-plan-shared gives two
+/// buffers one place only where the uses of one end before the other's
+/// begin; a plan in the input is checked on the places the block touches,
+/// never trusted (found by an adversarial run: two syncs at offset 0, the
+/// first read again after the second wrote). Run after the hazard search:
+/// with no race, every two accesses of one byte are ordered as (phase,
+/// thread, program order) orders them.
+static LogicalResult checkSharedPlan(const KernelSimulation &simulation) {
+  // A simulation that took over the run of another of the same code (its
+  // plan included, which the lowered code holds) reads that one's run.
+  const KernelSimulation &ran =
+      simulation.first ? *simulation.first : simulation;
+  const BlockRun &run = ran.run;
+  gpu::GPUFuncOp func = ran.func;
+  ObsDialect::ArenaAttrHelper arenaMark(func.getContext());
+  unsigned firstWorkgroup =
+      run.getMemories().size() - func.getNumWorkgroupAttributions();
+  std::optional<unsigned> arena;
+  for (unsigned index = 0; index < func.getNumWorkgroupAttributions(); ++index)
+    if (func.getWorkgroupAttributionAttr(index, arenaMark.getName()))
+      arena = firstWorkgroup + index;
+  if (!arena)
+    return success();
+  ArrayRef<Access> accesses = run.getAccesses();
+  SmallVector<uint32_t> order;
+  for (auto [index, access] : llvm::enumerate(accesses))
+    if (access.memory == *arena)
+      order.push_back(index);
+  stableSort(order, [&](uint32_t a, uint32_t b) {
+    const Access &x = accesses[a], &y = accesses[b];
+    return std::tie(x.phase, x.thread, x.order) <
+           std::tie(y.phase, y.thread, y.order);
+  });
+  // The view that last wrote each byte of the arena, and the access.
+  std::vector<std::pair<Operation *, uint32_t>> lastWrite(
+      run.getMemories()[*arena].bytes, {nullptr, 0});
+  llvm::DenseMap<Operation *, SmallVector<ArenaView>> viewsOf;
+  for (uint32_t index : order) {
+    const Access &access = accesses[index];
+    auto [it, inserted] = viewsOf.try_emplace(access.op);
+    if (inserted && access.op)
+      it->second = getArenaViews(access.op);
+    Operation *view =
+        getViewOfBytes(it->second, access.byteBegin, access.byteEnd);
+    uint64_t end = std::min<uint64_t>(access.byteEnd, lastWrite.size());
+    // An access the plan's views do not explain is left to the race
+    // search; what it writes is no other buffer's.
+    if (!view) {
+      for (uint64_t byte = access.byteBegin; access.write && byte < end; ++byte)
+        lastWrite[byte] = {nullptr, index};
+      continue;
+    }
+    for (uint64_t byte = access.byteBegin; byte < end; ++byte) {
+      if (access.write) {
+        lastWrite[byte] = {view, index};
+        continue;
+      }
+      auto [writer, writeIndex] = lastWrite[byte];
+      if (!writer || writer == view)
+        continue;
+      const Access &write = accesses[writeIndex];
+      auto ownerLoc = [&](Operation *view) -> Location {
+        if (simulation.fromFirst)
+          if (Operation *own = simulation.fromFirst->lookupOrNull(view))
+            view = own;
+        if (auto owner = dyn_cast_if_present<LocationAttr>(
+                ObsDialect::OwnerAttrHelper(func.getContext()).getAttr(view)))
+          return Location(owner);
+        return view->getLoc();
+      };
+      InFlightDiagnostic diag =
+          mlir::emitError(ownerLoc(view))
+          << "the shared-memory plan ('"
+          << ObsDialect::SharedOffsetsAttrHelper::getNameStr()
+          << "') puts this array's buffer over another's that is in use at "
+             "the same time: in thread "
+          << access.thread << ", a read of byte " << byte
+          << " of the arena finds what thread " << write.thread
+          << " wrote there for the other array; plan shared memory with "
+             "obs-plan-shared";
+      diag.attachNote(ownerLoc(writer)) << "the other array";
+      tagError(diag, ErrorKind::RejectedChoice);
+      return failure();
+    }
+  }
+  return success();
+}
+
 LogicalResult mlir::obs::reportUnsafeSyncs(const KernelSimulation &simulation) {
   bool reportedAny = false;
   // An in-place sync needs an array in shared memory to overwrite, and a
@@ -753,5 +899,7 @@ LogicalResult mlir::obs::reportUnsafeSyncs(const KernelSimulation &simulation) {
     reportHazard(simulation, hazard);
     reportedAny = true;
   }
+  if (!reportedAny && failed(checkSharedPlan(simulation)))
+    return failure();
   return failure(reportedAny);
 }

@@ -37,7 +37,10 @@ static bool isSafeByConstruction(KernelOp kernel) {
                        : WalkResult::advance();
           })
           .wasInterrupted();
-  return !refined &&
+  // A shared-memory plan in the input is proved as any other choice.
+  bool planned = static_cast<bool>(
+      ObsDialect::SharedBytesAttrHelper(kernel.getContext()).getAttr(kernel));
+  return !refined && !planned &&
          (!placesFromCode || kernel.getBlockThreads() > KernelOp::kMaxThreads);
 }
 

@@ -218,6 +218,25 @@ verifyHostCodeAttribute(Operation *op, StringRef name, Attribute value) {
   return std::nullopt;
 }
 
+/// Whether `name` is one of the attributes the kernel lowering records on
+/// the code it emits (a gpu.func, and the host function the cpu target
+/// makes of it), which the simulation, the proof and the targets read as
+/// facts about that code.
+static bool isLoweredCodeAttribute(StringRef name) {
+  return llvm::is_contained({ObsDialect::SyncIndexAttrHelper::getNameStr(),
+                             ObsDialect::InPlaceAttrHelper::getNameStr(),
+                             ObsDialect::OwnerAttrHelper::getNameStr(),
+                             ObsDialect::OwnerIndexAttrHelper::getNameStr(),
+                             ObsDialect::ArenaAttrHelper::getNameStr(),
+                             ObsDialect::DataAttrHelper::getNameStr(),
+                             ObsDialect::CheckedScatterAttrHelper::getNameStr(),
+                             ObsDialect::RegisterReadAttrHelper::getNameStr(),
+                             ObsDialect::ShuffleReadAttrHelper::getNameStr(),
+                             ObsDialect::IndexBoundsAttrHelper::getNameStr(),
+                             ObsDialect::OwnLanesKeptAttrHelper::getNameStr()},
+                            name);
+}
+
 /// Checks the plan's attributes other than launch_overlaps.
 static LogicalResult verifyPlanAttribute(Operation *op,
                                          NamedAttribute attribute) {
@@ -365,6 +384,18 @@ static LogicalResult verifyPlanAttribute(Operation *op,
 
 LogicalResult ObsDialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attribute) {
+  // The lowering's records never sit in an obs op's code: element code
+  // written with one would be lowered with it, and the proof would take
+  // the user's word for what obs's lowering did (which sync a barrier
+  // ends, which compare checks a place).
+  if (isLoweredCodeAttribute(attribute.getName().strref()))
+    for (Operation *parent = op->getParentOp(); parent;
+         parent = parent->getParentOp())
+      if (isa<ObsDialect>(parent->getDialect()))
+        return op->emitError() << "'" << attribute.getName().strref()
+                               << "' is the kernel lowering's record on the "
+                               << "code it emits, not an attribute of code in '"
+                               << parent->getName() << "'";
   if (attribute.getName() != LaunchOverlapsAttrHelper::getNameStr())
     return verifyPlanAttribute(op, attribute);
   auto kernel = dyn_cast<KernelOp>(op);

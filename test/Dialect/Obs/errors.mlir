@@ -1449,9 +1449,10 @@ obs.kernel @registers_with_placement(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32>
 
 // -----
 
-// The plan's discardable check marker belongs on an arith.cmpi.
+// The lowering's check marker is no attribute of a kernel's code
+// (lowered-attributes-errors.mlir).
 obs.kernel @register_read_misplaced(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
-  // expected-error @+1 {{'obs.register_read' belongs on the check beside a read of an array in registers (an arith.cmpi), as the position of the sync whose array it reads (a non-negative i64)}}
+  // expected-error @+1 {{'obs.register_read' is the kernel lowering's record on the code it emits, not an attribute of code in 'obs.kernel'}}
   %0 = obs.sync %a {obs.register_read = 0 : i64} : !obs.arr<8 x i32>
   obs.return %0 : !obs.arr<8 x i32>
 }
