@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Obs/Analysis/Allocations.h"
+#include "Obs/Dialect/Obs/DefinedArithmetic.h"
 #include "Obs/Dialect/Obs/ObsDialect.h"
 #include "Obs/Support/ByteSpan.h"
 #include "Obs/Support/MemoryBytes.h"
@@ -24,6 +25,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/Interfaces/RuntimeVerifiableOpInterface.h"
@@ -441,13 +443,50 @@ struct ObsCheckHostCodePass
   }
 
   LogicalResult checkFunction(func::FuncOp function) {
-    SmallVector<Operation *> ops;
+    SmallVector<Operation *> ops, poisons;
     bool refused = false;
+    auto inOtherMemory = [](Type type) {
+      auto memref = dyn_cast<MemRefType>(type);
+      return memref && memref.getMemorySpace();
+    };
+    if (llvm::any_of(function.getArgumentTypes(), inOtherMemory)) {
+      function.emitOpError()
+          << "takes a memref in a memory space: host code's memrefs are in "
+             "the default one";
+      refused = true;
+    }
     function.walk<WalkOrder::PreOrder>([&](Operation *op) {
       // An obs op's regions are element code, whose arithmetic obs defines
       // (a division by 0 is 0) and whose places the kernels' proofs cover.
       if (isa_and_present<ObsDialect>(op->getDialect()))
         return WalkResult::skip();
+      // The checks test the values the code computes: an overflow flag,
+      // `exact` or a fast-math flag lets MLIR and LLVM fold a test away
+      // (a place `n * k nsw` taken to be no less than 0, a divisor `a * b
+      // nsw` taken to be no 0), and so does a poison. Host arithmetic wraps
+      // and rounds as element code's does, and a poison is 0 (found by an
+      // adversarial run: reads and writes before a memref's start, SIGFPE,
+      // a loop that never ended, a segmentation fault).
+      if (isa<ub::PoisonOp>(op)) {
+        poisons.push_back(op);
+        return WalkResult::advance();
+      }
+      (void)takePoisonOut(op);
+      if (auto mode =
+              op->getAttrOfType<arith::RoundingModeAttr>("roundingmode");
+          mode && mode.getValue() != arith::RoundingMode::to_nearest_even) {
+        op->emitOpError() << "rounds " << stringifyRoundingMode(mode.getValue())
+                          << ", which no target's lowering honours (they "
+                             "round to nearest)";
+        refused = true;
+      }
+      // Memory in another space is a GPU's (shared, constant) or none the
+      // host has (x86's segments): an LLVM error or a fault as it runs.
+      if (llvm::any_of(op->getResultTypes(), inOtherMemory)) {
+        op->emitOpError() << "makes a memref in a memory space: host code's "
+                             "memrefs are in the default one";
+        refused = true;
+      }
       // A constant dimension outside the memref's rank: MLIR's folds index
       // the shape with it (a segmentation fault in canonicalization, and in
       // the launch proof's bounds), before the run-time check could say.
@@ -472,6 +511,8 @@ struct ObsCheckHostCodePass
     });
     if (refused)
       return failure();
+    for (Operation *poison : poisons)
+      (void)takePoisonOut(poison);
     for (Operation *op : ops)
       if (emitCheck(op))
         addToStatistic(*this, numChecked, "checked-ops");
