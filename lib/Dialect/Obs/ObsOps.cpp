@@ -406,6 +406,13 @@ LogicalResult KernelOp::verifyRegions() {
     // the proof. So a kernel's code is pure. (Ops of unregistered dialects,
     // which only tests allow, say nothing; the lowering's proof rejects
     // them if they reach it.)
+    // A call says its effects only through its callee, which the proof
+    // does not follow, pure or not (the message device regions give too).
+    if (isa<CallOpInterface>(op)) {
+      op->emitOpError() << "cannot be in a kernel's code: the proof does not "
+                           "follow calls; write the callee's code here";
+      return WalkResult::interrupt();
+    }
     if (op->isRegistered() && !isMemoryEffectFree(op)) {
       op->emitOpError() << "has memory effects, but a kernel's code is pure: "
                            "its elements are computed from the values they "

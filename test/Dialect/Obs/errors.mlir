@@ -2070,3 +2070,23 @@ func.func @run_time_columns(%in: memref<64x128xi32>, %out: memref<64x128xi32>, %
   obs.launch @t grid(4, %columns) ins(%in : memref<64x128xi32>) outs(%out : memref<64x128xi32>)
   return
 }
+
+// -----
+
+// A call says its effects only through its callee, which the proof does not
+// follow: refused in a kernel's code whether the callee is pure or not, as
+// in a device op's region.
+func.func private @twice(%x: i32) -> i32 {
+  %y = arith.addi %x, %x : i32
+  return %y : i32
+}
+
+obs.kernel @pure_call(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
+  %m = obs.map %a : !obs.arr<4 x i32> -> !obs.arr<4 x i32> {
+  ^bb0(%x: i32):
+    // expected-error @+1 {{'func.call' op cannot be in a kernel's code: the proof does not follow calls; write the callee's code here}}
+    %y = func.call @twice(%x) : (i32) -> i32
+    obs.yield %y : i32
+  }
+  obs.return %m : !obs.arr<4 x i32>
+}
