@@ -106,7 +106,8 @@ Value LaunchOp::buildGridSize(OpBuilder &builder) {
 LogicalResult LaunchOp::verify() {
   if (static_cast<bool>(getDynamicGrid()) == static_cast<bool>(getGridAttr()))
     return emitOpError() << "needs its grid as a constant or as an index "
-                            "value, not both";
+                            "value: it has "
+                         << (getGridAttr() ? "both" : "neither");
   auto checkMemRefs = [&](StringRef which,
                           ValueRange memrefs) -> LogicalResult {
     for (auto [index, memref] : llvm::enumerate(memrefs)) {

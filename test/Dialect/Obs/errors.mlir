@@ -1023,8 +1023,16 @@ func.func @block_id_outside() -> index {
 // -----
 
 func.func @grid_both(%in: memref<?xi32>, %g: index) {
-  // expected-error @+1 {{needs its grid as a constant or as an index value, not both}}
+  // expected-error @+1 {{needs its grid as a constant or as an index value: it has both}}
   "obs.launch"(%g, %in) {kernel = @k, grid = 2 : i64, operandSegmentSizes = array<i32: 1, 1, 0>} : (index, memref<?xi32>) -> ()
+  return
+}
+
+// -----
+
+func.func @grid_neither(%in: memref<?xi32>) {
+  // expected-error @+1 {{needs its grid as a constant or as an index value: it has neither}}
+  "obs.launch"(%in) {kernel = @k, operandSegmentSizes = array<i32: 0, 1, 0>} : (memref<?xi32>) -> ()
   return
 }
 
