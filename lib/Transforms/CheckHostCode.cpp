@@ -23,11 +23,14 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/RuntimeVerifiableOpInterface.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -449,6 +452,31 @@ struct ObsCheckHostCodePass
       auto memref = dyn_cast<MemRefType>(type);
       return memref && memref.getMemorySpace();
     };
+    // LLVM's promises about a function (its effects, that it returns, its
+    // arguments' ranges) are taken as true, and no check could hold them
+    // to it: a `noreturn` function that returned faulted, a store under
+    // `memory_effects = none` vanished (found by an adversarial run).
+    for (StringRef promise : {"passthrough", "memory_effects"})
+      if (function->hasAttr(promise)) {
+        function.emitOpError()
+            << "promises LLVM something in '" << promise
+            << "' that obs cannot check; host code keeps its meaning without";
+        refused = true;
+      }
+    auto isLLVMPromise = [](NamedAttribute attribute) {
+      return attribute.getName().strref().starts_with("llvm.");
+    };
+    for (unsigned index = 0; index < function.getNumArguments(); ++index)
+      for (NamedAttribute attribute :
+           function.getArgAttrDict(index)
+               ? function.getArgAttrDict(index).getValue()
+               : ArrayRef<NamedAttribute>())
+        if (isLLVMPromise(attribute)) {
+          function.emitOpError()
+              << "promises LLVM '" << attribute.getName().strref()
+              << "' of argument " << index << ", which obs cannot check";
+          refused = true;
+        }
     if (llvm::any_of(function.getArgumentTypes(), inOtherMemory)) {
       function.emitOpError()
           << "takes a memref in a memory space: host code's memrefs are in "
@@ -479,6 +507,34 @@ struct ObsCheckHostCodePass
                           << ", which no target's lowering honours (they "
                              "round to nearest)";
         refused = true;
+      }
+      // The checks know the ops of arith, math, memref, scf, cf and func:
+      // the llvm dialect's (a raw sdiv by zero raised SIGFPE) and the index
+      // dialect's (which ref and cpu could not lower, and cuda ran
+      // unchecked) pass by them.
+      if (isa_and_present<LLVM::LLVMDialect, index::IndexDialect>(
+              op->getDialect())) {
+        op->emitOpError() << "cannot be in host code, whose run-time checks "
+                             "know arith's, memref's and scf's ops: write it "
+                             "with those";
+        refused = true;
+      }
+      // A stack allocation in a loop takes more stack each iteration, and
+      // one past 4 MiB faults before its check could run.
+      if (auto alloca = dyn_cast<memref::AllocaOp>(op)) {
+        if (alloca.getType().hasStaticShape() &&
+            getTotalBytes(alloca.getType()) > uint64_t(kMostStackBytes)) {
+          alloca.emitOpError() << "allocates more than 4 MiB on the stack";
+          refused = true;
+        }
+        if (op->getParentOfType<LoopLikeOpInterface>() &&
+            !op->getParentOfType<memref::AllocaScopeOp>()) {
+          alloca.emitOpError()
+              << "allocates on the stack in a loop, which takes more stack "
+                 "every iteration: allocate before the loop, or in a "
+                 "memref.alloca_scope";
+          refused = true;
+        }
       }
       // Memory in another space is a GPU's (shared, constant) or none the
       // host has (x86's segments): an LLVM error or a fault as it runs.
@@ -516,6 +572,18 @@ struct ObsCheckHostCodePass
     for (Operation *op : ops)
       if (emitCheck(op))
         addToStatistic(*this, numChecked, "checked-ops");
+    // What the checks leave undefined is defined as in element code: a
+    // shift by the width or more gives 0 (or the sign), a conversion of a
+    // float out of range saturates and NaN gives 0, and a loop whose counter
+    // would step past its type's largest value ends there (found by an
+    // adversarial run: a place shifted by 64 faulted, a NaN converted read
+    // any place, an i32 loop from 2^31 - 8 by 4 never ended).
+    for (Operation *op : ops) {
+      if (auto loop = dyn_cast<scf::ForOp>(op))
+        defineLoop(loop);
+      else if (!isIntegerDivision(op))
+        (void)defineArithmetic(op);
+    }
     return success();
   }
 };

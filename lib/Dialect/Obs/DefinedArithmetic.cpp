@@ -305,9 +305,7 @@ SmallVector<Value> mlir::obs::defineArithmetic(Operation *op) {
   return SmallVector<Value>(op->getResults());
 }
 
-/// Rebuilds `loop`, nested in code cloned whole (an scf.while's body), as
-/// buildDefinedLoop would have built it, its body moved in.
-static void redefineLoop(scf::ForOp loop) {
+void mlir::obs::defineLoop(scf::ForOp loop) {
   OpBuilder b(loop);
   DefinedLoop defined = buildDefinedLoop(
       b, loop.getLoc(), loop.getLowerBound(), loop.getUpperBound(),
@@ -334,7 +332,7 @@ void mlir::obs::defineNestedArithmetic(Operation *op) {
     region.walk([&](Operation *inner) { nested.push_back(inner); });
   for (Operation *inner : nested)
     if (auto loop = dyn_cast<scf::ForOp>(inner))
-      redefineLoop(loop);
+      defineLoop(loop);
     else
       (void)defineArithmetic(inner);
 }

@@ -406,8 +406,7 @@ LogicalResult KernelOp::verifyRegions() {
     // the proof. So a kernel's code is pure. (Ops of unregistered dialects,
     // which only tests allow, say nothing; the lowering's proof rejects
     // them if they reach it.)
-    // A call says its effects only through its callee, which the proof
-    // does not follow, pure or not (the message device regions give too).
+    // A callee, pure or not, is code the proof does not follow.
     if (isa<CallOpInterface>(op)) {
       op->emitOpError() << "cannot be in a kernel's code: the proof does not "
                            "follow calls; write the callee's code here";

@@ -49,6 +49,11 @@ SmallVector<Value> defineArithmetic(Operation *op);
 /// whole), in place.
 void defineNestedArithmetic(Operation *op);
 
+/// Rebuilds `loop` as buildDefinedLoop builds one, its body moved in: a
+/// counter that steps past its type's largest value ends the loop instead
+/// of wrapping.
+void defineLoop(scf::ForOp loop);
+
 /// A loop buildDefinedLoop made. Where `tripLower` is set, the loop counts
 /// its trips from 0 by 1, and its counter is `tripLower + i * tripStep`.
 struct DefinedLoop {
