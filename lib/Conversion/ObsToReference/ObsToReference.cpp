@@ -12,12 +12,14 @@
 #include "Obs/Dialect/Obs/ElementEmitter.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/Dialect/Obs/Storage.h"
+#include "Obs/Support/MemoryBytes.h"
 #include "Obs/Support/RuntimeFunctions.h"
 #include "Obs/Support/Statistics.h"
 #include "ReferenceLaunch.h"
 #include "ReferenceLowering.h"
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -39,6 +41,34 @@ Buffer ReferenceLowering::allocate(ArrType type, Location loc) {
     Value allocation = memref::AllocOp::create(builder, loc, memrefType);
     scopes.back().push_back(allocation);
     buffer.push_back(allocation);
+    // An array's buffer the machine cannot give is an error as a host
+    // allocation's is, where the stores into a null buffer faulted (found
+    // by an adversarial run: an array of 2^32 i64; cpu, which keeps no
+    // such buffer, answered).
+    uint64_t bytes = getTotalBytes(memrefType);
+    if (bytes == 0)
+      continue;
+    Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(builder, loc,
+                                                                   allocation);
+    Value given = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
+                                        pointer, constant(loc, 0));
+    std::string where;
+    llvm::raw_string_ostream(where) << loc;
+    loc->walk([&](Location inner) {
+      if (auto file = dyn_cast<FileLineColLoc>(inner)) {
+        where = (file.getFilename().getValue() + ":" + Twine(file.getLine()) +
+                 ":" + Twine(file.getColumn()))
+                    .str();
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    cf::AssertOp::create(builder, loc, given,
+                         where +
+                             ": the reference target could not allocate "
+                             "the " +
+                             std::to_string(bytes) + " bytes of an array of " +
+                             std::to_string(type.getNumLeaves()) + " elements");
   }
   return buffer;
 }
