@@ -15,6 +15,7 @@
 #include "Obs/Dialect/Obs/ObsDialect.h"
 #include "Obs/Support/ByteSpan.h"
 #include "Obs/Support/MemoryBytes.h"
+#include "Obs/Support/SourceLocation.h"
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -41,24 +42,6 @@ namespace mlir::obs {
 
 using namespace mlir;
 using namespace mlir::obs;
-
-/// `loc` as a diagnostic prints it: the first file, line and column in it,
-/// or the location itself where it has none.
-static std::string describeLocation(Location loc) {
-  std::string text;
-  loc->walk([&](Location inner) {
-    if (auto file = dyn_cast<FileLineColLoc>(inner)) {
-      text = (file.getFilename().getValue() + ":" + Twine(file.getLine()) +
-              ":" + Twine(file.getColumn()))
-                 .str();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  if (text.empty())
-    llvm::raw_string_ostream(text) << loc;
-  return text;
-}
 
 /// The one line a failed check of `op` reports: where, which op, and what
 /// failed, in the words of a diagnostic.

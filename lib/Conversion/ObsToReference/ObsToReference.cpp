@@ -14,6 +14,7 @@
 #include "Obs/Dialect/Obs/Storage.h"
 #include "Obs/Support/MemoryBytes.h"
 #include "Obs/Support/RuntimeFunctions.h"
+#include "Obs/Support/SourceLocation.h"
 #include "Obs/Support/Statistics.h"
 #include "ReferenceLaunch.h"
 #include "ReferenceLowering.h"
@@ -52,21 +53,9 @@ Buffer ReferenceLowering::allocate(ArrType type, Location loc) {
                                                                    allocation);
     Value given = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
                                         pointer, constant(loc, 0));
-    std::string where;
-    llvm::raw_string_ostream(where) << loc;
-    loc->walk([&](Location inner) {
-      if (auto file = dyn_cast<FileLineColLoc>(inner)) {
-        where = (file.getFilename().getValue() + ":" + Twine(file.getLine()) +
-                 ":" + Twine(file.getColumn()))
-                    .str();
-        return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
-    });
     cf::AssertOp::create(builder, loc, given,
-                         where +
-                             ": the reference target could not allocate "
-                             "the " +
+                         describeLocation(loc) +
+                             ": the reference target could not allocate the " +
                              std::to_string(bytes) + " bytes of an array of " +
                              std::to_string(type.getNumLeaves()) + " elements");
   }
