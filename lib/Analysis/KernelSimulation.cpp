@@ -774,12 +774,8 @@ static Operation *getViewOfBytes(ArrayRef<ArenaView> views, uint64_t begin,
 /// with no race, every two accesses of one byte are ordered as (phase,
 /// thread, program order) orders them.
 static LogicalResult checkSharedPlan(const KernelSimulation &simulation) {
-  // A simulation that took over the run of another of the same code (its
-  // plan included, which the lowered code holds) reads that one's run.
-  const KernelSimulation &ran =
-      simulation.first ? *simulation.first : simulation;
-  const BlockRun &run = ran.run;
-  gpu::GPUFuncOp func = ran.func;
+  const BlockRun &run = simulation.run;
+  gpu::GPUFuncOp func = simulation.func;
   ObsDialect::ArenaAttrHelper arenaMark(func.getContext());
   unsigned firstWorkgroup =
       run.getMemories().size() - func.getNumWorkgroupAttributions();
@@ -803,6 +799,12 @@ static LogicalResult checkSharedPlan(const KernelSimulation &simulation) {
   std::vector<std::pair<Operation *, uint32_t>> lastWrite(
       run.getMemories()[*arena].bytes, {nullptr, 0});
   llvm::DenseMap<Operation *, SmallVector<ArenaView>> viewsOf;
+  auto ownerLoc = [&](Operation *view) -> Location {
+    if (auto owner = dyn_cast_if_present<LocationAttr>(
+            ObsDialect::OwnerAttrHelper(func.getContext()).getAttr(view)))
+      return Location(owner);
+    return view->getLoc();
+  };
   for (uint32_t index : order) {
     const Access &access = accesses[index];
     auto [it, inserted] = viewsOf.try_emplace(access.op);
@@ -827,15 +829,6 @@ static LogicalResult checkSharedPlan(const KernelSimulation &simulation) {
       if (!writer || writer == view)
         continue;
       const Access &write = accesses[writeIndex];
-      auto ownerLoc = [&](Operation *view) -> Location {
-        if (simulation.fromFirst)
-          if (Operation *own = simulation.fromFirst->lookupOrNull(view))
-            view = own;
-        if (auto owner = dyn_cast_if_present<LocationAttr>(
-                ObsDialect::OwnerAttrHelper(func.getContext()).getAttr(view)))
-          return Location(owner);
-        return view->getLoc();
-      };
       InFlightDiagnostic diag =
           mlir::emitError(ownerLoc(view))
           << "the shared-memory plan ('"

@@ -28,7 +28,6 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
@@ -429,7 +428,7 @@ struct ObsCheckHostCodePass
   }
 
   LogicalResult checkFunction(func::FuncOp function) {
-    SmallVector<Operation *> ops, poisons;
+    SmallVector<Operation *> ops;
     bool refused = false;
     auto inOtherMemory = [](Type type) {
       auto memref = dyn_cast<MemRefType>(type);
@@ -471,22 +470,8 @@ struct ObsCheckHostCodePass
       // (a division by 0 is 0) and whose places the kernels' proofs cover.
       if (isa_and_present<ObsDialect>(op->getDialect()))
         return WalkResult::skip();
-      // The checks test the values the code computes: an overflow flag,
-      // `exact` or a fast-math flag lets MLIR and LLVM fold a test away
-      // (a place `n * k nsw` taken to be no less than 0, a divisor `a * b
-      // nsw` taken to be no 0), and so does a poison. Host arithmetic wraps
-      // and rounds as element code's does, and a poison is 0 (found by an
-      // adversarial run: reads and writes before a memref's start, SIGFPE,
-      // a loop that never ended, a segmentation fault).
-      if (isa<ub::PoisonOp>(op)) {
-        poisons.push_back(op);
-        return WalkResult::advance();
-      }
-      (void)takePoisonOut(op);
-      if (auto mode =
-              op->getAttrOfType<arith::RoundingModeAttr>("roundingmode");
-          mode && mode.getValue() != arith::RoundingMode::to_nearest_even) {
-        op->emitOpError() << "rounds " << stringifyRoundingMode(mode.getValue())
+      if (StringRef mode = getUnhonouredRoundingMode(op); !mode.empty()) {
+        op->emitOpError() << "rounds " << mode
                           << ", which no target's lowering honours (they "
                              "round to nearest)";
         refused = true;
@@ -550,21 +535,26 @@ struct ObsCheckHostCodePass
     });
     if (refused)
       return failure();
-    for (Operation *poison : poisons)
-      (void)takePoisonOut(poison);
     for (Operation *op : ops)
       if (emitCheck(op))
         addToStatistic(*this, numChecked, "checked-ops");
-    // What the checks leave undefined is defined as in element code: a
-    // shift by the width or more gives 0 (or the sign), a conversion of a
-    // float out of range saturates and NaN gives 0, and a loop whose counter
-    // would step past its type's largest value ends there (found by an
-    // adversarial run: a place shifted by 64 faulted, a NaN converted read
-    // any place, an i32 loop from 2^31 - 8 by 4 never ended).
+    // Then the code the checks test is given element code's meaning, before
+    // anything folds. An overflow flag, `exact`, a fast-math flag or a
+    // poison let MLIR and LLVM fold a check away (a place `n * k nsw` taken
+    // to be no less than 0, a divisor `a * b nsw` taken to be no 0): they
+    // are taken out, a poison being 0. What the checks do not test is
+    // defined: a shift by the width or more gives 0 (or the sign), a float
+    // converted out of range saturates and NaN gives 0, and a loop whose
+    // counter would step past its type's largest value ends there. A
+    // division keeps its check's error. (Found by an adversarial run: reads
+    // and writes before a memref's start, SIGFPE, loops that never ended,
+    // faults.)
     for (Operation *op : ops) {
       if (auto loop = dyn_cast<scf::ForOp>(op))
         defineLoop(loop);
-      else if (!isIntegerDivision(op))
+      else if (isIntegerDivision(op))
+        (void)takePoisonOut(op);
+      else
         (void)defineArithmetic(op);
     }
     return success();

@@ -290,6 +290,13 @@ std::optional<Value> mlir::obs::takePoisonOut(Operation *op) {
   return std::nullopt;
 }
 
+StringRef mlir::obs::getUnhonouredRoundingMode(Operation *op) {
+  auto mode = op->getAttrOfType<arith::RoundingModeAttr>("roundingmode");
+  if (!mode || mode.getValue() == arith::RoundingMode::to_nearest_even)
+    return "";
+  return arith::stringifyRoundingMode(mode.getValue());
+}
+
 SmallVector<Value> mlir::obs::defineArithmetic(Operation *op) {
   if (std::optional<Value> zero = takePoisonOut(op))
     return {*zero};

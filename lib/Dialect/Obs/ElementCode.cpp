@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Obs/Dialect/Obs/DefinedArithmetic.h"
 #include "Obs/Dialect/Obs/ObsDialect.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/Support/ErrorKinds.h"
@@ -88,8 +89,7 @@ static std::string findUnportableTypes(Operation *op) {
       return "a 16-bit fma is computed in f32 and rounds twice on some "
              "targets; extend to f32 (or f64), fma there, and truncate";
   }
-  if (auto mode = op->getAttrOfType<arith::RoundingModeAttr>("roundingmode");
-      mode && mode.getValue() != arith::RoundingMode::to_nearest_even)
+  if (!getUnhonouredRoundingMode(op).empty())
     return "no target's lowering honours a rounding mode other than "
            "to_nearest_even (they round to nearest)";
   return "";

@@ -49,6 +49,11 @@ SmallVector<Value> defineArithmetic(Operation *op);
 /// whole), in place.
 void defineNestedArithmetic(Operation *op);
 
+/// The rounding mode `op` asks for (an arith op's `roundingmode`) where it
+/// is not to_nearest_even, which no target's lowering honours (they round
+/// to nearest); empty otherwise. Element code and host code refuse it.
+StringRef getUnhonouredRoundingMode(Operation *op);
+
 /// Rebuilds `loop` as buildDefinedLoop builds one, its body moved in: a
 /// counter that steps past its type's largest value ends the loop instead
 /// of wrapping.
