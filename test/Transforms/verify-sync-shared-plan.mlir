@@ -53,3 +53,76 @@ obs.kernel @reused_buffer(%input: !obs.arr<8 x i32>) -> !obs.arr<8 x i32>
   %o = obs.rev %c : !obs.arr<8 x i32>
   obs.return %o : !obs.arr<8 x i32>
 }
+
+// -----
+
+// Buffers that overlap in part: %b's 32 bytes begin halfway into %a's,
+// and the last stage reads %a again. Threads 0 to 3 read %a's first half,
+// which only %a wrote; thread 4 is the first to read a byte %b wrote over
+// (byte 16, %b's element 0, which thread 0 computed).
+
+obs.kernel @half_overlapping_buffers(%input: !obs.arr<8 x i32>)
+    -> !obs.arr<8 x i32> attributes {obs.shared_bytes = 48 : i64} {
+  // expected-error @+1 {{in thread 4, a read of byte 16 of the arena finds what thread 0 wrote there for the other array}}
+  %a = obs.sync %input {obs.shared_offsets = array<i64: 0>} : !obs.arr<8 x i32>
+  %r = obs.rev %input : !obs.arr<8 x i32>
+  // expected-note @+1 {{the other array}}
+  %b = obs.sync %r {obs.shared_offsets = array<i64: 16>} : !obs.arr<8 x i32>
+  %o = obs.generate : !obs.arr<8 x i32> {
+  ^bb0(%i: index):
+    %x = obs.index %a[%i] : !obs.arr<8 x i32>
+    %y = obs.index %b[%i] : !obs.arr<8 x i32>
+    %s = arith.addi %x, %y : i32
+    obs.yield %s : i32
+  }
+  obs.return %o : !obs.arr<8 x i32>
+}
+
+// -----
+
+// A read at a place from data stands for every byte of its buffer: after
+// %b was written over %a's second half, thread 0's read of %a at a place
+// %b gives finds %b's bytes from byte 16 on.
+
+obs.kernel @gather_over_overlap(%input: !obs.arr<8 x i32>)
+    -> !obs.arr<8 x i32> attributes {obs.shared_bytes = 48 : i64} {
+  // expected-error @+1 {{in thread 0, a read of byte 16 of the arena finds what thread 0 wrote there for the other array}}
+  %a = obs.sync %input {obs.shared_offsets = array<i64: 0>} : !obs.arr<8 x i32>
+  %r = obs.rev %input : !obs.arr<8 x i32>
+  // expected-note @+1 {{the other array}}
+  %b = obs.sync %r {obs.shared_offsets = array<i64: 16>} : !obs.arr<8 x i32>
+  %o = obs.generate : !obs.arr<8 x i32> {
+  ^bb0(%i: index):
+    %y = obs.index %b[%i] : !obs.arr<8 x i32>
+    %c7 = arith.constant 7 : i32
+    %k = arith.andi %y, %c7 : i32
+    %j = arith.index_castui %k : i32 to index
+    %x = obs.index %a[%j] : !obs.arr<8 x i32>
+    obs.yield %x : i32
+  }
+  obs.return %o : !obs.arr<8 x i32>
+}
+
+// -----
+
+// The same gather from a buffer that took another's place once that one's
+// uses had ended: every byte it may read, it wrote itself.
+
+obs.kernel @gather_after_reuse(%input: !obs.arr<8 x i32>) -> !obs.arr<8 x i32>
+    attributes {obs.shared_bytes = 64 : i64} {
+  %a = obs.sync %input {obs.shared_offsets = array<i64: 0>} : !obs.arr<8 x i32>
+  %r = obs.rev %a : !obs.arr<8 x i32>
+  %b = obs.sync %r {obs.shared_offsets = array<i64: 32>} : !obs.arr<8 x i32>
+  %s = obs.rev %b : !obs.arr<8 x i32>
+  %c = obs.sync %s {obs.shared_offsets = array<i64: 0>} : !obs.arr<8 x i32>
+  %o = obs.generate : !obs.arr<8 x i32> {
+  ^bb0(%i: index):
+    %y = obs.index %c[%i] : !obs.arr<8 x i32>
+    %c7 = arith.constant 7 : i32
+    %k = arith.andi %y, %c7 : i32
+    %j = arith.index_castui %k : i32 to index
+    %x = obs.index %c[%j] : !obs.arr<8 x i32>
+    obs.yield %x : i32
+  }
+  obs.return %o : !obs.arr<8 x i32>
+}
