@@ -116,6 +116,12 @@ private:
   /// Finds the races of the wide accesses among `epoch` (positions in
   /// `records`, in access order, of one epoch), into `wideCandidates`.
   void judgeWide(ArrayRef<uint32_t> epoch);
+  /// Adds `candidate` to the place's candidates, unless one of its report
+  /// key comes first (by write, then partner, as they are reported): of
+  /// each key only the first is ever reported, and a place read by every
+  /// thread of a merged epoch (a broadcast, under a trial of warp scopes)
+  /// raced with millions of pairs of a few keys, all kept and sorted.
+  void addCandidate(const Candidate &candidate);
   /// Reports `candidates` not reported yet; returns whether the limit is
   /// reached.
   bool reportCandidates();
@@ -144,6 +150,15 @@ private:
   SmallVector<Hazard> hazards;
   llvm::DenseSet<std::pair<unsigned, unsigned>> reported;
   SmallVector<Candidate> candidates;
+  /// The place's candidate of each report key, by position in `candidates`.
+  llvm::DenseMap<std::pair<unsigned, unsigned>, uint32_t> candidateOfKey;
+  /// The last report key judgePair looked up in `reported`, and whether it
+  /// was there (`reported` grows only between places, where it is reset);
+  /// the last key addCandidate found, and its candidate.
+  mutable std::optional<std::pair<unsigned, unsigned>> lastLookedUp;
+  mutable bool lastWasReported = false;
+  std::optional<std::pair<unsigned, unsigned>> lastAdded;
+  uint32_t lastAddedAt = 0;
   /// The accesses of the memory being searched, and the place after the
   /// last each covers.
   std::vector<PlaceAccess> records;
@@ -192,6 +207,8 @@ bool SharedHazardSearch::judge(uint32_t place, ArrayRef<PlaceAccess> here,
   // spans its whole buffer, so judging at every place they share would
   // make the work its size times the square of the accesses.
   candidates.clear();
+  candidateOfKey.clear();
+  lastAdded.reset();
   for (size_t groupBegin = 0; groupBegin < here.size();) {
     unsigned epoch = here[groupBegin].epoch;
     size_t groupEnd = groupBegin + 1;
@@ -204,7 +221,7 @@ bool SharedHazardSearch::judge(uint32_t place, ArrayRef<PlaceAccess> here,
     groupBegin = groupEnd;
   }
   for (const auto &[widePlace, candidate] : wide)
-    candidates.push_back(candidate);
+    addCandidate(candidate);
   return reportCandidates();
 }
 
@@ -246,7 +263,7 @@ void SharedHazardSearch::judgeEpoch(uint32_t place,
         if (other.write && other.index < write.index)
           continue; // Each pair of writes once.
         if (std::optional<Candidate> candidate = judgePair(write, other))
-          candidates.push_back(*candidate);
+          addCandidate(*candidate);
       }
     }
   }
@@ -285,8 +302,15 @@ SharedHazardSearch::judgePair(const PlaceAccess &write,
   // A race reported at an earlier place is not reported again (one report
   // per pair of ops and phases): a wrong trial choice races at every
   // element, and refineSyncs asks for all the races.
-  if (reported.contains(
-          reportKey(first.opBits, first.phase, second.opBits, second.phase)))
+  std::pair<unsigned, unsigned> key =
+      reportKey(first.opBits, first.phase, second.opBits, second.phase);
+  // Consecutive pairs mostly share a key (one write and the accesses of one
+  // op and phase): the last answer is kept.
+  if (key != lastLookedUp) {
+    lastLookedUp = key;
+    lastWasReported = reported.contains(key);
+  }
+  if (lastWasReported)
     return std::nullopt;
   Hazard::Kind kind = first.write ? (second.write ? Hazard::WriteAfterWrite
                                                   : Hazard::ReadAfterWrite)
@@ -436,6 +460,24 @@ void SharedHazardSearch::judgeWide(ArrayRef<uint32_t> epoch) {
   }
 }
 
+void SharedHazardSearch::addCandidate(const Candidate &candidate) {
+  std::pair<unsigned, unsigned> key =
+      reportKey(*candidate.first, *candidate.second);
+  if (key != lastAdded) {
+    auto [it, inserted] = candidateOfKey.try_emplace(key, candidates.size());
+    lastAdded = key;
+    lastAddedAt = it->second;
+    if (inserted) {
+      candidates.push_back(candidate);
+      return;
+    }
+  }
+  Candidate &kept = candidates[lastAddedAt];
+  if (std::tie(candidate.write, candidate.other) <
+      std::tie(kept.write, kept.other))
+    kept = candidate;
+}
+
 bool SharedHazardSearch::reportCandidates() {
   // Reported by write, then partner, in access order: a deterministic
   // order that does not depend on how the place was cut.
@@ -445,6 +487,7 @@ bool SharedHazardSearch::reportCandidates() {
   for (const Candidate &candidate : candidates) {
     if (!reported.insert(reportKey(*candidate.first, *candidate.second)).second)
       continue;
+    lastLookedUp.reset();
     hazards.push_back({candidate.kind, *candidate.first, *candidate.second});
     if (hazards.size() >= limit)
       return true;
