@@ -16,6 +16,7 @@
 #include "llvm/ADT/SetVector.h"
 #include <map>
 #include <mutex>
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::obs;
@@ -852,16 +853,24 @@ static LogicalResult checkSharedPlan(const KernelSimulation &simulation) {
       arena = firstWorkgroup + index;
   if (!arena)
     return success();
+  // The arena's accesses by (phase, thread, order). The run's accesses are
+  // in thread order, each thread's in its own (BlockRun::getAccesses), in
+  // which its phases never fall: a stable count by phase orders them, where
+  // a comparison sort took 5% of a radix sort's obs-optimize.
   ArrayRef<Access> accesses = run.getAccesses();
-  SmallVector<uint32_t> order;
+  std::vector<uint32_t> startOfPhase(run.getBarriers().size() + 2, 0);
+  size_t arenaAccesses = 0;
+  for (const Access &access : accesses)
+    if (access.memory == *arena) {
+      ++startOfPhase[access.phase + 1];
+      ++arenaAccesses;
+    }
+  std::partial_sum(startOfPhase.begin(), startOfPhase.end(),
+                   startOfPhase.begin());
+  SmallVector<uint32_t> order(arenaAccesses);
   for (auto [index, access] : llvm::enumerate(accesses))
     if (access.memory == *arena)
-      order.push_back(index);
-  stableSort(order, [&](uint32_t a, uint32_t b) {
-    const Access &x = accesses[a], &y = accesses[b];
-    return std::tie(x.phase, x.thread, x.order) <
-           std::tie(y.phase, y.thread, y.order);
-  });
+      order[startOfPhase[access.phase]++] = index;
   uint64_t arenaBytes = run.getMemories()[*arena].bytes;
   LastWriters lastWriters;
   llvm::DenseMap<Operation *, SmallVector<ArenaView>> viewsOf;
