@@ -400,6 +400,10 @@ void SharedHazardSearch::judgeWide(ArrayRef<uint32_t> epoch) {
       wideCandidates[it->second] = {place, *candidate};
     return true;
   };
+  // The wide accesses met so far by op, phase, kind, places and warp.
+  llvm::DenseSet<
+      std::tuple<Operation *, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t>>
+      classes;
   for (uint32_t a : wide) {
     const PlaceAccess &access = records[a];
     uint32_t end = placeEnds[a];
@@ -407,8 +411,27 @@ void SharedHazardSearch::judgeWide(ArrayRef<uint32_t> epoch) {
     // places before it.
     uint32_t from =
         access.firstPlace > kWideSpan ? access.firstPlace - kWideSpan : 0;
+    // A wide access like an earlier one of its warp (one op, phase, kind and
+    // places) races with the groups of the other phases as that one does:
+    // there a barrier orders its warp, and nothing else of its thread
+    // counts. So its races there are that one's, partner for partner and
+    // place for place, and come after them in report order: none is kept.
+    // (A chain of stages that read at places from data, all in one epoch
+    // under a trial of warp scopes, paired every thread's read with every
+    // stage's group.)
+    bool likeAnEarlier =
+        !classes
+             .insert({accesses[access.index].op, access.phase,
+                      uint32_t(access.write) | uint32_t(access.atomic) << 1 |
+                          uint32_t(access.atomicKind) << 2,
+                      access.firstPlace, end,
+                      powerOfTwo ? access.thread >> warpShift
+                                 : access.thread / warpSize})
+             .second;
     for (const Group &group : groups) {
       if (!access.write && !group.write)
+        continue;
+      if (likeAnEarlier && group.phase != access.phase)
         continue;
       ArrayRef<uint32_t> byPlace = group.byPlace;
       size_t i = llvm::partition_point(
