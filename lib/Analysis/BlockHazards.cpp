@@ -116,6 +116,19 @@ private:
   /// Finds the races of the wide accesses among `epoch` (positions in
   /// `records`, in access order, of one epoch), into `wideCandidates`.
   void judgeWide(ArrayRef<uint32_t> epoch);
+  /// The narrow accesses of an epoch by op, phase and kind, each group by
+  /// first place (in access order within one): all of a group's races with
+  /// one wide access have one report key (but in one thread's own phase,
+  /// where order decides which comes first), so only the first needs
+  /// finding.
+  struct Group {
+    uint32_t phase;
+    bool write;
+    std::vector<uint32_t> byPlace;
+    /// The next position in `byPlace` of another warp than this one's.
+    std::vector<uint32_t> nextOtherWarp;
+  };
+  std::vector<Group> groupNarrow(ArrayRef<uint32_t> epoch) const;
   /// Adds `candidate` to the place's candidates, unless one of its report
   /// key comes first (by write, then partner, as they are reported): of
   /// each key only the first is ever reported, and a place read by every
@@ -319,38 +332,10 @@ SharedHazardSearch::judgePair(const PlaceAccess &write,
                    &accesses[second.index]};
 }
 
-void SharedHazardSearch::judgeWide(ArrayRef<uint32_t> epoch) {
-  // The narrow accesses by op, phase and kind, each group by first place
-  // (in access order within one): all of a group's races with one wide
-  // access have one report key (but in one thread's own phase, where
-  // order decides which comes first), so only the first needs finding.
-  struct Group {
-    uint32_t phase;
-    bool write;
-    std::vector<uint32_t> byPlace;
-    /// The next position in `byPlace` of another warp than this one's.
-    std::vector<uint32_t> nextOtherWarp;
-  };
+std::vector<SharedHazardSearch::Group>
+SharedHazardSearch::groupNarrow(ArrayRef<uint32_t> epoch) const {
   std::vector<Group> groups;
   llvm::DenseMap<std::tuple<uint32_t, uint32_t, uint32_t>, unsigned> groupOf;
-  SmallVector<uint32_t> wide;
-  // The wide writes by kind: plain ones (-1), and atomics by their kind,
-  // which commute with an atomic of their kind (a histogram's thousands of
-  // atomics at places from data are not paired with each other at all).
-  std::map<int, SmallVector<uint32_t>> wideWrites;
-  for (uint32_t position : epoch) {
-    if (!isWide(position))
-      continue;
-    wide.push_back(position);
-    const PlaceAccess &record = records[position];
-    if (record.write)
-      wideWrites[record.atomic ? int(record.atomicKind) : -1].push_back(
-          position);
-  }
-  // Nearly every epoch has no wide access: its narrow ones are not
-  // grouped at all.
-  if (wide.empty())
-    return;
   for (uint32_t position : epoch) {
     if (isWide(position))
       continue;
@@ -374,6 +359,29 @@ void SharedHazardSearch::judgeWide(ArrayRef<uint32_t> epoch) {
               ? group.nextOtherWarp[i + 1]
               : i + 1;
   }
+  return groups;
+}
+
+void SharedHazardSearch::judgeWide(ArrayRef<uint32_t> epoch) {
+  SmallVector<uint32_t> wide;
+  // The wide writes by kind: plain ones (-1), and atomics by their kind,
+  // which commute with an atomic of their kind (a histogram's thousands of
+  // atomics at places from data are not paired with each other at all).
+  std::map<int, SmallVector<uint32_t>> wideWrites;
+  for (uint32_t position : epoch) {
+    if (!isWide(position))
+      continue;
+    wide.push_back(position);
+    const PlaceAccess &record = records[position];
+    if (record.write)
+      wideWrites[record.atomic ? int(record.atomicKind) : -1].push_back(
+          position);
+  }
+  // Nearly every epoch has no wide access: its narrow ones are not
+  // grouped at all.
+  if (wide.empty())
+    return;
+  std::vector<Group> groups = groupNarrow(epoch);
   // The first race of each report key: by place, then write, then other.
   llvm::DenseMap<std::pair<unsigned, unsigned>, size_t> firstOfKey;
   // Judges wide access `a` with `b`, which overlaps it; returns whether
