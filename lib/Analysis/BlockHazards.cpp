@@ -419,11 +419,13 @@ void SharedHazardSearch::judgeWide(ArrayRef<uint32_t> epoch) {
     // places before it.
     uint32_t from =
         access.firstPlace > kWideSpan ? access.firstPlace - kWideSpan : 0;
-    // A wide access like an earlier one of its warp (one op, phase, kind and
-    // places) races with the groups of the other phases as that one does:
-    // there a barrier orders its warp, and nothing else of its thread
-    // counts. So its races there are that one's, partner for partner and
-    // place for place, and come after them in report order: none is kept.
+    // A wide access like an earlier one of its warp (one op, phase, kind,
+    // places, and whether its element is known, which a checked scatter's
+    // exemption reads) races with the groups of the other phases as that
+    // one does: there a barrier orders its warp, and nothing else of its
+    // thread counts. So its races there are that one's, partner for
+    // partner and place for place, and come after them in report order:
+    // none is kept.
     // (A chain of stages that read at places from data, all in one epoch
     // under a trial of warp scopes, paired every thread's read with every
     // stage's group.)
@@ -431,7 +433,8 @@ void SharedHazardSearch::judgeWide(ArrayRef<uint32_t> epoch) {
         !classes
              .insert({accesses[access.index].op, access.phase,
                       uint32_t(access.write) | uint32_t(access.atomic) << 1 |
-                          uint32_t(access.atomicKind) << 2,
+                          uint32_t(accesses[access.index].element >= 0) << 2 |
+                          uint32_t(access.atomicKind) << 3,
                       access.firstPlace, end,
                       powerOfTwo ? access.thread >> warpShift
                                  : access.thread / warpSize})

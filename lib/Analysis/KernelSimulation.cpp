@@ -803,6 +803,9 @@ public:
   /// last, and that view.
   std::optional<std::pair<uint64_t, Operation *>>
   findOther(uint64_t begin, uint64_t end, Operation *view) const {
+    // An access of no bytes (an array of no elements) reads nothing.
+    if (begin >= end)
+      return std::nullopt;
     auto it = runs.upper_bound(begin);
     if (it != runs.begin() && std::prev(it)->second.end > begin)
       --it;
