@@ -11,6 +11,7 @@
 #include "Obs/Support/ByteSpan.h"
 #include "Obs/Support/MemoryBytes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
@@ -114,4 +115,14 @@ Value obs::emitSpansApart(ImplicitLocOpBuilder &b, const ByteSpan &first,
       b, bothPlausible,
       arith::OrIOp::create(b, apart,
                            arith::OrIOp::create(b, first.empty, second.empty)));
+}
+
+void obs::emitAllocatedCheck(ImplicitLocOpBuilder &b, Value memref, Value empty,
+                             StringRef message) {
+  Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, memref);
+  Value given = arith::CmpIOp::create(b, arith::CmpIPredicate::ne, pointer,
+                                      arith::ConstantIndexOp::create(b, 0));
+  if (empty)
+    given = arith::OrIOp::create(b, given, empty);
+  cf::AssertOp::create(b, given, message);
 }

@@ -45,6 +45,15 @@ Value emitSpanWithin(ImplicitLocOpBuilder &b, const ByteSpan &inner,
 Value emitSpansApart(ImplicitLocOpBuilder &b, const ByteSpan &first,
                      const ByteSpan &second);
 
+/// Asserts, where `b` stands after an allocation of `memref` on the heap,
+/// that the machine gave its memory (its aligned pointer is not null),
+/// with `message` when it did not. `empty`, where given, is an i1 that
+/// exempts an allocation of no byte; without it the allocation holds some.
+/// (The allocation is lowered to malloc, which returns null for a size it
+/// cannot give, and the first store faulted.)
+void emitAllocatedCheck(ImplicitLocOpBuilder &b, Value memref, Value empty,
+                        StringRef message);
+
 } // namespace mlir::obs
 
 #endif // OBS_SUPPORT_BYTESPAN_H

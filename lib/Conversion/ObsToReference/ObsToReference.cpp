@@ -12,6 +12,7 @@
 #include "Obs/Dialect/Obs/ElementEmitter.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/Dialect/Obs/Storage.h"
+#include "Obs/Support/ByteSpan.h"
 #include "Obs/Support/MemoryBytes.h"
 #include "Obs/Support/RuntimeFunctions.h"
 #include "Obs/Support/SourceLocation.h"
@@ -20,7 +21,6 @@
 #include "ReferenceLowering.h"
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -49,15 +49,12 @@ Buffer ReferenceLowering::allocate(ArrType type, Location loc) {
     uint64_t bytes = getTotalBytes(memrefType);
     if (bytes == 0)
       continue;
-    Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(builder, loc,
-                                                                   allocation);
-    Value given = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
-                                        pointer, constant(loc, 0));
-    cf::AssertOp::create(builder, loc, given,
-                         describeLocation(loc) +
-                             ": the reference target could not allocate the " +
-                             std::to_string(bytes) + " bytes of an array of " +
-                             std::to_string(type.getNumLeaves()) + " elements");
+    ImplicitLocOpBuilder b(loc, builder);
+    emitAllocatedCheck(b, allocation, /*empty=*/nullptr,
+                       describeLocation(loc) +
+                           ": the reference target could not allocate the " +
+                           std::to_string(bytes) + " bytes of an array of " +
+                           std::to_string(type.getNumLeaves()) + " elements");
   }
   return buffer;
 }
