@@ -86,11 +86,11 @@ private:
     const Access *first, *second;
   };
 
-  bool sameWarp(unsigned a, unsigned b) const {
+  unsigned warpOf(unsigned thread) const {
     // A warp is a power of two threads (32): its index is a shift.
-    return powerOfTwo ? (a >> warpShift) == (b >> warpShift)
-                      : a / warpSize == b / warpSize;
+    return powerOfTwo ? thread >> warpShift : thread / warpSize;
   }
+  bool sameWarp(unsigned a, unsigned b) const { return warpOf(a) == warpOf(b); }
   /// Accesses with a block barrier between them are ordered: only those
   /// between the same two block barriers (of one epoch) can race.
   unsigned epochOf(const Access &access) const {
@@ -165,13 +165,6 @@ private:
   SmallVector<Candidate> candidates;
   /// The place's candidate of each report key, by position in `candidates`.
   llvm::DenseMap<std::pair<unsigned, unsigned>, uint32_t> candidateOfKey;
-  /// The last report key judgePair looked up in `reported`, and whether it
-  /// was there (`reported` grows only between places, where it is reset);
-  /// the last key addCandidate found, and its candidate.
-  mutable std::optional<std::pair<unsigned, unsigned>> lastLookedUp;
-  mutable bool lastWasReported = false;
-  std::optional<std::pair<unsigned, unsigned>> lastAdded;
-  uint32_t lastAddedAt = 0;
   /// The accesses of the memory being searched, and the place after the
   /// last each covers.
   std::vector<PlaceAccess> records;
@@ -221,7 +214,6 @@ bool SharedHazardSearch::judge(uint32_t place, ArrayRef<PlaceAccess> here,
   // make the work its size times the square of the accesses.
   candidates.clear();
   candidateOfKey.clear();
-  lastAdded.reset();
   for (size_t groupBegin = 0; groupBegin < here.size();) {
     unsigned epoch = here[groupBegin].epoch;
     size_t groupEnd = groupBegin + 1;
@@ -315,15 +307,8 @@ SharedHazardSearch::judgePair(const PlaceAccess &write,
   // A race reported at an earlier place is not reported again (one report
   // per pair of ops and phases): a wrong trial choice races at every
   // element, and refineSyncs asks for all the races.
-  std::pair<unsigned, unsigned> key =
-      reportKey(first.opBits, first.phase, second.opBits, second.phase);
-  // Consecutive pairs mostly share a key (one write and the accesses of one
-  // op and phase): the last answer is kept.
-  if (key != lastLookedUp) {
-    lastLookedUp = key;
-    lastWasReported = reported.contains(key);
-  }
-  if (lastWasReported)
+  if (reported.contains(
+          reportKey(first.opBits, first.phase, second.opBits, second.phase)))
     return std::nullopt;
   Hazard::Kind kind = first.write ? (second.write ? Hazard::WriteAfterWrite
                                                   : Hazard::ReadAfterWrite)
@@ -435,9 +420,7 @@ void SharedHazardSearch::judgeWide(ArrayRef<uint32_t> epoch) {
                       uint32_t(access.write) | uint32_t(access.atomic) << 1 |
                           uint32_t(accesses[access.index].element >= 0) << 2 |
                           uint32_t(access.atomicKind) << 3,
-                      access.firstPlace, end,
-                      powerOfTwo ? access.thread >> warpShift
-                                 : access.thread / warpSize})
+                      access.firstPlace, end, warpOf(access.thread)})
              .second;
     for (const Group &group : groups) {
       if (!access.write && !group.write)
@@ -495,18 +478,13 @@ void SharedHazardSearch::judgeWide(ArrayRef<uint32_t> epoch) {
 }
 
 void SharedHazardSearch::addCandidate(const Candidate &candidate) {
-  std::pair<unsigned, unsigned> key =
-      reportKey(*candidate.first, *candidate.second);
-  if (key != lastAdded) {
-    auto [it, inserted] = candidateOfKey.try_emplace(key, candidates.size());
-    lastAdded = key;
-    lastAddedAt = it->second;
-    if (inserted) {
-      candidates.push_back(candidate);
-      return;
-    }
+  auto [it, inserted] = candidateOfKey.try_emplace(
+      reportKey(*candidate.first, *candidate.second), candidates.size());
+  if (inserted) {
+    candidates.push_back(candidate);
+    return;
   }
-  Candidate &kept = candidates[lastAddedAt];
+  Candidate &kept = candidates[it->second];
   if (std::tie(candidate.write, candidate.other) <
       std::tie(kept.write, kept.other))
     kept = candidate;
@@ -521,7 +499,6 @@ bool SharedHazardSearch::reportCandidates() {
   for (const Candidate &candidate : candidates) {
     if (!reported.insert(reportKey(*candidate.first, *candidate.second)).second)
       continue;
-    lastLookedUp.reset();
     hazards.push_back({candidate.kind, *candidate.first, *candidate.second});
     if (hazards.size() >= limit)
       return true;

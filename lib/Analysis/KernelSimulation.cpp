@@ -909,6 +909,7 @@ static LogicalResult checkSharedPlan(const KernelSimulation &simulation) {
         write = &candidate;
         break;
       }
+    assert(write && "a byte some view wrote last has its write before");
     auto ownerLoc = [&](Operation *view) -> Location {
       if (auto owner = dyn_cast_if_present<LocationAttr>(
               ObsDialect::OwnerAttrHelper(func.getContext()).getAttr(view)))
@@ -922,7 +923,7 @@ static LogicalResult checkSharedPlan(const KernelSimulation &simulation) {
         << "') puts this array's buffer over another's that is in use at "
            "the same time: in thread "
         << access.thread << ", a read of byte " << byte
-        << " of the arena finds what thread " << (write ? write->thread : 0)
+        << " of the arena finds what thread " << write->thread
         << " wrote there for the other array; plan shared memory with "
            "obs-plan-shared";
     diag.attachNote(ownerLoc(writer)) << "the other array";
