@@ -93,6 +93,23 @@ private:
   LogicalResult visitIf(scf::IfOp ifOp, ArrayRef<Conjunction> path);
   LogicalResult visitFor(scf::ForOp loop, ArrayRef<Conjunction> path,
                          bool inBranch);
+  /// The greatest counter of a loop from `lower` to `upper` by `step`
+  /// whose trip count is not a constant: from the bounds' ranges, or
+  /// Bounds::kFar where they have none.
+  int64_t greatestCounter(const Symbolic &lower, const Symbolic &upper,
+                          int64_t step) const {
+    int64_t greatest = 0;
+    for (const Piece &from : lower.pieces)
+      for (const Piece &to : upper.pieces) {
+        Bounds span = rangeOf(to.expr - from.expr);
+        if (!span.isFinite())
+          return Bounds::kFar;
+        if (span.hi > 0)
+          greatest =
+              std::max(greatest, llvm::divideCeilSigned(span.hi, step) - 1);
+      }
+    return greatest;
+  }
   LogicalResult visitAccess(Operation &op, Value memref, ValueRange indices,
                             bool write, ArrayRef<Conjunction> path);
   LogicalResult visitView(memref::ViewOp view);
@@ -166,9 +183,18 @@ LogicalResult SymbolicProof::visitFor(scf::ForOp loop,
       stepValue.getSExtValue() <= 0)
     return undecided(loop, "a loop whose bounds the proof cannot express");
   int64_t step = stepValue.getSExtValue();
+  // An unsigned loop compares its bounds as unsigned: they mean what the
+  // signed ones do where neither is negative.
+  if (loop.getUnsignedCmp())
+    for (const Symbolic *bound : {&lower, &upper})
+      for (const Piece &piece : bound->pieces)
+        if (!isNonNegative(piece.expr, piece.conditions))
+          return undecided(loop, "an unsigned loop whose bounds may be "
+                                 "negative as signed integers");
   std::optional<int64_t> tripCount = getConstantTripCount(loop);
-  unsigned dim = addLoopCounter(tripCount ? std::max<int64_t>(0, *tripCount - 1)
-                                          : Bounds::kFar);
+  unsigned dim =
+      addLoopCounter(tripCount ? std::max<int64_t>(0, *tripCount - 1)
+                               : greatestCounter(lower, upper, step));
   AffineExpr counter = getAffineDimExpr(dim, context);
   // The counter k runs from 0 while lower + step * k < upper.
   Symbolic inductionVar;

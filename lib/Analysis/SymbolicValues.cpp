@@ -33,8 +33,9 @@ public:
 
   /// Adds `constraint`; false when it is not quasi-affine.
   bool add(const Constraint &constraint) {
+    overflowed = false;
     std::optional<Form> form = flatten(constraint.expr);
-    if (!form)
+    if (!form || overflowed)
       return false;
     rows.push_back({*form, constraint.equality});
     return true;
@@ -131,10 +132,15 @@ private:
       return std::nullopt;
     return form.back();
   }
-  Form sum(const Form &a, const Form &b, int64_t scaleB) const {
+  /// a + scaleB * b; an overflow of a coefficient makes the constraint
+  /// being flattened inexpressible.
+  Form sum(const Form &a, const Form &b, int64_t scaleB) {
     Form x = padded(a), y = padded(b), result(width());
-    for (size_t i = 0; i < x.size(); ++i)
-      result[i] = x[i] + scaleB * y[i];
+    for (size_t i = 0; i < x.size(); ++i) {
+      int64_t scaled;
+      overflowed |= llvm::MulOverflow(scaleB, y[i], scaled) ||
+                    llvm::AddOverflow(x[i], scaled, result[i]);
+    }
     return result;
   }
   /// Takes out each dim that only rows of its own bound (a thread or loop
@@ -269,6 +275,8 @@ private:
   /// whether the bounds of one crossed.
   SmallVector<int64_t> loneValue;
   bool infeasible = false;
+  /// Whether a coefficient of the constraint being flattened overflowed.
+  bool overflowed = false;
 };
 } // namespace
 
@@ -335,8 +343,10 @@ SmallVector<Conjunction> SymbolicValues::casesWhere(const Symbolic &condition,
                                                     bool truth) {
   SmallVector<Conjunction> cases;
   for (const Piece &piece : condition.pieces) {
+    // Data, and an expression (which no boolean should be), may be
+    // either.
     auto value = dyn_cast_if_present<AffineConstantExpr>(piece.expr);
-    if (!piece.expr || (value && (value.getValue() != 0) == truth))
+    if (!value || (value.getValue() != 0) == truth)
       cases.push_back(piece.conditions);
   }
   return cases;
@@ -686,20 +696,27 @@ Symbolic SymbolicValues::evaluate(Operation &op) {
   };
 
   bool isBoolean = type.isInteger(1);
+  unsigned width = getIntegerWidth(type);
   Symbolic result =
       llvm::TypeSwitch<Operation *, Symbolic>(&op)
           .Case<arith::AddIOp>([&](auto) {
-            return binary([](AffineExpr a, AffineExpr b) { return a + b; });
+            return truncated(
+                op, binary([](AffineExpr a, AffineExpr b) { return a + b; }),
+                width);
           })
           .Case<arith::SubIOp>([&](auto) {
-            return binary([](AffineExpr a, AffineExpr b) { return a - b; });
+            return truncated(
+                op, binary([](AffineExpr a, AffineExpr b) { return a - b; }),
+                width);
           })
           .Case<arith::MulIOp>([&](auto) {
-            return binary([](AffineExpr a, AffineExpr b) {
-              if (isa<AffineConstantExpr>(a) || isa<AffineConstantExpr>(b))
-                return a * b;
-              return AffineExpr();
-            });
+            return truncated(op, binary([](AffineExpr a, AffineExpr b) {
+                               if (isa<AffineConstantExpr>(a) ||
+                                   isa<AffineConstantExpr>(b))
+                                 return a * b;
+                               return AffineExpr();
+                             }),
+                             width);
           })
           .Case<arith::DivUIOp, arith::DivSIOp>([&](auto) {
             return byConstant(true, [&](AffineExpr x, int64_t d) {
@@ -721,15 +738,18 @@ Symbolic SymbolicValues::evaluate(Operation &op) {
           })
           .Case<arith::ShLIOp>([&](auto) -> Symbolic {
             std::optional<int64_t> shift = constantOperand(1);
-            if (!shift || *shift < 0 || *shift > 62)
+            if (!shift || *shift < 0 || *shift >= std::min(width, 63u))
               return evaluateCases(op);
-            return byConstant(false, [&](AffineExpr x, int64_t) {
-              return x * (int64_t(1) << *shift);
-            });
+            return truncated(op,
+                             byConstant(false,
+                                        [&](AffineExpr x, int64_t) {
+                                          return x * (int64_t(1) << *shift);
+                                        }),
+                             width);
           })
           .Case<arith::ShRUIOp, arith::ShRSIOp>([&](auto) -> Symbolic {
             std::optional<int64_t> shift = constantOperand(1);
-            if (!shift || *shift < 0 || *shift > 62)
+            if (!shift || *shift < 0 || *shift >= std::min(width, 63u))
               return evaluateCases(op);
             return byConstant(isa<arith::ShRUIOp>(op),
                               [&](AffineExpr x, int64_t) {
@@ -753,22 +773,70 @@ Symbolic SymbolicValues::evaluate(Operation &op) {
               [&](arith::SelectOp select) { return evaluateSelect(select); })
           .Case<arith::MinSIOp, arith::MinUIOp, arith::MaxSIOp, arith::MaxUIOp>(
               [&](auto) { return evaluateMinMax(op); })
-          .Case<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtUIOp>(
-              [&](auto) { return operand(0); })
-          .Case<arith::TruncIOp>([&](auto) -> Symbolic {
-            if (isBoolean)
-              return evaluateCases(op);
-            return operand(0);
-          })
-          .Case<arith::ExtSIOp>([&](arith::ExtSIOp extend) -> Symbolic {
-            if (!extend.getIn().getType().isInteger(1))
-              return operand(0);
-            // A true i1 extends to -1.
-            return combine(op, operand(0), constant(0),
-                           [](AffineExpr a, AffineExpr) { return -a; });
+          .Case<arith::IndexCastOp, arith::IndexCastUIOp, arith::TruncIOp,
+                arith::ExtUIOp, arith::ExtSIOp>([&](auto) -> Symbolic {
+            // A cast to fewer bits truncates; to more, extends.
+            unsigned from = getIntegerWidth(op.getOperand(0).getType());
+            if (width < from)
+              return truncated(op, operand(0), width);
+            if (isa<arith::IndexCastUIOp, arith::ExtUIOp>(op))
+              return zeroExtended(op, operand(0), from);
+            return signExtended(op, operand(0), from);
           })
           .Default([&](Operation *) { return evaluateCases(op); });
   return result;
+}
+
+Symbolic SymbolicValues::truncated(Operation &op, const Symbolic &value,
+                                   unsigned width) {
+  if (value.unsupported)
+    return value;
+  // Booleans are constants or data in every case.
+  if (width == 1)
+    return evaluateCases(op);
+  Symbolic result;
+  for (const Piece &piece : value.pieces) {
+    AffineExpr expr = piece.expr;
+    if (auto known = dyn_cast_if_present<AffineConstantExpr>(expr)) {
+      expr =
+          getAffineConstantExpr(wrapToWidth(width, known.getValue()), context);
+    } else if (expr && width >= 64) {
+      if (!rangeOf(expr).isFinite())
+        return unsupported(&op);
+    } else if (expr) {
+      int64_t half = int64_t(1) << (width - 1);
+      expr = modBy(expr + half, 2 * half) - half;
+    }
+    result.pieces.push_back({piece.conditions, expr});
+  }
+  return result;
+}
+
+Symbolic SymbolicValues::zeroExtended(Operation &op, const Symbolic &value,
+                                      unsigned width) {
+  if (value.unsupported || width >= 64)
+    return value;
+  Symbolic result;
+  for (const Piece &piece : value.pieces) {
+    AffineExpr expr = piece.expr;
+    if (auto known = dyn_cast_if_present<AffineConstantExpr>(expr))
+      expr = getAffineConstantExpr(
+          static_cast<int64_t>(detail::asUnsigned(known.getValue(), width)),
+          context);
+    else if (expr)
+      expr = modBy(expr, int64_t(1) << width);
+    result.pieces.push_back({piece.conditions, expr});
+  }
+  return result;
+}
+
+Symbolic SymbolicValues::signExtended(Operation &op, const Symbolic &value,
+                                      unsigned width) {
+  if (width != 1)
+    return value;
+  // A true i1 extends to -1.
+  return combine(op, value, constant(0),
+                 [](AffineExpr a, AffineExpr) { return -a; });
 }
 
 void SymbolicValues::addDomain(Conjunction &constraints, unsigned base) const {
@@ -780,6 +848,7 @@ void SymbolicValues::addDomain(Conjunction &constraints, unsigned base) const {
 }
 
 Bounds SymbolicValues::rangeOf(AffineExpr expr) const {
+  constexpr int64_t far = Bounds::kFar;
   if (auto constant = dyn_cast<AffineConstantExpr>(expr))
     return {Bounds::clamp(constant.getValue()),
             Bounds::clamp(constant.getValue())};
@@ -789,41 +858,57 @@ Bounds SymbolicValues::rangeOf(AffineExpr expr) const {
   }
   auto binary = cast<AffineBinaryOpExpr>(expr);
   Bounds lhs = rangeOf(binary.getLHS()), rhs = rangeOf(binary.getRHS());
+  // An infinite bound stays infinite; finite ones are computed wide and
+  // saturate.
   switch (binary.getKind()) {
   case AffineExprKind::Add:
-    return {Bounds::clamp(lhs.lo + rhs.lo), Bounds::clamp(lhs.hi + rhs.hi)};
+    return {lhs.lo <= -far || rhs.lo <= -far
+                ? -far
+                : Bounds::clamp(__int128(lhs.lo) + rhs.lo),
+            lhs.hi >= far || rhs.hi >= far
+                ? far
+                : Bounds::clamp(__int128(lhs.hi) + rhs.hi)};
   case AffineExprKind::Mul: {
     // Products are by constants: one side is a single value.
-    const Bounds &factor = rhs.lo == rhs.hi ? rhs : lhs;
-    const Bounds &other = rhs.lo == rhs.hi ? lhs : rhs;
-    if (factor.lo != factor.hi)
-      return {-Bounds::kFar, Bounds::kFar};
-    int64_t a = Bounds::clamp(other.lo * factor.lo);
-    int64_t b = Bounds::clamp(other.hi * factor.lo);
-    return {std::min(a, b), std::max(a, b)};
+    const Bounds &factor = rhs.isSingle() ? rhs : lhs;
+    const Bounds &other = rhs.isSingle() ? lhs : rhs;
+    if (!factor.isSingle())
+      return {-far, far};
+    int64_t c = factor.lo;
+    if (c == 0)
+      return {0, 0};
+    auto times = [&](int64_t bound, bool infinite, int64_t infinity) {
+      return infinite ? infinity : Bounds::clamp(__int128(bound) * c);
+    };
+    if (c > 0)
+      return {times(other.lo, other.lo <= -far, -far),
+              times(other.hi, other.hi >= far, far)};
+    return {times(other.hi, other.hi >= far, -far),
+            times(other.lo, other.lo <= -far, far)};
   }
   case AffineExprKind::FloorDiv:
   case AffineExprKind::CeilDiv: {
-    if (rhs.lo != rhs.hi || rhs.lo <= 0)
-      return {-Bounds::kFar, Bounds::kFar};
+    if (!rhs.isSingle() || rhs.lo <= 0)
+      return {-far, far};
     bool floor = binary.getKind() == AffineExprKind::FloorDiv;
     auto divide = [&](int64_t value) {
       return floor ? llvm::divideFloorSigned(value, rhs.lo)
                    : llvm::divideCeilSigned(value, rhs.lo);
     };
-    return {divide(lhs.lo), divide(lhs.hi)};
+    return {lhs.lo <= -far ? -far : divide(lhs.lo),
+            lhs.hi >= far ? far : divide(lhs.hi)};
   }
   case AffineExprKind::Mod:
-    if (rhs.lo != rhs.hi || rhs.lo <= 0)
-      return {-Bounds::kFar, Bounds::kFar};
+    if (!rhs.isSingle() || rhs.lo <= 0)
+      return {-far, far};
     // Within one period the value is the dividend's own offset.
-    if (llvm::divideFloorSigned(lhs.lo, rhs.lo) ==
-        llvm::divideFloorSigned(lhs.hi, rhs.lo))
+    if (lhs.isFinite() && llvm::divideFloorSigned(lhs.lo, rhs.lo) ==
+                              llvm::divideFloorSigned(lhs.hi, rhs.lo))
       return {lhs.lo - llvm::divideFloorSigned(lhs.lo, rhs.lo) * rhs.lo,
               lhs.hi - llvm::divideFloorSigned(lhs.hi, rhs.lo) * rhs.lo};
     return {0, rhs.lo - 1};
   default:
-    return {-Bounds::kFar, Bounds::kFar};
+    return {-far, far};
   }
 }
 
@@ -871,8 +956,8 @@ AffineExpr SymbolicValues::floorDivBy(AffineExpr expr, int64_t divisor) const {
   // a constant, and one of a remainder by a multiple is a remainder
   // ((x mod 4096) floordiv 2048 is (x floordiv 2048) mod 2).
   Bounds bounds = rangeOf(expr);
-  if (llvm::divideFloorSigned(bounds.lo, divisor) ==
-      llvm::divideFloorSigned(bounds.hi, divisor))
+  if (bounds.isFinite() && llvm::divideFloorSigned(bounds.lo, divisor) ==
+                               llvm::divideFloorSigned(bounds.hi, divisor))
     return getAffineConstantExpr(llvm::divideFloorSigned(bounds.lo, divisor),
                                  context);
   return expr.floorDiv(divisor);
@@ -882,8 +967,8 @@ AffineExpr SymbolicValues::modBy(AffineExpr expr, int64_t modulus) const {
   // A value the bounds keep within one period is its own remainder, and a
   // remainder by a multiple of the modulus leaves the same remainder.
   Bounds bounds = rangeOf(expr);
-  if (llvm::divideFloorSigned(bounds.lo, modulus) ==
-      llvm::divideFloorSigned(bounds.hi, modulus))
+  if (bounds.isFinite() && llvm::divideFloorSigned(bounds.lo, modulus) ==
+                               llvm::divideFloorSigned(bounds.hi, modulus))
     return expr - llvm::divideFloorSigned(bounds.lo, modulus) * modulus;
   if (auto mod = dyn_cast<AffineBinaryOpExpr>(expr);
       mod && mod.getKind() == AffineExprKind::Mod)

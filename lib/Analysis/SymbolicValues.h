@@ -16,6 +16,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/AffineExpr.h"
 #include "llvm/ADT/SmallVector.h"
+#include <algorithm>
 #include <optional>
 #include <unordered_map>
 
@@ -72,17 +73,25 @@ inline std::optional<Conjunction> conjoin(ArrayRef<Constraint> a,
   return both;
 }
 
-/// The least and greatest values an expression takes, saturated far
-/// beyond any index: a cheap test that spares a Presburger set where the
-/// bounds alone decide (a place in another buffer, a value that is never
-/// negative).
+/// The least and greatest values an expression takes: a cheap test that
+/// spares a Presburger set where the bounds alone decide (a place in
+/// another buffer, a value that is never negative). A bound at or past
+/// kFar is no bound: `hi == kFar` is +infinity and `lo == -kFar` is
+/// -infinity, while a finite range's values fit 63 bits, so that no
+/// 64-bit arithmetic on them wraps. (Bounds that saturated at 2^40 and
+/// then took part in sums and products passed for finite ones: `t * 2^41`
+/// seemed to lie in [0, 2^40], and its quotient by 2^41 to be 0.)
 struct Bounds {
-  static constexpr int64_t kFar = int64_t(1) << 40;
+  static constexpr int64_t kFar = int64_t(1) << 62;
   int64_t lo, hi;
 
-  static int64_t clamp(int64_t value) {
-    return std::max(-kFar, std::min(kFar, value));
+  static int64_t clamp(__int128 value) {
+    return static_cast<int64_t>(
+        std::max<__int128>(-kFar, std::min<__int128>(kFar, value)));
   }
+  bool isFinite() const { return -kFar < lo && hi < kFar; }
+  /// Whether the range is one known value.
+  bool isSingle() const { return lo == hi && isFinite(); }
   bool isBelow(const Bounds &other) const { return hi < other.lo; }
 };
 
@@ -155,6 +164,9 @@ public:
   static constexpr unsigned kMaxLocals = 12;
 
 protected:
+  /// Whether `expr` is non-negative wherever `conditions` hold: what an
+  /// unsigned op's meaning over the integers needs.
+  bool isNonNegative(AffineExpr expr, ArrayRef<Constraint> conditions);
   /// `combine` applied piece by piece to `a` and `b` (data where either
   /// is); a null result from `combine` leaves `op` unexpressed.
   Symbolic
@@ -184,9 +196,18 @@ private:
   Symbolic evaluateCases(Operation &op);
   Symbolic evaluateMinMax(Operation &op);
   Symbolic evaluateBits(Operation &op, const Symbolic &value, uint64_t mask);
-  /// Whether `expr` is non-negative wherever `conditions` hold: what an
-  /// unsigned op's meaning over the integers needs.
-  bool isNonNegative(AffineExpr expr, ArrayRef<Constraint> conditions);
+  /// `value` as the `width`-bit integer the simulation keeps
+  /// (wrapToWidth): an expression e is ((e + 2^(w-1)) mod 2^w) - 2^(w-1),
+  /// which the bounds reduce to e where it fits. At 64 bits, where the
+  /// wrap has no quasi-affine form, an expression the bounds do not keep
+  /// within 63 bits leaves `op` unexpressed. What the symbolic values
+  /// compute is the integers' arithmetic; the program's is modular.
+  Symbolic truncated(Operation &op, const Symbolic &value, unsigned width);
+  /// `value`, a `width`-bit integer, zero-extended: e mod 2^w.
+  Symbolic zeroExtended(Operation &op, const Symbolic &value, unsigned width);
+  /// `value`, a `width`-bit integer, sign-extended: itself, but for an i1,
+  /// whose true is 1 as kept and -1 extended.
+  Symbolic signExtended(Operation &op, const Symbolic &value, unsigned width);
 
   /// Each value's meaning, by its opaque pointer: a node map, so that a
   /// reference to one stays valid while others are added.

@@ -239,3 +239,160 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Integers wrap at their width: the symbolic values are the integers'
+// arithmetic, the program's is modular (found by a cross-check hunt,
+// where the engine took every cast and narrow sum to be the identity).
+
+gpu.module @m {
+  // i8's truncation keeps t mod 256: threads t and t + 256 store to one
+  // place.
+  // expected-remark @+1 {{symbolic: 1 races, agrees}}
+  gpu.func @truncation_wraps(%out: memref<512xi32>) workgroup(%buf: memref<512xi32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 512, 1, 1>} {
+    %t = gpu.thread_id x
+    %v = arith.index_cast %t : index to i32
+    %b = arith.trunci %v : i32 to i8
+    %u = arith.extui %b : i8 to i32
+    %p = arith.index_cast %u : i32 to index
+    memref.store %v, %buf[%p] : memref<512xi32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // For t < 256, sext(trunc(t + 128)) + 128 is t again: every thread its
+  // own place, where the integers' arithmetic put t + 256.
+  // expected-remark @+1 {{symbolic: 0 races, agrees}}
+  gpu.func @narrow_round_trip(%out: memref<512xi32>) workgroup(%buf: memref<512xi32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %t = gpu.thread_id x
+    %c128 = arith.constant 128 : i32
+    %v = arith.index_cast %t : index to i32
+    %a = arith.addi %v, %c128 : i32
+    %b = arith.trunci %a : i32 to i8
+    %e = arith.extsi %b : i8 to i32
+    %r = arith.addi %e, %c128 : i32
+    %p = arith.index_cast %r : i32 to index
+    memref.store %v, %buf[%p] : memref<512xi32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // An i8 sum that overflows: t + 100 wraps past 127 (thread 28's is
+  // -128), and an unsigned remainder of a value that may be negative has
+  // no meaning over the integers: it is left unexpressed.
+  gpu.func @narrow_sum_wraps(%out: memref<64xi32>) workgroup(%buf: memref<64xi32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %t = gpu.thread_id x
+    %c100 = arith.constant 100 : i8
+    %c64 = arith.constant 64 : i8
+    %v = arith.index_cast %t : index to i8
+    %a = arith.addi %v, %c100 : i8
+    // expected-remark @+1 {{symbolic: undecided}}
+    %r = arith.remui %a, %c64 : i8
+    %p = arith.index_castui %r : i8 to index
+    %w = arith.index_cast %t : index to i32
+    memref.store %w, %buf[%p] : memref<64xi32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // An index cast to i1 keeps the low bit: odd threads store to place 1,
+  // even ones to 0. A boolean is a constant or data in every case, and a
+  // cast of an expression to one is left unexpressed.
+  gpu.func @cast_to_i1(%out: memref<64xi32>) workgroup(%buf: memref<64xi32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %t = gpu.thread_id x
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    // expected-remark @+1 {{symbolic: undecided}}
+    %odd = arith.index_cast %t : index to i1
+    %p = arith.select %odd, %c1, %c0 : index
+    %v = arith.index_cast %t : index to i32
+    memref.store %v, %buf[%p] : memref<64xi32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // Bounds past 2^40 are bounds still: t * 2^41 lies in [0, 63 * 2^41],
+  // and its remainder by 2^41 is 0 for every thread, so all store to one
+  // place (the bounds saturated at 2^40 made the remainder t * 2^41).
+  // expected-remark @+1 {{symbolic: 1 races, agrees}}
+  gpu.func @far_remainder(%out: memref<64xi32>) workgroup(%buf: memref<64xi32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %t = gpu.thread_id x
+    %big = arith.constant 2199023255552 : index
+    %m = arith.muli %t, %big : index
+    %p = arith.remui %m, %big : index
+    %v = arith.index_cast %t : index to i32
+    memref.store %v, %buf[%p] : memref<64xi32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // (t * 2^41) >> 41 is t: each thread its own place (the saturated bounds
+  // made the quotient 0 for every thread).
+  // expected-remark @+1 {{symbolic: 0 races, agrees}}
+  gpu.func @far_quotient(%out: memref<64xi32>) workgroup(%buf: memref<64xi32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %t = gpu.thread_id x
+    %big = arith.constant 2199023255552 : index
+    %c41 = arith.constant 41 : index
+    %m = arith.muli %t, %big : index
+    %p = arith.shrui %m, %c41 : index
+    %v = arith.index_cast %t : index to i32
+    memref.store %v, %buf[%p] : memref<64xi32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // 64-bit arithmetic past 63 bits may wrap, which has no quasi-affine
+  // form: t * 2^56 fits, t * 2^56 * 32 is t * 2^61, which wraps from
+  // thread 4 on.
+  gpu.func @wraps_at_64(%out: memref<64xi32>) workgroup(%buf: memref<64xi32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %t = gpu.thread_id x
+    %big = arith.constant 72057594037927936 : index
+    %c32 = arith.constant 32 : index
+    %m = arith.muli %t, %big : index
+    // expected-remark @+1 {{symbolic: undecided}}
+    %p = arith.muli %m, %c32 : index
+    %v = arith.index_cast %t : index to i32
+    memref.store %v, %buf[%p] : memref<64xi32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // An unsigned i8 loop from 0 to 200 by 100 runs twice (200 is -56 as a
+  // signed i8, which would run it never): every thread stores to place 0
+  // in it. Bounds negative as signed integers are not followed.
+  gpu.func @unsigned_loop(%out: memref<64xi32>) workgroup(%buf: memref<64xi32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %t = gpu.thread_id x
+    %lo = arith.constant 0 : i8
+    %hi = arith.constant 200 : i8
+    %st = arith.constant 100 : i8
+    %v = arith.index_cast %t : index to i32
+    // expected-remark @+1 {{symbolic: undecided: an unsigned loop whose bounds may be negative}}
+    scf.for unsigned %k = %lo to %hi step %st : i8 {
+      %c0 = arith.constant 0 : index
+      memref.store %v, %buf[%c0] : memref<64xi32, #gpu.address_space<workgroup>>
+    }
+    gpu.return
+  }
+}
