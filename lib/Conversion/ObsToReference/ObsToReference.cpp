@@ -480,13 +480,14 @@ SmallVector<Type> ReferenceLowering::blockFunctionTypes(
   SmallVector<Type> blockTypes(argumentTypes);
   for (unsigned index = 0, e = kernel.getResultTypes().size(); index < e;
        ++index)
-    if (ScatterOp scatter = kernel.getGlobalScatter(index))
-      blockTypes[bufferOfResult(kernel, operandArrays, index)] =
-          anyViewMemRefType(scatter.getType().getElementType());
+    if (kernel.getGlobalScatter(index)) {
+      Type &type = blockTypes[bufferOfResult(kernel, operandArrays, index)];
+      type = anyViewMemRefType(cast<MemRefType>(type));
+    }
   for (auto [buffer, operand] : llvm::enumerate(operandArrays))
     if (operand.whole && operand.array < kernel.getNumArguments())
-      blockTypes[buffer] = anyViewMemRefType(
-          cast<MemRefType>(blockTypes[buffer]).getElementType());
+      blockTypes[buffer] =
+          anyViewMemRefType(cast<MemRefType>(blockTypes[buffer]));
   blockTypes.append(checkedResults.size(),
                     wholeMemRefType(builder.getI1Type()));
   return blockTypes;

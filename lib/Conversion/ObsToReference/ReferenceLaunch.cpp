@@ -38,11 +38,13 @@ MemRefType mlir::obs::reference::wholeMemRefType(Type element) {
   return MemRefType::get({ShapedType::kDynamic}, element);
 }
 
-MemRefType mlir::obs::reference::anyViewMemRefType(Type element) {
-  return MemRefType::get({ShapedType::kDynamic}, element,
-                         StridedLayoutAttr::get(element.getContext(),
-                                                ShapedType::kDynamic,
-                                                {ShapedType::kDynamic}));
+MemRefType mlir::obs::reference::anyViewMemRefType(MemRefType like) {
+  SmallVector<int64_t> shape(like.getShape());
+  shape.front() = ShapedType::kDynamic;
+  SmallVector<int64_t> strides(shape.size(), ShapedType::kDynamic);
+  return MemRefType::get(
+      shape, like.getElementType(),
+      StridedLayoutAttr::get(like.getContext(), ShapedType::kDynamic, strides));
 }
 
 Value mlir::obs::reference::allocateWrittenTable(OpBuilder &builder,
@@ -155,8 +157,7 @@ static void buildBlockLoop(OpBuilder &builder, Location loc, KernelOp kernel,
     // A global scatter's memref is the launch's own, whole.
     if (operandArrays[index].whole) {
       locals.push_back(memref::CastOp::create(
-          builder, loc, anyViewMemRefType(type.getElementType()),
-          grids[index]));
+          builder, loc, anyViewMemRefType(type), grids[index]));
       continue;
     }
     Value local = memref::AllocOp::create(builder, loc, type);

@@ -28,13 +28,15 @@ bool needsBlockFunction(KernelOp kernel);
 /// length), or a table of its places.
 MemRefType wholeMemRefType(Type element);
 
-/// A 1-D memref of `element` with any offset and stride: how a kernel's
-/// function takes what it reads or scatters to whole (an `obs.global`
-/// argument, a global scatter's result), the launch's view as it is. A
-/// cast to `wholeMemRefType` took a view at a run-time offset to start at
-/// its allocation's (ref read elements 0 to 3 of a view at 3), and one at
-/// a static offset did not verify.
-MemRefType anyViewMemRefType(Type element);
+/// A memref of `like`'s element type and rank, of any length, with any
+/// offset and strides (its inner sizes `like`'s): how a kernel's function
+/// takes what it reads or scatters to whole (an `obs.global` argument, a
+/// global scatter's result), the launch's view as it is. A cast to
+/// `wholeMemRefType` took a view at a run-time offset to start at its
+/// allocation's (ref read elements 0 to 3 of a view at 3), and one at a
+/// static offset did not verify; a 1-D type for a global of rows could
+/// not take the launch's 2-D memref at all.
+MemRefType anyViewMemRefType(MemRefType like);
 
 /// Allocates a zeroed table of `length` written flags.
 Value allocateWrittenTable(OpBuilder &builder, Location loc, Value length);

@@ -114,3 +114,48 @@ func.func @gather_sixteen(%at: memref<?xi32>, %table: memref<?xi32>, %out: memre
   obs.launch @gather_sixteen_tile grid(%tiles) ins(%table, %at : memref<?xi32>, memref<?xi32>) outs(%out : memref<?xi32>)
   return
 }
+
+// A global argument of rows (2-D): each block of 4 rows sums every row
+// with its neighbours above and below (clamped at the grid's edges), for
+// any number of rows.
+obs.kernel @vertical_sums(%u: !obs.arr<100000 x !obs.arr<5 x i32>> {obs.global, obs.absent = 0 : i32}) -> !obs.arr<4 x !obs.arr<5 x i32>> attributes {threads = 20} {
+  %o = obs.generate : !obs.arr<4 x !obs.arr<5 x i32>> {
+  ^bb0(%i: index):
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %b = obs.block_id
+    %first = arith.muli %b, %c4 : index
+    %row = arith.addi %first, %i : index
+    %n = obs.extent %u : !obs.arr<100000 x !obs.arr<5 x i32>>
+    %last = arith.subi %n, %c1 : index
+    %top = arith.cmpi eq, %row, %c0 : index
+    %above0 = arith.subi %row, %c1 : index
+    %above = arith.select %top, %c0, %above0 : index
+    %below0 = arith.addi %row, %c1 : index
+    %bottom = arith.cmpi uge, %below0, %n : index
+    %below = arith.select %bottom, %last, %below0 : index
+    %up = obs.index %u[%above] : !obs.arr<100000 x !obs.arr<5 x i32>>
+    %mid = obs.index %u[%row] : !obs.arr<100000 x !obs.arr<5 x i32>>
+    %dn = obs.index %u[%below] : !obs.arr<100000 x !obs.arr<5 x i32>>
+    %sums = obs.generate : !obs.arr<5 x i32> {
+    ^bb0(%j: index):
+      %a = obs.index %up[%j] : !obs.arr<5 x i32>
+      %m = obs.index %mid[%j] : !obs.arr<5 x i32>
+      %d = obs.index %dn[%j] : !obs.arr<5 x i32>
+      %s = arith.addi %a, %m : i32
+      %t = arith.addi %s, %d : i32
+      obs.yield %t : i32
+    }
+    obs.yield %sums : !obs.arr<5 x i32>
+  }
+  obs.return %o : !obs.arr<4 x !obs.arr<5 x i32>>
+}
+func.func @sum_rows(%u: memref<?x5xi32>, %out: memref<?x5xi32>) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %n = memref.dim %u, %c0 : memref<?x5xi32>
+  %g = arith.ceildivui %n, %c4 : index
+  obs.launch @vertical_sums grid(%g) ins(%u : memref<?x5xi32>) outs(%out : memref<?x5xi32>)
+  return
+}
