@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BenchReport.h"
+#include "EntrySignature.h"
 #include "NetworkPicture.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/Dialect/Obs/Storage.h"
@@ -64,7 +65,8 @@ static cl::opt<std::string> entryName(
     cl::desc("A host func.func over memrefs to run instead of a kernel; it "
              "runs kernels with obs.launch. --input fills its first "
              "arguments, in order; the arguments after them start as zeros "
-             "and are printed (or written) after the run"),
+             "and are printed (or written) after the run. An entry whose "
+             "every argument is an input works in place: all are printed"),
     cl::value_desc("name"), cl::cat(runCategory));
 
 static cl::opt<std::string> targetName(
@@ -592,10 +594,17 @@ void printPlan(ModuleOp module, obs::CompileOptions options, obs::Job &job) {
   llvm::outs() << "\n";
 }
 
+/// The first array of `job` printed after the run: the first after the
+/// inputs, or the first of all for an entry that takes only inputs, which
+/// works in place (and printed nothing, its --output left unwritten).
+unsigned firstPrinted(const obs::Job &job) {
+  return job.numInputs == job.arrays.size() ? 0 : job.numInputs;
+}
+
 /// Fails, naming the first difference, unless `job` and `reference` hold the
-/// same results.
+/// same printed arrays.
 void compareWithReference(obs::Job &job, obs::Job &reference) {
-  for (unsigned a = job.numInputs; a < job.arrays.size(); ++a) {
+  for (unsigned a = firstPrinted(job); a < job.arrays.size(); ++a) {
     HostArray &mine = job.arrays[a], &theirs = reference.arrays[a];
     for (uint64_t k = 0; k < mine.getNumScalars(); ++k) {
       Number x = mine.get(k), y = theirs.get(k);
@@ -615,7 +624,7 @@ void compareWithReference(obs::Job &job, obs::Job &reference) {
       show(l, x);
       show(r, y);
       fail(targetName + " and ref differ: result " +
-           llvm::Twine(a - job.numInputs) + ", number " + llvm::Twine(k) +
+           llvm::Twine(a - firstPrinted(job)) + ", number " + llvm::Twine(k) +
            " is " + left + " on " + targetName + " but " + right + " on ref");
     }
   }
@@ -782,15 +791,10 @@ obs::Job describeEntryJob(ModuleOp module, bool needsData) {
     fail("@" + entryName + " takes " + llvm::Twine(entry.getNumArguments()) +
          " memrefs, but " + llvm::Twine(inputs.size()) + " --input were given");
   obs::Job job;
+  if (failed(obs_run::verifyEntrySignature(entry)))
+    failCompilation("@" + entryName + " cannot be run");
   for (auto [index, type] : llvm::enumerate(entry.getArgumentTypes())) {
-    auto memref = dyn_cast<MemRefType>(type);
-    if (!memref || memref.getRank() == 0 ||
-        llvm::any_of(memref.getShape().drop_front(), ShapedType::isDynamic) ||
-        !memref.getLayout().isIdentity() ||
-        !obs::isScalarElementType(memref.getElementType()))
-      fail("@" + entryName +
-           " must take memrefs of scalar elements, static sizes but for "
-           "the outermost, and no layout");
+    auto memref = cast<MemRefType>(type);
     // Emitting IR needs no data: no array is made (a static memref of
     // 2^30 i64 took 8 GiB for --emit=ptx).
     if (!needsData)
@@ -807,10 +811,6 @@ obs::Job describeEntryJob(ModuleOp module, bool needsData) {
            " elements, more than the 2147483647 a memref of dynamic size "
            "may hold");
   }
-  if (entry.getNumResults())
-    fail("@" + entryName +
-         " must return nothing: its results are the "
-         "memrefs it writes");
   job.symbol = entryName;
   keepOnlyReachable(module, entry);
   job.numInputs = inputs.size();
@@ -866,9 +866,9 @@ void emit(ModuleOp module, const obs::Target &target,
 
 /// Prints `job`'s results, or writes them to --output.
 void writeResults(obs::Job &job) {
-  unsigned numResults = job.arrays.size() - job.numInputs;
+  unsigned numResults = job.arrays.size() - firstPrinted(job);
   for (unsigned index = 0; index < numResults; ++index) {
-    HostArray &result = job.arrays[job.numInputs + index];
+    HostArray &result = job.arrays[firstPrinted(job) + index];
     if (outputFile.empty()) {
       result.print(llvm::outs());
       llvm::outs() << "\n";

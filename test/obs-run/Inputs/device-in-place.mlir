@@ -22,6 +22,18 @@ func.func @map_in_place(%a: memref<?xi32>, %out: memref<?xi32>) {
   return
 }
 
+// The same map with no output of its own: obs-run prints the argument it
+// works in place on (it printed nothing, and wrote no --output).
+func.func @triple(%a: memref<?xi32>) {
+  obs.device_map ins(%a : memref<?xi32>) outs(%a : memref<?xi32>) {
+  ^bb0(%x: i32):
+    %c = arith.constant 3 : i32
+    %s = arith.muli %x, %c : i32
+    obs.yield %s : i32
+  }
+  return
+}
+
 // The sum of %a into its own first element (a view of it), then copied
 // out.
 func.func @reduce_in_place(%a: memref<?xi32>, %out: memref<?xi32>) {
