@@ -72,16 +72,29 @@ FailureOr<func::FuncOp> mlir::obs::getScatterCollisionReport(Operation *op) {
   Type i64 = IntegerType::get(op->getContext(), 64);
   return getOrDeclareRuntimeFunction(
       SymbolTable::getNearestSymbolTable(op), kScatterCollisionFunction,
-      FunctionType::get(op->getContext(), {i64, i64}, {}));
+      FunctionType::get(op->getContext(), {i64, i64, i64, i64}, {}));
 }
 
-/// A call of `report` with `indices`, each an index, passed as i64s.
+/// A call of `report` with `indices`, each an index, passed as i64s, then
+/// the line and column of `loc`'s first file location (0 and 0 without
+/// one): a report the run makes names the op, as the compiler's errors do.
 static void emitReportCall(OpBuilder &builder, Location loc,
                            func::FuncOp report, ValueRange indices) {
   SmallVector<Value> arguments;
   for (Value index : indices)
     arguments.push_back(
         arith::IndexCastOp::create(builder, loc, builder.getI64Type(), index));
+  int64_t line = 0, column = 0;
+  loc->walk([&](Location inner) {
+    auto file = dyn_cast<FileLineColLoc>(inner);
+    if (!file)
+      return WalkResult::advance();
+    line = file.getLine();
+    column = file.getColumn();
+    return WalkResult::interrupt();
+  });
+  for (int64_t value : {line, column})
+    arguments.push_back(arith::ConstantIntOp::create(builder, loc, value, 64));
   func::CallOp::create(builder, loc, report, arguments);
 }
 
@@ -95,7 +108,7 @@ FailureOr<func::FuncOp> mlir::obs::getIndexOutsideReport(Operation *op) {
   Type i64 = IntegerType::get(op->getContext(), 64);
   return getOrDeclareRuntimeFunction(
       SymbolTable::getNearestSymbolTable(op), kIndexOutsideFunction,
-      FunctionType::get(op->getContext(), {i64, i64, i64}, {}));
+      FunctionType::get(op->getContext(), {i64, i64, i64, i64, i64}, {}));
 }
 
 void mlir::obs::emitIndexOutsideReport(OpBuilder &builder, Location loc,

@@ -147,7 +147,7 @@ std::map<std::string, std::string> writtenProperties(ModuleOp module) {
 /// generated scatters write permutations, so any is a failure.
 std::optional<std::pair<int64_t, int64_t>> scatterCollision;
 
-void obsFuzzScatterCollision(int64_t block, int64_t place) {
+void obsFuzzScatterCollision(int64_t block, int64_t place, int64_t, int64_t) {
   if (!scatterCollision)
     scatterCollision = {block, place};
 }
@@ -156,7 +156,8 @@ void obsFuzzScatterCollision(int64_t block, int64_t place) {
 /// index and length (Obs/Support/RuntimeFunctions.h).
 std::optional<std::pair<int64_t, int64_t>> indexOutside;
 
-void obsFuzzIndexOutside(int64_t, int64_t index, int64_t length) {
+void obsFuzzIndexOutside(int64_t, int64_t index, int64_t length, int64_t,
+                         int64_t) {
   if (!indexOutside)
     indexOutside = {index, length};
 }

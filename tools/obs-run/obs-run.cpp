@@ -291,7 +291,6 @@ Progress &getProgress() {
   getProgress().write("obs-run: " + message + "\n");
   exit(1);
 }
-
 namespace {
 
 /// How many errors OneLineDiagnostics has printed: a compilation that
@@ -936,10 +935,11 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   obs::registerAllDialects(registry);
   MLIRContext context(registry);
-  // obs-run describes every array with obs types, even for a file that has
-  // no obs ops.
+  // obs-run describes every array with obs types, even for a file without
+  // obs ops; the run's reports name its ops' places, as errors do.
   context.loadDialect<obs::ObsDialect>();
   OneLineDiagnostics diagnostics(context);
+  obs_run::setReportedFile(inputFile);
   // The report prints as the manager goes, after the results.
   DefaultTimingManager timingManager;
   timingManager.setEnabled(timePhases);

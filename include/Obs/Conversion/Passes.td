@@ -105,9 +105,11 @@ def ConvertObsToGPU : Pass<"convert-obs-to-gpu", "::mlir::ModuleOp"> {
            "Check as the kernels run what the proof leaves to run time "
            "(what depends on data), the cpu target's code: each obs.scatter "
            "without a combine counts the writes of each place and reports a "
-           "second one through @obs_scatter_collision(block, place), and "
+           "second one through @obs_scatter_collision(block, place, line, "
+           "column), and "
            "each place an obs.index reads outside its array is reported "
-           "through @obs_index_outside(block, index, length)">
+           "through @obs_index_outside(block, index, length, line, column), "
+           "line and column being the op's place in the source">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",

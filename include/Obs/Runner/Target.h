@@ -60,8 +60,10 @@ struct Job {
 /// decides what a report means (obs-run stops, obs-fuzz records it). A
 /// report left null is not linked, and code that calls it fails to load.
 struct RuntimeReports {
-  void (*scatterCollision)(int64_t block, int64_t place) = nullptr;
-  void (*indexOutside)(int64_t block, int64_t index, int64_t length) = nullptr;
+  void (*scatterCollision)(int64_t block, int64_t place, int64_t line,
+                           int64_t column) = nullptr;
+  void (*indexOutside)(int64_t block, int64_t index, int64_t length,
+                       int64_t line, int64_t column) = nullptr;
   void (*argumentContract)(int64_t first, int64_t second) = nullptr;
   /// The cuda target's first failed driver call, as one line, where host
   /// code next waits for the device (obsCudaSetFailureHandler): host code

@@ -30,14 +30,18 @@ namespace mlir::obs {
 /// bytes it reads and writes.
 constexpr llvm::StringLiteral kRecordLaunchFunction = "obs_record_launch";
 
-/// `void obs_scatter_collision(i64 block, i64 place)`: a scatter without a
-/// combine wrote `place` of its result a second time, in block `block`.
+/// `void obs_scatter_collision(i64 block, i64 place, i64 line, i64 column)`:
+/// a scatter without a combine wrote `place` of its result a second time,
+/// in block `block`; the scatter is at `line` and `column` of its source
+/// (0 and 0 where it has none).
 constexpr llvm::StringLiteral kScatterCollisionFunction =
     "obs_scatter_collision";
 
-/// `void obs_index_outside(i64 block, i64 index, i64 length)`: an obs.index
-/// read index `index` of an array of `length` elements, in block `block`
-/// (-1: the code does not know its block).
+/// `void obs_index_outside(i64 block, i64 index, i64 length, i64 line,
+/// i64 column)`: an obs.index read index `index` of an array of `length`
+/// elements, in block `block` (-1: the code does not know its block); the
+/// obs.index is at `line` and `column` of its source (0 and 0 where it has
+/// none).
 constexpr llvm::StringLiteral kIndexOutsideFunction = "obs_index_outside";
 
 /// `void obs_argument_contract(i64 first, i64 second)`: called as a host
@@ -139,7 +143,7 @@ void emitLaunchContractCall(OpBuilder &builder, Location loc,
 FailureOr<func::FuncOp> getScatterCollisionReport(Operation *op);
 
 /// Emits a call of `report` (getScatterCollisionReport) for `place` in
-/// `block`, both indices.
+/// `block`, both indices, naming `loc`'s line and column.
 void emitScatterCollisionReport(OpBuilder &builder, Location loc,
                                 func::FuncOp report, Value block, Value place);
 
@@ -149,7 +153,8 @@ FailureOr<func::FuncOp> getIndexOutsideReport(Operation *op);
 
 /// Emits, where `inside` (an i1) is false, a call of `report`
 /// (getIndexOutsideReport) for `index` of an array of `length` elements in
-/// `block`, both indices (a null `block`: not known).
+/// `block`, both indices (a null `block`: not known), naming `loc`'s line
+/// and column.
 void emitIndexOutsideReport(OpBuilder &builder, Location loc,
                             func::FuncOp report, Value inside, Value block,
                             Value index, uint64_t length);
