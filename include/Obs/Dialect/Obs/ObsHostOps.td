@@ -63,7 +63,9 @@ def Obs_LaunchOp : Obs_Op<"launch", [
 
     **Halos.** An argument marked `obs.halo = #obs.halo<k, boundary>` is
     its block's tile and `k` places on each side: of type `!obs.arr<C + 2k
-    x T>`, its memref holds the blocks' tiles of `C` (`memref<(G C) x T>`
+    x T>`, `T` a scalar or a tuple (a halo runs along one dimension: an
+    array of rows has none), its memref holds the blocks' tiles of `C`
+    (`memref<(G C) x T>`
     over `G` blocks, any length at run-time sizes), and element `j` of
     block `b`'s array is place `b C + j - k`. A place outside the memref
     reads as `boundary` says: `clamp`, the nearest end; `zero`, the
