@@ -2,6 +2,7 @@
 
 #include "Obs/Analysis/KernelSimulation.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
+#include "Obs/KernelLowering/Flatten.h"
 #include "Obs/Support/ErrorKinds.h"
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/Passes.h"
@@ -126,6 +127,17 @@ struct ObsAssignWorkPass
 
   void runOnOperation() override {
     KernelOp kernel = getOperation();
+    // Work is dealt out over the syncs of the flat kernel the GPU targets
+    // run, once the networks, which the threads written here would change,
+    // are expanded: as obs-optimize orders the passes. (A sync of a `two`'s
+    // sub-program was dealt out over one instance, and the merged sync's
+    // plan then left half its elements to no thread.)
+    if (failed(expandNetworksFirst(kernel,
+                                   [&](OpPassManager &pm, Operation *op) {
+                                     return runPipeline(pm, op);
+                                   })) ||
+        (!isFlat(kernel) && failed(flattenKernel(kernel))))
+      return signalPassFailure();
     std::optional<RefinedCopy> chosenCopy;
     if (failed(assignWork(kernel, chosenCopy)))
       return signalPassFailure();

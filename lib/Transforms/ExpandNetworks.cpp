@@ -382,3 +382,25 @@ void ObsExpandNetworksPass::runOnOperation() {
   if (added)
     (void)takeSharedPlan(kernel);
 }
+
+bool mlir::obs::holdsNetworksToExpand(KernelOp kernel) {
+  return kernel
+      .walk([](Operation *op) {
+        // A fold kept as written stays one, in element code or not.
+        bool expands = isa<ScanOp, ReduceOp, SortOp>(op) &&
+                       atProgramLevel(op) &&
+                       (namesNetwork(op) || !keepsFold(op));
+        return expands ? WalkResult::interrupt() : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+LogicalResult mlir::obs::expandNetworksFirst(
+    KernelOp kernel,
+    function_ref<LogicalResult(OpPassManager &, Operation *)> runPipeline) {
+  if (!holdsNetworksToExpand(kernel))
+    return success();
+  OpPassManager expand(KernelOp::getOperationName());
+  expand.addPass(createObsExpandNetworks());
+  return runPipeline(expand, kernel);
+}

@@ -62,6 +62,23 @@ namespace mlir::obs {
 /// kernel whose written claims hold only under the work assignment that
 /// refinement chooses (a written `inplace` on a sync left open) is then
 /// proved as they run it, and accepted as they accept it.
+/// Whether `kernel` holds a scan, reduce or sort at program level that
+/// obs-expand-networks would expand: its network, named or taken by
+/// default, is decided on the kernel as written (the default from its
+/// threads, a sub-program's runs of one element), and is its meaning (a
+/// float sum rounds as the network associates it). A pass that changes
+/// what decides it (obs-assign-work writes `threads`, obs-flatten lifts a
+/// sub-program's scan into element code) first expands the networks, as
+/// obs-optimize orders the passes: out of that order a float scan's answer
+/// changed with the pass.
+bool holdsNetworksToExpand(KernelOp kernel);
+
+/// Expands `kernel`'s networks with obs-expand-networks through `runPipeline`
+/// (a pass's own, on its operation), where holdsNetworksToExpand.
+LogicalResult expandNetworksFirst(
+    KernelOp kernel,
+    function_ref<LogicalResult(OpPassManager &, Operation *)> runPipeline);
+
 std::unique_ptr<Pass> createObsVerifyReference(
     std::function<void(OpPassManager &)> buildDefaultRefinement = {});
 

@@ -401,8 +401,14 @@ def ObsFlatten : Pass<"obs-flatten", "::mlir::obs::KernelOp"> {
     Nesting to any depth flattens from the inside out. Syncs keep their
     scope, placement and work assignment, now over the merged array. `two`,
     `ilv` and `one` without syncs are pure index functions and stay.
+
+    Scans, reductions and sorts at program level are first expanded as
+    `obs-expand-networks` expands them (their networks are decided on the
+    kernel as written): lifted into element code, a sub-program's float
+    scan would fold where its network associated.
   }];
-  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
   let statistics = [
     Statistic<"numLifted", "lifted", "Sub-program combinators lifted">,
     Statistic<"numMergedSyncs", "merged-syncs",
@@ -417,7 +423,10 @@ def ObsAssignWork : Pass<"obs-assign-work", "::mlir::obs::KernelOp"> {
     of T threads: the kernel's `threads` attribute when it has one (it
     overrides the pass option), otherwise the `threads` option, raised to
     what the work assignments the user wrote need, which then becomes the
-    kernel's `threads`.
+    kernel's `threads`. It works on the kernel as the GPU targets run it:
+    its networks expanded first where `obs-expand-networks` has not run
+    (their defaults are decided by the threads as written), then
+    flattened (`obs-flatten`), as `obs-optimize` orders the passes.
 
     * `strided`: `strided<T>`, Obsidian's `pairNth T`: element e by thread
       e mod T in round e div T.
