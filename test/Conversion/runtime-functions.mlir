@@ -7,7 +7,7 @@
 // and on the cpu target alike (where the kernel's own declaration moves to
 // the host module).
 
-// expected-error @+1 {{@obs_scatter_collision is a function obs's runtime provides, of type '(i64, i64) -> ()'}}
+// expected-error @+1 {{@obs_scatter_collision is a function obs's runtime provides, of type '(i64, i64, i64, i64) -> ()'}}
 func.func private @obs_scatter_collision(i32)
 
 obs.kernel @inverse(%p: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
