@@ -33,6 +33,10 @@ namespace {
 struct ObsExpandDevicePass
     : mlir::obs::impl::ObsExpandDeviceBase<ObsExpandDevicePass> {
   using ObsExpandDeviceBase::ObsExpandDeviceBase;
+  /// Checks the options before any module is touched: a misspelled
+  /// algorithm was an error only in a module that held a device op, and
+  /// accepted without a word otherwise.
+  LogicalResult initialize(MLIRContext *context) override;
   void runOnOperation() override;
 
 private:
@@ -61,24 +65,30 @@ ObsExpandDevicePass::populatePatterns(RewritePatternSet &patterns,
     const auto *found = llvm::find_if(
         known, [&](const auto &entry) { return entry.first == name; });
     if (found == std::end(known))
-      return mlir::emitError(getOperation().getLoc())
-             << "obs-expand-device: unknown algorithm '" << name
-             << "': expected map, reduce, scan, radix-sort or merge-sort";
+      return failure(); // initialize reported it.
     found->second(patterns, options);
   }
   return success();
 }
 
-void ObsExpandDevicePass::runOnOperation() {
-  ModuleOp module = getOperation();
+LogicalResult ObsExpandDevicePass::initialize(MLIRContext *context) {
+  for (const std::string &name : algorithms)
+    if (!llvm::is_contained(
+            {"map", "reduce", "scan", "radix-sort", "merge-sort"}, name))
+      return mlir::emitError(UnknownLoc::get(context))
+             << "obs-expand-device: unknown algorithm '" << name
+             << "': expected map, reduce, scan, radix-sort or merge-sort";
   // A tile of one element would make every level of a reduce or scan as
   // long as the last, and the plan would never end.
-  if (tile && (!llvm::isPowerOf2_64(tile) || tile < 2 || tile > 65536)) {
-    mlir::emitError(module.getLoc())
-        << "obs-expand-device: tile=" << tile.getValue()
-        << " is not a power of two from 2 to 65536";
-    return signalPassFailure();
-  }
+  if (tile && (!llvm::isPowerOf2_64(tile) || tile < 2 || tile > 65536))
+    return mlir::emitError(UnknownLoc::get(context))
+           << "obs-expand-device: tile=" << tile.getValue()
+           << " is not a power of two from 2 to 65536";
+  return success();
+}
+
+void ObsExpandDevicePass::runOnOperation() {
+  ModuleOp module = getOperation();
   if (failed(expandTiledLaunches(module)) ||
       failed(expandHaloArguments(module)))
     return signalPassFailure();

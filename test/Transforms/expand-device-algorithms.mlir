@@ -8,6 +8,9 @@
 // RUN: obs-opt %s --obs-expand-device=algorithms=merge-sort -split-input-file | FileCheck %s --check-prefix=MERGE-IR
 // RUN: obs-opt %s --obs-expand-device=algorithms=map,scan -split-input-file -verify-diagnostics
 // RUN: not obs-opt %s --obs-expand-device=algorithms=bubble-sort 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// The options are checked before any module is touched: a module without
+// a device op took a misspelled algorithm without a word.
+// RUN: echo 'module {}' | not obs-opt --obs-expand-device=algorithms=bubble-sort 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 
 // ALL: 1 radix-sorts
 // ALL-NOT: merge-sorts

@@ -2,6 +2,7 @@
 // RUN: obs-opt %s --obs-expand-device=tile=4 -split-input-file | FileCheck %s --check-prefix=TILE4
 // RUN: not obs-opt %s --obs-expand-device=tile=6 2>&1 | FileCheck %s --check-prefix=BAD-TILE
 // RUN: not obs-opt %s --obs-expand-device=tile=1 2>&1 | FileCheck %s --check-prefix=ONE-TILE
+// RUN: echo 'module {}' | not obs-opt --obs-expand-device=tile=6 2>&1 | FileCheck %s --check-prefix=BAD-TILE
 
 // BAD-TILE: obs-expand-device: tile=6 is not a power of two from 2 to 65536
 // A tile of one element made every level of a reduce or scan as long as
