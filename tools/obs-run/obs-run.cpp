@@ -28,6 +28,7 @@
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/Passes.h"
 #include "Progress.h"
+#include "Results.h"
 #include "RuntimeReports.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -101,7 +102,8 @@ static cl::opt<uint64_t> lengthOption(
              "(memref<?xT>) that an --input of no length of its own (iota, "
              "random) fills. Otherwise a dynamic memref takes its length "
              "from its input (a file or a list), and one with no --input "
-             "(an output) the length of the function's first argument; at "
+             "(an output) the length of the function's first argument, or "
+             "--length for the first of an entry of outputs only; at "
              "most 2147483647"),
     cl::value_desc("N"), cl::cat(runCategory));
 
@@ -383,7 +385,7 @@ obs::ArrType arrayOfMemRef(MemRefType memref, uint64_t length = 0) {
 /// of dynamic size: from its input's own length (a file or a list, whose
 /// numbers fill whole rows), else --length for an input of no length
 /// (iota, random), else, for an argument with no input, the first
-/// argument's length.
+/// argument's length (--length for the first, in an entry of outputs only).
 uint64_t dynamicLength(MemRefType memref, unsigned index, const obs::Job &job) {
   uint64_t rowScalars = 1;
   for (int64_t extent : memref.getShape().drop_front())
@@ -406,8 +408,13 @@ uint64_t dynamicLength(MemRefType memref, unsigned index, const obs::Job &job) {
            "' has no length of its own: give --length=N, a file or a list");
     return lengthOption;
   }
+  // An entry of outputs only: the first takes --length, where it could
+  // not be sized at all.
+  if (index == 0 && lengthOption.getNumOccurrences())
+    return lengthOption;
   if (index == 0 || job.arrays.empty())
-    fail(what + " has a dynamic size and no input to take it from");
+    fail(what + " has a dynamic size and no input to take it from: give "
+                "--length=N");
   return job.arrays.front().getType().getLength();
 }
 
@@ -591,42 +598,6 @@ void printPlan(ModuleOp module, obs::CompileOptions options, obs::Job &job) {
                  << llvm::format("%.4f", double(read + written) / elements)
                  << " bytes per element";
   llvm::outs() << "\n";
-}
-
-/// The first array of `job` printed after the run: the first after the
-/// inputs, or the first of all for an entry that takes only inputs, which
-/// works in place (and printed nothing, its --output left unwritten).
-unsigned firstPrinted(const obs::Job &job) {
-  return job.numInputs == job.arrays.size() ? 0 : job.numInputs;
-}
-
-/// Fails, naming the first difference, unless `job` and `reference` hold the
-/// same printed arrays.
-void compareWithReference(obs::Job &job, obs::Job &reference) {
-  for (unsigned a = firstPrinted(job); a < job.arrays.size(); ++a) {
-    HostArray &mine = job.arrays[a], &theirs = reference.arrays[a];
-    for (uint64_t k = 0; k < mine.getNumScalars(); ++k) {
-      Number x = mine.get(k), y = theirs.get(k);
-      bool same = x.isFloat ? (x.real == y.real ||
-                               (std::isnan(x.real) && std::isnan(y.real)))
-                            : x.integer == y.integer;
-      if (same)
-        continue;
-      std::string left, right;
-      llvm::raw_string_ostream l(left), r(right);
-      auto show = [](llvm::raw_ostream &os, const Number &n) {
-        if (n.isFloat)
-          os << n.real;
-        else
-          os << n.integer;
-      };
-      show(l, x);
-      show(r, y);
-      fail(targetName + " and ref differ: result " +
-           llvm::Twine(a - firstPrinted(job)) + ", number " + llvm::Twine(k) +
-           " is " + left + " on " + targetName + " but " + right + " on ref");
-    }
-  }
 }
 
 } // namespace
@@ -863,21 +834,6 @@ void emit(ModuleOp module, const obs::Target &target,
   llvm::outs() << "\n";
 }
 
-/// Prints `job`'s results, or writes them to --output.
-void writeResults(obs::Job &job) {
-  unsigned numResults = job.arrays.size() - firstPrinted(job);
-  for (unsigned index = 0; index < numResults; ++index) {
-    HostArray &result = job.arrays[firstPrinted(job) + index];
-    if (outputFile.empty()) {
-      result.print(llvm::outs());
-      llvm::outs() << "\n";
-      continue;
-    }
-    failOn(
-        result.write(obs_run::getNumberedPath(outputFile, index, numResults)));
-  }
-}
-
 } // namespace
 
 /// Leaves registered only the options --help lists: obs-run's own, obs's
@@ -985,13 +941,13 @@ int main(int argc, char **argv) {
   run(*module, *target, options, *job);
   if (reference) {
     run(*module, *getTarget("ref"), options, *reference);
-    compareWithReference(*job, *reference);
+    compareWithReference(*job, *reference, targetName);
   }
   if (obs::statisticsRequested())
     obs::printStatistics(llvm::errs());
   {
     TimingScope writing = timePhase("outputs");
-    writeResults(*job);
+    writeResults(*job, outputFile);
     // Before the timing report, which goes to stderr as obs-run ends.
     if (int code = finishOutput(0))
       return code;
