@@ -680,19 +680,13 @@ Symbolic SymbolicValues::evaluate(Operation &op) {
     std::optional<int64_t> divisor = constantOperand(1);
     if (!divisor || *divisor <= 0)
       return evaluateCases(op);
-    const Symbolic &value = operand(0);
-    if (value.unsupported)
-      return unsupported(value.unsupported);
-    Symbolic result;
-    for (const Piece &piece : value.pieces) {
-      if (piece.expr && needsNonNegative &&
-          !isNonNegative(piece.expr, piece.conditions))
-        return unsupported(&op);
-      result.pieces.push_back(
-          {piece.conditions,
-           piece.expr ? apply(piece.expr, *divisor) : AffineExpr()});
-    }
-    return result;
+    return mapExpressions(
+        op, operand(0),
+        [&](AffineExpr x, ArrayRef<Constraint> conditions) -> AffineExpr {
+          if (needsNonNegative && !isNonNegative(x, conditions))
+            return AffineExpr();
+          return apply(x, *divisor);
+        });
   };
 
   bool isBoolean = type.isInteger(1);
@@ -787,47 +781,48 @@ Symbolic SymbolicValues::evaluate(Operation &op) {
   return result;
 }
 
-Symbolic SymbolicValues::truncated(Operation &op, const Symbolic &value,
-                                   unsigned width) {
+Symbolic SymbolicValues::mapExpressions(
+    Operation &op, const Symbolic &value,
+    function_ref<AffineExpr(AffineExpr, ArrayRef<Constraint>)> apply) {
   if (value.unsupported)
     return value;
-  // Booleans are constants or data in every case.
-  if (width == 1)
-    return evaluateCases(op);
   Symbolic result;
   for (const Piece &piece : value.pieces) {
     AffineExpr expr = piece.expr;
-    if (auto known = dyn_cast_if_present<AffineConstantExpr>(expr)) {
-      expr =
-          getAffineConstantExpr(wrapToWidth(width, known.getValue()), context);
-    } else if (expr && width >= 64) {
-      if (!rangeOf(expr).isFinite())
-        return unsupported(&op);
-    } else if (expr) {
-      int64_t half = int64_t(1) << (width - 1);
-      expr = modBy(expr + half, 2 * half) - half;
-    }
+    if (expr && !(expr = apply(expr, piece.conditions)))
+      return unsupported(&op);
     result.pieces.push_back({piece.conditions, expr});
   }
   return result;
 }
 
+Symbolic SymbolicValues::truncated(Operation &op, const Symbolic &value,
+                                   unsigned width) {
+  // Booleans are constants or data in every case.
+  if (width == 1 && !value.unsupported)
+    return evaluateCases(op);
+  return mapExpressions(op, value, [&](AffineExpr expr, auto) -> AffineExpr {
+    if (auto known = dyn_cast<AffineConstantExpr>(expr))
+      return getAffineConstantExpr(wrapToWidth(width, known.getValue()),
+                                   context);
+    if (width >= 64)
+      return rangeOf(expr).isFinite() ? expr : AffineExpr();
+    int64_t half = int64_t(1) << (width - 1);
+    return modBy(expr + half, 2 * half) - half;
+  });
+}
+
 Symbolic SymbolicValues::zeroExtended(Operation &op, const Symbolic &value,
                                       unsigned width) {
-  if (value.unsupported || width >= 64)
+  if (width >= 64)
     return value;
-  Symbolic result;
-  for (const Piece &piece : value.pieces) {
-    AffineExpr expr = piece.expr;
-    if (auto known = dyn_cast_if_present<AffineConstantExpr>(expr))
-      expr = getAffineConstantExpr(
+  return mapExpressions(op, value, [&](AffineExpr expr, auto) -> AffineExpr {
+    if (auto known = dyn_cast<AffineConstantExpr>(expr))
+      return getAffineConstantExpr(
           static_cast<int64_t>(detail::asUnsigned(known.getValue(), width)),
           context);
-    else if (expr)
-      expr = modBy(expr, int64_t(1) << width);
-    result.pieces.push_back({piece.conditions, expr});
-  }
-  return result;
+    return modBy(expr, int64_t(1) << width);
+  });
 }
 
 Symbolic SymbolicValues::signExtended(Operation &op, const Symbolic &value,

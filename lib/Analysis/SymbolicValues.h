@@ -196,6 +196,12 @@ private:
   Symbolic evaluateCases(Operation &op);
   Symbolic evaluateMinMax(Operation &op);
   Symbolic evaluateBits(Operation &op, const Symbolic &value, uint64_t mask);
+  /// `value` with each piece's expression `apply`'d to it under the
+  /// piece's conditions (data stays data); `op` unexpressed where `apply`
+  /// gives none.
+  Symbolic mapExpressions(
+      Operation &op, const Symbolic &value,
+      function_ref<AffineExpr(AffineExpr, ArrayRef<Constraint>)> apply);
   /// `value` as the `width`-bit integer the simulation keeps
   /// (wrapToWidth): an expression e is ((e + 2^(w-1)) mod 2^w) - 2^(w-1),
   /// which the bounds reduce to e where it fits. At 64 bits, where the

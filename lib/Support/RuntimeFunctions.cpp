@@ -1,6 +1,7 @@
 //===- RuntimeFunctions.cpp - what lowered code calls in its runner ------===//
 
 #include "Obs/Support/RuntimeFunctions.h"
+#include "Obs/Support/SourceLocation.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/SymbolTable.h"
@@ -84,16 +85,9 @@ static void emitReportCall(OpBuilder &builder, Location loc,
   for (Value index : indices)
     arguments.push_back(
         arith::IndexCastOp::create(builder, loc, builder.getI64Type(), index));
-  int64_t line = 0, column = 0;
-  loc->walk([&](Location inner) {
-    auto file = dyn_cast<FileLineColLoc>(inner);
-    if (!file)
-      return WalkResult::advance();
-    line = file.getLine();
-    column = file.getColumn();
-    return WalkResult::interrupt();
-  });
-  for (int64_t value : {line, column})
+  std::optional<FileLineColLoc> file = obs::findFileLocation(loc);
+  for (int64_t value : {file ? int64_t(file->getLine()) : 0,
+                        file ? int64_t(file->getColumn()) : 0})
     arguments.push_back(arith::ConstantIntOp::create(builder, loc, value, 64));
   func::CallOp::create(builder, loc, report, arguments);
 }

@@ -10,25 +10,34 @@
 
 #include "mlir/IR/Location.h"
 #include "llvm/Support/raw_ostream.h"
+#include <optional>
 #include <string>
 
 namespace mlir::obs {
+
+/// The first file, line and column in `loc`, as a diagnostic at it names
+/// its place; none where it has none.
+inline std::optional<FileLineColLoc> findFileLocation(Location loc) {
+  std::optional<FileLineColLoc> found;
+  loc->walk([&](Location inner) {
+    if (auto file = dyn_cast<FileLineColLoc>(inner)) {
+      found = file;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
 
 /// `loc` as a diagnostic prints it: the first file, line and column in it,
 /// or the location itself where it has none.
 inline std::string describeLocation(Location loc) {
   std::string text;
-  loc->walk([&](Location inner) {
-    if (auto file = dyn_cast<FileLineColLoc>(inner)) {
-      text = (file.getFilename().getValue() + ":" + Twine(file.getLine()) +
-              ":" + Twine(file.getColumn()))
-                 .str();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  if (text.empty())
-    llvm::raw_string_ostream(text) << loc;
+  if (std::optional<FileLineColLoc> file = findFileLocation(loc))
+    return (file->getFilename().getValue() + ":" + Twine(file->getLine()) +
+            ":" + Twine(file->getColumn()))
+        .str();
+  llvm::raw_string_ostream(text) << loc;
   return text;
 }
 
