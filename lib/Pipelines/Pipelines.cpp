@@ -246,7 +246,7 @@ void mlir::obs::buildKernelsToGPUPipeline(OpPassManager &pm,
   auto specialise = [&](OpPassManager &functions) {
     functions.addPass(createSoundCanonicalizerPass(bottomUp));
     functions.addPass(createCSEPass());
-    functions.addPass(arith::createArithIntRangeOpts());
+    functions.addPass(createObsIntRangeOptimizations());
     functions.addPass(createSoundCanonicalizerPass(bottomUp));
     functions.addPass(createCSEPass());
   };

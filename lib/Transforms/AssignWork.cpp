@@ -65,11 +65,10 @@ struct RefinedCopy {
   /// block.
   std::shared_ptr<const KernelSimulation> simulation;
   uint64_t cost = 0;
-  /// The simulation of the copy as dealt out, before any refinement: held
-  /// while the other strategies' copies are refined, whose runs it may be
-  /// (KernelSimulations: compact deals out fresh stages as strided does,
-  /// and keeps no registers, so its copy is often strided's unrefined).
-  std::shared_ptr<const KernelSimulation> unrefined;
+  /// Whether a simulation of the copy's refinements took over another
+  /// copy's run of the same code (KernelSimulations: compact deals out fresh
+  /// stages as strided does, so their copies often refine alike).
+  bool sharedRun = false;
 };
 
 /// The last pass of a refinement run inside obs-assign-work: hands out the
@@ -376,7 +375,7 @@ struct ObsAssignWorkPass
                    candidates.size());
     addToStatistic(*this, numStrategyRunsShared, "strategy-runs-shared",
                    llvm::count_if(copies, [](const auto &copy) {
-                     return copy && copy->unrefined && copy->unrefined->first;
+                     return copy && copy->sharedRun;
                    }));
     std::optional<size_t> chosen;
     for (auto [index, copy] : llvm::enumerate(copies))
@@ -409,9 +408,8 @@ struct ObsAssignWorkPass
     options.threads = blockThreads;
     options.strategy = candidate;
     refine.addPass(createObsAssignWork(options));
-    // The first refinement simulates the copy as dealt out anyway: this
-    // one is handed out again.
-    refine.addPass(std::make_unique<CaptureSimulation>(copy.unrefined));
+    // The copy as dealt out is not simulated: the first refinement does
+    // that only where its choices leave a hazard.
     for (const auto &create : refinements)
       refine.addPass(create());
     refine.addPass(std::make_unique<CaptureSimulation>(copy.simulation));
@@ -421,6 +419,8 @@ struct ObsAssignWorkPass
     ScratchStatistics scratchCounts(copy.statistics);
     if (failed(pm.run(*copy.module)))
       return std::nullopt;
+    copy.sharedRun = copy.statistics.total("simulations-shared") > 0 ||
+                     copy.simulation->first;
     // A copy the verifier would reject (a choice the refinements could
     // not make safe) is no candidate.
     const KernelSimulation &simulated = *copy.simulation;

@@ -76,11 +76,6 @@ struct ObsPromoteRegistersPass
     // taken. Taken first, so that a stale plan (one made for other buffers,
     // which obs-optimize plans again after this pass) is not simulated.
     SharedPlan plan = takeSharedPlan(kernel);
-    FailureOr<bool> safe = isSafeToRefine(kernel, simulations);
-    if (failed(safe))
-      return signalPassFailure();
-    if (!*safe)
-      return plan.restore(kernel);
     uint64_t blockThreads = kernel.getBlockThreads();
     llvm::DenseSet<Operation *> overwritten = findOverwritten(kernel);
     // Registers, and shuffles where registers do not take (refineSyncs
@@ -125,8 +120,16 @@ struct ObsPromoteRegistersPass
     // refineSyncs checks the reads of every array kept by its threads.
     auto took = [](const KernelSimulation &, unsigned) { return true; };
     SyncRefinement refinement{apply, undo, took, fallBack};
-    if (failed(refineSyncs(kernel, candidates, refinement, simulations)))
+    // The first refinement after the work is dealt out: the kernel as dealt
+    // out is simulated only if the choices leave a hazard (a kernel with
+    // one already is the verifier's to report).
+    FailureOr<std::shared_ptr<const KernelSimulation>> refined =
+        refineSyncsOfUnprovedKernel(kernel, candidates, refinement,
+                                    simulations);
+    if (failed(refined))
       return signalPassFailure();
+    if (!*refined)
+      return plan.restore(kernel);
     unsigned inRegisters = 0, inShuffles = 0;
     for (SyncOp sync : candidates) {
       inRegisters += sync.getStorageOrDefault() == Storage::Registers;

@@ -306,6 +306,22 @@ FailureOr<std::shared_ptr<const KernelSimulation>>
 refineSyncs(KernelOp kernel, ArrayRef<SyncOp> candidates,
             const SyncRefinement &refinement, KernelSimulations &simulations);
 
+/// refineSyncs on a kernel no simulation has yet shown safe to refine
+/// (isSafeToRefine), without simulating it as it is where that is not
+/// needed: the rounds of every candidate at once come first, and the
+/// kernel as it was is simulated only when one of them finds a hazard, or
+/// a wrong read of an array no candidate chose, which that kernel may
+/// already have had. Returns null, with every choice undone, where the
+/// kernel as it was is not safe to refine. A result that simulates clean is
+/// safe whatever the kernel was before, so where the choices are safe
+/// together (registers and shuffles just after the work is dealt out, for
+/// each of obs-assign-work's copies) the simulation of the kernel as dealt
+/// out is never made.
+FailureOr<std::shared_ptr<const KernelSimulation>>
+refineSyncsOfUnprovedKernel(KernelOp kernel, ArrayRef<SyncOp> candidates,
+                            const SyncRefinement &refinement,
+                            KernelSimulations &simulations);
+
 } // namespace mlir::obs
 
 #endif // OBS_ANALYSIS_KERNELSIMULATION_H

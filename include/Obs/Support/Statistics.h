@@ -33,6 +33,14 @@ class RecordedStatistics {
 public:
   /// Adds every count to the report, under the pass that made it.
   void report() const;
+  /// The sum of the counts named `name`, over every pass.
+  uint64_t total(StringRef name) const {
+    uint64_t sum = 0;
+    for (const Entry &entry : entries)
+      if (entry.name == name)
+        sum += entry.value;
+    return sum;
+  }
   /// Records one count (`isMax`: a maximum, not an amount to add).
   void add(StringRef pass, StringRef name, unsigned declared, uint64_t value,
            bool isMax) {

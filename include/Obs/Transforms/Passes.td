@@ -494,7 +494,7 @@ def ObsAssignWork : Pass<"obs-assign-work", "::mlir::obs::KernelOp"> {
     Statistic<"numStrategiesCosted", "strategies-costed",
               "Strategies tried on a copy and costed (strategy=cost)">,
     Statistic<"numStrategyRunsShared", "strategy-runs-shared",
-              "Strategies' copies that, dealt out, lower to code another "
+              "Strategies' copies whose refinement lowered to code another "
               "strategy's copy ran: that run, taken over, not run again">,
     Statistic<"numSimulations", "simulations",
               "Kernel simulations run (each a lowering and a run of every thread)">,
@@ -838,6 +838,27 @@ def ObsExpandRoundedDivisions
   let statistics = [
     Statistic<"numExpanded", "expanded", "Divisions written anew">,
   ];
+}
+
+def ObsIntRangeOptimizations : Pass<"obs-int-range-optimizations"> {
+  let summary = "arith-int-range-optimizations, with the counters of unsigned "
+                "loops left unbounded";
+  let description = [{
+    Upstream's `arith-int-range-optimizations` replaces values that MLIR's
+    integer range analysis shows constant, a comparison it decides among
+    them. That analysis bounds an `scf.for`'s counter by its bounds read
+    as signed integers, also for a loop that compares them unsigned
+    (`scf.for unsigned`), so a loop from 2^63 - 2 to 2^63 + 2 seemed to
+    run once, its counter never negative: a comparison of the counter
+    with 0 was folded to false, and an `obs.index` bounds check the
+    counter fed to true, in a kernel that read past its array on the cpu
+    and cuda targets, where ref answered right (found by an adversarial
+    run). This pass runs the same rewrites on an analysis that knows
+    nothing of an unsigned loop's counter (`SoundIntegerRangeAnalysis`,
+    which obs-gpu-index-width reads too). Every obs pipeline runs it in
+    place of the upstream pass.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
 def ObsCheckHostCode : Pass<"obs-check-host-code", "::mlir::ModuleOp"> {

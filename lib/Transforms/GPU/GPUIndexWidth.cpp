@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Obs/Analysis/SoundIntegerRanges.h"
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/Passes.h"
 #include "mlir/Analysis/DataFlow/ConstantPropagationAnalysis.h"
@@ -99,7 +100,7 @@ struct ObsGPUIndexWidthPass
     DataFlowSolver solver;
     solver.load<dataflow::DeadCodeAnalysis>();
     solver.load<dataflow::SparseConstantPropagation>();
-    solver.load<dataflow::IntegerRangeAnalysis>();
+    solver.load<SoundIntegerRangeAnalysis>();
     if (failed(solver.initializeAndRun(module)))
       return signalPassFailure();
     // Every value, block arguments (kernel arguments, loop induction

@@ -45,17 +45,35 @@ static Value buildPreciseSqrt(OpBuilder &b, Location loc, Value value) {
                       : arith::TruncFOp::create(b, loc, type, root).getResult();
 }
 
-/// `value`'s magnitude, its sign bit cleared, as IEEE's abs: NVPTX computes
-/// a 16-bit absf through f32, and its conversions make a NaN's payload
-/// the canonical one (read in the PTX by an adversarial run), where the
-/// host only clears the bit.
-static Value buildSignCleared(OpBuilder &b, Location loc, Value value) {
+/// `op`, one of IEEE's sign-bit operations (abs, negate, copySign) on a
+/// 16-bit float, as the integer operation on its bits that IEEE defines
+/// it to be: NVPTX computes them through f32 (copysign always, abs and neg
+/// on chips without 16-bit arithmetic), and its conversions make a NaN's
+/// payload the canonical one (read in the PTX by adversarial runs: absf,
+/// then copysign), where the host changes only the sign bit.
+static Value buildSignBitOperation(OpBuilder &b, Operation *op) {
+  Location loc = op->getLoc();
   Type bits = b.getI16Type();
-  Value raw = arith::BitcastOp::create(b, loc, bits, value);
-  Value mask =
-      arith::ConstantOp::create(b, loc, bits, b.getIntegerAttr(bits, 0x7fff));
-  return arith::BitcastOp::create(b, loc, value.getType(),
-                                  arith::AndIOp::create(b, loc, raw, mask));
+  auto raw = [&](Value value) {
+    return arith::BitcastOp::create(b, loc, bits, value).getResult();
+  };
+  auto constant = [&](int64_t value) {
+    return arith::ConstantOp::create(b, loc, bits,
+                                     b.getIntegerAttr(bits, value))
+        .getResult();
+  };
+  Value x = raw(op->getOperand(0)), result;
+  if (isa<arith::NegFOp>(op)) {
+    result = arith::XOrIOp::create(b, loc, x, constant(0x8000));
+  } else {
+    result = arith::AndIOp::create(b, loc, x, constant(0x7fff));
+    if (isa<math::CopySignOp>(op))
+      result = arith::OrIOp::create(
+          b, loc, result,
+          arith::AndIOp::create(b, loc, raw(op->getOperand(1)),
+                                constant(0x8000)));
+  }
+  return arith::BitcastOp::create(b, loc, op->getResult(0).getType(), result);
 }
 
 namespace {
@@ -70,15 +88,15 @@ struct ObsPreciseGPUMathPass
       if ((isa<math::RsqrtOp>(op) && isa<FloatType>(type)) ||
           (isa<math::SqrtOp>(op) &&
            (type.isF16() || type.isBF16() || type.isF32())) ||
-          (isa<math::AbsFOp>(op) && (type.isF16() || type.isBF16())))
+          (isa<math::AbsFOp, arith::NegFOp, math::CopySignOp>(op) &&
+           (type.isF16() || type.isBF16())))
         roots.push_back(op);
     });
     for (Operation *op : roots) {
       OpBuilder b(op);
       Location loc = op->getLoc();
-      if (isa<math::AbsFOp>(op)) {
-        op->getResult(0).replaceAllUsesWith(
-            buildSignCleared(b, loc, op->getOperand(0)));
+      if (isa<math::AbsFOp, arith::NegFOp, math::CopySignOp>(op)) {
+        op->getResult(0).replaceAllUsesWith(buildSignBitOperation(b, op));
         op->erase();
         addToStatistic(*this, numRewritten, "rewritten");
         continue;

@@ -6,12 +6,12 @@
 // IEEE's (an adversarial run read them in the PTX). f32 and f16 square
 // roots become inline sqrt.rn.f32 (f16 and bf16 through f32); every rsqrt is 1
 // divided by the root; an f64 root stays math.sqrt (libdevice's
-// sqrt.rn.f64). A 16-bit absf, which NVPTX computes through f32 (making
-// a NaN's payload the canonical one), clears the sign bit as the host does;
-// an f32 absf stays.
+// sqrt.rn.f64). A 16-bit absf, negf or copysign, which NVPTX computes
+// through f32 (making a NaN's payload the canonical one), clears, flips or
+// copies the sign bit as the host does; f32 ones stay.
 
 // STATS: obs-precise-gpu-math
-// STATS: 7 rewritten
+// STATS: 10 rewritten
 
 gpu.module @kernels {
   // CHECK-LABEL: func.func @roots(
@@ -54,5 +54,30 @@ gpu.module @kernels {
     %c = math.absf %x : f32
     // CHECK: return %[[HABS]], %[[GABS]], %[[XABS]]
     return %a, %b, %c : f16, bf16, f32
+  }
+  // CHECK-LABEL: func.func @signs(
+  func.func @signs(%h: f16, %k: f16, %g: bf16, %x: f32, %y: f32) -> (f16, f16, bf16, f32, f32) {
+    // CHECK: %[[NBITS:.*]] = arith.bitcast %arg0 : f16 to i16
+    // CHECK: %[[SIGN:.*]] = arith.constant -32768 : i16
+    // CHECK: %[[FLIPPED:.*]] = arith.xori %[[NBITS]], %[[SIGN]] : i16
+    // CHECK: %[[HNEG:.*]] = arith.bitcast %[[FLIPPED]] : i16 to f16
+    %a = arith.negf %h : f16
+    // CHECK: %[[XBITS:.*]] = arith.bitcast %arg0 : f16 to i16
+    // CHECK: %[[MAGNITUDE:.*]] = arith.constant 32767 : i16
+    // CHECK: %[[CLEARED:.*]] = arith.andi %[[XBITS]], %[[MAGNITUDE]] : i16
+    // CHECK: %[[YBITS:.*]] = arith.bitcast %arg1 : f16 to i16
+    // CHECK: %[[YSIGNMASK:.*]] = arith.constant -32768 : i16
+    // CHECK: %[[YSIGN:.*]] = arith.andi %[[YBITS]], %[[YSIGNMASK]] : i16
+    // CHECK: %[[COPIED:.*]] = arith.ori %[[CLEARED]], %[[YSIGN]] : i16
+    // CHECK: %[[HCOPY:.*]] = arith.bitcast %[[COPIED]] : i16 to f16
+    %b = math.copysign %h, %k : f16
+    // CHECK: %[[GCOPY:.*]] = arith.bitcast %{{.*}} : i16 to bf16
+    %c = math.copysign %g, %g : bf16
+    // CHECK: %[[XNEG:.*]] = arith.negf %arg3 : f32
+    %d = arith.negf %x : f32
+    // CHECK: %[[XCOPY:.*]] = math.copysign %arg3, %arg4 : f32
+    %e = math.copysign %x, %y : f32
+    // CHECK: return %[[HNEG]], %[[HCOPY]], %[[GCOPY]], %[[XNEG]], %[[XCOPY]]
+    return %a, %b, %c, %d, %e : f16, f16, bf16, f32, f32
   }
 }

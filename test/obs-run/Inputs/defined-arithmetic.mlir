@@ -180,6 +180,66 @@ obs.kernel @loop_unsigned(%x: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> attributes
   obs.return %r : !obs.arr<8 x i32>
 }
 
+// An unsigned loop over index from 2^63 - 2 below 2^63 + 2 (the bound
+// -2^63 + 2 as a signed integer) in thread 0, below 2^63 - 1 elsewhere:
+// thread 0's counter runs 2^63 - 2, 2^63 - 1, 2^63 and 2^63 + 1, the last
+// two negative as signed integers, so it adds 1 + 1 + 100 + 100 = 202; the
+// others run once and add 1. MLIR's range analysis read the bounds as
+// signed, and the cpu target folded `k < 0` to false (4 in thread 0).
+obs.kernel @loop_unsigned_wide(%x: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> attributes {threads = 4} {
+  %r = obs.generate : !obs.arr<4 x i32> {
+  ^bb0(%i: index):
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %lb = arith.constant 9223372036854775806 : index
+    %wide = arith.constant -9223372036854775806 : index
+    %max = arith.constant 9223372036854775807 : index
+    %zero = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %hundred = arith.constant 100 : i32
+    %first = arith.cmpi eq, %i, %c0 : index
+    %ub = arith.select %first, %wide, %max : index
+    %s = scf.for unsigned %k = %lb to %ub step %c1 iter_args(%a = %zero) -> (i32) : index {
+      %negative = arith.cmpi slt, %k, %c0 : index
+      %add = arith.select %negative, %hundred, %one : i32
+      %n = arith.addi %a, %add : i32
+      scf.yield %n : i32
+    }
+    obs.yield %s : i32
+  }
+  obs.return %r : !obs.arr<4 x i32>
+}
+
+// The same loop reading x[4 (k - (2^63 - 3))]: thread 0's counters read
+// 4, 8, 12 and 16 of 8 elements, outside from the second. The bounds check
+// was folded away with the comparison, and the cpu target read past the
+// array.
+obs.kernel @loop_unsigned_wide_index(%x: !obs.arr<8 x i32>) -> !obs.arr<4 x i32> attributes {threads = 4} {
+  %r = obs.generate : !obs.arr<4 x i32> {
+  ^bb0(%i: index):
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %base = arith.constant 9223372036854775805 : index
+    %lb0 = arith.constant 9223372036854775806 : index
+    %wide = arith.constant -9223372036854775806 : index
+    %max = arith.constant 9223372036854775807 : index
+    %zero = arith.constant 0 : i32
+    %first = arith.cmpi eq, %i, %c0 : index
+    %ub = arith.select %first, %wide, %max : index
+    %lb = arith.select %first, %lb0, %base : index
+    %s = scf.for unsigned %k = %lb to %ub step %c1 iter_args(%a = %zero) -> (i32) : index {
+      %d = arith.subi %k, %base : index
+      %j = arith.muli %d, %c4 : index
+      %v = obs.index %x[%j] : !obs.arr<8 x i32>
+      %n = arith.addi %a, %v : i32
+      scf.yield %n : i32
+    }
+    obs.yield %s : i32
+  }
+  obs.return %r : !obs.arr<4 x i32>
+}
+
 obs.kernel @loop_signed(%x: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> attributes {threads = 8} {
   %r = obs.map %x : !obs.arr<8 x i32> -> !obs.arr<8 x i32> {
   ^bb0(%v: i32):
