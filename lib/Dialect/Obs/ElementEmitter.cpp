@@ -459,12 +459,25 @@ ElementEmitter::inferRange(Value value, unsigned depth) const {
 }
 
 std::optional<uint64_t> ElementEmitter::upperBound(Value value) const {
-  // Arith's range inference gives a sum or product that may wrap the whole
-  // range, so a largest value below 2^64 - 1 also says it does not wrap.
+  // A bound of the value only, not a sign that the op making it did not
+  // wrap: arith's range inference intersects the signed and unsigned
+  // ranges, so `v - 4` with v in [10, 11], which wraps as an unsigned sum,
+  // is [6, 7] (an adversarial run: `(-4 + v) remui 3` became `v remui 3`
+  // on cpu and cuda). Whether a sum or product wraps is asked of the
+  // bounds of its operands (sumFits, productFits).
   std::optional<ConstantIntRanges> range = inferRange(value, /*depth=*/8);
   if (!range || range->umax().getActiveBits() > 64 || range->umax().isAllOnes())
     return std::nullopt;
   return range->umax().getZExtValue();
+}
+
+/// Whether `lhs + rhs`, indices, cannot wrap: the sum of their largest
+/// unsigned values fits in 64 bits.
+static bool sumFits(std::optional<uint64_t> lhsBound,
+                    std::optional<uint64_t> rhsBound) {
+  uint64_t sum;
+  return lhsBound && rhsBound &&
+         !__builtin_add_overflow(*lhsBound, *rhsBound, &sum);
 }
 
 bool ElementEmitter::isMultipleOf(Value value, uint64_t divisor) const {
@@ -578,13 +591,19 @@ Value ElementEmitter::divIndex(Value lhs, int64_t rhs) {
       if (std::optional<uint64_t> both = multiplyExactly(div->second, divisor);
           both && *both <= uint64_t(INT64_MAX))
         return divIndex(div->first, static_cast<int64_t>(*both));
-    // (y ka) div c = y (ka / c) where c divides ka and nothing wraps.
+    // (y ka) div c = y (ka / c) where c divides ka and the product does
+    // not wrap (y's bound times ka fits).
     if (auto mul = matchByConstant<arith::MulIOp>(lhs);
-        mul && mul->second % divisor == 0 && bound)
-      return mulIndex(mul->first, static_cast<int64_t>(mul->second / divisor));
+        mul && mul->second % divisor == 0) {
+      std::optional<uint64_t> factorBound = upperBound(mul->first);
+      if (factorBound && multiplyExactly(*factorBound, mul->second))
+        return mulIndex(mul->first,
+                        static_cast<int64_t>(mul->second / divisor));
+    }
     // (u + v) div c = u div c + v div c where c divides u and the sum does
-    // not wrap (its bound is known).
-    if (auto split = splitOffMultiple(lhs, divisor); split && bound)
+    // not wrap.
+    if (auto split = splitOffMultiple(lhs, divisor);
+        split && sumFits(upperBound(split->first), upperBound(split->second)))
       return addIndex(divIndex(split->first, rhs),
                       divIndex(split->second, rhs));
   }
@@ -608,7 +627,8 @@ Value ElementEmitter::remIndex(Value lhs, int64_t rhs) {
     // (u + v) mod c = v mod c where c divides u, and the sum does not wrap
     // or c is a power of two (which divides 2^64).
     if (auto split = splitOffMultiple(lhs, divisor);
-        split && (bound || llvm::isPowerOf2_64(divisor)))
+        split && (llvm::isPowerOf2_64(divisor) ||
+                  sumFits(upperBound(split->first), upperBound(split->second))))
       return remIndex(split->second, rhs);
   }
   return builder.createOrFold<arith::RemUIOp>(loc, lhs, constantIndex(rhs));

@@ -240,6 +240,57 @@ obs.kernel @loop_unsigned_wide_index(%x: !obs.arr<8 x i32>) -> !obs.arr<4 x i32>
   obs.return %r : !obs.arr<4 x i32>
 }
 
+// Index arithmetic that wraps as unsigned numbers, under the emitter's
+// identities of division by constants: ((i - 10) * 4) divui 2 is
+// (2^64 + 4i - 40) / 2 = 2^63 + 2i - 20; (v - 4) remui 3 and divui 3, v
+// 10 or 11 as i is even or odd, are 6 or 7 mod 3 (0, 1) and div 3 (2, 2). The emitter took
+// a result's bound for a sign that the sum or product did not wrap, and
+// the cpu target gave 2i - 20, then 1, 2 and 2^64 / 3 + 2.
+obs.kernel @wrapping_index(%x: !obs.arr<4 x i32>) -> (!obs.arr<4 x i64>, !obs.arr<4 x i64>, !obs.arr<4 x i64>) attributes {threads = 4} {
+  %product = obs.generate : !obs.arr<4 x i64> {
+  ^bb0(%i: index):
+    %c10 = arith.constant 10 : index
+    %c4 = arith.constant 4 : index
+    %c2 = arith.constant 2 : index
+    %y = arith.subi %i, %c10 : index
+    %q = arith.muli %y, %c4 : index
+    %d = arith.divui %q, %c2 : index
+    %o = arith.index_cast %d : index to i64
+    obs.yield %o : i64
+  }
+  %remainder = obs.generate : !obs.arr<4 x i64> {
+  ^bb0(%i: index):
+    %c1 = arith.constant 1 : index
+    %c10 = arith.constant 10 : index
+    %c3 = arith.constant 3 : index
+    %minus4 = arith.constant -4 : index
+    %c11 = arith.constant 11 : index
+    %bit = arith.andi %i, %c1 : index
+    %odd = arith.cmpi eq, %bit, %c1 : index
+    %v = arith.select %odd, %c11, %c10 : index
+    %sum = arith.addi %minus4, %v : index
+    %m = arith.remui %sum, %c3 : index
+    %o = arith.index_cast %m : index to i64
+    obs.yield %o : i64
+  }
+  %quotient = obs.generate : !obs.arr<4 x i64> {
+  ^bb0(%i: index):
+    %c1 = arith.constant 1 : index
+    %c10 = arith.constant 10 : index
+    %c3 = arith.constant 3 : index
+    %minus4 = arith.constant -4 : index
+    %c11 = arith.constant 11 : index
+    %bit = arith.andi %i, %c1 : index
+    %odd = arith.cmpi eq, %bit, %c1 : index
+    %v = arith.select %odd, %c11, %c10 : index
+    %sum = arith.addi %minus4, %v : index
+    %m = arith.divui %sum, %c3 : index
+    %o = arith.index_cast %m : index to i64
+    obs.yield %o : i64
+  }
+  obs.return %product, %remainder, %quotient : !obs.arr<4 x i64>, !obs.arr<4 x i64>, !obs.arr<4 x i64>
+}
+
 obs.kernel @loop_signed(%x: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> attributes {threads = 8} {
   %r = obs.map %x : !obs.arr<8 x i32> -> !obs.arr<8 x i32> {
   ^bb0(%v: i32):

@@ -235,7 +235,8 @@ private:
   std::optional<ConstantIntRanges> inferRange(Value value,
                                               unsigned depth = 16) const;
   /// The largest value `value` can take as an unsigned index, by
-  /// inferRange; none where unknown or where it may wrap (2^64 - 1).
+  /// inferRange; none where unknown (or 2^64 - 1). It bounds the value, and
+  /// says nothing of whether the op that made it wrapped.
   std::optional<uint64_t> upperBound(Value value) const;
   /// Whether `value` is a multiple of `divisor` (above 0) as the 64-bit
   /// index it is: a constant multiple, or a product by one that does not
