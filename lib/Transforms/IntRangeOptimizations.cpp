@@ -36,6 +36,14 @@ void SoundIntegerRangeAnalysis::visitNonControlFlowArguments(
                                                      firstIndex);
 }
 
+LogicalResult mlir::obs::solveSoundIntegerRanges(DataFlowSolver &solver,
+                                                 Operation *op) {
+  solver.load<dataflow::DeadCodeAnalysis>();
+  solver.load<dataflow::SparseConstantPropagation>();
+  solver.load<SoundIntegerRangeAnalysis>();
+  return solver.initializeAndRun(op);
+}
+
 namespace {
 /// Drops what the solver knows of an op the rewrites erase, as upstream's
 /// pass does: a new op may take its address.
@@ -60,10 +68,7 @@ struct ObsIntRangeOptimizationsPass
   void runOnOperation() override {
     Operation *op = getOperation();
     DataFlowSolver solver;
-    solver.load<dataflow::DeadCodeAnalysis>();
-    solver.load<dataflow::SparseConstantPropagation>();
-    solver.load<SoundIntegerRangeAnalysis>();
-    if (failed(solver.initializeAndRun(op)))
+    if (failed(solveSoundIntegerRanges(solver, op)))
       return signalPassFailure();
     ForgetErased listener(solver);
     RewritePatternSet patterns(op->getContext());

@@ -28,6 +28,11 @@ public:
       unsigned firstIndex) override;
 };
 
+/// Loads into `solver` what the range analysis needs (dead code and
+/// constant propagation) and SoundIntegerRangeAnalysis, and runs it on
+/// `op`.
+LogicalResult solveSoundIntegerRanges(DataFlowSolver &solver, Operation *op);
+
 } // namespace mlir::obs
 
 #endif // OBS_ANALYSIS_SOUNDINTEGERRANGES_H

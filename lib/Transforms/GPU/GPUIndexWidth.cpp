@@ -12,8 +12,6 @@
 #include "Obs/Analysis/SoundIntegerRanges.h"
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/Passes.h"
-#include "mlir/Analysis/DataFlow/ConstantPropagationAnalysis.h"
-#include "mlir/Analysis/DataFlow/DeadCodeAnalysis.h"
 #include "mlir/Analysis/DataFlow/IntegerRangeAnalysis.h"
 #include "mlir/Analysis/DataFlowFramework.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -98,10 +96,7 @@ struct ObsGPUIndexWidthPass
     if (module->hasAttr(DLTIDialect::kDataLayoutAttrName))
       return;
     DataFlowSolver solver;
-    solver.load<dataflow::DeadCodeAnalysis>();
-    solver.load<dataflow::SparseConstantPropagation>();
-    solver.load<SoundIntegerRangeAnalysis>();
-    if (failed(solver.initializeAndRun(module)))
+    if (failed(solveSoundIntegerRanges(solver, module)))
       return signalPassFailure();
     // Every value, block arguments (kernel arguments, loop induction
     // variables) and op results: an index within 32 bits, a memref with a
