@@ -1,6 +1,7 @@
 //===- DefinedArithmetic.cpp - element code without undefined behaviour --===//
 
 #include "Obs/Dialect/Obs/DefinedArithmetic.h"
+#include "Obs/Dialect/Obs/ObsOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
@@ -432,4 +433,64 @@ Value mlir::obs::getDefinedCounter(OpBuilder &builder,
   if (counter.getType() == type)
     return counter;
   return arith::TruncIOp::create(builder, loc, type, counter);
+}
+
+/// The range of a division or remainder `op` by `operands`' ranges where
+/// its divisor may be zero, as obs defines it (x / 0 = 0, x % 0 = x): an
+/// unsigned remainder or quotient is at most its dividend; a signed one is
+/// not bounded here. None (use arith's inference) where the divisor cannot
+/// be zero or `op` is not a division.
+static std::optional<std::optional<ConstantIntRanges>>
+inferDivisionByZeroRange(Operation *op, ArrayRef<ConstantIntRanges> operands) {
+  if (!isa<arith::DivUIOp, arith::RemUIOp, arith::CeilDivUIOp, arith::DivSIOp,
+           arith::RemSIOp, arith::CeilDivSIOp, arith::FloorDivSIOp>(op) ||
+      operands.size() != 2 || !operands[1].umin().isZero())
+    return std::nullopt;
+  if (!isa<arith::DivUIOp, arith::RemUIOp, arith::CeilDivUIOp>(op))
+    return std::optional<ConstantIntRanges>();
+  // x div d and x rem d are at most x for every d above 0, and obs's
+  // x div 0 = 0 and x rem 0 = x are too; x ceildiv d is at most x where d
+  // is above 0.
+  unsigned width = operands[0].umax().getBitWidth();
+  return std::optional<ConstantIntRanges>(ConstantIntRanges::fromUnsigned(
+      APInt::getZero(width), operands[0].umax()));
+}
+
+std::optional<ConstantIntRanges> mlir::obs::inferIntegerRange(
+    Value value,
+    function_ref<std::optional<ConstantIntRanges>(Value)> leafRange,
+    unsigned depth) {
+  unsigned width = ConstantIntRanges::getStorageBitwidth(value.getType());
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return ConstantIntRanges::constant(constant.sextOrTrunc(width));
+  if (std::optional<ConstantIntRanges> leaf = leafRange(value))
+    return leaf;
+  auto inferring = value.getDefiningOp<InferIntRangeInterface>();
+  if (!inferring || depth == 0 || inferring->getNumRegions())
+    return std::nullopt;
+  SmallVector<ConstantIntRanges> operands;
+  for (Value operand : inferring->getOperands()) {
+    if (!operand.getType().isIntOrIndex())
+      return std::nullopt;
+    std::optional<ConstantIntRanges> range =
+        inferIntegerRange(operand, leafRange, depth - 1);
+    if (!range)
+      return std::nullopt;
+    operands.push_back(*range);
+  }
+  // obs's meaning of a division by zero, which arith's inference leaves
+  // out (its `x remui [0, 7]` is at most 6, where obs's 8 remui 0 is 8: a
+  // law of obs's canonicalization then took a read outside an array for
+  // one inside, found by an adversarial run against the spec).
+  if (std::optional<std::optional<ConstantIntRanges>> byZero =
+          inferDivisionByZeroRange(inferring, operands))
+    return *byZero;
+  std::optional<ConstantIntRanges> result;
+  inferring.inferResultRanges(operands,
+                              [&](Value produced, const ConstantIntRanges &r) {
+                                if (produced == value)
+                                  result = r;
+                              });
+  return result;
 }

@@ -354,38 +354,6 @@ LogicalResult KernelOp::verify() {
   return success();
 }
 
-std::optional<ConstantIntRanges> mlir::obs::inferIntegerRange(
-    Value value,
-    function_ref<std::optional<ConstantIntRanges>(Value)> leafRange,
-    unsigned depth) {
-  unsigned width = ConstantIntRanges::getStorageBitwidth(value.getType());
-  APInt constant;
-  if (matchPattern(value, m_ConstantInt(&constant)))
-    return ConstantIntRanges::constant(constant.sextOrTrunc(width));
-  if (std::optional<ConstantIntRanges> leaf = leafRange(value))
-    return leaf;
-  auto inferring = value.getDefiningOp<InferIntRangeInterface>();
-  if (!inferring || depth == 0 || inferring->getNumRegions())
-    return std::nullopt;
-  SmallVector<ConstantIntRanges> operands;
-  for (Value operand : inferring->getOperands()) {
-    if (!operand.getType().isIntOrIndex())
-      return std::nullopt;
-    std::optional<ConstantIntRanges> range =
-        inferIntegerRange(operand, leafRange, depth - 1);
-    if (!range)
-      return std::nullopt;
-    operands.push_back(*range);
-  }
-  std::optional<ConstantIntRanges> result;
-  inferring.inferResultRanges(operands,
-                              [&](Value produced, const ConstantIntRanges &r) {
-                                if (produced == value)
-                                  result = r;
-                              });
-  return result;
-}
-
 LogicalResult KernelOp::verifyRegions() {
   // Arrays live only in obs ops: everything that computes elements goes
   // through PullArrayOpInterface, so other dialects may neither make nor take

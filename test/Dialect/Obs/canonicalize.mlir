@@ -370,6 +370,41 @@ obs.kernel @index_laws_inside_only(%a: !obs.arr<8 x i32>) -> (!obs.arr<8 x i32>,
 
 // -----
 
+// A remainder by a divisor that may be zero is no bound: obs defines
+// x rem 0 = x (and x div 0 = 0), so 8 rem i is 8 for i = 0, outside the
+// half, and the read stays on the half, whose check fails (an adversarial
+// run: arith's inference bounded 8 rem [0, 7] by 6, and the law read a ! 8
+// of the whole array instead). By a divisor that is never zero the law
+// holds: i rem 4 is inside the half, and the read goes to the whole array.
+// CHECK-LABEL: obs.kernel @index_laws_division_by_zero
+// CHECK: %[[LO:.*]], %{{.*}} = obs.halve %arg0
+// CHECK: obs.generate
+// CHECK: %[[BYZERO:.*]] = arith.remui %{{.*}}, %{{.*}} : index
+// CHECK: obs.index %[[LO]][%[[BYZERO]]] : !obs.arr<8 x i32>
+// CHECK: obs.generate
+// CHECK: %[[QUARTER:.*]] = arith.remui %{{.*}}, %{{.*}} : index
+// CHECK: obs.index %arg0[%[[QUARTER]]] : !obs.arr<16 x i32>
+obs.kernel @index_laws_division_by_zero(%x: !obs.arr<16 x i32>) -> (!obs.arr<8 x i32>, !obs.arr<8 x i32>) {
+  %lo, %hi = obs.halve %x : !obs.arr<16 x i32>
+  %byZero = obs.generate : !obs.arr<8 x i32> {
+  ^bb0(%i: index):
+    %c8 = arith.constant 8 : index
+    %j = arith.remui %c8, %i : index
+    %v = obs.index %lo[%j] : !obs.arr<8 x i32>
+    obs.yield %v : i32
+  }
+  %inside = obs.generate : !obs.arr<8 x i32> {
+  ^bb0(%i: index):
+    %c4 = arith.constant 4 : index
+    %j = arith.remui %i, %c4 : index
+    %v = obs.index %lo[%j] : !obs.arr<8 x i32>
+    obs.yield %v : i32
+  }
+  obs.return %byZero, %inside : !obs.arr<8 x i32>, !obs.arr<8 x i32>
+}
+
+// -----
+
 // An element of a synced array is read from the sync, not recomputed.
 // CHECK-LABEL: obs.kernel @index_of_sync
 // CHECK: %[[S:.*]] = obs.sync

@@ -126,3 +126,19 @@ func.func @shifted_blocks(%x: memref<64xi32>, %y: memref<64xi32>) {
   obs.launch @shifted grid(4) ins(%x : memref<64xi32>) outs(%y : memref<64xi32>)
   return
 }
+
+// Element i reads h[8 rem i], h the first half of x: obs defines 8 rem 0 as
+// 8, outside h (an index law of the canonicalizer took the remainder for
+// at most 6, and read x[8] on cpu and cuda).
+obs.kernel @remainder_by_zero(%x: !obs.arr<16 x i32>) -> !obs.arr<8 x i32> attributes {threads = 8} {
+  %a, %b = obs.halve %x : !obs.arr<16 x i32>
+  %r = obs.generate : !obs.arr<8 x i32> {
+  ^bb0(%i: index):
+    %c8 = arith.constant 8 : index
+    %j = arith.remui %c8, %i : index
+    %v = obs.index %a[%j] : !obs.arr<8 x i32>
+    obs.yield %v : i32
+  }
+  %s = obs.sync %r : !obs.arr<8 x i32>
+  obs.return %s : !obs.arr<8 x i32>
+}
