@@ -395,8 +395,15 @@ void ObsPlanSharedPass::runOnOperation() {
                                blockBarriersBefore[early.lastPhase] >
                            0);
   };
+  // The buffers of one owner never share: a repeat's two, which its
+  // iterations choose between through one select, would then hold the same
+  // bytes, and which of them an access through the select goes to is not
+  // in its bytes (the plan's check took a write to the first for one to the
+  // second and refused the plan, where one iteration left them disjoint in
+  // time; found by an adversarial run).
   auto compatible = [&](const Buffer &a, const Buffer &b) {
     return a.firstPhase != ~0u && b.firstPhase != ~0u &&
+           (a.owner < 0 || a.owner != b.owner) &&
            (separated(a, b) || separated(b, a));
   };
 
