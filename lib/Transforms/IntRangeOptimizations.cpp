@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Obs/Analysis/SoundIntegerRanges.h"
+#include "Obs/Dialect/Obs/DefinedArithmetic.h"
 #include "Obs/Transforms/Passes.h"
 #include "mlir/Analysis/DataFlow/ConstantPropagationAnalysis.h"
 #include "mlir/Analysis/DataFlow/DeadCodeAnalysis.h"
@@ -42,6 +43,26 @@ LogicalResult mlir::obs::solveSoundIntegerRanges(DataFlowSolver &solver,
   solver.load<dataflow::SparseConstantPropagation>();
   solver.load<SoundIntegerRangeAnalysis>();
   return solver.initializeAndRun(op);
+}
+
+LogicalResult SoundIntegerRangeAnalysis::visitOperation(
+    Operation *op,
+    ArrayRef<const dataflow::IntegerValueRangeLattice *> operands,
+    ArrayRef<dataflow::IntegerValueRangeLattice *> results) {
+  if (results.size() == 1 && operands.size() == 2 &&
+      llvm::none_of(operands, [](const auto *operand) {
+        return operand->getValue().isUninitialized();
+      })) {
+    ConstantIntRanges ranges[] = {operands[0]->getValue().getValue(),
+                                  operands[1]->getValue().getValue()};
+    if (std::optional<ConstantIntRanges> byZero =
+            inferDivisionByZeroRange(op, ranges)) {
+      propagateIfChanged(results[0],
+                         results[0]->join(IntegerValueRange(*byZero)));
+      return success();
+    }
+  }
+  return IntegerRangeAnalysis::visitOperation(op, operands, results);
 }
 
 namespace {

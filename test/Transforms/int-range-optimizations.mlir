@@ -2,7 +2,8 @@
 
 // Tests of lib/Transforms/IntRangeOptimizations.cpp: upstream's rewrites
 // where MLIR's range analysis is right, and nothing where it bounds an
-// unsigned loop's counter by its bounds read as signed integers.
+// unsigned loop's counter by its bounds read as signed integers, or a
+// remainder by a divisor that may be zero as if it could not be.
 
 // A signed loop from 2 to 10: its counter is never negative, so the
 // comparison is false, as upstream's pass makes it.
@@ -48,4 +49,24 @@ func.func @unsigned_loop(%acc: i32, %wide: i1) -> i32 {
     scf.yield %n : i32
   }
   return %s : i32
+}
+
+// A remainder by a divisor in [0, 7]: arith's inference bounds 8 rem d by
+// 6, assuming d is not zero, and upstream's pass folds `< 7` to true; obs's
+// 8 rem 0 is 8, so the comparison stays. By a divisor in [1, 8] it folds.
+// CHECK-LABEL: func.func @remainder_by_zero
+// CHECK: %[[BYZERO:.*]] = arith.remui
+// CHECK: %[[STAYS:.*]] = arith.cmpi ult, %[[BYZERO]], %{{.*}} : index
+// CHECK: return %[[STAYS]], %true
+func.func @remainder_by_zero(%x: index) -> (i1, i1) {
+  %c1 = arith.constant 1 : index
+  %c7 = arith.constant 7 : index
+  %c8 = arith.constant 8 : index
+  %d = arith.andi %x, %c7 : index
+  %r = arith.remui %c8, %d : index
+  %inside = arith.cmpi ult, %r, %c7 : index
+  %nonzero = arith.addi %d, %c1 : index
+  %s = arith.remui %c8, %nonzero : index
+  %below = arith.cmpi ult, %s, %c8 : index
+  return %inside, %below : i1, i1
 }

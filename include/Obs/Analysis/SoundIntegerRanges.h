@@ -16,11 +16,18 @@ namespace mlir::obs {
 /// `scf.for unsigned` may be any value: upstream bounds every loop's
 /// counter by its bounds read as signed integers, and a loop whose bounds
 /// are compared unsigned may cross 2^63 (its counter negative as a signed
-/// integer) where the signed reading says it does not. Load it in place of
-/// the upstream analysis.
+/// integer) where the signed reading says it does not. And a division or
+/// remainder by a divisor that may be zero has obs's meaning
+/// (inferDivisionByZeroRange), not arith's, which assumes it is not zero.
+/// Load it in place of the upstream analysis.
 class SoundIntegerRangeAnalysis : public dataflow::IntegerRangeAnalysis {
 public:
   using IntegerRangeAnalysis::IntegerRangeAnalysis;
+
+  LogicalResult visitOperation(
+      Operation *op,
+      ArrayRef<const dataflow::IntegerValueRangeLattice *> operands,
+      ArrayRef<dataflow::IntegerValueRangeLattice *> results) override;
 
   void visitNonControlFlowArguments(
       Operation *op, const RegionSuccessor &successor,

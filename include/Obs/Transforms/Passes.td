@@ -854,9 +854,11 @@ def ObsIntRangeOptimizations : Pass<"obs-int-range-optimizations"> {
     counter fed to true, in a kernel that read past its array on the cpu
     and cuda targets, where ref answered right (found by an adversarial
     run). This pass runs the same rewrites on an analysis that knows
-    nothing of an unsigned loop's counter (`SoundIntegerRangeAnalysis`,
-    which obs-gpu-index-width reads too). Every obs pipeline runs it in
-    place of the upstream pass.
+    nothing of an unsigned loop's counter, and gives a division or
+    remainder whose divisor may be zero obs's meaning (x / 0 = 0, x % 0 =
+    x), where arith's inference assumes a divisor above zero
+    (`SoundIntegerRangeAnalysis`, which obs-gpu-index-width reads too).
+    Every obs pipeline runs it in place of the upstream pass.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }

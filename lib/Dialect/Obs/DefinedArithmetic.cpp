@@ -435,25 +435,21 @@ Value mlir::obs::getDefinedCounter(OpBuilder &builder,
   return arith::TruncIOp::create(builder, loc, type, counter);
 }
 
-/// The range of a division or remainder `op` by `operands`' ranges where
-/// its divisor may be zero, as obs defines it (x / 0 = 0, x % 0 = x): an
-/// unsigned remainder or quotient is at most its dividend; a signed one is
-/// not bounded here. None (use arith's inference) where the divisor cannot
-/// be zero or `op` is not a division.
-static std::optional<std::optional<ConstantIntRanges>>
-inferDivisionByZeroRange(Operation *op, ArrayRef<ConstantIntRanges> operands) {
+std::optional<ConstantIntRanges>
+mlir::obs::inferDivisionByZeroRange(Operation *op,
+                                    ArrayRef<ConstantIntRanges> operands) {
   if (!isa<arith::DivUIOp, arith::RemUIOp, arith::CeilDivUIOp, arith::DivSIOp,
            arith::RemSIOp, arith::CeilDivSIOp, arith::FloorDivSIOp>(op) ||
       operands.size() != 2 || !operands[1].umin().isZero())
     return std::nullopt;
+  unsigned width = operands[0].umax().getBitWidth();
   if (!isa<arith::DivUIOp, arith::RemUIOp, arith::CeilDivUIOp>(op))
-    return std::optional<ConstantIntRanges>();
+    return ConstantIntRanges::maxRange(width);
   // x div d and x rem d are at most x for every d above 0, and obs's
   // x div 0 = 0 and x rem 0 = x are too; x ceildiv d is at most x where d
   // is above 0.
-  unsigned width = operands[0].umax().getBitWidth();
-  return std::optional<ConstantIntRanges>(ConstantIntRanges::fromUnsigned(
-      APInt::getZero(width), operands[0].umax()));
+  return ConstantIntRanges::fromUnsigned(APInt::getZero(width),
+                                         operands[0].umax());
 }
 
 std::optional<ConstantIntRanges> mlir::obs::inferIntegerRange(
@@ -483,9 +479,9 @@ std::optional<ConstantIntRanges> mlir::obs::inferIntegerRange(
   // out (its `x remui [0, 7]` is at most 6, where obs's 8 remui 0 is 8: a
   // law of obs's canonicalization then took a read outside an array for
   // one inside, found by an adversarial run against the spec).
-  if (std::optional<std::optional<ConstantIntRanges>> byZero =
+  if (std::optional<ConstantIntRanges> byZero =
           inferDivisionByZeroRange(inferring, operands))
-    return *byZero;
+    return byZero;
   std::optional<ConstantIntRanges> result;
   inferring.inferResultRanges(operands,
                               [&](Value produced, const ConstantIntRanges &r) {

@@ -25,6 +25,7 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/InferIntRangeInterface.h"
 #include <optional>
 
 namespace mlir {
@@ -38,6 +39,16 @@ namespace obs {
 /// `x + poison` to poison, or of `(x * y nsw) / y` to `x`, would otherwise
 /// choose a meaning the other targets do not.
 std::optional<Value> takePoisonOut(Operation *op);
+
+/// The range obs's meaning gives a division or remainder `op` whose
+/// divisor's range (`operands[1]`, its dividend's `operands[0]`) holds zero:
+/// arith's inference assumes a divisor above zero (its `x remui [0, 7]` is
+/// at most 6, where obs's `8 remui 0` is 8). An unsigned quotient or
+/// remainder is at most its dividend; a signed one may be anything. None
+/// where arith's inference holds: `op` is no division, or its divisor
+/// cannot be zero. Every range analysis obs reads asks it first.
+std::optional<ConstantIntRanges>
+inferDivisionByZeroRange(Operation *op, ArrayRef<ConstantIntRanges> operands);
 
 /// Gives `op`, just created, a defined result for every operand, guarding
 /// its operands and result where MLIR leaves them undefined. Returns the
