@@ -822,9 +822,15 @@ LogicalResult mlir::obs::reportUnsafeSyncs(const KernelSimulation &simulation) {
               "another stage reads the repeat's";
       continue;
     }
-    diag << "in place has nothing to overwrite: its stage reads no array "
-            "of type "
-         << sync.getType() << " from shared memory that no later stage reads";
+    // The lowering overwrites only the one array the stage reads from
+    // shared memory (a stage reading two said "reads no array", found by
+    // an adversarial run).
+    diag << "in place has nothing to overwrite: a stage in place "
+            "overwrites the one array it reads from shared memory, where "
+            "that array is of its type "
+         << sync.getType()
+         << " and no later stage reads it; this stage reads no such array, "
+            "or more than one array from shared memory";
   }
   // An array in registers read by a thread that did not compute the
   // element: the value is not in its registers.

@@ -314,10 +314,18 @@ static void emitAllocationCheck(Operation *allocation) {
       onHeap ? cast<memref::AllocOp>(allocation).getDynamicSizes()
              : cast<memref::AllocaOp>(allocation).getDynamicSizes();
   // Sizes known when compiling are plausible or refused (a stack's past
-  // 4 MiB). Their heap allocations' pointers are not checked: on cuda the
-  // check, a host op after the allocation, split the launches' stream.
-  if (sizes.empty())
+  // 4 MiB); the memory of a heap allocation of some bytes is checked (a
+  // `memref<4294967295xi64>` made malloc return null, and the first store
+  // faulted). On cuda the allocation is the device's, whose failure the
+  // driver reports, and obs-host-memory-to-gpu takes the check out again
+  // (a host op after the allocation split the launches' stream).
+  if (sizes.empty()) {
+    if (onHeap && getTotalBytes(type) > 0) {
+      b.setInsertionPointAfter(allocation);
+      emitAllocatedCheck(b, memref, /*empty=*/nullptr, notGiven);
+    }
     return;
+  }
   Value zero = arith::ConstantIndexOp::create(b, 0);
   Type wide = b.getIntegerType(128);
   Value counted, bytes = arith::ConstantIntOp::create(

@@ -103,7 +103,7 @@ obs.kernel @wrap_around(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> {
 // In place needs an array in shared memory to overwrite: this stage reads
 // only the kernel's argument, in global memory.
 obs.kernel @nothing_to_overwrite(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> {
-  // expected-error @+1 {{'obs.sync' op in place has nothing to overwrite: its stage reads no array of type '!obs.arr<8 x i32>' from shared memory that no later stage reads}}
+  // expected-error @+1 {{'obs.sync' op in place has nothing to overwrite: a stage in place overwrites the one array it reads from shared memory, where that array is of its type '!obs.arr<8 x i32>' and no later stage reads it; this stage reads no such array, or more than one array from shared memory}}
   %0 = obs.sync inplace %a : !obs.arr<8 x i32>
   %1 = obs.rev %0 : !obs.arr<8 x i32>
   obs.return %1 : !obs.arr<8 x i32>
@@ -151,7 +151,7 @@ obs.kernel @read_later(%a: !obs.arr<2 x i8>) -> !obs.arr<2 x i8> attributes {thr
     obs.yield %y : i8
   }
   %low, %high = obs.halve %1 : !obs.arr<2 x i8>
-  // expected-error @+1 {{'obs.sync' op in place has nothing to overwrite: its stage reads no array of type '!obs.arr<1 x i8>' from shared memory that no later stage reads}}
+  // expected-error @+1 {{'obs.sync' op in place has nothing to overwrite: a stage in place overwrites the one array it reads from shared memory, where that array is of its type '!obs.arr<1 x i8>' and no later stage reads it; this stage reads no such array, or more than one array from shared memory}}
   %2 = obs.sync inplace %high : !obs.arr<1 x i8>
   %3 = obs.conc %low, %2 : !obs.arr<1 x i8>, !obs.arr<1 x i8>
   obs.return %3 : !obs.arr<2 x i8>
@@ -239,4 +239,26 @@ obs.kernel @warp_safe_in_block_0(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> {
     obs.yield %x : i32
   }
   obs.return %1 : !obs.arr<64 x i32>
+}
+
+// -----
+
+// A stage in place that reads two arrays from shared memory, each of its
+// type and read by no other stage: which to overwrite is not one array, and
+// the message says so (it said the stage read none).
+obs.kernel @inplace_reads_two(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> {
+  %first = obs.sync %a : !obs.arr<64 x i32>
+  %reversed = obs.rev %a : !obs.arr<64 x i32>
+  %second = obs.sync %reversed : !obs.arr<64 x i32>
+  %sum = obs.generate : !obs.arr<64 x i32> {
+  ^bb0(%i: index):
+    %x = obs.index %first[%i] : !obs.arr<64 x i32>
+    %y = obs.index %second[%i] : !obs.arr<64 x i32>
+    %z = arith.addi %x, %y : i32
+    obs.yield %z : i32
+  }
+  // expected-error @+1 {{'obs.sync' op in place has nothing to overwrite: a stage in place overwrites the one array it reads from shared memory, where that array is of its type '!obs.arr<64 x i32>' and no later stage reads it; this stage reads no such array, or more than one array from shared memory}}
+  %t = obs.sync inplace %sum : !obs.arr<64 x i32>
+  %r = obs.rev %t : !obs.arr<64 x i32>
+  obs.return %r : !obs.arr<64 x i32>
 }

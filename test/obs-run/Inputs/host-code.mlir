@@ -230,6 +230,35 @@ func.func @wrapping_alloc(%in: memref<?xi32>, %out: memref<?xi32>) {
   return
 }
 
+// A heap allocation of a size known when compiling that no machine gives:
+// 2^45 i64, 2^48 bytes, past the 2^47 bytes of a process's addresses
+// (malloc returned null, and the first store faulted: exit 139).
+func.func @huge_static_alloc(%in: memref<?xi32>, %out: memref<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %made = memref.alloc() : memref<35184372088832xi64>
+  %seven = arith.constant 7 : i64
+  memref.store %seven, %made[%c0] : memref<35184372088832xi64>
+  %x = memref.load %made[%c0] : memref<35184372088832xi64>
+  %y = arith.trunci %x : i64 to i32
+  memref.store %y, %out[%c0] : memref<?xi32>
+  memref.dealloc %made : memref<35184372088832xi64>
+  return
+}
+
+// A static allocation only kernels touch: on cuda it is the device's,
+// whose failure the driver reports, and no host check follows it (one
+// split the launches' stream).
+obs.kernel @pass_through(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> attributes {threads = 4} {
+  obs.return %a : !obs.arr<4 x i32>
+}
+func.func @device_only_alloc(%in: memref<4xi32>, %out: memref<4xi32>) {
+  %made = memref.alloc() : memref<4xi32>
+  obs.launch @pass_through grid(1) ins(%in : memref<4xi32>) outs(%made : memref<4xi32>)
+  obs.launch @pass_through grid(1) ins(%made : memref<4xi32>) outs(%out : memref<4xi32>)
+  memref.dealloc %made : memref<4xi32>
+  return
+}
+
 // A loop's step from data (the first number): 0 ran forever, -1 walked
 // down past the memory it read (test/obs-run/host-code.test).
 func.func @step_from_data(%in: memref<?xi32>, %out: memref<?xi32>) {
