@@ -57,20 +57,21 @@ def ObsPreciseGPUMath
     which rounds their roots once: f32 has more than twice their digits
     and two), and every `math.rsqrt` as a division of 1 by the square
     root (`rcp.rn`). An f64 square root is libdevice's `sqrt.rn.f64`
-    already. And IEEE's sign-bit operations on 16-bit floats,
-    `math.absf`, `arith.negf` and `math.copysign`, which NVPTX computes
-    through f32 (copysign on every chip, abs and neg on chips without
-    16-bit arithmetic), whose conversions make a NaN's payload the
-    canonical one, become the operations on the bits that IEEE defines them
-    to be, as on the host: the sign bit cleared, flipped, or taken from the
-    second operand (found by adversarial runs, reading the PTX: absf,
-    then copysign).
+    already. And IEEE's sign-bit operations, `math.absf`, `arith.negf`
+    and `math.copysign` on f16, bf16, f32 and f64, become the operations on
+    the bits that IEEE defines them to be, as on the host: the sign bit
+    cleared, flipped, or taken from the second operand. NVPTX computes the
+    16-bit ones through f32 (copysign on every chip, abs and neg on chips
+    without 16-bit arithmetic), whose conversions make a NaN's payload the
+    canonical one, and PTX's `neg.f32`, `neg.f64` and `abs.f32` leave the
+    NaN they give unspecified (found by adversarial runs, reading the PTX:
+    16-bit absf, then copysign, then f32 and f64).
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::arith::ArithDialect"];
   let statistics = [
     Statistic<"numRewritten", "rewritten", "math.sqrt, math.rsqrt and "
-              "16-bit sign-bit operations made precise">
+              "sign-bit operations made precise">
   ];
 }
 

@@ -46,32 +46,36 @@ static Value buildPreciseSqrt(OpBuilder &b, Location loc, Value value) {
 }
 
 /// `op`, one of IEEE's sign-bit operations (abs, negate, copySign) on a
-/// 16-bit float, as the integer operation on its bits that IEEE defines
-/// it to be: NVPTX computes them through f32 (copysign always, abs and neg
-/// on chips without 16-bit arithmetic), and its conversions make a NaN's
-/// payload the canonical one (read in the PTX by adversarial runs: absf,
-/// then copysign), where the host changes only the sign bit.
+/// float of 16, 32 or 64 bits, as the integer operation on its bits that
+/// IEEE defines it to be: NVPTX computes 16-bit ones through f32 (copysign
+/// always, abs and neg on chips without 16-bit arithmetic), whose
+/// conversions make a NaN's payload the canonical one, and PTX's own
+/// `neg.f32`, `neg.f64` and `abs.f32` leave the NaN they give unspecified
+/// (read in the PTX by adversarial runs: absf, then copysign, then f32 and
+/// f64), where the host changes only the sign bit.
 static Value buildSignBitOperation(OpBuilder &b, Operation *op) {
   Location loc = op->getLoc();
-  Type bits = b.getI16Type();
+  unsigned width = op->getResult(0).getType().getIntOrFloatBitWidth();
+  Type bits = b.getIntegerType(width);
+  APInt sign = APInt::getSignMask(width);
   auto raw = [&](Value value) {
     return arith::BitcastOp::create(b, loc, bits, value).getResult();
   };
-  auto constant = [&](int64_t value) {
+  auto constant = [&](const APInt &value) {
     return arith::ConstantOp::create(b, loc, bits,
                                      b.getIntegerAttr(bits, value))
         .getResult();
   };
   Value x = raw(op->getOperand(0)), result;
   if (isa<arith::NegFOp>(op)) {
-    result = arith::XOrIOp::create(b, loc, x, constant(0x8000));
+    result = arith::XOrIOp::create(b, loc, x, constant(sign));
   } else {
-    result = arith::AndIOp::create(b, loc, x, constant(0x7fff));
+    result = arith::AndIOp::create(b, loc, x, constant(~sign));
     if (isa<math::CopySignOp>(op))
       result = arith::OrIOp::create(
           b, loc, result,
           arith::AndIOp::create(b, loc, raw(op->getOperand(1)),
-                                constant(0x8000)));
+                                constant(sign)));
   }
   return arith::BitcastOp::create(b, loc, op->getResult(0).getType(), result);
 }
@@ -89,7 +93,7 @@ struct ObsPreciseGPUMathPass
           (isa<math::SqrtOp>(op) &&
            (type.isF16() || type.isBF16() || type.isF32())) ||
           (isa<math::AbsFOp, arith::NegFOp, math::CopySignOp>(op) &&
-           (type.isF16() || type.isBF16())))
+           (type.isF16() || type.isBF16() || type.isF32() || type.isF64())))
         roots.push_back(op);
     });
     for (Operation *op : roots) {

@@ -6,12 +6,13 @@
 // IEEE's (an adversarial run read them in the PTX). f32 and f16 square
 // roots become inline sqrt.rn.f32 (f16 and bf16 through f32); every rsqrt is 1
 // divided by the root; an f64 root stays math.sqrt (libdevice's
-// sqrt.rn.f64). A 16-bit absf, negf or copysign, which NVPTX computes
-// through f32 (making a NaN's payload the canonical one), clears, flips or
-// copies the sign bit as the host does; f32 ones stay.
+// sqrt.rn.f64). An absf, negf or copysign, which NVPTX computes through
+// f32 for 16-bit floats (making a NaN's payload the canonical one) and
+// PTX's neg.f32, neg.f64 and abs.f32 leave unspecified for a NaN, clears,
+// flips or copies the sign bit as the host does, at every width.
 
 // STATS: obs-precise-gpu-math
-// STATS: 10 rewritten
+// STATS: 14 rewritten
 
 gpu.module @kernels {
   // CHECK-LABEL: func.func @roots(
@@ -50,13 +51,16 @@ gpu.module @kernels {
     // CHECK: %[[GCLEARED:.*]] = arith.andi %[[GBITS]], %{{.*}} : i16
     // CHECK: %[[GABS:.*]] = arith.bitcast %[[GCLEARED]] : i16 to bf16
     %b = math.absf %g : bf16
-    // CHECK: %[[XABS:.*]] = math.absf %arg2 : f32
+    // CHECK: %[[XBITS:.*]] = arith.bitcast %arg2 : f32 to i32
+    // CHECK: %[[XMASK:.*]] = arith.constant 2147483647 : i32
+    // CHECK: %[[XCLEARED:.*]] = arith.andi %[[XBITS]], %[[XMASK]] : i32
+    // CHECK: %[[XABS:.*]] = arith.bitcast %[[XCLEARED]] : i32 to f32
     %c = math.absf %x : f32
     // CHECK: return %[[HABS]], %[[GABS]], %[[XABS]]
     return %a, %b, %c : f16, bf16, f32
   }
   // CHECK-LABEL: func.func @signs(
-  func.func @signs(%h: f16, %k: f16, %g: bf16, %x: f32, %y: f32) -> (f16, f16, bf16, f32, f32) {
+  func.func @signs(%h: f16, %k: f16, %g: bf16, %x: f32, %y: f32, %w: f64) -> (f16, f16, bf16, f32, f32, f64) {
     // CHECK: %[[NBITS:.*]] = arith.bitcast %arg0 : f16 to i16
     // CHECK: %[[SIGN:.*]] = arith.constant -32768 : i16
     // CHECK: %[[FLIPPED:.*]] = arith.xori %[[NBITS]], %[[SIGN]] : i16
@@ -73,11 +77,19 @@ gpu.module @kernels {
     %b = math.copysign %h, %k : f16
     // CHECK: %[[GCOPY:.*]] = arith.bitcast %{{.*}} : i16 to bf16
     %c = math.copysign %g, %g : bf16
-    // CHECK: %[[XNEG:.*]] = arith.negf %arg3 : f32
+    // CHECK: %[[XNEGBITS:.*]] = arith.bitcast %arg3 : f32 to i32
+    // CHECK: %[[XSIGN:.*]] = arith.constant -2147483648 : i32
+    // CHECK: %[[XFLIPPED:.*]] = arith.xori %[[XNEGBITS]], %[[XSIGN]] : i32
+    // CHECK: %[[XNEG:.*]] = arith.bitcast %[[XFLIPPED]] : i32 to f32
     %d = arith.negf %x : f32
-    // CHECK: %[[XCOPY:.*]] = math.copysign %arg3, %arg4 : f32
+    // CHECK: %[[XCOPY:.*]] = arith.bitcast %{{.*}} : i32 to f32
     %e = math.copysign %x, %y : f32
-    // CHECK: return %[[HNEG]], %[[HCOPY]], %[[GCOPY]], %[[XNEG]], %[[XCOPY]]
-    return %a, %b, %c, %d, %e : f16, f16, bf16, f32, f32
+    // CHECK: %[[DBITS:.*]] = arith.bitcast %arg5 : f64 to i64
+    // CHECK: %[[DSIGN:.*]] = arith.constant -9223372036854775808 : i64
+    // CHECK: %[[DFLIPPED:.*]] = arith.xori %[[DBITS]], %[[DSIGN]] : i64
+    // CHECK: %[[DNEG:.*]] = arith.bitcast %[[DFLIPPED]] : i64 to f64
+    %f = arith.negf %w : f64
+    // CHECK: return %[[HNEG]], %[[HCOPY]], %[[GCOPY]], %[[XNEG]], %[[XCOPY]], %[[DNEG]]
+    return %a, %b, %c, %d, %e, %f : f16, f16, bf16, f32, f32, f64
   }
 }
