@@ -65,13 +65,19 @@ def ObsPreciseGPUMath
     without 16-bit arithmetic), whose conversions make a NaN's payload the
     canonical one, and PTX's `neg.f32`, `neg.f64` and `abs.f32` leave the
     NaN they give unspecified (found by adversarial runs, reading the PTX:
-    16-bit absf, then copysign, then f32 and f64).
+    16-bit absf, then copysign, then f32 and f64). And `arith.remf` of
+    f16, bf16 and f32 is computed in f64 and narrowed: libdevice's
+    `__nv_fmodf` divides with `div.approx.f32`, whose reciprocal of a
+    subnormal divisor overflows (2^-140 rem 2^-149 comes out infinite,
+    traced by hand through the PTX, where the remainder is 0), and
+    `__nv_fmod` is exact; a
+    remainder is exact in its type, so the narrowing rounds nothing.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::arith::ArithDialect"];
   let statistics = [
     Statistic<"numRewritten", "rewritten", "math.sqrt, math.rsqrt and "
-              "sign-bit operations made precise">
+              "sign-bit operations and remainders made precise">
   ];
 }
 

@@ -80,6 +80,25 @@ static Value buildSignBitOperation(OpBuilder &b, Operation *op) {
   return arith::BitcastOp::create(b, loc, op->getResult(0).getType(), result);
 }
 
+/// `op`, an `arith.remf` of f16, bf16 or f32, computed in f64 and
+/// narrowed back: libdevice's `__nv_fmodf`, which NVPTX calls for it (the
+/// 16-bit types through f32), divides with `div.approx.f32`, whose
+/// reciprocal of a subnormal divisor overflows (2^-140 rem 2^-149 would
+/// be infinity, where IEEE's remainder is 0: read in the PTX by an
+/// adversarial run), and `__nv_fmod` is an exact shift-and-subtract on the
+/// significands. A remainder of two floats is exact in their type, so the
+/// narrowing rounds nothing, and their subnormals are normal in f64.
+static Value buildRemainderInF64(OpBuilder &b, Operation *op) {
+  Location loc = op->getLoc();
+  Type wide = b.getF64Type();
+  auto widen = [&](Value value) {
+    return arith::ExtFOp::create(b, loc, wide, value).getResult();
+  };
+  Value remainder = arith::RemFOp::create(b, loc, widen(op->getOperand(0)),
+                                          widen(op->getOperand(1)));
+  return arith::TruncFOp::create(b, loc, op->getResult(0).getType(), remainder);
+}
+
 namespace {
 struct ObsPreciseGPUMathPass
     : mlir::obs::impl::ObsPreciseGPUMathBase<ObsPreciseGPUMathPass> {
@@ -93,12 +112,20 @@ struct ObsPreciseGPUMathPass
           (isa<math::SqrtOp>(op) &&
            (type.isF16() || type.isBF16() || type.isF32())) ||
           (isa<math::AbsFOp, arith::NegFOp, math::CopySignOp>(op) &&
-           (type.isF16() || type.isBF16() || type.isF32() || type.isF64())))
+           (type.isF16() || type.isBF16() || type.isF32() || type.isF64())) ||
+          (isa<arith::RemFOp>(op) &&
+           (type.isF16() || type.isBF16() || type.isF32())))
         roots.push_back(op);
     });
     for (Operation *op : roots) {
       OpBuilder b(op);
       Location loc = op->getLoc();
+      if (isa<arith::RemFOp>(op)) {
+        op->getResult(0).replaceAllUsesWith(buildRemainderInF64(b, op));
+        op->erase();
+        addToStatistic(*this, numRewritten, "rewritten");
+        continue;
+      }
       if (isa<math::AbsFOp, arith::NegFOp, math::CopySignOp>(op)) {
         op->getResult(0).replaceAllUsesWith(buildSignBitOperation(b, op));
         op->erase();

@@ -9,10 +9,12 @@
 // sqrt.rn.f64). An absf, negf or copysign, which NVPTX computes through
 // f32 for 16-bit floats (making a NaN's payload the canonical one) and
 // PTX's neg.f32, neg.f64 and abs.f32 leave unspecified for a NaN, clears,
-// flips or copies the sign bit as the host does, at every width.
+// flips or copies the sign bit as the host does, at every width. A 16-bit
+// or f32 remf, whose libdevice fmodf divides approximately, is computed in
+// f64, exactly.
 
 // STATS: obs-precise-gpu-math
-// STATS: 14 rewritten
+// STATS: 17 rewritten
 
 gpu.module @kernels {
   // CHECK-LABEL: func.func @roots(
@@ -58,6 +60,22 @@ gpu.module @kernels {
     %c = math.absf %x : f32
     // CHECK: return %[[HABS]], %[[GABS]], %[[XABS]]
     return %a, %b, %c : f16, bf16, f32
+  }
+  // CHECK-LABEL: func.func @remainders(
+  func.func @remainders(%h: f16, %g: bf16, %x: f32, %w: f64) -> (f16, bf16, f32, f64) {
+    // CHECK: %[[HX:.*]] = arith.extf %arg0 : f16 to f64
+    // CHECK: %[[HY:.*]] = arith.extf %arg0 : f16 to f64
+    // CHECK: %[[HWIDE:.*]] = arith.remf %[[HX]], %[[HY]] : f64
+    // CHECK: %[[H:.*]] = arith.truncf %[[HWIDE]] : f64 to f16
+    %a = arith.remf %h, %h : f16
+    // CHECK: %[[G:.*]] = arith.truncf %{{.*}} : f64 to bf16
+    %b = arith.remf %g, %g : bf16
+    // CHECK: %[[X:.*]] = arith.truncf %{{.*}} : f64 to f32
+    %c = arith.remf %x, %x : f32
+    // CHECK: %[[W:.*]] = arith.remf %arg3, %arg3 : f64
+    %d = arith.remf %w, %w : f64
+    // CHECK: return %[[H]], %[[G]], %[[X]], %[[W]]
+    return %a, %b, %c, %d : f16, bf16, f32, f64
   }
   // CHECK-LABEL: func.func @signs(
   func.func @signs(%h: f16, %k: f16, %g: bf16, %x: f32, %y: f32, %w: f64) -> (f16, f16, bf16, f32, f32, f64) {
