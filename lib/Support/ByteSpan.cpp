@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 
@@ -125,4 +126,26 @@ void obs::emitAllocatedCheck(ImplicitLocOpBuilder &b, Value memref, Value empty,
   if (empty)
     given = arith::OrIOp::create(b, given, empty);
   cf::AssertOp::create(b, given, message);
+}
+
+void obs::eraseAllocatedChecks(Value memref) {
+  SmallVector<Operation *> checks;
+  for (Operation *pointer : memref.getUsers()) {
+    if (!isa<memref::ExtractAlignedPointerAsIndexOp>(pointer))
+      continue;
+    for (Operation *given : pointer->getUsers()) {
+      auto compare = dyn_cast<arith::CmpIOp>(given);
+      if (!compare || compare.getPredicate() != arith::CmpIPredicate::ne ||
+          !matchPattern(compare.getRhs(), m_Zero()))
+        continue;
+      for (Operation *user : compare->getUsers()) {
+        if (isa<arith::OrIOp>(user) && user->hasOneUse())
+          user = *user->getUsers().begin();
+        if (isa<cf::AssertOp>(user))
+          checks.push_back(user);
+      }
+    }
+  }
+  for (Operation *check : checks)
+    check->erase();
 }

@@ -54,6 +54,12 @@ Value emitSpansApart(ImplicitLocOpBuilder &b, const ByteSpan &first,
 void emitAllocatedCheck(ImplicitLocOpBuilder &b, Value memref, Value empty,
                         StringRef message);
 
+/// Erases the checks emitAllocatedCheck made on `memref`: where the
+/// allocation becomes the device's on cuda (obs-host-memory-to-gpu), the
+/// driver reports one it cannot make, and the host op after it split the
+/// launches' stream.
+void eraseAllocatedChecks(Value memref);
+
 } // namespace mlir::obs
 
 #endif // OBS_SUPPORT_BYTESPAN_H

@@ -10,13 +10,11 @@
 #include "Obs/Analysis/Allocations.h"
 #include "Obs/Conversion/Passes.h"
 #include "Obs/Dialect/Obs/ObsDialect.h"
+#include "Obs/Support/ByteSpan.h"
 #include "Obs/Support/Statistics.h"
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -66,33 +64,6 @@ static Value viewedRoot(Value memref) {
   while (auto view = memref.getDefiningOp<ViewLikeOpInterface>())
     memref = view.getViewSource();
   return memref;
-}
-
-/// Erases the checks obs-check-host-code made that `memref`, a heap
-/// allocation, was given its memory (emitAllocatedCheck: its aligned
-/// pointer compared with null, or'ed with its emptiness, asserted): on the
-/// device the driver reports an allocation it cannot make, and the host op
-/// split the launches' stream.
-static void eraseAllocatedChecks(Value memref) {
-  SmallVector<Operation *> checks;
-  for (Operation *pointer : memref.getUsers()) {
-    if (!isa<memref::ExtractAlignedPointerAsIndexOp>(pointer))
-      continue;
-    for (Operation *given : pointer->getUsers()) {
-      auto compare = dyn_cast<arith::CmpIOp>(given);
-      if (!compare || compare.getPredicate() != arith::CmpIPredicate::ne ||
-          !matchPattern(compare.getRhs(), m_Zero()))
-        continue;
-      for (Operation *user : compare->getUsers()) {
-        if (isa<arith::OrIOp>(user) && user->hasOneUse())
-          user = *user->getUsers().begin();
-        if (isa<cf::AssertOp>(user))
-          checks.push_back(user);
-      }
-    }
-  }
-  for (Operation *check : checks)
-    check->erase();
 }
 
 namespace {

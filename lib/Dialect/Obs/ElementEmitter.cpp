@@ -464,7 +464,7 @@ std::optional<uint64_t> ElementEmitter::upperBound(Value value) const {
   // ranges, so `v - 4` with v in [10, 11], which wraps as an unsigned sum,
   // is [6, 7] (an adversarial run: `(-4 + v) remui 3` became `v remui 3`
   // on cpu and cuda). Whether a sum or product wraps is asked of the
-  // bounds of its operands (sumFits, productFits).
+  // bounds of its operands (sumFits, multiplyExactly).
   std::optional<ConstantIntRanges> range = inferRange(value, /*depth=*/8);
   if (!range || range->umax().getActiveBits() > 64 || range->umax().isAllOnes())
     return std::nullopt;

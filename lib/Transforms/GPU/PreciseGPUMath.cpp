@@ -99,49 +99,47 @@ static Value buildRemainderInF64(OpBuilder &b, Operation *op) {
   return arith::TruncFOp::create(b, loc, op->getResult(0).getType(), remainder);
 }
 
+/// The precise form of `op`, built before it, where PTX would compute it
+/// otherwise than the host: square roots and reciprocal square roots,
+/// IEEE's sign-bit operations, and 16-bit and f32 remainders. Null for any
+/// other op, and for vectors (element code computes on scalars; a vector's
+/// are left to the libraries).
+static Value buildPreciseForm(Operation *op) {
+  if (op->getNumResults() != 1)
+    return {};
+  Type type = op->getResult(0).getType();
+  bool narrow = type.isF16() || type.isBF16() || type.isF32();
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  if (isa<math::SqrtOp>(op) && narrow)
+    return buildPreciseSqrt(b, loc, op->getOperand(0));
+  if (isa<math::RsqrtOp>(op) && isa<FloatType>(type)) {
+    Value root = buildPreciseSqrt(b, loc, op->getOperand(0));
+    Value one =
+        arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, 1.0));
+    return arith::DivFOp::create(b, loc, one, root);
+  }
+  if (isa<math::AbsFOp, arith::NegFOp, math::CopySignOp>(op) &&
+      (narrow || type.isF64()))
+    return buildSignBitOperation(b, op);
+  if (isa<arith::RemFOp>(op) && narrow)
+    return buildRemainderInF64(b, op);
+  return {};
+}
+
 namespace {
 struct ObsPreciseGPUMathPass
     : mlir::obs::impl::ObsPreciseGPUMathBase<ObsPreciseGPUMathPass> {
   void runOnOperation() override {
-    SmallVector<Operation *> roots;
-    // Scalars: element code computes on scalars (a vector's square root
-    // is left to the libraries).
+    // Post-order: an op is replaced once the walk has left it.
     getOperation().walk([&](Operation *op) {
-      Type type = op->getNumResults() ? op->getResult(0).getType() : Type();
-      if ((isa<math::RsqrtOp>(op) && isa<FloatType>(type)) ||
-          (isa<math::SqrtOp>(op) &&
-           (type.isF16() || type.isBF16() || type.isF32())) ||
-          (isa<math::AbsFOp, arith::NegFOp, math::CopySignOp>(op) &&
-           (type.isF16() || type.isBF16() || type.isF32() || type.isF64())) ||
-          (isa<arith::RemFOp>(op) &&
-           (type.isF16() || type.isBF16() || type.isF32())))
-        roots.push_back(op);
-    });
-    for (Operation *op : roots) {
-      OpBuilder b(op);
-      Location loc = op->getLoc();
-      if (isa<arith::RemFOp>(op)) {
-        op->getResult(0).replaceAllUsesWith(buildRemainderInF64(b, op));
-        op->erase();
-        addToStatistic(*this, numRewritten, "rewritten");
-        continue;
-      }
-      if (isa<math::AbsFOp, arith::NegFOp, math::CopySignOp>(op)) {
-        op->getResult(0).replaceAllUsesWith(buildSignBitOperation(b, op));
-        op->erase();
-        addToStatistic(*this, numRewritten, "rewritten");
-        continue;
-      }
-      Value root = buildPreciseSqrt(b, loc, op->getOperand(0));
-      if (isa<math::RsqrtOp>(op)) {
-        Value one = arith::ConstantOp::create(
-            b, loc, root.getType(), b.getFloatAttr(root.getType(), 1.0));
-        root = arith::DivFOp::create(b, loc, one, root);
-      }
-      op->getResult(0).replaceAllUsesWith(root);
+      Value precise = buildPreciseForm(op);
+      if (!precise)
+        return;
+      op->getResult(0).replaceAllUsesWith(precise);
       op->erase();
       addToStatistic(*this, numRewritten, "rewritten");
-    }
+    });
   }
 };
 } // namespace
