@@ -54,6 +54,7 @@ lowerForSimulation(KernelOp kernel, ChangedElementsCache *cache) {
   counters.inPlaceProspect = [&](InPlaceProspect prospect) {
     simulation.inPlaceProspects.push_back(std::move(prospect));
   };
+  counters.forProof = true;
   FailureOr<gpu::GPUFuncOp> func = lowerKernelToGPUFunc(
       copy, gpuModule, copy.getSymName(), 1, counters, cache);
   if (failed(func))

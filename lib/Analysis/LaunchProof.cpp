@@ -179,6 +179,8 @@ followLaunchOperands(LaunchOp launch, KernelOp kernel) {
   // or are checked against each other as they run (without one).
   // An `obs.global` argument is read by every block at any place: no
   // operand may write its allocation (other reads are harmless).
+  // A chain is read and written by every block's carry: like a global
+  // scatter's memref, it is alone over its allocation.
   for (const FollowedOperand &whole : followed) {
     if (!whole.array.whole)
       continue;
@@ -186,12 +188,21 @@ followLaunchOperands(LaunchOp launch, KernelOp kernel) {
       if (other.operand == whole.operand ||
           other.placement.root != whole.placement.root)
         continue;
-      bool globalArgument = !whole.output;
-      if (globalArgument && !other.output)
+      bool globalArgument = !whole.output && !whole.array.chain;
+      if (globalArgument && !other.output && !other.array.chain)
         continue;
       InFlightDiagnostic diag = launch.emitOpError()
                                 << "passes "
                                 << nameLaunchOperand(launch, whole.operand);
+      if (whole.array.chain) {
+        diag << ", the chain of an obs.carry, which every block reads and "
+                "writes, and "
+             << nameLaunchOperand(launch, other.operand)
+             << " over the same allocation: no other operand may touch a "
+                "chain's memory";
+        diag.attachNote(whole.placement.root.getLoc()) << "the allocation";
+        return tagError(diag, ErrorKind::RejectedChoice);
+      }
       if (globalArgument)
         diag << ", an 'obs.global' argument (or a halo, which "
                 "obs-expand-device makes one) that any block may read at any "
@@ -761,7 +772,8 @@ LaunchPlaceProofs::prove(LaunchOp launch, KernelOp kernel,
   };
   for (const LaunchOperandArray &array : arrays) {
     add(array.type.getAsOpaquePointer());
-    uint64_t fields[] = {array.array, array.component, array.whole};
+    uint64_t fields[] = {array.array, array.component, array.whole,
+                         array.chain};
     kernelSide.update(
         ArrayRef(reinterpret_cast<const uint8_t *>(fields), sizeof(fields)));
   }

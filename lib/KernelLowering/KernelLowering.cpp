@@ -595,6 +595,11 @@ LogicalResult KernelLowering::lowerBlock(Block &block) {
         return failure();
       continue;
     }
+    if (auto carry = dyn_cast<CarryOp>(op)) {
+      if (failed(lowerCarry(carry)))
+        return failure();
+      continue;
+    }
     if (auto repeat = dyn_cast<RepeatOp>(op); repeat && holdsSync(repeat)) {
       if (failed(lowerRepeat(repeat)))
         return failure();
@@ -640,6 +645,13 @@ LogicalResult KernelLowering::lower() {
   };
   for (BlockArgument argument : kernel.getArguments()) {
     unsigned width = getFlattenedSize(arrType(argument).getLeafType());
+    // The chain is the launch's memref whole, which only a carry uses.
+    if (isChainArgument(kernel, argument.getArgNumber())) {
+      chain = entry.getArgument(next);
+      arguments.emplace_back();
+      next += width;
+      continue;
+    }
     SmallVector<TypedAttr> absent;
     if (dynamic) {
       // The launch verifier asks for it; a pass that made the launch
@@ -755,7 +767,8 @@ FailureOr<gpu::GPUFuncOp> mlir::obs::lowerKernelToGPUFunc(
     for (auto [index, type] : llvm::enumerate(kernel.getArgumentTypes()))
       llvm::append_range(arguments,
                          gridStorageTypes(cast<ArrType>(type),
-                                          isGlobalArgument(kernel, index) &&
+                                          (isGlobalArgument(kernel, index) ||
+                                           isChainArgument(kernel, index)) &&
                                                   !ShapedType::isDynamic(grid)
                                               ? 1
                                               : grid));
@@ -806,6 +819,14 @@ FailureOr<gpu::GPUFuncOp> mlir::obs::lowerKernelToGPUFunc(
     func.erase();
     return failure();
   }
+  // The blocks of a kernel with a chain take their tiles as tickets (not
+  // in the proofs' code: see GPULoweringCounters::forProof).
+  if (std::optional<unsigned> chain = getChainArgument(kernel);
+      chain && !counters.forProof)
+    emitTickets(func,
+                func.getArgument(
+                    getFirstOperandOf(getLaunchOperandArrays(kernel), *chain)),
+                kernel.getLoc());
   // The code reads and writes each memref at its offset: a view of the
   // bare pointer's memref from there, row-major as before.
   if (runTimeOffsets) {

@@ -170,6 +170,10 @@ private:
   /// barrier; a global scatter's one stage writes (or merges) them into
   /// the launch's memref, and needs no barrier (the kernel never reads it).
   LogicalResult lowerScatter(ScatterOp scatter);
+  /// A carry's stage: its value's one element computed by one thread,
+  /// which looks back over the launch's chain (CarryLowering.cpp) and
+  /// stores what comes before in a shared buffer; then a block barrier.
+  LogicalResult lowerCarry(CarryOp carry);
   /// Writes `value` at `place` of `buffer` when `isInside`: merged
   /// atomically, or stored, first counting the place's writes in `writes`
   /// (when set) and reporting a second through `report`.
@@ -258,6 +262,8 @@ private:
   /// Syncs whose result is only returned: they write global memory.
   llvm::DenseMap<Operation *, SmallVector<unsigned>> outputSyncs;
   SmallVector<Destination> outputs;
+  /// The launch's chain (an `obs.chain` argument's memref), or null.
+  Value chain;
   /// The write counts of checked global scatters, by kernel result.
   llvm::DenseMap<unsigned, Value> globalWriteCounts;
   /// Each argument's global storage.
@@ -271,6 +277,12 @@ Value emitWarpMask(OpBuilder &b, Location loc, uint64_t blockThreads);
 /// The index along the outermost dimension where `layout` places `element`
 /// of this block's array.
 Value placeOf(OpBuilder &b, Location loc, AffineMap layout, Value element);
+
+/// Makes `func`'s blocks take their tiles as tickets from word 0 of
+/// `chain` (the memref of a kernel's `obs.chain` argument): thread 0 adds
+/// one, shared memory and a block barrier hand the count to the block, and
+/// it replaces every block index of the func (CarryLowering.cpp).
+void emitTickets(gpu::GPUFuncOp func, Value chain, Location loc);
 
 } // namespace mlir::obs::kernel_lowering
 

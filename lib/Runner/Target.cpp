@@ -182,6 +182,14 @@ std::string mlir::obs::describeLaunchContractBreach(int64_t breach,
     os << "an obs.device_sort's first input holds " << first
        << " elements, past 2147483647, the most a sort takes";
     break;
+  case LaunchContractBreach::ChainTooShort:
+    os << "memref operand " << first
+       << " of a launch (its ins, then its outs), the chain of an obs.carry, "
+          "holds "
+       << second
+       << " words, fewer than the grid's blocks plus one (the ticket "
+          "counter)";
+    break;
   case LaunchContractBreach::CallArgumentLayout:
     os << "memref argument " << first
        << " of a call of a function that launches kernels has an offset or "
@@ -193,7 +201,7 @@ std::string mlir::obs::describeLaunchContractBreach(int64_t breach,
     break;
   }
   if (breach < static_cast<int64_t>(LaunchContractBreach::None) ||
-      breach > static_cast<int64_t>(LaunchContractBreach::SortTooLong))
+      breach > static_cast<int64_t>(LaunchContractBreach::ChainTooShort))
     os << "an unknown breach " << breach << " of the launch contract";
   return text;
 }
@@ -248,6 +256,8 @@ mlir::obs::runner::getRuntimeSymbols(const RuntimeReports &reports,
   add("_mlir_memref_to_llvm_aligned_alloc", &allocateAlignedForHost);
   add("_mlir_memref_to_llvm_free", &freeForHost);
   add(kScatterCollisionFunction, reports.scatterCollision);
+  add(kChainPublishFunction, &runner::publishChainState);
+  add(kChainObserveFunction, &runner::observeChainState);
   add(kIndexOutsideFunction, reports.indexOutside);
   add(kArgumentContractFunction, reports.argumentContract);
   add(kLaunchContractFunction,
@@ -465,6 +475,8 @@ static llvm::Error fillOrderTables(llvm::orc::LLJIT &jit,
     if (!address)
       return address.takeError();
     ExecutionOrder kind = block ? options.blockOrder : options.threadOrder;
+    if (block)
+      runner::resetChainStates(options.blockSeed);
     uint64_t seed = block ? options.blockSeed : options.threadSeed;
     if (count) {
       fillExecutionOrder(

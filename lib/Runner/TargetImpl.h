@@ -34,6 +34,14 @@ llvm::Error makeLoweringError(const Target &target);
 
 std::unique_ptr<Target> createCUDATarget();
 
+/// The cpu target's obs_chain_publish and obs_chain_observe
+/// (Obs/Support/RuntimeFunctions.h), in ChainStates.cpp.
+int64_t publishChainState(int64_t address, int64_t state);
+int64_t observeChainState(int64_t address);
+/// Forgets every word's history, and draws the answers of the next run's
+/// look-backs from `seed`.
+void resetChainStates(uint64_t seed);
+
 } // namespace mlir::obs::runner
 
 #endif // OBS_LIB_RUNNER_TARGETIMPL_H

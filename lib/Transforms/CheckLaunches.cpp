@@ -14,6 +14,7 @@
 #include "Obs/Support/ByteSpan.h"
 #include "Obs/Support/RuntimeFunctions.h"
 #include "Obs/Support/Statistics.h"
+#include "Obs/Transforms/DeviceExpansion.h"
 #include "Obs/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -117,7 +118,8 @@ static SmallVector<memref::CastOp> getClaimingCasts(Value memref) {
 static SmallVector<RuntimeCheck> emitPremises(ImplicitLocOpBuilder &b,
                                               Operation *site,
                                               ArrayRef<GivenMemRef> given,
-                                              bool checkGrids) {
+                                              bool checkGrids,
+                                              SymbolTableCollection &symbols) {
   auto launch = dyn_cast<LaunchOp>(site);
   SmallVector<RuntimeCheck> premises;
   auto constant = [&](int64_t value) -> Value {
@@ -195,6 +197,38 @@ static SmallVector<RuntimeCheck> emitPremises(ImplicitLocOpBuilder &b,
                      : LaunchContractBreach::CallArgumentsMeet,
               constant(first.number), second.number);
     }
+  // A chain holds the ticket counter and a word per block: a look-back
+  // past its end would read and write outside it (a static length is
+  // checked by the launch's verifier).
+  if (auto kernel = launch ? symbols.lookupNearestSymbolFrom<KernelOp>(
+                                 launch, launch.getKernelAttr())
+                           : KernelOp()) {
+    if (std::optional<unsigned> chain = getChainArgument(kernel)) {
+      unsigned number =
+          getFirstOperandOf(getLaunchOperandArrays(kernel), *chain);
+      Value memref = launch.getInputs()[number];
+      // A plan's chain is allocated for its grid (a static length is
+      // checked by the launch's verifier).
+      if (cast<MemRefType>(memref.getType()).isDynamicDim(0) &&
+          !isChainAllocatedFor(memref, launch.getDynamicGrid())) {
+        // A grid of no blocks takes no ticket and needs no chain.
+        Value words = memref::DimOp::create(b, memref, 0);
+        Value grid = launch.buildGridSize(b);
+        Value needed = arith::AddIOp::create(
+            b, grid, arith::ConstantIndexOp::create(b, 1));
+        Value none =
+            arith::CmpIOp::create(b, arith::CmpIPredicate::eq, grid,
+                                  arith::ConstantIndexOp::create(b, 0));
+        premise(arith::OrIOp::create(
+                    b, none,
+                    arith::CmpIOp::create(b, arith::CmpIPredicate::uge, words,
+                                          needed)),
+                LaunchContractBreach::ChainTooShort, constant(number), -1);
+        premises.back().reported.back() =
+            arith::IndexCastOp::create(b, b.getI64Type(), words);
+      }
+    }
+  }
   // A grid's breach reports the grid itself.
   Value grid = launch ? launch.getDynamicGrid() : Value();
   std::optional<int64_t> constantGrid =
@@ -227,7 +261,7 @@ void ObsCheckLaunchesPass::runOnOperation() {
   for (Operation *site : sites) {
     ImplicitLocOpBuilder b(site->getLoc(), site);
     SmallVector<RuntimeCheck> premises =
-        emitPremises(b, site, getGivenMemRefs(site), checkGrids);
+        emitPremises(b, site, getGivenMemRefs(site), checkGrids, symbols);
     if (premises.empty())
       continue;
     if (!report) {

@@ -21,6 +21,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
 #include "mlir/Rewrite/PatternApplicator.h"
+#include "llvm/ADT/ScopeExit.h"
 
 namespace mlir::obs {
 #define GEN_PASS_DEF_OBSEXPANDDEVICE
@@ -92,6 +93,11 @@ void ObsExpandDevicePass::runOnOperation() {
   if (failed(expandTiledLaunches(module)) ||
       failed(expandHaloArguments(module)))
     return signalPassFailure();
+  // Last: the plans' launches carry too.
+  llvm::scope_exit clear([&] {
+    if (failed(clearChains(module)))
+      signalPassFailure();
+  });
   SmallVector<Operation *> deviceOps;
   module.walk([&](Operation *op) {
     if (isa<DeviceMapOp, DeviceReduceOp, DeviceScanOp, DeviceSortOp>(op))

@@ -102,6 +102,23 @@ void ObsRecordLaunchesPass::runOnOperation() {
       // merges) one element per value, and no place twice without a
       // combine.
       Value bytes;
+      if (operand.chain) {
+        // A chain: each block takes its ticket (a word read and written),
+        // publishes its value and its prefix, and reads at least the word
+        // of the tile before it (where that tile is done, as it mostly
+        // is): 16 bytes read and 24 written a block.
+        Value word = arith::MulIOp::create(
+            b, grid, arith::ConstantIntOp::create(b, 8, 64));
+        read = arith::AddIOp::create(
+            b, read,
+            arith::MulIOp::create(b, word,
+                                  arith::ConstantIntOp::create(b, 2, 64)));
+        written = arith::AddIOp::create(
+            b, written,
+            arith::MulIOp::create(b, word,
+                                  arith::ConstantIntOp::create(b, 3, 64)));
+        continue;
+      }
       if (operand.whole && operand.array < kernel.getNumArguments()) {
         // An `obs.global` argument: its memref once, whole, for the
         // launch. A merge's blocks read windows that together are the

@@ -28,7 +28,7 @@ static bool isSafeByConstruction(KernelOp kernel) {
   bool refined =
       kernel
           .walk([&](Operation *op) {
-            placesFromCode |= isa<IndexOp, ScatterOp>(op);
+            placesFromCode |= isa<IndexOp, ScatterOp, CarryOp>(op);
             auto sync = dyn_cast<SyncOp>(op);
             return sync && (sync.getScopeAttr() || sync.getPlacementAttr() ||
                             sync.getHowAttr() || sync.getStorageAttr() ||

@@ -63,6 +63,12 @@ struct GPULoweringCounters {
   /// Each stage that could go in place and has not; unset, none is looked
   /// for.
   std::function<void(InPlaceProspect)> inPlaceProspect = nullptr;
+  /// Whether the code is the proofs' (the simulation's): an obs.carry
+  /// there hands any value through shared memory, and the blocks take no
+  /// tickets. Only obs.carry reads and writes the chain, and a ticket is a
+  /// block's place as the block index is (a permutation of the grid), so
+  /// what the proofs follow is the same.
+  bool forProof = false;
 };
 
 /// Where a launch places each block's arrays (see obs.launch's `layouts`):

@@ -64,6 +64,23 @@ constexpr llvm::StringLiteral kLaunchContractFunction = "obs_launch_contract";
 /// a C string, says where and what. The call does not return.
 constexpr llvm::StringLiteral kHostCheckFunction = "obs_host_check";
 
+/// `i64 obs_chain_publish(i64 address, i64 state)`: the cpu target's
+/// exchange of an obs.carry's chain word at `address` (a host address) with
+/// `state`, which the runner also keeps in the word's history; returns what
+/// the word held.
+constexpr llvm::StringLiteral kChainPublishFunction = "obs_chain_publish";
+
+/// `i64 obs_chain_observe(i64 address)`: the cpu target's read of an
+/// obs.carry's chain word during a look-back. Blocks run one at a time to
+/// their end there, so every tile before the reader's has published all it
+/// will; a GPU's reader may meet any earlier state of the word instead
+/// (nothing yet, the tile's value, its inclusive prefix). The runner
+/// answers with one of them, at or after what this reader last met of the
+/// word, chosen by the run's block seed, and the current state within a
+/// few reads of one word: every look-back then meets the states a GPU's
+/// could, and ends.
+constexpr llvm::StringLiteral kChainObserveFunction = "obs_chain_observe";
+
 /// The most blocks a grid may have: CUDA's limit on a grid's x dimension.
 constexpr int64_t kMostGridBlocks = 2147483647;
 
@@ -94,9 +111,12 @@ enum class LaunchContractBreach : int64_t {
   /// holds `second` elements, where its first input holds another number.
   SortLengthsDiffer = 8,
   /// An obs.device_sort's first input holds `first` elements, past 2^31 -
-  /// 1: its plans count and place elements in 32 bits. The last
-  /// (describeLaunchContractBreach knows none past it).
+  /// 1: its plans count and place elements in 32 bits.
   SortTooLong = 9,
+  /// Memref operand `first` of a launch, the chain of an obs.carry's
+  /// kernel, holds `second` words, fewer than the grid's blocks plus one.
+  /// The last (describeLaunchContractBreach knows none past it).
+  ChainTooShort = 10,
 };
 
 /// The private declaration of the runtime function `name` of `type` in

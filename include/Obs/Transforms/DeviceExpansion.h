@@ -56,6 +56,20 @@ LogicalResult expandHaloArguments(ModuleOp module);
 /// and writes the tiles block (r, c) would.
 LogicalResult expandTiledLaunches(ModuleOp module);
 
+/// Puts before every launch of a kernel with an `obs.chain` argument a
+/// launch that clears its chain (of `@obs_clear_chain`, made once per
+/// module; lib/Transforms/DeviceExpansion/Chains.cpp): the ticket counter
+/// starts at 0 and no tile has published. A launch already so preceded is
+/// left as it is.
+LogicalResult clearChains(ModuleOp module);
+
+/// The words of a chain for a launch of `grid` blocks: none for no block,
+/// the ticket counter and a word per block otherwise (`grid` + 1).
+Value buildChainLength(OpBuilder &builder, Location loc, Value grid);
+/// Whether `memref` is an allocation of buildChainLength(`grid`) words: a
+/// chain long enough for a launch of `grid` blocks, whatever `grid` is.
+bool isChainAllocatedFor(Value memref, Value grid);
+
 /// obs.device_map: one launch of a tile kernel that applies the function.
 void populateDeviceMapExpansionPatterns(RewritePatternSet &patterns,
                                         const DeviceExpansionOptions &options);

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GPUToCPUImpl.h"
 #include "Obs/Conversion/Passes.h"
 #include "Obs/KernelLowering/KernelLowering.h"
 #include "Obs/Support/RuntimeFunctions.h"
@@ -897,6 +898,8 @@ ObsGPUToCPUPass::convertKernel(gpu::GPUFuncOp kernel, SymbolTable &hostSymbols,
   func::FuncOp func = cloneAsBlockFunction(kernel, getOperation(), hostSymbols);
   replaceIdsAndSizes(func, kernel, threads);
   dropMemorySpaces(func);
+  if (failed(gpu_to_cpu::replaceChainAccesses(func)))
+    return failure();
   BlockSplitter splitter(
       threads, threadOrder,
       [&] { addToStatistic(*this, numThreadLoops, "thread-loops"); },

@@ -168,6 +168,8 @@ LogicalResult ReferenceLowering::lowerOp(Operation *op) {
     return lowerSort(sort);
   if (auto scatter = dyn_cast<ScatterOp>(op))
     return lowerScatter(scatter);
+  if (auto carry = dyn_cast<CarryOp>(op))
+    return lowerCarry(carry);
   for (Value result : op->getResults()) {
     Buffer buffer = allocate(cast<ArrType>(result.getType()), op->getLoc());
     if (failed(materialize(result, buffer)))
@@ -462,6 +464,46 @@ LogicalResult ReferenceLowering::lowerScatter(ScatterOp scatter) {
                             written, place);
   }
   memref::StoreOp::create(builder, loc, value, out.front(), place);
+  return failure(emitter->failed());
+}
+
+LogicalResult ReferenceLowering::lowerCarry(CarryOp carry) {
+  Location loc = carry.getLoc();
+  Value tile = positioned ? blockIdArgument : constant(loc, 0);
+  Value chain = buffers.lookup(carry.getChain()).front();
+  std::unique_ptr<ElementEmitter> emitter = makeEmitter(loc);
+  Value value = emitter->emitLeaf(carry.getValue(), constant(loc, 0)).front();
+  Type valueType = value.getType();
+  // The first tile has none before it: it takes the combine's identity.
+  // Tile t's inclusive prefix is chain word 1 + t, after a flag (2) in the
+  // high 32 bits.
+  Value first = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                      tile, constant(loc, 0));
+  auto ifFirst = scf::IfOp::create(builder, loc, TypeRange{valueType}, first,
+                                   /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(ifFirst.thenBlock());
+    scf::YieldOp::create(builder, loc, carry.buildIdentity(builder, loc));
+    builder.setInsertionPointToStart(ifFirst.elseBlock());
+    Value word = memref::LoadOp::create(builder, loc, chain, tile);
+    scf::YieldOp::create(
+        builder, loc,
+        arith::TruncIOp::create(builder, loc, valueType, word).getResult());
+  }
+  Value before = ifFirst.getResult(0);
+  Value prefix = carry.buildCombine(builder, loc, before, value);
+  Value state = arith::OrIOp::create(
+      builder, loc,
+      arith::ExtUIOp::create(builder, loc, builder.getI64Type(), prefix),
+      arith::ConstantIntOp::create(builder, loc, int64_t(2) << 32, 64));
+  memref::StoreOp::create(
+      builder, loc, state, chain,
+      ValueRange{arith::AddIOp::create(builder, loc, tile, constant(loc, 1))});
+  Buffer out = allocate(carry.getType(), loc);
+  memref::StoreOp::create(builder, loc, before, out.front(),
+                          ValueRange{constant(loc, 0)});
+  buffers[carry.getResult()] = out;
   return failure(emitter->failed());
 }
 

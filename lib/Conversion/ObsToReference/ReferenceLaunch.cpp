@@ -31,7 +31,8 @@ bool mlir::obs::reference::needsBlockFunction(KernelOp kernel) {
         .wasInterrupted();
   };
   return usesBlockPosition(kernel) || hasGlobalResults(kernel) ||
-         hasGlobalArguments(kernel) || readsByIndex();
+         hasGlobalArguments(kernel) || getChainArgument(kernel) ||
+         readsByIndex();
 }
 
 MemRefType mlir::obs::reference::wholeMemRefType(Type element) {

@@ -230,6 +230,8 @@ static bool isLoweredCodeAttribute(StringRef name) {
                              ObsDialect::ArenaAttrHelper::getNameStr(),
                              ObsDialect::DataAttrHelper::getNameStr(),
                              ObsDialect::CheckedScatterAttrHelper::getNameStr(),
+                             ObsDialect::ChainPublishAttrHelper::getNameStr(),
+                             ObsDialect::ChainObserveAttrHelper::getNameStr(),
                              ObsDialect::RegisterReadAttrHelper::getNameStr(),
                              ObsDialect::ShuffleReadAttrHelper::getNameStr(),
                              ObsDialect::IndexBoundsAttrHelper::getNameStr(),
@@ -371,8 +373,16 @@ static LogicalResult verifyPlanAttribute(Operation *op,
       return misplaced("is a unit attribute on a memref.store");
     return success();
   }
+  if (name == ObsDialect::ChainPublishAttrHelper::getNameStr() ||
+      name == ObsDialect::ChainObserveAttrHelper::getNameStr()) {
+    if (!isa<UnitAttr>(value) ||
+        op->getName().getStringRef() != "memref.atomic_rmw")
+      return misplaced("is a unit attribute on a memref.atomic_rmw");
+    return success();
+  }
   if (name == ObsDialect::AbsentAttrHelper::getNameStr() ||
-      name == ObsDialect::GlobalAttrHelper::getNameStr())
+      name == ObsDialect::GlobalAttrHelper::getNameStr() ||
+      name == ObsDialect::ChainAttrHelper::getNameStr())
     return misplaced("belongs on an argument of an obs.kernel");
   if (name == ObsDialect::OwnerAttrHelper::getNameStr()) {
     if (!isa<LocationAttr>(value))
@@ -429,6 +439,7 @@ LogicalResult ObsDialect::verifyRegionArgAttribute(Operation *op,
   StringRef name = attribute.getName().getValue();
   if (name != AbsentAttrHelper::getNameStr() &&
       name != GlobalAttrHelper::getNameStr() &&
+      name != ChainAttrHelper::getNameStr() &&
       name != HaloAttrHelper::getNameStr())
     return op->emitError() << "'" << name
                            << "' is not an argument attribute of the obs "
@@ -461,6 +472,8 @@ LogicalResult ObsDialect::verifyRegionArgAttribute(Operation *op,
                 "at least one place, of an array of rank 1";
     return success();
   }
+  if (name == ChainAttrHelper::getNameStr())
+    return verifyChainArgument(kernel, argIndex, attribute);
   if (name == GlobalAttrHelper::getNameStr()) {
     if (!isa<UnitAttr>(attribute.getValue()))
       return kernel.emitOpError()

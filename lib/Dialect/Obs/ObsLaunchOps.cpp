@@ -577,7 +577,8 @@ LaunchOp::verifyOperandsAgainstKernel(SymbolTableCollection &symbolTable) {
   ArrayRef<Slot> inputs(slots.begin(), firstOutput),
       outputs(firstOutput, slots.end());
   if (failed(check("ins", getInputs(), inputs)) ||
-      failed(check("outs", getOutputs(), outputs)))
+      failed(check("outs", getOutputs(), outputs)) ||
+      failed(verifyChainLength(*this, kernel)))
     return failure();
   auto operandsOf = [](ArrayRef<Slot> slots) {
     return llvm::map_to_vector(slots,
@@ -592,7 +593,7 @@ LaunchOp::verifyOperandsAgainstKernel(SymbolTableCollection &symbolTable) {
     // (`zero`: the absent value, or zeros without one, which the expansion
     // then writes as its absent value).
     for (unsigned index = 0, e = kernel.getNumArguments(); index < e; ++index)
-      if (!getHalo(kernel, index) &&
+      if (!getHalo(kernel, index) && !isChainArgument(kernel, index) &&
           !kernel.getArgAttr(index,
                              ObsDialect::AbsentAttrHelper::getNameStr())) {
         // What makes its sizes run-time ones: a user who wrote a static

@@ -21,7 +21,7 @@ using namespace mlir::obs::detail;
 bool mlir::obs::isSharedBufferOwner(Operation *op) {
   if (auto scatter = dyn_cast<ScatterOp>(op))
     return !scatter.getGlobal();
-  return isa<SyncOp, RepeatOp>(op);
+  return isa<SyncOp, RepeatOp, CarryOp>(op);
 }
 
 bool mlir::obs::isDealtOutByLeaf(ArrType type,
@@ -179,13 +179,15 @@ mlir::obs::getLaunchOperandArrays(KernelOp kernel) {
   for (TypeRange arrays : {kernel.getArgumentTypes(), kernel.getResultTypes()})
     for (Type type : arrays) {
       auto array = cast<ArrType>(type);
+      bool chain =
+          index < kernel.getNumArguments() && isChainArgument(kernel, index);
       bool whole = index < kernel.getNumArguments()
-                       ? isGlobalArgument(kernel, index)
+                       ? chain || isGlobalArgument(kernel, index)
                        : static_cast<bool>(kernel.getGlobalScatter(
                              index - kernel.getNumArguments()));
       for (unsigned c = 0, e = getFlattenedSize(array.getLeafType()); c < e;
            ++c)
-        operands.push_back({index, array, c, whole});
+        operands.push_back({index, array, c, whole, chain});
       ++index;
     }
   return operands;

@@ -228,16 +228,23 @@ private:
   /// `tile`: one tile folded by a tree to its one element, the tile's
   /// total; absent elements are the identity.
   KernelOp getReduceTileKernel();
-  /// `tile` scanned (`kind`), from the carry in a second argument's one
-  /// element when `carried`, from the identity otherwise.
-  KernelOp getScanTileKernel(ScanKind kind, bool carried);
+  /// Where a tile's scan takes what comes before the tile from.
+  enum class CarryFrom { Nothing, Argument, LookBack };
+  /// `tile` scanned (`kind`): from the identity, from the carry in a
+  /// second argument's one element, or from an obs.carry of the tiles'
+  /// totals over a chain (the second argument) by `combine`.
+  KernelOp getScanTileKernel(ScanKind kind, CarryFrom from,
+                             std::optional<ScatterCombine> lookBack = {});
+  /// The combine obs.carry can look back by, where the scan's is one:
+  /// add, signed min or max, or, and of one integer of at most 32 bits.
+  std::optional<ScatterCombine> getLookBackCombine();
   /// One element copied: a reduction's result into an output that was
   /// also its input.
   KernelOp getCopyResultKernel();
 
   KernelOp reduceTile, copyResult;
-  /// By kind and whether carried.
-  KernelOp scanTiles[2][2];
+  /// By kind and where the carry comes from.
+  KernelOp scanTiles[2][3];
 };
 
 /// The longest array `memref` may be.

@@ -8,22 +8,59 @@
 //===----------------------------------------------------------------------===//
 
 #include "LaunchPlan.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::obs;
 using namespace mlir::obs::device_expansion;
 
-KernelOp FoldPlan::getScanTileKernel(ScanKind kind, bool carried) {
-  KernelOp &kernel = scanTiles[static_cast<unsigned>(kind)][carried];
+std::optional<ScatterCombine> FoldPlan::getLookBackCombine() {
+  if (scalars.size() != 1)
+    return std::nullopt;
+  auto integer = dyn_cast<IntegerType>(scalars.front());
+  Block &block = body.front();
+  if (!integer || integer.getWidth() > 32 || block.getNumArguments() != 2 ||
+      !llvm::hasSingleElement(block.without_terminator()))
+    return std::nullopt;
+  Operation &op = block.front();
+  Operation *yield = block.getTerminator();
+  if (op.getNumOperands() != 2 || op.getNumResults() != 1 ||
+      yield->getNumOperands() != 1 || yield->getOperand(0) != op.getResult(0) ||
+      !((op.getOperand(0) == block.getArgument(0) &&
+         op.getOperand(1) == block.getArgument(1)) ||
+        (op.getOperand(0) == block.getArgument(1) &&
+         op.getOperand(1) == block.getArgument(0))))
+    return std::nullopt;
+  return llvm::TypeSwitch<Operation *, std::optional<ScatterCombine>>(&op)
+      .Case([](arith::AddIOp) { return ScatterCombine::Add; })
+      .Case([](arith::MinSIOp) { return ScatterCombine::Min; })
+      .Case([](arith::MaxSIOp) { return ScatterCombine::Max; })
+      .Case([](arith::OrIOp) { return ScatterCombine::Or; })
+      .Case([](arith::AndIOp) { return ScatterCombine::And; })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+KernelOp FoldPlan::getScanTileKernel(ScanKind kind, CarryFrom from,
+                                     std::optional<ScatterCombine> lookBack) {
+  KernelOp &kernel =
+      scanTiles[static_cast<unsigned>(kind)][static_cast<unsigned>(from)];
   if (kernel)
     return kernel;
   Attribute absent = absentOf(identity.getValue());
   SmallVector<std::pair<Type, Attribute>> arguments = {
       {tileType(tiling.tile), absent}};
-  if (carried)
+  bool carried = from != CarryFrom::Nothing;
+  MLIRContext *context = op->getContext();
+  // A chain's words are never absent (the chain is whole): its `absent`
+  // says nothing.
+  Type i64 = IntegerType::get(context, 64);
+  if (from == CarryFrom::Argument)
     arguments.push_back({tileType(1), absent});
+  else if (from == CarryFrom::LookBack)
+    arguments.push_back({ArrType::get(2, i64), IntegerAttr::get(i64, 0)});
   std::string role = (kind == ScanKind::Inclusive ? "scan" : "exclusive_scan");
-  role += carried ? "_tile" : "_one_tile";
+  role += from == CarryFrom::LookBack ? "_look_back"
+                                      : (carried ? "_tile" : "_one_tile");
   kernel = buildKernel(
       role, arguments, tileType(tiling.tile),
       [&](ImplicitLocOpBuilder &b, ValueRange args) {
@@ -39,7 +76,20 @@ KernelOp FoldPlan::getScanTileKernel(ScanKind kind, bool carried) {
         SmallVector<Value> carry;
         Value firstTile;
         if (carried) {
-          carry = dsl::index(b, args[1], arith::ConstantIndexOp::create(b, 0));
+          // The tiles before this one, looked back over: the tile's total
+          // (its scan's last element; absent elements are the identity)
+          // published in the chain, what came before it read from there.
+          Value before = args[1];
+          if (from == CarryFrom::LookBack) {
+            Value total = dsl::generate(
+                b, tileType(1), [&](ImplicitLocOpBuilder &b, Value) {
+                  return dsl::index(
+                      b, scanned,
+                      arith::ConstantIndexOp::create(b, tiling.tile - 1));
+                });
+            before = CarryOp::create(b, total, args[1], *lookBack);
+          }
+          carry = dsl::index(b, before, arith::ConstantIndexOp::create(b, 0));
           firstTile = arith::CmpIOp::create(
               b, arith::CmpIPredicate::eq, BlockIdOp::create(b),
               arith::ConstantIndexOp::create(b, 0));
@@ -80,6 +130,9 @@ KernelOp FoldPlan::getScanTileKernel(ScanKind kind, bool carried) {
               return SmallVector<Value>(choice.getResults());
             })};
       });
+  if (from == CarryFrom::LookBack)
+    kernel.setArgAttr(1, ObsDialect::ChainAttrHelper::getNameStr(),
+                      UnitAttr::get(context));
   return kernel;
 }
 
@@ -87,11 +140,31 @@ void FoldPlan::emitScan(ImplicitLocOpBuilder &b, ScanKind kind,
                         ValueRange inputs, ValueRange outputs, Value length,
                         uint64_t most, Value active) {
   Level level = planLevel(b, length, most, active);
+  // One pass where the combine is one obs.carry looks back by: each tile
+  // scanned from what its look-back over the tiles before it finds, 8
+  // bytes an element and a chain's words a tile (docs/Rationale.md,
+  // "Blocks that wait on earlier blocks"). Its chain is allocated before
+  // any launch, as every plan's temporaries are, so that the launches
+  // follow one another on one stream.
+  std::optional<ScatterCombine> lookBack =
+      active || !level.tiles ? std::nullopt : getLookBackCombine();
+  Value chain;
+  if (lookBack)
+    chain = allocateOf(b, b.getI64Type(),
+                       buildChainLength(b, b.getLoc(), level.tiles));
   if (level.oneTileGrid)
-    launch(b, getScanTileKernel(kind, /*carried=*/false), level.oneTileGrid,
+    launch(b, getScanTileKernel(kind, CarryFrom::Nothing), level.oneTileGrid,
            inputs, outputs);
   if (!level.tiles)
     return;
+  if (lookBack) {
+    SmallVector<Value> tileInputs(inputs);
+    tileInputs.push_back(chain);
+    launch(b, getScanTileKernel(kind, CarryFrom::LookBack, lookBack),
+           level.tiles, tileInputs, outputs);
+    temporaries.push_back(chain);
+    return;
+  }
   // Reduce, then scan: each tile's total; their exclusive scan, what comes
   // before each tile; each tile scanned from it. The last tile's total
   // comes before no tile, so it is never computed (its tile is not read
@@ -108,8 +181,8 @@ void FoldPlan::emitScan(ImplicitLocOpBuilder &b, ScanKind kind,
            llvm::divideCeil(most, tiling.tile), level.nextActive);
   SmallVector<Value> tileInputs(inputs);
   llvm::append_range(tileInputs, carries);
-  launch(b, getScanTileKernel(kind, /*carried=*/true), level.tiles, tileInputs,
-         outputs);
+  launch(b, getScanTileKernel(kind, CarryFrom::Argument), level.tiles,
+         tileInputs, outputs);
   llvm::append_range(temporaries, totals);
   llvm::append_range(temporaries, carries);
 }

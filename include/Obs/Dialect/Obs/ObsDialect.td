@@ -76,6 +76,11 @@ def Obs_Dialect : Dialect {
   //    stores of one scatter to that check (and to nothing else); and on
   //    the workgroup buffer in which the cpu target's code counts the
   //    writes (not shared memory a GPU block needs);
+  //  - chain_publish and chain_observe, on the memref.atomic_rmw ops of an
+  //    obs.carry's look-back that write a tile's state into the chain
+  //    (an exchange) and read one (an or of 0): the cpu target answers a
+  //    read with a state the word held earlier (Obs/Support/
+  //    RuntimeFunctions.h), which a GPU's reads may meet;
   //  - register_read, on the lowered check `owner == thread id` beside a
   //    read of an array kept in registers: the index of the sync whose
   //    array it reads. The simulation evaluates it in every thread; the
@@ -102,7 +107,7 @@ def Obs_Dialect : Dialect {
   //    read's check holds exactly), their own value instead of the
   //    shuffle's: the simulation does not ask those lanes' shuffle to take
   //    from the owner, since what it gives them is not used.
-  // And three the user writes, on a kernel's argument (verified by
+  // And four the user writes, on a kernel's argument (verified by
   // verifyRegionArgAttribute):
   //  - absent: the value an absent element of the argument reads as, in a
   //    launch whose sizes are known only at run time: a typed scalar, or an
@@ -111,6 +116,10 @@ def Obs_Dialect : Dialect {
   //    block, read at any place (a merge reads where a search finds): its
   //    length is the memref's, and no operand of the launch may write its
   //    allocation (--obs-verify-launches);
+  //  - chain: the argument is the launch's chain (an !obs.arr<N x i64>
+  //    whose memref every block sees whole): word 0 counts the blocks
+  //    that have started, word 1 + t holds tile t's published state. Only
+  //    obs.carry uses it; a kernel with one takes its tile as a ticket;
   //  - halo: an #obs.halo<width, boundary>, the argument is the block's
   //    tile and `width` places on each side, read past the memref's ends as
   //    `boundary` says; --obs-expand-device makes it an obs.global argument
@@ -130,6 +139,8 @@ def Obs_Dialect : Dialect {
     "::mlir::IntegerAttr":$tiled_columns,
     "::mlir::UnitAttr":$data,
     "::mlir::UnitAttr":$checked_scatter,
+    "::mlir::UnitAttr":$chain_publish,
+    "::mlir::UnitAttr":$chain_observe,
     "::mlir::IntegerAttr":$register_read,
     "::mlir::IntegerAttr":$shuffle_read,
     "::mlir::UnitAttr":$index_bounds,
@@ -138,6 +149,7 @@ def Obs_Dialect : Dialect {
     "::mlir::ArrayAttr":$recorded_launches,
     "::mlir::Attribute":$absent,
     "::mlir::UnitAttr":$global,
+    "::mlir::UnitAttr":$chain,
     "::mlir::Attribute":$halo
   );
   let hasOperationAttrVerify = 1;

@@ -102,6 +102,19 @@ SmallVector<unsigned> getUncombinedGlobalResults(KernelOp kernel);
 /// whole, the same in every block, which no operand of the launch writes.
 bool isGlobalArgument(KernelOp kernel, unsigned index);
 bool hasGlobalArguments(KernelOp kernel);
+/// Whether `kernel`'s argument `index` is its chain (`obs.chain`): the
+/// launch's memref whole, which only obs.carry reads and writes.
+bool isChainArgument(KernelOp kernel, unsigned index);
+/// The index of `kernel`'s chain argument, if it has one: then its blocks
+/// take their tiles as tickets (obs.carry).
+std::optional<unsigned> getChainArgument(KernelOp kernel);
+/// Fails, with an error at `launch`, where it passes `kernel` a chain of a
+/// static length below its static grid's blocks plus one (the ticket
+/// counter); other lengths are checked at run time (obs-check-launches).
+LogicalResult verifyChainLength(LaunchOp launch, KernelOp kernel);
+/// Verifies `attribute`, an `obs.chain` on `kernel`'s argument `index`.
+LogicalResult verifyChainArgument(KernelOp kernel, unsigned index,
+                                  NamedAttribute attribute);
 
 /// `kernel`'s argument `index`'s halo (`obs.halo`), or null: each block's
 /// array is its tile and the halo's width of places on each side.
@@ -136,12 +149,14 @@ std::optional<SmallVector<TypedAttr>> getAbsentValues(KernelOp kernel,
 /// it stores (its arguments, then its results, counted together), that
 /// array's type, and which scalar of its element. A `whole` operand is a
 /// global scatter's result or an `obs.global` argument: every block sees all
-/// of it, not a chunk.
+/// of it, not a chunk. A `chain` operand (an `obs.chain` argument) is whole
+/// too, and written although an input: only obs.carry touches it.
 struct LaunchOperandArray {
   unsigned array;
   ArrType type;
   unsigned component;
   bool whole = false;
+  bool chain = false;
 };
 
 /// The memref operands a launch of `kernel` takes, in order: ins then outs,

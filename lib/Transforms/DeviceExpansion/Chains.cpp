@@ -1,0 +1,132 @@
+//===- Chains.cpp - a cleared chain before every launch that carries ------===//
+//
+// An obs.carry's blocks take tickets from word 0 of the launch's chain and
+// wait on the words after it, so the chain must hold zeros when the launch
+// starts: a stale counter would give tiles past the grid, and a stale word
+// a value no block of this launch published. Every such launch is preceded
+// by one of @obs_clear_chain, a kernel of zeros, over the chain: proved,
+// counted and run on every target like any other.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Obs/Builder/Combinators.h"
+#include "Obs/Dialect/Obs/ObsOps.h"
+#include "Obs/Transforms/DeviceExpansion.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::obs;
+
+/// The words a block of @obs_clear_chain clears.
+static constexpr uint64_t kClearTile = 256;
+
+/// The module's @obs_clear_chain, made at its start where it has none.
+static FailureOr<KernelOp> getClearKernel(ModuleOp module) {
+  constexpr StringLiteral name = "obs_clear_chain";
+  Operation *existing = SymbolTable::lookupSymbolIn(module, name);
+  if (auto kernel = dyn_cast_or_null<KernelOp>(existing))
+    return kernel;
+  if (existing)
+    return existing->emitOpError()
+           << "is named @" << name
+           << ", which obs-expand-device gives the kernel that clears the "
+              "chains of obs.carry's launches";
+  ImplicitLocOpBuilder b(module.getLoc(), module.getContext());
+  b.setInsertionPointToStart(module.getBody());
+  auto type = ArrType::get(kClearTile, b.getI64Type());
+  auto kernel = KernelOp::create(b, name, b.getFunctionType({}, {type}));
+  kernel.setPrivate();
+  kernel.setThreads(kClearTile);
+  b.setInsertionPointToStart(&kernel.getBody().front());
+  Value zeros = dsl::generate(b, type, [](ImplicitLocOpBuilder &b, Value) {
+    return SmallVector<Value>{arith::ConstantIntOp::create(b, 0, 64)};
+  });
+  ReturnOp::create(b, ValueRange{zeros});
+  return kernel;
+}
+
+/// `memref` before any memref.cast.
+static Value withoutCasts(Value memref) {
+  while (auto cast = memref.getDefiningOp<memref::CastOp>())
+    memref = cast.getSource();
+  return memref;
+}
+
+LogicalResult mlir::obs::clearChains(ModuleOp module) {
+  SymbolTableCollection symbols;
+  SmallVector<std::pair<LaunchOp, Value>> launches;
+  module.walk([&](LaunchOp launch) {
+    auto kernel = symbols.lookupNearestSymbolFrom<KernelOp>(
+        launch, launch.getKernelAttr());
+    std::optional<unsigned> chain =
+        kernel ? getChainArgument(kernel) : std::nullopt;
+    if (!chain || launch.isTiled())
+      return;
+    unsigned operand =
+        getFirstOperandOf(getLaunchOperandArrays(kernel), *chain);
+    if (operand < launch.getInputs().size())
+      launches.push_back({launch, launch.getInputs()[operand]});
+  });
+  if (launches.empty())
+    return success();
+  FailureOr<KernelOp> clear = getClearKernel(module);
+  if (failed(clear))
+    return failure();
+  for (auto [launch, chain] : launches) {
+    auto previous = dyn_cast_or_null<LaunchOp>(launch->getPrevNode());
+    if (previous && previous.getKernel() == clear->getSymName() &&
+        previous.getOutputs().size() == 1 &&
+        withoutCasts(previous.getOutputs().front()) == withoutCasts(chain))
+      continue;
+    ImplicitLocOpBuilder b(launch.getLoc(), launch);
+    auto anyLength = MemRefType::get({ShapedType::kDynamic}, b.getI64Type());
+    Value words = chain;
+    if (chain.getType() != anyLength)
+      words = memref::CastOp::create(b, anyLength, chain);
+    // The length from the allocation where the chain is one: a read of
+    // its descriptor would make the cuda target's host wait for the
+    // launches before it.
+    Value length;
+    auto alloc = chain.getDefiningOp<memref::AllocOp>();
+    if (auto type = cast<MemRefType>(chain.getType()); type.hasStaticShape())
+      length = arith::ConstantIndexOp::create(b, type.getDimSize(0));
+    else if (alloc && alloc.getDynamicSizes().size() == 1)
+      length = alloc.getDynamicSizes().front();
+    else
+      length = memref::DimOp::create(b, words, 0);
+    Value grid = arith::CeilDivUIOp::create(
+        b, length, arith::ConstantIndexOp::create(b, kClearTile));
+    LaunchOp::create(b, clear->getSymName(), grid, ValueRange{},
+                     ValueRange{words});
+  }
+  return success();
+}
+
+Value mlir::obs::buildChainLength(OpBuilder &builder, Location loc,
+                                  Value grid) {
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value none =
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, grid, zero);
+  Value words = arith::AddIOp::create(
+      builder, loc, grid, arith::ConstantIndexOp::create(builder, loc, 1));
+  return arith::SelectOp::create(builder, loc, none, zero, words);
+}
+
+bool mlir::obs::isChainAllocatedFor(Value memref, Value grid) {
+  auto alloc = memref.getDefiningOp<memref::AllocOp>();
+  if (!alloc || alloc.getDynamicSizes().size() != 1)
+    return false;
+  auto select =
+      alloc.getDynamicSizes().front().getDefiningOp<arith::SelectOp>();
+  if (!select)
+    return false;
+  auto none = select.getCondition().getDefiningOp<arith::CmpIOp>();
+  auto words = select.getFalseValue().getDefiningOp<arith::AddIOp>();
+  return none && words && none.getPredicate() == arith::CmpIPredicate::eq &&
+         none.getLhs() == grid && matchPattern(none.getRhs(), m_Zero()) &&
+         matchPattern(select.getTrueValue(), m_Zero()) &&
+         words.getLhs() == grid && matchPattern(words.getRhs(), m_One());
+}

@@ -1,0 +1,86 @@
+// RUN: obs-opt %s -split-input-file -verify-diagnostics
+
+// obs.carry and the chain it takes: what the verifiers refuse, each with
+// the rule it breaks.
+
+obs.kernel @wide_value(%v: !obs.arr<1 x i64>, %chain: !obs.arr<2 x i64> {obs.chain}) -> !obs.arr<1 x i64> {
+  // expected-error @+1 {{carries one integer of at most 32 bits (a tile's word holds it beside its flag), not '!obs.arr<1 x i64>'}}
+  %c = obs.carry %v combine(add) chain(%chain) : !obs.arr<1 x i64>, !obs.arr<2 x i64>
+  obs.return %c : !obs.arr<1 x i64>
+}
+
+// -----
+
+obs.kernel @float_value(%v: !obs.arr<1 x f32>, %chain: !obs.arr<2 x i64> {obs.chain}) -> !obs.arr<1 x f32> {
+  // expected-error @+1 {{carries one integer of at most 32 bits}}
+  %c = obs.carry %v combine(add) chain(%chain) : !obs.arr<1 x f32>, !obs.arr<2 x i64>
+  obs.return %c : !obs.arr<1 x f32>
+}
+
+// -----
+
+obs.kernel @two_values(%v: !obs.arr<2 x i32>, %chain: !obs.arr<2 x i64> {obs.chain}) -> !obs.arr<2 x i32> {
+  // expected-error @+1 {{carries one integer of at most 32 bits}}
+  %c = obs.carry %v combine(add) chain(%chain) : !obs.arr<2 x i32>, !obs.arr<2 x i64>
+  obs.return %c : !obs.arr<2 x i32>
+}
+
+// -----
+
+obs.kernel @unmarked_chain(%v: !obs.arr<1 x i32>, %chain: !obs.arr<2 x i64>) -> !obs.arr<1 x i32> {
+  // expected-error @+1 {{takes its kernel's chain, an argument marked 'obs.chain', as its chain}}
+  %c = obs.carry %v combine(add) chain(%chain) : !obs.arr<1 x i32>, !obs.arr<2 x i64>
+  obs.return %c : !obs.arr<1 x i32>
+}
+
+// -----
+
+// expected-error @+1 {{argument 1 is its chain: one obs.carry uses it, as its chain, and nothing else does}}
+obs.kernel @chain_read(%v: !obs.arr<1 x i32>, %chain: !obs.arr<2 x i64> {obs.chain}) -> !obs.arr<2 x i64> {
+  obs.return %chain : !obs.arr<2 x i64>
+}
+
+// -----
+
+// expected-error @+1 {{argument 1 is its chain, an !obs.arr<N x i64>, not '!obs.arr<2 x i32>'}}
+obs.kernel @chain_of_i32(%v: !obs.arr<1 x i32>, %chain: !obs.arr<2 x i32> {obs.chain}) -> !obs.arr<1 x i32> {
+  obs.return %v : !obs.arr<1 x i32>
+}
+
+// -----
+
+// expected-error @+1 {{has two chains (arguments 1 and 2): a kernel's blocks take their tiles from one}}
+obs.kernel @two_chains(%v: !obs.arr<1 x i32>, %c1: !obs.arr<2 x i64> {obs.chain}, %c2: !obs.arr<2 x i64> {obs.chain}) -> (!obs.arr<1 x i32>, !obs.arr<1 x i32>) {
+  %a = obs.carry %v combine(add) chain(%c1) : !obs.arr<1 x i32>, !obs.arr<2 x i64>
+  %b = obs.carry %v combine(max) chain(%c2) : !obs.arr<1 x i32>, !obs.arr<2 x i64>
+  obs.return %a, %b : !obs.arr<1 x i32>, !obs.arr<1 x i32>
+}
+
+// -----
+
+// expected-error @+1 {{argument 1 is the kernel's chain, which is neither 'obs.global' nor has a halo}}
+obs.kernel @global_chain(%v: !obs.arr<1 x i32>, %chain: !obs.arr<2 x i64> {obs.chain, obs.global}) -> !obs.arr<1 x i32> {
+  %c = obs.carry %v combine(add) chain(%chain) : !obs.arr<1 x i32>, !obs.arr<2 x i64>
+  obs.return %c : !obs.arr<1 x i32>
+}
+
+// -----
+
+obs.kernel @k(%v: !obs.arr<1 x i32>, %chain: !obs.arr<4 x i64> {obs.chain}) -> !obs.arr<1 x i32> {
+  %c = obs.carry %v combine(add) chain(%chain) : !obs.arr<1 x i32>, !obs.arr<4 x i64>
+  obs.return %c : !obs.arr<1 x i32>
+}
+
+func.func @short_chain(%v: memref<4xi32>, %chain: memref<4xi64>, %out: memref<4xi32>) {
+  // expected-error @+1 {{passes @k a chain (ins 1) of 4 words over 4 blocks: a chain holds the ticket counter and a word per block, 5}}
+  obs.launch @k grid(4) ins(%v, %chain : memref<4xi32>, memref<4xi64>) outs(%out : memref<4xi32>)
+  return
+}
+
+// -----
+
+obs.kernel @no_combine(%v: !obs.arr<1 x i32>, %chain: !obs.arr<2 x i64> {obs.chain}) -> !obs.arr<1 x i32> {
+  // expected-error @+1 {{requires attribute 'combine'}}
+  %c = obs.carry %v chain(%chain) : !obs.arr<1 x i32>, !obs.arr<2 x i64>
+  obs.return %c : !obs.arr<1 x i32>
+}
