@@ -157,7 +157,12 @@ LogicalResult KernelLowering::lowerCarry(CarryOp carry) {
   // this op touches it, by construction), nor the tile (a ticket there).
   auto handOff = [&](Value, ValueRange, ValueRange leaf) {
     Value before;
-    if (counters.forProof) {
+    if (grid == 1 && !counters.forProof) {
+      // One block is the first tile, whatever the chain holds: the
+      // instance a kernel run alone (and a launch of one block) calls
+      // reads and writes no chain, which may not have been cleared.
+      before = carry.buildIdentity(builder, loc());
+    } else if (counters.forProof) {
       auto any = gpu::BlockIdOp::create(builder, loc(), gpu::Dimension::x);
       ObsDialect::DataAttrHelper(builder.getContext())
           .setAttr(any, builder.getUnitAttr());

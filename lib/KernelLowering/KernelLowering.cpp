@@ -820,9 +820,10 @@ FailureOr<gpu::GPUFuncOp> mlir::obs::lowerKernelToGPUFunc(
     return failure();
   }
   // The blocks of a kernel with a chain take their tiles as tickets (not
-  // in the proofs' code: see GPULoweringCounters::forProof).
+  // in the proofs' code: see GPULoweringCounters::forProof; nor in one
+  // block's, which is the first tile whatever its chain holds).
   if (std::optional<unsigned> chain = getChainArgument(kernel);
-      chain && !counters.forProof)
+      chain && !counters.forProof && grid != 1)
     emitTickets(func,
                 func.getArgument(
                     getFirstOperandOf(getLaunchOperandArrays(kernel), *chain)),

@@ -497,9 +497,18 @@ LogicalResult ReferenceLowering::lowerCarry(CarryOp carry) {
       builder, loc,
       arith::ExtUIOp::create(builder, loc, builder.getI64Type(), prefix),
       arith::ConstantIntOp::create(builder, loc, int64_t(2) << 32, 64));
-  memref::StoreOp::create(
-      builder, loc, state, chain,
-      ValueRange{arith::AddIOp::create(builder, loc, tile, constant(loc, 1))});
+  // A kernel run alone, as one block, may be given a chain of one word.
+  Value word = arith::AddIOp::create(builder, loc, tile, constant(loc, 1));
+  Value inside =
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, word,
+                            memref::DimOp::create(builder, loc, chain, 0));
+  auto store =
+      scf::IfOp::create(builder, loc, inside, /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(store.thenBlock());
+    memref::StoreOp::create(builder, loc, state, chain, ValueRange{word});
+  }
   Buffer out = allocate(carry.getType(), loc);
   memref::StoreOp::create(builder, loc, before, out.front(),
                           ValueRange{constant(loc, 0)});
