@@ -194,16 +194,13 @@ followLaunchOperands(LaunchOp launch, KernelOp kernel) {
       InFlightDiagnostic diag = launch.emitOpError()
                                 << "passes "
                                 << nameLaunchOperand(launch, whole.operand);
-      if (whole.array.chain) {
+      if (whole.array.chain)
         diag << ", the chain of an obs.carry, which every block reads and "
                 "writes, and "
              << nameLaunchOperand(launch, other.operand)
              << " over the same allocation: no other operand may touch a "
                 "chain's memory";
-        diag.attachNote(whole.placement.root.getLoc()) << "the allocation";
-        return tagError(diag, ErrorKind::RejectedChoice);
-      }
-      if (globalArgument)
+      else if (globalArgument)
         diag << ", an 'obs.global' argument (or a halo, which "
                 "obs-expand-device makes one) that any block may read at any "
                 "place, and writes "
@@ -217,7 +214,7 @@ followLaunchOperands(LaunchOp launch, KernelOp kernel) {
              << " over the same allocation: no other operand may touch a "
                 "global scatter's memory";
       diag.attachNote(whole.placement.root.getLoc()) << "the allocation";
-      if (!globalArgument)
+      if (!globalArgument && !whole.array.chain)
         diag.attachNote(
             kernel
                 .getGlobalScatter(whole.array.array - kernel.getNumArguments())
