@@ -129,8 +129,23 @@ LogicalResult mlir::obs::verifyChainLength(LaunchOp launch, KernelOp kernel) {
   if (!chain || !grid || *grid == 0)
     return success();
   unsigned operand = getFirstOperandOf(getLaunchOperandArrays(kernel), *chain);
-  auto type = cast<MemRefType>(launch.getInputs()[operand].getType());
-  if (type.isDynamicDim(0) || type.getDimSize(0) > *grid)
+  if (operand >= launch.getInputs().size())
+    return success(); // The operands' count is reported after.
+  auto type = dyn_cast<MemRefType>(launch.getInputs()[operand].getType());
+  if (!type || type.getRank() != 1 || type.isDynamicDim(0))
+    return success();
+  // A static launch passes the chain as the argument's type says: the
+  // argument's length is the one to change, and it must hold the grid.
+  uint64_t declared = arrType(kernel.getArgument(*chain)).getLength();
+  if (static_cast<uint64_t>(type.getDimSize(0)) != declared)
+    return launch.emitOpError()
+           << "passes @" << kernel.getSymName() << " a chain (ins " << operand
+           << ") of " << type.getDimSize(0) << " words, but its chain argument "
+           << *chain << " is " << kernel.getArgument(*chain).getType()
+           << ": a launch of static sizes passes the chain at the argument's "
+              "length, which must be at least the grid's blocks plus one ("
+           << *grid + 1 << ")";
+  if (type.getDimSize(0) > *grid)
     return success();
   return launch.emitOpError()
          << "passes @" << kernel.getSymName() << " a chain (ins " << operand

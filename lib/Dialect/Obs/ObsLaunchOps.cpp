@@ -576,9 +576,9 @@ LaunchOp::verifyOperandsAgainstKernel(SymbolTableCollection &symbolTable) {
   });
   ArrayRef<Slot> inputs(slots.begin(), firstOutput),
       outputs(firstOutput, slots.end());
-  if (failed(check("ins", getInputs(), inputs)) ||
-      failed(check("outs", getOutputs(), outputs)) ||
-      failed(verifyChainLength(*this, kernel)))
+  if (failed(verifyChainLength(*this, kernel)) ||
+      failed(check("ins", getInputs(), inputs)) ||
+      failed(check("outs", getOutputs(), outputs)))
     return failure();
   auto operandsOf = [](ArrayRef<Slot> slots) {
     return llvm::map_to_vector(slots,

@@ -23,21 +23,37 @@ using namespace mlir::obs;
 /// The words a block of @obs_clear_chain clears.
 static constexpr uint64_t kClearTile = 256;
 
-/// The module's @obs_clear_chain, made at its start where it has none.
-static FailureOr<KernelOp> getClearKernel(ModuleOp module) {
+/// Whether `kernel` writes zeros over its one result, as @obs_clear_chain
+/// does: a launch of it clears a chain. Judged by what it is, not by its
+/// name, which a program may give a kernel of its own.
+static bool isClearingKernel(KernelOp kernel) {
+  if (!kernel || kernel.getNumArguments() != 0 ||
+      kernel.getResultTypes().size() != 1 ||
+      kernel.getResultTypes().front() !=
+          ArrType::get(kClearTile, IntegerType::get(kernel.getContext(), 64)))
+    return false;
+  auto ret = cast<ReturnOp>(kernel.getBody().front().getTerminator());
+  auto zeros = ret.getOperand(0).getDefiningOp<GenerateOp>();
+  if (!zeros)
+    return false;
+  Operation *yield = zeros.getBody().front().getTerminator();
+  return yield->getNumOperands() == 1 &&
+         matchPattern(yield->getOperand(0), m_Zero());
+}
+
+/// The module's kernel that clears chains: its @obs_clear_chain where that
+/// is one (isClearingKernel), else a new one at its start (renamed where
+/// the name is taken).
+static KernelOp getClearKernel(ModuleOp module) {
   constexpr StringLiteral name = "obs_clear_chain";
-  Operation *existing = SymbolTable::lookupSymbolIn(module, name);
-  if (auto kernel = dyn_cast_or_null<KernelOp>(existing))
-    return kernel;
-  if (existing)
-    return existing->emitOpError()
-           << "is named @" << name
-           << ", which obs-expand-device gives the kernel that clears the "
-              "chains of obs.carry's launches";
+  auto existing =
+      dyn_cast_or_null<KernelOp>(SymbolTable::lookupSymbolIn(module, name));
+  if (isClearingKernel(existing))
+    return existing;
   ImplicitLocOpBuilder b(module.getLoc(), module.getContext());
-  b.setInsertionPointToStart(module.getBody());
   auto type = ArrType::get(kClearTile, b.getI64Type());
   auto kernel = KernelOp::create(b, name, b.getFunctionType({}, {type}));
+  SymbolTable(module).insert(kernel, module.getBody()->begin());
   kernel.setPrivate();
   kernel.setThreads(kClearTile);
   b.setInsertionPointToStart(&kernel.getBody().front());
@@ -72,12 +88,12 @@ LogicalResult mlir::obs::clearChains(ModuleOp module) {
   });
   if (launches.empty())
     return success();
-  FailureOr<KernelOp> clear = getClearKernel(module);
-  if (failed(clear))
-    return failure();
+  KernelOp clear = getClearKernel(module);
   for (auto [launch, chain] : launches) {
     auto previous = dyn_cast_or_null<LaunchOp>(launch->getPrevNode());
-    if (previous && previous.getKernel() == clear->getSymName() &&
+    if (previous &&
+        isClearingKernel(symbols.lookupNearestSymbolFrom<KernelOp>(
+            previous, previous.getKernelAttr())) &&
         previous.getOutputs().size() == 1 &&
         withoutCasts(previous.getOutputs().front()) == withoutCasts(chain))
       continue;
@@ -99,7 +115,7 @@ LogicalResult mlir::obs::clearChains(ModuleOp module) {
       length = memref::DimOp::create(b, words, 0);
     Value grid = arith::CeilDivUIOp::create(
         b, length, arith::ConstantIndexOp::create(b, kClearTile));
-    LaunchOp::create(b, clear->getSymName(), grid, ValueRange{},
+    LaunchOp::create(b, clear.getSymName(), grid, ValueRange{},
                      ValueRange{words});
   }
   return success();

@@ -84,3 +84,16 @@ obs.kernel @no_combine(%v: !obs.arr<1 x i32>, %chain: !obs.arr<2 x i64> {obs.cha
   %c = obs.carry %v chain(%chain) : !obs.arr<1 x i32>, !obs.arr<2 x i64>
   obs.return %c : !obs.arr<1 x i32>
 }
+
+// -----
+
+obs.kernel @k(%v: !obs.arr<1 x i32>, %chain: !obs.arr<2 x i64> {obs.chain}) -> !obs.arr<1 x i32> {
+  %c = obs.carry %v combine(add) chain(%chain) : !obs.arr<1 x i32>, !obs.arr<2 x i64>
+  obs.return %c : !obs.arr<1 x i32>
+}
+
+func.func @chain_unlike_argument(%v: memref<3xi32>, %chain: memref<4xi64>, %out: memref<3xi32>) {
+  // expected-error @+1 {{passes @k a chain (ins 1) of 4 words, but its chain argument 1 is '!obs.arr<2 x i64>': a launch of static sizes passes the chain at the argument's length, which must be at least the grid's blocks plus one (4)}}
+  obs.launch @k grid(3) ins(%v, %chain : memref<3xi32>, memref<4xi64>) outs(%out : memref<3xi32>)
+  return
+}
