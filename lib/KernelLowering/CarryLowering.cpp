@@ -58,9 +58,10 @@ private:
     return arith::ConstantIntOp::create(b, loc, value, 64);
   }
 
-  /// Word `word` := the flag and `value`'s bits, released: an exchange
-  /// (an atomic whose result is unused but that no pass relaxes, unlike an
-  /// add or an or, which obs-nvvm-reductions makes a relaxed `red`).
+  /// Word `word` := the flag and `value`'s bits, by an exchange: an atomic
+  /// whose result is unused but that no pass makes a `red`, as
+  /// obs-nvvm-reductions does an unused add or or. The word carries all
+  /// that is published, so no ordering is needed beyond the atomic's.
   void publish(Value word, ChainFlag flag, Value value) {
     Value bits = arith::ExtUIOp::create(b, loc, b.getI64Type(), value);
     Value state = arith::OrIOp::create(
@@ -71,8 +72,7 @@ private:
         .setAttr(exchange, b.getUnitAttr());
   }
 
-  /// Word `word`, acquired: an atomic or of 0 (what a thread reads is what
-  /// the word holds, and reads after it see what was published before).
+  /// Word `word`, read whole by an atomic or of 0 at the GPU's scope.
   Value observe(Value word) {
     auto read =
         memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::ori,
@@ -83,51 +83,42 @@ private:
   }
 
   /// The look-back from the tile before `tile`: waits while a word holds
-  /// nothing, combines each aggregate it meets on the left of what it has,
-  /// and stops at the first inclusive prefix. The first tile publishes a
-  /// prefix and never an aggregate, so the walk ends there at the latest.
+  /// nothing, combines each aggregate it meets on the left of what it has
+  /// (from the combine's identity, which is one on both sides), and stops
+  /// at the first inclusive prefix. The first tile publishes a prefix and
+  /// never an aggregate, so the walk ends there at the latest.
   Value lookBack(Value tile) {
     Value start = arith::SubIOp::create(b, loc, tile, constant(1));
-    Value zero = arith::ConstantIntOp::create(b, loc, valueType, 0);
-    Value none = arith::ConstantIntOp::create(b, loc, 0, 1);
-    Type index = b.getIndexType(), flagType = b.getI1Type();
+    Type index = b.getIndexType();
     auto loop =
-        scf::WhileOp::create(b, loc, TypeRange{index, valueType, flagType},
-                             ValueRange{start, zero, none});
-    Block *before = b.createBlock(
-        &loop.getBefore(), {}, {index, valueType, flagType}, {loc, loc, loc});
-    Block *after = b.createBlock(&loop.getAfter(), {},
-                                 {index, valueType, flagType}, {loc, loc, loc});
+        scf::WhileOp::create(b, loc, TypeRange{index, valueType},
+                             ValueRange{start, carry.buildIdentity(b, loc)});
+    Block *before =
+        b.createBlock(&loop.getBefore(), {}, {index, valueType}, {loc, loc});
+    Block *after =
+        b.createBlock(&loop.getAfter(), {}, {index, valueType}, {loc, loc});
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(before);
-      Value j = before->getArgument(0), combined = before->getArgument(1),
-            have = before->getArgument(2);
+      Value j = before->getArgument(0), combined = before->getArgument(1);
       Value state = observe(arith::AddIOp::create(b, loc, j, constant(1)));
       Value flag = arith::ShRUIOp::create(b, loc, state, constantI64(32));
       Value bits = arith::TruncIOp::create(b, loc, valueType, state);
-      Value withIt = arith::SelectOp::create(
-          b, loc, have, carry.buildCombine(b, loc, bits, combined), bits);
-      auto isFlag = [&](ChainFlag which) {
-        return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, flag,
+      auto compareFlag = [&](arith::CmpIPredicate predicate, ChainFlag which) {
+        return arith::CmpIOp::create(b, loc, predicate, flag,
                                      constantI64(static_cast<int64_t>(which)));
       };
-      Value nothing = isFlag(ChainFlag::Nothing);
-      Value prefix = isFlag(ChainFlag::Prefix);
+      Value nothing = compareFlag(arith::CmpIPredicate::eq, ChainFlag::Nothing);
       // Nothing yet: read the same word again. Otherwise take its value,
       // and go on to the tile before unless it was a prefix.
       Value nextJ = arith::SelectOp::create(
           b, loc, nothing, j, arith::SubIOp::create(b, loc, j, constant(1)));
       Value nextCombined =
-          arith::SelectOp::create(b, loc, nothing, combined, withIt);
-      Value nextHave = arith::OrIOp::create(
-          b, loc, have,
-          arith::XOrIOp::create(b, loc, nothing,
-                                arith::ConstantIntOp::create(b, loc, 1, 1)));
-      Value goOn = arith::XOrIOp::create(
-          b, loc, prefix, arith::ConstantIntOp::create(b, loc, 1, 1));
-      scf::ConditionOp::create(b, loc, goOn,
-                               ValueRange{nextJ, nextCombined, nextHave});
+          arith::SelectOp::create(b, loc, nothing, combined,
+                                  carry.buildCombine(b, loc, bits, combined));
+      scf::ConditionOp::create(
+          b, loc, compareFlag(arith::CmpIPredicate::ne, ChainFlag::Prefix),
+          ValueRange{nextJ, nextCombined});
       b.setInsertionPointToStart(after);
       scf::YieldOp::create(b, loc, after->getArguments());
     }

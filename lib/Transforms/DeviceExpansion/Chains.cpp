@@ -14,6 +14,7 @@
 #include "Obs/Transforms/DeviceExpansion.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/Matchers.h"
 
@@ -71,6 +72,47 @@ static Value withoutCasts(Value memref) {
   return memref;
 }
 
+/// The words of `chain`, computed where `b` stands: from its type, or from
+/// the allocation where it is one (a read of its descriptor would make the
+/// cuda target's host wait for the launches before it).
+static Value buildWordCount(ImplicitLocOpBuilder &b, Value chain) {
+  auto type = cast<MemRefType>(chain.getType());
+  if (type.hasStaticShape())
+    return arith::ConstantIndexOp::create(b, type.getDimSize(0));
+  auto alloc = chain.getDefiningOp<memref::AllocOp>();
+  if (alloc && alloc.getDynamicSizes().size() == 1)
+    return alloc.getDynamicSizes().front();
+  return memref::DimOp::create(b, chain, 0);
+}
+
+/// Whether `launch`, right before a launch that carries over `chain`, is
+/// the clear clearChains puts there: a clearing kernel over the whole
+/// chain, its grid the chain's words in blocks (a program's own launch of
+/// zeros over part of a chain leaves the rest as it was).
+static bool isClearOf(LaunchOp launch, Value chain,
+                      SymbolTableCollection &symbols) {
+  if (!launch || launch.getOutputs().size() != 1 ||
+      withoutCasts(launch.getOutputs().front()) != withoutCasts(chain) ||
+      !isClearingKernel(symbols.lookupNearestSymbolFrom<KernelOp>(
+          launch, launch.getKernelAttr())))
+    return false;
+  auto grid = dyn_cast_or_null<arith::CeilDivUIOp>(
+      launch.getDynamicGrid() ? launch.getDynamicGrid().getDefiningOp()
+                              : nullptr);
+  if (!grid || getConstantIntValue(grid.getRhs()) != int64_t(kClearTile))
+    return false;
+  Value words = grid.getLhs();
+  auto type = cast<MemRefType>(chain.getType());
+  if (type.hasStaticShape())
+    return getConstantIntValue(words) == type.getDimSize(0);
+  auto alloc = chain.getDefiningOp<memref::AllocOp>();
+  if (alloc && alloc.getDynamicSizes().size() == 1)
+    return words == alloc.getDynamicSizes().front();
+  auto dim = words.getDefiningOp<memref::DimOp>();
+  return dim && withoutCasts(dim.getSource()) == withoutCasts(chain) &&
+         matchPattern(dim.getIndex(), m_Zero());
+}
+
 LogicalResult mlir::obs::clearChains(ModuleOp module) {
   SymbolTableCollection symbols;
   SmallVector<std::pair<LaunchOp, Value>> launches;
@@ -90,31 +132,17 @@ LogicalResult mlir::obs::clearChains(ModuleOp module) {
     return success();
   KernelOp clear = getClearKernel(module);
   for (auto [launch, chain] : launches) {
-    auto previous = dyn_cast_or_null<LaunchOp>(launch->getPrevNode());
-    if (previous &&
-        isClearingKernel(symbols.lookupNearestSymbolFrom<KernelOp>(
-            previous, previous.getKernelAttr())) &&
-        previous.getOutputs().size() == 1 &&
-        withoutCasts(previous.getOutputs().front()) == withoutCasts(chain))
+    if (isClearOf(dyn_cast_or_null<LaunchOp>(launch->getPrevNode()), chain,
+                  symbols))
       continue;
     ImplicitLocOpBuilder b(launch.getLoc(), launch);
     auto anyLength = MemRefType::get({ShapedType::kDynamic}, b.getI64Type());
     Value words = chain;
     if (chain.getType() != anyLength)
       words = memref::CastOp::create(b, anyLength, chain);
-    // The length from the allocation where the chain is one: a read of
-    // its descriptor would make the cuda target's host wait for the
-    // launches before it.
-    Value length;
-    auto alloc = chain.getDefiningOp<memref::AllocOp>();
-    if (auto type = cast<MemRefType>(chain.getType()); type.hasStaticShape())
-      length = arith::ConstantIndexOp::create(b, type.getDimSize(0));
-    else if (alloc && alloc.getDynamicSizes().size() == 1)
-      length = alloc.getDynamicSizes().front();
-    else
-      length = memref::DimOp::create(b, words, 0);
     Value grid = arith::CeilDivUIOp::create(
-        b, length, arith::ConstantIndexOp::create(b, kClearTile));
+        b, buildWordCount(b, chain),
+        arith::ConstantIndexOp::create(b, kClearTile));
     LaunchOp::create(b, clear.getSymName(), grid, ValueRange{},
                      ValueRange{words});
   }
