@@ -219,13 +219,14 @@ static SmallVector<RuntimeCheck> emitPremises(ImplicitLocOpBuilder &b,
         Value none =
             arith::CmpIOp::create(b, arith::CmpIPredicate::eq, grid,
                                   arith::ConstantIndexOp::create(b, 0));
-        premise(arith::OrIOp::create(
-                    b, none,
-                    arith::CmpIOp::create(b, arith::CmpIPredicate::uge, words,
-                                          needed)),
-                LaunchContractBreach::ChainTooShort, constant(number), -1);
-        premises.back().reported.back() =
-            arith::IndexCastOp::create(b, b.getI64Type(), words);
+        premises.push_back(makeLaunchContractCheck(
+            b, b.getLoc(),
+            arith::OrIOp::create(
+                b, none,
+                arith::CmpIOp::create(b, arith::CmpIPredicate::uge, words,
+                                      needed)),
+            LaunchContractBreach::ChainTooShort, constant(number),
+            arith::IndexCastOp::create(b, b.getI64Type(), words)));
       }
     }
   }
