@@ -26,11 +26,17 @@
 // Each pass's shift, a kernel of its own: the scatter kernel is one for
 // every pass.
 // CHECK-LABEL: obs.kernel private @sort_device_sort_shift_pass0() -> !obs.arr<1 x i32>
-// The scatter: the tile sorted by digit above index, runs' starts by a
-// min scatter, and the keys and the next digits into global memory.
+// The scatter: each segment of 512 sorted by digit above index (three
+// `two`s around a sort of 512), runs' starts and each segment's digit
+// counts by a min and an add scatter, and the keys and the next digits into
+// global memory.
 // CHECK-LABEL: obs.kernel private @sort_device_sort_scatter(%{{.*}}: !obs.arr<4096 x i32> {obs.absent = 0 : i32}, %{{.*}}: !obs.arr<256 x i32> {obs.absent = 0 : i32}, %{{.*}}: !obs.arr<1 x i32> {obs.absent = 0 : i32}) -> (!obs.arr<2147483647 x i32>, !obs.arr<2147483647 x i8>)
-// CHECK: obs.sort %{{.*}} network(bitonic) : !obs.arr<4096 x i32>
-// CHECK: obs.scatter %{{.*}} at %{{.*}} combine(min) initial(4096 : i32) : !obs.arr<4096 x i32>, !obs.arr<4096 x i32> -> !obs.arr<256 x i32>
+// CHECK: obs.two %{{.*}} : !obs.arr<4096 x i32> -> !obs.arr<4096 x i32>
+// CHECK: obs.two %{{.*}} : !obs.arr<2048 x i32> -> !obs.arr<2048 x i32>
+// CHECK: obs.two %{{.*}} : !obs.arr<1024 x i32> -> !obs.arr<1024 x i32>
+// CHECK: obs.sort %{{.*}} network(bitonic) : !obs.arr<512 x i32>
+// CHECK: obs.scatter %{{.*}} at %{{.*}} combine(min) initial(4096 : i32) : !obs.arr<4096 x i32>, !obs.arr<4096 x i32> -> !obs.arr<2048 x i32>
+// CHECK: obs.scatter %{{.*}} at %{{.*}} combine(add) initial(0 : i32) : !obs.arr<4096 x i32>, !obs.arr<4096 x i32> -> !obs.arr<2048 x i32>
 // CHECK: obs.scatter %{{.*}} at %{{.*}} global : !obs.arr<4096 x i32>, !obs.arr<4096 x i32> -> !obs.arr<2147483647 x i32>
 // CHECK: obs.scatter %{{.*}} at %{{.*}} global : !obs.arr<4096 x i8>, !obs.arr<4096 x i32> -> !obs.arr<2147483647 x i8>
 // CHECK-LABEL: obs.kernel private @sort_device_sort_count_digits(%{{.*}}: !obs.arr<4096 x i8> {obs.absent = 0 : i8}) -> !obs.arr<256 x i32>
