@@ -377,10 +377,11 @@ LogicalResult KernelLowering::lowerSyncKeptByThreads(SyncOp sync) {
   // element the reading thread is computing, under the same work
   // assignment, is its own (obs.register_read).
   IntegerAttr index = builder.getI64IntegerAttr(syncIndex.lookup(sync));
+  SmallVector<Type> leafTypes(flattenElementType(sync.getType().getLeafType()));
   if (shuffles)
     shuffledArrays.push_back(sync.getResult());
   sources[sync.getResult()] =
-      [this, shuffles, how, index, values = std::move(rounds)](
+      [this, shuffles, how, index, leafTypes, values = std::move(rounds)](
           OpBuilder &b, Location loc, ValueRange path) -> SmallVector<Value> {
     Value element = path[0];
     bool sameElement =
@@ -435,8 +436,14 @@ LogicalResult KernelLowering::lowerSyncKeptByThreads(SyncOp sync) {
           scalar = emitShuffle(b, loc, scalar, pattern.kind, offset, mask,
                                index, keepOwn);
     }
-    // The value of `round` among each round's.
+    // The value of `round` among each round's. An empty array has no
+    // rounds, and no read of it runs (a conc or a guarded index chooses
+    // the other side): the read still needs values, of the leaf's types.
     auto ofRound = [&](ArrayRef<SmallVector<Value>> byRound) {
+      if (byRound.empty())
+        return llvm::map_to_vector(leafTypes, [&](Type scalar) -> Value {
+          return ub::PoisonOp::create(b, loc, scalar);
+        });
       SmallVector<Value> leaf(byRound.back());
       for (uint64_t r = byRound.size() - 1; r-- > 0;) {
         Value isRound =
