@@ -322,6 +322,9 @@ void mlir::obs::buildPTXPipeline(OpPassManager &pm,
   GpuToLLVMConversionPassOptions launchOptions;
   launchOptions.kernelBarePtrCallConv = true;
   pm.addPass(createGpuToLLVMConversionPass(launchOptions));
+  // The translation of each launch puts its parameters on the stack where
+  // the launch is: in a host loop, once per iteration.
+  pm.addPass(createObsScopeLaunchParameters());
   pm.addPass(createReconcileUnrealizedCastsPass());
   if (!options.serialize)
     return;

@@ -305,4 +305,27 @@ def ObsHostSharedAllocsToGPU
   ];
 }
 
+def ObsScopeLaunchParameters
+    : Pass<"obs-scope-launch-parameters", "::mlir::ModuleOp"> {
+  let summary = "Give back the host stack each kernel launch's parameters "
+                "take, once the launch is made";
+  let description = [{
+    Upstream's translation of `gpu.launch_func` to LLVM IR puts the
+    launch's parameters (the arguments' struct and the array of pointers
+    to them that `cuLaunchKernel` takes) in `alloca`s where the launch is.
+    In a loop of the host those are dynamic allocas, which LLVM frees only
+    when the function returns: every iteration took 32 to 64 more bytes of
+    stack, and a loop of a few hundred thousand launches overflowed it
+    (hunt 23). After `gpu-to-llvm`, every `gpu.launch_func` in host code
+    is put between `llvm.intr.stacksave` and `llvm.intr.stackrestore`.
+    `cuLaunchKernel` copies the parameters before it returns, so nothing
+    reads them after the restore.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let statistics = [
+    Statistic<"numScoped", "launches-scoped",
+              "Launches whose parameters' stack is given back after them">
+  ];
+}
+
 #endif // OBS_CONVERSION_PASSES_TD
