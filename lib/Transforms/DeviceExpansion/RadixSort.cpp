@@ -64,10 +64,12 @@ private:
   /// place the digits one after the other; otherwise from a carry row.
   KernelOp getRowOffsetsKernel(bool top);
   /// A tile's elements written stably to their places for the digit its
-  /// block's shift gives, with the next pass's digits beside them unless it
-  /// is the `last` pass. Every pass runs the same kernel (one compilation,
-  /// one proof): the pass is data.
-  KernelOp getScatterKernel(bool last);
+  /// block's shift gives, with the next pass's digits beside them. Every
+  /// pass runs the same kernel (one compilation, one proof): the pass is
+  /// data, and the last is given an empty array for the digits, every place
+  /// of which is past its end (a global scatter writes only places inside
+  /// its memref).
+  KernelOp getScatterKernel();
   /// Pass `pass`'s shift, one per tile, for the scatter kernel.
   KernelOp getShiftKernel(unsigned pass);
   /// The identity on tiles, for an in-place sort of an odd number of passes.
@@ -82,8 +84,7 @@ private:
   /// Rows of counts per block in the sort's offsets (`group * kDigits`
   /// counts, the tile's elements but never fewer than 2 rows).
   uint64_t group;
-  KernelOp countKernels[2], rowTotals, rowOffsets[2], copyKernel,
-      scatterKernels[2];
+  KernelOp countKernels[2], rowTotals, rowOffsets[2], copyKernel, scatterKernel;
   /// The totals and carries of each level of the rows' offsets, allocated
   /// by the first pass and used by every pass.
   SmallVector<std::pair<Value, Value>> rowLevels;
@@ -390,8 +391,8 @@ KernelOp RadixSortPlan::getShiftKernel(unsigned pass) {
       });
 }
 
-KernelOp RadixSortPlan::getScatterKernel(bool last) {
-  KernelOp &kernel = scatterKernels[last];
+KernelOp RadixSortPlan::getScatterKernel() {
+  KernelOp &kernel = scatterKernel;
   if (kernel)
     return kernel;
   MLIRContext *context = op->getContext();
@@ -404,10 +405,9 @@ KernelOp RadixSortPlan::getScatterKernel(bool last) {
   SmallVector<Type> results;
   for (Type scalar : scalars)
     results.push_back(ArrType::get(kDynamicGridLength, scalar));
-  if (!last)
-    results.push_back(ArrType::get(kDynamicGridLength, digitType));
+  results.push_back(ArrType::get(kDynamicGridLength, digitType));
   kernel = buildKernel(
-      last ? "scatter_last" : "scatter",
+      "scatter",
       {{tileType(tiling.tile), zerosOf(scalars)},
        {ArrType::get(kDigits, i32), zerosOf(i32)},
        {ArrType::get(1, i32), zerosOf(i32)}},
@@ -489,9 +489,9 @@ KernelOp RadixSortPlan::getScatterKernel(bool last) {
             dsl::generate(b, tileI32, [&](ImplicitLocOpBuilder &b, Value s) {
               return SmallVector<Value>{indexToI32(b, s)};
             });
-        Value runStarts = dsl::scatter(b, positions, countPlaces,
-                                       segments * kDigits, ScatterCombine::Min,
-                                       b.getI32IntegerAttr(tile));
+        Value runStarts =
+            dsl::scatter(b, positions, countPlaces, segments * kDigits,
+                         ScatterCombine::Min, b.getI32IntegerAttr(tile));
         // What an element's position in the sorted tile needs added to be
         // its rank among the tile's equal digits: the equal digits of the
         // segments before, less where its run starts.
@@ -501,21 +501,21 @@ KernelOp RadixSortPlan::getScatterKernel(bool last) {
               dsl::generate(b, tileI32, [&](ImplicitLocOpBuilder &b, Value) {
                 return SmallVector<Value>{constantI32(b, 1)};
               });
-          Value counts = dsl::scatter(b, ones, countPlaces, segments * kDigits,
-                                      ScatterCombine::Add,
-                                      b.getI32IntegerAttr(0));
+          Value counts =
+              dsl::scatter(b, ones, countPlaces, segments * kDigits,
+                           ScatterCombine::Add, b.getI32IntegerAttr(0));
           adjustments = dsl::sync(
-              b, dsl::generate(
-                     b, countsType, [&](ImplicitLocOpBuilder &b, Value place) {
-                       Value width = arith::ConstantIndexOp::create(b, kDigits);
-                       Value group = arith::DivUIOp::create(b, place, width);
-                       Value d = arith::RemUIOp::create(b, place, width);
-                       Value earlier =
-                           columnSum(b, counts, d, group, constantI32(b, 0));
-                       return SmallVector<Value>{arith::SubIOp::create(
-                           b, earlier,
-                           dsl::index(b, runStarts, place).front())};
-                     }));
+              b,
+              dsl::generate(
+                  b, countsType, [&](ImplicitLocOpBuilder &b, Value place) {
+                    Value width = arith::ConstantIndexOp::create(b, kDigits);
+                    Value group = arith::DivUIOp::create(b, place, width);
+                    Value d = arith::RemUIOp::create(b, place, width);
+                    Value earlier =
+                        columnSum(b, counts, d, group, constantI32(b, 0));
+                    return SmallVector<Value>{arith::SubIOp::create(
+                        b, earlier, dsl::index(b, runStarts, place).front())};
+                  }));
         }
         // An element's place: its digit's offset for the tile, plus its
         // rank among the tile's equal digits. An absent element has none.
@@ -552,7 +552,9 @@ KernelOp RadixSortPlan::getScatterKernel(bool last) {
           written.push_back(dsl::scatter(b, values, places, kDynamicGridLength,
                                          std::nullopt, TypedAttr()));
         }
-        if (!last) {
+        {
+          // The next pass's digits (past a key's width after the last pass,
+          // a defined value written nowhere).
           Value nextShift = arith::AddIOp::create(b, shift, constantI32(b, 8));
           Value digits = dsl::generate(
               b, ArrType::get(tile, digitType),
@@ -644,6 +646,10 @@ void RadixSortPlan::expand(DeviceSortOp sort) {
     spare = allocate(b, length);
     llvm::append_range(temporaries, spare);
   }
+  // The last pass's digits go nowhere: into an empty array.
+  Value noDigits =
+      allocateOf(b, b.getI8Type(), arith::ConstantIndexOp::create(b, 0));
+  temporaries.push_back(noDigits);
   Value digits;
   if (passes > 1) {
     digits = allocateOf(b, b.getI8Type(), length);
@@ -672,9 +678,8 @@ void RadixSortPlan::expand(DeviceSortOp sort) {
     scatterInputs.push_back(offsets);
     scatterInputs.push_back(shifts);
     SmallVector<Value> scatterOutputs(destination);
-    if (!last)
-      scatterOutputs.push_back(digits);
-    launch(b, getScatterKernel(last), tiles, scatterInputs, scatterOutputs);
+    scatterOutputs.push_back(last ? noDigits : digits);
+    launch(b, getScatterKernel(), tiles, scatterInputs, scatterOutputs);
     source = destination;
   }
   deallocate(b, temporaries);
