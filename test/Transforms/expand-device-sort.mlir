@@ -10,8 +10,9 @@
 // STATS-NEXT: 3 merge-sorts
 
 // An i32 sort is four passes of a radix sort of 8-bit digits. The count
-// kernel reads the keys in the first pass; absent keys count nowhere.
-// CHECK-LABEL: obs.kernel private @sort_device_sort_count_keys(%{{.*}}: !obs.arr<4096 x i32> {obs.absent = 0 : i32}) -> !obs.arr<256 x i32> attributes {threads = 256 : i64}
+// kernel reads the keys in the first pass, and writes the first pass's
+// shift (0) for each tile; absent keys count nowhere.
+// CHECK-LABEL: obs.kernel private @sort_device_sort_count_keys(%{{.*}}: !obs.arr<4096 x i32> {obs.absent = 0 : i32}) -> (!obs.arr<256 x i32>, !obs.arr<1 x i32>) attributes {threads = 256 : i64}
 // CHECK: obs.extent
 // The sign bit flipped, so that negative keys come first.
 // CHECK: arith.constant -2147483648 : i32
@@ -23,14 +24,13 @@
 // CHECK-LABEL: obs.kernel private @sort_device_sort_row_totals(%{{.*}}: !obs.arr<4096 x i32> {obs.absent = 0 : i32}) -> !obs.arr<256 x i32>
 // CHECK: scf.for
 // CHECK-LABEL: obs.kernel private @sort_device_sort_row_offsets(%{{.*}}: !obs.arr<4096 x i32> {obs.absent = 0 : i32}, %{{.*}}: !obs.arr<256 x i32> {obs.absent = 0 : i32}) -> !obs.arr<4096 x i32>
-// Each pass's shift, a kernel of its own: the scatter kernel is one for
-// every pass.
-// CHECK-LABEL: obs.kernel private @sort_device_sort_shift_pass0() -> !obs.arr<1 x i32>
+// The pass's shift is data, so that the scatter kernel is one for every
+// pass; each scatter writes the next pass's.
 // The scatter: each segment of 512 sorted by digit above index (three
 // `two`s around a sort of 512), runs' starts and each segment's digit
-// counts by a min and an add scatter, and the keys and the next digits into
-// global memory.
-// CHECK-LABEL: obs.kernel private @sort_device_sort_scatter(%{{.*}}: !obs.arr<4096 x i32> {obs.absent = 0 : i32}, %{{.*}}: !obs.arr<256 x i32> {obs.absent = 0 : i32}, %{{.*}}: !obs.arr<1 x i32> {obs.absent = 0 : i32}) -> (!obs.arr<2147483647 x i32>, !obs.arr<2147483647 x i8>)
+// counts by a min and an add scatter, the keys and the next digits into
+// global memory, and the next shift (8 more).
+// CHECK-LABEL: obs.kernel private @sort_device_sort_scatter(%{{.*}}: !obs.arr<4096 x i32> {obs.absent = 0 : i32}, %{{.*}}: !obs.arr<256 x i32> {obs.absent = 0 : i32}, %{{.*}}: !obs.arr<1 x i32> {obs.absent = 0 : i32}) -> (!obs.arr<2147483647 x i32>, !obs.arr<2147483647 x i8>, !obs.arr<1 x i32>)
 // CHECK: obs.two %{{.*}} : !obs.arr<4096 x i32> -> !obs.arr<4096 x i32>
 // CHECK: obs.two %{{.*}} : !obs.arr<2048 x i32> -> !obs.arr<2048 x i32>
 // CHECK: obs.two %{{.*}} : !obs.arr<1024 x i32> -> !obs.arr<1024 x i32>
@@ -39,36 +39,37 @@
 // CHECK: obs.scatter %{{.*}} at %{{.*}} combine(add) initial(0 : i32) : !obs.arr<4096 x i32>, !obs.arr<4096 x i32> -> !obs.arr<2048 x i32>
 // CHECK: obs.scatter %{{.*}} at %{{.*}} global : !obs.arr<4096 x i32>, !obs.arr<4096 x i32> -> !obs.arr<2147483647 x i32>
 // CHECK: obs.scatter %{{.*}} at %{{.*}} global : !obs.arr<4096 x i8>, !obs.arr<4096 x i32> -> !obs.arr<2147483647 x i8>
+// CHECK: obs.generate : !obs.arr<1 x i32>
 // CHECK-LABEL: obs.kernel private @sort_device_sort_count_digits(%{{.*}}: !obs.arr<4096 x i8> {obs.absent = 0 : i8}) -> !obs.arr<256 x i32>
 // CHECK-NOT: obs.kernel private @sort_device_sort_scatter
 // The plan: passes alternate between a spare array and the output, so
 // that the last writes the output; the passes after the first count the
-// digit bytes the scatter before wrote. The last pass runs the same
-// scatter kernel, its digits into an empty array (every place past its
-// end).
+// digit bytes the scatter before wrote. The shifts alternate between two
+// arrays. The last pass runs the same scatter kernel, its next digits and
+// shift into empty arrays (every place past their ends).
 // CHECK-LABEL: func.func @sort(
 // CHECK-SAME: %[[IN:.*]]: memref<?xi32>, %[[OUT:.*]]: memref<?xi32>
 // CHECK-NOT: scf.if
 // CHECK: %[[COUNTS:.*]] = memref.alloc(%{{.*}}) : memref<?xi32>
 // CHECK: %[[OFFSETS:.*]] = memref.alloc(%{{.*}}) : memref<?xi32>
-// CHECK: %[[SHIFTS:.*]] = memref.alloc(%{{.*}}) : memref<?xi32>
+// CHECK: %[[SHIFTS0:.*]] = memref.alloc(%{{.*}}) : memref<?xi32>
+// CHECK: %[[SHIFTS1:.*]] = memref.alloc(%{{.*}}) : memref<?xi32>
 // CHECK: %[[SPARE:.*]] = memref.alloc(%{{.*}}) : memref<?xi32>
 // CHECK: %[[ZERO:.*]] = arith.constant 0 : index
 // CHECK: %[[NONE:.*]] = memref.alloc(%[[ZERO]]) : memref<?xi8>
+// CHECK: %[[NOSHIFT:.*]] = memref.alloc(%[[ZERO]]) : memref<?xi32>
 // CHECK: %[[DIGITS:.*]] = memref.alloc(%{{.*}}) : memref<?xi8>
-// CHECK: obs.launch @sort_device_sort_count_keys grid(%[[TILES:.*]]) ins(%[[IN]] : memref<?xi32>) outs(%[[COUNTS]] : memref<?xi32>)
-// CHECK: obs.launch @sort_device_sort_shift_pass0 grid(%[[TILES]]) outs(%[[SHIFTS]] : memref<?xi32>)
-// CHECK: obs.launch @sort_device_sort_scatter grid(%[[TILES]]) ins(%[[IN]], %[[OFFSETS]], %[[SHIFTS]] : {{.*}}) outs(%[[SPARE]], %[[DIGITS]] : memref<?xi32>, memref<?xi8>)
+// CHECK: obs.launch @sort_device_sort_count_keys grid(%[[TILES:.*]]) ins(%[[IN]] : memref<?xi32>) outs(%[[COUNTS]], %[[SHIFTS0]] : memref<?xi32>, memref<?xi32>)
+// CHECK: obs.launch @sort_device_sort_scatter grid(%[[TILES]]) ins(%[[IN]], %[[OFFSETS]], %[[SHIFTS0]] : {{.*}}) outs(%[[SPARE]], %[[DIGITS]], %[[SHIFTS1]] : memref<?xi32>, memref<?xi8>, memref<?xi32>)
 // CHECK: obs.launch @sort_device_sort_count_digits grid(%[[TILES]]) ins(%[[DIGITS]] : memref<?xi8>) outs(%[[COUNTS]] : memref<?xi32>)
-// CHECK: obs.launch @sort_device_sort_scatter grid(%[[TILES]]) ins(%[[SPARE]], %[[OFFSETS]], %[[SHIFTS]] : {{.*}}) outs(%[[OUT]], %[[DIGITS]] : memref<?xi32>, memref<?xi8>)
-// CHECK: obs.launch @sort_device_sort_scatter grid(%[[TILES]]) ins(%[[OUT]], %[[OFFSETS]], %[[SHIFTS]] : {{.*}}) outs(%[[SPARE]], %[[DIGITS]] : memref<?xi32>, memref<?xi8>)
-// CHECK: obs.launch @sort_device_sort_shift_pass3
-// CHECK: obs.launch @sort_device_sort_scatter grid(%[[TILES]]) ins(%[[SPARE]], %[[OFFSETS]], %[[SHIFTS]] : {{.*}}) outs(%[[OUT]], %[[NONE]] : memref<?xi32>, memref<?xi8>)
+// CHECK: obs.launch @sort_device_sort_scatter grid(%[[TILES]]) ins(%[[SPARE]], %[[OFFSETS]], %[[SHIFTS1]] : {{.*}}) outs(%[[OUT]], %[[DIGITS]], %[[SHIFTS0]] : memref<?xi32>, memref<?xi8>, memref<?xi32>)
+// CHECK: obs.launch @sort_device_sort_scatter grid(%[[TILES]]) ins(%[[OUT]], %[[OFFSETS]], %[[SHIFTS0]] : {{.*}}) outs(%[[SPARE]], %[[DIGITS]], %[[SHIFTS1]] : memref<?xi32>, memref<?xi8>, memref<?xi32>)
+// CHECK: obs.launch @sort_device_sort_scatter grid(%[[TILES]]) ins(%[[SPARE]], %[[OFFSETS]], %[[SHIFTS1]] : {{.*}}) outs(%[[OUT]], %[[NONE]], %[[NOSHIFT]] : memref<?xi32>, memref<?xi8>, memref<?xi32>)
 // CHECK-NOT: obs.launch
 // CHECK-NOT: obs.device_sort
 
 // With tiles of 4, blocks of 4 threads take two rows of counts each.
-// TILE4-LABEL: obs.kernel private @sort_device_sort_count_keys(%{{.*}}: !obs.arr<4 x i32> {obs.absent = 0 : i32}) -> !obs.arr<256 x i32> attributes {threads = 4 : i64}
+// TILE4-LABEL: obs.kernel private @sort_device_sort_count_keys(%{{.*}}: !obs.arr<4 x i32> {obs.absent = 0 : i32}) -> (!obs.arr<256 x i32>, !obs.arr<1 x i32>) attributes {threads = 4 : i64}
 // TILE4-LABEL: obs.kernel private @sort_device_sort_row_offsets_top(%{{.*}}: !obs.arr<512 x i32>
 func.func @sort(%in: memref<?xi32>, %out: memref<?xi32>) {
   obs.device_sort ins(%in : memref<?xi32>) outs(%out : memref<?xi32>) {
@@ -94,7 +95,7 @@ func.func @sort(%in: memref<?xi32>, %out: memref<?xi32>) {
 // CHECK: arith.xori
 // Eight passes; values ride along in a tuple.
 // CHECK-LABEL: obs.kernel private @descending_device_sort_scatter(%{{.*}}: !obs.arr<4096 x tuple<f64, i16>> {obs.absent = [0.000000e+00, 0 : i16]}
-// CHECK-SAME: -> (!obs.arr<2147483647 x f64>, !obs.arr<2147483647 x i16>, !obs.arr<2147483647 x i8>)
+// CHECK-SAME: -> (!obs.arr<2147483647 x f64>, !obs.arr<2147483647 x i16>, !obs.arr<2147483647 x i8>, !obs.arr<1 x i32>)
 // CHECK-LABEL: func.func @descending(
 // CHECK-COUNT-8: obs.launch @descending_device_sort_scatter
 // CHECK-NOT: obs.launch @descending_device_sort_scatter
@@ -115,7 +116,7 @@ func.func @descending(%k: memref<?xf64>, %v: memref<?xi16>, %ok: memref<?xf64>, 
 // CHECK-SAME: %[[A:.*]]: memref<?xi8>
 // CHECK: %[[SPARE:.*]] = memref.alloc(%{{.*}}) : memref<?xi8>
 // CHECK: obs.launch @bytes_device_sort_copy_tile grid(%{{.*}}) ins(%[[A]] : memref<?xi8>) outs(%[[SPARE]] : memref<?xi8>)
-// CHECK: obs.launch @bytes_device_sort_scatter grid(%{{.*}}) ins(%[[SPARE]], %{{.*}}, %{{.*}} : {{.*}}) outs(%[[A]], %{{.*}} : memref<?xi8>, memref<?xi8>)
+// CHECK: obs.launch @bytes_device_sort_scatter grid(%{{.*}}) ins(%[[SPARE]], %{{.*}}, %{{.*}} : {{.*}}) outs(%[[A]], %{{.*}}, %{{.*}} : memref<?xi8>, memref<?xi8>, memref<?xi32>)
 func.func @bytes(%a: memref<?xi8>) {
   obs.device_sort ins(%a : memref<?xi8>) outs(%a : memref<?xi8>) {
   ^bb0(%x: i8, %y: i8):
@@ -132,7 +133,7 @@ func.func @bytes(%a: memref<?xi8>) {
 // CHECK-LABEL: func.func @values_in_place(
 // CHECK-SAME: %[[K:[^:]*]]: memref<?xi8>, %[[V:[^:]*]]: memref<?xi32>, %[[K2:[^:]*]]: memref<?xi8>
 // CHECK: obs.launch @values_in_place_device_sort_copy_tile grid(%{{.*}}) ins(%[[K]], %[[V]] : memref<?xi8>, memref<?xi32>) outs(%[[SK:.*]], %[[SV:.*]] : memref<?xi8>, memref<?xi32>)
-// CHECK: obs.launch @values_in_place_device_sort_scatter grid(%{{.*}}) ins(%[[SK]], %[[SV]], %{{.*}}, %{{.*}} : {{.*}}) outs(%[[K2]], %[[V]], %{{.*}} : memref<?xi8>, memref<?xi32>, memref<?xi8>)
+// CHECK: obs.launch @values_in_place_device_sort_scatter grid(%{{.*}}) ins(%[[SK]], %[[SV]], %{{.*}}, %{{.*}} : {{.*}}) outs(%[[K2]], %[[V]], %{{.*}}, %{{.*}} : memref<?xi8>, memref<?xi32>, memref<?xi8>, memref<?xi32>)
 func.func @values_in_place(%k: memref<?xi8>, %v: memref<?xi32>, %k2: memref<?xi8>) {
   obs.device_sort ins(%k, %v : memref<?xi8>, memref<?xi32>) outs(%k2, %v : memref<?xi8>, memref<?xi32>) {
   ^bb0(%x: i8, %xv: i32, %y: i8, %yv: i32):

@@ -54,8 +54,8 @@ private:
   /// The digit of `bits` `shift` bits up (an i32, 8 per pass), an i32.
   Value digitOf(ImplicitLocOpBuilder &b, Value bits, Value shift) const;
   /// Counts a tile's digits into kDigits counts: the first pass's from the
-  /// keys, a later pass's from the digit bytes the pass before wrote
-  /// (`fromDigits`).
+  /// keys, with the first pass's shift (0) for the tile's scatter, a later
+  /// pass's from the digit bytes the pass before wrote (`fromDigits`).
   KernelOp getCountKernel(bool fromDigits);
   /// Rows of 256 counts, `group` rows per block: their column totals.
   KernelOp getRowTotalsKernel();
@@ -64,14 +64,12 @@ private:
   /// place the digits one after the other; otherwise from a carry row.
   KernelOp getRowOffsetsKernel(bool top);
   /// A tile's elements written stably to their places for the digit its
-  /// block's shift gives, with the next pass's digits beside them. Every
-  /// pass runs the same kernel (one compilation, one proof): the pass is
-  /// data, and the last is given an empty array for the digits, every place
-  /// of which is past its end (a global scatter writes only places inside
-  /// its memref).
+  /// block's shift gives, with the next pass's digits beside them, and the
+  /// next pass's shift. Every pass runs the same kernel (one compilation,
+  /// one proof): the pass is data, and the last is given an empty array for
+  /// the digits, every place of which is past its end (a global scatter
+  /// writes only places inside its memref).
   KernelOp getScatterKernel();
-  /// Pass `pass`'s shift, one per tile, for the scatter kernel.
-  KernelOp getShiftKernel(unsigned pass);
   /// The identity on tiles, for an in-place sort of an odd number of passes.
   KernelOp getCopyKernel();
   /// Turns `rows` rows of counts in `counts` into `offsets` (rows of
@@ -251,11 +249,15 @@ KernelOp RadixSortPlan::getCountKernel(bool fromDigits) {
     return kernel;
   Type digitType = IntegerType::get(op->getContext(), 8);
   Type read = fromDigits ? digitType : scalars.front();
-  ArrType counts =
-      ArrType::get(kDigits, IntegerType::get(op->getContext(), 32));
+  Type i32 = IntegerType::get(op->getContext(), 32);
+  ArrType counts = ArrType::get(kDigits, i32);
+  ArrType shift = ArrType::get(1, i32);
+  SmallVector<Type> results = {counts};
+  if (!fromDigits)
+    results.push_back(shift);
   kernel = buildKernel(
       fromDigits ? "count_digits" : "count_keys",
-      {{ArrType::get(tiling.tile, read), zerosOf(read)}}, counts,
+      {{ArrType::get(tiling.tile, read), zerosOf(read)}}, results,
       [&](ImplicitLocOpBuilder &b, ValueRange args) {
         Value present = ExtentOp::create(b, args.front());
         ArrType tileI32 = ArrType::get(tiling.tile, b.getI32Type());
@@ -277,9 +279,16 @@ KernelOp RadixSortPlan::getCountKernel(bool fromDigits) {
               return SmallVector<Value>{arith::SelectOp::create(
                   b, inside, digit, constantI32(b, -1))};
             });
-        return SmallVector<Value>{dsl::scatter(b, ones, digits, kDigits,
-                                               ScatterCombine::Add,
-                                               b.getI32IntegerAttr(0))};
+        SmallVector<Value> written = {dsl::scatter(b, ones, digits, kDigits,
+                                                   ScatterCombine::Add,
+                                                   b.getI32IntegerAttr(0))};
+        // The first pass's shift, which each pass's scatter then advances.
+        if (!fromDigits)
+          written.push_back(
+              dsl::generate(b, shift, [&](ImplicitLocOpBuilder &b, Value) {
+                return SmallVector<Value>{constantI32(b, 0)};
+              }));
+        return written;
       });
   return kernel;
 }
@@ -379,18 +388,6 @@ KernelOp RadixSortPlan::getRowOffsetsKernel(bool top) {
   return kernel;
 }
 
-KernelOp RadixSortPlan::getShiftKernel(unsigned pass) {
-  ArrType one = ArrType::get(1, IntegerType::get(op->getContext(), 32));
-  return buildKernel(
-      "shift_pass" + std::to_string(pass), {}, one,
-      [&](ImplicitLocOpBuilder &b, ValueRange) {
-        return SmallVector<Value>{
-            dsl::generate(b, one, [&](ImplicitLocOpBuilder &b, Value) {
-              return SmallVector<Value>{constantI32(b, 8 * pass)};
-            })};
-      });
-}
-
 KernelOp RadixSortPlan::getScatterKernel() {
   KernelOp &kernel = scatterKernel;
   if (kernel)
@@ -406,6 +403,8 @@ KernelOp RadixSortPlan::getScatterKernel() {
   for (Type scalar : scalars)
     results.push_back(ArrType::get(kDynamicGridLength, scalar));
   results.push_back(ArrType::get(kDynamicGridLength, digitType));
+  ArrType shiftType = ArrType::get(1, i32);
+  results.push_back(shiftType);
   kernel = buildKernel(
       "scatter",
       {{tileType(tiling.tile), zerosOf(scalars)},
@@ -552,10 +551,10 @@ KernelOp RadixSortPlan::getScatterKernel() {
           written.push_back(dsl::scatter(b, values, places, kDynamicGridLength,
                                          std::nullopt, TypedAttr()));
         }
+        // The next pass's digits (past a key's width after the last pass, a
+        // defined value written nowhere) and shift.
+        Value nextShift = arith::AddIOp::create(b, shift, constantI32(b, 8));
         {
-          // The next pass's digits (past a key's width after the last pass,
-          // a defined value written nowhere).
-          Value nextShift = arith::AddIOp::create(b, shift, constantI32(b, 8));
           Value digits = dsl::generate(
               b, ArrType::get(tile, digitType),
               [&](ImplicitLocOpBuilder &b, Value s) {
@@ -566,6 +565,10 @@ KernelOp RadixSortPlan::getScatterKernel() {
           written.push_back(dsl::scatter(b, digits, places, kDynamicGridLength,
                                          std::nullopt, TypedAttr()));
         }
+        written.push_back(
+            dsl::generate(b, shiftType, [&](ImplicitLocOpBuilder &b, Value) {
+              return SmallVector<Value>{nextShift};
+            }));
         return written;
       });
   // Strided is what obs-assign-work's cost strategy chooses for this
@@ -630,10 +633,15 @@ void RadixSortPlan::expand(DeviceSortOp sort) {
       b, tiles, arith::ConstantIndexOp::create(b, kDigits));
   Value counts = allocateOf(b, b.getI32Type(), rowsLength);
   Value offsets = allocateOf(b, b.getI32Type(), rowsLength);
-  Value shifts = allocateOf(b, b.getI32Type(), tiles);
+  // Each pass's shift, one per tile: the first pass's from the count of the
+  // keys, each next one from the scatter before (two arrays in turn, since
+  // a kernel may not read what it writes).
+  Value shifts[2] = {allocateOf(b, b.getI32Type(), tiles),
+                     allocateOf(b, b.getI32Type(), tiles)};
   temporaries.push_back(counts);
   temporaries.push_back(offsets);
-  temporaries.push_back(shifts);
+  temporaries.push_back(shifts[0]);
+  temporaries.push_back(shifts[1]);
   unsigned passes = keyOrder.getPasses();
   // An odd number of passes ends in the outputs only if it starts from the
   // inputs; when an output shares an input's memory it starts from a copy.
@@ -646,10 +654,12 @@ void RadixSortPlan::expand(DeviceSortOp sort) {
     spare = allocate(b, length);
     llvm::append_range(temporaries, spare);
   }
-  // The last pass's digits go nowhere: into an empty array.
-  Value noDigits =
-      allocateOf(b, b.getI8Type(), arith::ConstantIndexOp::create(b, 0));
+  // The last pass's next digits and shift go nowhere: into empty arrays.
+  Value zero = arith::ConstantIndexOp::create(b, 0);
+  Value noDigits = allocateOf(b, b.getI8Type(), zero);
+  Value noShift = allocateOf(b, b.getI32Type(), zero);
   temporaries.push_back(noDigits);
+  temporaries.push_back(noShift);
   Value digits;
   if (passes > 1) {
     digits = allocateOf(b, b.getI8Type(), length);
@@ -666,19 +676,20 @@ void RadixSortPlan::expand(DeviceSortOp sort) {
     // the last writes the outputs.
     SmallVector<Value> destination =
         (passes - pass) % 2 == 1 ? SmallVector<Value>(outputs) : spare;
+    Value shift = shifts[pass % 2];
     if (pass == 0)
       launch(b, getCountKernel(/*fromDigits=*/false), tiles, source.front(),
-             counts);
+             ValueRange{counts, shift});
     else
       launch(b, getCountKernel(/*fromDigits=*/true), tiles, digits, counts);
     emitRowOffsets(b, counts, offsets, tiles,
                    llvm::divideCeil(most, tiling.tile), /*active=*/Value());
-    launch(b, getShiftKernel(pass), tiles, {}, shifts);
     SmallVector<Value> scatterInputs(source);
     scatterInputs.push_back(offsets);
-    scatterInputs.push_back(shifts);
+    scatterInputs.push_back(shift);
     SmallVector<Value> scatterOutputs(destination);
     scatterOutputs.push_back(last ? noDigits : digits);
+    scatterOutputs.push_back(last ? noShift : shifts[(pass + 1) % 2]);
     launch(b, getScatterKernel(), tiles, scatterInputs, scatterOutputs);
     source = destination;
   }
