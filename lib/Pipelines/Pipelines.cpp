@@ -24,6 +24,10 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace mlir;
 
@@ -281,6 +285,32 @@ std::string mlir::obs::getPTXFeatures(StringRef chip) {
   return "";
 }
 
+llvm::Error mlir::obs::checkChip(StringRef chip) {
+  llvm::InitializeAllTargetInfos();
+  llvm::InitializeAllTargetMCs();
+  llvm::Triple triple("nvptx64-nvidia-cuda");
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return llvm::createStringError("no NVPTX target in this LLVM: " + error);
+  // Made for no CPU in particular: made for an unknown one, it would warn.
+  std::unique_ptr<llvm::MCSubtargetInfo> info(
+      target->createMCSubtargetInfo(triple, "", ""));
+  if (!info || !info->isCPUStringValid(chip))
+    return llvm::createStringError("unknown chip '" + chip +
+                                   "': expected an NVPTX architecture such "
+                                   "as sm_80, sm_90 or sm_100");
+  std::optional<unsigned> version = getChipNumber(chip);
+  if (!version || *version < kOldestChip)
+    return llvm::createStringError(
+        "chip '" + chip +
+        "' is older than obs's kernels need: they synchronise warps "
+        "(bar.warp.sync), from sm_" +
+        llvm::Twine(kOldestChip));
+  return llvm::Error::success();
+}
+
 void mlir::obs::buildPTXPipeline(OpPassManager &pm,
                                  const PTXPipelineOptions &options) {
   buildKernelsToGPUPipeline(pm, options.recordLaunches,
@@ -362,9 +392,24 @@ void mlir::obs::registerPipelines() {
       "The cpu target: the gpu.func of obs-to-gpu as loops over threads "
       "split at barriers, then to the LLVM dialect",
       buildCPUPipeline);
-  PassPipelineRegistration<PTXPipelineOptions>(
+  // The chip is checked as the options are read: NVPTX warns and carries
+  // on for a chip it does not know (PTX ptxas refuses), and the NVVM
+  // target's verifier crashed on an empty one.
+  registerPassPipeline(
       "obs-to-ptx",
       "The cuda target: obs kernels to NVVM and PTX (or a cubin), host code "
       "and launches to the LLVM dialect",
-      buildPTXPipeline);
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        PTXPipelineOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        if (llvm::Error error = checkChip(options.chip))
+          return errorHandler("obs-to-ptx: " + toString(std::move(error)));
+        buildPTXPipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> describe) {
+        describe(PTXPipelineOptions());
+      });
 }

@@ -10,7 +10,6 @@
 #include "Obs/Runner/Target.h"
 #include "Obs/Conversion/Passes.h"
 #include "Obs/Runner/CompileCache.h"
-#include "Obs/Support/Chips.h"
 #include "Obs/Support/RuntimeFunctions.h"
 #include "TargetImpl.h"
 #include "mlir/Bytecode/BytecodeWriter.h"
@@ -24,11 +23,8 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
-#include "llvm/MC/MCSubtargetInfo.h"
-#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/TargetSelect.h"
-#include "llvm/TargetParser/Triple.h"
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -790,30 +786,4 @@ std::unique_ptr<Target> Target::get(StringRef name) {
   if (name == "cuda")
     return runner::createCUDATarget();
   return nullptr;
-}
-
-llvm::Error mlir::obs::checkChip(StringRef chip) {
-  llvm::InitializeAllTargetInfos();
-  llvm::InitializeAllTargetMCs();
-  llvm::Triple triple("nvptx64-nvidia-cuda");
-  std::string error;
-  const llvm::Target *target =
-      llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!target)
-    return llvm::createStringError("no NVPTX target in this LLVM: " + error);
-  // Made for no CPU in particular: made for an unknown one, it would warn.
-  std::unique_ptr<llvm::MCSubtargetInfo> info(
-      target->createMCSubtargetInfo(triple, "", ""));
-  if (!info || !info->isCPUStringValid(chip))
-    return llvm::createStringError("unknown chip '" + chip +
-                                   "': expected an NVPTX architecture such "
-                                   "as sm_80, sm_90 or sm_100");
-  std::optional<unsigned> version = getChipNumber(chip);
-  if (!version || *version < kOldestChip)
-    return llvm::createStringError(
-        "chip '" + chip +
-        "' is older than obs's kernels need: they synchronise warps "
-        "(bar.warp.sync), from sm_" +
-        llvm::Twine(kOldestChip));
-  return llvm::Error::success();
 }

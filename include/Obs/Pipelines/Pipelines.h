@@ -12,6 +12,7 @@
 #include "Obs/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
+#include "llvm/Support/Error.h"
 
 namespace mlir::obs {
 
@@ -146,8 +147,10 @@ struct PTXPipelineOptions : PassPipelineOptions<PTXPipelineOptions> {
                      "from `toolkit`)"),
       llvm::cl::init("isa")};
   Option<std::string> toolkit{
-      *this, "toolkit", llvm::cl::desc("The CUDA toolkit, for format=bin"),
-      llvm::cl::init("/usr/local/cuda")};
+      *this, "toolkit",
+      llvm::cl::desc("The CUDA toolkit, for format=bin (empty: where LLVM "
+                     "was told it is)"),
+      llvm::cl::init("")};
   Option<bool> recordLaunches{
       *this, "record-launches",
       llvm::cl::desc("Report every launch to @obs_record_launch at run time "
@@ -172,6 +175,10 @@ struct PTXPipelineOptions : PassPipelineOptions<PTXPipelineOptions> {
 /// The NVPTX features for `chip`: the lowest PTX version that the chip and
 /// obs's kernels need (empty where that is the chip's own minimum).
 std::string getPTXFeatures(StringRef chip);
+
+/// Succeeds where `chip` is an architecture NVPTX knows (it would warn and
+/// carry on for another) and obs emits PTX for.
+llvm::Error checkChip(StringRef chip);
 
 /// `obs-to-ptx`: kernels to NVVM and PTX (gpu.binary, by
 /// gpu-module-to-binary), host code with gpu.launch_func to the LLVM dialect.

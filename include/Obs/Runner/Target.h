@@ -241,10 +241,6 @@ llvm::Expected<std::unique_ptr<Executable>>
 compileForHost(ModuleOp lowered, const CompileOptions &options,
                const RuntimeReports &reports);
 
-/// Succeeds where `chip` is an architecture NVPTX knows (it would warn and
-/// carry on for another).
-llvm::Error checkChip(StringRef chip);
-
 } // namespace mlir::obs
 
 #endif // OBS_RUNNER_TARGET_H

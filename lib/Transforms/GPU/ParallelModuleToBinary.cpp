@@ -15,6 +15,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Threading.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FileSystem.h"
 #include <chrono>
 
 namespace mlir::obs {
@@ -128,8 +129,19 @@ struct ObsGPUModuleToBinaryPass
             .Cases({"fatbinary", "fatbin"}, gpu::CompilationTarget::Fatbin)
             .Default(std::nullopt);
     if (!compilationTarget) {
-      getOperation().emitError() << "obs-gpu-module-to-binary: unknown format '"
-                                 << format << "' (llvm, isa, bin or fatbin)";
+      emitError(getOperation().getLoc())
+          << "obs-gpu-module-to-binary: unknown format '" << format
+          << "' (llvm, isa, bin or fatbin)";
+      return signalPassFailure();
+    }
+    // Upstream's serializer reports a toolkit that is not there as an error
+    // and carries on, so that the pass succeeded after an error.
+    if (!toolkit.empty() && !llvm::sys::fs::is_directory(toolkit)) {
+      // At the module's location: the op itself, printed, would be the
+      // whole program.
+      emitError(getOperation().getLoc())
+          << "obs-gpu-module-to-binary: the CUDA toolkit '" << toolkit
+          << "' is not a directory";
       return signalPassFailure();
     }
     gpu::TargetOptions options(toolkit, /*librariesToLink=*/{},
