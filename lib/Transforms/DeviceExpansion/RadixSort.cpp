@@ -70,6 +70,13 @@ private:
   /// the digits, every place of which is past its end (a global scatter
   /// writes only places inside its memref).
   KernelOp getScatterKernel();
+  /// Where the scatter kernel writes each element of its tile `elements`
+  /// for the digit `shift` bits up, given the tile's digit `offsets`: the
+  /// tile as `digit << log2(tile) | index`, stably sorted by digit in each
+  /// segment of kRankSegment, and each of its positions' place in the
+  /// pass's destination (-1 for an absent element).
+  std::pair<Value, Value> emitPlaces(ImplicitLocOpBuilder &b, Value elements,
+                                     Value offsets, Value shift) const;
   /// The identity on tiles, for an in-place sort of an odd number of passes.
   KernelOp getCopyKernel();
   /// Turns `rows` rows of counts in `counts` into `offsets` (rows of
@@ -388,6 +395,132 @@ KernelOp RadixSortPlan::getRowOffsetsKernel(bool top) {
   return kernel;
 }
 
+std::pair<Value, Value> RadixSortPlan::emitPlaces(ImplicitLocOpBuilder &b,
+                                                  Value elements, Value offsets,
+                                                  Value shift) const {
+  Type i32 = b.getI32Type();
+  uint64_t tile = tiling.tile;
+  unsigned indexBits = llvm::Log2_64(tile);
+  uint64_t segment = std::min(tile, kRankSegment);
+  uint64_t segments = tile / segment;
+  Value present = ExtentOp::create(b, elements);
+  ArrType tileI32 = ArrType::get(tile, i32);
+  auto keyBits = [&](ImplicitLocOpBuilder &b, Value i) {
+    return orderedBits(b, dsl::index(b, elements, i).front());
+  };
+  // Each segment of the tile sorted stably by digit: each element's
+  // digit (kDigits for an absent one, after every digit) above its
+  // index, sorted within its segment. Segments are sorted apart (a
+  // bitonic network of 512 keys has 45 stages, one of 4,096 has 78);
+  // the digit counts of the segments before place an element after
+  // the equal digits of those.
+  auto sortSegment = [&](ImplicitLocOpBuilder &b, Value segment) {
+    return dsl::sort(
+        b, segment,
+        [](ImplicitLocOpBuilder &b, ValueRange x, ValueRange y) {
+          return SmallVector<Value>{arith::CmpIOp::create(
+              b, arith::CmpIPredicate::slt, x.front(), y.front())};
+        },
+        SortNetwork::Bitonic);
+  };
+  std::function<Value(ImplicitLocOpBuilder &, Value)> sortSegments =
+      [&](ImplicitLocOpBuilder &b, Value part) -> Value {
+    if (dsl::length(part) <= segment)
+      return sortSegment(b, part);
+    return dsl::two(b, part, sortSegments);
+  };
+  Value sorted = dsl::sync(
+      b,
+      sortSegments(
+          b, dsl::generate(b, tileI32, [&](ImplicitLocOpBuilder &b, Value i) {
+            Value inside =
+                arith::CmpIOp::create(b, arith::CmpIPredicate::ult, i, present);
+            Value digit = arith::SelectOp::create(
+                b, inside, digitOf(b, keyBits(b, i), shift),
+                constantI32(b, kDigits));
+            Value above =
+                arith::ShLIOp::create(b, digit, constantI32(b, indexBits));
+            return SmallVector<Value>{
+                arith::OrIOp::create(b, above, indexToI32(b, i))};
+          })));
+  auto digitAt = [&](ImplicitLocOpBuilder &b, Value s) -> Value {
+    return arith::ShRUIOp::create(b, dsl::index(b, sorted, s).front(),
+                                  constantI32(b, indexBits));
+  };
+  // The count of segment g's digit d is at g * kDigits + d; an absent
+  // element's place is -1, nowhere.
+  ArrType countsType = ArrType::get(segments * kDigits, i32);
+  auto countPlace = [&](ImplicitLocOpBuilder &b, Value s) -> Value {
+    Value digit = digitAt(b, s);
+    Value group = arith::DivUIOp::create(
+        b, s, arith::ConstantIndexOp::create(b, segment));
+    Value place = arith::AddIOp::create(
+        b,
+        arith::MulIOp::create(b, indexToI32(b, group), constantI32(b, kDigits)),
+        digit);
+    Value absent = arith::CmpIOp::create(b, arith::CmpIPredicate::uge, digit,
+                                         constantI32(b, kDigits));
+    return arith::SelectOp::create(b, absent, constantI32(b, -1), place);
+  };
+  auto countPlaces =
+      dsl::generate(b, tileI32, [&](ImplicitLocOpBuilder &b, Value s) {
+        return SmallVector<Value>{countPlace(b, s)};
+      });
+  // Where each segment's run of each digit starts in the sorted tile.
+  Value positions =
+      dsl::generate(b, tileI32, [&](ImplicitLocOpBuilder &b, Value s) {
+        return SmallVector<Value>{indexToI32(b, s)};
+      });
+  Value runStarts =
+      dsl::scatter(b, positions, countPlaces, segments * kDigits,
+                   ScatterCombine::Min, b.getI32IntegerAttr(tile));
+  // What an element's position in the sorted tile needs added to be
+  // its rank among the tile's equal digits: the equal digits of the
+  // segments before, less where its run starts.
+  Value adjustments = runStarts;
+  if (segments > 1) {
+    Value ones = dsl::generate(b, tileI32, [&](ImplicitLocOpBuilder &b, Value) {
+      return SmallVector<Value>{constantI32(b, 1)};
+    });
+    Value counts = dsl::scatter(b, ones, countPlaces, segments * kDigits,
+                                ScatterCombine::Add, b.getI32IntegerAttr(0));
+    adjustments = dsl::sync(
+        b,
+        dsl::generate(b, countsType, [&](ImplicitLocOpBuilder &b, Value place) {
+          Value width = arith::ConstantIndexOp::create(b, kDigits);
+          Value group = arith::DivUIOp::create(b, place, width);
+          Value d = arith::RemUIOp::create(b, place, width);
+          Value earlier = columnSum(b, counts, d, group, constantI32(b, 0));
+          return SmallVector<Value>{arith::SubIOp::create(
+              b, earlier, dsl::index(b, runStarts, place).front())};
+        }));
+  }
+  // An element's place: its digit's offset for the tile, plus its
+  // rank among the tile's equal digits. An absent element has none.
+  Value places = dsl::sync(
+      b, dsl::generate(b, tileI32, [&](ImplicitLocOpBuilder &b, Value s) {
+        Value countAt = countPlace(b, s);
+        Value absent = arith::CmpIOp::create(b, arith::CmpIPredicate::slt,
+                                             countAt, constantI32(b, 0));
+        // An absent element reads in bounds, and its place is -1.
+        Value bounded = i32ToIndex(
+            b, arith::SelectOp::create(b, absent, constantI32(b, 0), countAt));
+        Value digit = arith::RemUIOp::create(
+            b, bounded, arith::ConstantIndexOp::create(b, kDigits));
+        Value adjustment = dsl::index(b, adjustments, bounded).front();
+        Value position = indexToI32(b, s);
+        Value rank =
+            segments > 1
+                ? Value(arith::AddIOp::create(b, position, adjustment))
+                : Value(arith::SubIOp::create(b, position, adjustment));
+        Value place = arith::AddIOp::create(
+            b, dsl::index(b, offsets, digit).front(), rank);
+        return SmallVector<Value>{
+            arith::SelectOp::create(b, absent, constantI32(b, -1), place)};
+      }));
+  return {sorted, places};
+}
+
 KernelOp RadixSortPlan::getScatterKernel() {
   KernelOp &kernel = scatterKernel;
   if (kernel)
@@ -396,9 +529,6 @@ KernelOp RadixSortPlan::getScatterKernel() {
   Type i32 = IntegerType::get(context, 32);
   Type digitType = IntegerType::get(context, 8);
   uint64_t tile = tiling.tile;
-  unsigned indexBits = llvm::Log2_64(tile);
-  uint64_t segment = std::min(tile, kRankSegment);
-  uint64_t segments = tile / segment;
   SmallVector<Type> results;
   for (Type scalar : scalars)
     results.push_back(ArrType::get(kDynamicGridLength, scalar));
@@ -412,134 +542,18 @@ KernelOp RadixSortPlan::getScatterKernel() {
        {ArrType::get(1, i32), zerosOf(i32)}},
       results, [&](ImplicitLocOpBuilder &b, ValueRange args) {
         Value elements = args[0], offsets = args[1];
-        Value present = ExtentOp::create(b, elements);
         Value zero = arith::ConstantIndexOp::create(b, 0);
         Value shift = dsl::index(b, args[2], zero).front();
-        ArrType tileI32 = ArrType::get(tile, i32);
         auto keyBits = [&](ImplicitLocOpBuilder &b, Value i) {
           return orderedBits(b, dsl::index(b, elements, i).front());
         };
-        // Each segment of the tile sorted stably by digit: each element's
-        // digit (kDigits for an absent one, after every digit) above its
-        // index, sorted within its segment. Segments are sorted apart (a
-        // bitonic network of 512 keys has 45 stages, one of 4,096 has 78);
-        // the digit counts of the segments before place an element after
-        // the equal digits of those.
-        auto sortSegment = [&](ImplicitLocOpBuilder &b, Value segment) {
-          return dsl::sort(
-              b, segment,
-              [](ImplicitLocOpBuilder &b, ValueRange x, ValueRange y) {
-                return SmallVector<Value>{arith::CmpIOp::create(
-                    b, arith::CmpIPredicate::slt, x.front(), y.front())};
-              },
-              SortNetwork::Bitonic);
-        };
-        std::function<Value(ImplicitLocOpBuilder &, Value)> sortSegments =
-            [&](ImplicitLocOpBuilder &b, Value part) -> Value {
-          if (dsl::length(part) <= segment)
-            return sortSegment(b, part);
-          return dsl::two(b, part, sortSegments);
-        };
-        Value sorted = dsl::sync(
-            b, sortSegments(
-                   b, dsl::generate(
-                          b, tileI32, [&](ImplicitLocOpBuilder &b, Value i) {
-                            Value inside = arith::CmpIOp::create(
-                                b, arith::CmpIPredicate::ult, i, present);
-                            Value digit = arith::SelectOp::create(
-                                b, inside, digitOf(b, keyBits(b, i), shift),
-                                constantI32(b, kDigits));
-                            Value above = arith::ShLIOp::create(
-                                b, digit, constantI32(b, indexBits));
-                            return SmallVector<Value>{arith::OrIOp::create(
-                                b, above, indexToI32(b, i))};
-                          })));
-        auto digitAt = [&](ImplicitLocOpBuilder &b, Value s) -> Value {
-          return arith::ShRUIOp::create(b, dsl::index(b, sorted, s).front(),
-                                        constantI32(b, indexBits));
-        };
+        Value sorted, places;
+        std::tie(sorted, places) = emitPlaces(b, elements, offsets, shift);
         auto sourceAt = [&](ImplicitLocOpBuilder &b, Value s) -> Value {
           return i32ToIndex(
               b, arith::AndIOp::create(b, dsl::index(b, sorted, s).front(),
                                        constantI32(b, tile - 1)));
         };
-        // The count of segment g's digit d is at g * kDigits + d; an absent
-        // element's place is -1, nowhere.
-        ArrType countsType = ArrType::get(segments * kDigits, i32);
-        auto countPlace = [&](ImplicitLocOpBuilder &b, Value s) -> Value {
-          Value digit = digitAt(b, s);
-          Value group = arith::DivUIOp::create(
-              b, s, arith::ConstantIndexOp::create(b, segment));
-          Value place = arith::AddIOp::create(
-              b,
-              arith::MulIOp::create(b, indexToI32(b, group),
-                                    constantI32(b, kDigits)),
-              digit);
-          Value absent = arith::CmpIOp::create(b, arith::CmpIPredicate::uge,
-                                               digit, constantI32(b, kDigits));
-          return arith::SelectOp::create(b, absent, constantI32(b, -1), place);
-        };
-        auto countPlaces =
-            dsl::generate(b, tileI32, [&](ImplicitLocOpBuilder &b, Value s) {
-              return SmallVector<Value>{countPlace(b, s)};
-            });
-        // Where each segment's run of each digit starts in the sorted tile.
-        Value positions =
-            dsl::generate(b, tileI32, [&](ImplicitLocOpBuilder &b, Value s) {
-              return SmallVector<Value>{indexToI32(b, s)};
-            });
-        Value runStarts =
-            dsl::scatter(b, positions, countPlaces, segments * kDigits,
-                         ScatterCombine::Min, b.getI32IntegerAttr(tile));
-        // What an element's position in the sorted tile needs added to be
-        // its rank among the tile's equal digits: the equal digits of the
-        // segments before, less where its run starts.
-        Value adjustments = runStarts;
-        if (segments > 1) {
-          Value ones =
-              dsl::generate(b, tileI32, [&](ImplicitLocOpBuilder &b, Value) {
-                return SmallVector<Value>{constantI32(b, 1)};
-              });
-          Value counts =
-              dsl::scatter(b, ones, countPlaces, segments * kDigits,
-                           ScatterCombine::Add, b.getI32IntegerAttr(0));
-          adjustments = dsl::sync(
-              b,
-              dsl::generate(
-                  b, countsType, [&](ImplicitLocOpBuilder &b, Value place) {
-                    Value width = arith::ConstantIndexOp::create(b, kDigits);
-                    Value group = arith::DivUIOp::create(b, place, width);
-                    Value d = arith::RemUIOp::create(b, place, width);
-                    Value earlier =
-                        columnSum(b, counts, d, group, constantI32(b, 0));
-                    return SmallVector<Value>{arith::SubIOp::create(
-                        b, earlier, dsl::index(b, runStarts, place).front())};
-                  }));
-        }
-        // An element's place: its digit's offset for the tile, plus its
-        // rank among the tile's equal digits. An absent element has none.
-        Value places = dsl::sync(
-            b, dsl::generate(b, tileI32, [&](ImplicitLocOpBuilder &b, Value s) {
-              Value countAt = countPlace(b, s);
-              Value absent = arith::CmpIOp::create(b, arith::CmpIPredicate::slt,
-                                                   countAt, constantI32(b, 0));
-              // An absent element reads in bounds, and its place is -1.
-              Value bounded =
-                  i32ToIndex(b, arith::SelectOp::create(
-                                    b, absent, constantI32(b, 0), countAt));
-              Value digit = arith::RemUIOp::create(
-                  b, bounded, arith::ConstantIndexOp::create(b, kDigits));
-              Value adjustment = dsl::index(b, adjustments, bounded).front();
-              Value position = indexToI32(b, s);
-              Value rank =
-                  segments > 1
-                      ? Value(arith::AddIOp::create(b, position, adjustment))
-                      : Value(arith::SubIOp::create(b, position, adjustment));
-              Value place = arith::AddIOp::create(
-                  b, dsl::index(b, offsets, digit).front(), rank);
-              return SmallVector<Value>{arith::SelectOp::create(
-                  b, absent, constantI32(b, -1), place)};
-            }));
         SmallVector<Value> written;
         for (auto [j, scalar] : llvm::enumerate(scalars)) {
           Value values =
