@@ -273,6 +273,10 @@ llvm::BitVector mlir::obs::findChangedElements(SyncOp sync, Value overwritten,
   Value array = sync.getInput();
   ArrType type = arrType(array);
   llvm::BitVector changed(type.getLength(), true);
+  // An element of empty rows has no leaf to compare, and the walk over its
+  // leaves below would never end: nothing is an identity write.
+  if (llvm::is_contained(ArrayRef(type.getShape()).drop_front(), 0))
+    return changed;
   Block scratch;
   llvm::scope_exit eraseScratch([&] {
     scratch.dropAllDefinedValueUses();
