@@ -26,6 +26,7 @@
 #include "mlir/Transforms/Passes.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -362,7 +363,13 @@ void mlir::obs::buildPTXPipeline(OpPassManager &pm,
   // thread of its own where the kernels share nothing.
   ObsGPUModuleToBinaryOptions binaryOptions;
   binaryOptions.format = options.format;
+  // Without a toolkit given, the one obs was configured with, where it is
+  // installed: libdevice (the math functions) and ptxas come from it, and
+  // PTX text needs neither otherwise. One given must be there.
   binaryOptions.toolkit = options.toolkit;
+  if (binaryOptions.toolkit.empty() &&
+      llvm::sys::fs::is_directory(OBS_CUDA_TOOLKIT_PATH))
+    binaryOptions.toolkit = OBS_CUDA_TOOLKIT_PATH;
   pm.addPass(createObsGPUModuleToBinary(binaryOptions));
 }
 

@@ -148,8 +148,9 @@ struct PTXPipelineOptions : PassPipelineOptions<PTXPipelineOptions> {
       llvm::cl::init("isa")};
   Option<std::string> toolkit{
       *this, "toolkit",
-      llvm::cl::desc("The CUDA toolkit, for format=bin (empty: where LLVM "
-                     "was told it is)"),
+      llvm::cl::desc("The CUDA toolkit, for libdevice and format=bin "
+                     "(empty: the one obs was configured with, where it "
+                     "is installed)"),
       llvm::cl::init("")};
   Option<bool> recordLaunches{
       *this, "record-launches",
