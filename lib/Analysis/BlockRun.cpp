@@ -204,12 +204,13 @@ LogicalResult ThreadRunner::runRange(uint32_t begin, uint32_t end,
   return success();
 }
 
-/// The error for a loop whose `what` (trip count, bounds) depends on data
-/// and that touches what other threads see.
+/// The error for a loop whose `what` (a trip count or bounds that depend
+/// on data, a counter too wide to follow) and that touches what other
+/// threads see.
 static LogicalResult emitDataLoopError(Operation *loop, StringRef what) {
   return loop->emitOpError()
          << "is a loop whose " << what
-         << " on data, and it touches shared memory, stores to global "
+         << ", and it touches shared memory, stores to global "
             "memory or holds a barrier or a warp exchange: the analysis "
             "follows such a loop only where it touches nothing another "
             "thread can see";
@@ -452,7 +453,7 @@ LogicalResult ThreadRunner::runInstruction(const Instruction &instruction,
     return skipLoop(instruction, program.skippedLoops[instruction.immediate],
                     lanes);
   case Step::DataLoop:
-    return emitDataLoopError(instruction.op, "trip count depends");
+    return emitDataLoopError(instruction.op, "trip count depends on data");
   case Step::CannotFollow:
     return instruction.op->emitOpError()
            << "has regions the analysis cannot follow";
@@ -747,7 +748,16 @@ LogicalResult ThreadRunner::runFor(const Instruction &instruction,
       // Bounds that depend on data: any number of iterations.
       if (loop.skippable)
         return skipLoop(instruction, loop.whenSkipped, lanes);
-      return emitDataLoopError(instruction.op, "bounds depend");
+      // The run holds 64-bit values: a wider counter is never known, even
+      // between constant bounds, and is said so.
+      if (auto forOp = dyn_cast<scf::ForOp>(instruction.op)) {
+        auto counter = dyn_cast<IntegerType>(forOp.getInductionVar().getType());
+        if (counter && counter.getWidth() > 64)
+          return emitDataLoopError(instruction.op,
+                                   "counter is wider than the 64 bits the "
+                                   "analysis holds");
+      }
+      return emitDataLoopError(instruction.op, "bounds depend on data");
     }
   // Each thread runs its own iterations; those still iterating run the
   // body together. Values a loop carries (a fold's accumulator, a rank) are

@@ -83,3 +83,34 @@ obs.kernel @walks_shared(%a: !obs.arr<64 x i32>) -> !obs.arr<64 x i32> {
   %t = obs.sync %m : !obs.arr<64 x i32>
   obs.return %t : !obs.arr<64 x i32>
 }
+
+// -----
+
+// Rejected, and said why: a loop of constant bounds whose counter is wider
+// than 64 bits (the analysis holds 64-bit values, so its trip count is not
+// known) that reads the shared array of the stage before. It was told its
+// bounds depend on data (hunt 23).
+obs.kernel @wide_counter(%a: !obs.arr<8 x i32>) -> !obs.arr<8 x i32> attributes {threads = 8} {
+  %s = obs.sync %a : !obs.arr<8 x i32>
+  %m = obs.generate : !obs.arr<8 x i32> {
+  ^bb0(%i: index):
+    %lo = arith.constant 0 : i128
+    %hi = arith.constant 2 : i128
+    %one = arith.constant 1 : i128
+    %zero = arith.constant 0 : i32
+    %sum = scf.for %k = %lo to %hi step %one iter_args(%acc = %zero) -> (i32) : i128 {
+      %kk = arith.trunci %k : i128 to i64
+      %k_index = arith.index_cast %kk : i64 to index
+      %c8 = arith.constant 8 : index
+      %at = arith.addi %i, %k_index : index
+      %j = arith.remui %at, %c8 : index
+      %y = obs.index %s[%j] : !obs.arr<8 x i32>
+      %next = arith.addi %acc, %y : i32
+      scf.yield %next : i32
+    }
+    obs.yield %sum : i32
+  }
+  // expected-error @+1 {{'scf.for' op is a loop whose counter is wider than the 64 bits the analysis holds, and it touches shared memory}}
+  %t = obs.sync %m : !obs.arr<8 x i32>
+  obs.return %t : !obs.arr<8 x i32>
+}
