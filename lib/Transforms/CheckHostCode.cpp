@@ -419,6 +419,30 @@ static bool emitCheck(Operation *op) {
   return true;
 }
 
+/// Refuses `op` where it calls, or takes as a value, a function the module
+/// declares without a body. The JIT resolves such a declaration from the
+/// process that runs the program: host code called obs-run's own exit, free
+/// and abort. obs's runtime functions (obs_*) are the ones it may call.
+static LogicalResult refuseCallOfDeclaration(Operation *op) {
+  if (!isa<func::CallOp, func::ConstantOp>(op))
+    return success();
+  auto callee = op->getAttrOfType<FlatSymbolRefAttr>(
+      isa<func::CallOp>(op) ? "callee" : "value");
+  auto declared =
+      callee ? SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(op, callee)
+             : func::FuncOp();
+  if (!declared || !declared.isExternal() ||
+      declared.getSymName().starts_with("obs_"))
+    return success();
+  return op->emitOpError()
+         << (isa<func::CallOp>(op) ? "calls @" : "takes @")
+         << declared.getSymName()
+         << ", which the program declares but does not define: host code "
+            "calls only the program's own functions (a declaration would "
+            "call into the process that runs it); math's ops compute what "
+            "the C library's math does";
+}
+
 namespace {
 struct ObsCheckHostCodePass
     : obs::impl::ObsCheckHostCodeBase<ObsCheckHostCodePass> {
@@ -496,6 +520,8 @@ struct ObsCheckHostCodePass
                              "with those";
         refused = true;
       }
+      if (failed(refuseCallOfDeclaration(op)))
+        refused = true;
       // A stack allocation in a loop takes more stack each iteration, and
       // one past 4 MiB faults before its check could run.
       if (auto alloca = dyn_cast<memref::AllocaOp>(op)) {

@@ -142,3 +142,24 @@ func.func @dimension_outside(%in: memref<?xi32>, %big: memref<?x4xi32>) -> (inde
   %m = memref.dim %big, %two : memref<?x4xi32>
   return %n, %m : index, index
 }
+
+// -----
+
+// Host code calls only the program's own functions: a declaration is
+// resolved from the process that runs the program, and a program called
+// obs-run's own exit, free and abort (hunt 24). Refused where it is called
+// or taken as a value; obs's runtime functions (obs_*) may be called.
+func.func private @exit(i32)
+func.func private @free(memref<4xi32>)
+func.func private @obs_host_check(i64)
+func.func @calls_the_process(%a: memref<4xi32>) {
+  %c = arith.constant 0 : i32
+  // expected-error @below {{'func.call' op calls @exit, which the program declares but does not define: host code calls only the program's own functions (a declaration would call into the process that runs it); math's ops compute what the C library's math does}}
+  func.call @exit(%c) : (i32) -> ()
+  // expected-error @below {{'func.constant' op takes @free, which the program declares but does not define}}
+  %f = func.constant @free : (memref<4xi32>) -> ()
+  func.call_indirect %f(%a) : (memref<4xi32>) -> ()
+  %z = arith.constant 0 : i64
+  func.call @obs_host_check(%z) : (i64) -> ()
+  return
+}
