@@ -486,6 +486,32 @@ Error HostArray::fillFromList(StringRef text, const Twine &origin,
   return Error::success();
 }
 
+/// Whether `spec` is numbers with commas between them: a list, even where
+/// a file has that name (its length and its numbers are both the list's).
+static bool isNumberList(StringRef spec) {
+  return spec.contains(',') &&
+         llvm::all_of(splitNumbers(spec), [](const auto &entry) {
+           Expected<Number> number =
+               parseNumber(entry.first, {ScalarType::F64, 8, true});
+           if (number)
+             return true;
+           consumeError(number.takeError());
+           return false;
+         });
+}
+
+/// The number of scalars of a .npy array of `shape`, or an error where it
+/// is 2^64 or more (a header's extents are any numbers).
+static Expected<uint64_t> countNpyScalars(ArrayRef<uint64_t> shape,
+                                          StringRef path) {
+  uint64_t count = 1;
+  for (uint64_t extent : shape)
+    if (__builtin_mul_overflow(count, extent, &count))
+      return makeError("'" + path + "' has shape " + formatShape(shape) +
+                       ": 2^64 or more numbers");
+  return count;
+}
+
 Error HostArray::fill(StringRef spec) {
   if (spec == "iota" || spec.starts_with("iota:")) {
     int64_t start = 0;
@@ -569,17 +595,7 @@ Error HostArray::fill(StringRef spec) {
     }
     return Error::success();
   }
-  // Numbers with commas between them are a list, even where a file has
-  // that name.
-  if (spec.contains(',') &&
-      llvm::all_of(splitNumbers(spec), [](const auto &entry) {
-        Expected<Number> number =
-            parseNumber(entry.first, {ScalarType::F64, 8, true});
-        if (number)
-          return true;
-        consumeError(number.takeError());
-        return false;
-      }))
+  if (isNumberList(spec))
     return fillFromList(spec, "the list", /*fromFile=*/false);
   if (sys::fs::is_regular_file(spec)) {
     if (spec.ends_with_insensitive(".npy"))
@@ -691,6 +707,8 @@ Expected<std::optional<uint64_t>> obs_run::countInputScalars(StringRef spec) {
   if (spec == "iota" || spec.starts_with("iota:") ||
       spec.starts_with("random:"))
     return std::nullopt;
+  if (isNumberList(spec))
+    return splitNumbers(spec).size();
   if (sys::fs::is_regular_file(spec)) {
     ErrorOr<std::unique_ptr<MemoryBuffer>> file =
         MemoryBuffer::getFile(spec,
@@ -703,10 +721,10 @@ Expected<std::optional<uint64_t>> obs_run::countInputScalars(StringRef spec) {
     Expected<NpyHeader> header = parseNpyHeader((*file)->getBuffer(), spec);
     if (!header)
       return header.takeError();
-    uint64_t count = 1;
-    for (uint64_t extent : header->shape)
-      count *= extent;
-    return count;
+    Expected<uint64_t> count = countNpyScalars(header->shape, spec);
+    if (!count)
+      return count.takeError();
+    return *count;
   }
   // A list, or what fill reports as no input at all.
   return splitNumbers(spec).size();
@@ -744,9 +762,10 @@ Error HostArray::fillFromNpy(StringRef path) {
                      scalar.npyDescr() + ")");
   if (header->fortranOrder)
     return makeError("'" + path + "' is in Fortran order; save it in C order");
-  uint64_t count = 1;
-  for (uint64_t extent : header->shape)
-    count *= extent;
+  Expected<uint64_t> counted = countNpyScalars(header->shape, path);
+  if (!counted)
+    return counted.takeError();
+  uint64_t count = *counted;
   if (count != getNumScalars())
     return makeError("'" + path + "' has " + Twine(count) + " numbers, but " +
                      Twine(getNumScalars()) + " are needed");
