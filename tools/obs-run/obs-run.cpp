@@ -622,8 +622,9 @@ std::optional<std::string> takeThreadsArgument(int &argc, char **argv) {
       value = arg.str();
       continue;
     }
-    if (arg == "threads" && i + 1 < argc) {
-      value = argv[++i];
+    // A bare --threads at the end has no value: parseThreads says so.
+    if (arg == "threads") {
+      value = i + 1 < argc ? std::string(argv[++i]) : std::string();
       continue;
     }
     argv[kept++] = argv[i];
@@ -653,6 +654,28 @@ void checkOptions() {
       fail("--emit=gpu is a stage of the cpu and cuda targets, not ref");
     targetName.setValue("cpu");
   }
+  // Options that would otherwise be taken and do nothing.
+  if (!emitStage.empty() && emitStage != "plan" &&
+      (outputFile.getNumOccurrences() || check || benchRuns))
+    fail("--emit=" + emitStage +
+         " prints the program instead of running it: drop " +
+         (outputFile.getNumOccurrences() ? "--output"
+          : check                        ? "--check"
+                                         : "--bench"));
+  if (emitStage == "plan" && (outputFile.getNumOccurrences() || check))
+    fail(llvm::Twine("--emit=plan prints the entry's launches, not its "
+                     "results: drop ") +
+         (check ? "--check" : "--output"));
+  if (benchRuns.getNumOccurrences() && benchRuns == 0)
+    fail("--bench=0 times no run: give N of at least 1");
+  if (noOptimize && passes.getNumOccurrences())
+    fail("--no-optimize runs no refinement pass: drop --passes");
+  if (llvm::is_contained(passes, obs::RefinementPass::None) &&
+      passes.size() > 1)
+    fail("--passes=none runs no refinement pass: it takes no other");
+  if (lengthOption.getNumOccurrences() && !kernelName.empty())
+    fail("--length sizes an entry's dynamic memrefs; --kernel's arrays have "
+         "their own lengths");
   if (emitStage != "plan")
     return;
   // The plan is what the entry runs on its inputs: it needs them.
@@ -887,6 +910,9 @@ int main(int argc, char **argv) {
   // Bad orders are refused before any work.
   obs::CompileOptions options = getCompileOptions(*target);
   uint64_t threads = parseThreads(threadsText);
+  if (threads && !entryName.empty())
+    fail("--threads sets the block of --kernel's kernel; an entry's kernels "
+         "have their own `threads`");
 
   DialectRegistry registry;
   obs::registerAllDialects(registry);
