@@ -299,9 +299,20 @@ namespace {
 /// failed after printing its own says nothing more (one line per error).
 unsigned printedDiagnostics = 0;
 
+/// Whether the run compiles for ref because of --check: a failure there
+/// is not the target the user asked for, and is said so.
+bool compilingForCheck = false;
+
 /// Stops the run after a compilation that failed: quietly where the
 /// failure's diagnostics said why, with `message` where none did.
 [[noreturn]] void failCompilation(const llvm::Twine &message) {
+  if (compilingForCheck) {
+    if (printedDiagnostics == 0)
+      getProgress().write("obs-run: " + message + "\n");
+    obs_run::fail("--check: the ref target, which --check compares with, "
+                  "cannot compile the program (" +
+                  llvm::Twine(targetName) + " did): drop --check");
+  }
   if (printedDiagnostics == 0)
     obs_run::fail(message);
   getProgress().clear();
@@ -966,6 +977,7 @@ int main(int argc, char **argv) {
     reference = *job;
   run(*module, *target, options, *job);
   if (reference) {
+    compilingForCheck = true;
     run(*module, *getTarget("ref"), options, *reference);
     compareWithReference(*job, *reference, targetName);
   }
