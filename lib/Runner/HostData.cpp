@@ -1,6 +1,7 @@
 //===- HostData.cpp - kernel arrays on the host ---------------------------===//
 
 #include "Obs/Runner/HostData.h"
+#include "Obs/Support/Formatting.h"
 #include "Obs/Support/SplitMix.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
@@ -465,8 +466,9 @@ Error HostArray::fillFromList(StringRef text, const Twine &origin,
     if (Error error = checkRows(numbers, origin))
       return error;
   if (numbers.size() != getNumScalars())
-    return makeError(origin + " has " + Twine(numbers.size()) +
-                     " numbers, but " + Twine(getNumScalars()) + " are needed");
+    return makeError(origin + " has " +
+                     mlir::obs::formatCount(numbers.size(), "number") +
+                     ", but " + Twine(getNumScalars()) + " are needed");
   for (auto [k, entry] : llvm::enumerate(numbers)) {
     auto [token, line] = entry;
     // Counted from 1, as people count; a file's by its line. Spelled only
@@ -484,6 +486,13 @@ Error HostArray::fillFromList(StringRef text, const Twine &origin,
       return fail(std::move(error));
   }
   return Error::success();
+}
+
+/// A text file's contents without the UTF-8 byte order mark some editors
+/// write first.
+static StringRef withoutByteOrderMark(StringRef text) {
+  text.consume_front("\xEF\xBB\xBF");
+  return text;
 }
 
 /// Whether `spec` is numbers with commas between them: a list, even where
@@ -605,8 +614,8 @@ Error HostArray::fill(StringRef spec) {
     if (!file)
       return makeError("cannot read '" + spec +
                        "': " + file.getError().message());
-    return fillFromList((*file)->getBuffer(), "'" + spec + "'",
-                        /*fromFile=*/true);
+    return fillFromList(withoutByteOrderMark((*file)->getBuffer()),
+                        "'" + spec + "'", /*fromFile=*/true);
   }
   if (sys::fs::is_directory(spec))
     return makeError("cannot read '" + spec + "': it is a directory");
@@ -717,7 +726,7 @@ Expected<std::optional<uint64_t>> obs_run::countInputScalars(StringRef spec) {
       return makeError("cannot read '" + spec +
                        "': " + file.getError().message());
     if (!spec.ends_with_insensitive(".npy"))
-      return splitNumbers((*file)->getBuffer()).size();
+      return splitNumbers(withoutByteOrderMark((*file)->getBuffer())).size();
     Expected<NpyHeader> header = parseNpyHeader((*file)->getBuffer(), spec);
     if (!header)
       return header.takeError();
@@ -751,6 +760,13 @@ Error HostArray::fillFromNpy(StringRef path) {
   // the same.
   auto sameDescr = [&](StringRef descr) {
     std::string own = scalar.npyDescr();
+    // '=' is the machine's own byte order.
+    std::string native;
+    if (descr.starts_with("=")) {
+      native = (llvm::sys::IsLittleEndianHost ? "<" : ">") +
+               descr.drop_front().str();
+      descr = native;
+    }
     if (scalar.bytes == 1 && descr.size() == own.size() &&
         StringRef("<>|=").contains(descr.front()))
       return descr.drop_front() == StringRef(own).drop_front();
@@ -767,7 +783,8 @@ Error HostArray::fillFromNpy(StringRef path) {
     return counted.takeError();
   uint64_t count = *counted;
   if (count != getNumScalars())
-    return makeError("'" + path + "' has " + Twine(count) + " numbers, but " +
+    return makeError("'" + path + "' has " +
+                     mlir::obs::formatCount(count, "number") + ", but " +
                      Twine(getNumScalars()) + " are needed");
   // The shape write() gives the array: its extents, then a tuple's width.
   SmallVector<uint64_t> extents = type.getShape();

@@ -22,6 +22,7 @@
 #include "Obs/Runner/CompileCache.h"
 #include "Obs/Runner/HostData.h"
 #include "Obs/Runner/Target.h"
+#include "Obs/Support/Formatting.h"
 #include "Obs/Support/MemoryBytes.h"
 #include "Obs/Support/ProcessMemory.h"
 #include "Obs/Support/SourceNesting.h"
@@ -410,8 +411,8 @@ uint64_t dynamicLength(MemRefType memref, unsigned index, const obs::Job &job) {
     failOn(count.takeError(), "input " + llvm::Twine(index + 1) + ": ");
     if (*count) {
       if (rowScalars == 0 || **count % rowScalars != 0)
-        fail(what + ": its input has " + llvm::Twine(**count) +
-             " numbers, which do not fill rows of " + llvm::Twine(rowScalars));
+        fail(what + ": its input has " + obs::formatCount(**count, "number") +
+             ", which do not fill rows of " + llvm::Twine(rowScalars));
       return **count / std::max<uint64_t>(rowScalars, 1);
     }
     if (!lengthOption.getNumOccurrences())
@@ -831,8 +832,8 @@ void fillInputs(obs::Job &job) {
   for (unsigned index = 0; index < inputs.size(); ++index)
     failOn(job.arrays[index].fill(inputs[index]),
            "input " + llvm::Twine(index + 1) + " (" +
-               llvm::Twine(job.arrays[index].getNumScalars()) + " numbers of " +
-               job.arrays[index].describeElement() + "): ");
+               obs::formatCount(job.arrays[index].getNumScalars(), "number") +
+               " of " + job.arrays[index].describeElement() + "): ");
 }
 
 /// Prints the program after --emit's stage (but plan) for `target`.

@@ -1,7 +1,7 @@
 //===- Formatting.h - lists in messages -------------------------*- C++ -*-===//
 //
 // One spelling of a list in a diagnostic: `(a, b, c)`, for types, constants
-// or anything else that prints to a raw_ostream.
+// or anything else that prints to a raw_ostream; and of a count of things.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +22,12 @@ template <typename Range> std::string formatParenthesized(const Range &values) {
   llvm::interleaveComma(values, os);
   os << ")";
   return text;
+}
+
+/// `count` `noun`s, the noun plural unless there is one: "1 number",
+/// "5 numbers".
+inline std::string formatCount(uint64_t count, llvm::StringRef noun) {
+  return std::to_string(count) + " " + noun.str() + (count == 1 ? "" : "s");
 }
 
 } // namespace mlir::obs
