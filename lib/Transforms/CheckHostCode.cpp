@@ -15,6 +15,7 @@
 #include "Obs/Dialect/Obs/ObsDialect.h"
 #include "Obs/Support/ByteSpan.h"
 #include "Obs/Support/MemoryBytes.h"
+#include "Obs/Support/RuntimeFunctions.h"
 #include "Obs/Support/SourceLocation.h"
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/Passes.h"
@@ -422,7 +423,11 @@ static bool emitCheck(Operation *op) {
 /// Refuses `op` where it calls, or takes as a value, a function the module
 /// declares without a body. The JIT resolves such a declaration from the
 /// process that runs the program: host code called obs-run's own exit, free
-/// and abort. obs's runtime functions (obs_*) are the ones it may call.
+/// and abort, and could call obs's runtime functions with any arguments
+/// (a chain state published at any address, a message printed from any
+/// pointer). Only the runtime functions obs's own passes call from host
+/// code (and which a program they printed holds when read again) take
+/// nothing but numbers they report.
 static LogicalResult refuseCallOfDeclaration(Operation *op) {
   if (!isa<func::CallOp, func::ConstantOp>(op))
     return success();
@@ -432,7 +437,9 @@ static LogicalResult refuseCallOfDeclaration(Operation *op) {
       callee ? SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(op, callee)
              : func::FuncOp();
   if (!declared || !declared.isExternal() ||
-      declared.getSymName().starts_with("obs_"))
+      llvm::is_contained({kLaunchContractFunction, kArgumentContractFunction,
+                          kRecordLaunchFunction},
+                         declared.getSymName()))
     return success();
   return op->emitOpError()
          << (isa<func::CallOp>(op) ? "calls @" : "takes @")

@@ -147,11 +147,17 @@ func.func @dimension_outside(%in: memref<?xi32>, %big: memref<?x4xi32>) -> (inde
 
 // Host code calls only the program's own functions: a declaration is
 // resolved from the process that runs the program, and a program called
-// obs-run's own exit, free and abort (hunt 24). Refused where it is called
-// or taken as a value; obs's runtime functions (obs_*) may be called.
+// obs-run's own exit, free and abort (hunt 24), and could call obs's
+// runtime functions with any arguments (obs_host_check prints from a
+// pointer; obs_chain_publish writes at an address). Refused where it is
+// called or taken as a value. The runtime functions obs's passes call from
+// host code, which take only numbers they report, may be called: a
+// program obs-expand-device printed is read again.
 func.func private @exit(i32)
 func.func private @free(memref<4xi32>)
 func.func private @obs_host_check(i64)
+func.func private @obs_chain_publish(i64, i64) -> i64
+func.func private @obs_launch_contract(i64, i64, i64)
 func.func @calls_the_process(%a: memref<4xi32>) {
   %c = arith.constant 0 : i32
   // expected-error @below {{'func.call' op calls @exit, which the program declares but does not define: host code calls only the program's own functions (a declaration would call into the process that runs it); math's ops compute what the C library's math does}}
@@ -159,7 +165,11 @@ func.func @calls_the_process(%a: memref<4xi32>) {
   // expected-error @below {{'func.constant' op takes @free, which the program declares but does not define}}
   %f = func.constant @free : (memref<4xi32>) -> ()
   func.call_indirect %f(%a) : (memref<4xi32>) -> ()
-  %z = arith.constant 0 : i64
+  %z = arith.constant 1 : i64
+  // expected-error @below {{'func.call' op calls @obs_host_check, which the program declares but does not define}}
   func.call @obs_host_check(%z) : (i64) -> ()
+  // expected-error @below {{'func.call' op calls @obs_chain_publish, which the program declares but does not define}}
+  %w = func.call @obs_chain_publish(%z, %z) : (i64, i64) -> i64
+  func.call @obs_launch_contract(%z, %z, %z) : (i64, i64, i64) -> ()
   return
 }
