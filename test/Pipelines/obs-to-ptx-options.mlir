@@ -17,6 +17,11 @@
 // TOOLKIT-NOT: builtin.module
 // RUN: not obs-opt %s --obs-to-ptx="format=elf" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FORMAT
 // FORMAT: error: obs-gpu-module-to-binary: unknown format 'elf' (llvm, isa, bin or fatbin)
+// A toolkit without libdevice, which @erf needs: upstream's serializer
+// reports it and carries on, and the pass now fails on its error.
+// RUN: rm -rf %t.kit && mkdir %t.kit
+// RUN: not obs-opt %s --obs-to-ptx="toolkit=%t.kit" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIBDEVICE
+// LIBDEVICE: error: LibDevice path: {{.*}}.kit/nvvm/libdevice/libdevice.10.bc does not exist or is not a file
 // A known chip runs.
 // RUN: obs-opt %s --obs-to-ptx="chip=sm_100" | FileCheck %s --check-prefix=KNOWN
 // KNOWN: gpu.binary @obs_kernels
@@ -25,4 +30,13 @@ obs.kernel @rev(%a: !obs.arr<32 x i32>) -> !obs.arr<32 x i32> {
   %r = obs.rev %a : !obs.arr<32 x i32>
   %s = obs.sync %r : !obs.arr<32 x i32>
   obs.return %s : !obs.arr<32 x i32>
+}
+
+obs.kernel @erf(%a: !obs.arr<32 x f32>) -> !obs.arr<32 x f32> {
+  %r = obs.map %a : !obs.arr<32 x f32> -> !obs.arr<32 x f32> {
+  ^bb0(%x: f32):
+    %e = math.erf %x : f32
+    obs.yield %e : f32
+  }
+  obs.return %r : !obs.arr<32 x f32>
 }
