@@ -204,9 +204,9 @@ LogicalResult ThreadRunner::runRange(uint32_t begin, uint32_t end,
   return success();
 }
 
-/// The error for a loop whose `what` (a trip count or bounds that depend
-/// on data, a counter too wide to follow) and that touches what other
-/// threads see.
+/// The error for a loop that touches what other threads see and that the
+/// analysis cannot follow, because of `what`: a trip count or bounds that
+/// depend on data, or a counter too wide.
 static LogicalResult emitDataLoopError(Operation *loop, StringRef what) {
   return loop->emitOpError()
          << "is a loop whose " << what

@@ -468,7 +468,8 @@ Error HostArray::fillFromList(StringRef text, const Twine &origin,
   if (numbers.size() != getNumScalars())
     return makeError(origin + " has " +
                      mlir::obs::formatCount(numbers.size(), "number") +
-                     ", but " + Twine(getNumScalars()) + " are needed");
+                     ", but " + Twine(getNumScalars()) +
+                     (getNumScalars() == 1 ? " is needed" : " are needed"));
   for (auto [k, entry] : llvm::enumerate(numbers)) {
     auto [token, line] = entry;
     // Counted from 1, as people count; a file's by its line. Spelled only
@@ -513,6 +514,9 @@ static bool isNumberList(StringRef spec) {
 /// is 2^64 or more (a header's extents are any numbers).
 static Expected<uint64_t> countNpyScalars(ArrayRef<uint64_t> shape,
                                           StringRef path) {
+  // An empty extent empties the array, whatever the others.
+  if (llvm::is_contained(shape, 0))
+    return 0;
   uint64_t count = 1;
   for (uint64_t extent : shape)
     if (__builtin_mul_overflow(count, extent, &count))
@@ -785,7 +789,8 @@ Error HostArray::fillFromNpy(StringRef path) {
   if (count != getNumScalars())
     return makeError("'" + path + "' has " +
                      mlir::obs::formatCount(count, "number") + ", but " +
-                     Twine(getNumScalars()) + " are needed");
+                     Twine(getNumScalars()) +
+                     (getNumScalars() == 1 ? " is needed" : " are needed"));
   // The shape write() gives the array: its extents, then a tuple's width.
   SmallVector<uint64_t> extents = type.getShape();
   std::vector<uint64_t> shape(extents.begin(), extents.end());

@@ -412,7 +412,9 @@ uint64_t dynamicLength(MemRefType memref, unsigned index, const obs::Job &job) {
     if (*count) {
       if (rowScalars == 0 || **count % rowScalars != 0)
         fail(what + ": its input has " + obs::formatCount(**count, "number") +
-             ", which do not fill rows of " + llvm::Twine(rowScalars));
+             (**count == 1 ? ", which does not fill rows of "
+                           : ", which do not fill rows of ") +
+             llvm::Twine(rowScalars));
       return **count / std::max<uint64_t>(rowScalars, 1);
     }
     if (!lengthOption.getNumOccurrences())

@@ -586,11 +586,11 @@ KernelOp RadixSortPlan::getScatterKernel() {
         return written;
       });
   // Strided is what obs-assign-work's cost strategy chooses for this
-  // kernel (its 4,096-key bitonic sort dominates it), for every key type
+  // kernel (its bitonic sorts of segments dominate it), for every key type
   // and with values: written, the kernel is dealt out once instead of
-  // refined and simulated three times (the PTX is the same; @sort compiles
-  // in 1.8 s instead of 2.4). test/Transforms/expand-device-sort.mlir checks
-  // that the cost strategy still chooses it.
+  // refined and simulated three times (the PTX is the same).
+  // test/Transforms/expand-device-sort-strategy.mlir checks that the cost
+  // strategy still chooses it.
   kernel.setStrategy(WorkStrategy::Strided);
   return kernel;
 }
