@@ -684,6 +684,8 @@ void checkOptions() {
     fail("--bench=0 times no run: give N of at least 1");
   if (noOptimize && passes.getNumOccurrences())
     fail("--no-optimize runs no refinement pass: drop --passes");
+  if (noOptimize && strategy.getNumOccurrences())
+    fail("--no-optimize deals out no work: drop --strategy");
   if (llvm::is_contained(passes, obs::RefinementPass::None) &&
       passes.size() > 1)
     fail("--passes=none runs no refinement pass: it takes no other");
