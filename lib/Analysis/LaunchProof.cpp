@@ -226,6 +226,46 @@ followLaunchOperands(LaunchOp launch, KernelOp kernel) {
   return followed;
 }
 
+/// The bytes [begin, end) of its allocation that `operand` covers, where
+/// it is at a static place and its shape is static (through casts to
+/// dynamic sizes, as device ops' plans make); none otherwise.
+static std::optional<std::pair<int64_t, int64_t>>
+getStaticByteRange(const FollowedOperand &operand) {
+  const AllocationView &p = operand.placement;
+  Value memref = operand.memref;
+  auto type = dyn_cast<MemRefType>(memref.getType());
+  while (type && !type.hasStaticShape())
+    if (auto cast = memref.getDefiningOp<memref::CastOp>()) {
+      memref = cast.getSource();
+      type = dyn_cast<MemRefType>(memref.getType());
+    } else {
+      return std::nullopt;
+    }
+  if (p.offsetAtRunTime || !type ||
+      p.strides.size() != static_cast<size_t>(type.getRank()))
+    return std::nullopt;
+  int64_t low = p.offset, high = p.offset;
+  for (auto [extent, stride] : llvm::zip_equal(type.getShape(), p.strides)) {
+    if (extent == 0)
+      return std::make_pair(int64_t(0), int64_t(0));
+    int64_t reach = (extent - 1) * stride;
+    (reach < 0 ? low : high) += reach;
+  }
+  return std::make_pair(p.baseBytes + low * p.elementBytes,
+                        p.baseBytes + (high + 1) * p.elementBytes);
+}
+
+/// Whether `a` and `b`, each of static place and shape, cover no byte in
+/// common: a block touches only places inside its memrefs.
+static bool staticallyApart(const FollowedOperand &a,
+                            const FollowedOperand &b) {
+  std::optional<std::pair<int64_t, int64_t>> p = getStaticByteRange(a),
+                                             q = getStaticByteRange(b);
+  return p && q &&
+         (p->first == p->second || q->first == q->second ||
+          p->second <= q->first || q->second <= p->first);
+}
+
 /// The proof for a launch whose sizes are known only at run time, for every
 /// grid and length at once. Its blocks see contiguous chunks and touch only
 /// places before the end of each memref, so every place is inside; what is
@@ -233,7 +273,9 @@ followLaunchOperands(LaunchOp launch, KernelOp kernel) {
 /// same view, for arrays of the same shape, give each block the same
 /// places: element i of block b of one is element i of block b of the
 /// other, in every block alike. Two views whose elements are proved apart
-/// symbolically (provedApart: [0, k) and [k, n) of one buffer) never meet.
+/// symbolically (provedApart: [0, k) and [k, n) of one buffer), or whose
+/// static places and shapes cover disjoint bytes (two memref.views of one
+/// buffer), never meet.
 /// Any other pair of views of an allocation could meet anywhere, depending
 /// on the sizes, and is rejected unless both are only read.
 static LogicalResult
@@ -262,7 +304,8 @@ proveDynamicLaunchPlaces(LaunchOp launch, KernelOp kernel,
       std::string names = nameLaunchOperand(launch, first.operand) + " and " +
                           nameLaunchOperand(launch, second.operand);
       if (!sameView(first, second)) {
-        if (provedApart(first.memref, second.memref))
+        if (provedApart(first.memref, second.memref) ||
+            staticallyApart(first, second))
           continue;
         InFlightDiagnostic diag =
             launch.emitOpError()
@@ -271,7 +314,9 @@ proveDynamicLaunchPlaces(LaunchOp launch, KernelOp kernel,
                "written, to a launch whose sizes are known only at run time: "
                "where they meet depends on the sizes, and the launch proof "
                "accepts only the same view, which gives each block the same "
-               "places, or subviews whose elements it proves apart";
+               "places, or views it proves apart (subviews of disjoint "
+               "ranges, or views of static places and sizes on disjoint "
+               "bytes)";
         diag.attachNote(root.getLoc()) << "the allocation";
         return tagError(diag, ErrorKind::RejectedChoice);
       }
