@@ -686,12 +686,6 @@ void checkOptions() {
     fail("--no-optimize runs no refinement pass: drop --passes");
   if (noOptimize && strategy.getNumOccurrences())
     fail("--no-optimize deals out no work: drop --strategy");
-  // ref runs every thread and block in order; the orders are the cpu
-  // target's (and cuda's hardware's).
-  if (targetName == "ref" && emitStage.empty() &&
-      (threadOrder.getNumOccurrences() || blockOrder.getNumOccurrences()))
-    fail("--thread-order and --block-order are the cpu target's: ref runs "
-         "threads and blocks in order");
   if (llvm::is_contained(passes, obs::RefinementPass::None) &&
       passes.size() > 1)
     fail("--passes=none runs no refinement pass: it takes no other");
