@@ -23,7 +23,9 @@
 #include "Obs/Support/SourceNesting.h"
 #include "Obs/Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Tools/mlir-lsp-server/MlirLspServerMain.h"
 #include "llvm/ADT/StringMap.h"
@@ -94,10 +96,22 @@ static LogicalResult proveLaunches(Operation *module) {
     return success();
   proving = true;
   OwningOpRef<Operation *> copy = module->clone();
-  PassManager pm(module->getContext(), module->getName().getStringRef());
-  pm.enableVerifier(false);
-  buildLaunchProof(pm);
-  runQuietly(pm, *copy);
+  // A launch in a nested module is checked as the nested module's symbols
+  // are verified, before the outer module's later ops are: the passes
+  // assume verified IR, and crashed on an invalid op there. The parser's
+  // own verification reports those ops.
+  bool valid;
+  {
+    ScopedDiagnosticHandler quiet(module->getContext(),
+                                  [](Diagnostic &) { return success(); });
+    valid = succeeded(verify(*copy));
+  }
+  if (valid) {
+    PassManager pm(module->getContext(), module->getName().getStringRef());
+    pm.enableVerifier(false);
+    buildLaunchProof(pm);
+    runQuietly(pm, *copy);
+  }
   proving = false;
   return success();
 }
