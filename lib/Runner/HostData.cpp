@@ -368,6 +368,13 @@ Number HostArray::get(uint64_t k) const {
 // Input
 //===----------------------------------------------------------------------===//
 
+/// The end of a message that an input has too few or too many numbers:
+/// how many the array needs.
+static std::string describeNeeded(uint64_t needed) {
+  return ", but " + std::to_string(needed) +
+         (needed == 1 ? " is needed" : " are needed");
+}
+
 /// `(16, 64)`, numpy's spelling of a shape (`(4,)` for one extent).
 static std::string formatShape(ArrayRef<uint64_t> shape) {
   std::string text = "(";
@@ -468,8 +475,7 @@ Error HostArray::fillFromList(StringRef text, const Twine &origin,
   if (numbers.size() != getNumScalars())
     return makeError(origin + " has " +
                      mlir::obs::formatCount(numbers.size(), "number") +
-                     ", but " + Twine(getNumScalars()) +
-                     (getNumScalars() == 1 ? " is needed" : " are needed"));
+                     describeNeeded(getNumScalars()));
   for (auto [k, entry] : llvm::enumerate(numbers)) {
     auto [token, line] = entry;
     // Counted from 1, as people count; a file's by its line. Spelled only
@@ -788,9 +794,8 @@ Error HostArray::fillFromNpy(StringRef path) {
   uint64_t count = *counted;
   if (count != getNumScalars())
     return makeError("'" + path + "' has " +
-                     mlir::obs::formatCount(count, "number") + ", but " +
-                     Twine(getNumScalars()) +
-                     (getNumScalars() == 1 ? " is needed" : " are needed"));
+                     mlir::obs::formatCount(count, "number") +
+                     describeNeeded(getNumScalars()));
   // The shape write() gives the array: its extents, then a tuple's width.
   SmallVector<uint64_t> extents = type.getShape();
   std::vector<uint64_t> shape(extents.begin(), extents.end());

@@ -193,6 +193,19 @@ static Value constantBits(ImplicitLocOpBuilder &b, Type type,
   return arith::ConstantOp::create(b, b.getIntegerAttr(type, value));
 }
 
+/// A tile's shift: one i32 for its block, which the count of the keys and
+/// each scatter write and each scatter reads.
+static ArrType getShiftType(MLIRContext *context) {
+  return ArrType::get(1, IntegerType::get(context, 32));
+}
+
+/// `shift` as a tile's shift, for a kernel to write.
+static Value generateShift(ImplicitLocOpBuilder &b, Value shift) {
+  return dsl::generate(
+      b, getShiftType(b.getContext()),
+      [&](ImplicitLocOpBuilder &, Value) { return SmallVector<Value>{shift}; });
+}
+
 Value RadixSortPlan::orderedBits(ImplicitLocOpBuilder &b, Value key) const {
   unsigned width = keyOrder.bits;
   Type bitsType = b.getIntegerType(width);
@@ -257,11 +270,9 @@ KernelOp RadixSortPlan::getCountKernel(bool fromDigits) {
   Type digitType = IntegerType::get(op->getContext(), 8);
   Type read = fromDigits ? digitType : scalars.front();
   Type i32 = IntegerType::get(op->getContext(), 32);
-  ArrType counts = ArrType::get(kDigits, i32);
-  ArrType shift = ArrType::get(1, i32);
-  SmallVector<Type> results = {counts};
+  SmallVector<Type> results = {ArrType::get(kDigits, i32)};
   if (!fromDigits)
-    results.push_back(shift);
+    results.push_back(getShiftType(op->getContext()));
   kernel = buildKernel(
       fromDigits ? "count_digits" : "count_keys",
       {{ArrType::get(tiling.tile, read), zerosOf(read)}}, results,
@@ -291,10 +302,7 @@ KernelOp RadixSortPlan::getCountKernel(bool fromDigits) {
                                                    b.getI32IntegerAttr(0))};
         // The first pass's shift, which each pass's scatter then advances.
         if (!fromDigits)
-          written.push_back(
-              dsl::generate(b, shift, [&](ImplicitLocOpBuilder &b, Value) {
-                return SmallVector<Value>{constantI32(b, 0)};
-              }));
+          written.push_back(generateShift(b, constantI32(b, 0)));
         return written;
       });
   return kernel;
@@ -533,13 +541,12 @@ KernelOp RadixSortPlan::getScatterKernel() {
   for (Type scalar : scalars)
     results.push_back(ArrType::get(kDynamicGridLength, scalar));
   results.push_back(ArrType::get(kDynamicGridLength, digitType));
-  ArrType shiftType = ArrType::get(1, i32);
-  results.push_back(shiftType);
+  results.push_back(getShiftType(context));
   kernel = buildKernel(
       "scatter",
       {{tileType(tiling.tile), zerosOf(scalars)},
        {ArrType::get(kDigits, i32), zerosOf(i32)},
-       {ArrType::get(1, i32), zerosOf(i32)}},
+       {getShiftType(context), zerosOf(i32)}},
       results, [&](ImplicitLocOpBuilder &b, ValueRange args) {
         Value elements = args[0], offsets = args[1];
         Value zero = arith::ConstantIndexOp::create(b, 0);
@@ -579,10 +586,7 @@ KernelOp RadixSortPlan::getScatterKernel() {
           written.push_back(dsl::scatter(b, digits, places, kDynamicGridLength,
                                          std::nullopt, TypedAttr()));
         }
-        written.push_back(
-            dsl::generate(b, shiftType, [&](ImplicitLocOpBuilder &b, Value) {
-              return SmallVector<Value>{nextShift};
-            }));
+        written.push_back(generateShift(b, nextShift));
         return written;
       });
   // Strided is what obs-assign-work's cost strategy chooses for this
