@@ -193,9 +193,10 @@ FailureOr<AllocationView> mlir::obs::followToAllocation(Value memref,
 namespace {
 using Variable = ValueBoundsConstraintSet::Variable;
 
-/// The elements of a memref within its allocation lie in [begin, end), each
-/// an affine sum of constants and values.
-struct ElementInterval {
+/// The bytes of a memref within its allocation lie in [begin, end), each an
+/// affine sum of constants and values. Bytes, not elements: a memref.view
+/// reinterprets an i8 buffer as elements of any width.
+struct ByteInterval {
   Variable begin, end;
 };
 
@@ -228,29 +229,48 @@ private:
 };
 } // namespace
 
-/// `memref`'s ElementInterval, where the views from its allocation are
-/// subviews (of memrefs with static strides) and casts; none otherwise. The
-/// interval runs from the view's first element to one past its last, which
-/// its own strides place: a view of rows and columns, or one with a stride
-/// above 1, holds only some of the interval's elements, but none outside it.
-static std::optional<ElementInterval> getElementInterval(Value memref) {
-  auto type = cast<MemRefType>(memref.getType());
-  if (type.getRank() == 0)
-    return std::nullopt;
+/// The static strides of `type`'s layout, each at least 1; none otherwise.
+static std::optional<SmallVector<int64_t>> positiveStrides(MemRefType type) {
   SmallVector<int64_t> strides;
-  int64_t ownOffset;
-  if (failed(type.getStridesAndOffset(strides, ownOffset)) ||
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
       llvm::any_of(strides, [](int64_t stride) {
         return ShapedType::isDynamic(stride) || stride < 1;
       }))
     return std::nullopt;
+  return strides;
+}
+
+/// `memref`'s ByteInterval, where the views from its allocation are
+/// subviews (of memrefs with static strides), memref.views (of the 1-D
+/// byte buffers they take), reshapes and casts; none otherwise. The
+/// interval runs from the view's first byte to one past its last element,
+/// which its own strides place: a view of rows and columns, or one with a
+/// stride above 1, holds only some of the interval's bytes, but none
+/// outside it.
+static std::optional<ByteInterval> getByteInterval(Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  std::optional<SmallVector<int64_t>> strides = positiveStrides(type);
+  if (type.getRank() == 0 || !strides)
+    return std::nullopt;
   AffineSum begin(memref.getContext());
   for (Value current = memref; !isAllocation(current);) {
-    if (auto cast = current.getDefiningOp<memref::CastOp>()) {
-      current = cast.getSource();
+    Operation *producer = current.getDefiningOp();
+    // A cast and a reshape (of the contiguous memrefs they take) hold the
+    // same elements as their source.
+    if (isa_and_present<memref::CastOp, memref::ExpandShapeOp,
+                        memref::CollapseShapeOp>(producer)) {
+      current = cast<ViewLikeOpInterface>(producer).getViewSource();
       continue;
     }
-    auto subview = current.getDefiningOp<memref::SubViewOp>();
+    // A memref.view's source is a 1-D i8 buffer with no offset: its elements
+    // start `byte_shift` bytes in.
+    if (auto view = dyn_cast_if_present<memref::ViewOp>(producer)) {
+      begin.add(OpFoldResult(view.getByteShift()), 1);
+      current = view.getSource();
+      continue;
+    }
+    auto subview = dyn_cast_if_present<memref::SubViewOp>(producer);
     if (!subview)
       return std::nullopt;
     SmallVector<int64_t> sourceStrides;
@@ -259,28 +279,31 @@ static std::optional<ElementInterval> getElementInterval(Value memref) {
                                                            offset)) ||
         llvm::any_of(sourceStrides, ShapedType::isDynamic))
       return std::nullopt;
+    int64_t elementBytes = getElementBytes(subview.getSourceType());
     for (auto [place, stride] :
          llvm::zip_equal(subview.getMixedOffsets(), sourceStrides))
-      begin.add(place, stride);
+      begin.add(place, stride * elementBytes);
     current = subview.getSource();
     // The allocation's own offset is the same for every view of it: the
     // walk ends there.
   }
-  // The last element is at begin + sum_d (size_d - 1) stride_d. An empty
-  // view's end may fall before its begin; it meets nothing, so whatever
-  // the comparison then proves is true.
+  // The last element is at begin + sum_d (size_d - 1) stride_d elements,
+  // and ends an element's bytes later. An empty view's end may fall before
+  // its begin; it meets nothing, so whatever the comparison then proves is
+  // true.
+  int64_t elementBytes = getElementBytes(type);
   AffineSum end = begin;
   Builder builder(memref.getContext());
-  end.add(OpFoldResult(builder.getIndexAttr(1)), 1);
-  for (auto [dimension, stride] : llvm::enumerate(strides)) {
+  end.add(OpFoldResult(builder.getIndexAttr(1)), elementBytes);
+  for (auto [dimension, stride] : llvm::enumerate(*strides)) {
     if (type.isDynamicDim(dimension))
-      end.add(Variable(memref, dimension), stride);
+      end.add(Variable(memref, dimension), stride * elementBytes);
     else
       end.add(OpFoldResult(builder.getIndexAttr(type.getDimSize(dimension))),
-              stride);
-    end.add(OpFoldResult(builder.getIndexAttr(-1)), stride);
+              stride * elementBytes);
+    end.add(OpFoldResult(builder.getIndexAttr(-1)), stride * elementBytes);
   }
-  return ElementInterval{begin.get(), end.get()};
+  return ByteInterval{begin.get(), end.get()};
 }
 
 llvm::SetVector<Operation *> mlir::obs::getLaunchingFunctions(
@@ -349,8 +372,8 @@ ArgumentsReaching mlir::obs::getArgumentsReaching(
 }
 
 bool mlir::obs::provedApart(Value first, Value second) {
-  std::optional<ElementInterval> a = getElementInterval(first),
-                                 b = getElementInterval(second);
+  std::optional<ByteInterval> a = getByteInterval(first),
+                              b = getByteInterval(second);
   if (!a || !b)
     return false;
   using Comparison = ValueBoundsConstraintSet::ComparisonOperator;
@@ -361,8 +384,8 @@ bool mlir::obs::provedApart(Value first, Value second) {
 bool mlir::obs::provedWithin(Value view, Value root) {
   if (view == root)
     return true;
-  std::optional<ElementInterval> inner = getElementInterval(view),
-                                 outer = getElementInterval(root);
+  std::optional<ByteInterval> inner = getByteInterval(view),
+                              outer = getByteInterval(root);
   if (!inner || !outer)
     return false;
   using Comparison = ValueBoundsConstraintSet::ComparisonOperator;

@@ -15,6 +15,7 @@
 #include "Obs/Dialect/Obs/CompiledLayout.h"
 #include "Obs/Dialect/Obs/ObsDialect.h"
 #include "Obs/Support/ErrorKinds.h"
+#include "Obs/Support/ExactPrinting.h"
 #include "Obs/Support/MemoryBytes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -147,85 +148,6 @@ struct FollowedOperand {
 
 } // namespace
 
-/// Every memref operand of `launch` (ins, then outs; one per scalar of each
-/// of `kernel`'s arrays) followed to its allocation. Fails, reported, where
-/// one cannot be followed or an output is a constant global.
-static FailureOr<SmallVector<FollowedOperand>>
-followLaunchOperands(LaunchOp launch, KernelOp kernel) {
-  SmallVector<Value> memrefs(launch.getInputs());
-  llvm::append_range(memrefs, launch.getOutputs());
-  SmallVector<FollowedOperand> followed;
-  for (auto [operand, array] :
-       llvm::enumerate(getLaunchOperandArrays(kernel))) {
-    std::string name = nameLaunchOperand(launch, operand);
-    FailureOr<AllocationView> placement =
-        followToAllocation(memrefs[operand], launch, name,
-                           /*runTimeOffsets=*/launch.hasDynamicSizes());
-    if (failed(placement))
-      return failure();
-    bool output = operand >= launch.getInputs().size();
-    if (output && isConstantGlobal(placement->root)) {
-      InFlightDiagnostic diag =
-          launch.emitOpError() << "writes through " << name
-                               << " into a constant global, which is read-only";
-      diag.attachNote(placement->root.getLoc()) << "the allocation";
-      return tagError(diag, ErrorKind::RejectedChoice);
-    }
-    followed.push_back({static_cast<unsigned>(operand), output,
-                        memrefs[operand], *placement, array});
-  }
-  // A global scatter's memref is the one operand over its allocation: its
-  // blocks' writes commute only with each other (atomics of one combine)
-  // or are checked against each other as they run (without one).
-  // An `obs.global` argument is read by every block at any place: no
-  // operand may write its allocation (other reads are harmless).
-  // A chain is read and written by every block's carry: like a global
-  // scatter's memref, it is alone over its allocation.
-  for (const FollowedOperand &whole : followed) {
-    if (!whole.array.whole)
-      continue;
-    for (const FollowedOperand &other : followed) {
-      if (other.operand == whole.operand ||
-          other.placement.root != whole.placement.root)
-        continue;
-      bool globalArgument = !whole.output && !whole.array.chain;
-      if (globalArgument && !other.output && !other.array.chain)
-        continue;
-      InFlightDiagnostic diag = launch.emitOpError()
-                                << "passes "
-                                << nameLaunchOperand(launch, whole.operand);
-      if (whole.array.chain)
-        diag << ", the chain of an obs.carry, which every block reads and "
-                "writes, and "
-             << nameLaunchOperand(launch, other.operand)
-             << " over the same allocation: no other operand may touch a "
-                "chain's memory";
-      else if (globalArgument)
-        diag << ", an 'obs.global' argument (or a halo, which "
-                "obs-expand-device makes one) that any block may read at any "
-                "place, and writes "
-             << nameLaunchOperand(launch, other.operand)
-             << " over the same allocation: blocks run in any order, so no "
-                "operand may write a global argument's memory";
-      else
-        diag << ", the memref of a global obs.scatter, which any block may "
-                "write at any place, and "
-             << nameLaunchOperand(launch, other.operand)
-             << " over the same allocation: no other operand may touch a "
-                "global scatter's memory";
-      diag.attachNote(whole.placement.root.getLoc()) << "the allocation";
-      if (!globalArgument && !whole.array.chain)
-        diag.attachNote(
-            kernel
-                .getGlobalScatter(whole.array.array - kernel.getNumArguments())
-                .getLoc())
-            << "the scatter";
-      return tagError(diag, ErrorKind::RejectedChoice);
-    }
-  }
-  return followed;
-}
-
 /// The bytes [begin, end) of its allocation that `operand` covers, where
 /// it is at a static place and its shape is static (through casts to
 /// dynamic sizes, as device ops' plans make); none otherwise.
@@ -255,15 +177,100 @@ getStaticByteRange(const FollowedOperand &operand) {
                         p.baseBytes + (high + 1) * p.elementBytes);
 }
 
-/// Whether `a` and `b`, each of static place and shape, cover no byte in
-/// common: a block touches only places inside its memrefs.
-static bool staticallyApart(const FollowedOperand &a,
-                            const FollowedOperand &b) {
+/// Whether `a` and `b`, views of one allocation, share no byte: proved
+/// symbolically (provedApart: [0, k) and [k, n) of one buffer, or
+/// memref.views at byte shifts that keep them apart), or each at a static
+/// place and shape on disjoint bytes. A block touches only places inside
+/// its memrefs, so two such operands never meet, whatever either is.
+static bool operandsApart(const FollowedOperand &a, const FollowedOperand &b) {
+  if (provedApart(a.memref, b.memref))
+    return true;
   std::optional<std::pair<int64_t, int64_t>> p = getStaticByteRange(a),
                                              q = getStaticByteRange(b);
   return p && q &&
          (p->first == p->second || q->first == q->second ||
           p->second <= q->first || q->second <= p->first);
+}
+
+/// Every memref operand of `launch` (ins, then outs; one per scalar of each
+/// of `kernel`'s arrays) followed to its allocation. Fails, reported, where
+/// one cannot be followed or an output is a constant global.
+static FailureOr<SmallVector<FollowedOperand>>
+followLaunchOperands(LaunchOp launch, KernelOp kernel) {
+  SmallVector<Value> memrefs(launch.getInputs());
+  llvm::append_range(memrefs, launch.getOutputs());
+  SmallVector<FollowedOperand> followed;
+  for (auto [operand, array] :
+       llvm::enumerate(getLaunchOperandArrays(kernel))) {
+    std::string name = nameLaunchOperand(launch, operand);
+    FailureOr<AllocationView> placement =
+        followToAllocation(memrefs[operand], launch, name,
+                           /*runTimeOffsets=*/launch.hasDynamicSizes());
+    if (failed(placement))
+      return failure();
+    bool output = operand >= launch.getInputs().size();
+    if (output && isConstantGlobal(placement->root)) {
+      InFlightDiagnostic diag =
+          launch.emitOpError() << "writes through " << name
+                               << " into a constant global, which is read-only";
+      diag.attachNote(placement->root.getLoc()) << "the allocation";
+      return tagError(diag, ErrorKind::RejectedChoice);
+    }
+    followed.push_back({static_cast<unsigned>(operand), output,
+                        memrefs[operand], *placement, array});
+  }
+  // A global scatter's memref is the one operand over its bytes: its
+  // blocks' writes commute only with each other (atomics of one combine)
+  // or are checked against each other as they run (without one).
+  // An `obs.global` argument is read by every block at any place: no
+  // operand may write its bytes (other reads are harmless).
+  // A chain is read and written by every block's carry: like a global
+  // scatter's memref, it is alone over its bytes. Other views of the
+  // allocation may lie beside them (operandsApart).
+  for (const FollowedOperand &whole : followed) {
+    if (!whole.array.whole)
+      continue;
+    for (const FollowedOperand &other : followed) {
+      if (other.operand == whole.operand ||
+          other.placement.root != whole.placement.root ||
+          operandsApart(whole, other))
+        continue;
+      bool globalArgument = !whole.output && !whole.array.chain;
+      if (globalArgument && !other.output && !other.array.chain)
+        continue;
+      InFlightDiagnostic diag = launch.emitOpError()
+                                << "passes "
+                                << nameLaunchOperand(launch, whole.operand);
+      if (whole.array.chain)
+        diag << ", the chain of an obs.carry, which every block reads and "
+                "writes, and "
+             << nameLaunchOperand(launch, other.operand)
+             << " over the same allocation, not proved apart from it: no other "
+                "operand may touch a chain's memory";
+      else if (globalArgument)
+        diag << ", an 'obs.global' argument (as a device op's scalars and "
+                "halos are) that any block may read at any place, and writes "
+             << nameLaunchOperand(launch, other.operand)
+             << " over the same allocation, not proved apart from it: blocks "
+                "run in any order, so no operand may write a global "
+                "argument's memory";
+      else
+        diag << ", the memref of a global obs.scatter, which any block may "
+                "write at any place, and "
+             << nameLaunchOperand(launch, other.operand)
+             << " over the same allocation, not proved apart from it: no other "
+                "operand may touch a global scatter's memory";
+      diag.attachNote(whole.placement.root.getLoc()) << "the allocation";
+      if (!globalArgument && !whole.array.chain)
+        diag.attachNote(
+            kernel
+                .getGlobalScatter(whole.array.array - kernel.getNumArguments())
+                .getLoc())
+            << "the scatter";
+      return tagError(diag, ErrorKind::RejectedChoice);
+    }
+  }
+  return followed;
 }
 
 /// The proof for a launch whose sizes are known only at run time, for every
@@ -304,8 +311,7 @@ proveDynamicLaunchPlaces(LaunchOp launch, KernelOp kernel,
       std::string names = nameLaunchOperand(launch, first.operand) + " and " +
                           nameLaunchOperand(launch, second.operand);
       if (!sameView(first, second)) {
-        if (provedApart(first.memref, second.memref) ||
-            staticallyApart(first, second))
+        if (operandsApart(first, second))
           continue;
         InFlightDiagnostic diag =
             launch.emitOpError()
@@ -792,8 +798,7 @@ LaunchPlaceProofs::prove(LaunchOp launch, KernelOp kernel,
   if (firstSeen) {
     std::string text;
     llvm::raw_string_ostream os(text);
-    OpPrintingFlags flags =
-        OpPrintingFlags().enableDebugInfo().printGenericOpForm();
+    OpPrintingFlags flags = getExactPrintingFlags().enableDebugInfo();
     function->print(os, flags);
     // And the module's globals: whether one is constant decides whether a
     // launch may write it.

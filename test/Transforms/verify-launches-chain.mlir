@@ -22,7 +22,7 @@ obs.kernel @k(%v: !obs.arr<4 x i64> {obs.absent = 0 : i64},
 func.func @chain_read(%all: memref<5xi64>, %out: memref<4xi64>) {
   %v = memref.subview %all[0] [4] [1] : memref<5xi64> to memref<4xi64, strided<[1]>>
   %c = memref.cast %v : memref<4xi64, strided<[1]>> to memref<4xi64>
-  // expected-error @+1 {{passes ins 1, the chain of an obs.carry, which every block reads and writes, and ins 0 over the same allocation: no other operand may touch a chain's memory}}
+  // expected-error @+1 {{passes ins 1, the chain of an obs.carry, which every block reads and writes, and ins 0 over the same allocation, not proved apart from it: no other operand may touch a chain's memory}}
   obs.launch @k grid(1) ins(%c, %all : memref<4xi64>, memref<5xi64>) outs(%out : memref<4xi64>)
   return
 }

@@ -15,7 +15,7 @@ obs.kernel @mean3(%x: !obs.arr<6 x i32> {obs.halo = #obs.halo<1, clamp>}) -> !ob
 }
 // expected-note @+1 {{the allocation}}
 func.func @in_place(%x: memref<12xi32>) {
-  // expected-error @+1 {{passes ins 0, an 'obs.global' argument (or a halo, which obs-expand-device makes one) that any block may read at any place, and writes outs 0 over the same allocation}}
+  // expected-error @+1 {{passes ins 0, an 'obs.global' argument (as a device op's scalars and halos are) that any block may read at any place, and writes outs 0 over the same allocation}}
   obs.launch @mean3 grid(3) ins(%x : memref<12xi32>) outs(%x : memref<12xi32>)
   return
 }

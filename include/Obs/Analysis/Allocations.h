@@ -98,14 +98,15 @@ FailureOr<AllocationView> followToAllocation(Value memref, Operation *user,
                                              bool runTimeOffsets = false);
 
 /// Whether the memrefs `first` and `second`, views of one allocation, are
-/// proved to hold no element in common, whatever the values their places
-/// are computed from: the elements of each lie in an interval of the
-/// allocation's, from its first element (an affine sum over the offsets of
-/// the subviews on the way, values or constants) to its last (placed by
-/// its sizes and static strides), and ValueBoundsConstraintSet proves one
-/// interval ends before the other starts. Views the sum cannot follow (a
-/// memref.view, a reshape) or with strides known only at run time are not
-/// proved apart.
+/// proved to hold no byte in common, whatever the values their places are
+/// computed from: the bytes of each lie in an interval of the allocation's,
+/// from its first element (an affine sum over the offsets of the subviews
+/// and the byte shifts of the memref.views on the way, values or
+/// constants) to the end of its last (placed by its sizes and static
+/// strides), and ValueBoundsConstraintSet proves one interval ends before
+/// the other starts. Views the sum cannot follow (a reinterpret_cast, a
+/// transpose) or with strides known only at run time are not proved
+/// apart.
 bool provedApart(Value first, Value second);
 
 /// Whether the memref `view`, a view of the allocation `root` (or `root`
