@@ -1,6 +1,7 @@
 //===- CompileCache.cpp - compiled programs kept on disk ------------------===//
 
 #include "Obs/Runner/CompileCache.h"
+#include "Obs/Support/ExactPrinting.h"
 #include "mlir/IR/OperationSupport.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
@@ -76,7 +77,7 @@ std::string CompileCache::getKey(ModuleOp module, StringRef pipeline) const {
   llvm::raw_string_ostream os(text);
   os << buildIdentity() << "\n" << describeHost() << "\n" << pipeline << "\n";
   // Locations too: they are in the code's messages.
-  module->print(os, OpPrintingFlags().enableDebugInfo().printGenericOpForm());
+  module->print(os, getExactPrintingFlags().enableDebugInfo());
   llvm::XXH128_hash_t hash = llvm::xxh3_128bits(
       ArrayRef(reinterpret_cast<const uint8_t *>(text.data()), text.size()));
   return llvm::utohexstr(hash.high64, /*LowerCase=*/true, /*Width=*/16) +

@@ -8,9 +8,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "Obs/Runner/Target.h"
+#include "Obs/Analysis/SymbolicHazards.h"
 #include "Obs/Conversion/Passes.h"
 #include "Obs/Runner/CompileCache.h"
 #include "Obs/Support/RuntimeFunctions.h"
+#include "Obs/Support/Statistics.h"
 #include "TargetImpl.h"
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
@@ -628,9 +630,19 @@ static OwningOpRef<ModuleOp> loadRefined(const CompileCache &cache,
   return parseSourceString<ModuleOp>(kept->getBuffer(), ParserConfig(context));
 }
 
+/// Where `options` keep compiled code: nowhere where the compilation is
+/// asked for more than its code, pass statistics or the two proofs checked
+/// against each other (--obs-cross-check-proofs), which a hit would skip
+/// without a word.
+static CompileCache getCache(const CompileOptions &options) {
+  if (statisticsRequested() || isCrossCheckingProofs())
+    return CompileCache("");
+  return CompileCache(options.cacheDirectory);
+}
+
 FailureOr<OwningOpRef<ModuleOp>>
 Target::refine(ModuleOp module, const CompileOptions &options) const {
-  CompileCache cache(options.cacheDirectory);
+  CompileCache cache = getCache(options);
   std::string key = cache.getKey(module, getRefinementKey(options));
   if (OwningOpRef<ModuleOp> kept =
           loadRefined(cache, key, module.getContext())) {
@@ -707,7 +719,7 @@ std::string Target::getPipelineKey(const CompileOptions &options) const {
 llvm::Expected<std::unique_ptr<Executable>>
 Target::compile(ModuleOp module, const CompileOptions &options,
                 const RuntimeReports &reports) const {
-  CompileCache cache(options.cacheDirectory);
+  CompileCache cache = getCache(options);
   std::string key = cache.getKey(module, getPipelineKey(options));
   if (std::unique_ptr<Executable> cached =
           loadCached(cache, key, options, reports)) {

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Obs/Dialect/Obs/ObsOps.h"
+#include "Obs/Support/ExactPrinting.h"
 #include "Obs/Support/Statistics.h"
 #include "Obs/Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -38,9 +39,7 @@ static std::string printWithoutName(KernelOp kernel) {
   kernel.setSymName("");
   std::string text;
   llvm::raw_string_ostream os(text);
-  kernel->print(
-      os,
-      OpPrintingFlags().printGenericOpForm().useLocalScope().assumeVerified());
+  kernel->print(os, getExactPrintingFlags().useLocalScope().assumeVerified());
   kernel.setSymNameAttr(name);
   return text;
 }

@@ -490,8 +490,8 @@ obs::CompileOptions getCompileOptions(const obs::Target &target) {
     options.chip = chip;
   // --bench learns what each launch moves from the host code itself.
   options.recordLaunches = target.getName() == "cuda" && benchRuns > 0;
-  // Statistics are the compilation's: they need one.
-  if (!noCache && !obs::statisticsRequested())
+  // Not where statistics or cross-checked proofs are asked (Target.cpp).
+  if (!noCache)
     options.cacheDirectory = obs::CompileCache::getDefaultDirectory();
   // Every pass reports its step: only when something shows them.
   if (getProgress().isActive())

@@ -3,6 +3,7 @@
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/Dialect/Obs/Storage.h"
 #include "Obs/Support/ErrorKinds.h"
+#include "Obs/Support/ExactPrinting.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
@@ -818,9 +819,7 @@ Value CompactAttr::buildElementIndex(OpBuilder &builder, Location loc,
 ObsDialect::ProofKey ObsDialect::getProofKey(Operation *kernel) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  kernel->print(
-      os,
-      OpPrintingFlags().printGenericOpForm().useLocalScope().enableDebugInfo());
+  kernel->print(os, getExactPrintingFlags().useLocalScope().enableDebugInfo());
   return llvm::SHA256::hash(llvm::arrayRefFromStringRef(text));
 }
 
