@@ -473,8 +473,6 @@ static llvm::Error fillOrderTables(llvm::orc::LLJIT &jit,
     if (!address)
       return address.takeError();
     ExecutionOrder kind = block ? options.blockOrder : options.threadOrder;
-    if (block)
-      runner::resetChainStates(options.blockSeed);
     uint64_t seed = block ? options.blockSeed : options.threadSeed;
     if (count) {
       fillExecutionOrder(
@@ -719,6 +717,10 @@ std::string Target::getPipelineKey(const CompileOptions &options) const {
 llvm::Expected<std::unique_ptr<Executable>>
 Target::compile(ModuleOp module, const CompileOptions &options,
                 const RuntimeReports &reports) const {
+  // The look-back's answers are drawn from the block seed, compiled or
+  // kept: a kept program's run once drew from it and a compiled one's
+  // from the seed the last run left (found by a defect hunt).
+  runner::resetChainStates(options.blockSeed);
   CompileCache cache = getCache(options);
   std::string key = cache.getKey(module, getPipelineKey(options));
   if (std::unique_ptr<Executable> cached =
