@@ -340,11 +340,14 @@ bool SymbolicValues::isNonNegative(AffineExpr expr,
 }
 
 SmallVector<Conjunction> SymbolicValues::casesWhere(const Symbolic &condition,
-                                                    bool truth) {
+                                                    bool truth,
+                                                    bool dataEitherWay) {
   SmallVector<Conjunction> cases;
   for (const Piece &piece : condition.pieces) {
-    // Data, and an expression (which no boolean should be), may be
-    // either.
+    // Data may be either, and so may an expression (which no boolean
+    // should be).
+    if (!piece.expr && !dataEitherWay)
+      continue;
     auto value = dyn_cast_if_present<AffineConstantExpr>(piece.expr);
     if (!value || (value.getValue() != 0) == truth)
       cases.push_back(piece.conditions);
@@ -589,17 +592,33 @@ Symbolic SymbolicValues::evaluateCases(Operation &op) {
 }
 
 Symbolic SymbolicValues::choose(Operation *op, const Symbolic &condition,
-                                const Symbolic &ifTrue,
-                                const Symbolic &ifFalse) {
+                                const Symbolic &ifTrue, const Symbolic &ifFalse,
+                                bool needsBoth) {
   for (const Symbolic *known : {&condition, &ifTrue, &ifFalse})
     if (known->unsupported)
       return unsupported(known->unsupported);
   Symbolic chosen;
+  // Where the condition is data, so is the value: a select of -1 or data
+  // kept its -1 unconditioned, and a store under `p ult 4` seemed to reach
+  // place -1 (hunt 27: the radix sort's scatter, found by the cross-check).
+  for (const Piece &data : condition.pieces)
+    if (!data.expr)
+      chosen.pieces.push_back({data.conditions, AffineExpr()});
   for (bool truth : {true, false})
-    for (const Conjunction &where : casesWhere(condition, truth))
-      for (const Piece &piece : (truth ? ifTrue : ifFalse).pieces)
-        if (std::optional<Conjunction> both = conjoin(where, piece.conditions))
+    for (const Conjunction &where : casesWhere(condition, truth, false))
+      for (const Piece &piece : (truth ? ifTrue : ifFalse).pieces) {
+        std::optional<Conjunction> both = conjoin(where, piece.conditions);
+        if (!both)
+          continue;
+        if (!needsBoth) {
           chosen.pieces.push_back({std::move(*both), piece.expr});
+          continue;
+        }
+        for (const Piece &other : (truth ? ifFalse : ifTrue).pieces)
+          if (std::optional<Conjunction> all = conjoin(*both, other.conditions))
+            chosen.pieces.push_back(
+                {std::move(*all), other.expr ? piece.expr : AffineExpr()});
+      }
   if (chosen.pieces.size() > kMaxPieces)
     return unsupported(op);
   return chosen;
@@ -607,8 +626,8 @@ Symbolic SymbolicValues::choose(Operation *op, const Symbolic &condition,
 
 Symbolic SymbolicValues::evaluateSelect(arith::SelectOp select) {
   return choose(select, valueOf(select.getCondition()),
-                valueOf(select.getTrueValue()),
-                valueOf(select.getFalseValue()));
+                valueOf(select.getTrueValue()), valueOf(select.getFalseValue()),
+                /*needsBoth=*/true);
 }
 
 Symbolic SymbolicValues::evaluateMinMax(Operation &op) {

@@ -127,13 +127,18 @@ public:
     result.unsupported = op;
     return result;
   }
-  /// `ifTrue` where `condition` holds and `ifFalse` where it does not (both
-  /// where it is data): a select's value, or an scf.if's result.
+  /// `ifTrue` where `condition` holds and `ifFalse` where it does not: an
+  /// scf.if's result, or with `needsBoth` a select's value. As in the
+  /// simulation, the value is data where the condition is (a branch on data
+  /// yields nothing known), and a select's where either choice is (the run
+  /// knows an op's result only where it knows every operand).
   Symbolic choose(Operation *op, const Symbolic &condition,
-                  const Symbolic &ifTrue, const Symbolic &ifFalse);
-  /// The pieces of a boolean where it is `truth`, or data.
-  static SmallVector<Conjunction> casesWhere(const Symbolic &condition,
-                                             bool truth);
+                  const Symbolic &ifTrue, const Symbolic &ifFalse,
+                  bool needsBoth);
+  /// The pieces of a boolean where it is `truth`, or data (with
+  /// `dataEitherWay`: a branch on data runs both ways).
+  static SmallVector<Conjunction>
+  casesWhere(const Symbolic &condition, bool truth, bool dataEitherWay = true);
 
   /// A new loop counter, whose greatest value is `counterMax` (Bounds::kFar
   /// when not known): its dim.

@@ -396,3 +396,90 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @m {
+  // An i8 loop from -100 to 60 runs 160 times: thread 0 writes places
+  // 0..159, and thread 1 reads place 150 in the same epoch. The trip count
+  // is not upstream's getStaticTripCount, which subtracts the bounds in 8
+  // bits and found none (hunt 27).
+  // expected-remark @+1 {{symbolic: 1 races, agrees}}
+  gpu.func @narrow_loop(%out: memref<64xi32>) workgroup(%buf: memref<256xi32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %t = gpu.thread_id x
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c150 = arith.constant 150 : index
+    %lo = arith.constant -100 : i8
+    %hi = arith.constant 60 : i8
+    %st = arith.constant 1 : i8
+    %c100 = arith.constant 100 : i32
+    %v = arith.index_cast %t : index to i32
+    %is0 = arith.cmpi eq, %t, %c0 : index
+    %is1 = arith.cmpi eq, %t, %c1 : index
+    scf.if %is0 {
+      scf.for %k = %lo to %hi step %st : i8 {
+        %e = arith.extsi %k : i8 to i32
+        %s = arith.addi %e, %c100 : i32
+        %p = arith.index_cast %s : i32 to index
+        memref.store %v, %buf[%p] : memref<256xi32, #gpu.address_space<workgroup>>
+      }
+    }
+    scf.if %is1 {
+      %x = memref.load %buf[%c150] : memref<256xi32, #gpu.address_space<workgroup>>
+      memref.store %x, %out[%t] : memref<64xi32>
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // p is -1 or a value read from memory: data, as the simulation knows it
+  // (a select on data), so the store under `p ult 4` writes anywhere in %b
+  // (bytes 16..31 of the arena), where the threads' stores race with each
+  // other, and never reaches %a[3] (bytes 12..15). The symbolic proof kept
+  // the -1 unconditioned and found the load racing with a store at place -1
+  // of %b (hunt 27: the radix sort's scatter).
+  // expected-remark @+1 {{symbolic: 1 races, agrees}}
+  gpu.func @select_on_data(%in: memref<64xindex>) workgroup(%arena: memref<32xi8, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c3 = arith.constant 3 : index
+    %c4 = arith.constant 4 : index
+    %c16 = arith.constant 16 : index
+    %cm1 = arith.constant -1 : index
+    %a = memref.view %arena[%c0][] : memref<32xi8, #gpu.address_space<workgroup>> to memref<4xi32, #gpu.address_space<workgroup>>
+    %b = memref.view %arena[%c16][] : memref<32xi8, #gpu.address_space<workgroup>> to memref<4xi32, #gpu.address_space<workgroup>>
+    %t = gpu.thread_id x
+    %x = memref.load %a[%c3] : memref<4xi32, #gpu.address_space<workgroup>>
+    %d = memref.load %in[%t] : memref<64xindex>
+    %neg = arith.cmpi slt, %d, %c0 : index
+    %p = arith.select %neg, %cm1, %d : index
+    %ok = arith.cmpi ult, %p, %c4 : index
+    scf.if %ok {
+      memref.store %x, %b[%p] : memref<4xi32, #gpu.address_space<workgroup>>
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // A select whose condition holds in every thread, of the thread id or
+  // data: the simulation knows a select's value only where it knows every
+  // operand, so the place is data, anywhere in the buffer, and the stores
+  // race; the symbolic proof follows it.
+  // expected-remark @+1 {{symbolic: 1 races, agrees}}
+  gpu.func @select_of_data(%in: memref<64xindex>) workgroup(%buf: memref<64xi32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c64 = arith.constant 64 : index
+    %t = gpu.thread_id x
+    %v = arith.index_cast %t : index to i32
+    %d = memref.load %in[%t] : memref<64xindex>
+    %always = arith.cmpi ult, %t, %c64 : index
+    %p = arith.select %always, %t, %d : index
+    memref.store %v, %buf[%p] : memref<64xi32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
