@@ -49,6 +49,8 @@ tools = ["obs-opt", "obs-run", "obs-lsp-server", "obs-fuzz"]
 if lit_config.params.get("cross_check_proofs"):
     tools = [ToolSubst(tool, extra_args=["--obs-cross-check-proofs"])
              for tool in tools]
+    # The cross-check needs every compilation: the compile cache is off.
+    config.available_features.add("cross_check_proofs")
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.obs_tools_dir, append_path=True)

@@ -122,15 +122,40 @@ LogicalResult ThreadRunner::recordAccess(Operation *op,
                 /*element=*/-1,
                 op,
                 pointer.owner};
-  // Row-major linearisation of the indices, when they are all known.
+  // Row-major linearisation of the indices, when they are all known (and
+  // every extent but the first is static, which the linearisation needs).
   int64_t linear = 0;
-  bool allKnown = !wholeBuffer;
-  for (unsigned i = 0; allKnown && i < memoryAccess.shape.size(); ++i) {
+  bool allKnown = !wholeBuffer, outside = false;
+  ArrayRef<int64_t> shape = memoryAccess.shape;
+  for (unsigned i = 0; allKnown && i < shape.size(); ++i) {
     Slot index = indices[i];
-    if (!isKnown(index, lane))
+    if (!isKnown(index, lane) || (i > 0 && ShapedType::isDynamic(shape[i]))) {
+      allKnown = false;
+      continue;
+    }
+    int64_t value = valueOf(index, lane);
+    outside |=
+        value < 0 || (!ShapedType::isDynamic(shape[i]) && value >= shape[i]);
+    linear = linear * shape[i] + value;
+  }
+  // Shared memory is the block's to prove; global memory's places are the
+  // launch proof's.
+  const Memory &memory = run.memories[pointer.memory];
+  bool shared = memory.workgroup;
+  if (allKnown && outside && shared) {
+    // An index outside its memref: the program's error where the thread
+    // runs the access, not where a branch on data sent it both ways (a
+    // negative constant place wrapped the bytes and crashed the hazard
+    // search, hunt 28).
+    if (dataBranches[lane] != 0)
       allKnown = false;
     else
-      linear = linear * memoryAccess.shape[i] + valueOf(index, lane);
+      return tagError(op->emitOpError()
+                          << (write ? "writes" : "reads")
+                          << " outside its memref in thread " << lane
+                          << " (warp " << lane / kWarpLanes << "), at place "
+                          << linear,
+                      ErrorKind::UnsafeProgram);
   }
   if (allKnown) {
     // In a padded buffer, the element is the array's: its rows are
@@ -144,12 +169,26 @@ LogicalResult ThreadRunner::recordAccess(Operation *op,
     access.byteBegin = pointer.byteOffset + linear * memoryAccess.elementBytes;
     access.byteEnd = access.byteBegin + memoryAccess.elementBytes;
   } else {
-    // Anywhere in the buffer this memref views.
+    // Anywhere in the buffer this memref views: to its memory's end where
+    // its extents are known only at run time (their product counted no
+    // bytes, and a view of run-time size hid its threads' races, hunt 28).
     run.dataDependent |= !wholeBuffer;
     access.byteBegin = pointer.byteOffset;
-    access.byteEnd =
-        access.byteBegin + memoryAccess.numElements * memoryAccess.elementBytes;
+    access.byteEnd = shared && llvm::is_contained(shape, ShapedType::kDynamic)
+                         ? memory.bytes
+                         : access.byteBegin + memoryAccess.numElements *
+                                                  memoryAccess.elementBytes;
   }
+  // A memref past its memory's end (a view the proof does not bound): no
+  // place it names is the buffer's.
+  if (shared &&
+      (access.byteBegin > access.byteEnd || access.byteEnd > memory.bytes))
+    return tagError(op->emitOpError()
+                        << (write ? "writes" : "reads") << " bytes "
+                        << access.byteBegin << " to " << access.byteEnd
+                        << " of a buffer of " << memory.bytes
+                        << " bytes in thread " << lane,
+                    ErrorKind::UnsafeProgram);
   run.accesses.push_back(access);
   return success();
 }

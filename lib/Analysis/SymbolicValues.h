@@ -166,6 +166,10 @@ public:
   /// Whether the last set checked had more local variables (floordivs
   /// and mods) than the sets decide quickly, and was taken as met.
   bool wasLastSetTooDeep() const { return lastSetTooDeep; }
+  /// Whether the last set held a constraint the Presburger builder could
+  /// not flatten (a coefficient past 64 bits, a negative divisor): it was
+  /// taken as met.
+  bool wasLastSetInexpressible() const { return lastSetInexpressible; }
   static constexpr unsigned kMaxLocals = 12;
 
 protected:
@@ -226,7 +230,7 @@ private:
   /// Each loop's greatest counter (by its dim less one).
   SmallVector<int64_t, 4> counterMax;
   unsigned setsChecked = 0;
-  bool lastSetTooDeep = false;
+  bool lastSetTooDeep = false, lastSetInexpressible = false;
 };
 
 } // namespace mlir::obs::symbolic

@@ -259,8 +259,17 @@ bool ThreadProgram::isSkippable(Operation *loop) const {
       return WalkResult::advance();
     if (loop->isAncestor(memref.getParentRegion()->getParentOp()))
       return WalkResult::interrupt(); // A view made inside: run it.
-    if (!tracked.contains(memref))
-      return WalkResult::advance(); // Private scratch.
+    // A thread's own scratch, and a constant table it reads, are no other
+    // thread's. Memory reached otherwise (a subview of a shared buffer, an
+    // scf.if's memref) is run, where its accesses are followed or refused:
+    // skipped, a race through it went unseen (hunt 28).
+    if (!tracked.contains(memref)) {
+      UntrackedMemory kind = classifyUntracked(memref);
+      return kind == UntrackedMemory::Private ||
+                     (kind == UntrackedMemory::Constant && !store)
+                 ? WalkResult::advance()
+                 : WalkResult::interrupt();
+    }
     if (store || workgroup.contains(memref))
       return WalkResult::interrupt();
     return WalkResult::advance();

@@ -620,3 +620,72 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Fails closed where it cannot follow memory (hunt 28): a loop whose trip
+// count depends on data is skipped only where it touches nothing another
+// thread sees, and a subview of a shared buffer is such memory, though the
+// run does not track it: skipped, the neighbour's read raced unseen.
+gpu.module @m {
+  gpu.func @subview_in_data_loop(%in: memref<64xindex>, %out: memref<64xindex>) workgroup(%buf: memref<64xi32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %t = gpu.thread_id x
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %v = arith.index_cast %t : index to i32
+    memref.store %v, %buf[%t] : memref<64xi32, #gpu.address_space<workgroup>>
+    %sub = memref.subview %buf[0] [64] [1] : memref<64xi32, #gpu.address_space<workgroup>> to memref<64xi32, strided<[1]>, #gpu.address_space<workgroup>>
+    %n = arith.addi %t, %c1 : index
+    %w = arith.remui %n, %c64 : index
+    %lim = memref.load %in[%t] : memref<64xindex>
+    // expected-error @+1 {{is a loop whose trip count depends on data, and it touches shared memory}}
+    %r = scf.while (%i = %c0) : (index) -> index {
+      %more = arith.cmpi ult, %i, %lim : index
+      scf.condition(%more) %i : index
+    } do {
+    ^bb0(%i2: index):
+      %x = memref.load %sub[%w] : memref<64xi32, strided<[1]>, #gpu.address_space<workgroup>>
+      %xi = arith.index_cast %x : i32 to index
+      %i3 = arith.addi %i2, %xi : index
+      scf.yield %i3 : index
+    }
+    memref.store %r, %out[%t] : memref<64xindex>
+    gpu.return
+  }
+}
+
+// -----
+
+// A place from data in a view of shared memory whose size is known only at
+// run time is anywhere from the view's start to its buffer's end (its
+// extents' product counted no bytes, and the threads' stores raced unseen,
+// hunt 28).
+gpu.module @m {
+  // expected-remark @+1 {{128 accesses, 0 barriers, data-dependent}}
+  gpu.func @data_place_in_dynamic_view(%in: memref<64xindex>) workgroup(%arena: memref<256xi8, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %t = gpu.thread_id x
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %v = memref.view %arena[%c0][%c64] : memref<256xi8, #gpu.address_space<workgroup>> to memref<?xi32, #gpu.address_space<workgroup>>
+    %d = memref.load %in[%t] : memref<64xindex>
+    %x = arith.index_cast %t : index to i32
+    // expected-remark @+1 {{write after write: thread 0 then thread 1, anywhere}}
+    memref.store %x, %v[%d] : memref<?xi32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+// A place outside its shared memref is the program's error, at the access
+// (a negative one wrapped the bytes and crashed the hazard search, hunt 28).
+gpu.module @m {
+  gpu.func @negative_place(%out: memref<64xi32>) workgroup(%buf: memref<64xi32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 2, 1, 1>} {
+    %cm1 = arith.constant -1 : index
+    %v = arith.constant 0 : i32
+    // expected-error @+1 {{writes outside its memref in thread 0 (warp 0), at place -1}}
+    memref.store %v, %buf[%cm1] : memref<64xi32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
