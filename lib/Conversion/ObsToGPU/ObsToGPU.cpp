@@ -10,6 +10,7 @@
 #include "KernelArguments.h"
 #include "Obs/Analysis/Allocations.h"
 #include "Obs/Conversion/Passes.h"
+#include "Obs/Dialect/Obs/DefinedArithmetic.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/KernelLowering/KernelLowering.h"
 #include "Obs/Support/ErrorKinds.h"
@@ -435,6 +436,34 @@ static void alignHostAllocations(ModuleOp module) {
     });
 }
 
+/// Gives the gpu.funcs written by hand in `module`'s gpu.modules the
+/// meaning obs gives element code and host code, as its own kernels have by
+/// construction: a loop whose counter would step past its type's largest
+/// value ends there (MLIR's `lb <= iv < ub`), where upstream's lowering
+/// wrapped it (an i8 loop from 0 to 120 by 100 ran 14 times on cpu and in
+/// the PTX, and one to 250 forever: hunt 28); shifts by the width or more,
+/// divisions by zero, out-of-range conversions and poison have one answer
+/// on every target, where LLVM's freedom made cpu and the PTX differ. They
+/// are rewritten once, here, where every gpu.func is still the user's (obs's
+/// own are made after, in a gpu.module of their own).
+static void defineHandWrittenKernels(ModuleOp module) {
+  for (auto gpuModule : module.getOps<gpu::GPUModuleOp>())
+    for (auto function : gpuModule.getOps<gpu::GPUFuncOp>()) {
+      if (function.isExternal())
+        continue;
+      SmallVector<Operation *> ops;
+      function.walk([&](Operation *op) {
+        if (op != function)
+          ops.push_back(op);
+      });
+      for (Operation *op : ops)
+        if (auto loop = dyn_cast<scf::ForOp>(op))
+          defineLoop(loop);
+        else
+          (void)defineArithmetic(op);
+    }
+}
+
 void ConvertObsToGPUPass::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *context = &getContext();
@@ -443,6 +472,7 @@ void ConvertObsToGPUPass::runOnOperation() {
   auto launches = collectLaunchesOfKernelsIn(module);
   if (failed(launches))
     return signalPassFailure();
+  defineHandWrittenKernels(module);
   SmallVector<KernelOp> kernels(module.getOps<KernelOp>());
   if (kernels.empty())
     return;
