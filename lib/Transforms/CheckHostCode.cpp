@@ -594,6 +594,8 @@ struct ObsCheckHostCodePass
     for (Operation *op : ops) {
       if (auto loop = dyn_cast<scf::ForOp>(op))
         defineLoop(loop);
+      else if (auto indexSwitch = dyn_cast<scf::IndexSwitchOp>(op))
+        defineIndexSwitch(indexSwitch);
       else if (isIntegerDivision(op))
         (void)takePoisonOut(op);
       else

@@ -436,32 +436,77 @@ static void alignHostAllocations(ModuleOp module) {
     });
 }
 
+/// Why obs cannot give `op`, in a gpu.func written by hand, one meaning on
+/// every target; empty where it can. What element code refuses for its
+/// types or name (bf16 rounded twice on cpu, a 16-bit fma rounded twice in
+/// the PTX, an i64 fpowi exponent passed to libdevice as 0, a rounding mode
+/// no lowering honours, math no target lowers); raw llvm and index ops,
+/// which host code refuses too (an llvm.sdiv by zero raised SIGFPE on cpu);
+/// and the ops obs defines on scalars only, on vectors (a vector divided by
+/// zero: zeros on cpu, no store in the PTX). Found by a hunt.
+static std::string whyNotDefined(Operation *op) {
+  if (std::string unportable = findUnportableOp(op); !unportable.empty())
+    return unportable;
+  StringRef dialect =
+      op->isRegistered() ? op->getDialect()->getNamespace() : "";
+  if (dialect == "llvm" || dialect == "index")
+    return "obs defines arith's, math's, memref's and scf's ops, not the " +
+           dialect.str() + " dialect's; write it with those";
+  bool onVectors =
+      llvm::any_of(op->getOperandTypes(), llvm::IsaPred<VectorType>) ||
+      llvm::any_of(op->getResultTypes(), llvm::IsaPred<VectorType>);
+  if (onVectors &&
+      isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
+          arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp,
+          arith::ShLIOp, arith::ShRUIOp, arith::ShRSIOp, arith::FPToSIOp,
+          arith::FPToUIOp, arith::MinNumFOp, arith::MaxNumFOp>(op))
+    return "obs defines it on scalars (a division by zero, a shift by the "
+           "width, a conversion out of range), not on vectors; compute "
+           "element by element";
+  return "";
+}
+
 /// Gives the gpu.funcs written by hand in `module`'s gpu.modules the
 /// meaning obs gives element code and host code, as its own kernels have by
-/// construction: a loop whose counter would step past its type's largest
-/// value ends there (MLIR's `lb <= iv < ub`), where upstream's lowering
-/// wrapped it (an i8 loop from 0 to 120 by 100 ran 14 times on cpu and in
-/// the PTX, and one to 250 forever: hunt 28); shifts by the width or more,
-/// divisions by zero, out-of-range conversions and poison have one answer
-/// on every target, where LLVM's freedom made cpu and the PTX differ. They
-/// are rewritten once, here, where every gpu.func is still the user's (obs's
-/// own are made after, in a gpu.module of their own).
-static void defineHandWrittenKernels(ModuleOp module) {
+/// construction, and refuses what it cannot give one meaning (whyNotDefined).
+/// A loop whose counter would step past its type's largest value ends
+/// there (MLIR's `lb <= iv < ub`), where upstream's lowering wrapped it (an
+/// i8 loop from 0 to 120 by 100 ran 14 times on cpu and in the PTX, and one
+/// to 250 forever); a switch compares whole indices, where upstream's
+/// compared them in i32; shifts by the width or more, divisions by zero,
+/// out-of-range conversions and poison have one answer on every target,
+/// where LLVM's freedom made cpu and the PTX differ (hunts 28 and 29). They
+/// are rewritten once, here, where every gpu.func is still the user's
+/// (obs's own are made after, in a gpu.module of their own).
+static LogicalResult defineHandWrittenKernels(ModuleOp module) {
+  bool refused = false;
   for (auto gpuModule : module.getOps<gpu::GPUModuleOp>())
     for (auto function : gpuModule.getOps<gpu::GPUFuncOp>()) {
       if (function.isExternal())
         continue;
       SmallVector<Operation *> ops;
       function.walk([&](Operation *op) {
-        if (op != function)
-          ops.push_back(op);
+        if (op == function)
+          return;
+        ops.push_back(op);
+        if (std::string why = whyNotDefined(op); !why.empty()) {
+          tagError(op->emitOpError()
+                       << "cannot be in a kernel obs compiles: " << why,
+                   ErrorKind::UnsafeProgram);
+          refused = true;
+        }
       });
+      if (refused)
+        continue;
       for (Operation *op : ops)
         if (auto loop = dyn_cast<scf::ForOp>(op))
           defineLoop(loop);
+        else if (auto indexSwitch = dyn_cast<scf::IndexSwitchOp>(op))
+          defineIndexSwitch(indexSwitch);
         else
           (void)defineArithmetic(op);
     }
+  return failure(refused);
 }
 
 void ConvertObsToGPUPass::runOnOperation() {
@@ -472,7 +517,8 @@ void ConvertObsToGPUPass::runOnOperation() {
   auto launches = collectLaunchesOfKernelsIn(module);
   if (failed(launches))
     return signalPassFailure();
-  defineHandWrittenKernels(module);
+  if (failed(defineHandWrittenKernels(module)))
+    return signalPassFailure();
   SmallVector<KernelOp> kernels(module.getOps<KernelOp>());
   if (kernels.empty())
     return;

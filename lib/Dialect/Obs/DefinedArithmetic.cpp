@@ -334,6 +334,39 @@ void mlir::obs::defineLoop(scf::ForOp loop) {
   loop.erase();
 }
 
+void mlir::obs::defineIndexSwitch(scf::IndexSwitchOp op) {
+  ArrayRef<int64_t> cases = op.getCases();
+  if (cases.empty())
+    return;
+  Location loc = op.getLoc();
+  TypeRange types = op.getResultTypes();
+  OpBuilder builder(op);
+  scf::IfOp outermost;
+  for (auto [index, value] : llvm::enumerate(cases)) {
+    Value equal = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::eq, op.getArg(),
+        arith::ConstantIndexOp::create(builder, loc, value));
+    auto ifOp = scf::IfOp::create(builder, loc, types, equal,
+                                  /*withElseRegion=*/true);
+    if (outermost)
+      scf::YieldOp::create(builder, loc, ifOp.getResults());
+    else
+      outermost = ifOp;
+    Region &thenRegion = ifOp.getThenRegion();
+    thenRegion.getBlocks().clear();
+    thenRegion.takeBody(op.getCaseRegions()[index]);
+    Region &elseRegion = ifOp.getElseRegion();
+    elseRegion.getBlocks().clear();
+    if (index + 1 == cases.size()) {
+      elseRegion.takeBody(op.getDefaultRegion());
+      break;
+    }
+    builder.setInsertionPointToStart(builder.createBlock(&elseRegion));
+  }
+  op.replaceAllUsesWith(outermost.getResults());
+  op.erase();
+}
+
 void mlir::obs::defineNestedArithmetic(Operation *op) {
   SmallVector<Operation *> nested;
   for (Region &region : op->getRegions())

@@ -95,6 +95,16 @@ static std::string findUnportableTypes(Operation *op) {
   return "";
 }
 
+std::string mlir::obs::findUnportableOp(Operation *op) {
+  bool isMath =
+      op->isRegistered() && op->getDialect()->getNamespace() == "math";
+  if (!isMath && !isa_and_present<arith::ArithDialect>(op->getDialect()))
+    return "";
+  if (std::string unportable = findUnportableTypes(op); !unportable.empty())
+    return unportable;
+  return isMath ? findUnloweredMath(op) : "";
+}
+
 /// Whether element code holds values of `type`: what every target lowers
 /// and the proof follows. A tensor in an scf.for's values failed in ref's
 /// and cpu's lowering and passed on cuda; an f8 failed in LLVM's
@@ -133,20 +143,12 @@ static LogicalResult verifyElementOp(Operation *op) {
   StringRef name = op->getName().getStringRef();
   bool isMath =
       op->isRegistered() && op->getDialect()->getNamespace() == "math";
-  if (isMath || isa_and_present<arith::ArithDialect>(op->getDialect())) {
-    if (std::string unportable = findUnportableTypes(op); !unportable.empty())
-      return tagError(op->emitOpError()
-                          << "cannot be in element code: " << unportable,
-                      ErrorKind::UnsafeProgram);
-  }
-  if (isMath) {
-    std::string unlowered = findUnloweredMath(op);
-    if (unlowered.empty())
-      return success();
+  if (std::string unportable = findUnportableOp(op); !unportable.empty())
     return tagError(op->emitOpError()
-                        << "cannot be in element code: " << unlowered,
+                        << "cannot be in element code: " << unportable,
                     ErrorKind::UnsafeProgram);
-  }
+  if (isMath)
+    return success();
   if (op->isRegistered() && !isa<ObsDialect>(op->getDialect()))
     if (std::optional<Type> foreign = findForeignType(op))
       return tagError(op->emitOpError()

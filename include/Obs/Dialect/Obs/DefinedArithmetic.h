@@ -27,6 +27,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/InferIntRangeInterface.h"
 #include <optional>
+#include <string>
 
 namespace mlir {
 namespace obs {
@@ -64,6 +65,18 @@ void defineNestedArithmetic(Operation *op);
 /// is not to_nearest_even, which no target's lowering honours (they round
 /// to nearest); empty otherwise. Element code and host code refuse it.
 StringRef getUnhonouredRoundingMode(Operation *op);
+
+/// Rebuilds the switch `op` as scf.ifs that compare its index with each
+/// case, in order: upstream's lowering compares them in i32, so index 0
+/// met `case 4294967296` (and 2^32 met `case 0`). A switch of no cases is
+/// left as it is.
+void defineIndexSwitch(scf::IndexSwitchOp op);
+
+/// Why the arith or math op `op` computes differently on some target, or
+/// not at all, for its types, attributes or name, with what to write
+/// instead; empty where every target computes it alike. Element code, and
+/// a kernel written by hand, refuse such an op.
+std::string findUnportableOp(Operation *op);
 
 /// Rebuilds `loop` as buildDefinedLoop builds one, its body moved in: a
 /// counter that steps past its type's largest value ends the loop instead
