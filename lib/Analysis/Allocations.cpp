@@ -256,15 +256,17 @@ static std::optional<ByteInterval> getByteInterval(Value memref) {
   AffineSum begin(memref.getContext());
   for (Value current = memref; !isAllocation(current);) {
     Operation *producer = current.getDefiningOp();
-    // A cast and a reshape (of the contiguous memrefs they take) hold the
-    // same elements as their source.
+    // A cast and a reshape lie within their source's bytes (the end is
+    // placed by the memref's own type below, not the source's).
     if (isa_and_present<memref::CastOp, memref::ExpandShapeOp,
                         memref::CollapseShapeOp>(producer)) {
       current = cast<ViewLikeOpInterface>(producer).getViewSource();
       continue;
     }
-    // A memref.view's source is a 1-D i8 buffer with no offset: its elements
-    // start `byte_shift` bytes in.
+    // A memref.view's source is a 1-D i8 buffer of identity layout: its
+    // elements start `byte_shift` bytes in. (A cast that claims that layout
+    // for a view at an offset is checked as the program runs:
+    // obs-check-launches.)
     if (auto view = dyn_cast_if_present<memref::ViewOp>(producer)) {
       begin.add(OpFoldResult(view.getByteShift()), 1);
       current = view.getSource();

@@ -142,20 +142,24 @@ LogicalResult ThreadRunner::recordAccess(Operation *op,
   // launch proof's.
   const Memory &memory = run.memories[pointer.memory];
   bool shared = memory.workgroup;
+  // An index outside its memref: the program's error (a negative place
+  // crashed the hazard search, hunt 28), or where a branch on data sent the
+  // thread both ways, where it lands, or anywhere outside its memory.
+  bool anywhereInMemory = false;
   if (allKnown && outside && shared) {
-    // An index outside its memref: the program's error where the thread
-    // runs the access, not where a branch on data sent it both ways (a
-    // negative constant place wrapped the bytes and crashed the hazard
-    // search, hunt 28).
-    if (dataBranches[lane] != 0)
-      allKnown = false;
-    else
+    if (dataBranches[lane] == 0)
       return tagError(op->emitOpError()
                           << (write ? "writes" : "reads")
                           << " outside its memref in thread " << lane
                           << " (warp " << lane / kWarpLanes << "), at place "
                           << linear,
                       ErrorKind::UnsafeProgram);
+    __int128 begin = __int128(pointer.byteOffset) +
+                     __int128(linear) * memoryAccess.elementBytes;
+    if (begin < 0 || begin + memoryAccess.elementBytes > memory.bytes) {
+      allKnown = false;
+      anywhereInMemory = true;
+    }
   }
   if (allKnown) {
     // In a padded buffer, the element is the array's: its rows are
@@ -173,14 +177,14 @@ LogicalResult ThreadRunner::recordAccess(Operation *op,
     // its extents are known only at run time (their product counted no
     // bytes, and a view of run-time size hid its threads' races, hunt 28).
     run.dataDependent |= !wholeBuffer;
-    access.byteBegin = pointer.byteOffset;
-    access.byteEnd = shared && llvm::is_contained(shape, ShapedType::kDynamic)
+    access.byteBegin = anywhereInMemory ? 0 : pointer.byteOffset;
+    access.byteEnd = shared && (anywhereInMemory ||
+                                llvm::is_contained(shape, ShapedType::kDynamic))
                          ? memory.bytes
                          : access.byteBegin + memoryAccess.numElements *
                                                   memoryAccess.elementBytes;
   }
-  // A memref past its memory's end (a view the proof does not bound): no
-  // place it names is the buffer's.
+  // A memref past its memory's end (a view the proof does not bound).
   if (shared &&
       (access.byteBegin > access.byteEnd || access.byteEnd > memory.bytes))
     return tagError(op->emitOpError()

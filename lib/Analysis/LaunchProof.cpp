@@ -321,8 +321,8 @@ proveDynamicLaunchPlaces(LaunchOp launch, KernelOp kernel,
                "where they meet depends on the sizes, and the launch proof "
                "accepts only the same view, which gives each block the same "
                "places, or views it proves apart (subviews of disjoint "
-               "ranges, or views of static places and sizes on disjoint "
-               "bytes)";
+               "ranges, memref.views at byte shifts that keep them apart, "
+               "or views of static places and sizes on disjoint bytes)";
         diag.attachNote(root.getLoc()) << "the allocation";
         return tagError(diag, ErrorKind::RejectedChoice);
       }
@@ -741,9 +741,9 @@ LogicalResult StaticLaunchProof::prove(KernelOp kernel) {
     return failure();
 
   // The operands of each allocation. A whole operand is checked above: a
-  // global scatter's memref is alone over its allocation, and nothing
-  // writes an `obs.global` argument's (see followLaunchOperands), so
-  // neither needs a table.
+  // global scatter's memref is alone over its bytes, and nothing writes an
+  // `obs.global` argument's (see followLaunchOperands), so neither needs a
+  // table.
   llvm::MapVector<Value, SmallVector<unsigned>> byRoot;
   for (const OperandPlaces &places : operands)
     if (!places.whole)

@@ -222,7 +222,10 @@ uint32_t ThreadProgram::compileMemoryInstruction(Value memref) {
   memoryInstructions.push_back(
       {slots.lookup(memref), classifyUntracked(memref),
        SmallVector<int64_t, 2>(type.getShape()), getElementBytes(type),
-       static_cast<uint64_t>(type.getNumElements()), std::nullopt});
+       // A shape known only at run time has no count here (recordAccess
+       // takes such a shared view to its buffer's end).
+       type.hasStaticShape() ? static_cast<uint64_t>(type.getNumElements()) : 0,
+       std::nullopt});
   return memoryInstructions.size() - 1;
 }
 
@@ -252,9 +255,13 @@ bool ThreadProgram::isSkippable(Operation *loop) const {
       memref = load.getMemRef();
     else if (auto storeOp = dyn_cast<memref::StoreOp>(op))
       memref = storeOp.getMemRef(), store = true;
-    else if (op->getNumRegions() == 0 && !isMemoryEffectFree(op) &&
-             !isa<memref::AllocaOp>(op))
-      return WalkResult::interrupt(); // Run it: its effects get checked.
+    else if (!isa<scf::IfOp, scf::ForOp, scf::WhileOp, scf::IndexSwitchOp,
+                  scf::ExecuteRegionOp, scf::YieldOp, scf::ConditionOp,
+                  memref::AllocaOp>(op) &&
+             !isMemoryEffectFree(op))
+      // Run it: its effects get checked (an op with a region of its own,
+      // memref.generic_atomic_rmw on shared memory, was skipped unseen).
+      return WalkResult::interrupt();
     else
       return WalkResult::advance();
     if (loop->isAncestor(memref.getParentRegion()->getParentOp()))

@@ -591,16 +591,8 @@ struct ObsCheckHostCodePass
     // division keeps its check's error. (Found by an adversarial run: reads
     // and writes before a memref's start, SIGFPE, loops that never ended,
     // faults.)
-    for (Operation *op : ops) {
-      if (auto loop = dyn_cast<scf::ForOp>(op))
-        defineLoop(loop);
-      else if (auto indexSwitch = dyn_cast<scf::IndexSwitchOp>(op))
-        defineIndexSwitch(indexSwitch);
-      else if (isIntegerDivision(op))
-        (void)takePoisonOut(op);
-      else
-        (void)defineArithmetic(op);
-    }
+    for (Operation *op : ops)
+      defineOp(op, /*divisionsChecked=*/isIntegerDivision(op));
     return success();
   }
 };

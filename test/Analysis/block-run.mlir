@@ -689,3 +689,36 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Under a branch on data, a place outside its view is where it lands: in a
+// neighbouring view's bytes here, where it races (review of hunt 28's fix,
+// which had put it anywhere in its own view).
+gpu.module @m {
+  // expected-remark @+1 {{3 accesses, 0 barriers}}
+  gpu.func @neighbour_view_under_data_branch(%in: memref<64xi32>) workgroup(%arena: memref<128xi8, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 2, 1, 1>} {
+    %t = gpu.thread_id x
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c15 = arith.constant 15 : index
+    %c64 = arith.constant 64 : index
+    %cm1 = arith.constant -1 : index
+    %a = memref.view %arena[%c0][] : memref<128xi8, #gpu.address_space<workgroup>> to memref<16xi32, #gpu.address_space<workgroup>>
+    %b = memref.view %arena[%c64][] : memref<128xi8, #gpu.address_space<workgroup>> to memref<16xi32, #gpu.address_space<workgroup>>
+    %v = arith.constant 7 : i32
+    %is0 = arith.cmpi eq, %t, %c0 : index
+    scf.if %is0 {
+      memref.store %v, %a[%c15] : memref<16xi32, #gpu.address_space<workgroup>>
+    } else {
+      %d = memref.load %in[%t] : memref<64xi32>
+      %z = arith.constant 0 : i32
+      %go = arith.cmpi ne, %d, %z : i32
+      scf.if %go {
+        // expected-remark @+1 {{write after write: thread 0 then thread 1}}
+        memref.store %v, %b[%cm1] : memref<16xi32, #gpu.address_space<workgroup>>
+      }
+    }
+    gpu.return
+  }
+}

@@ -34,7 +34,7 @@ func.func @different_views(%bytes: memref<?xi8>, %n: index, %grid: index) {
   %c16 = arith.constant 16 : index
   %a = memref.view %bytes[%c0][%n] : memref<?xi8> to memref<?xi32>
   %b = memref.view %bytes[%c16][%n] : memref<?xi8> to memref<?xi32>
-  // expected-error @+1 {{passes ins 0 and outs 0, two different views of one allocation, at least one written, to a launch whose sizes are known only at run time: where they meet depends on the sizes, and the launch proof accepts only the same view, which gives each block the same places, or views it proves apart (subviews of disjoint ranges, or views of static places and sizes on disjoint bytes)}}
+  // expected-error @+1 {{passes ins 0 and outs 0, two different views of one allocation, at least one written, to a launch whose sizes are known only at run time: where they meet depends on the sizes, and the launch proof accepts only the same view, which gives each block the same places, or views it proves apart (subviews of disjoint ranges, memref.views at byte shifts that keep them apart, or views of static places and sizes on disjoint bytes)}}
   obs.launch @copy grid(%grid) ins(%a : memref<?xi32>) outs(%b : memref<?xi32>)
   return
 }

@@ -450,7 +450,8 @@ static std::string whyNotDefined(Operation *op) {
   StringRef dialect =
       op->isRegistered() ? op->getDialect()->getNamespace() : "";
   if (dialect == "llvm" || dialect == "index")
-    return "obs defines arith's, math's, memref's and scf's ops, not the " +
+    return "obs gives arith's and math's ops one meaning on every target, "
+           "not the " +
            dialect.str() + " dialect's; write it with those";
   bool onVectors =
       llvm::any_of(op->getOperandTypes(), llvm::IsaPred<VectorType>) ||
@@ -474,7 +475,7 @@ static std::string whyNotDefined(Operation *op) {
 /// i8 loop from 0 to 120 by 100 ran 14 times on cpu and in the PTX, and one
 /// to 250 forever); a switch compares whole indices, where upstream's
 /// compared them in i32; shifts by the width or more, divisions by zero,
-/// out-of-range conversions and poison have one answer on every target,
+/// out-of-range conversions and scalar poison have one answer on every target,
 /// where LLVM's freedom made cpu and the PTX differ (hunts 28 and 29). They
 /// are rewritten once, here, where every gpu.func is still the user's
 /// (obs's own are made after, in a gpu.module of their own).
@@ -499,12 +500,7 @@ static LogicalResult defineHandWrittenKernels(ModuleOp module) {
       if (refused)
         continue;
       for (Operation *op : ops)
-        if (auto loop = dyn_cast<scf::ForOp>(op))
-          defineLoop(loop);
-        else if (auto indexSwitch = dyn_cast<scf::IndexSwitchOp>(op))
-          defineIndexSwitch(indexSwitch);
-        else
-          (void)defineArithmetic(op);
+        defineOp(op, /*divisionsChecked=*/false);
     }
   return failure(refused);
 }

@@ -367,6 +367,19 @@ void mlir::obs::defineIndexSwitch(scf::IndexSwitchOp op) {
   op.erase();
 }
 
+void mlir::obs::defineOp(Operation *op, bool divisionsChecked) {
+  if (auto loop = dyn_cast<scf::ForOp>(op))
+    defineLoop(loop);
+  else if (auto indexSwitch = dyn_cast<scf::IndexSwitchOp>(op))
+    defineIndexSwitch(indexSwitch);
+  else if (divisionsChecked &&
+           isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
+               arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(op))
+    (void)takePoisonOut(op);
+  else
+    (void)defineArithmetic(op);
+}
+
 void mlir::obs::defineNestedArithmetic(Operation *op) {
   SmallVector<Operation *> nested;
   for (Region &region : op->getRegions())

@@ -72,6 +72,13 @@ StringRef getUnhonouredRoundingMode(Operation *op);
 /// left as it is.
 void defineIndexSwitch(scf::IndexSwitchOp op);
 
+/// Gives `op`, of host code or of a kernel written by hand, obs's meaning
+/// in place: a loop (defineLoop), a switch (defineIndexSwitch), and any
+/// other op (defineArithmetic), an integer division only its poison taken
+/// out where `divisionsChecked` (host code checks its divisors as it runs,
+/// and stops with an error at a zero).
+void defineOp(Operation *op, bool divisionsChecked);
+
 /// Why the arith or math op `op` computes differently on some target, or
 /// not at all, for its types, attributes or name, with what to write
 /// instead; empty where every target computes it alike. Element code, and
