@@ -722,3 +722,28 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A place past a shared view of run-time size, under a branch on data: as
+// for a view of static size, anywhere in its memory, where a branch on data
+// sends every thread both ways (hunt 29: it was an error, where the static
+// view's was not).
+gpu.module @m {
+  // expected-remark @+1 {{128 accesses, 0 barriers}}
+  gpu.func @guarded(%in: memref<64xindex>, %out: memref<64xi32>) workgroup(%arena: memref<128xi8, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %t = gpu.thread_id x
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %d = memref.load %in[%c0] : memref<64xindex>
+    %n = arith.minui %d, %c32 : index
+    %v = memref.view %arena[%c0][%n] : memref<128xi8, #gpu.address_space<workgroup>> to memref<?xi32, #gpu.address_space<workgroup>>
+    %ok = arith.cmpi ult, %t, %n : index
+    scf.if %ok {
+      %x = arith.index_cast %t : index to i32
+      // expected-remark @+1 {{write after write: thread 0 then thread 32, anywhere}}
+      memref.store %x, %v[%t] : memref<?xi32, #gpu.address_space<workgroup>>
+    }
+    gpu.return
+  }
+}
