@@ -91,7 +91,16 @@ FailureOr<AllocationView> mlir::obs::followToAllocation(Value memref,
                                                         Operation *user,
                                                         const Twine &describe,
                                                         bool runTimeOffsets) {
-  auto type = cast<MemRefType>(memref.getType());
+  auto type = dyn_cast<MemRefType>(memref.getType());
+  if (!type) {
+    if (!user)
+      return failure();
+    return tagError(user->emitOpError()
+                        << "cannot place " << describe
+                        << ": it is an unranked memref, whose places are "
+                           "not in its type",
+                    ErrorKind::RejectedChoice);
+  }
   AllocationView placement;
   placement.elementBytes = getElementBytes(type);
   auto strides = staticStrides(type);
@@ -118,8 +127,21 @@ FailureOr<AllocationView> mlir::obs::followToAllocation(Value memref,
   Value current = memref;
   while (!isAllocation(current)) {
     // Every memref on the way has static places: a cast may claim an
-    // offset (static) for one that was only known at run time.
-    auto currentType = cast<MemRefType>(current.getType());
+    // offset (static) for one that was only known at run time. An
+    // unranked one has none to read (a cast through memref<*x> crashed the
+    // launch proof, found by a review).
+    auto currentType = dyn_cast<MemRefType>(current.getType());
+    if (!currentType) {
+      if (!user)
+        return failure();
+      InFlightDiagnostic diag =
+          user->emitOpError()
+          << "cannot follow " << describe
+          << " to its allocation: it is a view of an unranked memref, "
+             "whose places are not in its type";
+      diag.attachNote(current.getLoc()) << "it comes from here";
+      return tagError(diag, ErrorKind::RejectedChoice);
+    }
     bool staticPlaces = staticStrides(currentType).has_value();
     if (!staticPlaces && atRunTimeOffset(currentType))
       placement.offsetAtRunTime = true;
