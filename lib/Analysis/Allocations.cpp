@@ -131,19 +131,8 @@ FailureOr<AllocationView> mlir::obs::followToAllocation(Value memref,
     // unranked one has none to read (a cast through memref<*x> crashed the
     // launch proof, found by a review).
     auto currentType = dyn_cast<MemRefType>(current.getType());
-    if (!currentType) {
-      if (!user)
-        return failure();
-      InFlightDiagnostic diag =
-          user->emitOpError()
-          << "cannot follow " << describe
-          << " to its allocation: it is a view of an unranked memref, "
-             "whose places are not in its type";
-      diag.attachNote(current.getLoc()) << "it comes from here";
-      return tagError(diag, ErrorKind::RejectedChoice);
-    }
-    bool staticPlaces = staticStrides(currentType).has_value();
-    if (!staticPlaces && atRunTimeOffset(currentType))
+    bool staticPlaces = currentType && staticStrides(currentType).has_value();
+    if (!staticPlaces && currentType && atRunTimeOffset(currentType))
       placement.offsetAtRunTime = true;
     else if (!staticPlaces) {
       if (!user)
