@@ -467,7 +467,8 @@ static std::string whyNotDefined(Operation *op) {
   return "";
 }
 
-/// Gives the gpu.funcs written by hand in `module`'s gpu.modules the
+/// Gives the functions written by hand in `module`'s gpu.modules (gpu.funcs,
+/// and the func.funcs they call, which cuda compiles) the
 /// meaning obs gives element code and host code, as its own kernels have by
 /// construction, and refuses what it cannot give one meaning (whyNotDefined).
 /// A loop whose counter would step past its type's largest value ends
@@ -482,12 +483,12 @@ static std::string whyNotDefined(Operation *op) {
 static LogicalResult defineHandWrittenKernels(ModuleOp module) {
   bool refused = false;
   for (auto gpuModule : module.getOps<gpu::GPUModuleOp>())
-    for (auto function : gpuModule.getOps<gpu::GPUFuncOp>()) {
+    for (auto function : gpuModule.getOps<FunctionOpInterface>()) {
       if (function.isExternal())
         continue;
       SmallVector<Operation *> ops;
-      function.walk([&](Operation *op) {
-        if (op == function)
+      function->walk([&](Operation *op) {
+        if (op == function.getOperation())
           return;
         ops.push_back(op);
         if (std::string why = whyNotDefined(op); !why.empty()) {
