@@ -183,13 +183,14 @@ getStaticByteRange(const FollowedOperand &operand) {
 /// place and shape on disjoint bytes. A block touches only places inside
 /// its memrefs, so two such operands never meet, whatever either is.
 static bool operandsApart(const FollowedOperand &a, const FollowedOperand &b) {
-  if (provedApart(a.memref, b.memref))
-    return true;
+  // The static ranges first: they are arithmetic, where provedApart builds
+  // constraint sets.
   std::optional<std::pair<int64_t, int64_t>> p = getStaticByteRange(a),
                                              q = getStaticByteRange(b);
-  return p && q &&
-         (p->first == p->second || q->first == q->second ||
-          p->second <= q->first || q->second <= p->first);
+  if (p && q)
+    return p->first == p->second || q->first == q->second ||
+           p->second <= q->first || q->second <= p->first;
+  return provedApart(a.memref, b.memref);
 }
 
 /// Every memref operand of `launch` (ins, then outs; one per scalar of each

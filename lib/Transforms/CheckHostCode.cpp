@@ -592,7 +592,7 @@ struct ObsCheckHostCodePass
     // and writes before a memref's start, SIGFPE, loops that never ended,
     // faults.)
     for (Operation *op : ops)
-      defineOp(op, /*divisionsChecked=*/isIntegerDivision(op));
+      defineOp(op, /*divisorChecked=*/isIntegerDivision(op));
     return success();
   }
 };

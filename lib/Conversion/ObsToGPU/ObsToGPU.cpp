@@ -456,11 +456,7 @@ static std::string whyNotDefined(Operation *op) {
   bool onVectors =
       llvm::any_of(op->getOperandTypes(), llvm::IsaPred<VectorType>) ||
       llvm::any_of(op->getResultTypes(), llvm::IsaPred<VectorType>);
-  if (onVectors &&
-      isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
-          arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp,
-          arith::ShLIOp, arith::ShRUIOp, arith::ShRSIOp, arith::FPToSIOp,
-          arith::FPToUIOp, arith::MinNumFOp, arith::MaxNumFOp>(op))
+  if (onVectors && hasDefinedMeaning(op))
     return "obs defines it on scalars (a division by zero, a shift by the "
            "width, a conversion out of range), not on vectors; compute "
            "element by element";
@@ -501,7 +497,7 @@ static LogicalResult defineHandWrittenKernels(ModuleOp module) {
       if (refused)
         continue;
       for (Operation *op : ops)
-        defineOp(op, /*divisionsChecked=*/false);
+        defineOp(op, /*divisorChecked=*/false);
     }
   return failure(refused);
 }

@@ -298,17 +298,36 @@ StringRef mlir::obs::getUnhonouredRoundingMode(Operation *op) {
   return arith::stringifyRoundingMode(mode.getValue());
 }
 
+/// The ops defineArithmetic defines, by kind.
+static bool isDivision(Operation *op) {
+  return isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
+             arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(op);
+}
+static bool isShift(Operation *op) {
+  return isa<arith::ShLIOp, arith::ShRUIOp, arith::ShRSIOp>(op);
+}
+static bool isFloatToInteger(Operation *op) {
+  return isa<arith::FPToSIOp, arith::FPToUIOp>(op);
+}
+static bool isZeroMinMax(Operation *op) {
+  return isa<arith::MinNumFOp, arith::MaxNumFOp>(op);
+}
+
+bool mlir::obs::hasDefinedMeaning(Operation *op) {
+  return isDivision(op) || isShift(op) || isFloatToInteger(op) ||
+         isZeroMinMax(op);
+}
+
 SmallVector<Value> mlir::obs::defineArithmetic(Operation *op) {
   if (std::optional<Value> zero = takePoisonOut(op))
     return {*zero};
-  if (isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
-          arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(op))
+  if (isDivision(op))
     return {defineDivision(op)};
-  if (isa<arith::ShLIOp, arith::ShRUIOp, arith::ShRSIOp>(op))
+  if (isShift(op))
     return {defineShift(op)};
-  if (isa<arith::FPToSIOp, arith::FPToUIOp>(op))
+  if (isFloatToInteger(op))
     return {defineFloatToInteger(op)};
-  if (isa<arith::MinNumFOp, arith::MaxNumFOp>(op))
+  if (isZeroMinMax(op))
     return {defineZeroMinMax(op)};
   return SmallVector<Value>(op->getResults());
 }
@@ -367,14 +386,12 @@ void mlir::obs::defineIndexSwitch(scf::IndexSwitchOp op) {
   op.erase();
 }
 
-void mlir::obs::defineOp(Operation *op, bool divisionsChecked) {
+void mlir::obs::defineOp(Operation *op, bool divisorChecked) {
   if (auto loop = dyn_cast<scf::ForOp>(op))
     defineLoop(loop);
   else if (auto indexSwitch = dyn_cast<scf::IndexSwitchOp>(op))
     defineIndexSwitch(indexSwitch);
-  else if (divisionsChecked &&
-           isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
-               arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(op))
+  else if (divisorChecked)
     (void)takePoisonOut(op);
   else
     (void)defineArithmetic(op);

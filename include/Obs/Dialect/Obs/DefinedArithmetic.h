@@ -74,10 +74,15 @@ void defineIndexSwitch(scf::IndexSwitchOp op);
 
 /// Gives `op`, of host code or of a kernel written by hand, obs's meaning
 /// in place: a loop (defineLoop), a switch (defineIndexSwitch), and any
-/// other op (defineArithmetic), an integer division only its poison taken
-/// out where `divisionsChecked` (host code checks its divisors as it runs,
-/// and stops with an error at a zero).
-void defineOp(Operation *op, bool divisionsChecked);
+/// other op (defineArithmetic); only its poison taken out where
+/// `divisorChecked` (a division host code checks as it runs, stopping with
+/// an error at a zero divisor).
+void defineOp(Operation *op, bool divisorChecked);
+
+/// Whether defineArithmetic gives `op` a result MLIR leaves undefined for
+/// some operands (a division by zero, a shift by the width or more, a
+/// conversion out of range, the minimum of +0 and -0): scalars only.
+bool hasDefinedMeaning(Operation *op);
 
 /// Why the arith or math op `op` computes differently on some target, or
 /// not at all, for its types, attributes or name, with what to write
