@@ -529,6 +529,10 @@ struct ObsCheckHostCodePass
       }
       if (failed(refuseCallOfDeclaration(op)))
         refused = true;
+      if (std::string why = findUndefinedView(op); !why.empty()) {
+        op->emitOpError() << why;
+        refused = true;
+      }
       // A stack allocation in a loop takes more stack each iteration, and
       // one past 4 MiB faults before its check could run.
       if (auto alloca = dyn_cast<memref::AllocaOp>(op)) {

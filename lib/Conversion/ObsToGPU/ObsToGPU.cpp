@@ -447,6 +447,8 @@ static void alignHostAllocations(ModuleOp module) {
 static std::string whyNotDefined(Operation *op) {
   if (std::string unportable = findUnportableOp(op); !unportable.empty())
     return unportable;
+  if (std::string undefined = findUndefinedView(op); !undefined.empty())
+    return undefined;
   StringRef dialect =
       op->isRegistered() ? op->getDialect()->getNamespace() : "";
   if (dialect == "llvm" || dialect == "index")

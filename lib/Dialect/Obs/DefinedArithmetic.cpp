@@ -3,6 +3,7 @@
 #include "Obs/Dialect/Obs/DefinedArithmetic.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Builders.h"
@@ -296,6 +297,15 @@ StringRef mlir::obs::getUnhonouredRoundingMode(Operation *op) {
   if (!mode || mode.getValue() == arith::RoundingMode::to_nearest_even)
     return "";
   return arith::stringifyRoundingMode(mode.getValue());
+}
+
+std::string mlir::obs::findUndefinedView(Operation *op) {
+  auto view = dyn_cast<memref::ViewOp>(op);
+  if (!view ||
+      !getElementTypeOrSelf(view.getType().getElementType()).isInteger(1))
+    return "";
+  return "views bytes as i1, which no target defines for a byte other than "
+         "0 or 1: view them as i8 and compare with 0";
 }
 
 /// The ops defineArithmetic defines, by kind.

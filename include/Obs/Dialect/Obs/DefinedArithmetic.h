@@ -66,6 +66,14 @@ void defineNestedArithmetic(Operation *op);
 /// to nearest); empty otherwise. Element code and host code refuse it.
 StringRef getUnhonouredRoundingMode(Operation *op);
 
+/// Why `op` reads memory in a way no target defines, with what to write
+/// instead; empty otherwise. A `memref.view` of bytes as `i1` (or vectors
+/// of it) is: LLVM's load of an i1 leaves a byte other than 0 or 1
+/// undefined, and its folds made such a byte 255 on cpu and in the PTX,
+/// where ref took its low bit (hunt 30: a count of flags summed to 519).
+/// Host code and kernels written by hand refuse it.
+std::string findUndefinedView(Operation *op);
+
 /// Rebuilds the switch `op` as scf.ifs that compare its index with each
 /// case, in order: upstream's lowering compares them in i32, so index 0
 /// met `case 4294967296` (and 2^32 met `case 0`). A switch of no cases is
