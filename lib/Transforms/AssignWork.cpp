@@ -367,8 +367,12 @@ struct ObsAssignWorkPass
     candidates.push_back(WorkStrategy::Compact);
     // Each candidate is refined and simulated on a copy of its own: on the
     // context's threads at once, where it has them.
+    // Compact, the costliest to refine (obs-inplace tries its every fresh
+    // stage), starts first: on two threads the other two then run beside
+    // it, where it ran alone after them.
     SmallVector<std::optional<RefinedCopy>, 3> copies(candidates.size());
-    parallelFor(kernel.getContext(), 0, candidates.size(), [&](size_t index) {
+    parallelFor(kernel.getContext(), 0, candidates.size(), [&](size_t start) {
+      size_t index = (start + candidates.size() - 1) % candidates.size();
       copies[index] = refineCopy(kernel, blockThreads, candidates[index]);
     });
     addToStatistic(*this, numStrategiesCosted, "strategies-costed",
