@@ -107,6 +107,18 @@ config.substitutions.append(
     ("%fake-cuda", "env LD_LIBRARY_PATH=" +
      os.path.join(config.obs_obj_root, "test", "fake-cuda")))
 
+# A full disk under one directory (test/lib/FullDisk), preloaded by
+# `%full-disk`: a command's writes into files under $OBS_FULL_DISK_UNDER
+# fail with ENOSPC past $OBS_FULL_DISK_BYTES bytes each. A sanitizer's
+# runtime must come first among the libraries, so a sanitized build has no
+# such feature.
+if not config.sanitizer_flags:
+    config.available_features.add("full-disk")
+    config.substitutions.append(
+        ("%full-disk", "env LD_PRELOAD=" +
+         os.path.join(config.obs_obj_root, "test", "full-disk",
+                      "libobs-full-disk.so")))
+
 # A GPU that the CUDA driver can use: only then do the cuda execution tests run.
 import subprocess
 if shutil.which("nvidia-smi"):

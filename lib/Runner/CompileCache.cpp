@@ -151,40 +151,34 @@ std::unique_ptr<llvm::MemoryBuffer> CompileCache::load(StringRef key,
                                               (*buffer)->getBufferIdentifier());
 }
 
-void CompileCache::store(StringRef key,
-                         llvm::function_ref<void(StringRef path)> write,
-                         Entry entry) const {
-  if (!isEnabled() || llvm::sys::fs::create_directories(directory))
+void CompileCache::store(StringRef key, StringRef content, Entry entry) const {
+  if (!isEnabled() || content.empty() ||
+      llvm::sys::fs::create_directories(directory))
     return;
-  SmallString<128> temporary;
-  int descriptor;
-  SmallString<128> model(directory);
-  llvm::sys::path::append(model, key + "-%%%%%%%%.tmp");
-  if (llvm::sys::fs::createUniqueFile(model, descriptor, temporary))
-    return;
-  llvm::sys::Process::SafelyCloseFileDescriptor(descriptor);
-  write(temporary);
-  // The entry's checksum after what `write` wrote, then the entry in place.
-  bool kept = false;
-  if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> written =
-          llvm::MemoryBuffer::getFile(temporary, /*IsText=*/false,
-                                      /*RequiresNullTerminator=*/false);
-      written && (*written)->getBufferSize() > 0) {
-    std::string trailer = getTrailer((*written)->getBuffer(), key);
-    written->reset();
-    std::error_code error;
-    {
-      llvm::raw_fd_ostream os(temporary, error, llvm::sys::fs::OF_Append);
-      if (!error) {
-        os << trailer;
-        os.close();
-        error = os.error();
-        os.clear_error();
-      }
-    }
-    kept = !error && !llvm::sys::fs::rename(temporary, pathOf(key, entry));
+  // The unique name is made apart from the directory, whose own `%`s a
+  // model path would replace too (a cache in `pc%d` kept nothing, its
+  // temporaries written elsewhere; found by a defect hunt).
+  SmallString<64> name;
+  llvm::sys::fs::createUniquePath(key + "-%%%%%%%%.tmp", name,
+                                  /*MakeAbsolute=*/false);
+  SmallString<128> temporary(directory);
+  llvm::sys::path::append(temporary, name);
+  std::error_code error;
+  {
+    // Created anew, never an existing file another process made.
+    llvm::raw_fd_ostream os(temporary, error, llvm::sys::fs::CD_CreateNew,
+                            llvm::sys::fs::FA_Write, llvm::sys::fs::OF_None);
+    if (error)
+      return;
+    // The content, then its trailer: a write that fails (a full disk)
+    // leaves nothing to keep, and the stream's error is taken here, where
+    // an unchecked one would stop the process as the stream closes.
+    os << content << getTrailer(content, key);
+    os.close();
+    error = os.error();
+    os.clear_error();
   }
-  if (!kept)
+  if (error || llvm::sys::fs::rename(temporary, pathOf(key, entry)))
     llvm::sys::fs::remove(temporary);
 }
 

@@ -11,6 +11,7 @@
 #include "Obs/Analysis/SymbolicHazards.h"
 #include "Obs/Conversion/Passes.h"
 #include "Obs/Runner/CompileCache.h"
+#include "Obs/Support/ExecutionOrder.h"
 #include "Obs/Support/RuntimeFunctions.h"
 #include "Obs/Support/Statistics.h"
 #include "TargetImpl.h"
@@ -30,7 +31,10 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <mutex>
+#include <thread>
+#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::obs;
@@ -399,6 +403,11 @@ mlir::obs::runner::createEngine(ModuleOp lowered,
   if (optLevel == 0)
     options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::None;
   options.enableObjectDump = keepObject;
+  // MLIR turns on LLVM's perf listener by default, which writes a jitdump
+  // of every run under /tmp/.debug: 1.2 GB of them were left on this
+  // machine by the test suite, and a run under a file size limit stopped
+  // at its write.
+  options.enablePerfNotificationListener = false;
   // This machine's code, but for the conversions to bfloat16 that flush
   // subnormals to zero (AVX512-BF16's and AVX-NE-CONVERT's): a bf16 result
   // of 2^-133 was 0 on ref and cpu, where folding and PTX keep it (found by
@@ -440,6 +449,39 @@ mlir::obs::compileForHost(ModuleOp lowered, const CompileOptions &options,
 //===----------------------------------------------------------------------===//
 // The compile cache's code
 //===----------------------------------------------------------------------===//
+
+/// The object code `engine` compiled (made with `enableObjectDump`), or
+/// none where it cannot be had. ExecutionEngine writes it only to a file,
+/// and stops the process where that write fails (a full disk under the
+/// cache, found by a defect hunt; a file size limit): it is written into a
+/// pipe instead, whose writes fail for neither, and read from it here; the
+/// cache then writes it with its errors checked.
+static std::optional<std::string> readObjectCode(ExecutionEngine &engine) {
+  int ends[2];
+  if (pipe2(ends, O_CLOEXEC))
+    return std::nullopt;
+  std::string object;
+  // Read as it is written: a pipe holds only so much.
+  std::thread reader([&] {
+    char chunk[1 << 16];
+    while (true) {
+      ssize_t read = ::read(ends[0], chunk, sizeof(chunk));
+      if (read > 0)
+        object.append(chunk, read);
+      else if (read == 0 || errno != EINTR)
+        break;
+    }
+  });
+  engine.dumpToObjectFile("/proc/self/fd/" + std::to_string(ends[1]));
+  // The dump closed its own descriptor of the pipe; this is the last
+  // writer's, after which the reader meets the end.
+  ::close(ends[1]);
+  reader.join();
+  ::close(ends[0]);
+  if (object.empty())
+    return std::nullopt;
+  return object;
+}
 
 /// The names of the order tables the cpu target's `object` holds.
 static SmallVector<std::string> getOrderTables(llvm::MemoryBufferRef object) {
@@ -661,22 +703,7 @@ Target::refine(ModuleOp module, const CompileOptions &options) const {
   std::string bytecode;
   llvm::raw_string_ostream os(bytecode);
   if (cache.isEnabled() && succeeded(writeBytecodeToFile(*copy, os)))
-    cache.store(
-        key,
-        [&](StringRef path) {
-          std::error_code error;
-          llvm::raw_fd_ostream file(path, error);
-          if (error)
-            return;
-          file << bytecode;
-          // A write that failed (a full disk) leaves nothing to keep.
-          file.close();
-          if (file.has_error()) {
-            file.clear_error();
-            (void)llvm::sys::fs::remove(path);
-          }
-        },
-        CompileCache::Entry::RefinedProgram);
+    cache.store(key, bytecode, CompileCache::Entry::RefinedProgram);
   return copy;
 }
 
@@ -714,9 +741,31 @@ std::string Target::getPipelineKey(const CompileOptions &options) const {
          " opt-level=" + std::to_string(options.jitOptLevel);
 }
 
+/// Refuses, at the op, a symbol of `module` named as an order table of the
+/// cpu target (Obs/Support/ExecutionOrder.h): the runner fills every such
+/// symbol of a kept program's object before it runs, and the lowering
+/// renames its own table where the name is taken. A program's own
+/// `@obs_thread_order_1024` of one i32 was overwritten with 1,024 of them on
+/// a cache hit, into the global after it, and a function of that name had
+/// its code overwritten (found by a defect hunt).
+static LogicalResult refuseOrderTableNames(ModuleOp module) {
+  bool refused = false;
+  module.walk([&](SymbolOpInterface symbol) {
+    if (symbol != module && parseExecutionOrderSymbol(symbol.getName())) {
+      symbol->emitOpError()
+          << "is named as the cpu target's order tables ('" << symbol.getName()
+          << "'), which obs-run fills before a run: give it another name";
+      refused = true;
+    }
+  });
+  return failure(refused);
+}
+
 llvm::Expected<std::unique_ptr<Executable>>
 Target::compile(ModuleOp module, const CompileOptions &options,
                 const RuntimeReports &reports) const {
+  if (failed(refuseOrderTableNames(module)))
+    return runner::makeLoweringError(*this);
   // The look-back's answers are drawn from the block seed, compiled or
   // kept: a kept program's run once drew from it and a compiled one's
   // from the seed the last run left (found by a defect hunt).
@@ -744,7 +793,8 @@ Target::compile(ModuleOp module, const CompileOptions &options,
   std::function<void(ExecutionEngine &)> keep;
   if (cache.isEnabled())
     keep = [cache, key](ExecutionEngine &engine) {
-      cache.store(key, [&](StringRef path) { engine.dumpToObjectFile(path); });
+      if (std::optional<std::string> object = readObjectCode(engine))
+        cache.store(key, *object);
     };
   return std::make_unique<HostExecutable>(std::move(*engine), std::move(keep));
 }

@@ -67,10 +67,10 @@ public:
   std::unique_ptr<llvm::MemoryBuffer> load(StringRef key,
                                            Entry entry = Entry::Object) const;
 
-  /// Keeps under `key` the `entry` that `write` writes to the path it is
-  /// given. Nothing is kept where it fails, or the cache cannot be written
-  /// (a cache is an optimisation, never an error).
-  void store(StringRef key, llvm::function_ref<void(StringRef path)> write,
+  /// Keeps `content` under `key` as the `entry`. Nothing is kept where the
+  /// cache cannot be written (a full disk, a directory it may not write):
+  /// a cache is an optimisation, never an error.
+  void store(StringRef key, StringRef content,
              Entry entry = Entry::Object) const;
 
 private:
