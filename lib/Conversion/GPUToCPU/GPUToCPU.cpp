@@ -900,6 +900,7 @@ ObsGPUToCPUPass::convertKernel(gpu::GPUFuncOp kernel, SymbolTable &hostSymbols,
   dropMemorySpaces(func);
   if (failed(gpu_to_cpu::replaceChainAccesses(func)))
     return failure();
+  gpu_to_cpu::foldUniformBranches(func, threads);
   BlockSplitter splitter(
       threads, threadOrder,
       [&] { addToStatistic(*this, numThreadLoops, "thread-loops"); },

@@ -2,7 +2,8 @@
 //
 // Internal to lib/Conversion/GPUToCPU: GPUToCPU.cpp makes each gpu.func a
 // host function run block by block; ChainAccesses.cpp gives obs.carry's
-// chain accesses to the runner.
+// chain accesses to the runner; UniformBranches.cpp takes out the branches
+// every thread of a block takes alike.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +19,16 @@ namespace mlir::obs::gpu_to_cpu {
 /// with calls of obs_chain_publish and obs_chain_observe, declared in the
 /// symbol table around `func`.
 LogicalResult replaceChainAccesses(func::FuncOp func);
+
+/// Replaces, in `func` (a kernel's block function, of `threads` threads),
+/// every scf.if that holds a barrier or a shuffle and whose condition every
+/// thread computes alike from its id and constants by the branch all of
+/// them take. Such a branch is no divergence, but the splitting at
+/// barriers refused it: an odds of 2 elements in shuffles, whose only pair
+/// no thread has, left its shuffles under a condition (t == 0 or t == 1)
+/// the range analysis could not fold, and the cpu target refused a kernel
+/// the proof and the PTX accepted (found by a defect hunt).
+void foldUniformBranches(func::FuncOp func, int64_t threads);
 
 } // namespace mlir::obs::gpu_to_cpu
 

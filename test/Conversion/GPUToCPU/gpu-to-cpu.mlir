@@ -195,6 +195,49 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// A branch that every thread takes alike is no divergence: its condition,
+// computed from the thread id for each of the block's threads, is the same
+// in all (t < 4 or t >= 4), and the branch taken runs in the scf.if's
+// place, its barrier splitting the threads' loop as any other does (hunt
+// 30: an odds of 2 elements in shuffles left them under such a branch,
+// and the cpu target refused a kernel the proof and the PTX accepted).
+// CHECK-LABEL: func.func private @uniform.block(
+// CHECK-NOT: scf.if
+// CHECK: scf.for
+// CHECK: memref.store
+// CHECK-NOT: scf.if
+// CHECK: scf.for
+// CHECK: arith.subi %c7
+// CHECK: memref.load
+// CHECK-NOT: scf.if
+// CHECK: return
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @uniform(%buf: memref<8xi32>) workgroup(%sm : memref<8xi32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 8, 1, 1>} {
+      %c4 = arith.constant 4 : index
+      %c7 = arith.constant 7 : index
+      %t = gpu.thread_id x
+      %x = memref.load %buf[%t] : memref<8xi32>
+      memref.store %x, %sm[%t] : memref<8xi32, #gpu.address_space<workgroup>>
+      %low = arith.cmpi ult, %t, %c4 : index
+      %high = arith.cmpi uge, %t, %c4 : index
+      %all = arith.ori %low, %high : i1
+      %r = scf.if %all -> (index) {
+        gpu.barrier
+        %s = arith.subi %c7, %t : index
+        scf.yield %s : index
+      } else {
+        scf.yield %t : index
+      }
+      %y = memref.load %sm[%r] : memref<8xi32, #gpu.address_space<workgroup>>
+      memref.store %y, %buf[%t] : memref<8xi32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
 // A value a thread computed before a barrier and uses after it (what a GPU
 // thread keeps in a register: an array in registers) is kept in that
 // thread's slot of a per-thread array: stored by the first thread loop,
