@@ -8,8 +8,8 @@
 // order. Only obs-plan-shared runs (a warp's array would otherwise be kept
 // in shuffles, with no buffer).
 // RUN: awk 'BEGIN { printf "["; for (i = 0; i < 32; i++) printf "%%s%%d", (i ? ", " : ""), 2 * i; print "]" }' > %t.expected
-// RUN: for run in "--target=ref" "--target=cpu" "--target=cpu --thread-order=reverse" "--target=cpu --thread-order=shuffle:4"; do \
-// RUN:   obs-run %s --kernel=evens_of $run --passes=plan-shared --input=iota > %t.out && cmp %t.out %t.expected || { echo "$run: wrong"; exit 1; }; \
+// RUN: for run in "--target=ref" "--target=cpu --passes=plan-shared" "--target=cpu --passes=plan-shared --thread-order=reverse" "--target=cpu --passes=plan-shared --thread-order=shuffle:4"; do \
+// RUN:   obs-run %s --kernel=evens_of $run --input=iota > %t.out && cmp %t.out %t.expected || { echo "$run: wrong"; exit 1; }; \
 // RUN: done
 // RUN: obs-run %s --kernel=evens_of --target=cpu --passes=plan-shared --emit=gpu | FileCheck %s --check-prefix=GPU
 

@@ -56,3 +56,13 @@ void obs_run::writeResults(obs::Job &job, StringRef outputFile) {
       fail(llvm::toString(std::move(error)));
   }
 }
+
+int obs_run::finishOutput(int code) {
+  llvm::outs().flush();
+  if (!llvm::outs().has_error())
+    return code;
+  llvm::errs() << "obs-run: cannot write the standard output: "
+               << llvm::outs().error().message() << "\n";
+  llvm::outs().clear_error();
+  return 1;
+}

@@ -27,6 +27,11 @@ void compareWithReference(mlir::obs::Job &job, mlir::obs::Job &reference,
 /// where there are several) when it is not empty.
 void writeResults(mlir::obs::Job &job, llvm::StringRef outputFile);
 
+/// `code`, or 1 where the standard output could not be written (a full
+/// disk): said in one line, where the stream's destructor would stop with
+/// an LLVM ERROR.
+int finishOutput(int code);
+
 } // namespace obs_run
 
 #endif // OBS_TOOLS_OBS_RUN_RESULTS_H

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Arguments.h"
 #include "BenchReport.h"
 #include "EntrySignature.h"
 #include "NetworkPicture.h"
@@ -616,37 +617,6 @@ void printPlan(ModuleOp module, obs::CompileOptions options, obs::Job &job) {
 
 } // namespace
 
-/// Removes `--threads=N` (or `--threads N`, with one or two dashes) from
-/// the arguments and returns N's text, empty when absent.
-std::optional<std::string> takeThreadsArgument(int &argc, char **argv) {
-  std::optional<std::string> value;
-  int kept = 1;
-  for (int i = 1; i < argc; ++i) {
-    llvm::StringRef arg(argv[i]);
-    if (arg == "--") {
-      while (i < argc)
-        argv[kept++] = argv[i++];
-      break;
-    }
-    if (!arg.consume_front("--") && !arg.consume_front("-")) {
-      argv[kept++] = argv[i];
-      continue;
-    }
-    if (arg.consume_front("threads=")) {
-      value = arg.str();
-      continue;
-    }
-    // A bare --threads at the end has no value: parseThreads says so.
-    if (arg == "threads") {
-      value = i + 1 < argc ? std::string(argv[++i]) : std::string();
-      continue;
-    }
-    argv[kept++] = argv[i];
-  }
-  argc = kept;
-  return value;
-}
-
 namespace {
 
 /// Fails unless the options that need no program agree with each other:
@@ -692,6 +662,31 @@ void checkOptions() {
   if (lengthOption.getNumOccurrences() && !kernelName.empty())
     fail("--length sizes an entry's dynamic memrefs; --kernel's arrays have "
          "their own lengths");
+  // What only another target honours (a user who asks ref for a shuffled
+  // order believes it tested one). Forward is how ref runs, and is not
+  // refused.
+  bool onCPU = targetName == "cpu" || emitStage == "plan";
+  for (auto [order, name] : {std::pair(&threadOrder, "--thread-order"),
+                             std::pair(&blockOrder, "--block-order")})
+    if (!onCPU && *order != "forward")
+      fail(llvm::Twine(name) + "=" + *order +
+           " orders the cpu target's threads and blocks; the " + targetName +
+           (targetName == "ref" ? " target runs them in order"
+                                : " target's GPU chooses its own"));
+  bool refines = targetName != "ref" || emitStage == "plan" ||
+                 emitStage == "ptx" || emitStage == "svg";
+  if (!refines && (noOptimize || passes.getNumOccurrences() ||
+                   strategy.getNumOccurrences()))
+    fail(llvm::Twine(noOptimize                   ? "--no-optimize"
+                     : passes.getNumOccurrences() ? "--passes"
+                                                  : "--strategy") +
+         " is about obs-optimize, which the cpu and cuda targets run; the ref "
+         "target runs kernels as written");
+  if (chip.getNumOccurrences() && targetName != "cuda" && emitStage != "ptx")
+    fail("--chip=" + chip +
+         " chooses the GPU that --target=cuda and --emit=ptx compile for; "
+         "the " +
+         targetName + " target runs on this machine");
   if (emitStage != "plan")
     return;
   // The plan is what the entry runs on its inputs: it needs them.
@@ -820,6 +815,15 @@ obs::Job describeEntryJob(ModuleOp module, bool needsData) {
            " elements, more than the 2147483647 a memref of dynamic size "
            "may hold");
   }
+  if (lengthOption.getNumOccurrences() &&
+      llvm::all_of(entry.getArgumentTypes(), [](Type type) {
+        return cast<MemRefType>(type).hasStaticShape();
+      }))
+    fail("--length sizes an entry's dynamic memrefs; @" + entryName +
+         " has none");
+  if (needsData && job.arrays.empty() && outputFile.getNumOccurrences())
+    fail("--output writes an entry's memrefs after the run; @" + entryName +
+         " takes none");
   job.symbol = entryName;
   keepOnlyReachable(module, entry);
   job.numInputs = inputs.size();
@@ -895,19 +899,6 @@ void takeOnlyListedOptions() {
       others.push_back(option);
   for (cl::Option *option : others)
     option->removeArgument();
-}
-
-/// `code`, or 1 where the standard output could not be written (a full
-/// disk): said in one line, where the stream's destructor would stop with
-/// an LLVM ERROR.
-static int finishOutput(int code) {
-  llvm::outs().flush();
-  if (!llvm::outs().has_error())
-    return code;
-  llvm::errs() << "obs-run: cannot write the standard output: "
-               << llvm::outs().error().message() << "\n";
-  llvm::outs().clear_error();
-  return 1;
 }
 
 int main(int argc, char **argv) {

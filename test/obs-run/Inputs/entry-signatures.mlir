@@ -19,3 +19,8 @@ func.func @returns(%x: memref<4xi32>) -> f32 {
   %c = arith.constant 1.0 : f32
   return %c : f32
 }
+
+// An entry of no memrefs runs, and has nothing to write.
+func.func @no_memrefs() {
+  return
+}
