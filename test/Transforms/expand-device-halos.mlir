@@ -6,8 +6,14 @@
 
 // Clamped, at run-time sizes: element j of block b is place 4 b + j - 1,
 // kept inside [0, n) (n the memref's length, the global argument's
-// extent).
+// extent). The launches run a private copy of the kernel: the public one
+// also stands for one block over its tile (its one-block instance, which
+// embedders call by its name), and keeps that meaning, a global argument
+// of the tile's 4 places (found by a defect hunt: its PTX read the halo at
+// place 2^31 - 2 of the memref).
 // CHECK-LABEL: obs.kernel @clamped(
+// CHECK-SAME: %{{.*}}: !obs.arr<4 x i32> {obs.absent = 0 : i32, obs.global}) -> !obs.arr<4 x i32>
+// CHECK-LABEL: obs.kernel private @clamped_0(
 // CHECK-SAME: %[[X:.*]]: !obs.arr<2147483647 x i32> {obs.absent = 0 : i32, obs.global}) -> !obs.arr<4 x i32>
 // CHECK: %[[N:.*]] = obs.extent %[[X]]
 // CHECK: %[[VIEW:.*]] = obs.generate : !obs.arr<6 x i32> {
@@ -24,6 +30,8 @@
 // CHECK: obs.index %[[X]][%[[CLAMPED]]]
 // CHECK: obs.generate : !obs.arr<4 x i32>
 // CHECK: obs.index %[[VIEW]]
+// CHECK-LABEL: func.func @run_clamped(
+// CHECK: obs.launch @clamped_0 grid(
 obs.kernel @clamped(%x: !obs.arr<6 x i32> {obs.halo = #obs.halo<1, clamp>, obs.absent = 0 : i32}) -> !obs.arr<4 x i32> attributes {threads = 4} {
   %r = obs.generate : !obs.arr<4 x i32> {
   ^bb0(%i: index):
@@ -48,6 +56,8 @@ func.func @run_clamped(%x: memref<?xi32>, %y: memref<?xi32>) {
 // place outside reads place 0 and takes the absent value (zero without an
 // obs.absent, which the global argument then takes as its own) instead.
 // CHECK-LABEL: obs.kernel @padded(
+// CHECK-SAME: %{{.*}}: !obs.arr<4 x i32> {obs.absent = 0 : i32, obs.global}) -> !obs.arr<4 x i32>
+// CHECK-LABEL: obs.kernel private @padded_0(
 // CHECK-SAME: %[[X:.*]]: !obs.arr<8 x i32> {obs.absent = 0 : i32, obs.global}) -> !obs.arr<4 x i32>
 // CHECK: obs.generate : !obs.arr<6 x i32>
 // CHECK: %[[NOT_BEFORE:.*]] = arith.cmpi sge, %[[PLACE:.*]], %[[ZERO:.*]] : index
@@ -57,6 +67,8 @@ func.func @run_clamped(%x: memref<?xi32>, %y: memref<?xi32>) {
 // CHECK: %[[READ:.*]] = obs.index %[[X]][%[[SAFE]]]
 // CHECK: %[[OUTSIDE:.*]] = arith.constant 0 : i32
 // CHECK: arith.select %[[INSIDE]], %[[READ]], %[[OUTSIDE]] : i32
+// CHECK-LABEL: func.func @run_padded(
+// CHECK: obs.launch @padded_0 grid(2)
 obs.kernel @padded(%x: !obs.arr<6 x i32> {obs.halo = #obs.halo<1, zero>}) -> !obs.arr<4 x i32> attributes {threads = 4} {
   %r = obs.generate : !obs.arr<4 x i32> {
   ^bb0(%i: index):

@@ -183,14 +183,36 @@ LogicalResult mlir::obs::expandHaloArguments(ModuleOp module) {
     if (kernel && kernels.count(kernel))
       kernels[kernel].push_back(launch);
   });
-  for (auto &[kernel, launches] : kernels)
-    for (unsigned index = 0; index < kernel.getNumArguments(); ++index) {
-      if (!getHalo(kernel, index))
+  SymbolTable table(module);
+  for (auto &[original, launches] : kernels) {
+    // The lengths are the user's kernel's, checked before any copy.
+    SmallVector<std::pair<unsigned, uint64_t>> lengths;
+    for (unsigned index = 0; index < original.getNumArguments(); ++index) {
+      if (!getHalo(original, index))
         continue;
-      FailureOr<uint64_t> length = getWholeLength(kernel, index, launches);
+      FailureOr<uint64_t> length = getWholeLength(original, index, launches);
       if (failed(length))
         return failure();
-      expandHaloArgument(kernel, index, *length);
+      lengths.push_back({index, *length});
     }
+    KernelOp kernel = original;
+    // A public kernel also stands for one block over its tile, which its
+    // one-block instance runs (and embedders call by its name): its
+    // launches get a private copy, whose halo reads the launches' memref
+    // whole. Expanded in place, `kw` in the PTX read its wrap halo at place
+    // 2^31 - 2 of a 10-element memref (found by a defect hunt).
+    if (!launches.empty() && !original.isPrivate()) {
+      kernel = cast<KernelOp>(original->clone());
+      kernel.setPrivate();
+      table.insert(kernel, std::next(Block::iterator(original)));
+      for (LaunchOp launch : launches)
+        launch.setKernelAttr(FlatSymbolRefAttr::get(kernel.getSymNameAttr()));
+      for (auto [index, length] : lengths)
+        expandHaloArgument(original, index,
+                           *getWholeLength(original, index, {}));
+    }
+    for (auto [index, length] : lengths)
+      expandHaloArgument(kernel, index, length);
+  }
   return success();
 }
