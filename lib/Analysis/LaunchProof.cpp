@@ -293,13 +293,18 @@ proveDynamicLaunchPlaces(LaunchOp launch, KernelOp kernel,
       followLaunchOperands(launch, kernel);
   if (failed(operands))
     return failure();
-  auto sameView = [](const FollowedOperand &a, const FollowedOperand &b) {
+  // Whether two operands are one view of their allocation; and whether,
+  // as arrays of one shape, they give each block the same places.
+  auto sameBytes = [](const FollowedOperand &a, const FollowedOperand &b) {
     const AllocationView &p = a.placement, &q = b.placement;
     // At a run-time place, only one memref is the same view as itself.
     if (p.offsetAtRunTime || q.offsetAtRunTime)
       return a.memref == b.memref;
     return p.baseBytes == q.baseBytes && p.offset == q.offset &&
-           p.strides == q.strides && p.elementBytes == q.elementBytes &&
+           p.strides == q.strides && p.elementBytes == q.elementBytes;
+  };
+  auto sameView = [&](const FollowedOperand &a, const FollowedOperand &b) {
+    return sameBytes(a, b) &&
            a.array.type.getShape() == b.array.type.getShape();
   };
   for (auto [i, first] : llvm::enumerate(*operands)) {
@@ -314,16 +319,27 @@ proveDynamicLaunchPlaces(LaunchOp launch, KernelOp kernel,
       if (!sameView(first, second)) {
         if (operandsApart(first, second))
           continue;
-        InFlightDiagnostic diag =
-            launch.emitOpError()
-            << "passes " << names
-            << ", two different views of one allocation, at least one "
-               "written, to a launch whose sizes are known only at run time: "
-               "where they meet depends on the sizes, and the launch proof "
-               "accepts only the same view, which gives each block the same "
-               "places, or views it proves apart (subviews of disjoint "
-               "ranges, memref.views at byte shifts that keep them apart, "
-               "or views of static places and sizes on disjoint bytes)";
+        InFlightDiagnostic diag = launch.emitOpError() << "passes " << names;
+        // One view whose arrays' chunks differ (hunt 31: the message spoke
+        // of two views where one memref was passed twice).
+        if (sameBytes(first, second))
+          diag << ", one view of an allocation, as arrays of different "
+                  "shapes ("
+               << first.array.type << " and " << second.array.type
+               << "), at least one written, to a launch whose sizes are known "
+                  "only at run time: a block's chunks of the two are "
+                  "different places, so a block may write what another "
+                  "reads; the launch proof accepts one view only as arrays "
+                  "of one shape";
+        else
+          diag << ", two different views of one allocation, at least one "
+                  "written, to a launch whose sizes are known only at run "
+                  "time: where they meet depends on the sizes, and the launch "
+                  "proof accepts only the same view, which gives each block "
+                  "the same places, or views it proves apart (subviews of "
+                  "disjoint ranges, memref.views at byte shifts that keep "
+                  "them apart, or views of static places and sizes on "
+                  "disjoint bytes)";
         diag.attachNote(root.getLoc()) << "the allocation";
         return tagError(diag, ErrorKind::RejectedChoice);
       }

@@ -75,7 +75,8 @@ func.func @written_twice(%in: memref<?xi32>, %out: memref<?xi32>, %grid: index) 
 // -----
 
 // Arrays of other lengths on one memref: block b reads [4b, 4b + 4) and
-// writes [2b, 2b + 2), which block b / 2 reads.
+// writes [2b, 2b + 2), which block b / 2 reads. One view as arrays of two
+// shapes (hunt 31: the message spoke of two different views).
 obs.kernel @first_half(%a: !obs.arr<4 x i32> {obs.absent = 0 : i32}) -> !obs.arr<2 x i32> {
   %lo, %hi = obs.halve %a : !obs.arr<4 x i32>
   obs.return %lo : !obs.arr<2 x i32>
@@ -83,7 +84,7 @@ obs.kernel @first_half(%a: !obs.arr<4 x i32> {obs.absent = 0 : i32}) -> !obs.arr
 
 // expected-note @+1 {{the allocation}}
 func.func @other_lengths(%buf: memref<?xi32>, %grid: index) {
-  // expected-error @+1 {{passes ins 0 and outs 0, two different views of one allocation}}
+  // expected-error @+1 {{passes ins 0 and outs 0, one view of an allocation, as arrays of different shapes ('!obs.arr<4 x i32>' and '!obs.arr<2 x i32>'), at least one written, to a launch whose sizes are known only at run time: a block's chunks of the two are different places, so a block may write what another reads; the launch proof accepts one view only as arrays of one shape}}
   obs.launch @first_half grid(%grid) ins(%buf : memref<?xi32>) outs(%buf : memref<?xi32>)
   return
 }

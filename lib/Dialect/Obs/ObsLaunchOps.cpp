@@ -221,8 +221,9 @@ static LogicalResult verifyLayoutMaps(LaunchOp launch,
 }
 
 /// A launch with layouts places every array by them: an operand whose
-/// places are its own (an `obs.global` argument or a global scatter's
-/// result, which every block sees whole, or a halo argument) is refused.
+/// places are its own (an `obs.global` argument, an obs.carry's chain or a
+/// global scatter's result, which every block sees whole, or a halo
+/// argument) is refused.
 /// `inputs` and `outputs` say which kernel array each operand stores.
 static LogicalResult
 verifyNoPlacesOfTheirOwn(LaunchOp launch, KernelOp kernel,
@@ -236,6 +237,9 @@ verifyNoPlacesOfTheirOwn(LaunchOp launch, KernelOp kernel,
                               << "has layouts, but ins " << index << " holds ";
     if (halo)
       diag << "an argument with a halo, whose places the halo says";
+    else if (operand.chain)
+      diag << "the chain of an obs.carry, which every block's carry reads "
+              "and writes whole";
     else
       diag << "an 'obs.global' argument, which every block sees whole";
     diag << ": launch it without layouts";

@@ -97,3 +97,34 @@ func.func @chain_unlike_argument(%v: memref<3xi32>, %chain: memref<4xi64>, %out:
   obs.launch @k grid(3) ins(%v, %chain : memref<3xi32>, memref<4xi64>) outs(%out : memref<3xi32>)
   return
 }
+
+// -----
+
+// Layouts place each block's chunk; a chain is read and written whole by
+// every block's carry, and is named as such (hunt 31: the message called
+// it an 'obs.global' argument).
+// expected-note @+1 {{the kernel}}
+obs.kernel @k(%a: !obs.arr<4 x i32>, %chain: !obs.arr<3 x i64> {obs.chain}) -> !obs.arr<4 x i32> attributes {threads = 4} {
+  %t = obs.generate : !obs.arr<1 x i32> {
+  ^bb0(%i: index):
+    %v = obs.index %a[%i] : !obs.arr<4 x i32>
+    obs.yield %v : i32
+  }
+  %c = obs.carry %t combine(add) chain(%chain) : !obs.arr<1 x i32>, !obs.arr<3 x i64>
+  %o = obs.generate : !obs.arr<4 x i32> {
+  ^bb0(%i: index):
+    %c0 = arith.constant 0 : index
+    %x = obs.index %a[%i] : !obs.arr<4 x i32>
+    %y = obs.index %c[%c0] : !obs.arr<1 x i32>
+    %z = arith.addi %x, %y : i32
+    obs.yield %z : i32
+  }
+  obs.return %o : !obs.arr<4 x i32>
+}
+
+func.func @chain_with_layouts(%in: memref<8xi32>, %chain: memref<3xi64>, %out: memref<8xi32>) {
+  // expected-error @+1 {{has layouts, but ins 1 holds the chain of an obs.carry, which every block's carry reads and writes whole: launch it without layouts}}
+  obs.launch @k grid(2) ins(%in, %chain : memref<8xi32>, memref<3xi64>) outs(%out : memref<8xi32>)
+      layouts [affine_map<(b, i) -> ((1 - b) * 4 + i)>, affine_map<(b, i) -> (b + i)>, affine_map<(b, i) -> ((1 - b) * 4 + i)>]
+  return
+}
