@@ -144,3 +144,27 @@ func.func @run_mixed(%a: memref<8xi32>, %b: memref<8xi32>, %c: memref<?xi32>, %d
   obs.launch @mixed grid(%g) ins(%c : memref<?xi32>) outs(%d : memref<?xi32>)
   return
 }
+
+// -----
+
+// In a nested module, the copy for the launches is named apart in that
+// module's symbol table: named in the outer one, it kept the name `kw` beside
+// the kernel (the review after hunt 31).
+// CHECK-LABEL: module @inner
+// CHECK: obs.kernel @kw(
+// CHECK: obs.kernel private @kw_0(
+// CHECK: obs.launch @kw_0 grid(2)
+module @inner {
+  obs.kernel @kw(%x: !obs.arr<6 x i32> {obs.halo = #obs.halo<1, wrap>}) -> !obs.arr<4 x i32> attributes {threads = 4} {
+    %r = obs.generate : !obs.arr<4 x i32> {
+    ^bb0(%i: index):
+      %v = obs.index %x[%i] : !obs.arr<6 x i32>
+      obs.yield %v : i32
+    }
+    obs.return %r : !obs.arr<4 x i32>
+  }
+  func.func @run(%x: memref<8xi32>, %y: memref<8xi32>) {
+    obs.launch @kw grid(2) ins(%x : memref<8xi32>) outs(%y : memref<8xi32>)
+    return
+  }
+}

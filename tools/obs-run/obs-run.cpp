@@ -665,14 +665,20 @@ void checkOptions() {
   // What only another target honours (a user who asks ref for a shuffled
   // order believes it tested one). Forward is how ref runs, and is not
   // refused.
-  bool onCPU = targetName == "cpu" || emitStage == "plan";
+  // The orders are the cpu target's, in what it runs and in its LLVM
+  // (the tables); the chip is the PTX's, made by cuda's runs and LLVM and
+  // by --emit=ptx. Earlier stages and other targets take neither.
+  bool runsOrLLVM = emitStage.empty() || emitStage == "llvm";
+  bool onCPU = (targetName == "cpu" && runsOrLLVM) || emitStage == "plan";
   for (auto [order, name] : {std::pair(&threadOrder, "--thread-order"),
                              std::pair(&blockOrder, "--block-order")})
     if (!onCPU && *order != "forward")
       fail(llvm::Twine(name) + "=" + *order +
-           " orders the cpu target's threads and blocks; the " + targetName +
-           (targetName == "ref" ? " target runs them in order"
-                                : " target's GPU chooses its own"));
+           " orders the cpu target's threads and blocks; " +
+           (!emitStage.empty()
+                ? "--emit=" + emitStage + " prints a stage that has no order"
+            : targetName == "ref" ? "the ref target runs them in order"
+                                  : "the cuda target's GPU chooses its own"));
   bool refines = targetName != "ref" || emitStage == "plan" ||
                  emitStage == "ptx" || emitStage == "svg";
   if (!refines && (noOptimize || passes.getNumOccurrences() ||
@@ -682,11 +688,13 @@ void checkOptions() {
                                                   : "--strategy") +
          " is about obs-optimize, which the cpu and cuda targets run; the ref "
          "target runs kernels as written");
-  if (chip.getNumOccurrences() && targetName != "cuda" && emitStage != "ptx")
+  if (chip.getNumOccurrences() && emitStage != "ptx" &&
+      (targetName != "cuda" || !runsOrLLVM))
     fail("--chip=" + chip +
-         " chooses the GPU that --target=cuda and --emit=ptx compile for; "
-         "the " +
-         targetName + " target runs on this machine");
+         " chooses the GPU that --target=cuda and --emit=ptx compile for; " +
+         (targetName != "cuda"
+              ? "the " + targetName + " target runs on this machine"
+              : "--emit=" + emitStage + " prints a stage before the PTX"));
   if (emitStage != "plan")
     return;
   // The plan is what the entry runs on its inputs: it needs them.

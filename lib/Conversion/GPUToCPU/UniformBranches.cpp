@@ -39,7 +39,9 @@ public:
 
 private:
   std::optional<int64_t> compute(Value value, unsigned depth) {
-    if (!value.getType().isIntOrIndex() || depth == 0)
+    // Wider integers are unknown, as to every evaluation of obs's (modulo
+    // 2^64, an i128 product of 2^64 and more was taken to be 0).
+    if (!isEvaluatedIntegerType(value.getType()) || depth == 0)
       return std::nullopt;
     if (auto it = known.find(value); it != known.end())
       return it->second;

@@ -301,11 +301,18 @@ StringRef mlir::obs::getUnhonouredRoundingMode(Operation *op) {
 
 std::string mlir::obs::findUndefinedView(Operation *op) {
   auto view = dyn_cast<memref::ViewOp>(op);
-  if (!view ||
-      !getElementTypeOrSelf(view.getType().getElementType()).isInteger(1))
+  if (!view)
     return "";
-  return "views bytes as i1, which no target defines for a byte other than "
-         "0 or 1: view them as i8 and compare with 0";
+  auto integer = dyn_cast<IntegerType>(
+      getElementTypeOrSelf(view.getType().getElementType()));
+  if (!integer || integer.getWidth() % 8 == 0)
+    return "";
+  if (integer.getWidth() == 1)
+    return "views bytes as i1, which no target defines for a byte other than "
+           "0 or 1: view them as i8 and compare with 0";
+  return "views bytes as i" + std::to_string(integer.getWidth()) +
+         ", whose bits past its width no target defines: view them as whole "
+         "bytes and truncate";
 }
 
 /// The ops defineArithmetic defines, by kind.

@@ -183,7 +183,6 @@ LogicalResult mlir::obs::expandHaloArguments(ModuleOp module) {
     if (kernel && kernels.count(kernel))
       kernels[kernel].push_back(launch);
   });
-  SymbolTable table(module);
   for (auto &[original, launches] : kernels) {
     // The lengths are the user's kernel's, checked before any copy.
     SmallVector<std::pair<unsigned, uint64_t>> lengths;
@@ -204,6 +203,8 @@ LogicalResult mlir::obs::expandHaloArguments(ModuleOp module) {
     if (!launches.empty() && !original.isPrivate()) {
       kernel = cast<KernelOp>(original->clone());
       kernel.setPrivate();
+      // Named apart in the kernel's own symbol table (a nested module's).
+      SymbolTable table(SymbolTable::getNearestSymbolTable(original));
       table.insert(kernel, std::next(Block::iterator(original)));
       for (LaunchOp launch : launches)
         launch.setKernelAttr(FlatSymbolRefAttr::get(kernel.getSymNameAttr()));

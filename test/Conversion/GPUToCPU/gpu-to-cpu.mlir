@@ -238,6 +238,32 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// A condition of integers wider than 64 bits is not computed (obs keeps
+// evaluated values in 64 bits): (t + 1) * (2^64 - 2^127) is never 0 as an
+// i128, but its low 64 bits are, and the branch taken in its place was
+// the wrong one (the review after hunt 30). It stays a branch, refused.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @wide(%buf: memref<2xi32>) kernel attributes {known_block_size = array<i32: 2, 1, 1>} {
+      %t = gpu.thread_id x
+      %x = arith.index_cast %t : index to i128
+      %one = arith.constant 1 : i128
+      %big = arith.constant -170141183460469231713240559642174554112 : i128
+      %zero = arith.constant 0 : i128
+      %a = arith.addi %x, %one : i128
+      %c = arith.muli %a, %big : i128
+      %never = arith.cmpi eq, %c, %zero : i128
+      // expected-error @+1 {{'scf.if' op holds a barrier or a shuffle that some threads could skip}}
+      scf.if %never {
+        gpu.barrier
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
 // A value a thread computed before a barrier and uses after it (what a GPU
 // thread keeps in a register: an array in registers) is kept in that
 // thread's slot of a per-thread array: stored by the first thread loop,

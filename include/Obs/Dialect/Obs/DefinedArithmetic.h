@@ -67,11 +67,13 @@ void defineNestedArithmetic(Operation *op);
 StringRef getUnhonouredRoundingMode(Operation *op);
 
 /// Why `op` reads memory in a way no target defines, with what to write
-/// instead; empty otherwise. A `memref.view` of bytes as `i1` (or vectors
-/// of it) is: LLVM's load of an i1 leaves a byte other than 0 or 1
-/// undefined, and its folds made such a byte 255 on cpu and in the PTX,
-/// where ref took its low bit (hunt 30: a count of flags summed to 519).
-/// Host code and kernels written by hand refuse it.
+/// instead; empty otherwise. A `memref.view` of bytes as an integer whose
+/// width is not whole bytes (`i1`, `i7`, `i12`, or vectors of them) is:
+/// LLVM's load of such an integer leaves bytes it did not store undefined,
+/// and its folds made an i1 byte of 255 stay 255 on cpu and in the PTX,
+/// where ref took its low bit (hunt 30: a count of flags summed to 519; an
+/// i7 of 255 the same, the review after it). Host code and kernels written
+/// by hand refuse it.
 std::string findUndefinedView(Operation *op);
 
 /// Rebuilds the switch `op` as scf.ifs that compare its index with each
