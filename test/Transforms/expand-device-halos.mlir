@@ -13,7 +13,7 @@
 // place 2^31 - 2 of the memref).
 // CHECK-LABEL: obs.kernel @clamped(
 // CHECK-SAME: %{{.*}}: !obs.arr<4 x i32> {obs.absent = 0 : i32, obs.global}) -> !obs.arr<4 x i32>
-// CHECK-LABEL: obs.kernel private @clamped_0(
+// CHECK-LABEL: obs.kernel private @clamped_launched(
 // CHECK-SAME: %[[X:.*]]: !obs.arr<2147483647 x i32> {obs.absent = 0 : i32, obs.global}) -> !obs.arr<4 x i32>
 // CHECK: %[[N:.*]] = obs.extent %[[X]]
 // CHECK: %[[VIEW:.*]] = obs.generate : !obs.arr<6 x i32> {
@@ -31,7 +31,7 @@
 // CHECK: obs.generate : !obs.arr<4 x i32>
 // CHECK: obs.index %[[VIEW]]
 // CHECK-LABEL: func.func @run_clamped(
-// CHECK: obs.launch @clamped_0 grid(
+// CHECK: obs.launch @clamped_launched grid(
 obs.kernel @clamped(%x: !obs.arr<6 x i32> {obs.halo = #obs.halo<1, clamp>, obs.absent = 0 : i32}) -> !obs.arr<4 x i32> attributes {threads = 4} {
   %r = obs.generate : !obs.arr<4 x i32> {
   ^bb0(%i: index):
@@ -57,7 +57,7 @@ func.func @run_clamped(%x: memref<?xi32>, %y: memref<?xi32>) {
 // obs.absent, which the global argument then takes as its own) instead.
 // CHECK-LABEL: obs.kernel @padded(
 // CHECK-SAME: %{{.*}}: !obs.arr<4 x i32> {obs.absent = 0 : i32, obs.global}) -> !obs.arr<4 x i32>
-// CHECK-LABEL: obs.kernel private @padded_0(
+// CHECK-LABEL: obs.kernel private @padded_launched(
 // CHECK-SAME: %[[X:.*]]: !obs.arr<8 x i32> {obs.absent = 0 : i32, obs.global}) -> !obs.arr<4 x i32>
 // CHECK: obs.generate : !obs.arr<6 x i32>
 // CHECK: %[[NOT_BEFORE:.*]] = arith.cmpi sge, %[[PLACE:.*]], %[[ZERO:.*]] : index
@@ -68,7 +68,7 @@ func.func @run_clamped(%x: memref<?xi32>, %y: memref<?xi32>) {
 // CHECK: %[[OUTSIDE:.*]] = arith.constant 0 : i32
 // CHECK: arith.select %[[INSIDE]], %[[READ]], %[[OUTSIDE]] : i32
 // CHECK-LABEL: func.func @run_padded(
-// CHECK: obs.launch @padded_0 grid(2)
+// CHECK: obs.launch @padded_launched grid(2)
 obs.kernel @padded(%x: !obs.arr<6 x i32> {obs.halo = #obs.halo<1, zero>}) -> !obs.arr<4 x i32> attributes {threads = 4} {
   %r = obs.generate : !obs.arr<4 x i32> {
   ^bb0(%i: index):
@@ -152,8 +152,8 @@ func.func @run_mixed(%a: memref<8xi32>, %b: memref<8xi32>, %c: memref<?xi32>, %d
 // the kernel (the review after hunt 31).
 // CHECK-LABEL: module @inner
 // CHECK: obs.kernel @kw(
-// CHECK: obs.kernel private @kw_0(
-// CHECK: obs.launch @kw_0 grid(2)
+// CHECK: obs.kernel private @kw_launched(
+// CHECK: obs.launch @kw_launched grid(2)
 module @inner {
   obs.kernel @kw(%x: !obs.arr<6 x i32> {obs.halo = #obs.halo<1, wrap>}) -> !obs.arr<4 x i32> attributes {threads = 4} {
     %r = obs.generate : !obs.arr<4 x i32> {

@@ -203,6 +203,7 @@ LogicalResult mlir::obs::expandHaloArguments(ModuleOp module) {
     if (!launches.empty() && !original.isPrivate()) {
       kernel = cast<KernelOp>(original->clone());
       kernel.setPrivate();
+      kernel.setSymName((original.getSymName() + "_launched").str());
       // Named apart in the kernel's own symbol table (a nested module's).
       SymbolTable table(SymbolTable::getNearestSymbolTable(original));
       table.insert(kernel, std::next(Block::iterator(original)));
