@@ -499,6 +499,12 @@ struct ObsCheckHostCodePass
               << "' of argument " << index << ", which obs cannot check";
           refused = true;
         }
+    for (auto [index, type] : llvm::enumerate(function.getArgumentTypes()))
+      if (std::string why = findInexactMemRef(type); !why.empty()) {
+        function.emitOpError()
+            << "takes as argument " << index << " a memref that " << why;
+        refused = true;
+      }
     if (llvm::any_of(function.getArgumentTypes(), inOtherMemory)) {
       function.emitOpError()
           << "takes a memref in a memory space: host code's memrefs are in "
@@ -533,6 +539,12 @@ struct ObsCheckHostCodePass
         op->emitOpError() << why;
         refused = true;
       }
+      for (Type type : op->getResultTypes())
+        if (std::string why = findInexactMemRef(type); !why.empty()) {
+          op->emitOpError() << "makes a memref that " << why;
+          refused = true;
+          break;
+        }
       // A stack allocation in a loop takes more stack each iteration, and
       // one past 4 MiB faults before its check could run.
       if (auto alloca = dyn_cast<memref::AllocaOp>(op)) {

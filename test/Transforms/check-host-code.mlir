@@ -156,6 +156,7 @@ func.func @bytes_as_flags(%bytes: memref<16xi8>) -> (i1, vector<8xi1>, i8) {
   // expected-error @below {{'memref.view' op views bytes as i1, which no target defines for a byte other than 0 or 1: view them as i8 and compare with 0}}
   %flags = memref.view %bytes[%c0][] : memref<16xi8> to memref<16xi1>
   // expected-error @below {{'memref.view' op views bytes as i1}}
+  // expected-error @below {{'memref.view' op makes a memref that holds elements of vector<8xi1>, which take other bytes in memory than obs counts}}
   %vectors = memref.view %bytes[%c0][] : memref<16xi8> to memref<2xvector<8xi1>>
   // expected-error @below {{'memref.view' op views bytes as i7, whose bits past its width no target defines: view them as whole bytes and truncate}}
   %sevens = memref.view %bytes[%c0][] : memref<16xi8> to memref<16xi7>
@@ -164,6 +165,24 @@ func.func @bytes_as_flags(%bytes: memref<16xi8>) -> (i1, vector<8xi1>, i8) {
   %v = memref.load %vectors[%c0] : memref<2xvector<8xi1>>
   %b = memref.load %same[%c0] : memref<16xi8>
   return %f, %v, %b : i1, vector<8xi1>, i8
+}
+
+// -----
+
+// A memref whose elements take other bytes in memory than obs counts is
+// refused, made or taken: LLVM gives an i24 4 bytes, an f80 16 and a
+// vector<3xf32> 16, where obs's checks counted 3, 10 and 12, and a view of
+// 12 bytes as 4 i24 read past them (the review of hunt 30's fixes).
+// expected-error @below {{'func.func' op takes as argument 0 a memref that holds elements of f80, which take other bytes in memory than obs counts}}
+func.func @inexact_bytes(%wide: memref<2xf80>, %bytes: memref<16xi8>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @below {{'memref.view' op makes a memref that holds elements of i24, which take other bytes in memory than obs counts}}
+  %i24 = memref.view %bytes[%c0][] : memref<16xi8> to memref<4xi24>
+  // expected-error @below {{'memref.view' op makes a memref that holds elements of vector<3xf32>}}
+  %v3 = memref.view %bytes[%c0][] : memref<16xi8> to memref<1xvector<3xf32>>
+  %v4 = memref.view %bytes[%c0][] : memref<16xi8> to memref<1xvector<4xf32>>
+  %i128 = memref.view %bytes[%c0][] : memref<16xi8> to memref<1xi128>
+  return
 }
 
 // -----

@@ -449,6 +449,9 @@ static std::string whyNotDefined(Operation *op) {
     return unportable;
   if (std::string undefined = findUndefinedView(op); !undefined.empty())
     return undefined;
+  for (Type type : op->getResultTypes())
+    if (std::string inexact = findInexactMemRef(type); !inexact.empty())
+      return "it makes a memref that " + inexact;
   StringRef dialect =
       op->isRegistered() ? op->getDialect()->getNamespace() : "";
   if (dialect == "llvm" || dialect == "index")
@@ -484,6 +487,21 @@ static LogicalResult defineHandWrittenKernels(ModuleOp module) {
     for (auto function : gpuModule.getOps<FunctionOpInterface>()) {
       if (function.isExternal())
         continue;
+      SmallVector<Type> memrefs(function.getArgumentTypes());
+      if (auto kernel = dyn_cast<gpu::GPUFuncOp>(function.getOperation())) {
+        for (BlockArgument buffer : kernel.getWorkgroupAttributions())
+          memrefs.push_back(buffer.getType());
+        for (BlockArgument buffer : kernel.getPrivateAttributions())
+          memrefs.push_back(buffer.getType());
+      }
+      for (auto [index, type] : llvm::enumerate(memrefs))
+        if (std::string why = findInexactMemRef(type); !why.empty()) {
+          tagError(function->emitOpError()
+                       << "cannot be compiled by obs: its argument or buffer "
+                       << index << " is a memref that " << why,
+                   ErrorKind::UnsafeProgram);
+          refused = true;
+        }
       SmallVector<Operation *> ops;
       function->walk([&](Operation *op) {
         if (op == function.getOperation())

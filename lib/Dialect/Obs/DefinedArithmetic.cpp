@@ -2,6 +2,7 @@
 
 #include "Obs/Dialect/Obs/DefinedArithmetic.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
+#include "Obs/Support/MemoryBytes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -297,6 +298,18 @@ StringRef mlir::obs::getUnhonouredRoundingMode(Operation *op) {
   if (!mode || mode.getValue() == arith::RoundingMode::to_nearest_even)
     return "";
   return arith::stringifyRoundingMode(mode.getValue());
+}
+
+std::string mlir::obs::findInexactMemRef(Type type) {
+  auto memref = dyn_cast<BaseMemRefType>(type);
+  if (!memref || hasExactByteSize(memref.getElementType()))
+    return "";
+  std::string element;
+  llvm::raw_string_ostream(element) << memref.getElementType();
+  return "holds elements of " + element +
+         ", which take other bytes in memory than obs counts: use integers "
+         "and floats of 8, 16, 32 or 64 bits, or vectors of a power of two "
+         "bytes";
 }
 
 std::string mlir::obs::findUndefinedView(Operation *op) {

@@ -76,6 +76,12 @@ StringRef getUnhonouredRoundingMode(Operation *op);
 /// by hand refuse it.
 std::string findUndefinedView(Operation *op);
 
+/// Why a memref of type `type` (an op's result or a function's argument)
+/// cannot be in host code or a kernel written by hand: its elements take
+/// other bytes in memory than obs counts (hasExactByteSize); empty
+/// otherwise.
+std::string findInexactMemRef(Type type);
+
 /// Rebuilds the switch `op` as scf.ifs that compare its index with each
 /// case, in order: upstream's lowering compares them in i32, so index 0
 /// met `case 4294967296` (and 2^32 met `case 0`). A switch of no cases is
