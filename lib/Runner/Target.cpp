@@ -33,7 +33,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <mutex>
-#include <thread>
+#include <pthread.h>
 #include <unistd.h>
 
 using namespace mlir;
@@ -463,33 +463,48 @@ static std::optional<std::string> readObjectCode(ExecutionEngine &engine) {
   // The dump opens the pipe by its name under /proc, which a process
   // without /proc does not have: nothing is kept then, without the dump's
   // message of a file it cannot open (found by the review).
+  // Nor where it cannot open one more file (a descriptor limit).
   std::string path = "/proc/self/fd/" + std::to_string(ends[1]);
-  if (::access(path.c_str(), W_OK)) {
+  int probe = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (probe < 0) {
     ::close(ends[0]);
     ::close(ends[1]);
     return std::nullopt;
   }
-  std::string object;
-  // Read as it is written: a pipe holds only so much.
-  std::thread reader([&] {
-    char chunk[1 << 16];
-    while (true) {
-      ssize_t read = ::read(ends[0], chunk, sizeof(chunk));
-      if (read > 0)
-        object.append(chunk, read);
-      else if (read == 0 || errno != EINTR)
-        break;
+  ::close(probe);
+  // Read as it is written, a pipe holding only so much, by a thread made
+  // here with its failure checked (std::thread throws, and obs is built
+  // without exceptions: a limit on threads aborted obs-run).
+  struct Reader {
+    int from;
+    std::string object;
+    static void *run(void *self) {
+      auto *reader = static_cast<Reader *>(self);
+      char chunk[1 << 16];
+      while (true) {
+        ssize_t read = ::read(reader->from, chunk, sizeof(chunk));
+        if (read > 0)
+          reader->object.append(chunk, read);
+        else if (read == 0 || errno != EINTR)
+          return nullptr;
+      }
     }
-  });
+  } reader{ends[0], {}};
+  pthread_t thread;
+  if (pthread_create(&thread, nullptr, &Reader::run, &reader)) {
+    ::close(ends[0]);
+    ::close(ends[1]);
+    return std::nullopt;
+  }
   engine.dumpToObjectFile(path);
   // The dump closed its own descriptor of the pipe; this is the last
   // writer's, after which the reader meets the end.
   ::close(ends[1]);
-  reader.join();
+  pthread_join(thread, nullptr);
   ::close(ends[0]);
-  if (object.empty())
+  if (reader.object.empty())
     return std::nullopt;
-  return object;
+  return std::move(reader.object);
 }
 
 /// The names of the order tables the cpu target's `object` holds.

@@ -18,6 +18,7 @@
 #include "Obs/Support/RuntimeFunctions.h"
 #include "Obs/Support/SourceLocation.h"
 #include "Obs/Support/Statistics.h"
+#include "Obs/Transforms/DeviceExpansion.h"
 #include "Obs/Transforms/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/Utils.h"
@@ -304,7 +305,7 @@ static void emitLoopStepCheck(scf::ForOp loop) {
 /// bytes, and every index below it passed the store's check; 2^40
 /// elements made malloc return null, and the first store segfaulted), and,
 /// for the heap, the memory given (all three found by adversarial runs).
-static void emitAllocationCheck(Operation *allocation) {
+void mlir::obs::emitHostAllocationCheck(Operation *allocation) {
   ImplicitLocOpBuilder b(allocation->getLoc(), allocation);
   Value memref = allocation->getResult(0);
   auto type = cast<MemRefType>(memref.getType());
@@ -401,7 +402,7 @@ static bool emitCheck(Operation *op) {
   if (isCheckedView(op)) {
     emitViewCheck(op);
   } else if (isa<memref::AllocOp, memref::AllocaOp>(op)) {
-    emitAllocationCheck(op);
+    emitHostAllocationCheck(op);
   } else if (auto loop = dyn_cast<scf::ForOp>(op);
              loop && !getConstantIntValue(loop.getStep())) {
     emitLoopStepCheck(loop);

@@ -16,6 +16,8 @@
 #include "Obs/Transforms/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Diagnostics.h"
@@ -90,6 +92,20 @@ LogicalResult ObsExpandDevicePass::initialize(MLIRContext *context) {
 
 void ObsExpandDevicePass::runOnOperation() {
   ModuleOp module = getOperation();
+  // The host allocations the expansion makes get obs-check-host-code's
+  // checks, which ran before it: those of the program are in place.
+  llvm::DenseSet<Operation *> allocatedBefore;
+  module.walk([&](memref::AllocOp alloc) { allocatedBefore.insert(alloc); });
+  llvm::scope_exit checkNew([&] {
+    module.walk([&](memref::AllocOp alloc) {
+      auto function = alloc->getParentOfType<func::FuncOp>();
+      if (!allocatedBefore.contains(alloc) && function &&
+          !alloc->getParentOfType<gpu::GPUModuleOp>() &&
+          ObsDialect::HostCheckedAttrHelper(&getContext())
+              .isAttrPresent(function))
+        emitHostAllocationCheck(alloc);
+    });
+  });
   if (failed(expandTiledLaunches(module)) ||
       failed(expandHaloArguments(module)))
     return signalPassFailure();

@@ -784,7 +784,7 @@ bool checkOptions() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  obs::keepFreedMemory();
+  obs::guardToolProcess("obs-fuzz");
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   obs::registerAllPasses();

@@ -102,7 +102,7 @@ static std::string describeObsPasses() {
 }
 
 int main(int argc, char **argv) {
-  obs::keepFreedMemory();
+  obs::guardToolProcess("obs-opt");
   obs::registerAllPasses();
   obs::test::registerTestPasses();
 

@@ -911,7 +911,7 @@ void takeOnlyListedOptions() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
-  obs::keepFreedMemory();
+  obs::guardToolProcess("obs-run");
   std::optional<std::string> threadsText = takeThreadsArgument(argc, argv);
   takeOnlyListedOptions();
   cl::ParseCommandLineOptions(

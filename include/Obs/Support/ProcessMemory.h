@@ -21,6 +21,21 @@ namespace mlir::obs {
 /// nothing where the C library is not glibc.
 void keepFreedMemory();
 
+/// What every obs tool sets up at the start of main, after llvm::InitLLVM,
+/// so that a hostile environment gives one line and an exit code rather
+/// than a crash or an answer written elsewhere (found by a defect hunt):
+/// - freed memory is kept (keepFreedMemory);
+/// - a standard stream that is closed is opened on /dev/null, standard
+///   output read-only, so that its writes still fail as they did: a file
+///   the process opens later (the CUDA driver's log) would otherwise take
+///   its descriptor, and the results went into it;
+/// - running out of memory is `<tool>: out of memory` and exit 1, where
+///   LLVM's handler printed a crash report and aborted;
+/// - a file size limit (SIGXFSZ, which LLVM's handlers take even where it
+///   is ignored) makes the write fail instead of killing the process, so
+///   the compile cache keeps nothing and an --output says it cannot write.
+void guardToolProcess(const char *tool);
+
 } // namespace mlir::obs
 
 #endif // OBS_SUPPORT_PROCESSMEMORY_H

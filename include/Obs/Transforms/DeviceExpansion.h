@@ -25,6 +25,14 @@
 
 namespace mlir::obs {
 
+/// Gives the host allocation `allocation` (a memref.alloc or memref.alloca,
+/// made after obs-check-host-code ran) the checks obs-check-host-code gives
+/// a program's own: sizes not negative and plausible, and the memory
+/// given. obs-expand-device calls it on the temporaries it makes, which
+/// were unchecked: short of memory, a device sort's buffers were not given
+/// and its first store faulted (found by a defect hunt).
+void emitHostAllocationCheck(Operation *allocation);
+
 /// What the expansions wrote, for a pass's statistics.
 struct DeviceExpansionStatistics {
   unsigned ops = 0;
