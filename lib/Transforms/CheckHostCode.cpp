@@ -305,7 +305,7 @@ static void emitLoopStepCheck(scf::ForOp loop) {
 /// bytes, and every index below it passed the store's check; 2^40
 /// elements made malloc return null, and the first store segfaulted), and,
 /// for the heap, the memory given (all three found by adversarial runs).
-void mlir::obs::emitHostAllocationCheck(Operation *allocation) {
+static void emitAllocationCheck(Operation *allocation) {
   ImplicitLocOpBuilder b(allocation->getLoc(), allocation);
   Value memref = allocation->getResult(0);
   auto type = cast<MemRefType>(memref.getType());
@@ -380,6 +380,24 @@ void mlir::obs::emitHostAllocationCheck(Operation *allocation) {
       notGiven);
 }
 
+void mlir::obs::emitTemporaryAllocationCheck(memref::AllocOp allocation) {
+  MemRefType type = allocation.getType();
+  if (llvm::is_contained(type.getShape(), 0) || getElementBytes(type) == 0)
+    return;
+  ImplicitLocOpBuilder b(allocation.getLoc(), allocation);
+  b.setInsertionPointAfter(allocation);
+  // An allocation of no bytes may be given no memory.
+  Value empty;
+  for (Value size : allocation.getDynamicSizes()) {
+    Value none = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, size,
+                                       arith::ConstantIndexOp::create(b, 0));
+    empty = empty ? arith::OrIOp::create(b, empty, none).getResult() : none;
+  }
+  emitAllocatedCheck(
+      b, allocation, empty,
+      describeFailure(allocation, "could not allocate its memory"));
+}
+
 /// Checks, before `copy`, that its source and target share no byte: it
 /// lowers to a memcpy (cuMemcpy on cuda), which leaves overlapping memory
 /// undefined (a copy from a view into the same buffer one element on gave
@@ -402,7 +420,7 @@ static bool emitCheck(Operation *op) {
   if (isCheckedView(op)) {
     emitViewCheck(op);
   } else if (isa<memref::AllocOp, memref::AllocaOp>(op)) {
-    emitHostAllocationCheck(op);
+    emitAllocationCheck(op);
   } else if (auto loop = dyn_cast<scf::ForOp>(op);
              loop && !getConstantIntValue(loop.getStep())) {
     emitLoopStepCheck(loop);

@@ -103,7 +103,7 @@ void ObsExpandDevicePass::runOnOperation() {
           !alloc->getParentOfType<gpu::GPUModuleOp>() &&
           ObsDialect::HostCheckedAttrHelper(&getContext())
               .isAttrPresent(function))
-        emitHostAllocationCheck(alloc);
+        emitTemporaryAllocationCheck(alloc);
     });
   });
   if (failed(expandTiledLaunches(module)) ||

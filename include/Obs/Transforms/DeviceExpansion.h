@@ -19,19 +19,21 @@
 #ifndef OBS_TRANSFORMS_DEVICEEXPANSION_H
 #define OBS_TRANSFORMS_DEVICEEXPANSION_H
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include <cstdint>
 
 namespace mlir::obs {
 
-/// Gives the host allocation `allocation` (a memref.alloc or memref.alloca,
-/// made after obs-check-host-code ran) the checks obs-check-host-code gives
-/// a program's own: sizes not negative and plausible, and the memory
-/// given. obs-expand-device calls it on the temporaries it makes, which
-/// were unchecked: short of memory, a device sort's buffers were not given
-/// and its first store faulted (found by a defect hunt).
-void emitHostAllocationCheck(Operation *allocation);
+/// Checks, after the host allocation `allocation` that obs-expand-device
+/// made (its sizes computed from lengths, never negative or implausible),
+/// that its memory was given, as obs-check-host-code checks a program's
+/// own: short of memory, a device sort's temporaries were not given and its
+/// first store faulted (found by a defect hunt). Only the memory's check,
+/// which the cuda target takes out again (the driver reports its own
+/// failure): a check of the sizes before it split the launches' stream.
+void emitTemporaryAllocationCheck(memref::AllocOp allocation);
 
 /// What the expansions wrote, for a pass's statistics.
 struct DeviceExpansionStatistics {
