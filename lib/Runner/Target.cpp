@@ -779,8 +779,7 @@ static LogicalResult refuseOrderTableNames(ModuleOp module) {
   module.walk(
       [&](SymbolOpInterface symbol) {
         StringRef name = symbol.getName();
-        if (symbol == module || (!name.starts_with("obs_thread_order") &&
-                                 !name.starts_with("obs_block_order")))
+        if (symbol == module || !isExecutionOrderPrefixed(name))
           return;
         symbol->emitOpError()
             << "is named as the cpu target's order tables ('" << name

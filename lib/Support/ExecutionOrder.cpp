@@ -36,18 +36,28 @@ std::array<int64_t, 2> mlir::obs::getAffineExecutionOrder(ExecutionOrder kind,
   return {0, 0};
 }
 
+/// The beginnings of the orders' names.
+static constexpr llvm::StringLiteral kThreadOrderPrefix = "obs_thread_order";
+static constexpr llvm::StringLiteral kBlockOrderPrefix = "obs_block_order";
+
 std::string mlir::obs::getExecutionOrderSymbol(bool block,
                                                std::optional<int64_t> count) {
-  return std::string(block ? "obs_block_order_" : "obs_thread_order_") +
-         (count ? std::to_string(*count) : std::string("affine"));
+  std::string name = (block ? kBlockOrderPrefix : kThreadOrderPrefix).str();
+  return name + "_" + (count ? std::to_string(*count) : "affine");
+}
+
+bool mlir::obs::isExecutionOrderPrefixed(llvm::StringRef symbol) {
+  return symbol.starts_with(kThreadOrderPrefix) ||
+         symbol.starts_with(kBlockOrderPrefix);
 }
 
 std::optional<std::pair<bool, std::optional<int64_t>>>
 mlir::obs::parseExecutionOrderSymbol(llvm::StringRef symbol) {
   bool block;
-  if (symbol.consume_front("obs_block_order_"))
+  if (symbol.consume_front(kBlockOrderPrefix) && symbol.consume_front("_"))
     block = true;
-  else if (symbol.consume_front("obs_thread_order_"))
+  else if (symbol.consume_front(kThreadOrderPrefix) &&
+           symbol.consume_front("_"))
     block = false;
   else
     return std::nullopt;

@@ -55,6 +55,11 @@ std::array<int64_t, 2> getAffineExecutionOrder(ExecutionOrder kind,
 /// form).
 std::string getExecutionOrderSymbol(bool block, std::optional<int64_t> count);
 
+/// Whether `symbol` begins as the orders' names do (`obs_thread_order` or
+/// `obs_block_order`): a name a runner may fill, or one the lowering's
+/// renaming by a suffix may make into such a name.
+bool isExecutionOrderPrefixed(llvm::StringRef symbol);
+
 /// What `symbol` is when it names an order: whether it is the block order,
 /// and its table's count (none: the affine form).
 std::optional<std::pair<bool, std::optional<int64_t>>>

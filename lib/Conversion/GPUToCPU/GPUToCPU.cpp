@@ -39,18 +39,6 @@ using namespace mlir::obs;
 
 static constexpr int64_t kWarpSize = KernelOp::kWarpSize;
 
-/// Whether `op` holds a barrier or a shuffle: something every thread (of
-/// the block, or of a warp) must reach together.
-static bool holdsBarrier(Operation *op) {
-  return op
-      ->walk([](Operation *nested) {
-        return isLoweredBarrier(nested) || isa<NVVM::ShflOp>(nested)
-                   ? WalkResult::interrupt()
-                   : WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
 namespace {
 
 /// The order in which threads (and warps, and lanes), or blocks, run. As
@@ -206,8 +194,9 @@ Value ThreadOrder::apply(OpBuilder &builder, Location loc, Value k,
   // A table of the positions, Fisher-Yates' for a shuffle.
   SmallVector<int32_t> permutation(count);
   fillExecutionOrder(kind, seed, permutation);
-  std::string name = runTime ? getExecutionOrderSymbol(block, count)
-                             : ("obs_thread_order_" + Twine(count)).str();
+  // A table baked in is named as the threads' of its count, whatever it
+  // orders: no runner fills it.
+  std::string name = getExecutionOrderSymbol(runTime && block, count);
   memref::GlobalOp table = getTable<int32_t>(loc, name, permutation);
   Value memref = memref::GetGlobalOp::create(builder, loc, table.getType(),
                                              table.getSymName());
@@ -529,7 +518,7 @@ LogicalResult BlockSplitter::split(Block &block) {
         return failure();
       continue;
     }
-    if (holdsBarrier(&op)) {
+    if (gpu_to_cpu::holdsBarrier(&op)) {
       auto loop = dyn_cast<scf::ForOp>(op);
       if (!loop || llvm::any_of(op.getOperands(), [&](Value v) {
             return threadValues.contains(v);

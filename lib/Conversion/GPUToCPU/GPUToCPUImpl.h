@@ -20,6 +20,10 @@ namespace mlir::obs::gpu_to_cpu {
 /// symbol table around `func`.
 LogicalResult replaceChainAccesses(func::FuncOp func);
 
+/// Whether `op` holds a barrier or a shuffle: something every thread (of
+/// the block, or of a warp) must reach together.
+bool holdsBarrier(Operation *op);
+
 /// Replaces, in `func` (a kernel's block function, of `threads` threads),
 /// every scf.if that holds a barrier or a shuffle and whose condition every
 /// thread computes alike from its id and constants by the branch all of

@@ -77,12 +77,10 @@ private:
 };
 } // namespace
 
-/// Whether `op` holds a barrier or a shuffle.
-static bool holdsBarrierOrShuffle(scf::IfOp op) {
+bool gpu_to_cpu::holdsBarrier(Operation *op) {
   return op
       ->walk([](Operation *nested) {
-        return isLoweredBarrier(nested) ||
-                       isa<NVVM::SyncWarpOp, NVVM::ShflOp>(nested)
+        return isLoweredBarrier(nested) || isa<NVVM::ShflOp>(nested)
                    ? WalkResult::interrupt()
                    : WalkResult::advance();
       })
@@ -105,31 +103,25 @@ static std::optional<bool> takenByEveryThread(scf::IfOp op, int64_t threads) {
 
 void gpu_to_cpu::foldUniformBranches(func::FuncOp func, int64_t threads) {
   IRRewriter rewriter(func.getContext());
-  // Again after each fold: the branch left out may have held others.
-  while (true) {
-    scf::IfOp uniform;
-    std::optional<bool> taken;
-    func.walk<WalkOrder::PreOrder>([&](scf::IfOp op) {
-      if (!holdsBarrierOrShuffle(op))
-        return WalkResult::advance();
-      if ((taken = takenByEveryThread(op, threads))) {
-        uniform = op;
-        return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
-    });
-    if (!uniform)
+  // Inner branches first, each once: a branch left out has been visited
+  // with all it held, and the one kept is moved before its scf.if, which
+  // the walk has not yet passed.
+  func.walk<WalkOrder::PostOrder>([&](scf::IfOp op) {
+    if (!holdsBarrier(op))
       return;
-    Region &region = *taken ? uniform.getThenRegion() : uniform.getElseRegion();
+    std::optional<bool> taken = takenByEveryThread(op, threads);
+    if (!taken)
+      return;
+    Region &region = *taken ? op.getThenRegion() : op.getElseRegion();
     if (region.empty()) {
-      rewriter.eraseOp(uniform);
-      continue;
+      rewriter.eraseOp(op);
+      return;
     }
     Block *block = &region.front();
     auto yield = cast<scf::YieldOp>(block->getTerminator());
     SmallVector<Value> results(yield.getOperands());
     rewriter.eraseOp(yield);
-    rewriter.inlineBlockBefore(block, uniform);
-    rewriter.replaceOp(uniform, results);
-  }
+    rewriter.inlineBlockBefore(block, op);
+    rewriter.replaceOp(op, results);
+  });
 }

@@ -195,7 +195,8 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// A branch that every thread takes alike is no divergence: its condition,
+// lib/Conversion/GPUToCPU/UniformBranches.cpp (foldUniformBranches): a
+// branch that every thread takes alike is no divergence: its condition,
 // computed from the thread id for each of the block's threads, is the same
 // in all (t < 4 or t >= 4), and the branch taken runs in the scf.if's
 // place, its barrier splitting the threads' loop as any other does (hunt
@@ -238,8 +239,8 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// A condition of integers wider than 64 bits is not computed (obs keeps
-// evaluated values in 64 bits): (t + 1) * (2^64 - 2^127) is never 0 as an
+// UniformBranches.cpp: a condition of integers wider than 64 bits is not
+// computed (obs keeps evaluated values in 64 bits): (t + 1) * (2^64 - 2^127) is never 0 as an
 // i128, but its low 64 bits are, and the branch taken in its place was
 // the wrong one (the review after hunt 30). It stays a branch, refused.
 module attributes {gpu.container_module} {
