@@ -704,6 +704,16 @@ LogicalResult BlockedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (elementsPerThread == 0)
     return tagError(emitError() << "blocked<0> gives threads no elements",
                     ErrorKind::RejectedChoice);
+  // More than any array holds: a thread's first element, its id times
+  // this, would leave 64 bits (blocked<-1> reads as 2^64 - 1), and the
+  // lowering's places with it (hunt 34).
+  if (elementsPerThread > kMaxArrayLeaves)
+    return tagError(emitError()
+                        << "blocked<" << elementsPerThread
+                        << "> gives each thread more elements than an array "
+                           "may hold (at most "
+                        << kMaxArrayLeaves << ")",
+                    ErrorKind::RejectedChoice);
   return success();
 }
 

@@ -67,6 +67,15 @@ obs.kernel @blocked_zero(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
 
 // -----
 
+// blocked<-1> is read as 2^64 - 1: its places would leave 64 bits.
+obs.kernel @blocked_beyond_arrays(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
+  // expected-error @+1 {{blocked<18446744073709551615> gives each thread more elements than an array may hold (at most 4294967295)}}
+  %0 = obs.sync blocked<-1> %a : !obs.arr<4 x i32>
+  obs.return %0 : !obs.arr<4 x i32>
+}
+
+// -----
+
 obs.kernel @scope_twice(%a: !obs.arr<4 x i32>) -> !obs.arr<4 x i32> {
   // expected-error @+1 {{the sync's scope is given twice}}
   %0 = obs.sync warp block %a : !obs.arr<4 x i32>
