@@ -81,9 +81,10 @@ private:
 class BlockSplitter {
 public:
   BlockSplitter(int64_t threads, ThreadOrder &order,
+                llvm::DenseSet<Operation *> &blockAllocations,
                 std::function<void()> countThreadLoop,
                 std::function<void()> countWarpLoop)
-      : threads(threads), order(order),
+      : threads(threads), order(order), blockAllocations(blockAllocations),
         countThreadLoop(std::move(countThreadLoop)),
         countWarpLoop(std::move(countWarpLoop)) {}
 
@@ -126,6 +127,8 @@ private:
 
   int64_t threads;
   ThreadOrder &order;
+  /// The block's allocations, made once for all of its threads.
+  llvm::DenseSet<Operation *> &blockAllocations;
   std::function<void()> countThreadLoop, countWarpLoop;
   llvm::DenseSet<Value> threadValues;
   /// The values computed by ops moved into steps (loads, and what is
@@ -254,9 +257,8 @@ Value ThreadOrder::apply(OpBuilder &builder, Location loc, Value k,
 }
 
 bool BlockSplitter::isUniform(Operation *op) {
-  // The block's stand-ins for workgroup memory are allocated once, for all.
-  if (isa<memref::AllocaOp>(op) && op->getBlock()->isEntryBlock() &&
-      isa<func::FuncOp>(op->getParentOp()))
+  // Not any alloca of the entry block: a thread's own is the thread's.
+  if (blockAllocations.contains(op))
     return true;
   if (op->getNumRegions() || isa<gpu::ThreadIdOp>(op) || !isPure(op))
     return false;
@@ -316,6 +318,7 @@ Value BlockSplitter::reload(Value value, Value producerThread,
     OpBuilder entry = OpBuilder::atBlockBegin(&func.getBody().front());
     kept = memref::AllocaOp::create(
         entry, loc, MemRefType::get({threads}, value.getType()));
+    blockAllocations.insert(kept.getDefiningOp());
     OpBuilder after(producer->getBlock(), std::next(producer->getIterator()));
     memref::StoreOp::create(after, loc, value, kept,
                             ValueRange{producerThread});
@@ -409,6 +412,7 @@ BlockSplitter::exchange(NVVM::ShflOp shuffle,
   int64_t lanes = llvm::divideCeil(threads, kWarpSize) * kWarpSize;
   Value slots = memref::AllocaOp::create(
       entry, loc, MemRefType::get({lanes}, shuffle.getVal().getType()));
+  blockAllocations.insert(slots.getDefiningOp());
   OpBuilder b(shuffle);
   SmallVector<Operation *> created;
   auto record = [&](Value value) {
@@ -724,9 +728,11 @@ static void renameGlobals(func::FuncOp func,
 
 /// A private function in the host `module` that runs one block of `kernel`:
 /// the kernel's arguments and the block id, and a copy of its body, with an
-/// allocation standing for each workgroup buffer.
-static func::FuncOp cloneAsBlockFunction(gpu::GPUFuncOp kernel, ModuleOp module,
-                                         SymbolTable &hostSymbols) {
+/// allocation standing for each workgroup buffer (in `blockAllocations`).
+static func::FuncOp
+cloneAsBlockFunction(gpu::GPUFuncOp kernel, ModuleOp module,
+                     SymbolTable &hostSymbols,
+                     llvm::DenseSet<Operation *> &blockAllocations) {
   OpBuilder builder(module.getBody(), module.getBody()->end());
   SmallVector<Type> inputs(kernel.getArgumentTypes());
   inputs.push_back(builder.getIndexType());
@@ -744,8 +750,9 @@ static func::FuncOp cloneAsBlockFunction(gpu::GPUFuncOp kernel, ModuleOp module,
   for (BlockArgument buffer : kernel.getWorkgroupAttributions()) {
     auto type = cast<MemRefType>(buffer.getType());
     auto local = MemRefType::get(type.getShape(), type.getElementType());
-    mapping.map(buffer,
-                memref::AllocaOp::create(builder, kernel.getLoc(), local));
+    auto standIn = memref::AllocaOp::create(builder, kernel.getLoc(), local);
+    blockAllocations.insert(standIn);
+    mapping.map(buffer, standIn);
   }
   for (Operation &op : kernel.getBody().front())
     builder.clone(op, mapping);
@@ -884,14 +891,16 @@ ObsGPUToCPUPass::convertKernel(gpu::GPUFuncOp kernel, SymbolTable &hostSymbols,
   if (failed(checkRunsOnCPU(kernel)))
     return failure();
   int64_t threads = (*kernel.getKnownBlockSize())[0];
-  func::FuncOp func = cloneAsBlockFunction(kernel, getOperation(), hostSymbols);
+  llvm::DenseSet<Operation *> blockAllocations;
+  func::FuncOp func = cloneAsBlockFunction(kernel, getOperation(), hostSymbols,
+                                           blockAllocations);
   replaceIdsAndSizes(func, kernel, threads);
   dropMemorySpaces(func);
   if (failed(gpu_to_cpu::replaceChainAccesses(func)))
     return failure();
   gpu_to_cpu::foldUniformBranches(func, threads);
   BlockSplitter splitter(
-      threads, threadOrder,
+      threads, threadOrder, blockAllocations,
       [&] { addToStatistic(*this, numThreadLoops, "thread-loops"); },
       [&] { addToStatistic(*this, numWarpLoops, "warp-loops"); });
   if (failed(splitter.split(func.getBody().front())))
