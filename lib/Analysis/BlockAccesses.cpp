@@ -17,6 +17,31 @@ using namespace mlir::obs::block_run;
 
 static constexpr uint32_t kWarpLanes = KernelOp::kWarpSize;
 
+LogicalResult ThreadRunner::checkUntrackedPlace(
+    Operation *op, const MemoryInstruction &memoryAccess, const Slot *indices,
+    uint32_t lane, bool write) {
+  // Where a branch on data sent the thread both ways, it may not be there.
+  if (dataBranches[lane] != 0)
+    return success();
+  ArrayRef<int64_t> shape = memoryAccess.shape;
+  for (unsigned i = 0; i < shape.size(); ++i) {
+    if (!isKnown(indices[i], lane))
+      continue;
+    int64_t value = valueOf(indices[i], lane);
+    if (value >= 0 && (ShapedType::isDynamic(shape[i]) || value < shape[i]))
+      continue;
+    InFlightDiagnostic diag = op->emitOpError();
+    diag << (write ? "writes" : "reads") << " outside its memref in thread "
+         << lane << " (warp " << lane / kWarpLanes << "), at index " << value;
+    if (shape.size() > 1)
+      diag << " of dimension " << i;
+    if (!ShapedType::isDynamic(shape[i]))
+      diag << " of " << shape[i];
+    return tagError(diag, ErrorKind::UnsafeProgram);
+  }
+  return success();
+}
+
 LogicalResult ThreadRunner::recordAccess(Operation *op,
                                          const MemoryInstruction &memoryAccess,
                                          const Slot *indices, uint32_t lane,
@@ -27,7 +52,9 @@ LogicalResult ThreadRunner::recordAccess(Operation *op,
     UntrackedMemory kind = memoryAccess.untracked;
     if (kind == UntrackedMemory::Private ||
         (kind == UntrackedMemory::Constant && !write))
-      return success();
+      return wholeBuffer
+                 ? success()
+                 : checkUntrackedPlace(op, memoryAccess, indices, lane, write);
     return op->emitOpError()
            << (write ? "writes" : "reads")
            << " memory that is neither the kernel's arguments, its shared "

@@ -157,6 +157,16 @@ private:
                              const MemoryInstruction &memoryAccess,
                              const Slot *indices, uint32_t lane, bool write,
                              bool wholeBuffer = false);
+  /// Fails, with the error at `op`, where thread `lane` reaches it at
+  /// indices (slots) outside the extents of memory no other thread sees
+  /// (its own scratch, a constant table), and no branch on data brought it
+  /// there: such memory has no hazards, but a place outside it is another
+  /// buffer's, or none (a store past a thread's memref.alloca, at its
+  /// thread id, was accepted: hunt 34).
+  LogicalResult checkUntrackedPlace(Operation *op,
+                                    const MemoryInstruction &memoryAccess,
+                                    const Slot *indices, uint32_t lane,
+                                    bool write);
 
   size_t at(Slot slot, uint32_t lane) const {
     return size_t(slot & ~kPointer) * threads + lane;

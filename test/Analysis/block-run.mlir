@@ -692,6 +692,39 @@ gpu.module @m {
 
 // -----
 
+// A thread's own scratch and a constant table have no hazards, but a place
+// outside them is the program's error too (hunt 34: a store past a
+// memref.alloca at the thread id was accepted).
+gpu.module @m {
+  gpu.func @past_scratch(%out: memref<64xi32>) kernel attributes {known_block_size = array<i32: 2, 1, 1>} {
+    %t = gpu.thread_id x
+    %v = arith.constant 0 : i32
+    %a = memref.alloca() : memref<1xi32>
+    // expected-error @+1 {{writes outside its memref in thread 1 (warp 0), at index 1 of 1}}
+    memref.store %v, %a[%t] : memref<1xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  memref.global "private" constant @table : memref<2x3xi32> = dense<[[1, 2, 3], [4, 5, 6]]>
+  gpu.func @past_table(%out: memref<64xi32>) kernel attributes {known_block_size = array<i32: 2, 1, 1>} {
+    %t = gpu.thread_id x
+    %c2 = arith.constant 2 : index
+    %row = arith.addi %t, %c2 : index
+    %c0 = arith.constant 0 : index
+    %table = memref.get_global @table : memref<2x3xi32>
+    // expected-error @+1 {{reads outside its memref in thread 0 (warp 0), at index 2 of dimension 0 of 2}}
+    %x = memref.load %table[%row, %c0] : memref<2x3xi32>
+    memref.store %x, %out[%t] : memref<64xi32>
+    gpu.return
+  }
+}
+
+// -----
+
 // Under a branch on data, a place outside its view is where it lands: in a
 // neighbouring view's bytes here, where it races (review of hunt 28's fix,
 // which had put it anywhere in its own view).
