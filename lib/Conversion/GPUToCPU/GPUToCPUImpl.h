@@ -3,7 +3,7 @@
 // Internal to lib/Conversion/GPUToCPU: GPUToCPU.cpp makes each gpu.func a
 // host function run block by block; ChainAccesses.cpp gives obs.carry's
 // chain accesses to the runner; UniformBranches.cpp takes out the branches
-// every thread of a block takes alike.
+// every thread of a block takes alike; CPUChecks.cpp says what it can run.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +11,7 @@
 #define OBS_LIB_CONVERSION_GPUTOCPU_GPUTOCPUIMPL_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
 namespace mlir::obs::gpu_to_cpu {
 
@@ -33,6 +34,15 @@ bool holdsBarrier(Operation *op);
 /// the range analysis could not fold, and the cpu target refused a kernel
 /// the proof and the PTX accepted (found by a defect hunt).
 void foldUniformBranches(func::FuncOp func, int64_t threads);
+
+/// Checks that `kernel` is one the CPU lowering can run (CPUChecks.cpp).
+LogicalResult checkRunsOnCPU(gpu::GPUFuncOp kernel);
+/// Checks that `launch` of `kernel` is one the CPU lowering can run.
+LogicalResult checkLaunchRunsOnCPU(gpu::LaunchFuncOp launch,
+                                   gpu::GPUFuncOp kernel);
+/// Checks that every value a thread loop of `func` uses is defined in it or
+/// outside all thread loops: nothing a thread computed survives a barrier.
+LogicalResult checkNoValueCrossesABarrier(func::FuncOp func);
 
 } // namespace mlir::obs::gpu_to_cpu
 

@@ -195,6 +195,33 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// A loop every thread runs alike may hold barriers, but the values it
+// carries across them are kept only in memory: one that carries each
+// thread's own is refused for that, not as a loop threads could skip
+// (hunt 34).
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @carries_thread_values(%out: memref<4xi32>) kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %one = arith.constant 1 : i32
+      %t = gpu.thread_id x
+      %ti = arith.index_cast %t : index to i32
+      // expected-error @+1 {{'scf.for' op carries values that differ between threads across the barriers or shuffles it holds, which the CPU lowering keeps only in memory: carry them in a buffer}}
+      %r = scf.for %k = %c0 to %c2 step %c1 iter_args(%acc = %ti) -> (i32) {
+        gpu.barrier
+        %s = arith.addi %acc, %one : i32
+        scf.yield %s : i32
+      }
+      memref.store %r, %out[%t] : memref<4xi32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
 // lib/Conversion/GPUToCPU/UniformBranches.cpp (foldUniformBranches): a
 // branch that every thread takes alike is no divergence: its condition,
 // computed from the thread id for each of the block's threads, is the same
