@@ -61,7 +61,7 @@ LogicalResult ThreadRunner::recordAccess(Operation *op,
               "buffers, a thread's own scratch nor a constant table, so the "
               "analysis cannot prove the kernel safe";
   }
-  if (run.accesses.size() == BlockRun::kMaxAccesses)
+  if (run.accesses.size() + log.size() == BlockRun::kMaxAccesses)
     return tagError(op->emitError()
                         << "cannot prove the kernel safe: one block makes "
                            "more than the limit of "
@@ -159,6 +159,6 @@ LogicalResult ThreadRunner::recordAccess(Operation *op,
     access.byteEnd = memory.bytes;
     access.element = -1;
   }
-  run.accesses.push_back(access);
+  log.push_back(access);
   return success();
 }

@@ -167,10 +167,10 @@ private:
   llvm::DenseMap<std::pair<unsigned, unsigned>, uint32_t> candidateOfKey;
   /// The accesses of the memory being searched, and the place after the
   /// last each covers.
-  std::vector<PlaceAccess> records;
+  LargeVector<PlaceAccess> records;
   static_assert(BlockRun::kMaxAccesses <= UINT32_MAX,
                 "a thread's order of accesses fits a record's 32 bits");
-  std::vector<uint32_t> placeEnds;
+  LargeVector<uint32_t> placeEnds;
   /// An access that covers more places than this is wide (its index was
   /// not known: it spans its buffer). Putting it at every place it covers
   /// made the search its buffer's size times the wide accesses; their
@@ -585,20 +585,20 @@ bool SharedHazardSearch::searchMemory(ArrayRef<unsigned> indices,
     ++epochStart[record.epoch + 1];
   for (unsigned epoch = 0; epoch < epochCount; ++epoch)
     epochStart[epoch + 1] += epochStart[epoch];
-  std::vector<uint32_t> byEpoch(records.size());
+  LargeVector<uint32_t> byEpoch(records.size());
   std::vector<uint32_t> epochBegin(epochStart.begin(), epochStart.end());
   for (auto [position, record] : llvm::enumerate(records))
     byEpoch[epochStart[record.epoch]++] = position;
   wideCandidates.clear();
   for (unsigned epoch : writtenIn.set_bits())
-    judgeWide(ArrayRef(byEpoch).slice(
+    judgeWide(ArrayRef<uint32_t>(byEpoch).slice(
         epochBegin[epoch], epochBegin[epoch + 1] - epochBegin[epoch]));
   stableSort(wideCandidates,
              [](const auto &a, const auto &b) { return a.first < b.first; });
   // Each place's accesses are copied next to each other: the search
   // then reads them in order, where reading them through their positions
   // missed the cache at every one (the accesses are in thread order).
-  std::vector<PlaceAccess> covering(start.back());
+  LargeVector<PlaceAccess> covering(start.back());
   std::vector<uint32_t> filled(start.begin(), start.end() - 1);
   for (uint32_t position : byEpoch) {
     if (!isPlaced(position))

@@ -30,6 +30,7 @@
 #define OBS_ANALYSIS_BLOCKRUN_H
 
 #include "Obs/Dialect/Obs/ObsOps.h"
+#include "Obs/Support/HugePages.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Operation.h"
@@ -196,7 +197,7 @@ private:
   friend class ThreadRunner;
   unsigned threads = 0;
   SmallVector<Memory> memories;
-  std::vector<Access> accesses;
+  LargeVector<Access> accesses;
   SmallVector<Barrier> barriers;
   bool dataDependent = false;
   SmallVector<RegisterReadViolation> registerViolations;
