@@ -29,6 +29,14 @@ public:
   /// Runs the code with `index` (a slot) holding `value`.
   void run(uint32_t index, int64_t value);
 
+  /// Whether some run with `index` (a slot) known could end with every slot
+  /// of `scalars` holding a leaf. A leaf reaches a slot only through a
+  /// select or an if whose condition is known, so where every way to one
+  /// of them goes through a condition on data (a sort's compare and
+  /// exchange: `select(x < y, x, y)` of two leaves), no run can: then
+  /// every element changes, and running each is not needed.
+  bool mayAllBeLeaves(uint32_t index, ArrayRef<uint32_t> scalars) const;
+
   /// The slot of `value`: of the block, or from outside it (a constant is
   /// known in every run).
   uint32_t slotOf(Value value) {
@@ -77,6 +85,11 @@ private:
   std::pair<uint32_t, uint32_t> compileRegion(Region &region);
   void compile(Operation &op, uint32_t index);
   void runRange(uint32_t begin, uint32_t end);
+  /// mayAllBeLeaves' pass over the instructions [begin, end): which slots
+  /// are never known (data) and which may hold a leaf, in program order.
+  void findMayBeLeaves(uint32_t begin, uint32_t end,
+                       std::vector<uint8_t> &neverKnown,
+                       std::vector<uint8_t> &mayBeLeaf) const;
   void setInt(uint32_t slot, int64_t value) {
     ints[slot] = value;
     known[slot] = epoch;
@@ -200,6 +213,76 @@ void ProbeProgram::run(uint32_t index, int64_t value) {
     setInt(slot, constant);
   setInt(index, value);
   runRange(body.first, body.second);
+}
+
+bool ProbeProgram::mayAllBeLeaves(uint32_t index,
+                                  ArrayRef<uint32_t> scalars) const {
+  // A slot no instruction sets is never known (an opaque argument), but
+  // for the constants and the index, which every run sets.
+  std::vector<uint8_t> neverKnown(slots.size(), 1), mayBeLeaf(slots.size(), 0);
+  for (auto [slot, constant] : constants)
+    neverKnown[slot] = 0;
+  neverKnown[index] = 0;
+  for (auto [slot, leaf] : llvm::enumerate(leafSlot))
+    if (leaf == slot)
+      mayBeLeaf[slot] = 1;
+  findMayBeLeaves(body.first, body.second, neverKnown, mayBeLeaf);
+  return llvm::all_of(scalars,
+                      [&](uint32_t scalar) { return mayBeLeaf[scalar]; });
+}
+
+void ProbeProgram::findMayBeLeaves(uint32_t begin, uint32_t end,
+                                   std::vector<uint8_t> &neverKnown,
+                                   std::vector<uint8_t> &mayBeLeaf) const {
+  // What copy() gives `result` from whichever of `chosen` a known
+  // condition picks (a missing choice gives nothing).
+  auto choose = [&](uint32_t result, bool conditionNeverKnown,
+                    ArrayRef<std::optional<uint32_t>> chosen) {
+    bool allNeverKnown = true, anyLeaf = false;
+    for (std::optional<uint32_t> choice : chosen) {
+      allNeverKnown &= !choice || neverKnown[*choice];
+      anyLeaf |= choice && mayBeLeaf[*choice];
+    }
+    neverKnown[result] = conditionNeverKnown || allNeverKnown;
+    mayBeLeaf[result] = !conditionNeverKnown && anyLeaf;
+  };
+  for (uint32_t i = begin; i < end; ++i) {
+    const Instruction &instruction = instructions[i];
+    const uint32_t *operandSlots = &operands[instruction.firstOperand];
+    switch (instruction.kind) {
+    case Kind::Nothing:
+      // Constants are known in every run; any other result never is.
+      break;
+    case Kind::If: {
+      findMayBeLeaves(instruction.thenBegin, instruction.thenEnd, neverKnown,
+                      mayBeLeaf);
+      findMayBeLeaves(instruction.elseBegin, instruction.elseEnd, neverKnown,
+                      mayBeLeaf);
+      auto yielded = [](const SmallVector<uint32_t> &yields,
+                        unsigned r) -> std::optional<uint32_t> {
+        if (r < yields.size())
+          return yields[r];
+        return std::nullopt;
+      };
+      for (unsigned r = 0; r < instruction.numResults; ++r)
+        choose(instruction.firstResult + r, neverKnown[operandSlots[0]],
+               {yielded(instruction.thenYields, r),
+                yielded(instruction.elseYields, r)});
+      break;
+    }
+    case Kind::Select:
+      choose(instruction.firstResult, neverKnown[operandSlots[0]],
+             {operandSlots[1], operandSlots[2]});
+      break;
+    case Kind::Direct:
+    case Kind::Fold:
+      neverKnown[instruction.firstResult] =
+          llvm::any_of(ArrayRef(operandSlots, instruction.numOperands),
+                       [&](uint32_t operand) { return neverKnown[operand]; });
+      mayBeLeaf[instruction.firstResult] = 0;
+      break;
+    }
+  }
 }
 
 void ProbeProgram::runRange(uint32_t begin, uint32_t end) {
@@ -347,6 +430,12 @@ llvm::BitVector mlir::obs::findChangedElements(SyncOp sync, Value overwritten,
         {innerIndices, llvm::map_to_vector(scalars, [&](Value scalar) {
            return probe.slotOf(scalar);
          })});
+  // Where some leaf scalar can never be a leaf, every element changes.
+  SmallVector<uint32_t> scalarSlots;
+  for (const auto &[innerIndices, scalars] : leafSlots)
+    scalarSlots.append(scalars.begin(), scalars.end());
+  if (!probe.mayAllBeLeaves(indexSlot, scalarSlots))
+    return changed;
   struct PlaceholderSlots {
     const Placeholder *placeholder;
     SmallVector<uint32_t> path;
