@@ -34,24 +34,9 @@ using namespace mlir::obs::block_run;
 /// The lanes of a warp, as shfl.sync sees them (its masks have a bit each).
 static constexpr uint32_t kWarpLanes = KernelOp::kWarpSize;
 
-/// The accesses of the run in progress on this thread, in the order they
-/// were made, before they are ordered by thread into the run's own vector.
-/// Kept from run to run: a refinement simulates again and again, and a
-/// fresh log of a 4,096-element sort (a million accesses, 72 MB) cost its
-/// pages' faults, its growth and a zeroed copy for the sort each time,
-/// about a third of the run.
-static LargeVector<Access> &getAccessLog() {
-  static thread_local LargeVector<Access> log;
-  return log;
-}
-
-/// The most accesses a thread's log keeps room for between runs (about
-/// 150 MB): past that, a run's log is given back to the allocator.
-static constexpr size_t kKeptLogCapacity = size_t(1) << 21;
-
 ThreadRunner::ThreadRunner(BlockRun &run, const ThreadProgram &program)
-    : passed(run.threads), dataBranches(run.threads, 0), log(getAccessLog()),
-      run(run), program(program), threads(run.threads),
+    : passed(run.threads), dataBranches(run.threads, 0), run(run),
+      program(program), threads(run.threads),
       values(size_t(program.getNumValueSlots()) * threads),
       known(size_t(program.getNumValueSlots()) * threads, 0),
       pointers(size_t(program.getNumPointerSlots()) * threads),
@@ -71,34 +56,39 @@ LogicalResult ThreadRunner::runBody() {
   std::vector<uint32_t> all(threads);
   std::iota(all.begin(), all.end(), 0);
   auto [begin, end] = program.getBody();
-  log.clear();
   // Every thread runs each load and store about once (rounds are
-  // unrolled): room for that many accesses up front, where the log has
-  // not grown so far yet.
+  // unrolled): room for that many accesses up front.
   log.reserve(
       std::min<uint64_t>(uint64_t(program.memoryInstructions.size()) * threads,
                          BlockRun::kMaxAccesses));
-  llvm::scope_exit releaseLog([&] {
-    if (log.capacity() > kKeptLogCapacity)
-      LargeVector<Access>().swap(log);
-  });
   if (failed(runRange(begin, end, all)))
     return failure();
   // The accesses were recorded instruction by instruction; the analyses
   // read them thread by thread, each thread's in its own order: a stable
-  // counting sort by thread, as a gather, so that the run's vector is
-  // written once, in order.
+  // counting sort by thread, its permutation applied in place, so that
+  // the log becomes the run's vector. Memory a process has not touched
+  // yet is dear (each page is faulted in and zeroed), and a vector of
+  // each order took twice the memory: the accesses of a 4,096-key sort
+  // are 64 MB.
   std::vector<uint32_t> start(threads + 1, 0);
   for (const Access &access : log)
     ++start[access.thread + 1];
   for (uint32_t lane = 0; lane < threads; ++lane)
     start[lane + 1] += start[lane];
-  LargeVector<uint32_t> byThread(log.size());
+  LargeVector<uint32_t> destination(log.size());
   for (auto [index, access] : llvm::enumerate(log))
-    byThread[start[access.thread]++] = index;
-  run.accesses.reserve(run.accesses.size() + log.size());
-  for (uint32_t index : byThread)
-    run.accesses.push_back(log[index]);
+    destination[index] = start[access.thread]++;
+  // Each swap puts one access where it belongs.
+  for (size_t index = 0; index < log.size(); ++index)
+    while (destination[index] != index) {
+      uint32_t to = destination[index];
+      std::swap(log[index], log[to]);
+      std::swap(destination[index], destination[to]);
+    }
+  if (run.accesses.empty())
+    run.accesses = std::move(log);
+  else
+    run.accesses.insert(run.accesses.end(), log.begin(), log.end());
   return success();
 }
 

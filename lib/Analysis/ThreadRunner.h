@@ -125,8 +125,8 @@ private:
   /// happen).
   std::vector<uint32_t> dataBranches;
   /// The accesses recorded so far, in the order they were made (runBody
-  /// orders them by thread into the run's).
-  LargeVector<Access> &log;
+  /// orders them by thread and hands them to the run).
+  LargeVector<Access> log;
   /// How many branches on a condition that is not a constant the run is
   /// inside (a branch on data among them, which some lanes may skip): a
   /// shuffle there is refused even where every lane of its warp takes the
