@@ -186,7 +186,7 @@ private:
     return pointerKnown[at(slot, lane)];
   }
   void forget(Slot slot, Lanes lanes) {
-    std::vector<uint8_t> &flags = slot & kPointer ? pointerKnown : known;
+    LargeVector<uint8_t> &flags = slot & kPointer ? pointerKnown : known;
     for (uint32_t lane : lanes)
       flags[at(slot, lane)] = 0;
   }
@@ -208,10 +208,12 @@ private:
   BlockRun &run;
   const ThreadProgram &program;
   uint32_t threads;
-  std::vector<int64_t> values;
-  std::vector<uint8_t> known;
-  std::vector<Pointer> pointers;
-  std::vector<uint8_t> pointerKnown;
+  /// Each slot's value in each thread, slot by slot: tens of megabytes
+  /// for a big block, fresh in every run (huge pages, as the accesses).
+  LargeVector<int64_t> values;
+  LargeVector<uint8_t> known;
+  LargeVector<Pointer> pointers;
+  LargeVector<uint8_t> pointerKnown;
   /// Each thread's count of accesses so far.
   std::vector<uint64_t> order;
   llvm::DenseMap<std::pair<Type, int64_t>, Attribute> integerAttrs;
