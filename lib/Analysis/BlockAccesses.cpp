@@ -61,7 +61,7 @@ LogicalResult ThreadRunner::recordAccess(Operation *op,
               "buffers, a thread's own scratch nor a constant table, so the "
               "analysis cannot prove the kernel safe";
   }
-  if (run.accesses.size() + log.size() == BlockRun::kMaxAccesses)
+  if (log.size() == BlockRun::kMaxAccesses)
     return tagError(op->emitError()
                         << "cannot prove the kernel safe: one block makes "
                            "more than the limit of "

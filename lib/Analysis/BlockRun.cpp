@@ -85,10 +85,8 @@ LogicalResult ThreadRunner::runBody() {
       std::swap(log[index], log[to]);
       std::swap(destination[index], destination[to]);
     }
-  if (run.accesses.empty())
-    run.accesses = std::move(log);
-  else
-    run.accesses.insert(run.accesses.end(), log.begin(), log.end());
+  assert(run.accesses.empty() && "a run's body runs once");
+  run.accesses = std::move(log);
   return success();
 }
 

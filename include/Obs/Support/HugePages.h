@@ -21,8 +21,9 @@
 namespace mlir::obs {
 
 /// `bytes` of memory aligned to `alignment`; where they are at least a huge
-/// page, aligned to one and advised to the kernel as huge pages. Reports
-/// running out of memory as operator new does.
+/// page, aligned to one and advised to the kernel as huge pages. Running
+/// out of memory goes to LLVM's bad-alloc handler (the tools' says so in
+/// one line and exits).
 void *allocateLarge(size_t bytes, size_t alignment);
 /// Frees what allocateLarge(`bytes`, `alignment`) returned.
 void deallocateLarge(void *pointer, size_t bytes, size_t alignment);

@@ -1,7 +1,8 @@
 // RUN: obs-opt %s --split-input-file --obs-gpu-to-cpu --verify-diagnostics
 
-// Tests of lib/Conversion/GPUToCPU: gpu IR that the CPU lowering cannot run
-// is one located error. Each of these was once converted: the first three
+// Tests of lib/Conversion/GPUToCPU (the checks of CPUChecks.cpp:
+// checkRunsOnCPU and checkLaunchRunsOnCPU): gpu IR that the CPU lowering
+// cannot run is one located error. Each of these was once converted: the first three
 // left uses of the erased gpu.module's values behind (found by valgrind on
 // the libFuzzer corpus: writes into freed operations), and the rest ran as
 // some other kernel or launch.
