@@ -1,6 +1,7 @@
 //===- ProcessMemory.cpp - memory kept by the tools between proofs --------===//
 
 #include "Obs/Support/ProcessMemory.h"
+#include "Obs/Support/HugePages.h"
 #include "llvm/Support/ErrorHandling.h"
 #include <atomic>
 #include <cerrno>
@@ -55,6 +56,7 @@ void mlir::obs::guardToolProcess(const char *tool) {
 }
 
 void mlir::obs::keepFreedMemory() {
+  keepLargeBlocks();
 #if defined(__GLIBC__)
   // Blocks below 1 GiB come from the heap (a thread's arena maps what does
   // not fit its heap all the same). Some glibc versions refuse a threshold

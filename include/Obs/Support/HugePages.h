@@ -8,7 +8,9 @@
 // large are worth 2 MiB pages: 512 times fewer faults. Linux gives them to
 // memory that asks (transparent huge pages in `madvise` mode, Debian's
 // default); glibc's malloc asks only under a tunable read at process start,
-// so these arrays ask themselves.
+// so these arrays ask themselves. And since a new page is dear even when it
+// is huge (the kernel zeroes it, and the host backs it), the tools keep the
+// ranges these arrays free for the next ones (keepLargeBlocks).
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +27,11 @@ namespace mlir::obs {
 /// out of memory goes to LLVM's bad-alloc handler (the tools' says so in
 /// one line and exits).
 void *allocateLarge(size_t bytes, size_t alignment);
+/// Keeps the memory of the large arrays the process frees, up to 1 GiB,
+/// for its next ones (in huge pages, already touched) rather than giving it
+/// back to the system. For tools (keepFreedMemory calls it); a library
+/// embedding obs gives the memory back.
+void keepLargeBlocks();
 /// Frees what allocateLarge(`bytes`, `alignment`) returned.
 void deallocateLarge(void *pointer, size_t bytes, size_t alignment);
 
