@@ -163,11 +163,13 @@ struct TestMaterializePass
 namespace mlir::obs::test {
 void registerTestBlockRunPass();
 void registerTestIntegerEvaluationPass();
+void registerTestLargeArraysPass();
 void registerTestSymbolicHazardsPass();
 void registerTestPasses() {
   PassRegistration<TestMaterializePass>();
   registerTestBlockRunPass();
   registerTestIntegerEvaluationPass();
+  registerTestLargeArraysPass();
   registerTestSymbolicHazardsPass();
 }
 } // namespace mlir::obs::test
