@@ -89,16 +89,23 @@ findFailingInPlace(const KernelSimulation &simulation,
     if (auto it = watchedSync.find(syncOfBarrier(simulation, phase));
         it != watchedSync.end())
       watchedPhase[phase] = &it->second;
-  // Each watched phase's writes of its own buffers, by place (component and
-  // element), and reads of the buffers it would overwrite; an access of a
-  // place not known (or not one element) leaves the stage to its trial.
+  // Each watched phase's writes of its own buffers and reads of the
+  // buffers it would overwrite, by place (component and element); an
+  // access of a place not known (or not one element) leaves the stage to
+  // its trial.
   struct ThreadAccess {
     unsigned thread;
     uint64_t order;
   };
+  struct PlaceAccess {
+    unsigned component;
+    int64_t element;
+    ThreadAccess by;
+  };
   struct PhaseAccesses {
-    llvm::DenseMap<std::pair<unsigned, int64_t>, ThreadAccess> writerOf;
-    std::vector<std::pair<std::pair<unsigned, int64_t>, ThreadAccess>> reads;
+    std::vector<PlaceAccess> writes, reads;
+    unsigned components = 0;
+    int64_t elements = 0;
     bool unknown = false;
   };
   std::vector<PhaseAccesses> byPhase(barriers.size());
@@ -118,30 +125,55 @@ findFailingInPlace(const KernelSimulation &simulation,
       phase.unknown = true;
       continue;
     }
-    std::pair<unsigned, int64_t> place{watchedMemory.component, access.element};
-    ThreadAccess by{access.thread, access.order};
-    if (watchedMemory.own && access.write) {
-      auto [writer, inserted] = phase.writerOf.try_emplace(place, by);
-      phase.unknown |= !inserted && writer->second.thread != access.thread;
-    } else if (!watchedMemory.own && !access.write) {
-      phase.reads.push_back({place, by});
-    }
+    PlaceAccess place{
+        watchedMemory.component, access.element, {access.thread, access.order}};
+    if (watchedMemory.own && access.write)
+      phase.writes.push_back(place);
+    else if (!watchedMemory.own && !access.write)
+      phase.reads.push_back(place);
+    else
+      continue;
+    phase.components = std::max(phase.components, place.component + 1);
+    phase.elements = std::max(phase.elements, place.element + 1);
   }
+  // Each phase's writer of each place, in an array indexed by place (a
+  // hash map of them was a tenth of a 4,096-key sort's in-place pass),
+  // cleared of a phase's writes before the next phase's.
+  constexpr unsigned kNoThread = ~0u;
+  std::vector<ThreadAccess> writerOf;
   for (size_t phase = 0; phase < byPhase.size(); ++phase) {
-    const PhaseAccesses &accesses = byPhase[phase];
+    PhaseAccesses &accesses = byPhase[phase];
     if (!watchedPhase[phase])
       continue;
     const InPlaceProspect &prospect = *watchedPhase[phase]->prospect;
     if (accesses.unknown || failing.contains(prospect.syncIndex))
       continue;
-    bool raced = llvm::any_of(accesses.reads, [&](const auto &read) {
-      auto writer = accesses.writerOf.find(read.first);
-      if (writer == accesses.writerOf.end())
-        return false;
-      const ThreadAccess &write = writer->second, &other = read.second;
-      return write.thread != other.thread ||
-             (prospect.storesAsItGoes && write.order < other.order);
-    });
+    auto slot = [&](const PlaceAccess &place) -> ThreadAccess & {
+      return writerOf[size_t(place.component) * accesses.elements +
+                      place.element];
+    };
+    size_t places = size_t(accesses.components) * accesses.elements;
+    if (writerOf.size() < places)
+      writerOf.resize(places, {kNoThread, 0});
+    // Two threads that write one place leave the stage to its trial.
+    bool twoWriters = false;
+    for (const PlaceAccess &write : accesses.writes) {
+      ThreadAccess &writer = slot(write);
+      if (writer.thread == kNoThread)
+        writer = write.by;
+      else
+        twoWriters |= writer.thread != write.by.thread;
+    }
+    bool raced =
+        !twoWriters && llvm::any_of(accesses.reads, [&](const auto &read) {
+          const ThreadAccess &write = slot(read), &other = read.by;
+          if (write.thread == kNoThread)
+            return false;
+          return write.thread != other.thread ||
+                 (prospect.storesAsItGoes && write.order < other.order);
+        });
+    for (const PlaceAccess &write : accesses.writes)
+      slot(write).thread = kNoThread;
     if (!raced)
       continue;
     SyncOp sync = simulation.syncs[prospect.syncIndex];
