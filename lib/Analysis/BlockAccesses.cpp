@@ -11,6 +11,8 @@
 #include "Obs/Support/ErrorKinds.h"
 #include "ThreadRunner.h"
 
+#include <cstring>
+
 using namespace mlir;
 using namespace mlir::obs;
 using namespace mlir::obs::block_run;
@@ -61,7 +63,7 @@ LogicalResult ThreadRunner::recordAccess(Operation *op,
               "buffers, a thread's own scratch nor a constant table, so the "
               "analysis cannot prove the kernel safe";
   }
-  if (log.size() == BlockRun::kMaxAccesses)
+  if (recorded == BlockRun::kMaxAccesses)
     return tagError(op->emitError()
                         << "cannot prove the kernel safe: one block makes "
                            "more than the limit of "
@@ -159,6 +161,35 @@ LogicalResult ThreadRunner::recordAccess(Operation *op,
     access.byteEnd = memory.bytes;
     access.element = -1;
   }
-  log.push_back(access);
+  appendAccess(access);
   return success();
+}
+
+void ThreadRunner::appendAccess(const Access &access) {
+  ++recorded;
+  if (placedByLane) {
+    // access.order is how many accesses the thread made before this one.
+    if (access.order < laneCapacity) {
+      log[access.thread * laneCapacity + access.order] = access;
+      return;
+    }
+    closeLaneGaps();
+  }
+  log.push_back(access);
+}
+
+void ThreadRunner::closeLaneGaps() {
+  assert(placedByLane && "the accesses are placed by thread");
+  placedByLane = false;
+  // Each thread's accesses move down to follow the threads' before; a
+  // place is only ever moved to one at or below it.
+  uint64_t end = 0;
+  for (uint32_t lane = 0; lane < threads; ++lane) {
+    uint64_t count = std::min<uint64_t>(order[lane], laneCapacity);
+    if (end != lane * laneCapacity)
+      std::memmove(&log[end], &log[lane * laneCapacity],
+                   count * sizeof(Access));
+    end += count;
+  }
+  log.resize(end);
 }

@@ -56,22 +56,30 @@ LogicalResult ThreadRunner::runBody() {
   std::vector<uint32_t> all(threads);
   std::iota(all.begin(), all.end(), 0);
   auto [begin, end] = program.getBody();
-  // Every thread runs each load and store about once (rounds are
-  // unrolled): room for that many accesses up front.
-  log.reserve(
-      std::min<uint64_t>(uint64_t(program.memoryInstructions.size()) * threads,
-                         BlockRun::kMaxAccesses));
+  // Every thread runs each load and store at most once where the program
+  // has no loops (rounds are unrolled): each thread's accesses go to places
+  // of their own, so that they come out in thread order. Room for all of
+  // them costs nothing until written (UnwrittenLargeVector).
+  laneCapacity = program.memoryInstructions.size();
+  placedByLane =
+      laneCapacity > 0 && laneCapacity * threads <= BlockRun::kMaxAccesses;
+  if (placedByLane)
+    log.resize(laneCapacity * threads);
   if (failed(runRange(begin, end, all)))
     return failure();
-  // The accesses were recorded instruction by instruction; the analyses
-  // read them thread by thread, each thread's in its own order: a stable
-  // counting sort by thread. The sorted vector is gathered in order from
-  // the log, so that its reads, random as they are, are independent and
-  // overlap; the permutation applied in place by swaps (one vector where
-  // there are two) was a chain of cache misses, each swap waiting on the
-  // one before: the most time of any line of a run of a 4,096-key sort.
-  // The log's memory is freed at once, for the next run's (the tools keep
-  // freed large arrays: keepLargeBlocks).
+  if (placedByLane) {
+    closeLaneGaps();
+    assert(run.accesses.empty() && "a run's body runs once");
+    run.accesses = std::move(log);
+    return success();
+  }
+  // Some thread made more (a loop), and the accesses since then are in the
+  // order they were made: a stable counting sort by thread. The sorted
+  // vector is gathered in order from the log, so that its reads, random as
+  // they are, are independent and overlap; the permutation applied in
+  // place by swaps was a chain of cache misses, each swap waiting on the
+  // one before. The log's memory is freed at once, for the next run's
+  // (the tools keep freed large arrays: keepLargeBlocks).
   std::vector<uint32_t> start(threads + 1, 0);
   for (const Access &access : log)
     ++start[access.thread + 1];
@@ -80,7 +88,7 @@ LogicalResult ThreadRunner::runBody() {
   LargeVector<uint32_t> source(log.size());
   for (auto [index, access] : llvm::enumerate(log))
     source[start[access.thread]++] = index;
-  LargeVector<Access> sorted;
+  UnwrittenLargeVector<Access> sorted;
   sorted.reserve(log.size());
   // How far ahead the log is read: enough misses in flight to hide
   // memory's latency.
@@ -90,7 +98,7 @@ LogicalResult ThreadRunner::runBody() {
       __builtin_prefetch(&log[source[index + kAhead]]);
     sorted.push_back(log[source[index]]);
   }
-  log = LargeVector<Access>();
+  log = UnwrittenLargeVector<Access>();
   assert(run.accesses.empty() && "a run's body runs once");
   run.accesses = std::move(sorted);
   return success();

@@ -124,9 +124,22 @@ private:
   /// depends on data (it takes both ways, so what it does there may not
   /// happen).
   std::vector<uint32_t> dataBranches;
-  /// The accesses recorded so far, in the order they were made (runBody
+  /// The accesses recorded so far. Where every thread's fit in
+  /// `laneCapacity` (a program without loops makes at most one access per
+  /// load and store), thread t's k-th is at t * laneCapacity + k, so that
+  /// they are in thread order once the gaps are closed; past that, in the
+  /// order they were made, after those of each thread before (runBody
   /// orders them by thread and hands them to the run).
-  LargeVector<Access> log;
+  UnwrittenLargeVector<Access> log;
+  uint64_t laneCapacity = 0;
+  bool placedByLane = false;
+  /// How many accesses the log holds.
+  uint64_t recorded = 0;
+  /// Adds `access` to the log.
+  void appendAccess(const Access &access);
+  /// Closes the gaps between the threads' places in the log, which then
+  /// holds every access in thread order, and is appended to from then on.
+  void closeLaneGaps();
   /// How many branches on a condition that is not a constant the run is
   /// inside (a branch on data among them, which some lanes may skip): a
   /// shuffle there is refused even where every lane of its warp takes the

@@ -197,7 +197,7 @@ private:
   friend class ThreadRunner;
   unsigned threads = 0;
   SmallVector<Memory> memories;
-  LargeVector<Access> accesses;
+  UnwrittenLargeVector<Access> accesses;
   SmallVector<Barrier> barriers;
   bool dataDependent = false;
   SmallVector<RegisterReadViolation> registerViolations;

@@ -18,6 +18,8 @@
 #define OBS_SUPPORT_HUGEPAGES_H
 
 #include <cstddef>
+#include <new>
+#include <utility>
 #include <vector>
 
 namespace mlir::obs {
@@ -35,27 +37,47 @@ void keepLargeBlocks();
 /// Frees what allocateLarge(`bytes`, `alignment`) returned.
 void deallocateLarge(void *pointer, size_t bytes, size_t alignment);
 
-/// An allocator for containers that may grow past a huge page.
-template <typename T> struct HugePageAllocator {
+/// An allocator for containers that may grow past a huge page. With
+/// `DefaultInit`, a container's resize default-initializes what it adds
+/// (for a trivial type: leaves it as it is), so that a vector sized up
+/// front touches no memory until it is written.
+template <typename T, bool DefaultInit = false> struct HugePageAllocator {
   using value_type = T;
+  template <typename U> struct rebind {
+    using other = HugePageAllocator<U, DefaultInit>;
+  };
   HugePageAllocator() = default;
-  template <typename U> HugePageAllocator(const HugePageAllocator<U> &) {}
+  template <typename U>
+  HugePageAllocator(const HugePageAllocator<U, DefaultInit> &) {}
   T *allocate(size_t count) {
     return static_cast<T *>(allocateLarge(count * sizeof(T), alignof(T)));
   }
   void deallocate(T *pointer, size_t count) {
     deallocateLarge(pointer, count * sizeof(T), alignof(T));
   }
-  template <typename U> bool operator==(const HugePageAllocator<U> &) const {
+  template <typename U, typename... Args>
+  void construct(U *pointer, Args &&...args) {
+    if constexpr (DefaultInit && sizeof...(Args) == 0)
+      ::new (static_cast<void *>(pointer)) U;
+    else
+      ::new (static_cast<void *>(pointer)) U(std::forward<Args>(args)...);
+  }
+  template <typename U>
+  bool operator==(const HugePageAllocator<U, DefaultInit> &) const {
     return true;
   }
-  template <typename U> bool operator!=(const HugePageAllocator<U> &) const {
+  template <typename U>
+  bool operator!=(const HugePageAllocator<U, DefaultInit> &) const {
     return false;
   }
 };
 
 /// A vector whose storage is in huge pages once it is large.
 template <typename T> using LargeVector = std::vector<T, HugePageAllocator<T>>;
+/// A LargeVector whose resize leaves new elements of a trivial type
+/// unwritten: room that costs nothing until it is used.
+template <typename T>
+using UnwrittenLargeVector = std::vector<T, HugePageAllocator<T, true>>;
 
 } // namespace mlir::obs
 
