@@ -24,6 +24,35 @@ gpu.module @m {
 // -----
 
 gpu.module @m {
+  // Each thread stores three times in a loop, more than its one place per
+  // load and store in the log: the accesses made after the first thread's
+  // third store are ordered by thread at the end (the pass checks that
+  // every run's accesses come out in thread order, and its own accesses in
+  // program order). 4 x 3 stores, then 4 loads and 4 stores of results, no
+  // hazard.
+  // expected-remark @+1 {{20 accesses, 1 barriers}}
+  gpu.func @more_than_one_each(%out: memref<4xi32>) workgroup(%buf: memref<12xi32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
+    %t = gpu.thread_id x
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %v = arith.constant 7 : i32
+    %base = arith.muli %t, %c3 : index
+    scf.for %k = %c0 to %c3 step %c1 {
+      %i = arith.addi %base, %k : index
+      memref.store %v, %buf[%i] : memref<12xi32, #gpu.address_space<workgroup>>
+    }
+    gpu.barrier
+    %m = arith.subi %c3, %t : index
+    %x = memref.load %buf[%m] : memref<12xi32, #gpu.address_space<workgroup>>
+    memref.store %x, %out[%t] : memref<4xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
   // A warp barrier does not order threads 0 and 63, which are in two warps.
   // expected-remark @+1 {{192 accesses, 1 barriers}}
   gpu.func @across_warps(%out: memref<64xi32>) workgroup(%buf: memref<64xi32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {

@@ -17,6 +17,7 @@
 #include "Obs/Dialect/Obs/ObsDialect.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Pass/Pass.h"
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::obs;
@@ -58,6 +59,16 @@ struct TestBlockRunPass
       if (failed(run)) {
         failedAny = true;
         return;
+      }
+      // The analyses read the accesses thread by thread, each thread's in
+      // its own order (BlockRun::getAccesses): an error where they are not.
+      bool threadOrder = llvm::is_sorted(
+          run->getAccesses(), [](const Access &a, const Access &b) {
+            return std::tie(a.thread, a.order) < std::tie(b.thread, b.order);
+          });
+      if (!threadOrder) {
+        func.emitError("the run's accesses are not in thread order");
+        failedAny = true;
       }
       func.emitRemark() << run->getAccesses().size() << " accesses, "
                         << run->getBarriers().size() << " barriers"
