@@ -352,7 +352,8 @@ void failOn(llvm::Error error, const llvm::Twine &context = "") {
 
 /// Adds an array of `type` to `job`, unless the job's arrays would need
 /// more memory than this machine has: refused before anything is allocated.
-void addArray(obs::Job &job, obs::ArrType type) {
+void addArray(obs::Job &job, obs::ArrType type,
+              llvm::function_ref<void()> checkBeforeAllocating = {}) {
   // Counted with overflow checks: a length or an .npy shape may be any
   // 64-bit number, whose bytes would wrap around to a small count.
   std::optional<uint64_t> bytes = job.getArrayBytes();
@@ -379,6 +380,10 @@ void addArray(obs::Job &job, obs::ArrType type) {
   if (!obs_run::canAllocate(*own + 64))
     fail("cannot allocate the " + llvm::Twine(*own) + " bytes of " + spelled() +
          ": this process may not have that much memory");
+  // What the caller refuses of an array the memory could hold is refused
+  // before its bytes are written (2^31 i32 took 36 s to zero).
+  if (checkBeforeAllocating)
+    checkBeforeAllocating();
   job.arrays.emplace_back(type);
 }
 
@@ -814,14 +819,15 @@ obs::Job describeEntryJob(ModuleOp module, bool needsData) {
     uint64_t length = 0;
     if (!memref.hasStaticShape())
       length = dynamicLength(memref, index, job);
-    addArray(job, arrayOfMemRef(memref, length));
     // After the memory: a length no machine could hold says so first. A
     // launch's memref of dynamic size holds at most 2^31 - 1 elements, the
     // length of its nominal static type.
-    if (length > uint64_t(std::numeric_limits<int32_t>::max()))
-      fail("argument " + llvm::Twine(index) + " has " + llvm::Twine(length) +
-           " elements, more than the 2147483647 a memref of dynamic size "
-           "may hold");
+    addArray(job, arrayOfMemRef(memref, length), [&, index = index] {
+      if (length > uint64_t(std::numeric_limits<int32_t>::max()))
+        fail("argument " + llvm::Twine(index) + " has " + llvm::Twine(length) +
+             " elements, more than the 2147483647 a memref of dynamic size "
+             "may hold");
+    });
   }
   if (lengthOption.getNumOccurrences() &&
       llvm::all_of(entry.getArgumentTypes(), [](Type type) {

@@ -17,11 +17,14 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdint>
+#include <cstdlib>
 #include <deque>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace obs_run {
@@ -49,6 +52,36 @@ struct Number {
 /// file, an .npy file), or none for one that fills any length (iota,
 /// random).
 llvm::Expected<std::optional<uint64_t>> countInputScalars(llvm::StringRef spec);
+
+/// An allocator of zeroed memory that a container does not write again: a
+/// large block comes from the system's zeroed pages (calloc maps it), which
+/// cost nothing until they are touched, where a vector's value
+/// initialisation wrote every byte (2 GiB of an array that a limit then
+/// refused took 6 s to zero).
+template <typename T> struct ZeroedAllocator {
+  using value_type = T;
+  ZeroedAllocator() = default;
+  template <typename U> ZeroedAllocator(const ZeroedAllocator<U> &) {}
+  T *allocate(size_t count) {
+    void *block = std::calloc(count, sizeof(T));
+    if (!block)
+      llvm::report_bad_alloc_error("cannot allocate an array");
+    return static_cast<T *>(block);
+  }
+  void deallocate(T *block, size_t) { std::free(block); }
+  /// Elements are left as calloc made them: zero.
+  template <typename U> void construct(U *) {}
+  template <typename U, typename... Args>
+  void construct(U *slot, Args &&...args) {
+    ::new (static_cast<void *>(slot)) U(std::forward<Args>(args)...);
+  }
+  template <typename U> bool operator==(const ZeroedAllocator<U> &) const {
+    return true;
+  }
+  template <typename U> bool operator!=(const ZeroedAllocator<U> &) const {
+    return false;
+  }
+};
 
 class HostArray {
 public:
@@ -109,7 +142,7 @@ private:
   mlir::obs::ArrType type;
   std::vector<ScalarType> components;
   uint64_t leaves;
-  std::vector<std::vector<uint64_t>> storage;
+  std::vector<std::vector<uint64_t, ZeroedAllocator<uint64_t>>> storage;
 };
 
 /// This machine's physical memory in bytes, or 0 where it cannot be told.
