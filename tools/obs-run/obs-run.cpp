@@ -15,6 +15,7 @@
 #include "Arguments.h"
 #include "BenchReport.h"
 #include "EntrySignature.h"
+#include "JobArrays.h"
 #include "NetworkPicture.h"
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "Obs/Dialect/Obs/Storage.h"
@@ -348,55 +349,6 @@ private:
 void failOn(llvm::Error error, const llvm::Twine &context = "") {
   if (error)
     fail(context + llvm::toString(std::move(error)));
-}
-
-/// Adds an array of `type` to `job`, unless the job's arrays would need
-/// more memory than this machine has: refused before anything is allocated.
-void addArray(obs::Job &job, obs::ArrType type,
-              llvm::function_ref<void()> checkBeforeAllocating = {}) {
-  // Counted with overflow checks: a length or an .npy shape may be any
-  // 64-bit number, whose bytes would wrap around to a small count.
-  std::optional<uint64_t> bytes = job.getArrayBytes();
-  std::optional<uint64_t> own = 0;
-  for (MemRefType storage : obs::getStorageTypes(type)) {
-    std::optional<uint64_t> more = obs::getTotalBytesIfCountable(storage);
-    bytes =
-        bytes && more ? llvm::checkedAddUnsigned(*bytes, *more) : std::nullopt;
-    own = own && more ? llvm::checkedAddUnsigned(*own, *more) : std::nullopt;
-  }
-  auto spelled = [&] {
-    std::string text;
-    llvm::raw_string_ostream(text) << type;
-    return text;
-  };
-  uint64_t memory = obs_run::getPhysicalMemoryBytes();
-  if (!bytes || (memory && *bytes > memory))
-    fail("the arrays need " +
-         (bytes ? llvm::Twine(*bytes) : llvm::Twine("2^64 or more")) +
-         " bytes, more than the " + llvm::Twine(memory) +
-         " bytes of this machine's memory (the last, " + spelled() + ")");
-  // The process may have less than the machine (ulimit -v). The count fits:
-  // it is part of the total above.
-  if (!obs_run::canAllocate(*own + 64))
-    fail("cannot allocate the " + llvm::Twine(*own) + " bytes of " + spelled() +
-         ": this process may not have that much memory");
-  // What the caller refuses of an array the memory could hold is refused
-  // before its bytes are written (2^31 i32 took 36 s to zero).
-  if (checkBeforeAllocating)
-    checkBeforeAllocating();
-  job.arrays.emplace_back(type);
-}
-
-/// A host function's memref as an array of obs-run's model, with `length`
-/// for a dynamic outermost dimension.
-obs::ArrType arrayOfMemRef(MemRefType memref, uint64_t length = 0) {
-  Type element = memref.getElementType();
-  for (int64_t extent : llvm::reverse(memref.getShape().drop_front()))
-    element = obs::ArrType::get(memref.getContext(), extent, element);
-  int64_t outer = memref.getShape().front();
-  return obs::ArrType::get(memref.getContext(),
-                           ShapedType::isDynamic(outer) ? length : outer,
-                           element);
 }
 
 /// The outermost length of argument `index` of a host function, a memref
@@ -789,12 +741,12 @@ FailureOr<obs::Job> describeKernelJob(ModuleOp module, uint64_t threads,
            "for any length: run it through an entry (--entry) that launches "
            "it on a memref");
     if (needsData)
-      addArray(job, array);
+      obs_run::addArray(job, array);
   }
   job.numInputs = kernel.getNumArguments();
   if (needsData)
     for (Type type : kernel.getResultTypes())
-      addArray(job, cast<obs::ArrType>(type));
+      obs_run::addArray(job, cast<obs::ArrType>(type));
   return job;
 }
 
@@ -822,12 +774,14 @@ obs::Job describeEntryJob(ModuleOp module, bool needsData) {
     // After the memory: a length no machine could hold says so first. A
     // launch's memref of dynamic size holds at most 2^31 - 1 elements, the
     // length of its nominal static type.
-    addArray(job, arrayOfMemRef(memref, length), [&, index = index] {
-      if (length > uint64_t(std::numeric_limits<int32_t>::max()))
-        fail("argument " + llvm::Twine(index) + " has " + llvm::Twine(length) +
-             " elements, more than the 2147483647 a memref of dynamic size "
-             "may hold");
-    });
+    obs_run::addArray(
+        job, obs_run::arrayOfMemRef(memref, length), [&, index = index] {
+          if (length > uint64_t(std::numeric_limits<int32_t>::max()))
+            fail("argument " + llvm::Twine(index) + " has " +
+                 llvm::Twine(length) +
+                 " elements, more than the 2147483647 a memref of dynamic size "
+                 "may hold");
+        });
   }
   if (lengthOption.getNumOccurrences() &&
       llvm::all_of(entry.getArgumentTypes(), [](Type type) {
