@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <new>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -38,9 +39,9 @@ void keepLargeBlocks();
 void deallocateLarge(void *pointer, size_t bytes, size_t alignment);
 
 /// An allocator for containers that may grow past a huge page. With
-/// `DefaultInit`, a container's resize default-initializes what it adds
-/// (for a trivial type: leaves it as it is), so that a vector sized up
-/// front touches no memory until it is written.
+/// `DefaultInit`, a container's resize leaves what it adds unwritten (the
+/// type must be trivially copyable), so that a vector sized up front
+/// touches no memory until it is written.
 template <typename T, bool DefaultInit = false> struct HugePageAllocator {
   using value_type = T;
   template <typename U> struct rebind {
@@ -57,10 +58,17 @@ template <typename T, bool DefaultInit = false> struct HugePageAllocator {
   }
   template <typename U, typename... Args>
   void construct(U *pointer, Args &&...args) {
-    if constexpr (DefaultInit && sizeof...(Args) == 0)
-      ::new (static_cast<void *>(pointer)) U;
-    else
+    if constexpr (DefaultInit && sizeof...(Args) == 0) {
+      // Not even default-initialized: a member with a default constructor
+      // (an mlir::Attribute's null) would write every element, and touch
+      // every page. The elements are trivially copyable and destructible,
+      // and are only ever assigned before they are read.
+      static_assert(std::is_trivially_copyable_v<U> &&
+                        std::is_trivially_destructible_v<U>,
+                    "unwritten elements must be trivially copyable");
+    } else {
       ::new (static_cast<void *>(pointer)) U(std::forward<Args>(args)...);
+    }
   }
   template <typename U>
   bool operator==(const HugePageAllocator<U, DefaultInit> &) const {
