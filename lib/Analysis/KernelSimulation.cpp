@@ -583,6 +583,10 @@ void mlir::obs::reportHazard(const KernelSimulation &simulation,
 struct ArenaView {
   Operation *view;
   uint64_t begin, end;
+  /// Where the view's buffer is padded (obs.shared_padding): the bytes of
+  /// each of its rows, and how many of them, at the row's end, are padding
+  /// that no element occupies.
+  uint64_t rowBytes = 0, paddingBytes = 0;
 };
 
 /// The views of the arena an op's memref may be: the memref.view the
@@ -606,9 +610,21 @@ static SmallVector<ArenaView> getArenaViews(Operation *op) {
     }
     if (auto view = dyn_cast_if_present<memref::ViewOp>(defining)) {
       std::optional<int64_t> shift = getConstantIntValue(view.getByteShift());
-      if (shift && *shift >= 0)
-        views.push_back({view, static_cast<uint64_t>(*shift),
-                         *shift + getTotalBytes(view.getType())});
+      if (!shift || *shift < 0)
+        continue;
+      ArenaView found{view, static_cast<uint64_t>(*shift),
+                      *shift + getTotalBytes(view.getType())};
+      MemRefType type = view.getType();
+      if (IntegerAttr padding =
+              ObsDialect::SharedPaddingAttrHelper(view.getContext())
+                  .getAttr(view);
+          padding && padding.getInt() > 0 && type.getRank() >= 2 &&
+          type.hasStaticShape()) {
+        uint64_t elementBytes = getElementBytes(type);
+        found.rowBytes = type.getShape().back() * elementBytes;
+        found.paddingBytes = padding.getInt() * elementBytes;
+      }
+      views.push_back(found);
       continue;
     }
     if (auto view = dyn_cast_if_present<ViewLikeOpInterface>(defining))
@@ -620,14 +636,14 @@ static SmallVector<ArenaView> getArenaViews(Operation *op) {
 /// Of `views`, the one an access of `[begin, end)` goes through: the one
 /// that holds those bytes, starting closest before them where views
 /// overlap; null when none does.
-static Operation *getViewOfBytes(ArrayRef<ArenaView> views, uint64_t begin,
-                                 uint64_t end) {
+static const ArenaView *getViewOfBytes(ArrayRef<ArenaView> views,
+                                       uint64_t begin, uint64_t end) {
   const ArenaView *found = nullptr;
   for (const ArenaView &view : views)
     if (view.begin <= begin && end <= view.end &&
         (!found || view.begin >= found->begin))
       found = &view;
-  return found ? found->view : nullptr;
+  return found;
 }
 
 /// The view of the arena that last wrote each byte, kept as runs of bytes
@@ -699,6 +715,31 @@ private:
   std::map<uint64_t, Run> runs;
 };
 
+/// The first byte that `read`, through `view`, reads up to `end` and a view
+/// other than `view` wrote last, and that view. A read that stands for its
+/// whole buffer (an index that depends on data) reads one of its elements,
+/// never a padded row's padding, which no element occupies and which the
+/// buffer's own stage never writes: what another buffer left there is no
+/// overlap (found by obs-fuzz seed 2026120203 #4617, a read of a padded
+/// array at a place from data, whose padding held a dead array's bytes).
+static std::optional<std::pair<uint64_t, Operation *>>
+findOtherWriter(const LastWriters &lastWriters, const ArenaView &view,
+                const Access &read, uint64_t end) {
+  if (read.element >= 0 || !view.paddingBytes)
+    return lastWriters.findOther(read.byteBegin, end, view.view);
+  uint64_t elementBytes = view.rowBytes - view.paddingBytes;
+  uint64_t row = (read.byteBegin - view.begin) / view.rowBytes;
+  for (uint64_t rowBegin = view.begin + row * view.rowBytes; rowBegin < end;
+       rowBegin += view.rowBytes) {
+    uint64_t begin = std::max(rowBegin, read.byteBegin);
+    uint64_t last = std::min(rowBegin + elementBytes, end);
+    if (begin < last)
+      if (auto other = lastWriters.findOther(begin, last, view.view))
+        return other;
+  }
+  return std::nullopt;
+}
+
 /// Rejects a shared-memory plan (obs.shared_offsets) under which one
 /// buffer overwrites what another still holds: a read through one buffer's
 /// view of a byte that another buffer wrote last. obs-plan-shared gives two
@@ -751,7 +792,8 @@ static LogicalResult checkSharedPlan(const KernelSimulation &simulation) {
     const Access &access = accesses[index];
     // An access the plan's views do not explain is left to the race
     // search; what it writes is no other buffer's.
-    Operation *view = viewOf(access);
+    const ArenaView *arenaView = viewOf(access);
+    Operation *view = arenaView ? arenaView->view : nullptr;
     uint64_t end = std::min<uint64_t>(access.byteEnd, arenaBytes);
     if (access.write) {
       lastWriters.assign(access.byteBegin, end, view);
@@ -759,7 +801,7 @@ static LogicalResult checkSharedPlan(const KernelSimulation &simulation) {
     }
     if (!view)
       continue;
-    auto other = lastWriters.findOther(access.byteBegin, end, view);
+    auto other = findOtherWriter(lastWriters, *arenaView, access, end);
     if (!other)
       continue;
     auto [byte, writer] = *other;

@@ -126,3 +126,31 @@ obs.kernel @gather_after_reuse(%input: !obs.arr<8 x i32>) -> !obs.arr<8 x i32>
   }
   obs.return %o : !obs.arr<8 x i32>
 }
+
+// -----
+
+// A padded buffer over a dead one's place, read at places from data: the
+// read stands for the whole buffer, but it reads an element, never a row's
+// padding, which %b's stage does not write and which still holds %a's
+// bytes 128 to 131 (%b's rows are 33 i32: 32 elements and 1 of padding).
+// No overlap (found by obs-fuzz seed 2026120203 #4617, whose plan
+// obs-plan-shared had made and the check then refused).
+
+obs.kernel @padding_over_a_dead_buffer(%input: !obs.arr<64 x i32>) -> !obs.arr<64 x i32>
+    attributes {obs.shared_bytes = 768 : i64} {
+  %a = obs.sync %input {obs.shared_offsets = array<i64: 0>} : !obs.arr<64 x i32>
+  %r = obs.rev %a : !obs.arr<64 x i32>
+  %c = obs.sync %r {obs.shared_offsets = array<i64: 512>} : !obs.arr<64 x i32>
+  %s = obs.rev %c : !obs.arr<64 x i32>
+  %b = obs.sync %s {obs.shared_offsets = array<i64: 0>, obs.shared_padding = 1 : i64} : !obs.arr<64 x i32>
+  %o = obs.generate : !obs.arr<64 x i32> {
+  ^bb0(%i: index):
+    %x = obs.index %b[%i] : !obs.arr<64 x i32>
+    %xi = arith.index_cast %x : i32 to index
+    %c64 = arith.constant 64 : index
+    %j = arith.remui %xi, %c64 : index
+    %y = obs.index %b[%j] : !obs.arr<64 x i32>
+    obs.yield %y : i32
+  }
+  obs.return %o : !obs.arr<64 x i32>
+}
