@@ -17,9 +17,9 @@ namespace mlir::obs {
 /// Keeps memory the process frees for its next allocations rather than
 /// giving it back to the system: large blocks come from the heap, the heap
 /// is not trimmed, and the ranges the block simulation's large arrays free
-/// are kept for the next ones (keepLargeBlocks). For tools (obs-opt, obs-run, obs-fuzz), at the start
-/// of main; a library embedding obs keeps its own allocator's policy. Does
-/// nothing where the C library is not glibc.
+/// are kept for the next ones (keepLargeBlocks). For tools (obs-opt, obs-run,
+/// obs-fuzz), at the start of main; a library embedding obs keeps its own
+/// allocator's policy. Does nothing where the C library is not glibc.
 void keepFreedMemory();
 
 /// What every obs tool sets up at the start of main, after llvm::InitLLVM,
