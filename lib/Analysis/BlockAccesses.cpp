@@ -63,7 +63,9 @@ LogicalResult ThreadRunner::recordAccess(Operation *op,
               "buffers, a thread's own scratch nor a constant table, so the "
               "analysis cannot prove the kernel safe";
   }
-  if (recorded == BlockRun::kMaxAccesses)
+  // While the accesses are placed by thread, they fit the log's places,
+  // which are at most the limit.
+  if (!placedByLane && log.size() == BlockRun::kMaxAccesses)
     return tagError(op->emitError()
                         << "cannot prove the kernel safe: one block makes "
                            "more than the limit of "
@@ -166,7 +168,6 @@ LogicalResult ThreadRunner::recordAccess(Operation *op,
 }
 
 void ThreadRunner::appendAccess(const Access &access) {
-  ++recorded;
   if (placedByLane) {
     // access.order is how many accesses the thread made before this one.
     if (access.order < laneCapacity) {

@@ -67,19 +67,24 @@ LogicalResult ThreadRunner::runBody() {
     log.resize(laneCapacity * threads);
   if (failed(runRange(begin, end, all)))
     return failure();
-  if (placedByLane) {
+  if (placedByLane)
     closeLaneGaps();
-    assert(run.accesses.empty() && "a run's body runs once");
-    run.accesses = std::move(log);
-    return success();
-  }
-  // Some thread made more (a loop), and the accesses since then are in the
-  // order they were made: a stable counting sort by thread. The sorted
-  // vector is gathered in order from the log, so that its reads, random as
-  // they are, are independent and overlap; the permutation applied in
-  // place by swaps was a chain of cache misses, each swap waiting on the
-  // one before. The log's memory is freed at once, for the next run's
-  // (the tools keep freed large arrays: keepLargeBlocks).
+  else
+    sortLogByThread();
+  assert(run.accesses.empty() && "a run's body runs once");
+  run.accesses = std::move(log);
+  return success();
+}
+
+void ThreadRunner::sortLogByThread() {
+  // Some thread made more accesses than the log had places for (a loop),
+  // and those since are in the order they were made: a stable counting
+  // sort by thread. The sorted vector is gathered in order from the log,
+  // so that its reads, random as they are, are independent and overlap;
+  // the permutation applied in place by swaps was a chain of cache misses,
+  // each swap waiting on the one before. The log's memory is then freed,
+  // for the next run's (the tools keep freed large arrays:
+  // keepLargeBlocks).
   std::vector<uint32_t> start(threads + 1, 0);
   for (const Access &access : log)
     ++start[access.thread + 1];
@@ -98,10 +103,7 @@ LogicalResult ThreadRunner::runBody() {
       __builtin_prefetch(&log[source[index + kAhead]]);
     sorted.push_back(log[source[index]]);
   }
-  log = UnwrittenLargeVector<Access>();
-  assert(run.accesses.empty() && "a run's body runs once");
-  run.accesses = std::move(sorted);
-  return success();
+  log = std::move(sorted);
 }
 
 Attribute ThreadRunner::integerAttr(Type type, int64_t value) {

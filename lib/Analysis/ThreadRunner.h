@@ -133,13 +133,14 @@ private:
   UnwrittenLargeVector<Access> log;
   uint64_t laneCapacity = 0;
   bool placedByLane = false;
-  /// How many accesses the log holds.
-  uint64_t recorded = 0;
   /// Adds `access` to the log.
   void appendAccess(const Access &access);
   /// Closes the gaps between the threads' places in the log, which then
   /// holds every access in thread order, and is appended to from then on.
   void closeLaneGaps();
+  /// Orders the log by thread, each thread's accesses in their own order
+  /// (a stable sort): for a log appended to after closeLaneGaps.
+  void sortLogByThread();
   /// How many branches on a condition that is not a constant the run is
   /// inside (a branch on data among them, which some lanes may skip): a
   /// shuffle there is refused even where every lane of its warp takes the

@@ -26,9 +26,8 @@ static size_t roundToHugePages(size_t bytes) {
 #if defined(__linux__)
 namespace {
 /// Ranges of whole huge pages that were freed, kept mapped (and so faulted
-/// in) for the next large arrays. A simulation's run gathers its accesses
-/// from its log into a second array and frees the log; a refinement runs
-/// one simulation after another, on two threads at once, and glibc's
+/// in) for the next large arrays. A refinement makes and drops one
+/// simulation after another, on two threads at once, and glibc's
 /// per-thread arenas map a block larger than their 64 MiB heaps afresh
 /// every time and unmap it when it is freed. Off until the process asks
 /// (keepLargeBlocks); at most kCapacity bytes are kept. A range is handed

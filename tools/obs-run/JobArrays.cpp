@@ -11,8 +11,7 @@
 using namespace mlir;
 using mlir::obs::ArrType;
 
-void obs_run::addArray(mlir::obs::Job &job, ArrType type,
-                       llvm::function_ref<void()> checkBeforeAllocating) {
+void obs_run::checkArrayFits(const mlir::obs::Job &job, ArrType type) {
   // Counted with overflow checks: a length or an .npy shape may be any
   // 64-bit number, whose bytes would wrap around to a small count.
   std::optional<uint64_t> bytes = job.getArrayBytes();
@@ -39,10 +38,10 @@ void obs_run::addArray(mlir::obs::Job &job, ArrType type,
   if (!obs_run::canAllocate(*own + 64))
     fail("cannot allocate the " + llvm::Twine(*own) + " bytes of " + spelled() +
          ": this process may not have that much memory");
-  // What the caller refuses of an array the memory could hold is refused
-  // before its bytes are written (2^31 i32 took 36 s to zero).
-  if (checkBeforeAllocating)
-    checkBeforeAllocating();
+}
+
+void obs_run::addArray(mlir::obs::Job &job, ArrType type) {
+  checkArrayFits(job, type);
   job.arrays.emplace_back(type);
 }
 

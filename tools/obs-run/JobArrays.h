@@ -6,17 +6,16 @@
 #include "Obs/Dialect/Obs/ObsTypes.h"
 #include "Obs/Runner/Target.h"
 #include "mlir/IR/BuiltinTypes.h"
-#include "llvm/ADT/STLFunctionalExtras.h"
 
 namespace obs_run {
 
-/// Adds an array of `type` to `job`, unless the job's arrays would need
-/// more memory than this machine has, or than this process may take:
-/// refused before anything is allocated. `checkBeforeAllocating`, where
-/// given, runs after those checks and before the array is made, to refuse
-/// what the caller does not accept of it (it does not return then).
-void addArray(mlir::obs::Job &job, mlir::obs::ArrType type,
-              llvm::function_ref<void()> checkBeforeAllocating = {});
+/// Fails, saying so, where an array of `type` added to `job` would need
+/// more memory than this machine has, or than this process may take.
+void checkArrayFits(const mlir::obs::Job &job, mlir::obs::ArrType type);
+
+/// Adds an array of `type` to `job`, once checkArrayFits allows it: refused
+/// before anything is allocated.
+void addArray(mlir::obs::Job &job, mlir::obs::ArrType type);
 
 /// A host function's memref as an array of obs-run's model, with `length`
 /// for a dynamic outermost dimension.
