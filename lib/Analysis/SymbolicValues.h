@@ -163,6 +163,8 @@ public:
   /// the block and its loop counters at zero or more.
   void addDomain(Conjunction &constraints, unsigned base) const;
   unsigned getSetsChecked() const { return setsChecked; }
+  /// How many of those were decided by searching their box of dims.
+  unsigned getSetsSearched() const { return setsSearched; }
   /// Whether the last set checked had more local variables (floordivs
   /// and mods) than the sets decide quickly, and was taken as met.
   bool wasLastSetTooDeep() const { return lastSetTooDeep; }
@@ -171,6 +173,16 @@ public:
   /// taken as met.
   bool wasLastSetInexpressible() const { return lastSetInexpressible; }
   static constexpr unsigned kMaxLocals = 12;
+  /// How many evaluations of a local or a row a search of a set's box of
+  /// dims may take (SymbolicSets.cpp), as powers of two: 2^(12 + 2 l) for a
+  /// set of l locals, at most 2^24 (tens of milliseconds). A search costs
+  /// nanoseconds a point; the simplex costs tens of microseconds on a set
+  /// of no locals, and grows with them: tens of milliseconds at 7 (two
+  /// threads of a warp through a bit-permuted place, in 1,024 sets of one
+  /// kernel), and seconds where its numbers outgrow 64 bits (12 locals, a
+  /// periodic network reversed and riffled).
+  static constexpr unsigned kBoxWorkLog2 = 12, kBoxWorkLog2PerLocal = 2,
+                            kMaxBoxWorkLog2 = 24;
 
 protected:
   /// Whether `expr` is non-negative wherever `conditions` hold: what an
@@ -229,7 +241,7 @@ private:
   std::unordered_map<void *, Symbolic> values;
   /// Each loop's greatest counter (by its dim less one).
   SmallVector<int64_t, 4> counterMax;
-  unsigned setsChecked = 0;
+  unsigned setsChecked = 0, setsSearched = 0;
   bool lastSetTooDeep = false, lastSetInexpressible = false;
 };
 

@@ -1,4 +1,5 @@
 // RUN: obs-opt %s -split-input-file --test-obs-symbolic-hazards -verify-diagnostics
+// RUN: obs-opt %s -split-input-file --test-obs-symbolic-hazards -verify-diagnostics --obs-symbolic-box-search=false
 
 // Tests of lib/Analysis/SymbolicHazards.cpp on hand-written gpu.funcs: the
 // races the symbolic proof finds, each function also run through the block
@@ -81,6 +82,27 @@ gpu.module @m {
     %p = arith.xori %t, %c32 : index
     %x = memref.load %buf[%p] : memref<64xi32, #gpu.address_space<workgroup>>
     memref.store %x, %out[%t] : memref<64xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // A block of one warp: every warp barrier orders every two threads, so
+  // the write and the partner's read, in different phases, need no set.
+  // The one set is the write's with itself (two threads, one place).
+  // expected-remark @+1 {{symbolic: 0 races, agrees (2 pairs, 1 sets)}}
+  gpu.func @partner_in_only_warp(%out: memref<32xi32>) workgroup(%buf: memref<32xi32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %t = gpu.thread_id x
+    %c4 = arith.constant 4 : index
+    %mask = arith.constant -1 : i32
+    %v = arith.index_cast %t : index to i32
+    memref.store %v, %buf[%t] : memref<32xi32, #gpu.address_space<workgroup>>
+    nvvm.bar.warp.sync %mask : i32
+    %p = arith.xori %t, %c4 : index
+    %x = memref.load %buf[%p] : memref<32xi32, #gpu.address_space<workgroup>>
+    memref.store %x, %out[%t] : memref<32xi32>
     gpu.return
   }
 }
