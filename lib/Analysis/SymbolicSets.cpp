@@ -456,9 +456,12 @@ SymbolicValues::findPoint(ArrayRef<Constraint> constraints, unsigned numDims,
   unsigned numLocals = set.build();
   // A box of dims is searched point by point where that takes less than
   // the simplex would: the more locals, the larger the box.
-  uint64_t maxBoxWork =
-      uint64_t(1) << std::min(kBoxWorkLog2 + kBoxWorkLog2PerLocal * numLocals,
-                              kMaxBoxWorkLog2);
+  uint64_t maxBoxWork = uint64_t(1)
+                        << (numLocals > kMaxLocals
+                                ? kDeepBoxWorkLog2
+                                : std::min(kBoxWorkLog2 +
+                                               kBoxWorkLog2PerLocal * numLocals,
+                                           kMaxBoxWorkLog2));
   if (std::optional<PresburgerSetBuilder::BoxVerdict> box =
           searchBoxes ? set.searchBox(maxBoxWork) : std::nullopt) {
     ++setsSearched;

@@ -175,14 +175,17 @@ public:
   static constexpr unsigned kMaxLocals = 12;
   /// How many evaluations of a local or a row a search of a set's box of
   /// dims may take (SymbolicSets.cpp), as powers of two: 2^(12 + 2 l) for a
-  /// set of l locals, at most 2^24 (tens of milliseconds). A search costs
-  /// nanoseconds a point; the simplex costs tens of microseconds on a set
-  /// of no locals, and grows with them: tens of milliseconds at 7 (two
+  /// set of l locals, at most 2^18 (a millisecond or two), and 2^24 (tens
+  /// of milliseconds) past kMaxLocals, where the simplex is not tried. A
+  /// search costs nanoseconds a point; the simplex costs tens of
+  /// microseconds on a set of no locals, tens of milliseconds at 7 (two
   /// threads of a warp through a bit-permuted place, in 1,024 sets of one
   /// kernel), and seconds where its numbers outgrow 64 bits (12 locals, a
-  /// periodic network reversed and riffled).
+  /// periodic network reversed and riffled). With 2^24 for every set of
+  /// many locals, searches of large boxes the simplex decides at once made
+  /// one fuzzed kernel's cross-check three times as slow.
   static constexpr unsigned kBoxWorkLog2 = 12, kBoxWorkLog2PerLocal = 2,
-                            kMaxBoxWorkLog2 = 24;
+                            kMaxBoxWorkLog2 = 18, kDeepBoxWorkLog2 = 24;
 
 protected:
   /// Whether `expr` is non-negative wherever `conditions` hold: what an
