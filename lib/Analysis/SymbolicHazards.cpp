@@ -587,15 +587,12 @@ void SymbolicProof::judge(const SharedAccess &a, const SharedAccess &b) {
   addCase({samePhase, {threadB - threadA - 1, false}});
   if (!self)
     addCase({samePhase, {threadA - threadB - 1, false}});
-  AffineExpr warpA = threadA.floorDiv(warpSize);
-  AffineExpr warpB = threadB.floorDiv(warpSize);
-  // A block of one warp has no two: its phases are ordered (a kernel of
-  // warp syncs alone had a million sets to find that, each meeting the
-  // thread's bounds with its warp's).
-  bool oneWarp = threads <= int64_t(warpSize);
+  // The warp as the thread's bounds give it: in a block of one warp, the
+  // constant 0, so that accesses of different phases need no set (a kernel
+  // of warp syncs alone had a million sets to find that).
+  AffineExpr warpA = floorDivBy(threadA, warpSize);
+  AffineExpr warpB = shifted(warpA);
   for (AffineExpr apart : {phaseB - phaseA - 1, phaseA - phaseB - 1}) {
-    if (oneWarp)
-      break;
     addCase({{apart, false}, {warpB - warpA - 1, false}});
     addCase({{apart, false}, {warpA - warpB - 1, false}});
     if (self)

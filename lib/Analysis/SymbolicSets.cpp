@@ -50,8 +50,9 @@ public:
     SmallVector<int64_t> point;
   };
 
-  /// Builds the set of the constraints added; returns how many locals it
-  /// has.
+  /// Chooses the locals and dims the constraints added use; returns how
+  /// many locals the set has. The Presburger set itself is made only for
+  /// the simplex (buildSet): a search of the box needs none.
   unsigned build() {
     dropLoneDims();
     // The locals used, and those their dividends use (a dividend uses only
@@ -74,10 +75,13 @@ public:
     for (size_t i = 0; i < locals.size(); ++i)
       if (used[i])
         markDims(locals[i].dividend);
-    unsigned numUsedDims = 0;
     for (unsigned &dim : dimColumn)
       if (dim != ~0u)
         dim = numUsedDims++;
+    return llvm::count(used, true);
+  }
+  /// Makes the Presburger set of what build chose.
+  void buildSet() {
     set.emplace(presburger::PresburgerSpace::getSetSpace(numUsedDims));
     column.assign(locals.size(), ~0u);
     for (size_t i = 0; i < locals.size(); ++i)
@@ -97,7 +101,6 @@ public:
       else
         set->addInequality(row);
     }
-    return set->getNumLocalVars();
   }
   bool isIntegerEmpty() const { return set->isIntegerEmpty(); }
 
@@ -152,10 +155,10 @@ public:
         return std::nullopt;
     }
     // Each used local and each row is evaluated once its last dim is set.
-    unsigned numUsed = llvm::count(used, true);
     uint64_t work;
-    if (__builtin_mul_overflow(points, uint64_t(numUsed + rows.size() + 1),
-                               &work) ||
+    if (__builtin_mul_overflow(
+            points, uint64_t(llvm::count(used, true) + rows.size() + 1),
+            &work) ||
         work > maxWork)
       return std::nullopt;
     auto depthOf = [&](const Form &form, ArrayRef<int> localDepth) {
@@ -403,8 +406,9 @@ private:
   std::map<std::pair<std::vector<int64_t>, int64_t>, unsigned> localIndex;
   std::vector<std::pair<Form, bool>> rows;
   std::optional<presburger::IntegerPolyhedron> set;
-  /// Which locals the set uses (build).
+  /// Which locals and how many dims the set uses (build).
   SmallVector<bool> used;
+  unsigned numUsedDims = 0;
   /// Each local's and each dim's column in the set (for those in it).
   std::vector<unsigned> column, dimColumn;
   /// A value of each dim left out of the set that its bounds allow, and
@@ -464,7 +468,6 @@ SymbolicValues::findPoint(ArrayRef<Constraint> constraints, unsigned numDims,
                                            kMaxBoxWorkLog2));
   if (std::optional<PresburgerSetBuilder::BoxVerdict> box =
           searchBoxes ? set.searchBox(maxBoxWork) : std::nullopt) {
-    ++setsSearched;
     if (!box->met)
       return std::nullopt;
     return std::move(box->point);
@@ -476,6 +479,7 @@ SymbolicValues::findPoint(ArrayRef<Constraint> constraints, unsigned numDims,
     lastSetTooDeep = true;
     return SmallVector<int64_t>();
   }
+  set.buildSet();
   if (!wantValues)
     return set.isIntegerEmpty() ? std::nullopt
                                 : std::optional(SmallVector<int64_t>());

@@ -163,8 +163,6 @@ public:
   /// the block and its loop counters at zero or more.
   void addDomain(Conjunction &constraints, unsigned base) const;
   unsigned getSetsChecked() const { return setsChecked; }
-  /// How many of those were decided by searching their box of dims.
-  unsigned getSetsSearched() const { return setsSearched; }
   /// Whether the last set checked had more local variables (floordivs
   /// and mods) than the sets decide quickly, and was taken as met.
   bool wasLastSetTooDeep() const { return lastSetTooDeep; }
@@ -244,7 +242,7 @@ private:
   std::unordered_map<void *, Symbolic> values;
   /// Each loop's greatest counter (by its dim less one).
   SmallVector<int64_t, 4> counterMax;
-  unsigned setsChecked = 0, setsSearched = 0;
+  unsigned setsChecked = 0;
   bool lastSetTooDeep = false, lastSetInexpressible = false;
 };
 
