@@ -1,9 +1,10 @@
 //===- CarryLowering.cpp - obs.carry and the tickets of its blocks --------===//
 //
-// obs.carry: one thread publishes its tile's value in the launch's chain,
-// looks back over the tiles before it (Merrill and Garland's decoupled
-// look-back) and hands what they combine to through shared memory; the
-// kernel's blocks take their tiles as tickets.
+// obs.carry: the thread that computes each element of a tile's value
+// publishes it in the launch's chain, looks back over that element of the
+// tiles before it (Merrill and Garland's decoupled look-back) and hands
+// what they combine to through shared memory; the kernel's blocks take
+// their tiles as tickets.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,19 +20,22 @@ namespace {
 /// tile up to it. The low 32 bits hold the value's bits.
 enum class ChainFlag : int64_t { Nothing = 0, Aggregate = 1, Prefix = 2 };
 
-/// Builds the look-back of one carry in the one thread that does it.
+/// Builds the look-back of one element of a carry in the thread that
+/// computes it. The element's states are words `1 + t * K + element` of
+/// the chain, for each tile `t` of a carry of K elements.
 class LookBack {
 public:
-  LookBack(OpBuilder &builder, Location loc, CarryOp carry, Value chain)
-      : b(builder), loc(loc), carry(carry), chain(chain),
+  LookBack(OpBuilder &builder, Location loc, CarryOp carry, Value chain,
+           Value element)
+      : b(builder), loc(loc), carry(carry), chain(chain), element(element),
         valueType(carry.getType().getElementType()) {}
 
-  /// What the tiles before `tile` combine to, the combine's identity in
-  /// the first; `value` is this tile's.
+  /// What the element of the tiles before `tile` combines to, the
+  /// combine's identity in the first; `value` is this tile's.
   Value build(Value tile, Value value) {
     Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tile,
                                         constant(0));
-    Value word = arith::AddIOp::create(b, loc, tile, constant(1));
+    Value word = wordOf(tile);
     auto ifFirst = scf::IfOp::create(b, loc, TypeRange{valueType}, first,
                                      /*withElseRegion=*/true);
     {
@@ -56,6 +60,15 @@ private:
   }
   Value constantI64(int64_t value) {
     return arith::ConstantIntOp::create(b, loc, value, 64);
+  }
+  /// The chain word of the element's state in tile `tile`.
+  Value wordOf(Value tile) {
+    uint64_t perTile = carry.getWordsPerTile();
+    Value first = perTile == 1
+                      ? tile
+                      : arith::MulIOp::create(b, loc, tile, constant(perTile));
+    return arith::AddIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, first, element), constant(1));
   }
 
   /// Word `word` := the flag and `value`'s bits, by an exchange: an atomic
@@ -101,7 +114,7 @@ private:
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(before);
       Value j = before->getArgument(0), combined = before->getArgument(1);
-      Value state = observe(arith::AddIOp::create(b, loc, j, constant(1)));
+      Value state = observe(wordOf(j));
       Value flag = arith::ShRUIOp::create(b, loc, state, constantI64(32));
       Value bits = arith::TruncIOp::create(b, loc, valueType, state);
       auto compareFlag = [&](arith::CmpIPredicate predicate, ChainFlag which) {
@@ -130,6 +143,7 @@ private:
   Location loc;
   CarryOp carry;
   Value chain;
+  Value element;
   Type valueType;
 };
 } // namespace
@@ -142,11 +156,12 @@ LogicalResult KernelLowering::lowerCarry(CarryOp carry) {
   if (failed(allocated))
     return failure();
   Value buffer = allocated->components.front();
-  // The value's one element is computed by one thread, which looks back
-  // and stores what comes before in the carry's buffer. In the proofs'
-  // code that is any value: they follow the handoff, not the chain (only
-  // this op touches it, by construction), nor the tile (a ticket there).
-  auto handOff = [&](Value, ValueRange, ValueRange leaf) {
+  // Each element of the value is computed by one thread, which looks back
+  // over that element of the tiles before and stores what comes before in
+  // the carry's buffer. In the proofs' code that is any value: they follow
+  // the handoff, not the chain (only this op touches it, by construction),
+  // nor the tile (a ticket there).
+  auto handOff = [&](Value element, ValueRange, ValueRange leaf) {
     Value before;
     if (grid == 1 && !counters.forProof) {
       // One block is the first tile, whatever the chain holds: the
@@ -161,9 +176,10 @@ LogicalResult KernelLowering::lowerCarry(CarryOp carry) {
                                           leaf.front().getType(), any);
     } else {
       Value tile = gpu::BlockIdOp::create(builder, loc(), gpu::Dimension::x);
-      before = LookBack(builder, loc(), carry, chain).build(tile, leaf.front());
+      before = LookBack(builder, loc(), carry, chain, element)
+                   .build(tile, leaf.front());
     }
-    memref::StoreOp::create(builder, loc(), before, buffer, constant(0));
+    memref::StoreOp::create(builder, loc(), before, buffer, element);
   };
   if (failed(emitStage({carry.getValue()}, {}, handOff)))
     return failure();

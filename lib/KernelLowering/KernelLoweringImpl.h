@@ -170,9 +170,10 @@ private:
   /// barrier; a global scatter's one stage writes (or merges) them into
   /// the launch's memref, and needs no barrier (the kernel never reads it).
   LogicalResult lowerScatter(ScatterOp scatter);
-  /// A carry's stage: its value's one element computed by one thread,
-  /// which looks back over the launch's chain (CarryLowering.cpp) and
-  /// stores what comes before in a shared buffer; then a block barrier.
+  /// A carry's stage: each element of its value computed by a thread,
+  /// which looks back over that element's words of the launch's chain
+  /// (CarryLowering.cpp) and stores what comes before in a shared buffer;
+  /// then a block barrier.
   LogicalResult lowerCarry(CarryOp carry);
   /// Writes `value` at `place` of `buffer` when `isInside`: merged
   /// atomically, or stored, first counting the place's writes in `writes`

@@ -189,8 +189,8 @@ std::string mlir::obs::describeLaunchContractBreach(int64_t breach,
        << " of a launch (its ins, then its outs), the chain of an obs.carry, "
           "holds "
        << second
-       << " words, fewer than the grid's blocks plus one (the ticket "
-          "counter)";
+       << " words, fewer than a word per element of its carry for each "
+          "block of the grid, plus one (the ticket counter)";
     break;
   case LaunchContractBreach::CallArgumentLayout:
     os << "memref argument " << first

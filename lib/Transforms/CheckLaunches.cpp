@@ -197,9 +197,9 @@ static SmallVector<RuntimeCheck> emitPremises(ImplicitLocOpBuilder &b,
                      : LaunchContractBreach::CallArgumentsMeet,
               constant(first.number), second.number);
     }
-  // A chain holds the ticket counter and a word per block: a look-back
-  // past its end would read and write outside it (a static length is
-  // checked by the launch's verifier).
+  // A chain holds the ticket counter and a word per element of the carry
+  // for each block: a look-back past its end would read and write outside
+  // it (a static length is checked by the launch's verifier).
   if (auto kernel = launch ? symbols.lookupNearestSymbolFrom<KernelOp>(
                                  launch, launch.getKernelAttr())
                            : KernelOp()) {
@@ -209,13 +209,19 @@ static SmallVector<RuntimeCheck> emitPremises(ImplicitLocOpBuilder &b,
       Value memref = launch.getInputs()[number];
       // A plan's chain is allocated for its grid (a static length is
       // checked by the launch's verifier).
+      uint64_t perTile = getChainWordsPerTile(kernel);
       if (cast<MemRefType>(memref.getType()).isDynamicDim(0) &&
-          !isChainAllocatedFor(memref, launch.getDynamicGrid())) {
-        // A grid of no blocks takes no ticket and needs no chain.
+          !isChainAllocatedFor(memref, launch.getDynamicGrid(), perTile)) {
+        // A grid of no blocks takes no ticket and needs no chain. The
+        // product wraps only past 2^47 blocks (a carry's elements fit in a
+        // block's shared memory), far past any GPU's grid.
         Value words = memref::DimOp::create(b, memref, 0);
         Value grid = launch.buildGridSize(b);
         Value needed = arith::AddIOp::create(
-            b, grid, arith::ConstantIndexOp::create(b, 1));
+            b,
+            arith::MulIOp::create(b, grid,
+                                  arith::ConstantIndexOp::create(b, perTile)),
+            arith::ConstantIndexOp::create(b, 1));
         Value none =
             arith::CmpIOp::create(b, arith::CmpIPredicate::eq, grid,
                                   arith::ConstantIndexOp::create(b, 0));

@@ -104,19 +104,17 @@ void ObsRecordLaunchesPass::runOnOperation() {
       Value bytes;
       if (operand.chain) {
         // A chain: each block takes its ticket (a word read and written),
-        // publishes its value and its prefix, and reads at least the word
-        // of the tile before it (where that tile is done, as it mostly
-        // is): 16 bytes read and 24 written a block.
-        Value word = arith::MulIOp::create(
-            b, grid, arith::ConstantIntOp::create(b, 8, 64));
-        read = arith::AddIOp::create(
-            b, read,
-            arith::MulIOp::create(b, word,
-                                  arith::ConstantIntOp::create(b, 2, 64)));
-        written = arith::AddIOp::create(
-            b, written,
-            arith::MulIOp::create(b, word,
-                                  arith::ConstantIntOp::create(b, 3, 64)));
+        // publishes each element of its value and of its prefix, and reads
+        // at least the words of the tile before it (where that tile is
+        // done, as it mostly is): 8 + 8 K bytes read and 8 + 16 K written
+        // a block, for a carry of K elements.
+        auto bytesPerBlock = [&](uint64_t wordsPerElement) {
+          uint64_t words = 1 + wordsPerElement * getChainWordsPerTile(kernel);
+          return arith::MulIOp::create(
+              b, grid, arith::ConstantIntOp::create(b, 8 * words, 64));
+        };
+        read = arith::AddIOp::create(b, read, bytesPerBlock(1));
+        written = arith::AddIOp::create(b, written, bytesPerBlock(2));
         continue;
       }
       if (operand.whole && operand.array < kernel.getNumArguments()) {

@@ -73,12 +73,15 @@ LogicalResult expandTiledLaunches(ModuleOp module);
 /// left as it is.
 LogicalResult clearChains(ModuleOp module);
 
-/// The words of a chain for a launch of `grid` blocks: none for no block,
-/// the ticket counter and a word per block otherwise (`grid` + 1).
-Value buildChainLength(OpBuilder &builder, Location loc, Value grid);
-/// Whether `memref` is an allocation of buildChainLength(`grid`) words: a
-/// chain long enough for a launch of `grid` blocks, whatever `grid` is.
-bool isChainAllocatedFor(Value memref, Value grid);
+/// The words of a chain for a launch of `grid` blocks whose carry has
+/// `wordsPerTile` elements: none for no block, the ticket counter and
+/// `wordsPerTile` words per block otherwise (`grid * wordsPerTile + 1`).
+Value buildChainLength(OpBuilder &builder, Location loc, Value grid,
+                       uint64_t wordsPerTile);
+/// Whether `memref` is an allocation of buildChainLength(`grid`,
+/// `wordsPerTile`) words: a chain long enough for a launch of `grid`
+/// blocks, whatever `grid` is.
+bool isChainAllocatedFor(Value memref, Value grid, uint64_t wordsPerTile);
 
 /// obs.device_map: one launch of a tile kernel that applies the function.
 void populateDeviceMapExpansionPatterns(RewritePatternSet &patterns,

@@ -471,12 +471,26 @@ LogicalResult ReferenceLowering::lowerCarry(CarryOp carry) {
   Location loc = carry.getLoc();
   Value tile = positioned ? blockIdArgument : constant(loc, 0);
   Value chain = buffers.lookup(carry.getChain()).front();
+  Buffer out = allocate(carry.getType(), loc);
+  uint64_t perTile = carry.getWordsPerTile();
+  auto elements = scf::ForOp::create(builder, loc, constant(loc, 0),
+                                     constant(loc, perTile), constant(loc, 1));
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(elements.getBody()->getTerminator());
+  Value element = elements.getInductionVar();
+  // Element e's inclusive prefix in tile t is chain word 1 + t * K + e,
+  // after a flag (2) in the high 32 bits.
+  auto wordOf = [&](Value tile) -> Value {
+    Value first =
+        arith::MulIOp::create(builder, loc, tile, constant(loc, perTile));
+    return arith::AddIOp::create(
+        builder, loc, arith::AddIOp::create(builder, loc, first, element),
+        constant(loc, 1));
+  };
   std::unique_ptr<ElementEmitter> emitter = makeEmitter(loc);
-  Value value = emitter->emitLeaf(carry.getValue(), constant(loc, 0)).front();
+  Value value = emitter->emitLeaf(carry.getValue(), element).front();
   Type valueType = value.getType();
   // The first tile has none before it: it takes the combine's identity.
-  // Tile t's inclusive prefix is chain word 1 + t, after a flag (2) in the
-  // high 32 bits.
   Value first = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
                                       tile, constant(loc, 0));
   auto ifFirst = scf::IfOp::create(builder, loc, TypeRange{valueType}, first,
@@ -486,7 +500,9 @@ LogicalResult ReferenceLowering::lowerCarry(CarryOp carry) {
     builder.setInsertionPointToStart(ifFirst.thenBlock());
     scf::YieldOp::create(builder, loc, carry.buildIdentity(builder, loc));
     builder.setInsertionPointToStart(ifFirst.elseBlock());
-    Value word = memref::LoadOp::create(builder, loc, chain, tile);
+    Value previous =
+        arith::SubIOp::create(builder, loc, tile, constant(loc, 1));
+    Value word = memref::LoadOp::create(builder, loc, chain, wordOf(previous));
     scf::YieldOp::create(
         builder, loc,
         arith::TruncIOp::create(builder, loc, valueType, word).getResult());
@@ -498,7 +514,7 @@ LogicalResult ReferenceLowering::lowerCarry(CarryOp carry) {
       arith::ExtUIOp::create(builder, loc, builder.getI64Type(), prefix),
       arith::ConstantIntOp::create(builder, loc, int64_t(2) << 32, 64));
   // A kernel run alone, as one block, may be given a chain of one word.
-  Value word = arith::AddIOp::create(builder, loc, tile, constant(loc, 1));
+  Value word = wordOf(tile);
   Value inside =
       arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, word,
                             memref::DimOp::create(builder, loc, chain, 0));
@@ -509,9 +525,8 @@ LogicalResult ReferenceLowering::lowerCarry(CarryOp carry) {
     builder.setInsertionPointToStart(store.thenBlock());
     memref::StoreOp::create(builder, loc, state, chain, ValueRange{word});
   }
-  Buffer out = allocate(carry.getType(), loc);
   memref::StoreOp::create(builder, loc, before, out.front(),
-                          ValueRange{constant(loc, 0)});
+                          ValueRange{element});
   buffers[carry.getResult()] = out;
   return failure(emitter->failed());
 }

@@ -76,8 +76,8 @@ private:
   /// place; without a combine, a table of written places catches a place
   /// written twice as it happens.
   LogicalResult lowerScatter(ScatterOp scatter);
-  /// A carry, the tiles run in order: tile t reads tile t - 1's inclusive
-  /// prefix from the chain, and writes its own after it.
+  /// A carry, the tiles run in order: tile t reads each element of tile
+  /// t - 1's inclusive prefix from the chain, and writes its own after it.
   LogicalResult lowerCarry(CarryOp carry);
   /// An emitter that reads every materialised array from its buffer.
   std::unique_ptr<ElementEmitter> makeEmitter(Location loc);

@@ -8,6 +8,7 @@
 
 #include "Obs/Dialect/Obs/ObsOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::obs;
@@ -70,10 +71,10 @@ Speculation::Speculatability CarryOp::getSpeculatability() {
 LogicalResult CarryOp::verify() {
   auto value = cast<ArrType>(getValue().getType());
   auto integer = dyn_cast<IntegerType>(value.getElementType());
-  if (value.getDepth() != 1 || value.getLength() != 1 || !integer ||
+  if (value.getDepth() != 1 || value.getLength() == 0 || !integer ||
       integer.getWidth() > 32)
-    return emitOpError() << "carries one integer of at most 32 bits (a "
-                            "tile's word holds it beside its flag), not "
+    return emitOpError() << "carries an array of integers of at most 32 bits "
+                            "(a chain word holds each beside its flag), not "
                          << value;
   auto chain = dyn_cast<BlockArgument>(getChain());
   auto kernel = dyn_cast<KernelOp>(getOperation()->getParentOp());
@@ -123,6 +124,16 @@ Value CarryOp::buildCombine(OpBuilder &builder, Location loc, Value before,
   llvm_unreachable("unknown combine");
 }
 
+uint64_t mlir::obs::getChainWordsPerTile(KernelOp kernel) {
+  std::optional<unsigned> chain = getChainArgument(kernel);
+  if (!chain)
+    return 0;
+  for (Operation *user : kernel.getBody().getArgument(*chain).getUsers())
+    if (auto carry = dyn_cast<CarryOp>(user))
+      return carry.getWordsPerTile();
+  return 1; // Not verified yet: the verifier says what is wrong.
+}
+
 LogicalResult mlir::obs::verifyChainLength(LaunchOp launch, KernelOp kernel) {
   std::optional<unsigned> chain = getChainArgument(kernel);
   std::optional<int64_t> grid = launch.getStaticGridSize();
@@ -137,19 +148,29 @@ LogicalResult mlir::obs::verifyChainLength(LaunchOp launch, KernelOp kernel) {
   // A static launch passes the chain as the argument's type says: the
   // argument's length is the one to change, and it must hold the grid.
   uint64_t declared = arrType(kernel.getArgument(*chain)).getLength();
+  uint64_t perTile = getChainWordsPerTile(kernel);
+  uint64_t needed = static_cast<uint64_t>(*grid) * perTile + 1;
+  std::string words =
+      perTile == 1 ? std::string("the grid's blocks plus one")
+                   : llvm::formatv("{0} words per block of the grid (its "
+                                   "carry's elements) plus one",
+                                   perTile)
+                         .str();
   if (static_cast<uint64_t>(type.getDimSize(0)) != declared)
     return launch.emitOpError()
            << "passes @" << kernel.getSymName() << " a chain (ins " << operand
            << ") of " << type.getDimSize(0) << " words, but its chain argument "
            << *chain << " is " << kernel.getArgument(*chain).getType()
            << ": a launch of static sizes passes the chain at the argument's "
-              "length, which must be at least the grid's blocks plus one ("
-           << *grid + 1 << ")";
-  if (type.getDimSize(0) > *grid)
+              "length, which must be at least "
+           << words << " (" << needed << ")";
+  if (static_cast<uint64_t>(type.getDimSize(0)) >= needed)
     return success();
   return launch.emitOpError()
          << "passes @" << kernel.getSymName() << " a chain (ins " << operand
          << ") of " << type.getDimSize(0) << " words over " << *grid
-         << " blocks: a chain holds the ticket counter and a word per block, "
-         << *grid + 1;
+         << " blocks: a chain holds the ticket counter and "
+         << (perTile == 1 ? std::string("a word")
+                          : llvm::formatv("{0} words", perTile).str())
+         << " per block, " << needed;
 }

@@ -149,17 +149,24 @@ LogicalResult mlir::obs::clearChains(ModuleOp module) {
   return success();
 }
 
-Value mlir::obs::buildChainLength(OpBuilder &builder, Location loc,
-                                  Value grid) {
+Value mlir::obs::buildChainLength(OpBuilder &builder, Location loc, Value grid,
+                                  uint64_t wordsPerTile) {
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   Value none =
       arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, grid, zero);
+  Value tileWords =
+      wordsPerTile == 1
+          ? grid
+          : arith::MulIOp::create(
+                builder, loc, grid,
+                arith::ConstantIndexOp::create(builder, loc, wordsPerTile));
   Value words = arith::AddIOp::create(
-      builder, loc, grid, arith::ConstantIndexOp::create(builder, loc, 1));
+      builder, loc, tileWords, arith::ConstantIndexOp::create(builder, loc, 1));
   return arith::SelectOp::create(builder, loc, none, zero, words);
 }
 
-bool mlir::obs::isChainAllocatedFor(Value memref, Value grid) {
+bool mlir::obs::isChainAllocatedFor(Value memref, Value grid,
+                                    uint64_t wordsPerTile) {
   auto alloc = memref.getDefiningOp<memref::AllocOp>();
   if (!alloc || alloc.getDynamicSizes().size() != 1)
     return false;
@@ -169,8 +176,15 @@ bool mlir::obs::isChainAllocatedFor(Value memref, Value grid) {
     return false;
   auto none = select.getCondition().getDefiningOp<arith::CmpIOp>();
   auto words = select.getFalseValue().getDefiningOp<arith::AddIOp>();
-  return none && words && none.getPredicate() == arith::CmpIPredicate::eq &&
-         none.getLhs() == grid && matchPattern(none.getRhs(), m_Zero()) &&
-         matchPattern(select.getTrueValue(), m_Zero()) &&
-         words.getLhs() == grid && matchPattern(words.getRhs(), m_One());
+  if (!none || !words || none.getPredicate() != arith::CmpIPredicate::eq ||
+      none.getLhs() != grid || !matchPattern(none.getRhs(), m_Zero()) ||
+      !matchPattern(select.getTrueValue(), m_Zero()) ||
+      !matchPattern(words.getRhs(), m_One()))
+    return false;
+  if (wordsPerTile == 1)
+    return words.getLhs() == grid;
+  auto tileWords = words.getLhs().getDefiningOp<arith::MulIOp>();
+  return tileWords && tileWords.getLhs() == grid &&
+         getConstantIntValue(tileWords.getRhs()) ==
+             static_cast<int64_t>(wordsPerTile);
 }

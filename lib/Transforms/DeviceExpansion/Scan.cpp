@@ -151,7 +151,8 @@ void FoldPlan::emitScan(ImplicitLocOpBuilder &b, ScanKind kind,
   Value chain;
   if (lookBack)
     chain = allocateOf(b, b.getI64Type(),
-                       buildChainLength(b, b.getLoc(), level.tiles));
+                       buildChainLength(b, b.getLoc(), level.tiles,
+                                        /*wordsPerTile=*/1));
   if (level.oneTileGrid)
     launch(b, getScanTileKernel(kind, CarryFrom::Nothing), level.oneTileGrid,
            inputs, outputs);

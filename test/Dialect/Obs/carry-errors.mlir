@@ -4,7 +4,7 @@
 // the rule it breaks.
 
 obs.kernel @wide_value(%v: !obs.arr<1 x i64>, %chain: !obs.arr<2 x i64> {obs.chain}) -> !obs.arr<1 x i64> {
-  // expected-error @+1 {{carries one integer of at most 32 bits (a tile's word holds it beside its flag), not '!obs.arr<1 x i64>'}}
+  // expected-error @+1 {{carries an array of integers of at most 32 bits (a chain word holds each beside its flag), not '!obs.arr<1 x i64>'}}
   %c = obs.carry %v combine(add) chain(%chain) : !obs.arr<1 x i64>, !obs.arr<2 x i64>
   obs.return %c : !obs.arr<1 x i64>
 }
@@ -12,17 +12,25 @@ obs.kernel @wide_value(%v: !obs.arr<1 x i64>, %chain: !obs.arr<2 x i64> {obs.cha
 // -----
 
 obs.kernel @float_value(%v: !obs.arr<1 x f32>, %chain: !obs.arr<2 x i64> {obs.chain}) -> !obs.arr<1 x f32> {
-  // expected-error @+1 {{carries one integer of at most 32 bits}}
+  // expected-error @+1 {{carries an array of integers of at most 32 bits}}
   %c = obs.carry %v combine(add) chain(%chain) : !obs.arr<1 x f32>, !obs.arr<2 x i64>
   obs.return %c : !obs.arr<1 x f32>
 }
 
 // -----
 
-obs.kernel @two_values(%v: !obs.arr<2 x i32>, %chain: !obs.arr<2 x i64> {obs.chain}) -> !obs.arr<2 x i32> {
-  // expected-error @+1 {{carries one integer of at most 32 bits}}
-  %c = obs.carry %v combine(add) chain(%chain) : !obs.arr<2 x i32>, !obs.arr<2 x i64>
-  obs.return %c : !obs.arr<2 x i32>
+obs.kernel @no_values(%v: !obs.arr<0 x i32>, %chain: !obs.arr<2 x i64> {obs.chain}) -> !obs.arr<0 x i32> {
+  // expected-error @+1 {{carries an array of integers of at most 32 bits (a chain word holds each beside its flag), not '!obs.arr<0 x i32>'}}
+  %c = obs.carry %v combine(add) chain(%chain) : !obs.arr<0 x i32>, !obs.arr<2 x i64>
+  obs.return %c : !obs.arr<0 x i32>
+}
+
+// -----
+
+obs.kernel @pairs(%v: !obs.arr<2 x tuple<i32, i32>>, %chain: !obs.arr<5 x i64> {obs.chain}) -> !obs.arr<2 x tuple<i32, i32>> {
+  // expected-error @+1 {{carries an array of integers of at most 32 bits}}
+  %c = obs.carry %v combine(add) chain(%chain) : !obs.arr<2 x tuple<i32, i32>>, !obs.arr<5 x i64>
+  obs.return %c : !obs.arr<2 x tuple<i32, i32>>
 }
 
 // -----
@@ -74,6 +82,33 @@ obs.kernel @k(%v: !obs.arr<1 x i32>, %chain: !obs.arr<4 x i64> {obs.chain}) -> !
 func.func @short_chain(%v: memref<4xi32>, %chain: memref<4xi64>, %out: memref<4xi32>) {
   // expected-error @+1 {{passes @k a chain (ins 1) of 4 words over 4 blocks: a chain holds the ticket counter and a word per block, 5}}
   obs.launch @k grid(4) ins(%v, %chain : memref<4xi32>, memref<4xi64>) outs(%out : memref<4xi32>)
+  return
+}
+
+// -----
+
+// A carry of three elements takes three words a block.
+obs.kernel @k(%v: !obs.arr<3 x i32>, %chain: !obs.arr<12 x i64> {obs.chain}) -> !obs.arr<3 x i32> {
+  %c = obs.carry %v combine(max) chain(%chain) : !obs.arr<3 x i32>, !obs.arr<12 x i64>
+  obs.return %c : !obs.arr<3 x i32>
+}
+
+func.func @short_chain_of_three(%v: memref<12xi32>, %chain: memref<12xi64>, %out: memref<12xi32>) {
+  // expected-error @+1 {{passes @k a chain (ins 1) of 12 words over 4 blocks: a chain holds the ticket counter and 3 words per block, 13}}
+  obs.launch @k grid(4) ins(%v, %chain : memref<12xi32>, memref<12xi64>) outs(%out : memref<12xi32>)
+  return
+}
+
+// -----
+
+obs.kernel @k(%v: !obs.arr<3 x i32>, %chain: !obs.arr<4 x i64> {obs.chain}) -> !obs.arr<3 x i32> {
+  %c = obs.carry %v combine(max) chain(%chain) : !obs.arr<3 x i32>, !obs.arr<4 x i64>
+  obs.return %c : !obs.arr<3 x i32>
+}
+
+func.func @chain_of_three_unlike_argument(%v: memref<6xi32>, %chain: memref<7xi64>, %out: memref<6xi32>) {
+  // expected-error @+1 {{passes @k a chain (ins 1) of 7 words, but its chain argument 1 is '!obs.arr<4 x i64>': a launch of static sizes passes the chain at the argument's length, which must be at least 3 words per block of the grid (its carry's elements) plus one (7)}}
+  obs.launch @k grid(2) ins(%v, %chain : memref<6xi32>, memref<7xi64>) outs(%out : memref<6xi32>)
   return
 }
 

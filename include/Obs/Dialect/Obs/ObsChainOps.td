@@ -18,16 +18,17 @@ def Obs_CarryOp : Obs_Op<"carry", [
     HasParent<"KernelOp">]> {
   let summary = "what the tiles before this block's combine to (decoupled look-back)";
   let description = [{
-    The combination, by `combine`, of the `value`s of every tile before
-    this block's, in tile order: `e ⊕ v_0 ⊕ ... ⊕ v_(t-1)` in the block
-    whose tile is `t`, where `e` is the combine's identity (0 for `add`
-    and `or`, the least value for `max`, the greatest for `min`, all ones
-    for `and`): the first tile, which has none before it, gets `e`, and
-    `carry ⊕ x` is then right in every tile. `value` is an array of one
-    integer of at most 32 bits; the result has its type. `combine` is
-    `add`, `min`, `max` (signed), `or` or `and`: each is associative, so
-    the answer does not depend on the order in which the tiles' values are
-    met.
+    Element by element, the combination, by `combine`, of the `value`s
+    of every tile before this block's, in tile order: element `e` is
+    `id ⊕ v_0[e] ⊕ ... ⊕ v_(t-1)[e]` in the block whose tile is `t`,
+    where `id` is the combine's identity (0 for `add` and `or`, the least
+    value for `max`, the greatest for `min`, all ones for `and`): the
+    first tile, which has none before it, gets `id`, and `carry ⊕ x` is
+    then right in every tile. `value` is an array of `K` integers of at
+    most 32 bits (a tile's digit counts, say, where `K` is 256); the
+    result has its type. `combine` is `add`, `min`, `max` (signed), `or`
+    or `and`: each is associative, so the answer does not depend on the
+    order in which the tiles' values are met.
 
     The blocks of a launch run in any order, so a block cannot wait for one
     with a lower `block_id`. A kernel with an `obs.chain` argument takes
@@ -36,12 +37,14 @@ def Obs_CarryOp : Obs_Op<"carry", [
     so a block waits only for blocks that have started, and every use of
     the block's position (`obs.block_id`, `obs.extent`, the chunks of its
     arguments and results) is the ticket's. The carry is Merrill and
-    Garland's decoupled look-back: one thread publishes the block's value
-    in the chain (word `1 + t`: a flag in its high 32 bits, the value's
-    bits in its low ones), reads the words of the tiles before it, waiting
-    while one holds nothing yet, combining published values until it meets
-    a tile's inclusive prefix, then publishes its own inclusive prefix; a
-    block barrier hands the result to every thread. A state is one word,
+    Garland's decoupled look-back, element by element (CUB's onesweep
+    looks back over a tile's 256 digit counts so): the thread that
+    computes element `e` publishes it in the chain (word `1 + t * K + e`:
+    a flag in its high 32 bits, the element's bits in its low ones), reads
+    the words of element `e` of the tiles before it, waiting while one
+    holds nothing yet, combining published values until it meets a tile's
+    inclusive prefix, then publishes its own inclusive prefix; a block
+    barrier hands the result to every thread. A state is one word,
     written and read by atomics at the GPU's scope, so a read meets a whole
     state and what it combines travels in it: no other memory is published
     (CUB's tile status of one word). Nothing else crosses blocks: only this
@@ -49,9 +52,9 @@ def Obs_CarryOp : Obs_Op<"carry", [
     operand off its allocation.
 
     The chain is the launch's operand for `chain`, an `obs.chain`
-    argument: `memref<N x i64>` with `N` at least the grid's blocks plus
-    one, or `memref<?xi64>` checked to be at run time. obs-expand-device
-    clears it before every launch (a launch of `@obs_clear_chain`), so it
+    argument: `memref<N x i64>` with `N` at least `K` words per block of
+    the grid plus one, or `memref<?xi64>` checked to be at run time.
+    obs-expand-device clears it before every launch (a launch of `@obs_clear_chain`), so it
     need not be given zeroed. The `ref` target runs the tiles in order;
     the `cpu` target runs each block to its end in the block order asked
     for, and answers the look-back's reads with states a word held earlier
@@ -61,6 +64,9 @@ def Obs_CarryOp : Obs_Op<"carry", [
     ```mlir
     %before = obs.carry %total combine(add) chain(%chain)
         : !obs.arr<1 x i32>, !obs.arr<4097 x i64>
+    // Each digit's count in the tiles before, over a grid of 16 blocks.
+    %counts = obs.carry %digits combine(add) chain(%chain)
+        : !obs.arr<256 x i32>, !obs.arr<4097 x i64>
     ```
   }];
   let arguments = (ins Obs_Arr:$value, Obs_Arr:$chain,
@@ -83,6 +89,9 @@ def Obs_CarryOp : Obs_Op<"carry", [
     /// first tile's carry is.
     ::mlir::Value buildIdentity(::mlir::OpBuilder &builder,
                                 ::mlir::Location loc);
+    /// The chain words a tile's states take: one per element of the
+    /// value.
+    uint64_t getWordsPerTile() { return getType().getLength(); }
   }];
 }
 

@@ -108,9 +108,13 @@ bool isChainArgument(KernelOp kernel, unsigned index);
 /// The index of `kernel`'s chain argument, if it has one: then its blocks
 /// take their tiles as tickets (obs.carry).
 std::optional<unsigned> getChainArgument(KernelOp kernel);
+/// The chain words each of `kernel`'s tiles takes: its carry's elements (0
+/// without a chain). A chain holds one more, the ticket counter.
+uint64_t getChainWordsPerTile(KernelOp kernel);
 /// Fails, with an error at `launch`, where it passes `kernel` a chain of a
-/// static length below its static grid's blocks plus one (the ticket
-/// counter); other lengths are checked at run time (obs-check-launches).
+/// static length below its static grid's blocks times its words per tile,
+/// plus one (the ticket counter); other lengths are checked at run time
+/// (obs-check-launches).
 LogicalResult verifyChainLength(LaunchOp launch, KernelOp kernel);
 /// Verifies `attribute`, an `obs.chain` on `kernel`'s argument `index`.
 LogicalResult verifyChainArgument(KernelOp kernel, unsigned index,
