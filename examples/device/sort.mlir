@@ -7,13 +7,13 @@
 //       --input=numbers.txt
 //
 // --obs-expand-device makes it an LSD radix sort of four passes of 8 bits
-// (the sign bit flipped, so that negative numbers come first). Each pass
-// counts every tile's digits (tiles of 4,096), turns the counts into
-// offsets (each digit's place for each tile, digit after digit), and
-// scatters every tile's keys stably to their places, with the next pass's
-// digits beside them so that the next count reads a byte per key rather
-// than four. --emit=plan prints the launches and their traffic: 47.28
-// bytes per element on 1,000,003 elements.
+// (the sign bit flipped, so that negative numbers come first), in
+// onesweep's shape: one kernel counts every pass's digits, reading each key
+// once; then each pass's kernel counts its tile's digits (tiles of 4,096),
+// looks back over the tiles before it for where each digit goes (an
+// obs.carry of 256 counts), and scatters the tile's keys stably to their
+// places. --emit=plan prints the launches and their traffic: 10 launches,
+// 44.31 bytes per element on 1,000,003 elements.
 
 // out = in, ascending.
 func.func @sort(%in: memref<?xi32>, %out: memref<?xi32>) {

@@ -14,7 +14,6 @@
 // CHECK-NOT: strategy
 // CHECK: plan({{.*}}strided<256>
 // CHECK-NOT: {{blocked<|compact<}}
-// CHECK-LABEL: obs.kernel private @sort_device_sort_count_digits(
 // CHECK-LABEL: func.func @sort(
 func.func @sort(%in: memref<?xi32>, %out: memref<?xi32>) {
   obs.device_sort ins(%in : memref<?xi32>) outs(%out : memref<?xi32>) {

@@ -9,28 +9,29 @@
 // STATS: 4 radix-sorts
 // STATS-NEXT: 3 merge-sorts
 
-// An i32 sort is four passes of a radix sort of 8-bit digits. The count
-// kernel reads the keys in the first pass, and writes the first pass's
-// shift (0) for each tile; absent keys count nowhere.
-// CHECK-LABEL: obs.kernel private @sort_device_sort_count_keys(%{{.*}}: !obs.arr<4096 x i32> {obs.absent = 0 : i32}) -> (!obs.arr<256 x i32>, !obs.arr<1 x i32>) attributes {threads = 256 : i64}
+// An i32 sort is four passes of a radix sort of 8-bit digits, in
+// onesweep's shape. The start kernel zeros each pass's 256 digit totals
+// and writes each pass's shift.
+// CHECK-LABEL: obs.kernel private @sort_device_sort_start() -> (!obs.arr<256 x i32>, !obs.arr<256 x i32>, !obs.arr<256 x i32>, !obs.arr<256 x i32>, !obs.arr<1 x i32>, !obs.arr<1 x i32>, !obs.arr<1 x i32>, !obs.arr<1 x i32>) attributes {threads = 256 : i64}
+// The count reads each key once and counts its four digits, 16,384 keys a
+// block of 1,024 threads, absent keys nowhere; the block's counts are
+// added into each pass's totals.
+// CHECK-LABEL: obs.kernel private @sort_device_sort_count(%{{.*}}: !obs.arr<16384 x i32> {obs.absent = 0 : i32}) -> (!obs.arr<256 x i32>, !obs.arr<256 x i32>, !obs.arr<256 x i32>, !obs.arr<256 x i32>) attributes {threads = 1024 : i64}
 // CHECK: obs.extent
-// The sign bit flipped, so that negative keys come first.
 // CHECK: arith.constant -2147483648 : i32
 // CHECK: arith.xori
-// CHECK: obs.scatter %{{.*}} at %{{.*}} combine(add) initial(0 : i32) : !obs.arr<4096 x i32>, !obs.arr<4096 x i32> -> !obs.arr<256 x i32>
-// Rows of counts, 16 a block: column totals, and offsets from the top.
-// CHECK-LABEL: obs.kernel private @sort_device_sort_row_offsets_top(%{{.*}}: !obs.arr<4096 x i32> {obs.absent = 0 : i32}) -> !obs.arr<4096 x i32>
-// CHECK: obs.scan %{{.*}} network(sklansky) : !obs.arr<256 x i32>
-// CHECK-LABEL: obs.kernel private @sort_device_sort_row_totals(%{{.*}}: !obs.arr<4096 x i32> {obs.absent = 0 : i32}) -> !obs.arr<256 x i32>
-// CHECK: scf.for
-// CHECK-LABEL: obs.kernel private @sort_device_sort_row_offsets(%{{.*}}: !obs.arr<4096 x i32> {obs.absent = 0 : i32}, %{{.*}}: !obs.arr<256 x i32> {obs.absent = 0 : i32}) -> !obs.arr<4096 x i32>
-// The pass's shift is data, so that the scatter kernel is one for every
-// pass; each scatter writes the next pass's.
-// The scatter: each segment of 512 sorted by digit above index (three
-// `two`s around a sort of 512), runs' starts and each segment's digit
-// counts by a min and an add scatter, the keys and the next digits into
-// global memory, and the next shift (8 more).
-// CHECK-LABEL: obs.kernel private @sort_device_sort_scatter(%{{.*}}: !obs.arr<4096 x i32> {obs.absent = 0 : i32}, %{{.*}}: !obs.arr<256 x i32> {obs.absent = 0 : i32}, %{{.*}}: !obs.arr<1 x i32> {obs.absent = 0 : i32}) -> (!obs.arr<2147483647 x i32>, !obs.arr<2147483647 x i8>, !obs.arr<1 x i32>)
+// CHECK-COUNT-4: obs.scatter %{{.*}} at %{{.*}} combine(add) global : !obs.arr<256 x i32>, !obs.arr<256 x i32> -> !obs.arr<256 x i32>
+// A pass's scatter: the tile's digit counts, carried over the tiles before
+// it by a look-back per digit over its chain (257 words for one block);
+// the pass's row of totals, whose exclusive scan starts each digit, and
+// its shift, each read whole. The tile is ranked by digit in segments of
+// 512 (three obs.two around a bitonic sort of 512), each segment's digit
+// counts by an add scatter.
+// CHECK-LABEL: obs.kernel private @sort_device_sort_scatter(
+// CHECK-SAME: %{{.*}}: !obs.arr<4096 x i32> {obs.absent = 0 : i32}, %[[CHAIN:[^:]*]]: !obs.arr<257 x i64> {obs.absent = 0 : i64, obs.chain}, %[[ROW:[^:]*]]: !obs.arr<256 x i32> {obs.absent = 0 : i32, obs.global}, %{{.*}}: !obs.arr<1 x i32> {obs.absent = 0 : i32, obs.global}) -> !obs.arr<2147483647 x i32>
+// CHECK: %[[COUNTS:.*]] = obs.scatter %{{.*}} at %{{.*}} combine(add) initial(0 : i32) : !obs.arr<4096 x i32>, !obs.arr<4096 x i32> -> !obs.arr<256 x i32>
+// CHECK: obs.carry %[[COUNTS]] combine(add) chain(%[[CHAIN]]) : !obs.arr<256 x i32>, !obs.arr<257 x i64>
+// CHECK: obs.scan %[[ROW]] network(sklansky) : !obs.arr<256 x i32>
 // CHECK: obs.two %{{.*}} : !obs.arr<4096 x i32> -> !obs.arr<4096 x i32>
 // CHECK: obs.two %{{.*}} : !obs.arr<2048 x i32> -> !obs.arr<2048 x i32>
 // CHECK: obs.two %{{.*}} : !obs.arr<1024 x i32> -> !obs.arr<1024 x i32>
@@ -38,39 +39,43 @@
 // CHECK: obs.scatter %{{.*}} at %{{.*}} combine(min) initial(4096 : i32) : !obs.arr<4096 x i32>, !obs.arr<4096 x i32> -> !obs.arr<2048 x i32>
 // CHECK: obs.scatter %{{.*}} at %{{.*}} combine(add) initial(0 : i32) : !obs.arr<4096 x i32>, !obs.arr<4096 x i32> -> !obs.arr<2048 x i32>
 // CHECK: obs.scatter %{{.*}} at %{{.*}} global : !obs.arr<4096 x i32>, !obs.arr<4096 x i32> -> !obs.arr<2147483647 x i32>
-// CHECK: obs.scatter %{{.*}} at %{{.*}} global : !obs.arr<4096 x i8>, !obs.arr<4096 x i32> -> !obs.arr<2147483647 x i8>
-// CHECK: obs.generate : !obs.arr<1 x i32>
-// CHECK-LABEL: obs.kernel private @sort_device_sort_count_digits(%{{.*}}: !obs.arr<4096 x i8> {obs.absent = 0 : i8}) -> !obs.arr<256 x i32>
 // CHECK-NOT: obs.kernel private @sort_device_sort_scatter
-// The plan: passes alternate between a spare array and the output, so
-// that the last writes the output; the passes after the first count the
-// digit bytes the scatter before wrote. The shifts alternate between two
-// arrays. The last pass runs the same scatter kernel, its next digits and
-// shift into empty arrays (every place past their ends).
+// The plan: a start, one count, then a scatter a pass (obs-expand-device
+// clears the chain before each). Passes alternate between a spare array
+// and the output, so that the last writes the output; each reads its
+// pass's row of totals and its shift.
 // CHECK-LABEL: func.func @sort(
-// CHECK-SAME: %[[IN:.*]]: memref<?xi32>, %[[OUT:.*]]: memref<?xi32>
+// CHECK-SAME: %[[IN:[^:]*]]: memref<?xi32>, %[[OUT:[^:]*]]: memref<?xi32>
 // CHECK-NOT: scf.if
-// CHECK: %[[COUNTS:.*]] = memref.alloc(%{{.*}}) : memref<?xi32>
-// CHECK: %[[OFFSETS:.*]] = memref.alloc(%{{.*}}) : memref<?xi32>
-// CHECK: %[[SHIFTS0:.*]] = memref.alloc(%{{.*}}) : memref<?xi32>
-// CHECK: %[[SHIFTS1:.*]] = memref.alloc(%{{.*}}) : memref<?xi32>
+// CHECK: %[[ROW0:.*]] = memref.alloc() : memref<256xi32>
+// CHECK: %[[SHIFT0:.*]] = memref.alloc() : memref<1xi32>
+// CHECK: %[[ROW1:.*]] = memref.alloc() : memref<256xi32>
+// CHECK: %[[SHIFT1:.*]] = memref.alloc() : memref<1xi32>
+// CHECK: %[[ROW2:.*]] = memref.alloc() : memref<256xi32>
+// CHECK: %[[SHIFT2:.*]] = memref.alloc() : memref<1xi32>
+// CHECK: %[[ROW3:.*]] = memref.alloc() : memref<256xi32>
+// CHECK: %[[SHIFT3:.*]] = memref.alloc() : memref<1xi32>
+// CHECK: %[[CHAIN:.*]] = memref.alloc(%{{.*}}) : memref<?xi64>
 // CHECK: %[[SPARE:.*]] = memref.alloc(%{{.*}}) : memref<?xi32>
-// CHECK: %[[ZERO:.*]] = arith.constant 0 : index
-// CHECK: %[[NONE:.*]] = memref.alloc(%[[ZERO]]) : memref<?xi8>
-// CHECK: %[[NOSHIFT:.*]] = memref.alloc(%[[ZERO]]) : memref<?xi32>
-// CHECK: %[[DIGITS:.*]] = memref.alloc(%{{.*}}) : memref<?xi8>
-// CHECK: obs.launch @sort_device_sort_count_keys grid(%[[TILES:.*]]) ins(%[[IN]] : memref<?xi32>) outs(%[[COUNTS]], %[[SHIFTS0]] : memref<?xi32>, memref<?xi32>)
-// CHECK: obs.launch @sort_device_sort_scatter grid(%[[TILES]]) ins(%[[IN]], %[[OFFSETS]], %[[SHIFTS0]] : {{.*}}) outs(%[[SPARE]], %[[DIGITS]], %[[SHIFTS1]] : memref<?xi32>, memref<?xi8>, memref<?xi32>)
-// CHECK: obs.launch @sort_device_sort_count_digits grid(%[[TILES]]) ins(%[[DIGITS]] : memref<?xi8>) outs(%[[COUNTS]] : memref<?xi32>)
-// CHECK: obs.launch @sort_device_sort_scatter grid(%[[TILES]]) ins(%[[SPARE]], %[[OFFSETS]], %[[SHIFTS1]] : {{.*}}) outs(%[[OUT]], %[[DIGITS]], %[[SHIFTS0]] : memref<?xi32>, memref<?xi8>, memref<?xi32>)
-// CHECK: obs.launch @sort_device_sort_scatter grid(%[[TILES]]) ins(%[[OUT]], %[[OFFSETS]], %[[SHIFTS0]] : {{.*}}) outs(%[[SPARE]], %[[DIGITS]], %[[SHIFTS1]] : memref<?xi32>, memref<?xi8>, memref<?xi32>)
-// CHECK: obs.launch @sort_device_sort_scatter grid(%[[TILES]]) ins(%[[SPARE]], %[[OFFSETS]], %[[SHIFTS1]] : {{.*}}) outs(%[[OUT]], %[[NONE]], %[[NOSHIFT]] : memref<?xi32>, memref<?xi8>, memref<?xi32>)
+// CHECK: obs.launch @sort_device_sort_start grid(%{{.*}}) outs(%[[ROW0]], %[[ROW1]], %[[ROW2]], %[[ROW3]], %[[SHIFT0]], %[[SHIFT1]], %[[SHIFT2]], %[[SHIFT3]] :
+// CHECK: obs.launch @sort_device_sort_count grid(%{{.*}}) ins(%[[IN]] : memref<?xi32>) outs(%[[ROW0]], %[[ROW1]], %[[ROW2]], %[[ROW3]] :
+// CHECK: obs.launch @obs_clear_chain grid(%{{.*}}) outs(%[[CHAIN]] : memref<?xi64>)
+// CHECK: obs.launch @sort_device_sort_scatter grid(%[[TILES:.*]]) ins(%[[IN]], %[[CHAIN]], %[[ROW0]], %[[SHIFT0]] : {{.*}}) outs(%[[SPARE]] : memref<?xi32>)
+// CHECK: obs.launch @obs_clear_chain grid(%{{.*}}) outs(%[[CHAIN]] : memref<?xi64>)
+// CHECK: obs.launch @sort_device_sort_scatter grid(%[[TILES]]) ins(%[[SPARE]], %[[CHAIN]], %[[ROW1]], %[[SHIFT1]] : {{.*}}) outs(%[[OUT]] : memref<?xi32>)
+// CHECK: obs.launch @obs_clear_chain grid(%{{.*}}) outs(%[[CHAIN]] : memref<?xi64>)
+// CHECK: obs.launch @sort_device_sort_scatter grid(%[[TILES]]) ins(%[[OUT]], %[[CHAIN]], %[[ROW2]], %[[SHIFT2]] : {{.*}}) outs(%[[SPARE]] : memref<?xi32>)
+// CHECK: obs.launch @obs_clear_chain grid(%{{.*}}) outs(%[[CHAIN]] : memref<?xi64>)
+// CHECK: obs.launch @sort_device_sort_scatter grid(%[[TILES]]) ins(%[[SPARE]], %[[CHAIN]], %[[ROW3]], %[[SHIFT3]] : {{.*}}) outs(%[[OUT]] : memref<?xi32>)
 // CHECK-NOT: obs.launch
 // CHECK-NOT: obs.device_sort
 
-// With tiles of 4, blocks of 4 threads take two rows of counts each.
-// TILE4-LABEL: obs.kernel private @sort_device_sort_count_keys(%{{.*}}: !obs.arr<4 x i32> {obs.absent = 0 : i32}) -> (!obs.arr<256 x i32>, !obs.arr<1 x i32>) attributes {threads = 4 : i64}
-// TILE4-LABEL: obs.kernel private @sort_device_sort_row_offsets_top(%{{.*}}: !obs.arr<512 x i32>
+// With tiles of 4, the count's blocks of 16 threads take 16 keys, and a
+// scatter's blocks of 4 threads look back for 64 digits each.
+// TILE4-LABEL: obs.kernel private @sort_device_sort_count(%{{.*}}: !obs.arr<16 x i32> {obs.absent = 0 : i32})
+// TILE4-SAME: attributes {threads = 16 : i64}
+// TILE4-LABEL: obs.kernel private @sort_device_sort_scatter(%{{.*}}: !obs.arr<4 x i32> {obs.absent = 0 : i32}, %{{.*}}: !obs.arr<257 x i64>
+// TILE4-SAME: threads = 4 : i64
 func.func @sort(%in: memref<?xi32>, %out: memref<?xi32>) {
   obs.device_sort ins(%in : memref<?xi32>) outs(%out : memref<?xi32>) {
   ^bb0(%x: i32, %y: i32):
@@ -84,7 +89,7 @@ func.func @sort(%in: memref<?xi32>, %out: memref<?xi32>) {
 
 // Descending floats: -0.0 taken as 0.0, the bits in IEEE 754's total
 // order, then all flipped.
-// CHECK-LABEL: obs.kernel private @descending_device_sort_count_keys(
+// CHECK-LABEL: obs.kernel private @descending_device_sort_count(
 // CHECK: arith.bitcast %{{.*}} : f64 to i64
 // CHECK: arith.cmpi eq
 // CHECK: arith.select
@@ -95,7 +100,7 @@ func.func @sort(%in: memref<?xi32>, %out: memref<?xi32>) {
 // CHECK: arith.xori
 // Eight passes; values ride along in a tuple.
 // CHECK-LABEL: obs.kernel private @descending_device_sort_scatter(%{{.*}}: !obs.arr<4096 x tuple<f64, i16>> {obs.absent = [0.000000e+00, 0 : i16]}
-// CHECK-SAME: -> (!obs.arr<2147483647 x f64>, !obs.arr<2147483647 x i16>, !obs.arr<2147483647 x i8>, !obs.arr<1 x i32>)
+// CHECK-SAME: -> (!obs.arr<2147483647 x f64>, !obs.arr<2147483647 x i16>)
 // CHECK-LABEL: func.func @descending(
 // CHECK-COUNT-8: obs.launch @descending_device_sort_scatter
 // CHECK-NOT: obs.launch @descending_device_sort_scatter
@@ -116,7 +121,8 @@ func.func @descending(%k: memref<?xf64>, %v: memref<?xi16>, %ok: memref<?xf64>, 
 // CHECK-SAME: %[[A:.*]]: memref<?xi8>
 // CHECK: %[[SPARE:.*]] = memref.alloc(%{{.*}}) : memref<?xi8>
 // CHECK: obs.launch @bytes_device_sort_copy_tile grid(%{{.*}}) ins(%[[A]] : memref<?xi8>) outs(%[[SPARE]] : memref<?xi8>)
-// CHECK: obs.launch @bytes_device_sort_scatter grid(%{{.*}}) ins(%[[SPARE]], %{{.*}}, %{{.*}} : {{.*}}) outs(%[[A]], %{{.*}}, %{{.*}} : memref<?xi8>, memref<?xi8>, memref<?xi32>)
+// CHECK: obs.launch @bytes_device_sort_count grid(%{{.*}}) ins(%[[SPARE]] : memref<?xi8>)
+// CHECK: obs.launch @bytes_device_sort_scatter grid(%{{.*}}) ins(%[[SPARE]], %{{.*}}, %{{.*}}, %{{.*}} : {{.*}}) outs(%[[A]] : memref<?xi8>)
 func.func @bytes(%a: memref<?xi8>) {
   obs.device_sort ins(%a : memref<?xi8>) outs(%a : memref<?xi8>) {
   ^bb0(%x: i8, %y: i8):
@@ -133,7 +139,7 @@ func.func @bytes(%a: memref<?xi8>) {
 // CHECK-LABEL: func.func @values_in_place(
 // CHECK-SAME: %[[K:[^:]*]]: memref<?xi8>, %[[V:[^:]*]]: memref<?xi32>, %[[K2:[^:]*]]: memref<?xi8>
 // CHECK: obs.launch @values_in_place_device_sort_copy_tile grid(%{{.*}}) ins(%[[K]], %[[V]] : memref<?xi8>, memref<?xi32>) outs(%[[SK:.*]], %[[SV:.*]] : memref<?xi8>, memref<?xi32>)
-// CHECK: obs.launch @values_in_place_device_sort_scatter grid(%{{.*}}) ins(%[[SK]], %[[SV]], %{{.*}}, %{{.*}} : {{.*}}) outs(%[[K2]], %[[V]], %{{.*}}, %{{.*}} : memref<?xi8>, memref<?xi32>, memref<?xi8>, memref<?xi32>)
+// CHECK: obs.launch @values_in_place_device_sort_scatter grid(%{{.*}}) ins(%[[SK]], %[[SV]], %{{.*}}, %{{.*}}, %{{.*}} : {{.*}}) outs(%[[K2]], %[[V]] : memref<?xi8>, memref<?xi32>)
 func.func @values_in_place(%k: memref<?xi8>, %v: memref<?xi32>, %k2: memref<?xi8>) {
   obs.device_sort ins(%k, %v : memref<?xi8>, memref<?xi32>) outs(%k2, %v : memref<?xi8>, memref<?xi32>) {
   ^bb0(%x: i8, %xv: i32, %y: i8, %yv: i32):

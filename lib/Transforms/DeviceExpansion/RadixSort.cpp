@@ -1,7 +1,10 @@
 //===- RadixSort.cpp - obs.device_sort by digits -------------------------===//
 //
 // A device sort whose order is one comparison of its keys: a radix sort,
-// eight bits a pass.
+// eight bits a pass, in onesweep's shape (Adinets and Merrill): one count
+// of every pass's digits, then one kernel a pass that ranks its tile,
+// finds where each digit of the tile goes by looking back over the tiles
+// before it (obs.carry of 256 counts) and scatters.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,8 +16,15 @@ using namespace mlir::obs::device_expansion;
 
 namespace {
 
-/// How many counts a row of the radix sort holds: one per digit of 8 bits.
+/// How many digits a pass has: 8 bits.
 constexpr uint64_t kDigits = 256;
+
+/// The all-pass count's tile is this many of the sort's tiles, on as many
+/// times the threads (at most 1,024): 16,384 keys on 1,024 threads for
+/// tiles of 4,096, so that each block's global additions of 256 counts a
+/// pass add a sixteenth of a byte a key and pass to the 4 bytes a key it
+/// reads.
+constexpr uint64_t kCountTilesPerBlock = 4;
 
 /// A tile is ranked by digit in segments of at most this many keys, each
 /// sorted by a bitonic network of its own (45 stages, where one over a
@@ -42,8 +52,7 @@ public:
       : LaunchPlan(sort, sort.getElementTypes(), sort.getBody(),
                    chooseSortTiling(options.tile), /*identity=*/{},
                    options.statistics),
-        keyOrder(keyOrder),
-        group(std::max<uint64_t>(2, tiling.tile / kDigits)) {}
+        keyOrder(keyOrder) {}
 
   /// Writes the plan before `sort`.
   void expand(DeviceSortOp sort);
@@ -53,22 +62,19 @@ private:
   Value orderedBits(ImplicitLocOpBuilder &b, Value key) const;
   /// The digit of `bits` `shift` bits up (an i32, 8 per pass), an i32.
   Value digitOf(ImplicitLocOpBuilder &b, Value bits, Value shift) const;
-  /// Counts a tile's digits into kDigits counts: the first pass's from the
-  /// keys, with the first pass's shift (0) for the tile's scatter, a later
-  /// pass's from the digit bytes the pass before wrote (`fromDigits`).
-  KernelOp getCountKernel(bool fromDigits);
-  /// Rows of 256 counts, `group` rows per block: their column totals.
-  KernelOp getRowTotalsKernel();
-  /// Each row's offsets: for every digit, where the row's first element of
-  /// that digit goes. `top`: all rows in the block, whose column totals
-  /// place the digits one after the other; otherwise from a carry row.
-  KernelOp getRowOffsetsKernel(bool top);
+  /// Zeros over every pass's kDigits digit totals, and each pass's shift
+  /// (8 bits a pass), for the count and the passes to read.
+  KernelOp getStartKernel();
+  /// Every pass's digits of a block's keys counted, and the counts added
+  /// into each pass's digit totals (a global scatter each).
+  KernelOp getCountKernel();
   /// A tile's elements written stably to their places for the digit its
-  /// block's shift gives, with the next pass's digits beside them, and the
-  /// next pass's shift. Every pass runs the same kernel (one compilation,
-  /// one proof): the pass is data, and the last is given an empty array for
-  /// the digits, every place of which is past its end (a global scatter
-  /// writes only places inside its memref).
+  /// pass's shift gives: ranked in the tile (emitPlaces), placed after every
+  /// smaller digit (the exclusive scan of the pass's digit totals) and after
+  /// the tile's digit in the tiles before (an obs.carry of the tile's 256
+  /// counts, by decoupled look-back). Every pass runs the same kernel (one
+  /// compilation, one proof): the pass is data, its totals' row and shift
+  /// `obs.global` arguments.
   KernelOp getScatterKernel();
   /// Where the scatter kernel writes each element of its tile `elements`
   /// for the digit `shift` bits up, given the tile's digit `offsets`: the
@@ -79,20 +85,9 @@ private:
                                      Value offsets, Value shift) const;
   /// The identity on tiles, for an in-place sort of an odd number of passes.
   KernelOp getCopyKernel();
-  /// Turns `rows` rows of counts in `counts` into `offsets` (rows of
-  /// digit-major exclusive sums).
-  void emitRowOffsets(ImplicitLocOpBuilder &b, Value counts, Value offsets,
-                      Value rows, uint64_t most, Value active,
-                      unsigned depth = 0);
 
   KeyOrder keyOrder;
-  /// Rows of counts per block in the sort's offsets (`group * kDigits`
-  /// counts, the tile's elements but never fewer than 2 rows).
-  uint64_t group;
-  KernelOp countKernels[2], rowTotals, rowOffsets[2], copyKernel, scatterKernel;
-  /// The totals and carries of each level of the rows' offsets, allocated
-  /// by the first pass and used by every pass.
-  SmallVector<std::pair<Value, Value>> rowLevels;
+  KernelOp startKernel, countKernel, copyKernel, scatterKernel;
 };
 
 /// The order `less` gives, where it is one comparison of the two elements'
@@ -193,17 +188,17 @@ static Value constantBits(ImplicitLocOpBuilder &b, Type type,
   return arith::ConstantOp::create(b, b.getIntegerAttr(type, value));
 }
 
-/// A tile's shift: one i32 for its block, which the count of the keys and
-/// each scatter write and each scatter reads.
-static ArrType getShiftType(MLIRContext *context) {
-  return ArrType::get(1, IntegerType::get(context, 32));
+/// The all-pass count's tile, and its block's threads.
+static Tiling getCountTiling(Tiling sortTiling) {
+  return {sortTiling.tile * kCountTilesPerBlock,
+          std::min<uint64_t>(1024, sortTiling.threads * kCountTilesPerBlock)};
 }
 
-/// `shift` as a tile's shift, for a kernel to write.
-static Value generateShift(ImplicitLocOpBuilder &b, Value shift) {
-  return dsl::generate(
-      b, getShiftType(b.getContext()),
-      [&](ImplicitLocOpBuilder &, Value) { return SmallVector<Value>{shift}; });
+/// The `obs.global` marker on `kernel`'s argument `index`: the launch's
+/// memref whole, the same in every block.
+static void setGlobalArgument(KernelOp kernel, unsigned index) {
+  kernel.setArgAttr(index, ObsDialect::GlobalAttrHelper::getNameStr(),
+                    UnitAttr::get(kernel.getContext()));
 }
 
 Value RadixSortPlan::orderedBits(ImplicitLocOpBuilder &b, Value key) const {
@@ -263,49 +258,80 @@ Value RadixSortPlan::digitOf(ImplicitLocOpBuilder &b, Value bits,
   return bits;
 }
 
-KernelOp RadixSortPlan::getCountKernel(bool fromDigits) {
-  KernelOp &kernel = countKernels[fromDigits];
-  if (kernel)
-    return kernel;
-  Type digitType = IntegerType::get(op->getContext(), 8);
-  Type read = fromDigits ? digitType : scalars.front();
+KernelOp RadixSortPlan::getStartKernel() {
+  if (startKernel)
+    return startKernel;
+  unsigned passes = keyOrder.getPasses();
   Type i32 = IntegerType::get(op->getContext(), 32);
-  SmallVector<Type> results = {ArrType::get(kDigits, i32)};
-  if (!fromDigits)
-    results.push_back(getShiftType(op->getContext()));
-  kernel = buildKernel(
-      fromDigits ? "count_digits" : "count_keys",
-      {{ArrType::get(tiling.tile, read), zerosOf(read)}}, results,
+  SmallVector<Type> results(passes, ArrType::get(kDigits, i32));
+  results.append(passes, ArrType::get(1, i32));
+  startKernel = buildKernel(
+      "start", {}, results, [&](ImplicitLocOpBuilder &b, ValueRange) {
+        SmallVector<Value> written;
+        for (unsigned pass = 0; pass < passes; ++pass)
+          written.push_back(dsl::generate(b, ArrType::get(kDigits, i32),
+                                          [](ImplicitLocOpBuilder &b, Value) {
+                                            return SmallVector<Value>{
+                                                constantI32(b, 0)};
+                                          }));
+        for (unsigned pass = 0; pass < passes; ++pass)
+          written.push_back(dsl::generate(
+              b, ArrType::get(1, i32), [&](ImplicitLocOpBuilder &b, Value) {
+                return SmallVector<Value>{constantI32(b, 8 * pass)};
+              }));
+        return written;
+      });
+  return startKernel;
+}
+
+KernelOp RadixSortPlan::getCountKernel() {
+  if (countKernel)
+    return countKernel;
+  unsigned passes = keyOrder.getPasses();
+  Tiling counting = getCountTiling(tiling);
+  Type i32 = IntegerType::get(op->getContext(), 32);
+  ArrType row = ArrType::get(kDigits, i32);
+  countKernel = buildKernel(
+      "count",
+      {{ArrType::get(counting.tile, scalars.front()),
+        zerosOf(scalars.front())}},
+      SmallVector<Type>(passes, row),
       [&](ImplicitLocOpBuilder &b, ValueRange args) {
-        Value present = ExtentOp::create(b, args.front());
-        ArrType tileI32 = ArrType::get(tiling.tile, b.getI32Type());
+        Value keys = args.front();
+        Value present = ExtentOp::create(b, keys);
+        ArrType tileI32 = ArrType::get(counting.tile, i32);
         Value ones =
             dsl::generate(b, tileI32, [&](ImplicitLocOpBuilder &b, Value) {
               return SmallVector<Value>{constantI32(b, 1)};
             });
-        // An absent element has no digit: place -1 counts nowhere.
-        Value digits =
-            dsl::generate(b, tileI32, [&](ImplicitLocOpBuilder &b, Value i) {
-              Value element = dsl::index(b, args.front(), i).front();
-              Value digit =
-                  fromDigits
-                      ? arith::ExtUIOp::create(b, b.getI32Type(), element)
-                      : digitOf(b, orderedBits(b, element),
-                                /*shift=*/constantI32(b, 0));
-              Value inside = arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
-                                                   i, present);
-              return SmallVector<Value>{arith::SelectOp::create(
-                  b, inside, digit, constantI32(b, -1))};
+        Value bins =
+            dsl::generate(b, row, [&](ImplicitLocOpBuilder &b, Value place) {
+              return SmallVector<Value>{indexToI32(b, place)};
             });
-        SmallVector<Value> written = {dsl::scatter(b, ones, digits, kDigits,
-                                                   ScatterCombine::Add,
-                                                   b.getI32IntegerAttr(0))};
-        // The first pass's shift, which each pass's scatter then advances.
-        if (!fromDigits)
-          written.push_back(generateShift(b, constantI32(b, 0)));
+        // Each pass's digits counted in the block (an absent key counts
+        // nowhere: -1), then added into the pass's totals.
+        SmallVector<Value> written;
+        for (unsigned pass = 0; pass < passes; ++pass) {
+          Value digits =
+              dsl::generate(b, tileI32, [&](ImplicitLocOpBuilder &b, Value i) {
+                Value digit =
+                    digitOf(b, orderedBits(b, dsl::index(b, keys, i).front()),
+                            constantI32(b, 8 * pass));
+                Value inside = arith::CmpIOp::create(
+                    b, arith::CmpIPredicate::ult, i, present);
+                return SmallVector<Value>{arith::SelectOp::create(
+                    b, inside, digit, constantI32(b, -1))};
+              });
+          Value counts =
+              dsl::scatter(b, ones, digits, kDigits, ScatterCombine::Add,
+                           b.getI32IntegerAttr(0));
+          written.push_back(dsl::scatter(b, counts, bins, kDigits,
+                                         ScatterCombine::Add, TypedAttr()));
+        }
         return written;
       });
-  return kernel;
+  countKernel.setThreads(counting.threads);
+  return countKernel;
 }
 
 /// The sum of column `digit` of `rows` (rows of kDigits) over the rows
@@ -326,81 +352,6 @@ static Value columnSum(ImplicitLocOpBuilder &b, Value rows, Value digit,
   scf::YieldOp::create(
       b, ValueRange{arith::AddIOp::create(b, loop.getRegionIterArg(0), count)});
   return loop.getResult(0);
-}
-
-/// Each column's total over the `group` rows of kDigits counts in `rows`:
-/// an array of kDigits.
-static Value columnTotals(ImplicitLocOpBuilder &b, Value rows, uint64_t group) {
-  ArrType row = ArrType::get(kDigits, b.getI32Type());
-  return dsl::generate(b, row, [&](ImplicitLocOpBuilder &b, Value digit) {
-    return SmallVector<Value>{
-        columnSum(b, rows, digit, arith::ConstantIndexOp::create(b, group),
-                  constantI32(b, 0))};
-  });
-}
-
-KernelOp RadixSortPlan::getRowTotalsKernel() {
-  if (rowTotals)
-    return rowTotals;
-  Type i32 = IntegerType::get(op->getContext(), 32);
-  ArrType rows = ArrType::get(group * kDigits, i32);
-  ArrType row = ArrType::get(kDigits, i32);
-  rowTotals = buildKernel("row_totals", {{rows, zerosOf(i32)}}, row,
-                          [&](ImplicitLocOpBuilder &b, ValueRange args) {
-                            return SmallVector<Value>{
-                                columnTotals(b, args.front(), group)};
-                          });
-  return rowTotals;
-}
-
-KernelOp RadixSortPlan::getRowOffsetsKernel(bool top) {
-  KernelOp &kernel = rowOffsets[top];
-  if (kernel)
-    return kernel;
-  Type i32 = IntegerType::get(op->getContext(), 32);
-  ArrType rows = ArrType::get(group * kDigits, i32);
-  ArrType row = ArrType::get(kDigits, i32);
-  SmallVector<std::pair<Type, Attribute>> arguments = {{rows, zerosOf(i32)}};
-  if (!top)
-    arguments.push_back({row, zerosOf(i32)});
-  kernel = buildKernel(
-      top ? "row_offsets_top" : "row_offsets", arguments, rows,
-      [&](ImplicitLocOpBuilder &b, ValueRange args) {
-        // Each count is read from global memory once, then summed down its
-        // column in shared memory.
-        Value counts = dsl::sync(b, args.front());
-        Value starts;
-        if (top) {
-          // Digit d starts after every element of a smaller digit: the
-          // exclusive scan of the column totals.
-          Value totals = dsl::sync(b, columnTotals(b, counts, group));
-          Value ends = dsl::sync(
-              b, dsl::scan(
-                     b, totals,
-                     [](ImplicitLocOpBuilder &b, ValueRange x, ValueRange y) {
-                       return SmallVector<Value>{
-                           arith::AddIOp::create(b, x.front(), y.front())};
-                     },
-                     ScanNetwork::Sklansky));
-          starts = dsl::sync(
-              b, dsl::generate(b, row, [&](ImplicitLocOpBuilder &b, Value d) {
-                return SmallVector<Value>{
-                    arith::SubIOp::create(b, dsl::index(b, ends, d).front(),
-                                          dsl::index(b, totals, d).front())};
-              }));
-        } else {
-          starts = args[1];
-        }
-        return SmallVector<Value>{
-            dsl::generate(b, rows, [&](ImplicitLocOpBuilder &b, Value place) {
-              Value width = arith::ConstantIndexOp::create(b, kDigits);
-              Value r = arith::DivUIOp::create(b, place, width);
-              Value d = arith::RemUIOp::create(b, place, width);
-              return SmallVector<Value>{
-                  columnSum(b, counts, d, r, dsl::index(b, starts, d).front())};
-            })};
-      });
-  return kernel;
 }
 
 std::pair<Value, Value> RadixSortPlan::emitPlaces(ImplicitLocOpBuilder &b,
@@ -535,25 +486,64 @@ KernelOp RadixSortPlan::getScatterKernel() {
     return kernel;
   MLIRContext *context = op->getContext();
   Type i32 = IntegerType::get(context, 32);
-  Type digitType = IntegerType::get(context, 8);
+  Type i64 = IntegerType::get(context, 64);
   uint64_t tile = tiling.tile;
+  ArrType digitsType = ArrType::get(kDigits, i32);
   SmallVector<Type> results;
   for (Type scalar : scalars)
     results.push_back(ArrType::get(kDynamicGridLength, scalar));
-  results.push_back(ArrType::get(kDynamicGridLength, digitType));
-  results.push_back(getShiftType(context));
+  // The chain holds a word per digit a tile after the ticket counter; a
+  // chain's words are never absent (it is whole).
   kernel = buildKernel(
       "scatter",
-      {{tileType(tiling.tile), zerosOf(scalars)},
-       {ArrType::get(kDigits, i32), zerosOf(i32)},
-       {getShiftType(context), zerosOf(i32)}},
+      {{tileType(tile), zerosOf(scalars)},
+       {ArrType::get(kDigits + 1, i64), IntegerAttr::get(i64, 0)},
+       {digitsType, zerosOf(i32)},
+       {ArrType::get(1, i32), zerosOf(i32)}},
       results, [&](ImplicitLocOpBuilder &b, ValueRange args) {
-        Value elements = args[0], offsets = args[1];
+        Value elements = args[0], chain = args[1], totals = args[2];
         Value zero = arith::ConstantIndexOp::create(b, 0);
-        Value shift = dsl::index(b, args[2], zero).front();
-        auto keyBits = [&](ImplicitLocOpBuilder &b, Value i) {
-          return orderedBits(b, dsl::index(b, elements, i).front());
-        };
+        Value shift = dsl::index(b, args[3], zero).front();
+        Value present = ExtentOp::create(b, elements);
+        ArrType tileI32 = ArrType::get(tile, i32);
+        // The tile's count of each digit (an absent element counts
+        // nowhere), and the counts of the tiles before it.
+        Value ones =
+            dsl::generate(b, tileI32, [&](ImplicitLocOpBuilder &b, Value) {
+              return SmallVector<Value>{constantI32(b, 1)};
+            });
+        Value digits =
+            dsl::generate(b, tileI32, [&](ImplicitLocOpBuilder &b, Value i) {
+              Value digit = digitOf(
+                  b, orderedBits(b, dsl::index(b, elements, i).front()), shift);
+              Value inside = arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
+                                                   i, present);
+              return SmallVector<Value>{arith::SelectOp::create(
+                  b, inside, digit, constantI32(b, -1))};
+            });
+        Value counts =
+            dsl::scatter(b, ones, digits, kDigits, ScatterCombine::Add,
+                         b.getI32IntegerAttr(0));
+        Value before = CarryOp::create(b, counts, chain, ScatterCombine::Add);
+        // Digit d of the tile starts after every smaller digit of the whole
+        // array (the exclusive scan of the pass's totals) and after digit d
+        // of the tiles before.
+        Value ends = dsl::scan(
+            b, totals,
+            [](ImplicitLocOpBuilder &b, ValueRange x, ValueRange y) {
+              return SmallVector<Value>{
+                  arith::AddIOp::create(b, x.front(), y.front())};
+            },
+            ScanNetwork::Sklansky);
+        Value offsets = dsl::sync(
+            b,
+            dsl::generate(b, digitsType, [&](ImplicitLocOpBuilder &b, Value d) {
+              Value start =
+                  arith::SubIOp::create(b, dsl::index(b, ends, d).front(),
+                                        dsl::index(b, totals, d).front());
+              return SmallVector<Value>{arith::AddIOp::create(
+                  b, start, dsl::index(b, before, d).front())};
+            }));
         Value sorted, places;
         std::tie(sorted, places) = emitPlaces(b, elements, offsets, shift);
         auto sourceAt = [&](ImplicitLocOpBuilder &b, Value s) -> Value {
@@ -572,23 +562,12 @@ KernelOp RadixSortPlan::getScatterKernel() {
           written.push_back(dsl::scatter(b, values, places, kDynamicGridLength,
                                          std::nullopt, TypedAttr()));
         }
-        // The next pass's digits (past a key's width after the last pass, a
-        // defined value written nowhere) and shift.
-        Value nextShift = arith::AddIOp::create(b, shift, constantI32(b, 8));
-        {
-          Value digits = dsl::generate(
-              b, ArrType::get(tile, digitType),
-              [&](ImplicitLocOpBuilder &b, Value s) {
-                Value next = digitOf(b, keyBits(b, sourceAt(b, s)), nextShift);
-                return SmallVector<Value>{
-                    arith::TruncIOp::create(b, b.getI8Type(), next)};
-              });
-          written.push_back(dsl::scatter(b, digits, places, kDynamicGridLength,
-                                         std::nullopt, TypedAttr()));
-        }
-        written.push_back(generateShift(b, nextShift));
         return written;
       });
+  kernel.setArgAttr(1, ObsDialect::ChainAttrHelper::getNameStr(),
+                    UnitAttr::get(context));
+  setGlobalArgument(kernel, 2);
+  setGlobalArgument(kernel, 3);
   // Strided is what obs-assign-work's cost strategy chooses for this
   // kernel (its bitonic sorts of segments dominate it), for every key type
   // and with values: written, the kernel is dealt out once instead of
@@ -613,54 +592,28 @@ KernelOp RadixSortPlan::getCopyKernel() {
   return copyKernel;
 }
 
-void RadixSortPlan::emitRowOffsets(ImplicitLocOpBuilder &b, Value counts,
-                                   Value offsets, Value rows, uint64_t most,
-                                   Value active, unsigned depth) {
-  Level level = planLevel(b, rows, most, active, group);
-  if (level.oneTileGrid)
-    launch(b, getRowOffsetsKernel(/*top=*/true), level.oneTileGrid, counts,
-           offsets);
-  if (!level.tiles)
-    return;
-  // As a scan's reduce-then-scan, a row standing for an element: each
-  // group's column totals; their offsets, a level up; then each group's rows
-  // from its carry.
-  if (rowLevels.size() == depth) {
-    Value width = arith::ConstantIndexOp::create(b, kDigits);
-    Value length = arith::MulIOp::create(b, level.tiles, width);
-    rowLevels.push_back({allocateOf(b, b.getI32Type(), length),
-                         allocateOf(b, b.getI32Type(), length)});
-    temporaries.push_back(rowLevels.back().first);
-    temporaries.push_back(rowLevels.back().second);
-  }
-  auto [totals, carries] = rowLevels[depth];
-  launch(b, getRowTotalsKernel(), level.tiles, counts, totals);
-  emitRowOffsets(b, totals, carries, level.tiles, llvm::divideCeil(most, group),
-                 level.nextActive, depth + 1);
-  launch(b, getRowOffsetsKernel(/*top=*/false), level.tiles,
-         ValueRange{counts, carries}, offsets);
-}
-
 void RadixSortPlan::expand(DeviceSortOp sort) {
   ImplicitLocOpBuilder b(op->getLoc(), op);
   ValueRange inputs = sort.getInputs(), outputs = sort.getOutputs();
   Value length = lengthOf(b, inputs.front());
-  uint64_t most = mostLength(inputs.front());
   Value tiles = ceilTiles(b, length);
-  Value rowsLength = arith::MulIOp::create(
-      b, tiles, arith::ConstantIndexOp::create(b, kDigits));
-  Value counts = allocateOf(b, b.getI32Type(), rowsLength);
-  Value offsets = allocateOf(b, b.getI32Type(), rowsLength);
-  // Each pass's shift, one per tile: the first pass's from the count of the
-  // keys, each next one from the scatter before (two arrays in turn, since
-  // a kernel may not read what it writes).
-  Value shifts[2] = {allocateOf(b, b.getI32Type(), tiles),
-                     allocateOf(b, b.getI32Type(), tiles)};
-  temporaries.push_back(counts);
-  temporaries.push_back(offsets);
-  temporaries.push_back(shifts[0]);
-  temporaries.push_back(shifts[1]);
   unsigned passes = keyOrder.getPasses();
+  // Each pass's digit totals and shift, each an allocation of its own (a
+  // view at an offset would compile the scatter twice, for the first pass
+  // and the others), and the chain every pass's look-back takes (cleared
+  // before each pass).
+  SmallVector<Value> totals, shifts;
+  for (unsigned pass = 0; pass < passes; ++pass) {
+    totals.push_back(
+        memref::AllocOp::create(b, MemRefType::get({kDigits}, b.getI32Type())));
+    shifts.push_back(
+        memref::AllocOp::create(b, MemRefType::get({1}, b.getI32Type())));
+  }
+  Value chain = allocateOf(b, b.getI64Type(),
+                           buildChainLength(b, b.getLoc(), tiles, kDigits));
+  llvm::append_range(temporaries, totals);
+  llvm::append_range(temporaries, shifts);
+  temporaries.push_back(chain);
   // An odd number of passes ends in the outputs only if it starts from the
   // inputs; when an output shares an input's memory it starts from a copy.
   // By allocation, not by value: an i8 sort into a reinterpret_cast of its
@@ -672,43 +625,27 @@ void RadixSortPlan::expand(DeviceSortOp sort) {
     spare = allocate(b, length);
     llvm::append_range(temporaries, spare);
   }
-  // The last pass's next digits and shift go nowhere: into empty arrays.
-  Value zero = arith::ConstantIndexOp::create(b, 0);
-  Value noDigits = allocateOf(b, b.getI8Type(), zero);
-  Value noShift = allocateOf(b, b.getI32Type(), zero);
-  temporaries.push_back(noDigits);
-  temporaries.push_back(noShift);
-  Value digits;
-  if (passes > 1) {
-    digits = allocateOf(b, b.getI8Type(), length);
-    temporaries.push_back(digits);
-  }
   SmallVector<Value> source(inputs);
   if (copyFirst) {
     launch(b, getCopyKernel(), tiles, inputs, spare);
     source = spare;
   }
+  Value one = arith::ConstantIndexOp::create(b, 1);
+  SmallVector<Value> started(totals);
+  llvm::append_range(started, shifts);
+  launch(b, getStartKernel(), one, ValueRange{}, started);
+  launch(b, getCountKernel(), ceilTiles(b, length, getCountTiling(tiling).tile),
+         source.front(), totals);
   for (unsigned pass = 0; pass < passes; ++pass) {
-    bool last = pass + 1 == passes;
     // Passes alternate between the outputs and the spare memrefs, so that
     // the last writes the outputs.
     SmallVector<Value> destination =
         (passes - pass) % 2 == 1 ? SmallVector<Value>(outputs) : spare;
-    Value shift = shifts[pass % 2];
-    if (pass == 0)
-      launch(b, getCountKernel(/*fromDigits=*/false), tiles, source.front(),
-             ValueRange{counts, shift});
-    else
-      launch(b, getCountKernel(/*fromDigits=*/true), tiles, digits, counts);
-    emitRowOffsets(b, counts, offsets, tiles,
-                   llvm::divideCeil(most, tiling.tile), /*active=*/Value());
     SmallVector<Value> scatterInputs(source);
-    scatterInputs.push_back(offsets);
-    scatterInputs.push_back(shift);
-    SmallVector<Value> scatterOutputs(destination);
-    scatterOutputs.push_back(last ? noDigits : digits);
-    scatterOutputs.push_back(last ? noShift : shifts[(pass + 1) % 2]);
-    launch(b, getScatterKernel(), tiles, scatterInputs, scatterOutputs);
+    scatterInputs.push_back(chain);
+    scatterInputs.push_back(totals[pass]);
+    scatterInputs.push_back(shifts[pass]);
+    launch(b, getScatterKernel(), tiles, scatterInputs, destination);
     source = destination;
   }
   deallocate(b, temporaries);
