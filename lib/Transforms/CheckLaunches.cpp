@@ -213,8 +213,8 @@ static SmallVector<RuntimeCheck> emitPremises(ImplicitLocOpBuilder &b,
       if (cast<MemRefType>(memref.getType()).isDynamicDim(0) &&
           !isChainAllocatedFor(memref, launch.getDynamicGrid(), perTile)) {
         // A grid of no blocks takes no ticket and needs no chain. The
-        // product wraps only past 2^47 blocks (a carry's elements fit in a
-        // block's shared memory), far past any GPU's grid.
+        // product wraps only for a grid of 2^32 blocks or more, since a
+        // carry has fewer than 2^32 elements (an array's most leaves).
         Value words = memref::DimOp::create(b, memref, 0);
         Value grid = launch.buildGridSize(b);
         Value needed = arith::AddIOp::create(

@@ -18,7 +18,8 @@
 // MERGE-NOT: radix-sorts
 // MERGE: 1 merge-sorts
 // MERGE-IR-LABEL: obs.kernel private @sort_device_sort_sort_tile
-// MERGE-IR-NOT: count_keys
+// MERGE-IR-NOT: _device_sort_count
+// MERGE-IR-NOT: _device_sort_scatter
 // MERGE-IR: obs.kernel private @sort_device_sort_merge
 // MERGE-IR-NOT: obs.device_sort
 // UNKNOWN: obs-expand-device: unknown algorithm 'bubble-sort': expected map, reduce, scan, radix-sort or merge-sort

@@ -114,7 +114,8 @@ enum class LaunchContractBreach : int64_t {
   /// 1: its plans count and place elements in 32 bits.
   SortTooLong = 9,
   /// Memref operand `first` of a launch, the chain of an obs.carry's
-  /// kernel, holds `second` words, fewer than the grid's blocks plus one.
+  /// kernel, holds `second` words, fewer than the carry's elements for
+  /// each block of the grid, plus one.
   /// The last (describeLaunchContractBreach knows none past it).
   ChainTooShort = 10,
 };

@@ -193,9 +193,11 @@ def ObsExpandDevice : Pass<"obs-expand-device", "::mlir::ModuleOp"> {
       device scan itself, recursively), then each tile scanned by Sklansky's
       network from its total's prefix. Each element is read twice and
       written once; a length of at most one tile takes one launch.
-    * sort: an LSD radix sort of 8-bit digits (see `obs.device_sort`); each
-      pass counts each tile's digits, turns the counts into offsets by a
-      reduce-then-scan over rows of counts, and scatters each tile stably.
+    * sort: an LSD radix sort of 8-bit digits (see `obs.device_sort`) in
+      onesweep's shape: one count of every pass's digits, then a kernel a
+      pass that counts its tile's digits, finds each digit's place after
+      the tiles before by an obs.carry of the 256 counts, and scatters the
+      tile stably.
       This is for a `less` that is one comparison of the first scalars.
     * sort by any other `less`: a merge sort. Each tile sorted stably by
       merges of runs that double in shared memory, then merge passes

@@ -118,7 +118,8 @@ def Obs_Dialect : Dialect {
   //    allocation (--obs-verify-launches);
   //  - chain: the argument is the launch's chain (an !obs.arr<N x i64>
   //    whose memref every block sees whole): word 0 counts the blocks
-  //    that have started, word 1 + t holds tile t's published state. Only
+  //    that have started, words 1 + t K to t K + K hold tile t's published
+  //    states, one per element of the carry's K. Only
   //    obs.carry uses it; a kernel with one takes its tile as a ticket;
   //  - halo: an #obs.halo<width, boundary>, the argument is the block's
   //    tile and `width` places on each side, read past the memref's ends as
