@@ -78,7 +78,8 @@ public:
     for (unsigned &dim : dimColumn)
       if (dim != ~0u)
         dim = numUsedDims++;
-    return llvm::count(used, true);
+    numUsedLocals = llvm::count(used, true);
+    return numUsedLocals;
   }
   /// Makes the Presburger set of what build chose.
   void buildSet() {
@@ -157,8 +158,7 @@ public:
     // Each used local and each row is evaluated once its last dim is set.
     uint64_t work;
     if (__builtin_mul_overflow(
-            points, uint64_t(llvm::count(used, true) + rows.size() + 1),
-            &work) ||
+            points, uint64_t(numUsedLocals + rows.size() + 1), &work) ||
         work > maxWork)
       return std::nullopt;
     auto depthOf = [&](const Form &form, ArrayRef<int> localDepth) {
@@ -408,7 +408,7 @@ private:
   std::optional<presburger::IntegerPolyhedron> set;
   /// Which locals and how many dims the set uses (build).
   SmallVector<bool> used;
-  unsigned numUsedDims = 0;
+  unsigned numUsedLocals = 0, numUsedDims = 0;
   /// Each local's and each dim's column in the set (for those in it).
   std::vector<unsigned> column, dimColumn;
   /// A value of each dim left out of the set that its bounds allow, and
@@ -460,14 +460,9 @@ SymbolicValues::findPoint(ArrayRef<Constraint> constraints, unsigned numDims,
   unsigned numLocals = set.build();
   // A box of dims is searched point by point where that takes less than
   // the simplex would: the more locals, the larger the box.
-  uint64_t maxBoxWork = uint64_t(1)
-                        << (numLocals > kMaxLocals
-                                ? kDeepBoxWorkLog2
-                                : std::min(kBoxWorkLog2 +
-                                               kBoxWorkLog2PerLocal * numLocals,
-                                           kMaxBoxWorkLog2));
   if (std::optional<PresburgerSetBuilder::BoxVerdict> box =
-          searchBoxes ? set.searchBox(maxBoxWork) : std::nullopt) {
+          searchBoxes ? set.searchBox(getMaxBoxWork(numLocals))
+                      : std::nullopt) {
     if (!box->met)
       return std::nullopt;
     return std::move(box->point);

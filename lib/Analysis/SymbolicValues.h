@@ -184,6 +184,13 @@ public:
   /// one fuzzed kernel's cross-check three times as slow.
   static constexpr unsigned kBoxWorkLog2 = 12, kBoxWorkLog2PerLocal = 2,
                             kMaxBoxWorkLog2 = 18, kDeepBoxWorkLog2 = 24;
+  static uint64_t getMaxBoxWork(unsigned numLocals) {
+    if (numLocals > kMaxLocals)
+      return uint64_t(1) << kDeepBoxWorkLog2;
+    return uint64_t(1) << std::min(kBoxWorkLog2 +
+                                       kBoxWorkLog2PerLocal * numLocals,
+                                   kMaxBoxWorkLog2);
+  }
 
 protected:
   /// Whether `expr` is non-negative wherever `conditions` hold: what an

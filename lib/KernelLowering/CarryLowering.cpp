@@ -63,12 +63,7 @@ private:
   }
   /// The chain word of the element's state in tile `tile`.
   Value wordOf(Value tile) {
-    uint64_t perTile = carry.getWordsPerTile();
-    Value first = perTile == 1
-                      ? tile
-                      : arith::MulIOp::create(b, loc, tile, constant(perTile));
-    return arith::AddIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, first, element), constant(1));
+    return carry.buildChainWord(b, loc, tile, element);
   }
 
   /// Word `word` := the flag and `value`'s bits, by an exchange: an atomic

@@ -108,8 +108,9 @@ void ObsRecordLaunchesPass::runOnOperation() {
         // at least the words of the tile before it (where that tile is
         // done, as it mostly is): 8 + 8 K bytes read and 8 + 16 K written
         // a block, for a carry of K elements.
+        uint64_t perTile = getChainWordsPerTile(kernel);
         auto bytesPerBlock = [&](uint64_t wordsPerElement) {
-          uint64_t words = 1 + wordsPerElement * getChainWordsPerTile(kernel);
+          uint64_t words = 1 + wordsPerElement * perTile;
           return arith::MulIOp::create(
               b, grid, arith::ConstantIntOp::create(b, 8 * words, 64));
         };

@@ -478,14 +478,10 @@ LogicalResult ReferenceLowering::lowerCarry(CarryOp carry) {
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPoint(elements.getBody()->getTerminator());
   Value element = elements.getInductionVar();
-  // Element e's inclusive prefix in tile t is chain word 1 + t * K + e,
-  // after a flag (2) in the high 32 bits.
-  auto wordOf = [&](Value tile) -> Value {
-    Value first =
-        arith::MulIOp::create(builder, loc, tile, constant(loc, perTile));
-    return arith::AddIOp::create(
-        builder, loc, arith::AddIOp::create(builder, loc, first, element),
-        constant(loc, 1));
+  // Element e's inclusive prefix in tile t is its chain word, after a
+  // flag (2) in the high 32 bits.
+  auto wordOf = [&](Value tile) {
+    return carry.buildChainWord(builder, loc, tile, element);
   };
   std::unique_ptr<ElementEmitter> emitter = makeEmitter(loc);
   Value value = emitter->emitLeaf(carry.getValue(), element).front();

@@ -124,6 +124,16 @@ Value CarryOp::buildCombine(OpBuilder &builder, Location loc, Value before,
   llvm_unreachable("unknown combine");
 }
 
+Value CarryOp::buildChainWord(OpBuilder &builder, Location loc, Value tile,
+                              Value element) {
+  Value first = builder.createOrFold<arith::MulIOp>(
+      loc, tile,
+      arith::ConstantIndexOp::create(builder, loc, getWordsPerTile()));
+  return arith::AddIOp::create(
+      builder, loc, arith::AddIOp::create(builder, loc, first, element),
+      arith::ConstantIndexOp::create(builder, loc, 1));
+}
+
 uint64_t mlir::obs::getChainWordsPerTile(KernelOp kernel) {
   std::optional<unsigned> chain = getChainArgument(kernel);
   if (!chain)

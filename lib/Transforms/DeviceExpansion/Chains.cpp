@@ -154,12 +154,8 @@ Value mlir::obs::buildChainLength(OpBuilder &builder, Location loc, Value grid,
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   Value none =
       arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, grid, zero);
-  Value tileWords =
-      wordsPerTile == 1
-          ? grid
-          : arith::MulIOp::create(
-                builder, loc, grid,
-                arith::ConstantIndexOp::create(builder, loc, wordsPerTile));
+  Value tileWords = builder.createOrFold<arith::MulIOp>(
+      loc, grid, arith::ConstantIndexOp::create(builder, loc, wordsPerTile));
   Value words = arith::AddIOp::create(
       builder, loc, tileWords, arith::ConstantIndexOp::create(builder, loc, 1));
   return arith::SelectOp::create(builder, loc, none, zero, words);

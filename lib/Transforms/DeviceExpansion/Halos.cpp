@@ -149,8 +149,7 @@ void expandHaloArgument(KernelOp kernel, unsigned index, uint64_t length) {
   kernel.setFunctionTypeAttr(TypeAttr::get(
       FunctionType::get(context, inputs, kernel.getResultTypes())));
   kernel.removeArgAttr(index, ObsDialect::HaloAttrHelper::getNameStr());
-  kernel.setArgAttr(index, ObsDialect::GlobalAttrHelper::getNameStr(),
-                    UnitAttr::get(context));
+  device_expansion::markGlobalArgument(kernel, index);
 
   ImplicitLocOpBuilder b(kernel.getLoc(), context);
   b.setInsertionPointToStart(&kernel.getBody().front());

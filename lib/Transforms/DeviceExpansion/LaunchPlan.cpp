@@ -205,6 +205,18 @@ mlir::obs::device_expansion::emitSortLengthsCheck(DeviceSortOp sort) {
   return success();
 }
 
+void mlir::obs::device_expansion::markGlobalArgument(KernelOp kernel,
+                                                     unsigned index) {
+  kernel.setArgAttr(index, ObsDialect::GlobalAttrHelper::getNameStr(),
+                    UnitAttr::get(kernel.getContext()));
+}
+
+void mlir::obs::device_expansion::markChainArgument(KernelOp kernel,
+                                                    unsigned index) {
+  kernel.setArgAttr(index, ObsDialect::ChainAttrHelper::getNameStr(),
+                    UnitAttr::get(kernel.getContext()));
+}
+
 Value mlir::obs::device_expansion::constantI32(ImplicitLocOpBuilder &b,
                                                int32_t value) {
   return arith::ConstantIntOp::create(b, value, /*width=*/32);

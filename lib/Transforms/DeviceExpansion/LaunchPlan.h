@@ -298,6 +298,11 @@ LogicalResult emitSortLengthsCheck(DeviceSortOp sort);
 
 Value constantI32(ImplicitLocOpBuilder &b, int32_t value);
 
+/// Marks `kernel`'s argument `index` `obs.global` (the launch's memref
+/// whole, the same in every block) or `obs.chain` (an obs.carry's chain).
+void markGlobalArgument(KernelOp kernel, unsigned index);
+void markChainArgument(KernelOp kernel, unsigned index);
+
 Value indexToI32(ImplicitLocOpBuilder &b, Value index);
 
 Value i32ToIndex(ImplicitLocOpBuilder &b, Value value);

@@ -110,9 +110,8 @@ void MapPlan::expand(DeviceMapOp map) {
               return SmallVector<Value>(choice.getResults());
             })};
       });
-  ObsDialect::GlobalAttrHelper global(op->getContext());
   for (unsigned index = scalars.size(); index < arguments.size(); ++index)
-    kernel.setArgAttr(index, global.getName(), UnitAttr::get(op->getContext()));
+    markGlobalArgument(kernel, index);
   ImplicitLocOpBuilder b(op->getLoc(), op);
   Value length = lengthOf(b, map.getInputs().front());
   Value tiles = ceilTiles(b, length);

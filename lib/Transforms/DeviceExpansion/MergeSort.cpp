@@ -599,9 +599,7 @@ KernelOp MergeSortPlan::getMergeKernel() {
         return buildMergeBody(b, args);
       });
   // The source is read where the searches find, in every block.
-  mergeKernel.setArgAttr(
-      0, ObsDialect::GlobalAttrHelper(op->getContext()).getName(),
-      UnitAttr::get(op->getContext()));
+  markGlobalArgument(mergeKernel, 0);
   return mergeKernel;
 }
 

@@ -62,6 +62,8 @@ private:
   Value orderedBits(ImplicitLocOpBuilder &b, Value key) const;
   /// The digit of `bits` `shift` bits up (an i32, 8 per pass), an i32.
   Value digitOf(ImplicitLocOpBuilder &b, Value bits, Value shift) const;
+  /// The kDigits counts of the digits `shift` bits up of a tile's keys.
+  Value countDigits(ImplicitLocOpBuilder &b, Value keys, Value shift) const;
   /// Zeros over every pass's kDigits digit totals, and each pass's shift
   /// (8 bits a pass), for the count and the passes to read.
   KernelOp getStartKernel();
@@ -194,11 +196,27 @@ static Tiling getCountTiling(Tiling sortTiling) {
           std::min<uint64_t>(1024, sortTiling.threads * kCountTilesPerBlock)};
 }
 
-/// The `obs.global` marker on `kernel`'s argument `index`: the launch's
-/// memref whole, the same in every block.
-static void setGlobalArgument(KernelOp kernel, unsigned index) {
-  kernel.setArgAttr(index, ObsDialect::GlobalAttrHelper::getNameStr(),
-                    UnitAttr::get(kernel.getContext()));
+/// The count of each digit `shift` bits up among the keys of `keys` (a
+/// tile of a kernel's argument), kDigits of them; an absent key counts
+/// nowhere (place -1).
+Value RadixSortPlan::countDigits(ImplicitLocOpBuilder &b, Value keys,
+                                 Value shift) const {
+  Value present = ExtentOp::create(b, keys);
+  ArrType tileI32 = ArrType::get(dsl::length(keys), b.getI32Type());
+  Value ones = dsl::generate(b, tileI32, [&](ImplicitLocOpBuilder &b, Value) {
+    return SmallVector<Value>{constantI32(b, 1)};
+  });
+  Value digits =
+      dsl::generate(b, tileI32, [&](ImplicitLocOpBuilder &b, Value i) {
+        Value digit =
+            digitOf(b, orderedBits(b, dsl::index(b, keys, i).front()), shift);
+        Value inside =
+            arith::CmpIOp::create(b, arith::CmpIPredicate::ult, i, present);
+        return SmallVector<Value>{
+            arith::SelectOp::create(b, inside, digit, constantI32(b, -1))};
+      });
+  return dsl::scatter(b, ones, digits, kDigits, ScatterCombine::Add,
+                      b.getI32IntegerAttr(0));
 }
 
 Value RadixSortPlan::orderedBits(ImplicitLocOpBuilder &b, Value key) const {
@@ -297,37 +315,17 @@ KernelOp RadixSortPlan::getCountKernel() {
         zerosOf(scalars.front())}},
       SmallVector<Type>(passes, row),
       [&](ImplicitLocOpBuilder &b, ValueRange args) {
-        Value keys = args.front();
-        Value present = ExtentOp::create(b, keys);
-        ArrType tileI32 = ArrType::get(counting.tile, i32);
-        Value ones =
-            dsl::generate(b, tileI32, [&](ImplicitLocOpBuilder &b, Value) {
-              return SmallVector<Value>{constantI32(b, 1)};
-            });
         Value bins =
             dsl::generate(b, row, [&](ImplicitLocOpBuilder &b, Value place) {
               return SmallVector<Value>{indexToI32(b, place)};
             });
-        // Each pass's digits counted in the block (an absent key counts
-        // nowhere: -1), then added into the pass's totals.
+        // Each pass's digits counted in the block, then added into the
+        // pass's totals.
         SmallVector<Value> written;
-        for (unsigned pass = 0; pass < passes; ++pass) {
-          Value digits =
-              dsl::generate(b, tileI32, [&](ImplicitLocOpBuilder &b, Value i) {
-                Value digit =
-                    digitOf(b, orderedBits(b, dsl::index(b, keys, i).front()),
-                            constantI32(b, 8 * pass));
-                Value inside = arith::CmpIOp::create(
-                    b, arith::CmpIPredicate::ult, i, present);
-                return SmallVector<Value>{arith::SelectOp::create(
-                    b, inside, digit, constantI32(b, -1))};
-              });
-          Value counts =
-              dsl::scatter(b, ones, digits, kDigits, ScatterCombine::Add,
-                           b.getI32IntegerAttr(0));
-          written.push_back(dsl::scatter(b, counts, bins, kDigits,
-                                         ScatterCombine::Add, TypedAttr()));
-        }
+        for (unsigned pass = 0; pass < passes; ++pass)
+          written.push_back(dsl::scatter(
+              b, countDigits(b, args.front(), constantI32(b, 8 * pass)), bins,
+              kDigits, ScatterCombine::Add, TypedAttr()));
         return written;
       });
   countKernel.setThreads(counting.threads);
@@ -504,27 +502,10 @@ KernelOp RadixSortPlan::getScatterKernel() {
         Value elements = args[0], chain = args[1], totals = args[2];
         Value zero = arith::ConstantIndexOp::create(b, 0);
         Value shift = dsl::index(b, args[3], zero).front();
-        Value present = ExtentOp::create(b, elements);
-        ArrType tileI32 = ArrType::get(tile, i32);
-        // The tile's count of each digit (an absent element counts
-        // nowhere), and the counts of the tiles before it.
-        Value ones =
-            dsl::generate(b, tileI32, [&](ImplicitLocOpBuilder &b, Value) {
-              return SmallVector<Value>{constantI32(b, 1)};
-            });
-        Value digits =
-            dsl::generate(b, tileI32, [&](ImplicitLocOpBuilder &b, Value i) {
-              Value digit = digitOf(
-                  b, orderedBits(b, dsl::index(b, elements, i).front()), shift);
-              Value inside = arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
-                                                   i, present);
-              return SmallVector<Value>{arith::SelectOp::create(
-                  b, inside, digit, constantI32(b, -1))};
-            });
-        Value counts =
-            dsl::scatter(b, ones, digits, kDigits, ScatterCombine::Add,
-                         b.getI32IntegerAttr(0));
-        Value before = CarryOp::create(b, counts, chain, ScatterCombine::Add);
+        // The tile's count of each digit, and the counts of the tiles
+        // before it.
+        Value before = CarryOp::create(b, countDigits(b, elements, shift),
+                                       chain, ScatterCombine::Add);
         // Digit d of the tile starts after every smaller digit of the whole
         // array (the exclusive scan of the pass's totals) and after digit d
         // of the tiles before.
@@ -564,10 +545,9 @@ KernelOp RadixSortPlan::getScatterKernel() {
         }
         return written;
       });
-  kernel.setArgAttr(1, ObsDialect::ChainAttrHelper::getNameStr(),
-                    UnitAttr::get(context));
-  setGlobalArgument(kernel, 2);
-  setGlobalArgument(kernel, 3);
+  markChainArgument(kernel, 1);
+  markGlobalArgument(kernel, 2);
+  markGlobalArgument(kernel, 3);
   // Strided is what obs-assign-work's cost strategy chooses for this
   // kernel (its bitonic sorts of segments dominate it), for every key type
   // and with values: written, the kernel is dealt out once instead of

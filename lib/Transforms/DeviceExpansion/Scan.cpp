@@ -131,8 +131,7 @@ KernelOp FoldPlan::getScanTileKernel(ScanKind kind, CarryFrom from,
             })};
       });
   if (from == CarryFrom::LookBack)
-    kernel.setArgAttr(1, ObsDialect::ChainAttrHelper::getNameStr(),
-                      UnitAttr::get(context));
+    markChainArgument(kernel, 1);
   return kernel;
 }
 

@@ -92,6 +92,11 @@ def Obs_CarryOp : Obs_Op<"carry", [
     /// The chain words a tile's states take: one per element of the
     /// value.
     uint64_t getWordsPerTile() { return getType().getLength(); }
+    /// The chain word of element `element`'s state in tile `tile` (both
+    /// indices): `1 + tile * K + element`, after the ticket counter.
+    ::mlir::Value buildChainWord(::mlir::OpBuilder &builder,
+                                 ::mlir::Location loc, ::mlir::Value tile,
+                                 ::mlir::Value element);
   }];
 }
 
